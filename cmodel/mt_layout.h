@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_layout: bit layout of a schedule-table entry (docs/formats.md), derived from the
+ * node count, the node degree, the children per entry and the buffer size.
+ *
+ *   full    (Fig. 5): op | flow | step | parent slot | C child slots | addr | size
+ *                     slot = valid | node id | port | eject
+ *   compact (one-hop schedules only): op | flow | step | parent slot | C child slots
+ *                     slot = valid | port | eject; addr and size follow from the flow
+ *                     (chunk tiling registers), node ids from the ports.
+ * Fields are packed from bit 0 upwards in the order listed. op: 0 NOP, 1 Reduce,
+ * 2 Gather, 3 END (the word after a node's last entry). */
+#ifndef MT_LAYOUT_H
+#define MT_LAYOUT_H
+#include <stdint.h>
+#include "mt_sched.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_OP_END 3
+#define MT_LAYOUT_MAX_WORDS 64 /* entries up to 4096 bits */
+
+typedef struct {
+  int compact;
+  int n_nodes, ports, local_ports, children, n_flows, max_steps;
+  uint64_t bytes;
+  int elem; uint64_t base_units, rem_units; /* chunk tiling: flow f has base + (f < rem) elements */
+  uint64_t nop_bytes;                       /* compact: the lockstep estimate of every NOP */
+  int op_w, flow_w, step_w, id_w, port_w, ej_w, addr_w, size_w, slot_w, width;
+  int o_op, o_flow, o_step, o_parent, o_child, o_addr, o_size;
+} mt_layout;
+
+/* Number of bits needed to write x (at least 1). */
+int mt_bits(uint64_t x);
+/* Layout from first principles (used for the size report): N nodes, `ports` router
+ * ports per node, L local ports, C child slots, F flows, `bytes` buffer, `steps` (the
+ * step field holds at least 2N-2, the ring's length). */
+void mt_layout_make(mt_layout *ly, int compact, int N, int ports, int L, int C, int F, uint64_t bytes, int steps);
+/* Layout for a schedule: checks that it can be encoded (compact: one-hop only, and
+ * each sender recognisable by its output port). */
+int mt_layout_for(const mt_sched *s, const mt_tables *tb, int compact, mt_layout *ly, mt_err *e);
+int mt_layout_words(const mt_layout *ly);
+/* Encode one entry (or an END word when en == NULL) into words[] (zeroed here). */
+void mt_layout_encode(const mt_layout *ly, const mt_entry *en, uint64_t *words);
+/* Decode one word; returns its op (MT_OP_END included) or -1 with a reason. Compact
+ * slots get their node ids from topology t (NULL: left -1). */
+int mt_layout_decode(const mt_layout *ly, const mt_topo *t, int node, const uint64_t *words,
+                     mt_entry *en, mt_slot *slots, mt_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

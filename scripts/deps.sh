@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# deps.sh: install what the project needs from Debian packages (as root),
+# or print the exact command and stop (not root). Quiet when all is present.
+set -u
+# command-or-file probe : debian package
+need=(
+  "cc:gcc" "c++:g++" "make:make" "pkg-config:pkg-config"
+  "verilator:verilator" "iverilog:iverilog" "yosys:yosys" "yosys-smtbmc:yosys"
+  "z3:z3" "gnuplot:gnuplot-nox"
+  "/usr/include/jansson.h:libjansson-dev"
+)
+missing=()
+for pair in "${need[@]}"; do
+  probe=${pair%%:*}; pkg=${pair#*:}
+  if [[ $probe == /* ]]; then [[ -e $probe ]] && continue
+  else command -v "$probe" >/dev/null 2>&1 && continue; fi
+  [[ " ${missing[*]-} " == *" $pkg "* ]] || missing+=("$pkg")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "deps: missing Debian packages: ${missing[*]}" >&2
+  echo "deps: run as root:  apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null 2>&1 || echo "deps: apt-get update reported problems; trying install anyway" >&2
+if ! $cmd >/tmp/multitree-deps.log 2>&1; then
+  echo "deps: '$cmd' failed; log in /tmp/multitree-deps.log" >&2; tail -20 /tmp/multitree-deps.log >&2; exit 1
+fi
+exit 0
