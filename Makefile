@@ -48,7 +48,7 @@ $(BUILD)/multitree-san: cmodel/mt_cli.c $(LIBMT_SAN)
 C_TESTS    := $(patsubst tb/cmodel/test_%.c,%,$(wildcard tb/cmodel/test_*.c))
 $(BUILD)/tests/test_%: tb/cmodel/test_%.c tb/cmodel/mt_test.h $(LIBMT_SAN)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel $< $(LIBMT_SAN) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' $< $(LIBMT_SAN) $(LDLIBS_MT) -o $@
 t-c-%: $(BUILD)/tests/test_% $(BUILD)/multitree
 	@scripts/runbench.sh $@ 600 env MT_BIN=$(BUILD)/multitree $(BUILD)/tests/test_$*
 TEST_STEPS += $(addprefix t-c-,$(C_TESTS))

@@ -14,13 +14,17 @@
 #include "mt_check.h"
 #include "mt_dot.h"
 #include "mt_json.h"
+#include "mt_fp32.h"
 #include "mt_layout.h"
+#include "mt_ref.h"
 #include "mt_rom.h"
 #include "mt_sched.h"
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
+  const char *dtype;
   uint64_t bytes; int have_bytes, elem, local_ports, compact, print, quiet;
+  uint32_t seed;
 } opts;
 
 static double now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
@@ -38,6 +42,10 @@ static void usage(FILE *f, const char *cmd) {
   if (!cmd || !strcmp(cmd, "decode"))
     fprintf(f, "multitree decode DIR [--compare FILE.json | --topo T --algo A --bytes N] [--print]\n"
                "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n");
+  if (!cmd || !strcmp(cmd, "ref"))
+    fprintf(f, "multitree ref --topo T --algo A --bytes N [--dtype int32|fp32] [--seed S]\n"
+               "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
+               "  cycle models are checked against); int32 is compared with the exact sum.\n");
   if (!cmd || !strcmp(cmd, "sizes"))
     fprintf(f, "multitree sizes [--bytes N]\n  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n");
   if (!cmd)
@@ -75,6 +83,13 @@ static int parse_opts(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--format")) { NEED(); o->format = v; }
     else if (!strcmp(a, "--out")) { NEED(); o->out = v; }
     else if (!strcmp(a, "--compare")) { NEED(); o->compare = v; }
+    else if (!strcmp(a, "--dtype")) { NEED(); o->dtype = v; }
+    else if (!strcmp(a, "--seed")) {
+      NEED();
+      char *end; errno = 0; unsigned long x = strtoul(v, &end, 10);
+      if (end == v || *end || errno || x > 0xFFFFFFFFul) { fprintf(stderr, "multitree: --seed '%s': expected 0..4294967295\n", v); return -1; }
+      o->seed = (uint32_t)x;
+    }
     else if (!strcmp(a, "--bytes")) {
       NEED();
       if (parse_bytes(v, &o->bytes)) { fprintf(stderr, "multitree: --bytes '%s': expected a byte count such as 67108864 or 64M\n", v); return -1; }
@@ -264,9 +279,45 @@ static int cmd_sizes(const opts *o) {
   return 0;
 }
 
+static int cmd_ref(const opts *o) {
+  int dtype = MT_DTYPE_INT32;
+  if (o->dtype && !strcmp(o->dtype, "fp32")) dtype = MT_DTYPE_FP32;
+  else if (o->dtype && strcmp(o->dtype, "int32")) { fprintf(stderr, "multitree ref: --dtype '%s': expected int32 or fp32\n", o->dtype); return 2; }
+  if (o->have_bytes && o->bytes % 4) { fprintf(stderr, "multitree ref: %llu bytes is not a whole number of 4-byte elements\n", (unsigned long long)o->bytes); return 2; }
+  mt_topo t; mt_sched s; mt_tables tb; mt_err e = {{0}};
+  int rc = plan_from_opts(o, &t, &s, &tb, NULL);
+  if (rc) return rc;
+  const int N = s.n_nodes; const uint64_t nw = s.bytes / 4;
+  uint32_t **in = mt_xcalloc((size_t)N, sizeof *in), *out = mt_xcalloc(nw, 4);
+  for (int n = 0; n < N; n++) { in[n] = mt_xcalloc(nw, 4); mt_ref_inputs(o->seed, n, dtype, in[n], nw); }
+  double t0 = now();
+  if (mt_ref_result(&s, &tb, dtype, in, out, &e)) { fprintf(stderr, "multitree ref: %s\n", e.msg); rc = 2; }
+  else {
+    uint64_t bad = 0; uint32_t hash = 2166136261u;
+    for (uint64_t k = 0; k < nw; k++) {
+      hash = (hash ^ out[k]) * 16777619u;
+      if (dtype == MT_DTYPE_INT32) { uint32_t sum = 0; for (int n = 0; n < N; n++) sum += in[n][k]; bad += sum != out[k]; }
+    }
+    printf("ref: %s on %s, %llu bytes of %s, seed %u: result FNV-1a %08x", s.algo, t.spec, (unsigned long long)s.bytes,
+           dtype == MT_DTYPE_FP32 ? "fp32" : "int32", o->seed, hash);
+    if (dtype == MT_DTYPE_INT32) printf(", %s (%llu of %llu elements differ from the exact sum)\n", bad ? "WRONG" : "exact", (unsigned long long)bad, (unsigned long long)nw);
+    else printf(" (summation order: docs/interfaces.md)\n");
+    printf("ref: %.3f s\n", now() - t0);
+    rc = bad ? 1 : 0;
+  }
+  for (int n = 0; n < N; n++) free(in[n]);
+  free(in); free(out);
+  mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(argc < 2 ? stderr : stdout, NULL); return argc < 2 ? 2 : 0; }
   const char *cmd = argv[1];
+  static const char *const known[] = {"plan", "rom", "check", "decode", "sizes", "ref", NULL};
+  int ok = 0;
+  for (int i = 0; known[i]; i++) ok |= !strcmp(cmd, known[i]);
+  if (!ok) { fprintf(stderr, "multitree: unknown command '%s'\n", cmd); usage(stderr, NULL); return 2; }
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout, cmd); return 0; }
   opts o;
@@ -276,6 +327,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return cmd_check(&o);
   if (!strcmp(cmd, "decode")) return cmd_decode(&o);
   if (!strcmp(cmd, "sizes")) return cmd_sizes(&o);
+  if (!strcmp(cmd, "ref")) return cmd_ref(&o);
   fprintf(stderr, "multitree: unknown command '%s'\n", cmd);
   usage(stderr, NULL);
   return 2;

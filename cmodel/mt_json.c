@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_json: write and read "multitree-schedule/1" with jansson. */
 #include "mt_json.h"
+#include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,9 @@ out:
 int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
   json_error_t je;
   memset(t, 0, sizeof *t); memset(s, 0, sizeof *s); memset(tb, 0, sizeof *tb);
+  FILE *probe = fopen(path, "r");
+  if (!probe) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  fclose(probe);
   json_t *root = json_load_file(path, 0, &je);
   if (!root) return mt_fail(e, "%s:%d: invalid JSON: %s", path, je.line, je.text);
   rd r = {path, e};

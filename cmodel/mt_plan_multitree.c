@@ -5,8 +5,8 @@
  * In every step a fresh copy of the topology's link capacities is used; trees take
  * turns by root id, each turn adding at most one node; a node may only be attached to
  * a parent added in an earlier step, parents examined in the order they were added;
- * a parent offers its neighbours in the topology's preference order (grids: +Y, -Y,
- * then +X, -X; Z before Y); an allocated directed link (one unit of its multiplicity)
+ * a parent offers its neighbours in the topology's preference order (grids: -Y, +Y,
+ * then -X, +X; Z before Y); an allocated directed link (one unit of its multiplicity)
  * is gone for the rest of the step. A step ends when no tree can add a node.
  * Switch networks (Section III-C3): the child is found by a breadth-first search from
  * the parent through switches with free capacity, nodes on a switch before the
@@ -27,6 +27,7 @@ typedef struct {
   int *front, *fsize;      /* [r*N + i]: candidate parents (indices into order), in order */
   unsigned char *sat;      /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
   int *cap;                /* [link] capacity left in this step */
+  int *freecap;            /* [vertex] sum of cap over its out links (a quick "nothing left") */
   /* BFS scratch for switch networks */
   int *bprev, *bq, *bseen, bstamp;
 } mt_state;
@@ -36,6 +37,10 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   const mt_topo *t = m->t;
   const unsigned char *in = m->in_tree + (size_t)r * m->N;
   if (t->n_sw == 0) {
+    if (m->freecap[p] == 0) {   /* no link left this step; saturation is decided another step */
+      *saturated = 0;
+      return -1;
+    }
     int all_in = 1;
     for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
       int l = t->out_list[k], c = t->links[l].dst;
@@ -85,6 +90,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.size = mt_xcalloc((size_t)N, sizeof(int));
   m.fsize = mt_xcalloc((size_t)N, sizeof(int));
   m.cap = mt_xcalloc((size_t)t->n_links, sizeof(int));
+  m.freecap = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bprev = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bq = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bseen = mt_xcalloc((size_t)t->n_vert, sizeof(int));
@@ -100,7 +106,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   int tstep = 0, rc = 0;
   while (remaining > 0) {
     tstep++;
-    for (int l = 0; l < t->n_links; l++) m.cap[l] = t->links[l].mult;
+    memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
+    for (int l = 0; l < t->n_links; l++) { m.cap[l] = t->links[l].mult; m.freecap[t->links[l].src] += t->links[l].mult; }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       int *f = m.front + (size_t)r * N, k = 0;
@@ -120,7 +127,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
           int c = find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
-            for (int i = 0; i < plen; i++) m.cap[path[i]]--;
+            for (int i = 0; i < plen; i++) { m.cap[path[i]]--; m.freecap[t->links[path[i]].src]--; }
             size_t at = (size_t)r * N + m.size[r];
             m.order[at] = c; m.ostep[at] = tstep;
             f[m.fsize[r]++] = m.size[r];
@@ -138,7 +145,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     if (added == 0) { rc = mt_fail(e, "multitree on %s: no tree can grow in step %d (disconnected network?)", t->spec, tstep); break; }
   }
   free(m.in_tree); free(m.order); free(m.ostep); free(m.front); free(m.sat); free(m.size); free(m.fsize);
-  free(m.cap); free(m.bprev); free(m.bq); free(m.bseen); free(ptr);
+  free(m.cap); free(m.freecap); free(m.bprev); free(m.bq); free(m.bseen); free(ptr);
   if (rc) { free(path); mt_sched_free(s); return rc; }
   /* reduce-scatter = reversed all-gather, then all-gather after it */
   const int tot = tstep, ng = s->nx;

@@ -218,7 +218,8 @@ int mt_rom_read_image(const char *path, int fmt, const mt_layout *ly, int depth,
     if (!q) { mt_fail(e, "%s: no CONTENT BEGIN", path); goto out; }
     p = q + 13;
   } else if (fmt == MT_ROM_MEM) {
-    char *q = strstr(buf, "#Data");
+    char *q = buf; /* the line that is exactly "#Data" (not "#DataRadix=") */
+    while ((q = strstr(q, "#Data")) && q[5] != '\n' && q[5] != '\r') q += 5;
     if (!q) { mt_fail(e, "%s: no #Data line", path); goto out; }
     p = q + 5;
   }

@@ -159,8 +159,8 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     uint64_t z = s->chunk[s->x[i].flow].size;
     if (z > stepmax[s->x[i].step]) stepmax[s->x[i].step] = z;
   }
-  /* upper bound: one entry per transfer end, one root entry per flow, one NOP per idle step */
-  size_t cap_e = (size_t)2 * s->nx + (size_t)F + (size_t)N * (size_t)(s->steps + 1);
+  /* entries grow per node (slots never move: entries point into them) */
+  size_t cap_e = (size_t)s->nx + (size_t)F + 1024;
   tb->entries = mt_xcalloc(cap_e, sizeof(mt_entry));
   tb->slots = mt_xcalloc((size_t)2 * s->nx + 1, sizeof(mt_slot));
   tb->start = mt_xcalloc((size_t)N, sizeof(int));
@@ -175,6 +175,12 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
   g_cmp_sched = s;
   for (int n = 0; n < N && rc == 0; n++) {
     int L = node_L(s, local_ports, n);
+    /* at most: one entry per transfer sent, one per flow rooted here, one NOP per step */
+    size_t need = (size_t)tb->n_entries + (size_t)(os[n + 1] - os[n]) + (size_t)(rs[n + 1] - rs[n]) + (size_t)s->steps + 1;
+    if (need > cap_e) {
+      while (need > cap_e) cap_e *= 2;
+      tb->entries = mt_xrealloc(tb->entries, cap_e * sizeof(mt_entry));
+    }
     tb->start[n] = tb->n_entries;
     int first = tb->n_entries;
     /* bucket incoming transfers by flow */
