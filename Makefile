@@ -53,6 +53,9 @@ t-c-%: $(BUILD)/tests/test_% $(BUILD)/multitree
 	@scripts/runbench.sh $@ 600 env MT_BIN=$(BUILD)/multitree $(BUILD)/tests/test_$*
 TEST_STEPS += $(addprefix t-c-,$(C_TESTS))
 
+# keep test binaries (they are intermediates of pattern rules)
+.SECONDARY:
+
 include $(sort $(wildcard mk/*.mk))
 
 # ---- entry points ----

@@ -22,6 +22,14 @@ static void bad(ck *c, const char *fmt, ...) {
 }
 
 typedef struct { int op, flow, src, dst, step; } key5;
+typedef struct { int link, step, src, dst; } use4;
+static int use_cmp(const void *a, const void *b) {
+  const use4 *x = a, *y = b;
+  if (x->link != y->link) return x->link - y->link;
+  if (x->step != y->step) return x->step - y->step;
+  if (x->src != y->src) return x->src - y->src;
+  return x->dst - y->dst;
+}
 static int key_cmp(const void *a, const void *b) {
   const key5 *x = a, *y = b;
   if (x->op != y->op) return x->op - y->op;
@@ -201,6 +209,22 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
             bad(&c, "link %d->%d carries %d messages in step %d (multiplicity %d)", t->links[l].src, t->links[l].dst, u, st, m);
         }
       free(load);
+      /* contention: distinct sender->receiver pairs per link and step */
+      size_t nu = 0;
+      for (int i = 0; i < s->nx; i++) nu += s->x[i].path_len;
+      use4 *u = mt_xcalloc(nu + 1, sizeof(use4));
+      size_t k2 = 0;
+      for (int i = 0; i < s->nx; i++)
+        for (int j = 0; j < s->x[i].path_len; j++) u[k2++] = (use4){MT_XLINK(s, &s->x[i], j), s->x[i].step, s->x[i].src, s->x[i].dst};
+      qsort(u, nu, sizeof(use4), use_cmp);
+      for (size_t i = 0, run = 0; i < nu; i++) {
+        if (i == 0 || u[i].link != u[i - 1].link || u[i].step != u[i - 1].step) run = 1;
+        else if (u[i].src != u[i - 1].src || u[i].dst != u[i - 1].dst) run++;
+        int m = t->links[u[i].link].mult;
+        int over = (int)((run + (size_t)m - 1) / (size_t)m);
+        if (over > rep->max_link_pairs) rep->max_link_pairs = over;
+      }
+      free(u);
     } else {
       /* no transfer list: one-hop schedules must use direct links */
       for (size_t i = 0; i < nk; i++) {

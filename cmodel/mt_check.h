@@ -14,6 +14,7 @@ typedef struct {
   int diameter;
   int violations;
   int max_link_load;        /* most messages on one directed link in one step, over its multiplicity */
+  int max_link_pairs;       /* most distinct sender->receiver pairs on one link in one step (contention) */
   long transfers, multihop;
 } mt_check_report;
 

@@ -205,8 +205,8 @@ static int cmd_check(const opts *o) {
     printf("check: %s on %s, %d nodes, %d flows: %s\n", s.algo, t.spec, s.n_nodes, s.n_flows, r.violations ? "VIOLATIONS" : "OK");
     printf("steps: %d = %d reduce-scatter + %d all-gather; all-gather lower bound %d (diameter %d)\n", r.steps, r.reduce_steps,
            r.gather_steps, r.lower_bound, r.diameter);
-    printf("transfers: %ld (%ld multi-hop); most messages on one link in one step: %d%s\n", r.transfers, r.multihop, r.max_link_load,
-           s.one_hop ? " (one-hop schedule: contention-free required)" : "");
+    printf("transfers: %ld (%ld multi-hop); most messages on one link in one step: %d; most sender-receiver pairs: %d%s\n",
+           r.transfers, r.multihop, r.max_link_load, r.max_link_pairs, s.one_hop ? " (one-hop schedule: contention-free required)" : "");
     if (r.violations) printf("violations: %d\n", r.violations);
     rc = r.violations ? 1 : 0;
   }

@@ -169,14 +169,24 @@ int mt_plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
   int *node = mt_xcalloc((size_t)N, sizeof(int));
   if (!rank_mapping) for (int r = 0; r < N; r++) node[r] = r;
   else {
-    /* Every exchange pairs ranks differing in one bit, so mapping even-parity ranks to
-     * nodes on upper switches and odd-parity ranks to lower ones makes every pair
-     * cross between the two halves, as EFLOPS' HDRM does. */
-    int nsw = t->n_sw, M = N / nsw, nu = 0, nl = 0;
+    /* Every exchange pairs ranks differing in one bit, so putting even-parity ranks on
+     * upper-switch nodes and odd-parity ranks on lower ones makes every pair cross
+     * between the halves, as EFLOPS' HDRM does. Within a half, q = r >> 1 = (A, B) with
+     * B the low log2(M) bits: the upper node is (switch A, local B), the lower node is
+     * (switch A ^ B, local B). An exchange maps q to q ^ e, so the M nodes of one switch
+     * reach M different switches on the other side: no switch-to-switch link carries two
+     * exchanges (needs M and N_sw/2 powers of two, M <= N_sw/2; otherwise the plain
+     * parity mapping, and the checker reports the contention). */
+    int nsw = t->n_sw, M = N / nsw, half = nsw / 2;
+    int lm = 0; while ((1 << lm) < M) lm++;
+    int structured = !(M & (M - 1)) && !(half & (half - 1)) && M <= half;
+    int nu = 0, nl = 0;
     for (int r = 0; r < N; r++) {
-      int par = __builtin_popcount((unsigned)r) & 1;
-      if (!par) { int i = nu++; node[r] = (i / M) * M + i % M; }
-      else { int i = nl++; node[r] = N / 2 + (i / M) * M + i % M; }
+      int par = __builtin_popcount((unsigned)r) & 1, q = r >> 1;
+      if (structured) {
+        int A = q >> lm, B = q & (M - 1);
+        node[r] = par ? N / 2 + ((A ^ B) * M) + B : A * M + B;
+      } else node[r] = par ? N / 2 + nl++ : nu++;
     }
   }
   mt_sched_init(s, t, name, N);

@@ -289,7 +289,23 @@ static void test_multilink(void) {
   done(&t, &s, &tb);
 }
 
+/* HDRM's rank mapping (docs/planner.md) puts at most one exchange on any link in any step
+ * on BiGraph 4x8 and 4x16; plain hd on the same network does not. */
+static void test_hdrm_contention(void) {
+  const char *nets[] = {"bigraph:4x8", "bigraph:4x16"};
+  for (int i = 0; i < 2; i++)
+    for (int rm = 0; rm < 2; rm++) {
+      mt_topo t; mt_sched s; mt_tables tb; mt_err e; mt_check_report r;
+      CHECK(plan(nets[i], rm ? "hdrm" : "hd", 1 << 20, &t, &s, &tb, &e) == 0, "%s", e.msg);
+      CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0 && r.violations == 0, "%s check", nets[i]);
+      if (rm) CHECK(r.max_link_pairs == 1, "hdrm on %s: %d exchanges share a link-step", nets[i], r.max_link_pairs);
+      else CHECK(r.max_link_pairs > 1, "hd on %s unexpectedly contention-free", nets[i]);
+      done(&t, &s, &tb);
+    }
+}
+
 int main(void) {
+  test_hdrm_contention();
   test_fig5();
   test_checker_all();
   test_checker_catches();
