@@ -8,7 +8,8 @@
  *  3. Effective exponent: field, or 1 for a subnormal/zero (hidden bit 0).
  *  4. Align small right by d = ebig - esmall (clamped to 27), OR the lost bits into bit 0.
  *  5. Same signs: add (28 bits); a carry shifts right by one (sticky kept), exponent + 1.
- *     Different signs: subtract; exact zero -> +0; else shift left by
+ *     Different signs: subtract (the RTL uses the same adder: xbig + ~xal + 1, which is the
+ *     same 27-bit value); exact zero -> +0; else shift left by
  *     min(leading zeros, ebig - 1) (never below exponent 1: subnormal result).
  *  6. Exponent reaching 255 before rounding -> infinity.
  *  7. Round to nearest even: up = G & (R | S | lsb); pack {exp or 0, frac} + up

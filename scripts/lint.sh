@@ -3,7 +3,7 @@
 # rtl/ through Yosys (read_verilog -sv) and Icarus (-g2012). Prints RESULT lint pass=N fail=M.
 set -u
 cd "$(dirname "$0")/.."
-files=$(ls rtl/*.sv 2>/dev/null | sort)
+files=$(ls rtl/*.sv 2>/dev/null | sort | tr '\n' ' ')
 pass=0; fail=0
 if [[ -z $files ]]; then echo "lint: no RTL yet"; echo "RESULT lint pass=0 fail=0"; exit 0; fi
 for f in $files; do

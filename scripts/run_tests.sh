@@ -4,7 +4,8 @@
 # result file (build failure) counts as one failure.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
-rm -rf build/results; mkdir -p build/results
+mkdir -p build/results
+for step in "$@"; do rm -f "build/results/$step.result"; done
 start=$(date +%s)
 for step in "$@"; do
   echo "== $step"

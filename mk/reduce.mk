@@ -1,0 +1,78 @@
+# mk/reduce.mk: the reduction unit's adders (cmodel/mt_fp32.*, rtl/mt_fp32_add.sv,
+# rtl/mt_reduce_alu.sv). The C unit test tb/cmodel/test_fp32.c runs as t-c-fp32 (root
+# Makefile). Here: the RTL benches, the negative checks, the fp32 soak and the area report.
+#   t-reduce-tb        Icarus: tb/rtl/tb_mt_reduce_alu.sv, hand-derived vectors
+#   t-reduce-cosim     Verilator: mt_reduce_alu (Lanes=4) against the C model, REDUCE_COSIM_PAIRS pairs
+#   t-reduce-neg-c     a truncating C model must fail the host-FPU comparison
+#   t-reduce-neg-rtl   a truncating RTL build must fail the co-simulation
+#   fp32-soak          (bench) C model against the host FPU, FP32_SOAK_PAIRS pairs, -O2
+#   area-reduce        (area) Yosys: generic synth + stat, synth_ice40, synth_ecp5
+RD_DIR             := $(BUILD)/reduce
+RD_RTL             := rtl/mt_fp32_add.sv rtl/mt_reduce_alu.sv
+RD_RTL_ABS         := $(addprefix $(CURDIR)/,$(RD_RTL))
+REDUCE_COSIM_PAIRS ?= 20000000
+FP32_SOAK_PAIRS    ?= 1000000000
+FP32_SOAK_SEED     ?= 1
+RD_CFLAGS          := $(CWARN) -O2 -Icmodel
+RD_VFLAGS          := --cc --exe --build -j 1 --threads 1 -Wall -O3 -GLanes=4 \
+                      --top-module mt_reduce_alu -o fp32_add_harness \
+                      -CFLAGS "-I$(CURDIR)/cmodel -I$(CURDIR)/tb/cosim -ffp-contract=off -O2"
+RD_HARNESS_DEPS    := $(RD_RTL) tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/mt_fp32.h
+
+.PHONY: t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl fp32-soak area-reduce cosim-fp32
+
+# ---- Icarus unit bench ----
+$(RD_DIR)/tb_mt_reduce_alu.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) | deps-ok
+	@mkdir -p $(@D)
+	$(IVERILOG) -g2012 -o $@ $^
+t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
+	@scripts/runbench.sh $@ 60 vvp -n $<
+
+# ---- Verilator co-simulation against the C model ----
+$(BUILD)/obj_fp32/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/mt_fp32.o | deps-ok
+	$(VERILATOR) $(RD_VFLAGS) -Mdir $(BUILD)/obj_fp32 $(RD_RTL_ABS) \
+	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/mt_fp32.o) >$(BUILD)/obj_fp32.log 2>&1 \
+	  || { tail -30 $(BUILD)/obj_fp32.log; exit 1; }
+t-reduce-cosim: $(BUILD)/obj_fp32/fp32_add_harness
+	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PAIRS) 1
+cosim-fp32: $(BUILD)/obj_fp32/fp32_add_harness
+	$< $(REDUCE_COSIM_PAIRS) $(FP32_SOAK_SEED)
+
+# ---- negative checks: deliberately wrong adders (truncation instead of RNE) ----
+$(RD_DIR)/fp32_soak_trunc: tb/cmodel/fp32_soak.c cmodel/mt_fp32.c cmodel/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(RD_CFLAGS) -DMT_FP32_MUTANT_TRUNC tb/cmodel/fp32_soak.c cmodel/mt_fp32.c -o $@
+t-reduce-neg-c: $(RD_DIR)/fp32_soak_trunc
+	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
+$(BUILD)/obj_fp32_trunc/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/mt_fp32.o | deps-ok
+	$(VERILATOR) $(RD_VFLAGS) -Wno-UNUSEDSIGNAL -DMT_FP32_MUTANT_TRUNC -Mdir $(BUILD)/obj_fp32_trunc \
+	  $(RD_RTL_ABS) $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/mt_fp32.o) \
+	  >$(BUILD)/obj_fp32_trunc.log 2>&1 || { tail -30 $(BUILD)/obj_fp32_trunc.log; exit 1; }
+t-reduce-neg-rtl: $(BUILD)/obj_fp32_trunc/fp32_add_harness
+	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
+
+TEST_STEPS += t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl
+
+# ---- soak: >= 1e8 pairs against the host FPU (bench) ----
+$(RD_DIR)/fp32_soak: tb/cmodel/fp32_soak.c cmodel/mt_fp32.c cmodel/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(RD_CFLAGS) tb/cmodel/fp32_soak.c cmodel/mt_fp32.c -o $@
+fp32-soak: $(RD_DIR)/fp32_soak
+	@$< $(FP32_SOAK_PAIRS) $(FP32_SOAK_SEED) | tee $(RD_DIR)/fp32_soak.txt; test $${PIPESTATUS[0]} -eq 0
+BENCH_STEPS += fp32-soak
+
+# ---- area (Yosys 0.23): cells per block, generic gates and FPGA LUTs ----
+RD_YOSYS_FLOWS := synth synth_ice40 synth_ecp5
+area-reduce: $(RD_RTL) | deps-ok
+	@mkdir -p $(RD_DIR)
+	@{ echo "# area_reduce: Yosys $$(yosys -V | awk '{print $$2}'), $(RD_RTL), mt_reduce_alu with Lanes=4"; \
+	  for top in mt_fp32_add mt_reduce_alu; do for flow in $(RD_YOSYS_FLOWS); do \
+	    log=$(RD_DIR)/area_$${top}_$${flow}.log; \
+	    timeout 900 yosys -q -p "read_verilog -sv $(RD_RTL); chparam -set Lanes 4 mt_reduce_alu; $$flow -top $$top; tee -o $$log stat" >/dev/null 2>&1 \
+	      || { echo "$$top $$flow FAILED"; continue; }; \
+	    cells=$$(awk '/Number of cells/ {n=$$4} END {print n}' $$log); \
+	    detail=$$(awk '/Number of cells/ {f=1; d=""; next} f && NF==2 && $$1 ~ /^(\$$|SB_|LUT|CCU|PFU|L6|TRELLIS)/ {d=d $$1 "=" $$2 " "} END {print d}' $$log); \
+	    printf '%-14s %-12s cells=%-6s %s\n' "$$top" "$$flow" "$$cells" "$$detail"; \
+	  done; done; } >$(BUILD)/area_reduce.txt
+	@cat $(BUILD)/area_reduce.txt
+AREA_STEPS += area-reduce

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_reduce_alu: the NI's reduction unit, Lanes element adders (int32 or fp32) and one
+// output register (latency 1 cycle, one vector per cycle, no stall).
+// Contract: when valid_i is high at a rising edge, sum_o takes, per lane k
+// (bits [32k+31:32k]), a_i + b_i as int32 wrap-around (dtype_i = 0, MT_DTYPE_INT32) or as
+// mt_fp32_add (dtype_i = 1, MT_DTYPE_FP32: binary32 RNE, canonical NaN 7FC00000), and
+// valid_o is high for that one cycle. The NI passes a = running sum (acc), b = incoming.
+// sum_o holds its value while valid_i is low. After reset valid_o = 0 (sum_o is not reset).
+// C model: mt_reduce_add(dtype, a, b) of cmodel/mt_fp32.c, lane by lane.
+`default_nettype none
+
+module mt_reduce_alu #(
+  parameter int Lanes = 4                   // PayloadW / 32
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  // operands
+  input  logic                  valid_i,
+  input  logic                  dtype_i,    // 0 = int32, 1 = fp32
+  input  logic [Lanes*32-1:0]   a_i,
+  input  logic [Lanes*32-1:0]   b_i,
+  // result, one cycle later
+  output logic                  valid_o,
+  output logic [Lanes*32-1:0]   sum_o
+);
+  initial begin
+    if (Lanes < 1) $fatal(1, "mt_reduce_alu: Lanes=%0d, need >= 1", Lanes);
+  end
+
+  logic [Lanes*32-1:0] sum_d, sum_q;
+  logic                valid_q;
+
+  for (genvar k = 0; k < Lanes; k++) begin : g_lane
+    logic [31:0] fp_sum;
+    mt_fp32_add u_fp32_add (
+      .a_i  (a_i[k*32 +: 32]),
+      .b_i  (b_i[k*32 +: 32]),
+      .sum_o(fp_sum)
+    );
+    assign sum_d[k*32 +: 32] = dtype_i ? fp_sum : (a_i[k*32 +: 32] + b_i[k*32 +: 32]);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) valid_q <= 1'b0;
+    else         valid_q <= valid_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (valid_i) sum_q <= sum_d;
+  end
+
+  assign valid_o = valid_q;
+  assign sum_o   = sum_q;
+endmodule
