@@ -28,7 +28,7 @@ json_t *mt_json_topology(const mt_topo *t) {
   json_object_set_new(jt, "switches", json_integer(t->n_sw));
   json_t *jl = json_array();
   for (int i = 0; i < t->n_links; i++) {
-    const mt_link *l = &t->links[i];
+    const mt_edge *l = &t->links[i];
     /* each physical link once: grids by src < dst direction +, others the stored pair's first half */
     int first = mt_topo_is_grid(t) ? (l->dir > 0) : (i % 2 == 0);
     if (!first) continue;

@@ -153,7 +153,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     mt_xfer g = s->x[i];
     int len = g.path_len;
     for (int k = 0; k < len; k++) {
-      const mt_link *l = &t->links[MT_XLINK(s, &g, len - 1 - k)];
+      const mt_edge *l = &t->links[MT_XLINK(s, &g, len - 1 - k)];
       path[k] = t->port_link[l->dst * t->max_ports + l->dst_port];
     }
     mt_sched_add(s, g.flow, MT_OP_REDUCE, g.dst, g.src, tot - g.step + 1, path, len);

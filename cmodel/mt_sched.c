@@ -107,7 +107,7 @@ static mt_slot make_slot(const mt_sched *s, const mt_xfer *x, int send, int L_re
   const mt_topo *t = s->topo;
   mt_slot sl;
   sl.node = send ? x->dst : x->src;
-  const mt_link *first = &t->links[MT_XLINK(s, x, 0)], *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
+  const mt_edge *first = &t->links[MT_XLINK(s, x, 0)], *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
   sl.port = x->multihop ? MT_PORT_ROUTED : first->src_port;
   sl.eject = last->dst_port % L_recv;
   return sl;

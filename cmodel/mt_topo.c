@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { mt_link *l; int n, cap; } linkvec;
+typedef struct { mt_edge *l; int n, cap; } linkvec;
 
-static void lv_push(linkvec *v, mt_link l) {
+static void lv_push(linkvec *v, mt_edge l) {
   if (v->n == v->cap) { v->cap = v->cap ? 2 * v->cap : 64; v->l = mt_xrealloc(v->l, (size_t)v->cap * sizeof *v->l); }
   v->l[v->n++] = l;
 }
@@ -22,7 +22,7 @@ static void lv_push(linkvec *v, mt_link l) {
 static const mt_topo *g_sort_topo; /* qsort has no context pointer; set only while sorting */
 static int pref_cmp(const void *pa, const void *pb) {
   const mt_topo *t = g_sort_topo;
-  const mt_link *a = &t->links[*(const int *)pa], *b = &t->links[*(const int *)pb];
+  const mt_edge *a = &t->links[*(const int *)pa], *b = &t->links[*(const int *)pb];
   if (mt_topo_is_grid(t)) {
     if (a->dim != b->dim) return b->dim - a->dim;
     if (a->dir != b->dir) return a->dir - b->dir;
@@ -127,7 +127,7 @@ static int build_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *
           if (!torus) continue;
           nc[d] = (nc[d] + w) % w; wrap = 1;
         }
-        mt_link l = {.src = id, .dst = mt_topo_node_at(t, nc), .src_port = 2 * d + (dir < 0),
+        mt_edge l = {.src = id, .dst = mt_topo_node_at(t, nc), .src_port = 2 * d + (dir < 0),
                      .dst_port = (torus && w == 2) ? 2 * d : 2 * d + (dir > 0),
                      .mult = 1, .dim = d, .dir = dir, .wrap = wrap};
         lv_push(&v, l);
@@ -152,8 +152,8 @@ int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
       return mt_fail(e, "%s: link %d (%d-%d x%d) is not valid", spec, i, a, b, m);
     }
     int pa = nport[a]++, pb = nport[b]++;
-    mt_link ab = {.src = a, .dst = b, .src_port = pa, .dst_port = pb, .mult = m, .dim = -1};
-    mt_link ba = {.src = b, .dst = a, .src_port = pb, .dst_port = pa, .mult = m, .dim = -1};
+    mt_edge ab = {.src = a, .dst = b, .src_port = pa, .dst_port = pb, .mult = m, .dim = -1};
+    mt_edge ba = {.src = b, .dst = a, .src_port = pb, .dst_port = pa, .mult = m, .dim = -1};
     lv_push(&v, ab); lv_push(&v, ba);
   }
   free(nport);

@@ -22,7 +22,7 @@ typedef struct {
   int mult;             /* parallel links: messages per step */
   int dim, dir;         /* grids: dimension and +1/-1; -1/0 otherwise */
   int wrap;             /* grids: crosses the torus wrap-around (dateline) */
-} mt_link;
+} mt_edge;
 
 typedef struct {
   int kind;
@@ -30,7 +30,7 @@ typedef struct {
   int ndims, dim[3];    /* grids (ring:N is a 1-D torus) */
   int n_nodes, n_sw, n_vert;
   int n_links;
-  mt_link *links;
+  mt_edge *links;
   int *out_start, *out_list; /* per vertex: out links in preference order (CSR) */
   int *port_link;       /* [v * max_ports + port] -> link id or -1 */
   int max_ports;        /* ports per vertex (grids: 2*ndims) */

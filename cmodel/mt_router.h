@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_router.h: cycle-accurate C model of rtl/mt_router.sv (MultiTree router, ISCA 2021 §IV-B).
+ * Contract (docs/interfaces.md, docs/router.md): NP = 2*D + L ports, NumVcs VCs per port,
+ * credit-based flow control, dimension-order routing with dateline VC classes for normal
+ * packets, one-hop source-routed all-reduce messages (message-based flow control, switch
+ * allocation per sub-packet). mt_router_init is the reset; mt_router_step is one rising edge:
+ * it samples *in and fills *out with the registered outputs after the edge.
+ * No globals; memory is allocated in init only. */
+#ifndef MT_ROUTER_H
+#define MT_ROUTER_H
+#include <stdint.h>
+#include "mt_flit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_RT_MAX_PORTS 16
+#define MT_RT_MAX_VCS 16
+#define MT_RT_MAX_IVCS (MT_RT_MAX_PORTS * MT_RT_MAX_VCS)
+
+typedef struct {
+  unsigned dims;         /* D: 1..3 */
+  unsigned k[3];         /* nodes per dimension (>= 2 for d < D); node id = x + K0*(y + K1*z) */
+  unsigned torus;        /* 1: torus (wrap links, dateline VCs), 0: mesh */
+  unsigned nlocal;       /* L >= 1 local ports (default 2*D) */
+  unsigned payload_w;    /* PayloadW: multiple of 32, 128..512 */
+  unsigned num_vcs;      /* NumVcs: even, 2..16 */
+  unsigned vc_depth;     /* VcDepth: input buffer depth per VC (flits) */
+  unsigned ej_depth;     /* EjDepth: NI ejection buffer depth per VC (credits of local outputs) */
+  unsigned subpkt_flits; /* SubPktFlits: credits a sub-packet needs before it starts */
+  unsigned step_prio;    /* 0: round-robin; 1: head step as priority, round-robin among equals */
+  unsigned wd_w;         /* WdW: watchdog counter width (1..31) */
+  unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
+                            2: incoming credits counted one cycle late */
+} mt_router_params;
+
+/* The defaults of rtl/mt_router.sv: 4x4 torus, D=2, L=4, 128-bit payload, 4 VCs, depth 16. */
+void mt_router_default_params(mt_router_params *p);
+/* 0 if the parameters are legal (the RTL's $fatal checks), else -1 with a reason in *why. */
+int mt_router_check_params(const mt_router_params *p, const char **why);
+
+typedef struct {
+  unsigned node_id;   /* this router's node id (12 bits); static */
+  uint32_t wd_limit;  /* watchdog: stall cycles before a VC raises its error; 0 = off */
+  uint8_t in_valid[MT_RT_MAX_PORTS];
+  mt_flit in_flit[MT_RT_MAX_PORTS];
+  uint8_t out_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* pulses from downstream (port, vc) */
+} mt_router_in;
+
+typedef struct {
+  uint8_t out_valid[MT_RT_MAX_PORTS];
+  mt_flit out_flit[MT_RT_MAX_PORTS];                  /* all zero when not valid */
+  uint8_t in_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];  /* one pulse per freed input slot */
+  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];     /* sticky: input VC stalled >= limit */
+  uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: flit arrived on a full VC */
+} mt_router_out;
+
+typedef struct {
+  mt_router_params p;
+  unsigned np, nv, n, fb; /* ports, VCs, input VCs (np*nv), flit payload bytes */
+  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[i*vc_depth + s] */
+  mt_flit *buf;
+  uint16_t rd[MT_RT_MAX_IVCS], cnt[MT_RT_MAX_IVCS];
+  /* per input VC: packet/message state */
+  uint8_t active[MT_RT_MAX_IVCS]; /* head sent, tail not yet */
+  uint8_t is_ar[MT_RT_MAX_IVCS];
+  uint8_t oport[MT_RT_MAX_IVCS], ovc[MT_RT_MAX_IVCS];
+  uint16_t step[MT_RT_MAX_IVCS];
+  uint32_t wd_cnt[MT_RT_MAX_IVCS];
+  uint8_t wd_err[MT_RT_MAX_IVCS], ovf_err[MT_RT_MAX_IVCS];
+  /* per output port */
+  uint8_t held[MT_RT_MAX_PORTS];
+  uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
+  uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  uint8_t busy[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  /* registered outputs */
+  mt_router_out q;
+  /* perturbation delay registers */
+  uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  /* statistics (not part of the RTL) */
+  uint64_t cycles, flits_out;
+} mt_router;
+
+/* Reset. Returns 0, or -1 on illegal parameters / no memory. */
+int mt_router_init(mt_router *r, const mt_router_params *p);
+void mt_router_free(mt_router *r);
+void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out);
+
+/* Route computation of a head flit arriving on in_port/in_vc at node node_id (exposed for
+ * tests): output port, allowed output VC mask, swap flag (all-reduce head at a local input). */
+void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
+                     const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

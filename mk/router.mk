@@ -1,0 +1,100 @@
+# mk/router.mk: router (issue #3): C model unit test (t-c-router, automatic), Icarus unit
+# benches, Verilator co-simulation against the C model, formal, area, bench.
+# Standalone: make cosim-router | formal-router | area-router | bench-router
+RT_TOP      := $(CURDIR)
+RT_RTL      := $(addprefix $(RT_TOP)/rtl/,mt_router.sv mt_rt_route.sv mt_rt_vc_alloc.sv \
+                 mt_rt_sw_alloc.sv mt_rt_xbar.sv mt_rt_vc_buffer.sv mt_rt_ram.sv \
+                 mt_rt_watchdog.sv mt_credit_counter.sv)
+RT_COBJ_DIR := $(BUILD)/router_c
+RT_COBJ     := $(RT_COBJ_DIR)/mt_router.o $(RT_COBJ_DIR)/mt_link.o
+RT_CFLAGS   := $(CWARN) -O2 -g -Icmodel
+
+# Parameter sets: name -> verilator -G list and matching -DCFG_* for the harness.
+#   d2l4v4 : D=2, L=4, 4x4 torus, 4 VCs, depth 8 (ejection 6), sub-packets of 4 flits
+#   min    : D=1, L=1, 3-ring torus, 2 VCs, depth 2, sub-packets of 1 flit
+#   d3mesh : D=3, L=2, 3x2x2 mesh, 160-bit payload, 6 VCs, depth 5/7, step priority
+#   paper  : D=2, L=4, 4x4 torus, 4 VCs, depth 318, sub-packets of 16 flits (Table III)
+RT_SET_d2l4v4 := D=2 L=4 K0=4 K1=4 K2=1 Torus=1 PayloadW=128 NumVcs=4 VcDepth=8 EjDepth=6 SubPktFlits=4 StepPrio=0 WdW=16
+RT_SET_min    := D=1 L=1 K0=3 K1=1 K2=1 Torus=1 PayloadW=128 NumVcs=2 VcDepth=2 EjDepth=2 SubPktFlits=1 StepPrio=0 WdW=8
+RT_SET_d3mesh := D=3 L=2 K0=3 K1=2 K2=2 Torus=0 PayloadW=160 NumVcs=6 VcDepth=5 EjDepth=7 SubPktFlits=3 StepPrio=1 WdW=12
+RT_SET_paper  := D=2 L=4 K0=4 K1=4 K2=1 Torus=1 PayloadW=128 NumVcs=4 VcDepth=318 EjDepth=318 SubPktFlits=16 StepPrio=0 WdW=24
+RT_SETS       := d2l4v4 min d3mesh paper
+# -G name=value and -DCFG_NAME=value (the harness's macro names)
+rt_gflags = $(addprefix -G,$(RT_SET_$(1)))
+rt_cfg    = -DCFG_NAME=\\\"$(1)\\\" $(foreach kv,$(RT_SET_$(1)),-DCFG_$(call rt_key,$(word 1,$(subst =, ,$(kv))))=$(word 2,$(subst =, ,$(kv))))
+rt_key    = $(if $(filter D,$(1)),D,$(if $(filter L,$(1)),L,$(if $(filter K0,$(1)),K0,$(if $(filter K1,$(1)),K1,$(if $(filter K2,$(1)),K2,$(if $(filter Torus,$(1)),TORUS,$(if $(filter PayloadW,$(1)),PW,$(if $(filter NumVcs,$(1)),NV,$(if $(filter VcDepth,$(1)),VCD,$(if $(filter EjDepth,$(1)),EJD,$(if $(filter SubPktFlits,$(1)),SUB,$(if $(filter StepPrio,$(1)),PRIO,WDW))))))))))))
+
+$(RT_COBJ_DIR)/%.o: cmodel/%.c cmodel/mt_router.h cmodel/mt_link.h cmodel/mt_flit.h | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -c $< -o $@
+
+# one Verilator build per parameter set: build/obj_router_<set>/cosim_router
+define RT_BUILD
+$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) tb/cosim/cosim_router.cpp $(RT_COBJ) | deps-ok
+	@mkdir -p $(BUILD)/obj_router_$(1)
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 \
+	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
+	  $(call rt_gflags,$(1)) -CFLAGS "-O2 -I$(RT_TOP)/cmodel $(call rt_cfg,$(1))" \
+	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) \
+	  >$(BUILD)/obj_router_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_router_$(1).build.log; exit 1; }
+endef
+$(foreach s,$(RT_SETS),$(eval $(call RT_BUILD,$(s))))
+RT_BIN = $(BUILD)/obj_router_$(1)/cosim_router
+
+# ---- test steps (make test) ----
+# random traffic, co-simulated: 1.25 M cycles in total over three parameter sets
+t-router-cosim-d2l4v4: $(call RT_BIN,d2l4v4)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 11 --cycles 300000 && $< --seed 12 --cycles 200000'
+t-router-cosim-min: $(call RT_BIN,min)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 21 --cycles 250000 && $< --seed 22 --cycles 150000'
+t-router-cosim-d3mesh: $(call RT_BIN,d3mesh)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 31 --cycles 250000 && $< --seed 32 --cycles 100000'
+# the perturbed C model (credit pulses one cycle late / credits counted one cycle late) must be caught
+t-router-perturb: $(call RT_BIN,d2l4v4)
+	@scripts/runbench.sh $@ 120 bash -c '$< --seed 5 --cycles 20000 --perturb 1 && $< --seed 6 --cycles 20000 --perturb 2'
+# paper parameters: efficiency of a 64 KiB message vs 256-B packets over a 150-cycle link; sharing
+t-router-eff: $(call RT_BIN,paper)
+	@scripts/runbench.sh $@ 300 bash -c '$< --mode eff-ar --cycles 10 && $< --mode eff-pkt --cycles 10 && $< --mode share --cycles 12000 && $< --seed 41 --cycles 30000'
+TEST_STEPS += t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
+
+.PHONY: cosim-router formal-router area-router bench-router
+cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
+	@cat $(foreach s,$^,$(BUILD)/logs/$(s).log) | grep -E '^(cosim_router|EFFICIENCY|SHARE|RESULT|MISMATCH|MONITOR|FAIL)' ; \
+	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-router: %d passed, %d failed\n", p, f; exit f>0}'
+
+# ---- Icarus unit benches of the submodules: t-router-tb-<module> ----
+RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_xbar mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
+RT_TB_RTL := rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv)
+define RT_TB
+$(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv $(RT_TB_RTL) | deps-ok
+	@mkdir -p $$(@D)
+	$(IVERILOG) -g2012 -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) 2>&1 | { grep -v '^.*sorry: constant selects' || true; }
+t-router-tb-$(1): $(BUILD)/router_tb/tb_$(1).vvp
+	@scripts/runbench.sh $$@ 120 vvp -n $$<
+TEST_STEPS += t-router-tb-$(1)
+endef
+$(foreach t,$(RT_TBS),$(eval $(call RT_TB,$(t))))
+
+# ---- formal: credit counter (smtbmc + z3, BMC + induction), router credit safety (BMC) ----
+RT_FORMAL_DEPTH ?= 6
+formal-router: | deps-ok
+	@scripts/runbench.sh $@ 900 synth/formal_router.sh $(RT_FORMAL_DEPTH)
+	@cat $(BUILD)/logs/$@.log
+t-router-formal: | deps-ok
+	@scripts/runbench.sh $@ 300 synth/formal_router.sh 4
+TEST_STEPS += t-router-formal
+FORMAL_STEPS += formal-router
+
+# ---- area (Yosys) ----
+area-router: | deps-ok
+	@synth/area_router.sh
+AREA_STEPS += area-router
+
+# ---- bench: C model speed and co-simulation speed ----
+bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper)
+	@{ echo "# bench-router $$(date -u +%Y-%m-%dT%H:%MZ) on $$(nproc) cores: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; \
+	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
+	  $(call RT_BIN,paper) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
+	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 1000000 | grep -E '^(cosim|RESULT)'; \
+	  $(call RT_BIN,paper) --seed 7 --cycles 300000 | grep -E '^(cosim|RESULT)'; } | tee $(BUILD)/bench_router.txt
+BENCH_STEPS += bench-router

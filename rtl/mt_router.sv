@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_router: MultiTree router (ISCA 2021 §IV-B): NP = 2*D + L ports, NumVcs VCs per port,
+// credit flow control, dimension-order routing with dateline VC classes, virtual cut-through
+// for normal packets, message-based flow control (one head per all-reduce message, switch
+// allocation per sub-packet) for one-hop source-routed all-reduce messages.
+// Contract: docs/interfaces.md (flit, ports, credits) and docs/router.md (rules, pipeline).
+// All outputs are registers: a flit sampled at edge t leaves at edge t+1 at the earliest
+// (visible after it); its credit pulse leaves at the same edge. cmodel/mt_router.c is the
+// cycle-exact reference.
+module mt_router #(
+  parameter int D = 2,
+  parameter int L = 4,
+  parameter int K0 = 4,
+  parameter int K1 = 4,
+  parameter int K2 = 1,
+  parameter int Torus = 1,
+  parameter int PayloadW = 128,
+  parameter int NumVcs = 4,
+  parameter int VcDepth = 16,
+  parameter int EjDepth = 16,
+  parameter int SubPktFlits = 16,
+  parameter int StepPrio = 0,
+  parameter int WdW = 24,
+  localparam int NP = 2 * D + L,
+  localparam int VcW = (NumVcs > 1) ? $clog2(NumVcs) : 1,
+  localparam int FlitW = PayloadW + 3 + VcW
+) (
+  input  logic                 clk_i,
+  input  logic                 rst_ni,
+  // static configuration
+  input  logic [11:0]          node_id_i,
+  input  logic [WdW-1:0]       wd_limit_i,   // 0 = watchdog off
+  // input side: flits in, credits back upstream
+  input  logic [NP*FlitW-1:0]  in_flit_i,
+  input  logic [NP-1:0]        in_valid_i,
+  output logic [NP*NumVcs-1:0] in_credit_o,
+  // output side: flits out, credits from downstream
+  output logic [NP*FlitW-1:0]  out_flit_o,
+  output logic [NP-1:0]        out_valid_o,
+  input  logic [NP*NumVcs-1:0] out_credit_i,
+  // sticky error flags per input VC (bit port*NumVcs + vc)
+  output logic [NP*NumVcs-1:0] wd_err_o,
+  output logic [NP*NumVcs-1:0] ovf_err_o
+);
+  localparam int ND = 2 * D;
+  localparam int N = NP * NumVcs;
+  localparam int IdxW = (N > 1) ? $clog2(N) : 1;
+  localparam int BufW = PayloadW + 3;
+  localparam int MaxDepth = (VcDepth > EjDepth) ? VcDepth : EjDepth;
+  localparam int CntW = $clog2(MaxDepth + 1);
+  localparam int FlitBytes = PayloadW / 8;
+
+  initial begin
+    if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
+    if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
+    if (NP > 16) $fatal(1, "mt_router: 2*D+L=%0d must be <= 16 (4-bit port fields)", NP);
+    if (NumVcs < 2 || NumVcs % 2 != 0 || NumVcs > 16)
+      $fatal(1, "mt_router: NumVcs=%0d must be even and 2..16 (dateline classes)", NumVcs);
+    if (PayloadW < 128 || PayloadW % 32 != 0 || PayloadW > 512)
+      $fatal(1, "mt_router: PayloadW=%0d must be a multiple of 32 in 128..512", PayloadW);
+    if (VcDepth < 1 || EjDepth < 1 || MaxDepth > 65535)
+      $fatal(1, "mt_router: VcDepth=%0d/EjDepth=%0d out of 1..65535", VcDepth, EjDepth);
+    if (SubPktFlits < 1 || SubPktFlits > VcDepth || SubPktFlits > EjDepth)
+      $fatal(1, "mt_router: SubPktFlits=%0d must be 1..min(VcDepth, EjDepth)", SubPktFlits);
+  end
+
+  // flit type codes (Table II)
+  localparam logic [2:0] FtArHead = 3'b000, FtArSubTail = 3'b010, FtArTail = 3'b011;
+  localparam logic [2:0] FtHead = 3'b100, FtTail = 3'b110, FtHeadTail = 3'b111;
+
+  // ---------------- per input VC ----------------
+  logic [N-1:0]        ne, req, go, last, sent, is_head, swap, stall, ovf;
+  logic [N*16-1:0]     prio;
+  logic [N*4-1:0]      rport;       // output port of the current unit
+  logic [N*VcW-1:0]    rvc;         // output VC of the current unit
+  logic [N*FlitW-1:0]  cand;        // the flit each input VC would send
+  logic [N-1:0]        head_new, tail_end;
+  // per input VC registers
+  logic [N-1:0]        active_q, is_ar_q;
+  logic [N*4-1:0]      oport_q;
+  logic [N*VcW-1:0]    ovc_q;
+  logic [N*16-1:0]     step_q;
+  // per output port
+  logic [NP-1:0]       gnt, held;
+  logic [NP*IdxW-1:0]  gidx, holder;
+  logic [15:0]         held_x;      // held, indexed by a 4-bit port
+  assign held_x = 16'(held);
+  logic [N*CntW-1:0]   cred;        // (port, vc) credit counters
+  logic [N-1:0]        busy_d, busy_q, take;
+  logic [NP*FlitW-1:0] xbar_out;
+  logic [N-1:0]        ovf_err_d, ovf_err_q;
+  logic [N-1:0]        avail;     // = cred != 0; the credit checks compare cred itself
+
+  for (genvar i = 0; i < N; i++) begin : g_ivc
+    localparam int P = i / NumVcs;
+    localparam int V = i % NumVcs;
+    logic [BufW-1:0] f;
+    logic [2:0] ft;
+    logic push, empty, r_swap, a_ok, holding;
+    logic [3:0] r_port, port_cur;
+    logic [NumVcs-1:0] r_mask;
+    logic [VcW-1:0] a_vc, vc_cur;
+    logic [NumVcs*CntW-1:0] cvec;
+    logic [CntW-1:0] c_cur;
+    logic [PayloadW-1:0] pl;
+
+    assign push = in_valid_i[P] &&
+                  (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
+
+    mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
+      .clk_i, .rst_ni,
+      .push_i (push),
+      .data_i (in_flit_i[P*FlitW +: BufW]),
+      .pop_i  (sent[i]),
+      .data_o (f),
+      .empty_o(empty),
+      .ovf_o  (ovf[i])
+    );
+    assign ne[i] = !empty;
+    assign ft = f[PayloadW +: 3];
+    assign is_head[i] = (ft == FtArHead) || (ft == FtHead) || (ft == FtHeadTail);
+    assign last[i] = (ft == FtTail) || (ft == FtHeadTail) || (ft == FtArHead) ||
+                     (ft == FtArSubTail) || (ft == FtArTail);
+
+    mt_rt_route #(.D(D), .L(L), .NumVcs(NumVcs), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus)) u_route (
+      .node_id_i,
+      .in_port_i(4'(P)),
+      .in_cls1_i(V >= NumVcs / 2),
+      .normal_i (ft[2]),
+      .info_i   (f[31:0]),
+      .port_o   (r_port),
+      .mask_o   (r_mask),
+      .swap_o   (r_swap)
+    );
+
+    assign port_cur = active_q[i] ? oport_q[i*4 +: 4] : r_port;
+    assign cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
+
+    mt_rt_vc_alloc #(.NumVcs(NumVcs), .CntW(CntW), .FlitBytes(FlitBytes), .VcW(VcW)) u_vca (
+      .mask_i(r_mask),
+      .busy_i(busy_q[port_cur*NumVcs +: NumVcs]),
+      .cred_i(cvec),
+      .type_i(ft),
+      .len_i (f[127:96]),
+      .ok_o  (a_ok),
+      .vc_o  (a_vc)
+    );
+
+    assign vc_cur = active_q[i] ? ovc_q[i*VcW +: VcW] : a_vc;
+    assign c_cur = cvec[vc_cur*CntW +: CntW];
+    assign holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
+    assign swap[i] = !active_q[i] && r_swap && (ft == FtArHead);
+
+    assign req[i] = ne[i] && (!active_q[i] ? (is_head[i] && a_ok)
+                                           : (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
+                                              ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits))));
+    assign go[i] = ne[i] && (c_cur != '0);
+    assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[63:48];
+    assign rport[i*4 +: 4] = port_cur;
+    assign rvc[i*VcW +: VcW] = vc_cur;
+    // outgoing flit: new VC; at the source router next and eject swapped
+    assign pl = swap[i] ? {f[PayloadW-1:32], f[27:24], f[31:28], f[23:0]} : f[PayloadW-1:0];
+    assign cand[i*FlitW +: FlitW] = {vc_cur, ft, pl};
+
+    assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != FtHeadTail);
+    assign tail_end[i] = sent[i] && active_q[i] && ((ft == FtTail) || (ft == FtArTail));
+    assign stall[i] = ne[i] && !sent[i];
+
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        active_q[i] <= 1'b0;
+        is_ar_q[i] <= 1'b0;
+        oport_q[i*4 +: 4] <= '0;
+        ovc_q[i*VcW +: VcW] <= '0;
+        step_q[i*16 +: 16] <= '0;
+      end else if (head_new[i]) begin
+        active_q[i] <= 1'b1;
+        is_ar_q[i] <= (ft == FtArHead);
+        oport_q[i*4 +: 4] <= port_cur;
+        ovc_q[i*VcW +: VcW] <= vc_cur;
+        step_q[i*16 +: 16] <= f[63:48];
+      end else if (tail_end[i]) begin
+        active_q[i] <= 1'b0;
+      end
+    end
+
+    mt_rt_watchdog #(.WdW(WdW)) u_wd (
+      .clk_i, .rst_ni,
+      .stall_i(stall[i]),
+      .limit_i(wd_limit_i),
+      .err_o  (wd_err_o[i])
+    );
+  end
+
+  // ---------------- per output port: switch allocation ----------------
+  for (genvar o = 0; o < NP; o++) begin : g_out
+    logic [N-1:0] oreq;
+    for (genvar i = 0; i < N; i++) begin : g_req
+      assign oreq[i] = req[i] && (rport[i*4 +: 4] == 4'(o));
+    end
+    mt_rt_sw_alloc #(.N(N), .StepPrio(StepPrio), .IdxW(IdxW)) u_sa (
+      .clk_i, .rst_ni,
+      .req_i   (oreq),
+      .go_i    (go),
+      .last_i  (last),
+      .prio_i  (prio),
+      .gnt_o   (gnt[o]),
+      .idx_o   (gidx[o*IdxW +: IdxW]),
+      .held_o  (held[o]),
+      .holder_o(holder[o*IdxW +: IdxW])
+    );
+  end
+
+  // sent: the input VC granted by its output port
+  always @(*) begin
+    sent = '0;
+    for (int o = 0; o < NP; o++) begin
+      if (gnt[o]) sent[gidx[o*IdxW +: IdxW]] = 1'b1;
+    end
+  end
+
+  mt_rt_xbar #(.N(N), .NP(NP), .W(FlitW), .IdxW(IdxW)) u_xbar (
+    .in_i   (cand),
+    .sel_i  (gidx),
+    .valid_i(gnt),
+    .out_o  (xbar_out)
+  );
+
+  // ---------------- output VC state and credits ----------------
+  always @(*) begin
+    busy_d = busy_q;
+    take = '0;
+    for (int i = 0; i < N; i++) begin
+      if (head_new[i]) busy_d[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b1;
+      if (tail_end[i]) busy_d[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b0;
+      if (sent[i]) take[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b1;
+    end
+  end
+
+  for (genvar j = 0; j < N; j++) begin : g_cred
+    localparam int P = j / NumVcs;
+    mt_credit_counter #(.Depth(P < ND ? VcDepth : EjDepth), .CntW(CntW)) u_cc (
+      .clk_i, .rst_ni,
+      .take_i (take[j]),
+      .give_i (out_credit_i[j]),
+      .cnt_o  (cred[j*CntW +: CntW]),
+      .avail_o(avail[j])
+    );
+  end
+
+  assign ovf_err_d = ovf_err_q | ovf;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      busy_q <= '0;
+      out_flit_o <= '0;
+      out_valid_o <= '0;
+      in_credit_o <= '0;
+      ovf_err_q <= '0;
+    end else begin
+      busy_q <= busy_d;
+      out_flit_o <= xbar_out;
+      out_valid_o <= gnt;
+      in_credit_o <= sent;
+      ovf_err_q <= ovf_err_d;
+    end
+  end
+  assign ovf_err_o = ovf_err_q;
+  logic unused_ok;
+  assign unused_ok = ^avail;
+
+`ifdef FORMAL
+  // credit safety: no take without a credit (checked inside every mt_credit_counter) and
+  // no output VC busy bit set twice
+  always @(*) if (rst_ni) begin
+    for (int i = 0; i < N; i++) begin
+      if (head_new[i]) assert (!busy_q[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])]);
+    end
+  end
+`endif
+endmodule

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_rt_vc_alloc: output VC choice for the head at the front of one input VC.
+// Contract: combinational. A VC is eligible if allowed (mask_i), not allocated to another
+// packet/message (busy_i) and has the credits the first allocation unit needs: a normal Head
+// needs the whole packet (virtual cut-through: cred >= 1 + ceil(len/FlitBytes), evaluated
+// as (cred-1)*FlitBytes >= len), Head&Tail and the all-reduce Head need 1. The lowest
+// eligible VC wins; ok_o = 0 if none.
+module mt_rt_vc_alloc #(
+  parameter int NumVcs = 4,
+  parameter int CntW = 5,
+  parameter int FlitBytes = 16,
+  parameter int VcW = (NumVcs > 1) ? $clog2(NumVcs) : 1
+) (
+  input  logic [NumVcs-1:0]      mask_i,
+  input  logic [NumVcs-1:0]      busy_i,
+  input  logic [NumVcs*CntW-1:0] cred_i,
+  input  logic [2:0]             type_i,
+  input  logic [31:0]            len_i,
+  output logic                   ok_o,
+  output logic [VcW-1:0]         vc_o
+);
+  logic [NumVcs-1:0] elig;
+  logic [CntW-1:0] c;
+  logic [47:0] cm1;
+  always @(*) begin
+    elig = '0;
+    c = '0;
+    cm1 = '0;
+    for (int v = 0; v < NumVcs; v++) begin
+      c = cred_i[v*CntW +: CntW];
+      if (mask_i[v] && !busy_i[v] && c != '0) begin
+        cm1 = 48'(c) - 48'd1;
+        if (type_i == 3'b100) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
+        else elig[v] = 1'b1;
+      end
+    end
+    ok_o = |elig;
+    vc_o = '0;
+    for (int v = NumVcs - 1; v >= 0; v--) begin
+      if (elig[v]) vc_o = VcW'(v);
+    end
+  end
+endmodule

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_rt_vc_buffer: FIFO of one input VC of the router (Depth flits without the VC field).
+// Contract: push_i writes data_i unless the FIFO is full before the edge (then the flit is
+// dropped and ovf_o pulses: an upstream credit bug); pop_i (only while !empty_o) removes
+// data_o, the front flit, which is visible combinationally. Push and pop in one cycle are fine.
+module mt_rt_vc_buffer #(
+  parameter int Depth = 4,
+  parameter int Width = 8
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic             push_i,
+  input  logic [Width-1:0] data_i,
+  input  logic             pop_i,
+  output logic [Width-1:0] data_o,
+  output logic             empty_o,
+  output logic             ovf_o
+);
+  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int CntW = $clog2(Depth + 1);
+  initial begin
+    if (Depth < 1) $fatal(1, "mt_rt_vc_buffer: Depth=%0d must be >= 1", Depth);
+  end
+
+  logic [AddrW-1:0] rd_d, rd_q, wr_d, wr_q;
+  logic [CntW-1:0] cnt_d, cnt_q;
+  logic full, we, re;
+
+  assign full    = (cnt_q == CntW'(Depth));
+  assign empty_o = (cnt_q == '0);
+  assign we      = push_i && !full;
+  assign re      = pop_i && !empty_o;
+  assign ovf_o   = push_i && full;
+
+  always_comb begin
+    rd_d = rd_q;
+    wr_d = wr_q;
+    cnt_d = cnt_q;
+    if (re) rd_d = (rd_q == AddrW'(Depth - 1)) ? '0 : rd_q + 1'b1;
+    if (we) wr_d = (wr_q == AddrW'(Depth - 1)) ? '0 : wr_q + 1'b1;
+    if (we && !re) cnt_d = cnt_q + 1'b1;
+    else if (re && !we) cnt_d = cnt_q - 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_q <= '0;
+      wr_q <= '0;
+      cnt_q <= '0;
+    end else begin
+      rd_q <= rd_d;
+      wr_q <= wr_d;
+      cnt_q <= cnt_d;
+    end
+  end
+
+  mt_rt_ram #(.Depth(Depth), .Width(Width), .AddrW(AddrW)) u_ram (
+    .clk_i,
+    .we_i   (we),
+    .waddr_i(wr_q),
+    .wdata_i(data_i),
+    .raddr_i(rd_q),
+    .rdata_o(data_o)
+  );
+endmodule

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_rt_watchdog: progress watchdog of one input VC.
+// Contract: stall_i = the VC holds a flit and sent none this cycle. The counter counts
+// consecutive stalled cycles (saturating at 2^WdW-1) and clears on any other cycle;
+// err_o is sticky and rises after the edge at which the count reaches limit_i (0 = off).
+module mt_rt_watchdog #(
+  parameter int WdW = 24
+) (
+  input  logic           clk_i,
+  input  logic           rst_ni,
+  input  logic           stall_i,
+  input  logic [WdW-1:0] limit_i,
+  output logic           err_o
+);
+  initial begin
+    if (WdW < 1 || WdW > 31) $fatal(1, "mt_rt_watchdog: WdW=%0d must be 1..31", WdW);
+  end
+  logic [WdW-1:0] cnt_d, cnt_q;
+  logic err_d, err_q;
+  always_comb begin
+    cnt_d = '0;
+    if (stall_i) cnt_d = (cnt_q == '1) ? cnt_q : cnt_q + 1'b1;
+    err_d = err_q || (limit_i != '0 && cnt_d >= limit_i);
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cnt_q <= '0;
+      err_q <= 1'b0;
+    end else begin
+      cnt_q <= cnt_d;
+      err_q <= err_d;
+    end
+  end
+  assign err_o = err_q;
+endmodule
