@@ -1,0 +1,576 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni.c: cycle-accurate model of rtl/mt_ni.sv. Written as the RTL is: every cycle first
+ * computes the combinational signals from the registers (and the inputs), then the next
+ * register values. The cycle-level rules are in docs/ni.md. */
+#include "mt_ni.h"
+#include <stdlib.h>
+#include <string.h>
+#include "mt_fp32.h"
+
+const char *mt_ni_err_name(int c) {
+  static const char *const n[] = {"none", "entry", "step", "flow", "port", "noend",
+                                  "rx_flow", "rx_src", "rx_range", "rx_frame", "ej_ovf", "watchdog"};
+  return c >= 0 && c < 12 ? n[c] : "?";
+}
+
+void mt_ni_default_params(mt_ni_params *p) {
+  memset(p, 0, sizeof *p);
+  p->payload_w = 128; p->num_vcs = 2; p->nlocal = 4; p->net_ports = 4; p->ej_depth = 4;
+  p->vc_depth = 8; p->subpkt_flits = 16; p->pkt_bytes = 256; p->inj_vc = 0;
+  p->tbl_depth = 64; p->max_flows = 16; p->sq = 4; p->rq = 4; p->wd_w = 24;
+  p->flow_w = 4; p->step_w = 5; p->id_w = 4; p->port_w = 3; p->ej_w = 2; p->addr_w = 12;
+  p->size_w = 13; p->children = 4;
+}
+
+void mt_ni_params_layout(mt_ni_params *p, const mt_layout *ly) {
+  p->compact = ly->compact; p->flow_w = ly->flow_w; p->step_w = ly->step_w; p->id_w = ly->id_w;
+  p->port_w = ly->port_w; p->ej_w = ly->ej_w; p->addr_w = ly->addr_w; p->size_w = ly->size_w;
+  p->children = ly->children;
+}
+
+static void layout_offsets(const mt_ni_params *p, int *o) {
+  /* o: op, flow, step, parent, child, addr, size, slot_w, width (as mt_layout_make) */
+  int slot_w = 1 + (p->compact ? 0 : p->id_w) + p->port_w + p->ej_w, x = 0;
+  o[0] = x; x += 2;
+  o[1] = x; x += p->flow_w;
+  o[2] = x; x += p->step_w;
+  o[3] = x; x += slot_w;
+  o[4] = x; x += p->children * slot_w;
+  o[5] = x; if (!p->compact) x += p->addr_w;
+  o[6] = x; if (!p->compact) x += p->size_w;
+  o[7] = slot_w; o[8] = x;
+}
+
+int mt_ni_entry_bits(const mt_ni_params *p) { int o[9]; layout_offsets(p, o); return o[8]; }
+
+static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
+
+int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
+  if (p->payload_w != 128 && p->payload_w != 256 && p->payload_w != 512) return mt_fail(e, "PayloadW=%u: 128, 256 or 512", p->payload_w);
+  if (p->num_vcs < 1 || p->num_vcs > MT_NI_MAX_VCS) return mt_fail(e, "NumVcs=%u", p->num_vcs);
+  if (p->nlocal < 1 || p->nlocal > MT_NI_MAX_L) return mt_fail(e, "L=%u", p->nlocal);
+  if (p->net_ports < 1 || p->net_ports + p->nlocal > MT_NI_MAX_PORTS) return mt_fail(e, "NetPorts=%u", p->net_ports);
+  if (p->ej_depth < 1 || p->ej_depth > MT_NI_MAX_EJD) return mt_fail(e, "EjDepth=%u", p->ej_depth);
+  if (p->vc_depth < 1 || p->vc_depth > 65535) return mt_fail(e, "VcDepth=%u", p->vc_depth);
+  if (p->subpkt_flits < 1) return mt_fail(e, "SubPktFlits=%u", p->subpkt_flits);
+  if (p->pkt_bytes < p->payload_w / 8 || p->pkt_bytes % (p->payload_w / 8)) return mt_fail(e, "PktBytes=%u: a multiple of the flit bytes", p->pkt_bytes);
+  if (p->inj_vc >= p->num_vcs) return mt_fail(e, "InjVc=%u", p->inj_vc);
+  if (p->tbl_depth < 2) return mt_fail(e, "TblDepth=%u", p->tbl_depth);
+  if (p->children < 1 || p->children > MT_NI_MAX_C) return mt_fail(e, "Children=%d", p->children);
+  if (p->port_w < 1 || p->port_w > 4 || p->ej_w < 1 || p->ej_w > 4) return mt_fail(e, "PortW/EjW");
+  if (p->flow_w < 1 || p->flow_w > 12 || p->id_w < 1 || p->id_w > 12 || p->step_w < 1 || p->step_w > 16) return mt_fail(e, "FlowW/IdW/StepW");
+  if (!p->compact && (p->addr_w < 1 || p->addr_w > 32 || p->size_w < 1 || p->size_w > 32)) return mt_fail(e, "AddrW/SizeW");
+  if (mt_ni_entry_bits(p) > 64 * MT_NI_EW) return mt_fail(e, "entry of %d bits", mt_ni_entry_bits(p));
+  if (p->max_flows < 1 || p->max_flows > 4096) return mt_fail(e, "MaxFlows=%u", p->max_flows);
+  if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ/RQ");
+  if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u", p->wd_w);
+  if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW");
+  return 0;
+}
+
+int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
+  memset(s, 0, sizeof *s);
+  if (mt_ni_check_params(p, e)) return -1;
+  s->p = *p;
+  s->lanes = p->payload_w / 32; s->fb = p->payload_w / 8;
+  s->lg_fb = 0; while ((1u << s->lg_fb) < s->fb) s->lg_fb++;
+  s->pkt_flits = p->pkt_bytes / s->fb;
+  s->nstreams = p->nlocal * p->num_vcs;
+  s->tq_depth = p->nlocal * p->sq + p->rq;
+  int o[9]; layout_offsets(p, o);
+  s->o_op = o[0]; s->o_flow = o[1]; s->o_step = o[2]; s->o_parent = o[3]; s->o_child = o[4];
+  s->o_addr = o[5]; s->o_size = o[6]; s->slot_w = o[7]; s->width = (unsigned)o[8];
+  s->tbl = calloc((size_t)p->tbl_depth * MT_NI_EW, 8);
+  size_t F = p->max_flows;
+  s->rv = calloc(F, 1); s->gv = calloc(F, 1); s->root = calloc(F, 1); s->grx = calloc(F, 1);
+  s->rdone = calloc(F, 1); s->cnt = calloc(F, 1);
+  s->ridx = calloc(F, 4); s->gidx = calloc(F, 4); s->rxb = calloc(F, 4);
+  s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
+  s->tq = calloc(s->tq_depth, 1);
+  if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->ridx ||
+      !s->gidx || !s->rxb || !s->ej || !s->tq) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
+  for (unsigned l = 0; l < p->nlocal; l++)
+    for (unsigned v = 0; v < p->num_vcs; v++) s->cred[l][v] = (uint16_t)p->vc_depth;
+  return 0;
+}
+
+void mt_ni_free(mt_ni *s) {
+  free(s->tbl); free(s->rv); free(s->gv); free(s->root); free(s->grx); free(s->rdone); free(s->cnt);
+  free(s->ridx); free(s->gidx); free(s->rxb); free(s->ej); free(s->tq);
+  s->tbl = NULL; s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = NULL;
+  s->ridx = s->gidx = s->rxb = NULL; s->ej = NULL; s->tq = NULL;
+}
+
+void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride) {
+  for (unsigned i = 0; i < n && i < s->p.tbl_depth; i++)
+    for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)i * MT_NI_EW + k] = k < stride ? words[(size_t)i * stride + k] : 0;
+}
+
+static uint32_t getb(const uint64_t *w, int off, int width) {
+  uint64_t v = 0;
+  for (int i = 0; i < width; i++) v |= ((w[(off + i) / 64] >> ((off + i) % 64)) & 1ull) << i;
+  return (uint32_t)v;
+}
+
+void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
+  const mt_ni_params *p = &s->p;
+  memset(en, 0, sizeof *en);
+  en->op = (int)getb(w, s->o_op, 2);
+  en->flow = (int)getb(w, s->o_flow, p->flow_w);
+  en->step = (int)getb(w, s->o_step, p->step_w);
+  int rx_parent = en->op == MT_OP_GATHER; /* parent slot receives for Gather */
+  for (int k = -1; k < p->children; k++) {
+    int o = k < 0 ? s->o_parent : s->o_child + k * s->slot_w;
+    int v = (int)getb(w, o, 1), node = 0, port, ej;
+    o += 1;
+    if (!p->compact) { node = (int)getb(w, o, p->id_w); o += p->id_w; }
+    port = (int)getb(w, o, p->port_w); o += p->port_w;
+    ej = (int)getb(w, o, p->ej_w);
+    if (p->compact) {
+      int receiving = (k < 0) == rx_parent;
+      node = receiving ? cfg->nbr_rx[port & 15] : cfg->nbr_tx[port & 15];
+    }
+    if (k < 0) { en->pv = v; en->pnode = node; en->pport = port; en->pej = ej; }
+    else { en->cv[k] = v; en->cnode[k] = node; en->cport[k] = port; en->cej[k] = ej; }
+  }
+  /* nchild: leading valid slots; gap: a valid slot after an empty one */
+  int seen_empty = 0;
+  for (int k = 0; k < p->children; k++) {
+    if (en->cv[k]) { if (seen_empty) en->gap = 1; else en->nchild++; }
+    else seen_empty = 1;
+  }
+  if (!p->compact) {
+    en->addr = getb(w, s->o_addr, p->addr_w);
+    en->size = getb(w, s->o_size, p->size_w);
+  } else if (en->op == MT_OP_NOP) {
+    en->addr = 0; en->size = cfg->nop_bytes;
+  } else {
+    uint32_t f = (uint32_t)en->flow, rem = cfg->rem_units;
+    en->addr = cfg->elem * (f * cfg->base_units + (f < rem ? f : rem));
+    en->size = cfg->elem * (cfg->base_units + (f < rem ? 1u : 0u));
+  }
+}
+
+/* lane mask of flit j of a message of nfl flits whose last flit has mask lastmask */
+static uint32_t lane_mask(const mt_ni *s, uint32_t j, uint32_t nfl, uint32_t lastmask) {
+  return j + 1 == nfl ? lastmask : (s->lanes == 32 ? 0xffffffffu : (1u << s->lanes) - 1u);
+}
+static uint32_t last_mask(const mt_ni *s, uint32_t len) {
+  uint32_t r = (len - 1u) & (s->fb - 1u); /* bytes in the last flit - 1 */
+  uint32_t lanes = r / 4u + 1u;
+  return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
+}
+
+static void set_err(uint8_t *code, int c) { if (!*code) *code = (uint8_t)c; }
+
+void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
+  const mt_ni_params *p = &s->p;
+  const unsigned L = p->nlocal, NV = p->num_vcs, S = s->nstreams, lanes = s->lanes;
+  const unsigned F = p->max_flows;
+  const uint32_t all1_port = (1u << p->port_w) - 1u;
+  const int running = s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
+  const int busy = s->st == MT_NI_ST_SCAN || running;
+  const int mem_quiet = !s->rq_v && s->tq_cnt == 0; /* before the edge */
+  uint8_t ecode = 0;          /* error raised this cycle */
+  int progress = 0;
+  mt_ni_out nq;
+  memset(&nq, 0, sizeof nq);
+
+  /* ---------------- combinational: decode the two table read ports ---------------- */
+  mt_ni_entry E, EB;
+  mt_ni_decode(s, in, s->tba, &E);
+  mt_ni_decode(s, in, s->tbb, &EB);
+
+  /* ---------------- memory response routing (tag FIFO front) ---------------- */
+  int rsp_tag = -1;
+  if (in->mem_rsp_valid && s->tq_cnt) rsp_tag = s->tq[s->tq_rd];
+  if (in->mem_rsp_valid) progress = 1;
+
+  /* ---------------- requests to the memory arbiter ---------------- */
+  int req[MT_NI_MAX_L + 1];
+  for (unsigned l = 0; l < L; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    req[l] = running && t->act && t->rdj < t->nfl && t->fcnt + t->outst < p->sq;
+  }
+  mt_ni_rx *r = &s->rx;
+  const unsigned rs = r->s;
+  const int front_v = r->st == 2 && s->ej_cnt[rs] != 0;
+  const mt_flit *front = front_v ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
+  int front_bad = 0;
+  if (front_v && r->popj < r->nfl) {
+    unsigned t = mt_flit_type(front, p->payload_w);
+    front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
+                mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
+  }
+  const int rx_busy = running && r->st == 2;
+  const int rx_pop_ok = front_v && r->popj < r->nfl && !front_bad;
+  const int rx_wr = rx_busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : rx_pop_ok);
+  const int rx_rd = rx_busy && r->op == MT_OP_REDUCE && rx_pop_ok && r->infl < p->rq;
+  if (rx_busy && front_v && r->popj < r->nfl && front_bad) set_err(&ecode, MT_NI_E_RX_FRAME);
+  req[L] = rx_wr || rx_rd;
+
+  /* ---------------- memory arbiter: round robin after the last grant ---------------- */
+  int gnt = -1;
+  const int slot_free = !s->rq_v || in->mem_req_ready;
+  if (running && slot_free) {
+    for (unsigned k = 1; k <= L + 1; k++) {
+      unsigned i = (s->mrr + k) % (L + 1);
+      if (req[i]) { gnt = (int)i; break; }
+    }
+  }
+
+  /* ---------------- senders: flit to send this cycle ---------------- */
+  int send[MT_NI_MAX_L];
+  for (unsigned l = 0; l < L; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    send[l] = running && t->act && s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0);
+  }
+
+  /* ---------------- receive engine: idle pick / look-up ---------------- */
+  int rx_pick = -1;            /* stream picked in idle */
+  int rx_look_go = 0, rx_look_wait = 0;
+  int rx_done = 0;
+  if (running && r->st == 0) {
+    for (unsigned k = 0; k < S; k++) {
+      unsigned i = (r->rr + k) % S;
+      if (s->ej_cnt[i]) { rx_pick = (int)i; break; }
+    }
+    if (rx_pick >= 0) {
+      const mt_flit *f = &s->ej[(size_t)rx_pick * p->ej_depth + s->ej_rd[rx_pick]];
+      if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) { set_err(&ecode, MT_NI_E_RX_FRAME); rx_pick = -1; }
+    }
+  }
+  int look_code = 0;
+  if (running && r->st == 1) {
+    unsigned f = r->flow, fi = f < F ? f : 0;
+    uint32_t ea = EB.addr, es = EB.size;
+    if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
+        (r->op == MT_OP_GATHER && s->root[fi])) look_code = MT_NI_E_RX_FLOW;
+    else if (r->op == MT_OP_REDUCE) {
+      int k = -1;
+      for (int c = 0; c < EB.nchild; c++) if ((uint32_t)EB.cnode[c] == r->src) { k = c; break; }
+      if (k < 0) look_code = MT_NI_E_RX_SRC;
+      else if ((uint32_t)k != s->cnt[fi]) rx_look_wait = 1;
+    } else {
+      if (s->gv[fi] && (uint32_t)EB.pnode != r->src) look_code = MT_NI_E_RX_SRC;
+      else if (s->grx[fi]) rx_look_wait = 1;
+    }
+    if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea ||
+                       (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
+    if (look_code) { set_err(&ecode, look_code); rx_look_wait = 0; }
+    else if (!rx_look_wait) rx_look_go = 1;
+    if (rx_look_wait) rx_look_go = 0;
+  }
+  if (rx_busy && r->wj == r->nfl) rx_done = 1;
+
+  /* ---------------- issue logic (RUN) and scan (SCAN) ---------------- */
+  int any_free = -1, sidle = 1;
+  for (unsigned l = 0; l < L; l++) {
+    if (s->tx[l].act) sidle = 0;
+    else if (any_free < 0) any_free = (int)l;
+  }
+  int issue = 0, advance = 0, to_fin = 0, act_l = -1, act_k = -2;
+  unsigned ef = (unsigned)E.flow < F ? (unsigned)E.flow : 0;
+  if (s->st == MT_NI_ST_RUN && s->lock == 0) {
+    if (E.op == MT_OP_END) to_fin = 1;
+    else if ((unsigned)E.step > s->ts) advance = sidle;
+    else if ((unsigned)E.step == s->ts) {
+      if (E.op == MT_OP_NOP) issue = 1;
+      else if (E.op == MT_OP_REDUCE) {
+        if (s->cnt[ef] == (unsigned)E.nchild) {
+          if (!E.pv) issue = 1;
+          else if (any_free >= 0) { issue = 1; act_l = any_free; act_k = -1; }
+        }
+      } else { /* Gather */
+        int dep = E.pv ? s->grx[ef] : s->rdone[ef];
+        if (dep && any_free >= 0) { issue = 1; act_l = any_free; act_k = (int)s->ci; }
+      }
+    } else set_err(&ecode, MT_NI_E_STEP);
+  }
+  int scan_code = 0, scan_end = 0;
+  if (s->st == MT_NI_ST_SCAN) {
+    progress = 1;
+    if (E.op == MT_OP_END) scan_end = 1;
+    else {
+      int bad_port = 0;
+      for (int k = -1; k < p->children; k++) {
+        int v = k < 0 ? E.pv : E.cv[k], port = k < 0 ? E.pport : E.cport[k], ej = k < 0 ? E.pej : E.cej[k];
+        if (!v) continue;
+        if ((uint32_t)port == all1_port ? p->compact : (unsigned)port >= p->net_ports) bad_port = 1;
+        if ((unsigned)ej >= L) bad_port = 1;
+      }
+      if (E.step == 0 || (unsigned)E.step < s->prev_step) scan_code = MT_NI_E_STEP;
+      else if (E.op == MT_OP_NOP) scan_code = 0;
+      else if ((unsigned)E.flow >= in->nflows || (unsigned)E.flow >= F) scan_code = MT_NI_E_FLOW;
+      else if (bad_port) scan_code = MT_NI_E_PORT;
+      else if (E.gap || (E.op == MT_OP_GATHER && E.nchild == 0) ||
+               (E.op == MT_OP_REDUCE && !E.pv && E.nchild == 0) ||
+               (E.op == MT_OP_REDUCE && s->rv[ef]) || E.size == 0 || (E.size & 3u) || (E.addr & 3u))
+        scan_code = MT_NI_E_ENTRY;
+      if (!scan_code && s->hp + 1 >= p->tbl_depth) scan_code = MT_NI_E_NOEND;
+      if (scan_code) set_err(&ecode, scan_code);
+    }
+  }
+
+  /* ---------------- END / finish condition ---------------- */
+  int fin_ok = 0;
+  if (s->st == MT_NI_ST_FIN) {
+    int g = 1;
+    for (unsigned f = 0; f < F; f++) if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
+    fin_ok = sidle && r->st == 0 && !s->rq_v && s->tq_cnt == 0 && g;
+  }
+
+  /* ---------------- ejection overflow ---------------- */
+  int ej_full[MT_NI_MAX_L] = {0};
+  for (unsigned l = 0; l < L; l++) {
+    if (!in->ej_valid[l]) continue;
+    unsigned v = mt_flit_vc(&in->ej_flit[l], p->payload_w, NV);
+    unsigned i = l * NV + (v < NV ? v : 0);
+    ej_full[l] = s->ej_cnt[i] >= p->ej_depth;
+    if (ej_full[l]) set_err(&ecode, MT_NI_E_EJ_OVF);
+  }
+
+  /* ---------------- progress and watchdog ---------------- */
+  if (gnt >= 0 || issue || advance || s->lock != 0 || rx_done || rx_look_go) progress = 1;
+  for (unsigned l = 0; l < L; l++) if (send[l]) progress = 1;
+  uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;
+  uint32_t wd_d = (progress || !busy) ? 0 : (s->wd == wmax ? wmax : s->wd + 1);
+  uint32_t wlim = in->wd_limit & wmax;
+  if (busy && wlim != 0 && wd_d >= wlim) set_err(&ecode, MT_NI_E_WATCHDOG);
+
+  /* ======================= register updates ======================= */
+  /* ---- memory request register and tag FIFO ---- */
+  if (s->rq_v && in->mem_req_ready) s->rq_v = 0;
+  if (rsp_tag >= 0) { s->tq_rd = (s->tq_rd + 1) % s->tq_depth; s->tq_cnt--; }
+  uint32_t ej_pop = 0xffffffffu; /* stream popped this cycle */
+  if (gnt >= 0) {
+    s->mrr = (uint32_t)gnt;
+    s->rq_v = 1;
+    if (gnt < (int)L) {
+      mt_ni_tx *t = &s->tx[gnt];
+      s->rq_we = 0;
+      s->rq_addr = t->addr + (t->rdj << s->lg_fb);
+      s->rq_be = lane_mask(s, t->rdj, t->nfl, t->lastmask);
+      memset(s->rq_data, 0, sizeof s->rq_data);
+      t->rdj++;
+      t->outst++;
+      s->tq[(s->tq_rd + s->tq_cnt) % s->tq_depth] = (uint8_t)gnt;
+      s->tq_cnt++;
+    } else if (rx_wr) {
+      s->rq_we = 1;
+      s->rq_addr = r->addr + (r->wj << s->lg_fb);
+      s->rq_be = lane_mask(s, r->wj, r->nfl, r->lastmask);
+      if (r->op == MT_OP_REDUCE) {
+        memcpy(s->rq_data, r->wq[r->wq_rd], sizeof s->rq_data);
+        r->wq_rd = (r->wq_rd + 1) % p->rq; r->wq_cnt--; r->infl--;
+      } else {
+        memset(s->rq_data, 0, sizeof s->rq_data);
+        for (unsigned k = 0; k < lanes; k++) s->rq_data[k] = front->w[k];
+        ej_pop = rs; r->popj++;
+      }
+      r->wj++;
+    } else { /* rx read (reduce) */
+      s->rq_we = 0;
+      s->rq_addr = r->addr + (r->popj << s->lg_fb);
+      s->rq_be = lane_mask(s, r->popj, r->nfl, r->lastmask);
+      memset(s->rq_data, 0, sizeof s->rq_data);
+      unsigned wi = (r->inq_rd + r->inq_cnt) % p->rq;
+      for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = front->w[k];
+      r->inq_cnt++;
+      ej_pop = rs; r->popj++; r->infl++;
+      s->tq[(s->tq_rd + s->tq_cnt) % s->tq_depth] = (uint8_t)L;
+      s->tq_cnt++;
+    }
+  }
+
+  /* ---- reduction unit (mt_reduce_alu: registered, one vector per cycle) ---- */
+  if (r->alu_v) { /* result of the previous cycle into the write queue */
+    unsigned wi = (r->wq_rd + r->wq_cnt) % p->rq;
+    memcpy(r->wq[wi], r->alu_sum, sizeof r->alu_sum);
+    r->wq_cnt++;
+  }
+  r->alu_v = 0;
+  if (rsp_tag == (int)L) {
+    for (unsigned k = 0; k < lanes; k++)
+      r->alu_sum[k] = mt_reduce_add(in->dtype, in->mem_rsp_data[k], r->inq[r->inq_rd][k]);
+    r->alu_v = 1;
+    r->inq_rd = (r->inq_rd + 1) % p->rq; r->inq_cnt--;
+  } else if (rsp_tag >= 0) {
+    mt_ni_tx *t = &s->tx[rsp_tag];
+    unsigned wi = (t->frd + t->fcnt) % p->sq;
+    for (unsigned k = 0; k < lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[k];
+    t->fcnt++; t->outst--;
+  }
+
+  /* ---- senders: flit out ---- */
+  for (unsigned l = 0; l < L; l++) {
+    mt_ni_tx *t = &s->tx[l];
+    if (!send[l]) continue;
+    mt_flit fl; mt_flit_clear(&fl);
+    if (!t->hd) {
+      mt_head_info h; memset(&h, 0, sizeof h);
+      h.dst = t->dst; h.src = in->node_id; h.eject = t->ej; h.flow = t->flow; h.op = t->op;
+      h.step = t->step;
+      if (t->pm) {
+        uint32_t off = t->txj << s->lg_fb, rem = t->len - off;
+        h.next = 0; h.addr = t->addr + off; h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
+        h.last = t->txj + s->pkt_flits >= t->nfl;
+        mt_hd_pack(&fl, &h);
+        mt_flit_set_type(&fl, p->payload_w, MT_FT_HEAD);
+      } else {
+        h.next = t->nxt; h.addr = t->addr; h.len = t->len; h.last = 1;
+        mt_hd_pack(&fl, &h);
+        mt_flit_set_type(&fl, p->payload_w, MT_FT_AR_HEAD);
+      }
+      t->hd = 1;
+    } else {
+      uint32_t m = lane_mask(s, t->txj, t->nfl, t->lastmask);
+      for (unsigned k = 0; k < lanes; k++) fl.w[k] = (m >> k) & 1u ? t->fifo[t->frd][k] : 0;
+      int last = t->txj + 1 == t->nfl;
+      unsigned ty;
+      if (t->pm) {
+        ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
+        if (t->pc + 1 == s->pkt_flits) { t->pc = 0; t->hd = 0; } else t->pc++;
+      } else {
+        ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
+        t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
+      }
+      mt_flit_set_type(&fl, p->payload_w, ty);
+      t->frd = (t->frd + 1) % p->sq; t->fcnt--;
+      t->txj++;
+      if (last) t->act = 0;
+    }
+    mt_flit_set_vc(&fl, p->payload_w, NV, p->inj_vc);
+    nq.inj_valid[l] = 1;
+    nq.inj_flit[l] = fl;
+  }
+  /* ---- injection credits ---- */
+  for (unsigned l = 0; l < L; l++)
+    for (unsigned v = 0; v < NV; v++)
+      s->cred[l][v] = (uint16_t)(s->cred[l][v] - (send[l] && v == p->inj_vc ? 1 : 0) + (in->inj_credit[l][v] ? 1 : 0));
+
+  /* ---- receive engine state ---- */
+  uint32_t rb_d = s->rb;
+  if (rx_pick >= 0) {
+    const mt_flit *f = &s->ej[(size_t)rx_pick * p->ej_depth + s->ej_rd[rx_pick]];
+    mt_head_info h; mt_hd_unpack(f, &h);
+    unsigned fi = h.flow < F ? h.flow : 0;
+    r->st = 1; r->s = (uint32_t)rx_pick;
+    r->op = (uint8_t)h.op; r->flow = h.flow; r->src = h.src; r->addr = h.addr; r->len = h.len;
+    r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
+    rb_d = (h.op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
+  } else if (r->st == 1 && running) {
+    if (rx_look_go) {
+      r->st = 2; r->size = EB.size;
+      r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
+      r->lastmask = last_mask(s, r->len);
+      r->popj = 0; r->wj = 0; r->infl = 0;
+      ej_pop = r->s;
+    } else if (rx_look_wait) {
+      r->st = 0; r->rr = (r->s + 1) % S;
+    }
+  } else if (rx_done) {
+    unsigned fi = r->flow < F ? r->flow : 0;
+    uint32_t nb = s->rxb[fi] + r->len;
+    if (nb == r->size) {
+      s->rxb[fi] = 0;
+      if (r->op == MT_OP_REDUCE) s->cnt[fi]++; else s->grx[fi] = 1;
+    } else s->rxb[fi] = nb;
+    r->st = 0; r->rr = (r->s + 1) % S;
+  }
+  s->rb = rb_d;
+
+  /* ---- ejection FIFOs: pop, push, credit pulses ---- */
+  if (ej_pop != 0xffffffffu) {
+    s->ej_rd[ej_pop] = (s->ej_rd[ej_pop] + 1) % p->ej_depth;
+    s->ej_cnt[ej_pop]--;
+    nq.ej_credit[ej_pop / NV][ej_pop % NV] = 1;
+  }
+  for (unsigned l = 0; l < L; l++) {
+    if (!in->ej_valid[l] || ej_full[l]) continue; /* accepted iff not full before the edge */
+    unsigned v = mt_flit_vc(&in->ej_flit[l], p->payload_w, NV);
+    unsigned i = l * NV + (v < NV ? v : 0);
+    unsigned wi = (s->ej_rd[i] + s->ej_cnt[i]) % p->ej_depth;
+    s->ej[(size_t)i * p->ej_depth + wi] = in->ej_flit[l];
+    s->ej_cnt[i]++;
+  }
+
+  /* ---- control: start, scan, issue, timestep, lockstep, errors ---- */
+  uint32_t hp_d = s->hp;
+  if (s->lock != 0) s->lock--;
+  if (s->st == MT_NI_ST_SCAN && !ecode) {
+    if (scan_end) {
+      s->st = MT_NI_ST_RUN; hp_d = 0; s->ts = 1; s->lock = 0; s->ci = 0;
+    } else {
+      if (E.op == MT_OP_REDUCE) { s->rv[ef] = 1; s->ridx[ef] = s->hp; s->root[ef] = (uint8_t)!E.pv; }
+      if (E.op == MT_OP_GATHER && E.pv && !s->gv[ef]) { s->gv[ef] = 1; s->gidx[ef] = s->hp; }
+      s->prev_step = (uint16_t)E.step;
+      hp_d = s->hp + 1;
+    }
+  }
+  if (s->st == MT_NI_ST_RUN) {
+    if (to_fin) s->st = MT_NI_ST_FIN;
+    if (advance) s->ts++;
+    if (issue) {
+      if (E.op == MT_OP_NOP) {
+        uint32_t est = (E.size + s->fb - 1u) >> s->lg_fb;
+        s->lock = est + (p->perturb == 1 ? 1u : 0u);
+        hp_d = s->hp + 1;
+      } else if (E.op == MT_OP_REDUCE) {
+        if (!E.pv) s->rdone[ef] = 1;
+        hp_d = s->hp + 1;
+      } else {
+        if (s->ci + 1 >= (unsigned)E.nchild) { s->ci = 0; hp_d = s->hp + 1; }
+        else s->ci++;
+      }
+      if (act_l >= 0) {
+        mt_ni_tx *t = &s->tx[act_l];
+        int node, port, ej;
+        if (act_k < 0) { node = E.pnode; port = E.pport; ej = E.pej; }
+        else { node = E.cnode[act_k]; port = E.cport[act_k]; ej = E.cej[act_k]; }
+        t->act = 1; t->op = (uint8_t)E.op; t->flow = (uint32_t)E.flow; t->step = (uint16_t)E.step;
+        t->dst = (uint32_t)node; t->nxt = (uint32_t)port; t->ej = (uint32_t)ej;
+        t->pm = (uint8_t)(in->pkt_mode || (uint32_t)port == all1_port);
+        t->addr = E.addr; t->len = E.size;
+        t->nfl = (E.size + s->fb - 1u) >> s->lg_fb;
+        t->lastmask = last_mask(s, E.size);
+        t->rdj = 0; t->txj = 0; t->pc = 0; t->hd = 0;
+      }
+    }
+  }
+  if (s->st == MT_NI_ST_FIN && fin_ok) { s->st = MT_NI_ST_DONE; s->done = 1; }
+  s->wd = wd_d;
+  if (ecode && s->st != MT_NI_ST_ERR) {
+    s->st = MT_NI_ST_ERR; s->err_code = ecode; s->err_idx = s->hp;
+  }
+  /* start: accepted when not busy, the memory port quiet and no table write this cycle */
+  if (in->start && !busy && !ecode && mem_quiet && !in->tbl_we) {
+    s->st = MT_NI_ST_SCAN; hp_d = 0; s->ts = 0; s->lock = 0; s->ci = 0; s->prev_step = 0;
+    s->err_code = 0; s->err_idx = 0; s->done = 0; s->wd = 0;
+    memset(s->rv, 0, F); memset(s->gv, 0, F); memset(s->root, 0, F); memset(s->grx, 0, F);
+    memset(s->rdone, 0, F); memset(s->cnt, 0, F);
+    memset(s->ridx, 0, F * 4); memset(s->gidx, 0, F * 4); memset(s->rxb, 0, F * 4);
+    for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
+    r->st = 0; r->inq_cnt = 0; r->inq_rd = 0; r->wq_cnt = 0; r->wq_rd = 0; r->alu_v = 0;
+  }
+  s->hp = hp_d;
+
+  /* ---- table: registered read ports (read before write), write port ---- */
+  memcpy(s->tba, s->tbl + (size_t)(hp_d < p->tbl_depth ? hp_d : 0) * MT_NI_EW, sizeof s->tba);
+  memcpy(s->tbb, s->tbl + (size_t)(rb_d < p->tbl_depth ? rb_d : 0) * MT_NI_EW, sizeof s->tbb);
+  if (in->tbl_we && !busy && in->tbl_waddr < p->tbl_depth)
+    for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)in->tbl_waddr * MT_NI_EW + k] = in->tbl_wdata[k];
+
+  /* ---- registered outputs ---- */
+  nq.mem_req_valid = s->rq_v; nq.mem_req_we = s->rq_we; nq.mem_req_addr = s->rq_addr;
+  nq.mem_req_be = s->rq_be;
+  memcpy(nq.mem_req_wdata, s->rq_data, sizeof nq.mem_req_wdata);
+  if (!s->rq_v) { nq.mem_req_we = 0; nq.mem_req_addr = 0; nq.mem_req_be = 0; memset(nq.mem_req_wdata, 0, sizeof nq.mem_req_wdata); }
+  nq.st = s->st;
+  nq.busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
+  nq.done = s->done; nq.err = s->st == MT_NI_ST_ERR; nq.err_code = s->err_code;
+  nq.err_idx = s->err_idx; nq.idx = s->hp; nq.step = s->ts;
+  s->q = nq;
+  s->cycles++;
+  *out = nq;
+}

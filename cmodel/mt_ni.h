@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni: cycle-accurate C model of rtl/mt_ni.sv, the MultiTree network interface
+ * (ISCA 2021 Section IV-A, Fig. 6; message-based flow control of Section IV-B).
+ * Contract (docs/ni.md, docs/interfaces.md): schedule table in the planner's layout
+ * (cmodel/mt_layout.h, full or compact), start-up scan that validates the table and
+ * indexes it per flow, issue logic with timestep and lockstep counters, one
+ * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, one
+ * depacketiser/reduction engine, one valid/ready memory port.
+ * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
+ * RTL sees just before the edge), updates the state and fills *out with the registered
+ * outputs after the edge. No globals; memory is allocated in init only. */
+#ifndef MT_NI_H
+#define MT_NI_H
+#include <stdint.h>
+#include "mt_err.h"
+#include "mt_flit.h"
+#include "mt_layout.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_NI_MAX_L 8      /* local ports */
+#define MT_NI_MAX_VCS 8
+#define MT_NI_MAX_C 8      /* child slots per entry */
+#define MT_NI_MAX_PORTS 16 /* router ports (4-bit port fields) */
+#define MT_NI_MAX_LANES 16 /* PayloadW / 32 */
+#define MT_NI_MAX_SQ 16    /* sender data FIFO depth */
+#define MT_NI_MAX_RQ 16    /* receive pipeline depth */
+#define MT_NI_MAX_EJD 64   /* ejection FIFO depth per VC */
+#define MT_NI_EW 4         /* table word: up to 256 bits */
+
+/* Error codes (err_code), docs/ni.md. */
+enum {
+  MT_NI_E_NONE = 0,
+  MT_NI_E_ENTRY = 1,    /* malformed entry: Gather without child, Reduce that neither sends nor
+                           receives, child slot after an empty one, second Reduce entry of a
+                           flow, zero or unaligned size/addr */
+  MT_NI_E_STEP = 2,     /* step 0, or steps going backwards */
+  MT_NI_E_FLOW = 3,     /* entry flow >= nflows */
+  MT_NI_E_PORT = 4,     /* slot port >= network ports (and not routed), eject >= L, routed in compact */
+  MT_NI_E_NOEND = 5,    /* no END word within the table depth */
+  MT_NI_E_RX_FLOW = 6,  /* message: op not Reduce/Gather, flow out of range, no reduce entry for
+                           the flow, or a Gather for a flow this node is root of */
+  MT_NI_E_RX_SRC = 7,   /* message: sender is not one of the Children (Reduce) / not the Parent (Gather) */
+  MT_NI_E_RX_RANGE = 8, /* message: addr/len outside the flow's chunk, len 0 or not a multiple of 4 */
+  MT_NI_E_RX_FRAME = 9, /* flit sequence: no head at a message start, head/early tail inside one */
+  MT_NI_E_EJ_OVF = 10,  /* flit arrived on a full ejection FIFO (credit violation) */
+  MT_NI_E_WATCHDOG = 11 /* nothing progressed for wd_limit cycles */
+};
+const char *mt_ni_err_name(int code);
+
+/* Control states (status st). */
+enum { MT_NI_ST_IDLE = 0, MT_NI_ST_SCAN = 1, MT_NI_ST_RUN = 2, MT_NI_ST_FIN = 3, MT_NI_ST_DONE = 4, MT_NI_ST_ERR = 5 };
+
+typedef struct {
+  /* network side (docs/interfaces.md) */
+  unsigned payload_w;    /* PayloadW: 128, 256 or 512 (a power of two: flit bytes divide by shifts) */
+  unsigned num_vcs;      /* NumVcs >= 1 */
+  unsigned nlocal;       /* L: local (injection and ejection) ports */
+  unsigned net_ports;    /* 2*D network ports of the router */
+  unsigned ej_depth;     /* EjDepth: ejection FIFO per VC */
+  unsigned vc_depth;     /* VcDepth: credits towards the router's local input buffers */
+  unsigned subpkt_flits; /* SubPktFlits */
+  unsigned pkt_bytes;    /* baseline packet payload (256), a multiple of the flit bytes */
+  unsigned inj_vc;       /* VC used for injection */
+  /* table */
+  unsigned tbl_depth;    /* entries (>= 1) */
+  int compact, flow_w, step_w, id_w, port_w, ej_w, addr_w, size_w, children; /* mt_layout */
+  unsigned max_flows;    /* per-flow state entries (>= nflows at run time) */
+  /* micro-architecture */
+  unsigned sq;           /* sender data FIFO depth */
+  unsigned rq;           /* receive pipeline depth (reads in flight) */
+  unsigned wd_w;         /* watchdog counter width */
+  /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
+  unsigned perturb;
+} mt_ni_params;
+
+/* Defaults: PayloadW 128, 2 VCs, L 4, 4 network ports, EjDepth 4, VcDepth 8, sub-packets of
+ * 16 flits, 256-B packets, depth 64, SQ 4, RQ 4, WdW 24; layout fields must be set. */
+void mt_ni_default_params(mt_ni_params *p);
+/* Copy the field widths of a planner layout (mt_layout_for) into p. */
+void mt_ni_params_layout(mt_ni_params *p, const mt_layout *ly);
+/* 0 if legal (the RTL's $fatal checks), else -1 with a reason. */
+int mt_ni_check_params(const mt_ni_params *p, mt_err *e);
+/* Width of a table word in bits (as mt_layout_make). */
+int mt_ni_entry_bits(const mt_ni_params *p);
+
+typedef struct {
+  /* configuration, stable while busy */
+  uint8_t dtype;         /* MT_DTYPE_INT32 / MT_DTYPE_FP32 */
+  uint8_t pkt_mode;      /* 1: baseline, 256-B packets with their own heads */
+  uint16_t node_id;
+  uint16_t nflows;
+  uint32_t base_units, rem_units, elem; /* chunk tiling (compact layout) */
+  uint32_t nop_bytes;                   /* compact: NOP estimate in bytes */
+  uint32_t wd_limit;                    /* 0 = off */
+  uint16_t nbr_tx[MT_NI_MAX_PORTS];     /* compact: node behind output port p */
+  uint16_t nbr_rx[MT_NI_MAX_PORTS];     /* compact: node that sends to us through its port p */
+  /* processor */
+  uint8_t start;
+  uint8_t tbl_we;
+  uint32_t tbl_waddr;
+  uint64_t tbl_wdata[MT_NI_EW];
+  /* injection credits from the router: (l, vc) */
+  uint8_t inj_credit[MT_NI_MAX_L][MT_NI_MAX_VCS];
+  /* ejection flits from the router */
+  uint8_t ej_valid[MT_NI_MAX_L];
+  mt_flit ej_flit[MT_NI_MAX_L];
+  /* memory port */
+  uint8_t mem_req_ready;
+  uint8_t mem_rsp_valid;
+  uint32_t mem_rsp_data[MT_NI_MAX_LANES];
+} mt_ni_in;
+
+typedef struct {
+  uint8_t inj_valid[MT_NI_MAX_L];
+  mt_flit inj_flit[MT_NI_MAX_L];               /* zero when not valid */
+  uint8_t ej_credit[MT_NI_MAX_L][MT_NI_MAX_VCS]; /* one pulse per flit removed */
+  uint8_t mem_req_valid, mem_req_we;
+  uint32_t mem_req_addr, mem_req_be;
+  uint32_t mem_req_wdata[MT_NI_MAX_LANES];
+  uint8_t busy, done, err, err_code, st;
+  uint32_t err_idx, idx;
+  uint16_t step;
+} mt_ni_out;
+
+typedef struct {
+  uint8_t act, pm, op, hd;
+  uint16_t step;
+  uint32_t dst, nxt, ej, flow, addr, len, nfl, rdj, txj, pc, lastmask;
+  uint32_t fifo[MT_NI_MAX_SQ][MT_NI_MAX_LANES];
+  uint32_t frd, fcnt, outst;
+} mt_ni_tx;
+
+typedef struct {
+  uint8_t st;            /* 0 idle, 1 look, 2 busy */
+  uint32_t s;            /* stream = l * NumVcs + vc */
+  uint32_t rr;           /* next stream to look at */
+  uint8_t op, normal;
+  uint32_t flow, src, addr, len, size, nfl, popj, wj, infl, lastmask, tidx;
+  uint32_t inq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
+  uint32_t inq_rd, inq_cnt;
+  uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
+  uint32_t wq_rd, wq_cnt;
+  uint8_t alu_v;
+  uint32_t alu_sum[MT_NI_MAX_LANES];
+} mt_ni_rx;
+
+typedef struct {
+  mt_ni_params p;
+  /* derived */
+  unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width, words;
+  int o_op, o_flow, o_step, o_parent, o_child, o_addr, o_size, slot_w;
+  /* table memory and its two registered read ports */
+  uint64_t *tbl;          /* [tbl_depth * MT_NI_EW] */
+  uint64_t tba[MT_NI_EW], tbb[MT_NI_EW];
+  uint32_t rb;            /* port B address register */
+  /* control */
+  uint8_t st;
+  uint32_t hp, ci, lock, wd, err_idx;
+  uint16_t ts, prev_step;
+  uint8_t err_code, done;
+  /* per flow [max_flows] */
+  uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
+  uint32_t *ridx, *gidx, *rxb;
+  /* senders, credits */
+  mt_ni_tx tx[MT_NI_MAX_L];
+  uint16_t cred[MT_NI_MAX_L][MT_NI_MAX_VCS];
+  /* ejection FIFOs [stream][slot] */
+  mt_flit *ej;
+  uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS];
+  mt_ni_rx rx;
+  /* memory port */
+  uint8_t rq_v, rq_we;
+  uint32_t rq_addr, rq_be, rq_data[MT_NI_MAX_LANES];
+  uint8_t *tq;            /* tag FIFO [tq_depth] */
+  uint32_t tq_rd, tq_cnt, mrr;
+  mt_ni_out q;            /* registered outputs */
+  uint64_t cycles;
+} mt_ni;
+
+int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);
+void mt_ni_free(mt_ni *s);
+/* Back door, the same as the RTL's $readmemh image: n words of MT_NI_EW 64-bit parts. */
+void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride);
+void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out);
+
+/* A decoded entry (as rtl/mt_ni_entry_dec.sv). Slot node ids in compact: from nbr_tx /
+ * nbr_rx of the configuration. port == all ones (2^PortW-1) is "routed". */
+typedef struct {
+  int op, flow, step, nchild, gap;
+  int pv, pnode, pport, pej;
+  int cv[MT_NI_MAX_C], cnode[MT_NI_MAX_C], cport[MT_NI_MAX_C], cej[MT_NI_MAX_C];
+  uint32_t addr, size;
+} mt_ni_entry;
+void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_ni_depktz: the receive engine (depacketiser + reduction). One message (or packet) at a
+// time, from the ejection FIFOs:
+//  IDLE  picks the first non-empty stream from rr (round robin); its front must be a head
+//        (else error RX_FRAME); reads the flow's table entry on port B (Reduce entry, or the
+//        Gather entry with a Parent for a Gather) -> LOOK.
+//  LOOK  checks the head against the entry and the dependency state: unexpected op/flow
+//        (RX_FLOW), sender not a Child / not the Parent (RX_SRC), addr/len outside the chunk
+//        (RX_RANGE); a Reduce from Child k is due when k == cnt (Children order), a Gather
+//        when not yet received. Due: pop the head -> BUSY. Not due: back to IDLE, rr = s+1
+//        (the message waits in its FIFO).
+//  BUSY  Reduce: per payload flit, pop it with a read of the running sum (acc) at the same
+//        address (at most RQ flits in flight), add acc + incoming in mt_reduce_alu (one
+//        cycle), queue the result, write it back. Gather: write each flit. Flit types are
+//        checked (RX_FRAME). When all flits are written: done_o (mt_ni_deps counts the bytes
+//        and clears the sender's dependency) -> IDLE, rr = s+1.
+// Memory requests go through mt_ni_dma as requester L; a write (result or gather data) has
+// priority over the next read.
+`default_nettype none
+
+module mt_ni_depktz #(
+  parameter int L        = 4,
+  parameter int NumVcs   = 2,
+  parameter int PayloadW = 128,
+  parameter int RQ       = 4,
+  parameter int MaxFlows = 16,
+  parameter int TIW      = 6,
+  parameter int CntW     = 4,
+  parameter int Children = 4,
+  localparam int Lanes   = PayloadW / 32,
+  localparam int FB      = PayloadW / 8,
+  localparam int LgFb    = $clog2(FB),
+  localparam int VcW     = (NumVcs > 1) ? $clog2(NumVcs) : 1,
+  localparam int FlitW   = PayloadW + 3 + VcW,
+  localparam int S       = L * NumVcs,
+  localparam int SW      = (S > 1) ? $clog2(S) : 1,
+  localparam int RqW     = (RQ > 1) ? $clog2(RQ) : 1,
+  localparam int RqCW    = $clog2(RQ + 1)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   clear_i,
+  input  logic                   run_i,
+  input  logic                   dtype_i,
+  input  logic [11:0]            nflows_i,
+  // ejection FIFOs
+  input  logic [S-1:0]           nonempty_i,
+  input  logic [FlitW-1:0]       front_i,
+  output logic [SW-1:0]          sel_o,
+  output logic                   pop_o,
+  output logic [SW-1:0]          pop_s_o,
+  // dependency state, read port B (flow b_flow_o)
+  output logic [11:0]            b_flow_o,
+  input  logic                   b_rv_i,
+  input  logic [TIW-1:0]         b_ridx_i,
+  input  logic                   b_gv_i,
+  input  logic [TIW-1:0]         b_gidx_i,
+  input  logic                   b_root_i,
+  input  logic [CntW-1:0]        b_cnt_i,
+  input  logic                   b_grx_i,
+  // table port B: address for the next edge, decoded entry of the last one
+  output logic [TIW-1:0]         rb_o,
+  input  logic [Children*12-1:0] eb_cnode_i,
+  input  logic [3:0]             eb_nchild_i,
+  input  logic [11:0]            eb_pnode_i,
+  input  logic [31:0]            eb_addr_i,
+  input  logic [31:0]            eb_size_i,
+  // completion
+  output logic                   done_o,
+  output logic [11:0]            done_flow_o,
+  output logic [1:0]             done_op_o,
+  output logic [31:0]            done_len_o,
+  output logic [31:0]            done_size_o,
+  // memory (requester L of mt_ni_dma)
+  output logic                   req_o,
+  output logic                   req_we_o,
+  output logic [31:0]            req_addr_o,
+  output logic [Lanes-1:0]       req_be_o,
+  output logic [PayloadW-1:0]    req_wdata_o,
+  input  logic                   gnt_i,
+  input  logic                   rsp_i,
+  input  logic [PayloadW-1:0]    rsp_data_i,
+  // status
+  output logic [3:0]             err_o,      // error raised this cycle (0 = none)
+  output logic                   look_go_o,
+  output logic                   idle_o
+);
+  initial begin
+    if (RQ < 1) $fatal(1, "mt_ni_depktz: RQ=%0d", RQ);
+    if (MaxFlows < 1) $fatal(1, "mt_ni_depktz: MaxFlows=%0d", MaxFlows);
+  end
+  localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2;
+
+  logic [1:0]       st_q;
+  logic [SW-1:0]    s_q, rr_q;
+  logic [1:0]       op_q;
+  logic             normal_q;
+  logic [11:0]      flow_q, src_q;
+  logic [31:0]      addr_q, len_q, size_q, nfl_q, popj_q, wj_q;
+  logic [RqCW-1:0]  infl_q;
+  logic [Lanes-1:0] lastmask_q;
+  logic [TIW-1:0]   rb_q;
+  logic [PayloadW-1:0] inq_q [0:RQ-1];
+  logic [PayloadW-1:0] wq_q [0:RQ-1];
+  logic [RqW-1:0]   inq_rd_q, wq_rd_q;
+  logic [RqCW-1:0]  inq_cnt_q, wq_cnt_q;
+
+  function automatic [Lanes-1:0] mask_of(input logic [31:0] j, input logic [31:0] nfl, input logic [Lanes-1:0] lm);
+    mask_of = (j + 32'd1 == nfl) ? lm : '1;
+  endfunction
+  function automatic [Lanes-1:0] last_mask(input logic [31:0] len);
+    logic [31:0] r;
+    r = (len - 32'd1) & 32'(FB - 1);
+    for (int k = 0; k < Lanes; k++) last_mask[k] = (32'(k) <= (r >> 2));
+  endfunction
+  function automatic [RqW-1:0] wrap(input logic [31:0] x);
+    wrap = (x >= 32'(RQ)) ? RqW'(x - 32'(RQ)) : RqW'(x);
+  endfunction
+  function automatic [SW-1:0] next_s(input logic [SW-1:0] x);
+    next_s = (32'(x) + 32'd1 >= 32'(S)) ? '0 : x + 1'b1;
+  endfunction
+  function automatic logic is_head(input logic [2:0] t);
+    is_head = (t == 3'd0) || (t == 3'd4) || (t == 3'd7);
+  endfunction
+  function automatic logic is_tail(input logic [2:0] t);
+    is_tail = (t == 3'd3) || (t == 3'd6) || (t == 3'd7);
+  endfunction
+
+  // ---- idle: pick the first non-empty stream from rr ----
+  logic          pick_any;
+  logic [SW-1:0] pick;
+  always_comb begin
+    logic [31:0] i;
+    pick_any = 1'b0;
+    pick     = '0;
+    for (int k = 0; k < S; k++) begin
+      i = 32'(rr_q) + 32'(k);
+      if (i >= 32'(S)) i = i - 32'(S);
+      if (!pick_any && nonempty_i[i[SW-1:0]]) begin
+        pick_any = 1'b1;
+        pick     = i[SW-1:0];
+      end
+    end
+  end
+  assign sel_o = (st_q == StIdle) ? pick : s_q;
+
+  logic [2:0]  fty;
+  assign fty = front_i[PayloadW +: 3];
+  logic unused_vc;
+  assign unused_vc = ^front_i[FlitW-1:PayloadW+3];
+  // head fields of the front flit
+  logic [11:0] h_flow, h_src;
+  logic [1:0]  h_op;
+  assign h_src  = front_i[23:12];
+  assign h_flow = front_i[43:32];
+  assign h_op   = front_i[45:44];
+
+  logic idle_pick, idle_bad;
+  assign idle_pick = run_i && (st_q == StIdle) && pick_any && is_head(fty);
+  assign idle_bad  = run_i && (st_q == StIdle) && pick_any && !is_head(fty);
+  assign b_flow_o  = (st_q == StIdle) ? h_flow : flow_q;
+
+  // ---- look-up ----
+  logic [3:0] look_code;
+  logic       look_wait, look_go;
+  always_comb begin
+    logic found;
+    logic [3:0] k;
+    look_code = 4'd0;
+    look_wait = 1'b0;
+    found = 1'b0;
+    k = '0;
+    if ((op_q != 2'd1 && op_q != 2'd2) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
+        (op_q == 2'd2 && b_root_i))
+      look_code = 4'd6;
+    else if (op_q == 2'd1) begin
+      for (int c = 0; c < Children; c++)
+        if (!found && 4'(c) < eb_nchild_i && eb_cnode_i[12*c +: 12] == src_q) begin
+          found = 1'b1;
+          k = 4'(c);
+        end
+      if (!found) look_code = 4'd7;
+      else if (32'(k) != 32'(b_cnt_i)) look_wait = 1'b1;
+    end else begin
+      if (b_gv_i && eb_pnode_i != src_q) look_code = 4'd7;
+      else if (b_grx_i) look_wait = 1'b1;
+    end
+    if (look_code == 4'd0 && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
+        {1'b0, addr_q} + {1'b0, len_q} > {1'b0, eb_addr_i} + {1'b0, eb_size_i}))
+      look_code = 4'd8;
+    if (look_code != 4'd0) look_wait = 1'b0;
+    if (!run_i || st_q != StLook) begin
+      look_code = 4'd0;
+      look_wait = 1'b0;
+    end
+  end
+  assign look_go   = run_i && (st_q == StLook) && (look_code == 4'd0) && !look_wait;
+  assign look_go_o = look_go;
+
+  // ---- busy: payload flits ----
+  logic rx_busy, front_v, front_bad, pop_ok, rx_wr, rx_rd;
+  assign rx_busy   = run_i && (st_q == StBusy);
+  assign front_v   = (st_q == StBusy) && nonempty_i[s_q];
+  assign front_bad = front_v && (popj_q < nfl_q) &&
+                     (is_head(fty) || fty[2] != normal_q || is_tail(fty) != (popj_q + 32'd1 == nfl_q));
+  assign pop_ok    = front_v && (popj_q < nfl_q) && !front_bad;
+  assign rx_wr     = rx_busy && ((op_q == 2'd1) ? (wq_cnt_q != '0) : pop_ok);
+  assign rx_rd     = rx_busy && (op_q == 2'd1) && pop_ok && (32'(infl_q) < 32'(RQ));
+  assign req_o     = rx_wr || rx_rd;
+  assign req_we_o  = rx_wr;
+  assign req_addr_o = rx_wr ? addr_q + (wj_q << LgFb) : addr_q + (popj_q << LgFb);
+  assign req_be_o   = rx_wr ? mask_of(wj_q, nfl_q, lastmask_q) : mask_of(popj_q, nfl_q, lastmask_q);
+  assign req_wdata_o = (op_q == 2'd1) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
+
+  logic rx_done;
+  assign rx_done     = rx_busy && (wj_q == nfl_q);
+  assign done_o      = rx_done;
+  assign done_flow_o = flow_q;
+  assign done_op_o   = op_q;
+  assign done_len_o  = len_q;
+  assign done_size_o = size_q;
+  assign idle_o      = (st_q == StIdle);
+
+  always_comb begin
+    err_o = 4'd0;
+    if (rx_busy && front_v && popj_q < nfl_q && front_bad) err_o = 4'd9;
+    else if (idle_bad) err_o = 4'd9;
+    else if (look_code != 4'd0) err_o = look_code;
+  end
+
+  // pops: the head when due, payload flits with their memory request
+  logic gnt_rd, gnt_wr, pop_payload;
+  assign gnt_wr      = gnt_i && rx_wr;
+  assign gnt_rd      = gnt_i && !rx_wr;
+  assign pop_payload = (gnt_rd) || (gnt_wr && op_q == 2'd2);
+  assign pop_o       = look_go || pop_payload;
+  assign pop_s_o     = s_q;
+
+  // table port B address
+  assign rb_o = idle_pick ? ((h_op == 2'd2 && b_gv_i) ? b_gidx_i : b_ridx_i) : rb_q;
+
+  // ---- reduction unit ----
+  logic                alu_v;
+  logic [PayloadW-1:0] alu_sum;
+  mt_reduce_alu #(.Lanes(Lanes)) u_alu (
+    .clk_i, .rst_ni,
+    .valid_i(rsp_i),
+    .dtype_i(dtype_i),
+    .a_i    (rsp_data_i),
+    .b_i    (inq_q[inq_rd_q]),
+    .valid_o(alu_v),
+    .sum_o  (alu_sum)
+  );
+
+  always_ff @(posedge clk_i) begin
+    if (gnt_rd) inq_q[wrap(32'(inq_rd_q) + 32'(inq_cnt_q))] <= front_i[PayloadW-1:0];
+    if (alu_v) wq_q[wrap(32'(wq_rd_q) + 32'(wq_cnt_q))] <= alu_sum;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= StIdle; s_q <= '0; rr_q <= '0; op_q <= '0; normal_q <= 1'b0; flow_q <= '0;
+      src_q <= '0; addr_q <= '0; len_q <= '0; size_q <= '0; nfl_q <= '0; popj_q <= '0;
+      wj_q <= '0; infl_q <= '0; lastmask_q <= '0; rb_q <= '0;
+      inq_rd_q <= '0; inq_cnt_q <= '0; wq_rd_q <= '0; wq_cnt_q <= '0;
+    end else begin
+      rb_q <= rb_o;
+      // memory grants
+      if (gnt_wr) begin
+        wj_q <= wj_q + 32'd1;
+        if (op_q == 2'd2) popj_q <= popj_q + 32'd1;
+      end else if (gnt_rd) begin
+        popj_q <= popj_q + 32'd1;
+      end
+      infl_q <= infl_q + RqCW'(gnt_rd) - RqCW'(gnt_wr && op_q == 2'd1);
+      if (gnt_wr && op_q == 2'd1) wq_rd_q <= wrap(32'(wq_rd_q) + 32'd1);
+      wq_cnt_q  <= wq_cnt_q + RqCW'(alu_v) - RqCW'(gnt_wr && op_q == 2'd1);
+      if (rsp_i) inq_rd_q <= wrap(32'(inq_rd_q) + 32'd1);
+      inq_cnt_q <= inq_cnt_q + RqCW'(gnt_rd) - RqCW'(rsp_i);
+      // state
+      if (idle_pick) begin
+        st_q <= StLook; s_q <= pick; op_q <= h_op; flow_q <= h_flow; src_q <= h_src;
+        addr_q <= front_i[95:64]; len_q <= front_i[127:96]; normal_q <= fty[2];
+      end else if (st_q == StLook && run_i) begin
+        if (look_go) begin
+          st_q <= StBusy; size_q <= eb_size_i;
+          nfl_q <= (len_q + 32'(FB - 1)) >> LgFb;
+          lastmask_q <= last_mask(len_q);
+          popj_q <= '0; wj_q <= '0; infl_q <= '0;
+        end else if (look_wait) begin
+          st_q <= StIdle; rr_q <= next_s(s_q);
+        end
+      end else if (rx_done) begin
+        st_q <= StIdle; rr_q <= next_s(s_q);
+      end
+      if (clear_i) begin
+        st_q <= StIdle; inq_cnt_q <= '0; inq_rd_q <= '0; wq_cnt_q <= '0; wq_rd_q <= '0;
+      end
+    end
+  end
+endmodule

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_ni_ejbuf: the NI's ejection buffers, one FIFO of EjDepth flits per (local port, VC):
+// stream s = port*NumVcs + vc. A flit arriving on port l is stored in the FIFO of its VC
+// field if that FIFO was not full before the edge (otherwise it is dropped and ovf_o is
+// high in that cycle: a credit violation). One pop per cycle (pop_i, pop_s_i); every pop
+// returns one credit pulse on ej_credit_o[s] in the next cycle (registered).
+// front_o is the oldest flit of stream sel_i (valid when nonempty_o[sel_i]).
+`default_nettype none
+
+module mt_ni_ejbuf #(
+  parameter int L        = 4,
+  parameter int NumVcs   = 2,
+  parameter int EjDepth  = 4,
+  parameter int PayloadW = 128,
+  localparam int VcW     = (NumVcs > 1) ? $clog2(NumVcs) : 1,
+  localparam int FlitW   = PayloadW + 3 + VcW,
+  localparam int S       = L * NumVcs,
+  localparam int SW      = (S > 1) ? $clog2(S) : 1,
+  localparam int CW      = $clog2(EjDepth + 1),
+  localparam int PW      = (EjDepth > 1) ? $clog2(EjDepth) : 1
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  input  logic [L*FlitW-1:0] ej_flit_i,
+  input  logic [L-1:0]     ej_valid_i,
+  output logic [S-1:0]     ej_credit_o,
+  input  logic             pop_i,
+  input  logic [SW-1:0]    pop_s_i,
+  input  logic [SW-1:0]    sel_i,
+  output logic [FlitW-1:0] front_o,
+  output logic [S-1:0]     nonempty_o,
+  output logic             ovf_o
+);
+  initial begin
+    if (EjDepth < 1) $fatal(1, "mt_ni_ejbuf: EjDepth=%0d", EjDepth);
+    if (L < 1 || NumVcs < 1) $fatal(1, "mt_ni_ejbuf: L/NumVcs");
+  end
+
+  logic [FlitW-1:0] mem_q [0:S*EjDepth-1];
+  logic [S*PW-1:0]  rd_q;
+  logic [S*CW-1:0]  cnt_q;
+  logic [S-1:0]     cred_q;
+
+  // per port: target stream and fullness (before the edge)
+  logic [L*SW-1:0] tgt;
+  logic [L-1:0]    full;
+  for (genvar l = 0; l < L; l++) begin : g_port
+    logic [VcW-1:0] vc;
+    logic [SW-1:0]  s;
+    assign vc = ej_flit_i[l*FlitW + PayloadW + 3 +: VcW];
+    assign s  = SW'(l * NumVcs) + ((32'(vc) < NumVcs) ? SW'(vc) : '0);
+    assign tgt[l*SW +: SW] = s;
+    assign full[l] = (32'(cnt_q[CW*s +: CW]) >= EjDepth);
+  end
+  assign ovf_o = |(ej_valid_i & full);
+
+  function automatic [PW-1:0] wrap(input logic [31:0] x);
+    wrap = (x >= 32'(EjDepth)) ? PW'(x - 32'(EjDepth)) : PW'(x);
+  endfunction
+
+  always_ff @(posedge clk_i) begin
+    for (int l = 0; l < L; l++) begin
+      if (ej_valid_i[l] && !full[l]) begin
+        mem_q[32'(tgt[l*SW +: SW]) * EjDepth +
+              32'(wrap(32'(rd_q[PW*tgt[l*SW +: SW] +: PW]) + 32'(cnt_q[CW*tgt[l*SW +: SW] +: CW])))]
+          <= ej_flit_i[l*FlitW +: FlitW];
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd_q <= '0; cnt_q <= '0; cred_q <= '0;
+    end else begin
+      logic [S*CW-1:0] c;
+      c = cnt_q;
+      cred_q <= '0;
+      if (pop_i) begin
+        rd_q[PW*pop_s_i +: PW] <= wrap(32'(rd_q[PW*pop_s_i +: PW]) + 32'd1);
+        c[CW*pop_s_i +: CW] = c[CW*pop_s_i +: CW] - 1'b1;
+        cred_q[pop_s_i] <= 1'b1;
+      end
+      for (int l = 0; l < L; l++)
+        if (ej_valid_i[l] && !full[l]) c[CW*tgt[l*SW +: SW] +: CW] = c[CW*tgt[l*SW +: SW] +: CW] + 1'b1;
+      cnt_q <= c;
+    end
+  end
+
+  for (genvar s = 0; s < S; s++) begin : g_ne
+    assign nonempty_o[s] = (cnt_q[CW*s +: CW] != '0);
+  end
+  assign front_o     = mem_q[32'(sel_i) * EjDepth + 32'(rd_q[PW*sel_i +: PW])];
+  assign ej_credit_o = cred_q;
+endmodule

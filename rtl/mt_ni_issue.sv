@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_ni_issue: the NI's control (Fig. 6): start, start-up scan of the table, issue of the
+// head entry, timestep and lockstep counters, END, errors and the watchdog.
+//  SCAN  one entry per cycle from index 0: checks it (codes in docs/ni.md) and records it
+//        in mt_ni_deps; END -> RUN with timestep 1, head index 0.
+//  RUN   head entry E (table port A, registered read of hp_d_o). Nothing while the lockstep
+//        counter is non-zero. END -> FIN. E.step > timestep: advance the timestep when every
+//        packetiser is idle. E.step == timestep: issue when the dependencies hold:
+//          NOP     loads the lockstep counter with ceil(size / flit bytes);
+//          Reduce  all Children aggregated (cnt == nchild); with a Parent it needs an idle
+//                  packetiser (the lowest), without one (root) it completes (rdone);
+//          Gather  Parent's gather received (or, at the root, rdone); one child per cycle
+//                  to the lowest idle packetiser, the entry retires with its last child.
+//  FIN   waits until packetisers, receive engine and memory port are idle and every flow
+//        has its result (rooted here or gathered) -> DONE.
+//  ERR   any error (first one kept, with the head index): no more issue, grants or flits.
+// start_i is accepted when not busy, the memory port quiet and no table write that cycle.
+`default_nettype none
+
+module mt_ni_issue #(
+  parameter int L        = 4,
+  parameter int NetPorts = 4,
+  parameter int PortW    = 3,
+  parameter int Children = 4,
+  parameter int Depth    = 64,
+  parameter int MaxFlows = 16,
+  parameter int PayloadW = 128,
+  parameter int Compact  = 0,
+  parameter int WdW      = 24,
+  parameter int CntW     = 4,
+  localparam int TIW     = (Depth > 1) ? $clog2(Depth) : 1,
+  localparam int LgFb    = $clog2(PayloadW / 8)
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  input  logic                   start_i,
+  input  logic                   tbl_we_i,
+  input  logic [11:0]            nflows_i,
+  input  logic [31:0]            wd_limit_i,
+  // head entry (decoded table port A)
+  input  logic [1:0]             e_op_i,
+  input  logic [11:0]            e_flow_i,
+  input  logic [15:0]            e_step_i,
+  input  logic                   e_pv_i,
+  input  logic [11:0]            e_pnode_i,
+  input  logic [3:0]             e_pport_i,
+  input  logic [3:0]             e_pej_i,
+  input  logic [Children-1:0]    e_cv_i,
+  input  logic [Children*12-1:0] e_cnode_i,
+  input  logic [Children*4-1:0]  e_cport_i,
+  input  logic [Children*4-1:0]  e_cej_i,
+  input  logic [3:0]             e_nchild_i,
+  input  logic                   e_gap_i,
+  input  logic [31:0]            e_addr_i,
+  input  logic [31:0]            e_size_i,
+  output logic [TIW-1:0]         hp_d_o,        // table port A address
+  // dependency state (read port A at e_flow_i) and its updates
+  input  logic                   a_rv_i,
+  input  logic [CntW-1:0]        a_cnt_i,
+  input  logic                   a_grx_i,
+  input  logic                   a_rdone_i,
+  input  logic                   all_gathers_i,
+  output logic                   clear_o,       // start accepted
+  output logic                   scan_rec_o,
+  output logic [TIW-1:0]         scan_idx_o,
+  output logic                   rdone_o,
+  // packetisers
+  input  logic [L-1:0]           tx_busy_i,
+  output logic [L-1:0]           act_o,
+  output logic [11:0]            act_node_o,
+  output logic [3:0]             act_port_o,
+  output logic [3:0]             act_ej_o,
+  output logic                   act_routed_o,
+  // others
+  input  logic                   rx_idle_i,
+  input  logic                   mem_quiet_i,
+  input  logic [3:0]             rx_err_i,
+  input  logic                   ovf_i,
+  input  logic                   prog_i,        // grants, responses, flits sent, receive progress
+  output logic                   run_o,
+  // status
+  output logic [2:0]             st_o,
+  output logic                   busy_o,
+  output logic                   done_o,
+  output logic                   err_o,
+  output logic [3:0]             err_code_o,
+  output logic [15:0]            err_idx_o,
+  output logic [15:0]            idx_o,
+  output logic [15:0]            step_o,
+  output logic                   issue_o,       // formal / observation
+  output logic [31:0]            lock_o
+);
+  initial begin
+    if (L < 1 || L > 8) $fatal(1, "mt_ni_issue: L=%0d", L);
+    if (Depth < 2) $fatal(1, "mt_ni_issue: Depth=%0d", Depth);
+    if (WdW < 2 || WdW > 32) $fatal(1, "mt_ni_issue: WdW=%0d", WdW);
+    if (NetPorts < 1 || NetPorts + L > 16) $fatal(1, "mt_ni_issue: NetPorts=%0d", NetPorts);
+  end
+  localparam logic [2:0] StIdle = 3'd0, StScan = 3'd1, StRun = 3'd2, StFin = 3'd3, StDone = 3'd4, StErr = 3'd5;
+  localparam logic [3:0] All1 = 4'((1 << PortW) - 1);
+  localparam logic [31:0] WMax = (WdW >= 32) ? 32'hffff_ffff : 32'((64'd1 << WdW) - 1);
+
+  logic [2:0]     st_q;
+  logic [TIW-1:0] hp_q;
+  logic [3:0]     ci_q;
+  logic [15:0]    prev_q;
+  logic           done_q;
+  logic [3:0]     err_code_q;
+  logic [TIW-1:0] err_idx_q;
+  logic [31:0]    wd_q;
+
+  logic [15:0] ts;
+  logic [31:0] lock;
+  logic        lock_zero;
+
+  logic running, busy, sidle, any_free;
+  logic [L-1:0] free1;  // one-hot lowest idle packetiser
+  assign running = (st_q == StRun) || (st_q == StFin);
+  assign busy    = (st_q == StScan) || running;
+  always_comb begin
+    any_free = 1'b0;
+    free1    = '0;
+    for (int l = 0; l < L; l++)
+      if (!tx_busy_i[l] && !any_free) begin any_free = 1'b1; free1[l] = 1'b1; end
+  end
+  assign sidle = (tx_busy_i == '0);
+
+  // ---- RUN: issue / advance ----
+  logic issue, advance, to_fin, act_parent, act_child, run_step_err;
+  always_comb begin
+    issue = 1'b0; advance = 1'b0; to_fin = 1'b0; act_parent = 1'b0; act_child = 1'b0;
+    run_step_err = 1'b0;
+    if (st_q == StRun && lock_zero) begin
+      if (e_op_i == 2'd3) to_fin = 1'b1;
+      else if (e_step_i > ts) advance = sidle;
+      else if (e_step_i == ts) begin
+        if (e_op_i == 2'd0) issue = 1'b1;
+        else if (e_op_i == 2'd1) begin
+          if (32'(a_cnt_i) == 32'(e_nchild_i)) begin
+            if (!e_pv_i) issue = 1'b1;
+            else if (any_free) begin issue = 1'b1; act_parent = 1'b1; end
+          end
+        end else begin
+          if ((e_pv_i ? a_grx_i : a_rdone_i) && any_free) begin issue = 1'b1; act_child = 1'b1; end
+        end
+      end else run_step_err = 1'b1;
+    end
+  end
+  assign issue_o = issue;
+
+  // ---- SCAN: checks ----
+  logic       scan_end;
+  logic [3:0] scan_code;
+  always_comb begin
+    logic bad_port;
+    bad_port = 1'b0;
+    if (e_pv_i && ((e_pport_i == All1) ? (Compact != 0) : (32'(e_pport_i) >= NetPorts))) bad_port = 1'b1;
+    if (e_pv_i && 32'(e_pej_i) >= L) bad_port = 1'b1;
+    for (int k = 0; k < Children; k++) begin
+      if (e_cv_i[k] && ((e_cport_i[4*k +: 4] == All1) ? (Compact != 0) : (32'(e_cport_i[4*k +: 4]) >= NetPorts))) bad_port = 1'b1;
+      if (e_cv_i[k] && 32'(e_cej_i[4*k +: 4]) >= L) bad_port = 1'b1;
+    end
+    scan_end  = 1'b0;
+    scan_code = 4'd0;
+    if (st_q == StScan) begin
+      if (e_op_i == 2'd3) scan_end = 1'b1;
+      else begin
+        if (e_step_i == 16'd0 || e_step_i < prev_q) scan_code = 4'd2;
+        else if (e_op_i == 2'd0) scan_code = 4'd0;
+        else if (e_flow_i >= nflows_i || 32'(e_flow_i) >= MaxFlows) scan_code = 4'd3;
+        else if (bad_port) scan_code = 4'd4;
+        else if (e_gap_i || (e_op_i == 2'd2 && e_nchild_i == 4'd0) ||
+                 (e_op_i == 2'd1 && !e_pv_i && e_nchild_i == 4'd0) ||
+                 (e_op_i == 2'd1 && a_rv_i) || e_size_i == 32'd0 || e_size_i[1:0] != 2'd0 ||
+                 e_addr_i[1:0] != 2'd0)
+          scan_code = 4'd1;
+        if (scan_code == 4'd0 && 32'(hp_q) + 32'd1 >= Depth) scan_code = 4'd5;
+      end
+    end
+  end
+
+  // ---- FIN ----
+  logic fin_ok;
+  assign fin_ok = (st_q == StFin) && sidle && rx_idle_i && mem_quiet_i && all_gathers_i;
+
+  // ---- errors and watchdog ----
+  logic        progress;
+  logic [31:0] wd_d, wlim;
+  logic [3:0]  ecode;
+  assign progress = prog_i || (st_q == StScan) || issue || advance || !lock_zero;
+  assign wd_d     = (progress || !busy) ? 32'd0 : ((wd_q == WMax) ? WMax : wd_q + 32'd1);
+  assign wlim     = wd_limit_i & WMax;
+  always_comb begin
+    ecode = 4'd0;
+    if (rx_err_i != 4'd0) ecode = rx_err_i;
+    else if (run_step_err) ecode = 4'd2;
+    else if (scan_code != 4'd0) ecode = scan_code;
+    else if (ovf_i) ecode = 4'd10;
+    else if (busy && wlim != 32'd0 && wd_d >= wlim) ecode = 4'd11;
+  end
+
+  logic start_acc, scan_ok;
+  assign start_acc = start_i && !busy && (ecode == 4'd0) && mem_quiet_i && !tbl_we_i;
+  assign scan_ok   = (st_q == StScan) && (ecode == 4'd0);
+  assign clear_o   = start_acc;
+  assign run_o     = running;
+
+  // ---- counters ----
+  mt_ni_timestep #(.W(16)) u_ts (
+    .clk_i, .rst_ni,
+    .clear_i(start_acc),
+    .set1_i (scan_ok && scan_end),
+    .inc_i  (advance),
+    .ts_o   (ts)
+  );
+  mt_ni_lockstep #(.W(32)) u_lock (
+    .clk_i, .rst_ni,
+    .clear_i(start_acc || (scan_ok && scan_end)),
+    .load_i (issue && e_op_i == 2'd0),
+    .val_i  ((e_size_i + 32'(PayloadW / 8 - 1)) >> LgFb),
+    .cnt_o  (lock),
+    .zero_o (lock_zero)
+  );
+  assign lock_o = lock;
+
+  // ---- next head index ----
+  logic gather_last;
+  assign gather_last = (32'(ci_q) + 32'd1 >= 32'(e_nchild_i));
+  always_comb begin
+    hp_d_o = hp_q;
+    if (scan_ok) hp_d_o = scan_end ? '0 : hp_q + 1'b1;
+    if (issue && (e_op_i != 2'd2 || gather_last)) hp_d_o = hp_q + 1'b1;
+    if (start_acc) hp_d_o = '0;
+  end
+
+  // ---- packetiser activation ----
+  assign act_o = (act_parent || act_child) ? free1 : '0;
+  always_comb begin
+    act_node_o = e_pnode_i; act_port_o = e_pport_i; act_ej_o = e_pej_i;
+    if (!act_parent) begin
+      act_node_o = e_cnode_i[12*ci_q +: 12];
+      act_port_o = e_cport_i[4*ci_q +: 4];
+      act_ej_o   = e_cej_i[4*ci_q +: 4];
+    end
+  end
+  assign act_routed_o = (act_port_o == All1);
+
+  assign scan_rec_o = scan_ok && !scan_end;
+  assign scan_idx_o = hp_q;
+  assign rdone_o    = issue && e_op_i == 2'd1 && !e_pv_i;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q <= StIdle; hp_q <= '0; ci_q <= '0; prev_q <= '0; done_q <= 1'b0;
+      err_code_q <= '0; err_idx_q <= '0; wd_q <= '0;
+    end else begin
+      hp_q <= hp_d_o;
+      wd_q <= wd_d;
+      if (scan_ok) begin
+        if (scan_end) begin st_q <= StRun; ci_q <= '0; end
+        else prev_q <= e_step_i;
+      end
+      if (st_q == StRun) begin
+        if (to_fin) st_q <= StFin;
+        if (issue && e_op_i == 2'd2) ci_q <= gather_last ? '0 : ci_q + 4'd1;
+      end
+      if (fin_ok) begin st_q <= StDone; done_q <= 1'b1; end
+      if (ecode != 4'd0 && st_q != StErr) begin
+        st_q <= StErr; err_code_q <= ecode; err_idx_q <= hp_q;
+      end
+      if (start_acc) begin
+        st_q <= StScan; ci_q <= '0; prev_q <= '0; err_code_q <= '0; err_idx_q <= '0;
+        done_q <= 1'b0; wd_q <= '0;
+      end
+    end
+  end
+
+  logic unused_addr;
+  assign unused_addr = ^e_addr_i[31:2];
+
+  assign st_o       = st_q;
+  assign busy_o     = busy;
+  assign done_o     = done_q;
+  assign err_o      = (st_q == StErr);
+  assign err_code_o = err_code_q;
+  assign err_idx_o  = 16'(err_idx_q);
+  assign idx_o      = 16'(hp_q);
+  assign step_o     = ts;
+
+`ifdef FORMAL
+  // no entry issues before (or after) its step, nor while the lockstep counter runs
+  always @(*) if (rst_ni && issue) begin
+    assert (e_step_i == ts);
+    assert (lock == 32'd0);
+    assert (st_q == StRun);
+`ifdef MT_NI_FORMAL_MUTANT
+    assert (e_step_i != ts);  // deliberately wrong: the check must fail
+`endif
+  end
+  // the timestep only moves forward by one while running, towards the head entry's step
+  logic f_past_valid = 1'b0;
+  always_ff @(posedge clk_i) f_past_valid <= 1'b1;
+  always @(*) if (!f_past_valid) assume (!rst_ni);
+  always_ff @(posedge clk_i) if (f_past_valid && rst_ni && $past(rst_ni) && $past(st_q) == StRun && ts != $past(ts))
+    assert (ts == $past(ts) + 16'd1 && $past(e_step_i) > $past(ts));
+`endif
+endmodule
