@@ -10,19 +10,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include "mt_check.h"
 #include "mt_dot.h"
 #include "mt_json.h"
 #include "mt_fp32.h"
 #include "mt_layout.h"
+#include "mt_net.h"
 #include "mt_ref.h"
 #include "mt_rom.h"
 #include "mt_sched.h"
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
-  const char *dtype;
+  const char *dtype, *flow, *config, *dump_dir;
+  const char *sets[32]; int nsets;
   uint64_t bytes; int have_bytes, elem, local_ports, compact, print, quiet;
   uint32_t seed;
 } opts;
@@ -46,6 +49,11 @@ static void usage(FILE *f, const char *cmd) {
     fprintf(f, "multitree ref --topo T --algo A --bytes N [--dtype int32|fp32] [--seed S]\n"
                "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
                "  cycle models are checked against); int32 is compared with the exact sum.\n");
+  if (!cmd || !strcmp(cmd, "sim"))
+    fprintf(f, "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config paper|small]\n"
+               "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR]\n"
+               "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
+               "  against the reference sums; a wrong result exits 1. Fields for --set: docs/network.md.\n");
   if (!cmd || !strcmp(cmd, "sizes"))
     fprintf(f, "multitree sizes [--bytes N]\n  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n");
   if (!cmd)
@@ -84,6 +92,10 @@ static int parse_opts(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--out")) { NEED(); o->out = v; }
     else if (!strcmp(a, "--compare")) { NEED(); o->compare = v; }
     else if (!strcmp(a, "--dtype")) { NEED(); o->dtype = v; }
+    else if (!strcmp(a, "--flow")) { NEED(); o->flow = v; }
+    else if (!strcmp(a, "--config")) { NEED(); o->config = v; }
+    else if (!strcmp(a, "--dump-dir")) { NEED(); o->dump_dir = v; }
+    else if (!strcmp(a, "--set")) { NEED(); if (o->nsets == 32) { fprintf(stderr, "multitree: too many --set\n"); return -1; } o->sets[o->nsets++] = v; }
     else if (!strcmp(a, "--seed")) {
       NEED();
       char *end; errno = 0; unsigned long x = strtoul(v, &end, 10);
@@ -311,10 +323,89 @@ static int cmd_ref(const opts *o) {
   return rc;
 }
 
+static int dump_words(const char *dir, int node, const char *what, const uint32_t *w, uint64_t n) {
+  char path[4096]; snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
+  FILE *f = fopen(path, "wb");
+  if (!f) { fprintf(stderr, "multitree sim: %s: cannot create: %s\n", path, strerror(errno)); return -1; }
+  for (uint64_t k = 0; k < n; k++) { unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)}; fwrite(b, 1, 4, f); }
+  return fclose(f) ? -1 : 0;
+}
+
+static int cmd_sim(const opts *o) {
+  mt_err e = {{0}};
+  mt_net_cfg cfg;
+  if (mt_net_cfg_by_name(&cfg, o->config ? o->config : "small", &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  for (int i = 0; i < o->nsets; i++) if (mt_net_cfg_set(&cfg, o->sets[i], &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  int dtype = MT_DTYPE_INT32, pkt = 0;
+  if (o->dtype && !strcmp(o->dtype, "fp32")) dtype = MT_DTYPE_FP32;
+  else if (o->dtype && strcmp(o->dtype, "int32")) { fprintf(stderr, "multitree sim: --dtype '%s': expected int32 or fp32\n", o->dtype); return 2; }
+  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
+  else if (o->flow && strcmp(o->flow, "message")) { fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow); return 2; }
+  if (o->have_bytes && o->bytes % 4) { fprintf(stderr, "multitree sim: %llu bytes is not a whole number of 4-byte elements\n", (unsigned long long)o->bytes); return 2; }
+  opts o2 = *o;
+  if (!o2.local_ports && cfg.local_ports) o2.local_ports = (int)cfg.local_ports;
+  mt_topo t; mt_sched s; mt_tables tb;
+  int rc = plan_from_opts(&o2, &t, &s, &tb, NULL);
+  if (rc) return rc;
+  double t0 = now();
+  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
+  mt_net_result r; memset(&r, 0, sizeof r);
+  if (!net) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  if (mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, 1, &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  double wall = now() - t0;
+  const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
+  if (r.err_node >= 0) {
+    if (r.router_err) fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node,
+                              r.rerr_ovf ? "overflow" : "watchdog", r.rerr_port, r.rerr_vc);
+    fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
+            mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
+    rc = 1; goto out;
+  }
+  double bpc = (double)r.bytes / (double)r.cycles;
+  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
+         (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz,
+         r.correct ? "result correct on every node" : "RESULT WRONG");
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
+         r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
+  printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
+  if (!r.correct) { fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words); rc = 1; }
+  if (r.router_err) {
+    fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, r.rerr_ovf ? "overflow" : "watchdog",
+            r.rerr_port, r.rerr_vc);
+    rc = 1;
+  }
+  if (o->dump_dir) {
+    if (mkdir(o->dump_dir, 0777) && errno != EEXIST) { fprintf(stderr, "multitree sim: %s: %s\n", o->dump_dir, strerror(errno)); rc = 2; }
+    for (int i = 0; i < s.n_nodes && rc != 2; i++)
+      if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
+  }
+  if (o->json) {
+    FILE *f = fopen(o->json, "w");
+    if (!f) { fprintf(stderr, "multitree sim: %s: %s\n", o->json, strerror(errno)); rc = 2; goto out; }
+    fprintf(f, "{\"format\":\"multitree-sim/1\",\"algorithm\":\"%s\",\"topology\":\"%s\",\"nodes\":%d,\"bytes\":%llu,\"dtype\":\"%s\","
+               "\"flow\":\"%s\",\"seed\":%u,\"cycles\":%llu,\"steps\":%d,\"bytes_per_cycle\":%.6f,\"gbps\":%.6f,"
+               "\"link_util_mean\":%.6f,\"link_util_max\":%.6f,\"lower_bound_cycles\":%.1f,\"lower_bound_fraction\":%.6f,"
+               "\"correct\":%s,\"wall_s\":%.3f,\"cycles_per_s\":%.1f,",
+            s.algo, t.spec, s.n_nodes, (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", o->seed, (unsigned long long)r.cycles, s.steps,
+            bpc, bpc * cfg.clock_ghz, r.util_mean, r.util_max, r.lb_cycles, r.lb_cycles / (double)r.cycles, r.correct ? "true" : "false",
+            wall, (double)r.cycles / wall);
+    fprintf(f, "\"config\":{\"name\":\"%s\",\"payload_w\":%u,\"num_vcs\":%u,\"vc_depth\":%u,\"ej_depth\":%u,\"link_lat\":%u,"
+               "\"subpkt_flits\":%u,\"pkt_bytes\":%u,\"step_prio\":%u,\"local_ports\":%u,\"mem_p_ready\":%u,\"mem_lat_max\":%u,"
+               "\"ni_sq\":%u,\"ni_rq\":%u,\"wd_limit\":%u,\"clock_ghz\":%.3f}}\n",
+            cfg.name, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.link_lat, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
+            cfg.local_ports, cfg.mem_p_ready, cfg.mem_lat_max, cfg.ni_sq, cfg.ni_rq, cfg.wd_limit, cfg.clock_ghz);
+    if (fclose(f)) rc = 2;
+  }
+out:
+  mt_net_free(net);
+  mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(argc < 2 ? stderr : stdout, NULL); return argc < 2 ? 2 : 0; }
   const char *cmd = argv[1];
-  static const char *const known[] = {"plan", "rom", "check", "decode", "sizes", "ref", NULL};
+  static const char *const known[] = {"plan", "rom", "check", "decode", "sizes", "ref", "sim", NULL};
   int ok = 0;
   for (int i = 0; known[i]; i++) ok |= !strcmp(cmd, known[i]);
   if (!ok) { fprintf(stderr, "multitree: unknown command '%s'\n", cmd); usage(stderr, NULL); return 2; }
@@ -328,6 +419,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "decode")) return cmd_decode(&o);
   if (!strcmp(cmd, "sizes")) return cmd_sizes(&o);
   if (!strcmp(cmd, "ref")) return cmd_ref(&o);
+  if (!strcmp(cmd, "sim")) return cmd_sim(&o);
   fprintf(stderr, "multitree: unknown command '%s'\n", cmd);
   usage(stderr, NULL);
   return 2;

@@ -8,3 +8,8 @@ TEST_STEPS += t-planner-cli
 bench-planner: $(BUILD)/multitree
 	@scripts/bench_planner.sh $(BUILD)/multitree
 BENCH_STEPS += bench-planner
+
+# The paper's experiments (issue #5): long; results recorded in docs/results.md.
+.PHONY: paper
+paper: $(BUILD)/multitree
+	@scripts/paper.sh $(BUILD)/multitree

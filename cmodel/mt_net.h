@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_net: an X x Y (x Z) torus or mesh of nodes, each a router (mt_router), a network
+ * interface (mt_ni) and its gradient buffer (mt_mem), wired by link delay lines
+ * (mt_link) of the configured latency; the NI talks to the router's local ports
+ * directly (latency 1). Cycle-accurate: every block is a Moore machine, so a cycle
+ * computes every block's inputs from the previous cycle's registered outputs and then
+ * takes every block's edge. Runs one all-reduce (or several back to back) from the
+ * planner's tables and checks every node's buffer against mt_ref_result. */
+#ifndef MT_NET_H
+#define MT_NET_H
+#include <stdint.h>
+#include "mt_layout.h"
+#include "mt_link.h"
+#include "mt_mem.h"
+#include "mt_ni.h"
+#include "mt_router.h"
+#include "mt_sched.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  char name[16];
+  unsigned payload_w;     /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
+  unsigned num_vcs, vc_depth, ej_depth;
+  unsigned link_lat;      /* cycles, flits and credits alike */
+  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
+  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;   /* L; 0 = 2*D */
+  unsigned mem_p_ready, mem_lat_max;
+  unsigned ni_sq, ni_rq;
+  uint32_t wd_limit;      /* NI and router watchdogs, cycles without progress */
+  uint64_t max_cycles;    /* a run longer than this is an error */
+  double clock_ghz;
+} mt_net_cfg;
+
+/* Table III: 1 GHz, 16 B links, 150-cycle links, 4 VCs of 318 flits, 256-B packets and
+ * sub-packets (virtual cut-through). */
+void mt_net_cfg_paper(mt_net_cfg *c);
+/* Short links and shallow buffers for fast tests. */
+void mt_net_cfg_small(mt_net_cfg *c);
+int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e);
+/* Override one field: "vc_depth=64", "link_lat=20", ... (the names above). */
+int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e);
+
+typedef struct {
+  uint64_t cycles;
+  uint64_t bytes;
+  int done, correct;
+  uint64_t wrong_words;         /* summed over nodes */
+  int err_node, err_code;       /* first NI error (-1: none) */
+  int router_err;               /* a router watchdog or overflow flag */
+  int rerr_node, rerr_port, rerr_vc, rerr_ovf; /* the first such flag: where, and 1 = overflow */
+  double util_mean, util_max;   /* flits per cycle over the network links */
+  uint64_t link_flits;
+  double lb_cycles;             /* 2(N-1)S / (N d B) */
+} mt_net_result;
+
+typedef struct mt_net mt_net;
+
+/* Build the network for schedule s (tables tb) with configuration c. pkt_mode: 0
+ * message-based flow control, 1 packets of pkt_bytes each with its own head. */
+mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e);
+void mt_net_free(mt_net *n);
+/* Load seeded inputs (mt_ref_inputs) and start every NI. */
+int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
+/* One cycle. */
+void mt_net_step(mt_net *n);
+/* Run until every NI is done, an error, or max_cycles; then check the buffers.
+ * progress: print a line to stderr every ~10 s of wall time. */
+int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e);
+/* Node n's buffer (bytes/4 words), and the inputs it started with. */
+const uint32_t *mt_net_buffer(const mt_net *n, int node);
+const uint32_t *mt_net_input(const mt_net *n, int node);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# paper_plots.sh DIR: gnuplot PNGs and a markdown summary from DIR/fig9.csv and fig10.csv.
+set -u
+OUT=${1:-build/paper}
+label() { case "$1,$2" in ring,*) echo "Ring";; dbtree,*) echo "DBTree";; ring2d,*) echo "2D-Ring";;
+  multitree,packet) echo "MultiTree";; multitree,message) echo "MultiTreeMsg";; *) echo "$1 $2";; esac; }
+for topo in $(tail -n +2 "$OUT/fig9.csv" | cut -d, -f1 | sort -u); do
+  plot=""; for v in ring,packet dbtree,packet ring2d,packet multitree,packet multitree,message; do
+    f="$OUT/fig9_${topo//:/_}_${v//,/_}.dat"
+    awk -F, -v t="$topo" -v a="${v%,*}" -v fl="${v#*,}" '$1==t && $2==a && $3==fl && $8=="true" {print $4/1024, $6}' "$OUT/fig9.csv" >"$f"
+    [[ -s $f ]] && plot="$plot${plot:+, }'$f' using 1:2 with linespoints title '$(label "${v%,*}" "${v#*,}")'"
+  done
+  [[ -n $plot ]] && gnuplot -e "set terminal pngcairo size 640,420; set output '$OUT/fig9_${topo//:/_}.png'; set logscale x 2; set xlabel 'all-reduce size (KiB)'; set ylabel 'bandwidth (GB/s)'; set title 'Fig. 9: $topo (paper configuration)'; set key left top; plot $plot"
+done
+if [[ -s $OUT/fig10.csv ]] && [[ $(wc -l <"$OUT/fig10.csv") -gt 1 ]]; then
+  base=$(awk -F, '$1=="torus:4x4" && $2=="ring" && $8=="true" {print $5}' "$OUT/fig10.csv")
+  plot=""
+  for v in ring,packet ring2d,packet multitree,message; do
+    f="$OUT/fig10_${v//,/_}.dat"
+    awk -F, -v a="${v%,*}" -v fl="${v#*,}" -v b="${base:-0}" '$2==a && $3==fl && $8=="true" && b>0 {split(substr($1,7),d,"x"); print d[1]*d[2], $5/b}' "$OUT/fig10.csv" | sort -n >"$f"
+    [[ -s $f ]] && plot="$plot${plot:+, }'$f' using 1:2 with linespoints title '$(label "${v%,*}" "${v#*,}")'"
+  done
+  [[ -n $plot ]] && gnuplot -e "set terminal pngcairo size 640,420; set output '$OUT/fig10.png'; set xlabel 'nodes (2D torus)'; set ylabel 'time / ring at 16 nodes'; set title 'Fig. 10: weak scaling, 375*N KiB'; set key left top; plot $plot"
+fi
+echo "paper: CSV and plots in $OUT/"

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * test_net: the C network model (routers + NIs + links + memories) runs whole all-reduces
+ * and every node must end with mt_ref_result (int32: the exact sum; fp32: the documented
+ * order); runs are reproducible; message-based flow control moves fewer flits than
+ * packets; no run beats the bandwidth lower bound; bad configurations are refused. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+#include "mt_fp32.h"
+#include "mt_net.h"
+#include "mt_test.h"
+
+typedef struct { mt_topo t; mt_sched s; mt_tables tb; } planned;
+
+static int plan(planned *p, const char *topo, const char *algo, uint64_t bytes, mt_err *e) {
+  if (mt_topo_from_name(&p->t, topo, e)) return -1;
+  if (mt_plan(&p->s, &p->t, algo, bytes, 4, e)) { mt_topo_free(&p->t); return -1; }
+  if (mt_sched_tables(&p->s, 0, &p->tb, e)) { mt_sched_free(&p->s); mt_topo_free(&p->t); return -1; }
+  return 0;
+}
+static void unplan(planned *p) { mt_tables_free(&p->tb); mt_sched_free(&p->s); mt_topo_free(&p->t); }
+
+static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
+  planned p; mt_err e; mt_net_cfg c;
+  mt_net_cfg_small(&c);
+  if (plan(&p, topo, algo, bytes, &e)) { fprintf(stderr, "%s\n", e.msg); return -1; }
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, pkt, &e);
+  int rc = -1;
+  if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, 0, &e)) rc = 0;
+  else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
+  mt_net_free(n); unplan(&p);
+  return rc;
+}
+
+static void test_matrix(void) {
+  static const struct { const char *topo, *algo; int pkt; } cases[] = {
+    {"mesh:2x2", "multitree", 0}, {"mesh:2x2", "multitree", 1}, {"mesh:2x2", "ring", 0}, {"mesh:2x2", "dbtree", 0},
+    {"torus:4x4", "multitree", 0}, {"torus:4x4", "ring", 0}, {"torus:4x4", "ring", 1}, {"torus:4x4", "ring2d", 0},
+    {"mesh:4x4", "multitree", 0}, {"mesh:4x4", "multitree", 1}, {"mesh:4x4", "ring", 0}, {"mesh:4x4", "dbtree", 0},
+    {"mesh:3x5", "multitree", 0}, {"mesh:3x5", "ring", 1}, {"mesh:3x5", "dbtree", 0}, {"mesh:3x5", "ring2d", 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int dt = 0; dt < 2; dt++) {
+      mt_net_result r;
+      int rc = run(cases[i].topo, cases[i].algo, 4 * 1000 + 4 * 16 * 3, dt, cases[i].pkt, 11 + (uint32_t)i, &r);
+      CHECK(rc == 0, "%s %s pkt=%d dtype=%d: run failed", cases[i].topo, cases[i].algo, cases[i].pkt, dt);
+      if (rc) continue;
+      CHECK(r.done && r.err_node < 0 && !r.router_err, "%s %s pkt=%d: done=%d err_node=%d code=%d router_err=%d", cases[i].topo,
+            cases[i].algo, cases[i].pkt, r.done, r.err_node, r.err_code, r.router_err);
+      CHECK(r.correct, "%s %s pkt=%d dtype=%d: %llu words differ from the reference", cases[i].topo, cases[i].algo, cases[i].pkt, dt,
+            (unsigned long long)r.wrong_words);
+      CHECK((double)r.cycles >= r.lb_cycles, "%s %s: %llu cycles beat the lower bound %.0f", cases[i].topo, cases[i].algo,
+            (unsigned long long)r.cycles, r.lb_cycles);
+    }
+}
+
+static void test_repeatable_and_flits(void) {
+  mt_net_result a, b, pk;
+  CHECK(run("mesh:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 5, &a) == 0, "run a");
+  CHECK(run("mesh:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 5, &b) == 0, "run b");
+  CHECK(a.cycles == b.cycles && a.link_flits == b.link_flits, "same seed, different runs: %llu vs %llu cycles",
+        (unsigned long long)a.cycles, (unsigned long long)b.cycles);
+  CHECK(run("mesh:4x4", "multitree", 16384, MT_DTYPE_FP32, 1, 5, &pk) == 0, "run packet");
+  /* 16384 B / 16 flows = 1 KiB per message: message mode 64 payload flits + 1 head, packet
+   * mode (64-B packets in the small configuration) 16 packets of 4 + 1 flits; the same
+   * messages cross the same links, so the flit counts are exactly 65 : 80 */
+  CHECK(a.link_flits * 80 == pk.link_flits * 65, "link flits message %llu packet %llu, want ratio 65:80",
+        (unsigned long long)a.link_flits, (unsigned long long)pk.link_flits);
+}
+
+static void test_bad_input(void) {
+  planned p; mt_err e; mt_net_cfg c;
+  mt_net_cfg_small(&c);
+  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  mt_net_cfg c2 = c; c2.vc_depth = 3;
+  mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, 1, &e);
+  CHECK(!n && strstr(e.msg, "virtual cut-through"), "too small buffers for packets accepted: %s", e.msg);
+  mt_net_free(n);
+  c2 = c; c2.max_cycles = 100;
+  n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
+  mt_net_result r;
+  CHECK(n && mt_net_start(n, 1, &e) == 0, "new");
+  CHECK(n && mt_net_run(n, &r, 0, &e) != 0 && strstr(e.msg, "cycle limit"), "cycle limit not reported: %s", e.msg);
+  mt_net_free(n);
+  CHECK(mt_net_cfg_set(&c2, "vc_depth=abc", &e) != 0 && strstr(e.msg, "vc_depth"), "bad --set accepted");
+  CHECK(mt_net_cfg_set(&c2, "bogus=1", &e) != 0 && strstr(e.msg, "unknown field"), "unknown field accepted");
+  CHECK(mt_net_cfg_by_name(&c2, "huge", &e) != 0, "unknown config accepted");
+  unplan(&p);
+  CHECK(plan(&p, "fattree:4,2", "multitree", 4096, &e) == 0, "%s", e.msg);
+  n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  CHECK(!n && strstr(e.msg, "tori and meshes"), "switch network accepted: %s", e.msg);
+  mt_net_free(n);
+  unplan(&p);
+}
+
+int main(void) {
+  test_matrix();
+  test_repeatable_and_flits();
+  test_bad_input();
+  return MT_TEST_END("test_net");
+}
