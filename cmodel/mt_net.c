@@ -26,7 +26,7 @@ struct mt_net {
   mt_link_slot *mid;
   uint64_t cycle, *lflits;
   uint8_t started;
-  uint32_t wd;                               /* effective watchdog limit */
+  uint32_t wd, rwd;                          /* effective NI / router watchdog limits */
   mt_router_in rin; mt_ni_in nin;            /* scratch */
 };
 
@@ -162,13 +162,18 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
     }
   }
   free(img);
-  /* A message may wait while its receiver reduces a whole chunk ahead of it, so the
-   * watchdog allows wd_limit plus 64 cycles per flit of the largest chunk. */
+  /* Watchdogs. An NI makes no progress at all only in a deadlock or while it waits for
+   * a message that is being reduced elsewhere: wd_limit plus 64 cycles per flit of the
+   * largest chunk. A router input VC may legitimately hold a message for several steps
+   * (a reduce message waits in order behind others), so its limit grows with the whole
+   * buffer: wd_limit plus 64 cycles per flit of all the data. */
   {
     uint64_t mx = 0;
     for (int f = 0; f < s->n_flows; f++) if (s->chunk[f].size > mx) mx = s->chunk[f].size;
     uint64_t wd = (uint64_t)c->wd_limit + 64ull * ((mx + fb - 1) / fb);
+    uint64_t rwd = (uint64_t)c->wd_limit + 64ull * ((s->bytes + fb - 1) / fb);
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
+    n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
     for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
   }
   /* links: every directed network link of the topology gets a delay line */
@@ -217,7 +222,7 @@ void mt_net_step(mt_net *n) {
   for (int i = 0; i < n->N; i++) {
     mt_router_in *ri = &n->rin;
     memset(ri, 0, sizeof *ri);
-    ri->node_id = (unsigned)i; ri->wd_limit = n->c.wd_limit ? n->wd : 0;
+    ri->node_id = (unsigned)i; ri->wd_limit = n->c.wd_limit ? n->rwd : 0;
     for (int p = 0; p < D2; p++) {
       int k = n->in_link[i * n->NP + p];
       if (k < 0) continue;
