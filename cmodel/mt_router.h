@@ -5,7 +5,9 @@
  * packets, one-hop source-routed all-reduce messages (message-based flow control, switch
  * allocation per sub-packet). mt_router_init is the reset; mt_router_step is one rising edge:
  * it samples *in and fills *out with the registered outputs after the edge.
- * No globals; memory is allocated in init only. */
+ * No globals; memory is allocated in init only. Flits: only the mt_flit_words(PayloadW, NumVcs)
+ * low words of an input flit are stored (mt_flit.h: the bits above FlitW are 0); the words
+ * above them are 0 in every output flit. */
 #ifndef MT_ROUTER_H
 #define MT_ROUTER_H
 #include <stdint.h>
@@ -56,26 +58,56 @@ typedef struct {
   uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: flit arrived on a full VC */
 } mt_router_out;
 
+/* Router state. Internal: only mt_router_init/step/free/route are the API. The layout is
+ * tuned for speed (docs/router.md, "Speed"): the step does work per event (a flit sent or
+ * received, a credit, a new front flit), not per input VC: each input VC whose front flit
+ * can request an output sits in that output's candidate set; an output whose state and
+ * candidates did not change since it last found no eligible candidate is skipped; the
+ * watchdog keeps the cycle at which each count was last zero. */
+#define MT_RT_SETW ((MT_RT_MAX_IVCS + 63) / 64) /* 64-bit words of an input-VC bit set */
 typedef struct {
   mt_router_params p;
   unsigned np, nv, n, fb; /* ports, VCs, input VCs (np*nv), flit payload bytes */
-  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[i*vc_depth + s] */
-  mt_flit *buf;
+  unsigned fw, tw, nw;    /* live words per flit, word of type/VC, words of an ivc bit set */
+  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words */
+  uint32_t *buf;
   uint16_t rd[MT_RT_MAX_IVCS], cnt[MT_RT_MAX_IVCS];
+  uint64_t ne[MT_RT_SETW];    /* bit i: cnt[i] != 0 */
+  uint64_t fresh[MT_RT_SETW]; /* bit i: new front flit, not yet classified */
   /* per input VC: packet/message state */
   uint8_t active[MT_RT_MAX_IVCS]; /* head sent, tail not yet */
   uint8_t is_ar[MT_RT_MAX_IVCS];
   uint8_t oport[MT_RT_MAX_IVCS], ovc[MT_RT_MAX_IVCS];
   uint16_t step[MT_RT_MAX_IVCS];
-  uint32_t wd_cnt[MT_RT_MAX_IVCS];
-  uint8_t wd_err[MT_RT_MAX_IVCS], ovf_err[MT_RT_MAX_IVCS];
+  /* watchdog: count = min(2^WdW - 1, cycle - wd_zero) while the VC stalls; wd_min is a lower
+   * bound of wd_zero over the non-empty VCs without a raised flag */
+  uint64_t wd_zero[MT_RT_MAX_IVCS], wd_min;
+  /* per input VC: front flit type; for a head, its route (at node rt_node) */
+  uint8_t fr_type[MT_RT_MAX_IVCS];
+  uint8_t rt_port[MT_RT_MAX_IVCS], rt_swap[MT_RT_MAX_IVCS];
+  uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS];
+  uint32_t rt_need[MT_RT_MAX_IVCS]; /* credits the head needs (VCT rule) */
+  unsigned rt_node;
+  /* normal-packet route by destination id at node rt_node, filled on demand (0 = not yet):
+   * bit 7 valid, bit 5 destination reached, bit 4 wrap link, bits 3..0 output port */
+  uint8_t *dst_rt;
+  uint8_t ivc_port[MT_RT_MAX_IVCS], ivc_vc[MT_RT_MAX_IVCS]; /* i / nv, i % nv */
+  /* candidates: input VCs whose front flit asks for output o (a head, or a sub-packet of an
+   * all-reduce message), cand_o[i] = that output or 0xff */
+  uint64_t cand[MT_RT_MAX_PORTS][MT_RT_SETW];
+  uint8_t cand_o[MT_RT_MAX_IVCS];
+  uint32_t odirty; /* bit o: output o must look at its candidates */
+  /* sticky error flags in the layout of mt_router_out; nerr: any flag set */
+  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS], ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  unsigned nerr;
+  size_t out_bytes;                  /* bytes of mt_router_out before wd_err */
+  uint8_t vc_bytes[MT_RT_MAX_VCS];   /* 0xff for the VCs in use, else 0 */
   /* per output port */
   uint8_t held[MT_RT_MAX_PORTS];
+  uint32_t heldm; /* bit o: held[o] */
   uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
   uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
-  uint8_t busy[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
-  /* registered outputs */
-  mt_router_out q;
+  uint16_t busy_vc[MT_RT_MAX_PORTS]; /* bit v: output VC v allocated to a packet/message */
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   /* statistics (not part of the RTL) */

@@ -90,9 +90,20 @@ area-router: | deps-ok
 	@synth/area_router.sh
 AREA_STEPS += area-router
 
+# ---- C model: optimized step vs the original one (tb/cmodel/router_ref.c, test only) ----
+# t-c-router_diff (automatic, ASan) compares them cycle by cycle; it #includes router_ref.c.
+$(BUILD)/tests/test_router_diff: tb/cmodel/router_ref.c
+# the same program at -O2 against libmt, for the speed of the step alone (--bench)
+$(RT_COBJ_DIR)/bench_router_diff: tb/cmodel/test_router_diff.c tb/cmodel/router_ref.c tb/cmodel/mt_test.h $(LIBMT)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBMT) $(LDLIBS_MT) -o $@
+
 # ---- bench: C model speed and co-simulation speed ----
-bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper)
+# RBENCH: mt_router_step alone (busy router, recorded inputs replayed), reference and optimized;
+# CBENCH: the C model inside the co-simulation harness (includes its traffic generator).
+bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper) $(RT_COBJ_DIR)/bench_router_diff
 	@{ echo "# bench-router $$(date -u +%Y-%m-%dT%H:%MZ) on $$(nproc) cores: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; \
+	  $(RT_COBJ_DIR)/bench_router_diff --bench 1000000 | grep -E '^RBENCH'; \
 	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
 	  $(call RT_BIN,paper) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
 	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 1000000 | grep -E '^(cosim|RESULT)'; \
