@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_mem: behavioural gradient buffer behind the NI's valid/ready memory port
- * (docs/ni.md): byte addresses aligned to 4, one request per cycle taken when ready,
- * one enable bit per 32-bit lane, read responses in order after 1..lat_max cycles, at
- * most one response per cycle, writes have no response. Ready and latency are drawn
- * from xorshift32, so a run is reproducible from its seed. Used by the network model;
- * the RTL harnesses model the same memory in C++ with the same PRNG. */
+ * mt_mem: behavioural gradient buffer behind the NI's valid/ready memory ports
+ * (docs/ni.md): byte addresses aligned to 4, per port one request per cycle taken when
+ * ready, one enable bit per 32-bit lane, read responses of a port in order after
+ * 1..lat_max cycles, at most one response per port per cycle, writes have no response.
+ * Several ports (mt_mem_init_mp) are all served every cycle; the requests accepted at one
+ * edge take effect in port-index order (a read on port q sees a write accepted at the same
+ * edge on a port p < q, not one on p > q). Ready and latency are drawn from xorshift32,
+ * so a run is reproducible from its seed. Used by the network model; the RTL harnesses
+ * model the same memory in C++ with the same PRNG. */
 #ifndef MT_MEM_H
 #define MT_MEM_H
 #include <stdint.h>
@@ -14,24 +17,37 @@ extern "C" {
 
 #define MT_MEM_MAX_LANES 16
 #define MT_MEM_RSPQ 64
+#define MT_MEM_MAX_PORTS 24
+
+typedef struct {
+  uint8_t ready_q;
+  uint64_t last_due;
+  unsigned rsp_rd, rsp_cnt;
+  struct { uint64_t due; uint32_t d[MT_MEM_MAX_LANES]; } rsp[MT_MEM_RSPQ];
+} mt_mem_port;
 
 typedef struct {
   uint32_t *w; uint64_t nw;       /* the buffer, 32-bit words */
-  unsigned lanes, p_ready, lat_max;
+  unsigned lanes, p_ready, lat_max, nports;
   uint32_t rng;
-  uint8_t ready_q;
-  uint64_t cyc, last_due, errors;
-  unsigned rsp_rd, rsp_cnt;
-  struct { uint64_t due; uint32_t d[MT_MEM_MAX_LANES]; } rsp[MT_MEM_RSPQ];
+  uint64_t cyc, errors;
+  mt_mem_port *port;              /* [nports] */
 } mt_mem;
 
-/* p_ready: % of cycles the port is ready (1..100); lat_max >= 1. Returns -1 on bad args. */
+/* p_ready: % of cycles a port is ready (1..100); lat_max >= 1. Returns -1 on bad args. */
 int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed);
+/* The same with nports ports (1..MT_MEM_MAX_PORTS); nports = 1 is mt_mem_init. */
+int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed);
 void mt_mem_free(mt_mem *m);
-/* Values the memory presents during this cycle. */
+/* Values the memory presents during this cycle (port 0). */
 void mt_mem_comb(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data);
-/* The edge: take the request presented during this cycle (if ready), retire a response. */
+/* The same for port p. */
+void mt_mem_comb_port(const mt_mem *m, unsigned p, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data);
+/* The edge (one port): take the request presented during this cycle (if ready), retire a response. */
 void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata);
+/* The edge, every port: arrays of nports; wdata of port p at wdata + p * wstride. */
+void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
+                    const uint32_t *wdata, unsigned wstride);
 
 #ifdef __cplusplus
 }

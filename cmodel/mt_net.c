@@ -15,6 +15,7 @@ struct mt_net {
   const mt_sched *s; const mt_tables *tb; const mt_topo *t;
   mt_layout ly;
   int N, D, L, NP, dtype, pkt_mode;
+  unsigned nmp;                              /* NI memory ports */
   mt_router *rt; mt_router_out *rq, *rq2;   /* registered outputs: current and next */
   mt_ni *ni; mt_ni_out *nq, *nq2;
   mt_ni_in *ncfg;                            /* per-node configuration part of the NI inputs */
@@ -43,7 +44,7 @@ void mt_net_cfg_small(mt_net_cfg *c) {
   mt_net_cfg_paper(c);
   snprintf(c->name, sizeof c->name, "small");
   c->vc_depth = 8; c->ej_depth = 8; c->link_lat = 2; c->subpkt_flits = 4; c->pkt_bytes = 64;
-  c->ni_sq = 4; c->ni_rq = 4; c->wd_limit = 20000; c->max_cycles = 50000000ull;
+  c->ni_sq = 4; c->ni_rq = 8; c->wd_limit = 20000; c->max_cycles = 50000000ull;
 }
 
 int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e) {
@@ -66,7 +67,7 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
     {"payload_w", &c->payload_w}, {"num_vcs", &c->num_vcs}, {"vc_depth", &c->vc_depth}, {"ej_depth", &c->ej_depth},
     {"link_lat", &c->link_lat}, {"subpkt_flits", &c->subpkt_flits}, {"pkt_bytes", &c->pkt_bytes}, {"step_prio", &c->step_prio},
     {"local_ports", &c->local_ports}, {"mem_p_ready", &c->mem_p_ready}, {"mem_lat_max", &c->mem_lat_max},
-    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}};
+    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}, {"ni_rx_engines", &c->ni_rx_engines}, {"ni_mem_ports", &c->ni_mem_ports}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
     if (!strcmp(key, f[i].k)) {
       if (v > 4294967295.0 || v != (double)(unsigned)v) return mt_fail(e, "--set %s: '%s' is not a whole number", key, eq + 1);
@@ -76,7 +77,7 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
   if (!strcmp(key, "max_cycles")) { c->max_cycles = (uint64_t)v; return 0; }
   if (!strcmp(key, "clock_ghz")) { if (v <= 0) return mt_fail(e, "--set clock_ghz must be > 0"); c->clock_ghz = v; return 0; }
   return mt_fail(e, "--set: unknown field '%s' (payload_w num_vcs vc_depth ej_depth link_lat subpkt_flits pkt_bytes step_prio local_ports "
-                 "mem_p_ready mem_lat_max ni_sq ni_rq wd_limit max_cycles clock_ghz)", key);
+                 "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports wd_limit max_cycles clock_ghz)", key);
 }
 
 void mt_net_free(mt_net *n) {
@@ -132,6 +133,10 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
   np.payload_w = c->payload_w; np.num_vcs = c->num_vcs; np.nlocal = (unsigned)n->L; np.net_ports = (unsigned)(2 * n->D);
   np.ej_depth = c->ej_depth; np.vc_depth = c->vc_depth; np.subpkt_flits = c->subpkt_flits; np.pkt_bytes = c->pkt_bytes;
   np.tbl_depth = (unsigned)mt_rom_depth(tb); np.max_flows = (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
+  /* bandwidth: 0 = full (one engine per local port, L + 2L memory ports) */
+  np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (unsigned)n->L;
+  np.mem_ports = c->ni_mem_ports ? c->ni_mem_ports : (unsigned)n->L + 2 * np.rx_engines;
+  n->nmp = np.mem_ports;
   mt_ni_params_layout(&np, &n->ly);
   if (mt_ni_check_params(&np, e)) { char m[600]; snprintf(m, sizeof m, "network interface: %.500s", e->msg); mt_fail(e, "%s", m); mt_net_free(n); return NULL; }
   const int N = n->N;
@@ -157,7 +162,7 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
     cf->base_units = (uint32_t)n->ly.base_units; cf->rem_units = (uint32_t)n->ly.rem_units; cf->elem = (uint32_t)n->ly.elem;
     cf->nop_bytes = (uint32_t)n->ly.nop_bytes; cf->wd_limit = c->wd_limit;
     n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
-    if (mt_mem_init(&n->mem[i], s->bytes / 4, c->payload_w / 32, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u)) {
+    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u)) {
       mt_fail(e, "memory: mem_p_ready must be 1..100 and mem_lat_max 1..1000"); free(img); mt_net_free(n); return NULL;
     }
   }
@@ -245,10 +250,12 @@ void mt_net_step(mt_net *n) {
       ni->ej_valid[l] = ro->out_valid[D2 + l];
       ni->ej_flit[l] = ro->out_flit[D2 + l];
     }
-    mt_mem_comb(&n->mem[i], &ni->mem_req_ready, &ni->mem_rsp_valid, ni->mem_rsp_data);
+    for (unsigned m = 0; m < n->nmp; m++)
+      mt_mem_comb_port(&n->mem[i], m, &ni->mem_req_ready[m], &ni->mem_rsp_valid[m], ni->mem_rsp_data[m]);
     mt_router_step(&n->rt[i], ri, &n->rq2[i]);
     mt_ni_step(&n->ni[i], ni, &n->nq2[i]);
-    mt_mem_edge(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, no->mem_req_wdata);
+    mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
+                   MT_NI_MAX_LANES);
   }
   mt_router_out *tr = n->rq; n->rq = n->rq2; n->rq2 = tr;
   mt_ni_out *tn = n->nq; n->nq = n->nq2; n->nq2 = tn;

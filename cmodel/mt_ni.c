@@ -18,6 +18,7 @@ void mt_ni_default_params(mt_ni_params *p) {
   p->payload_w = 128; p->num_vcs = 2; p->nlocal = 4; p->net_ports = 4; p->ej_depth = 4;
   p->vc_depth = 8; p->subpkt_flits = 16; p->pkt_bytes = 256; p->inj_vc = 0;
   p->tbl_depth = 64; p->max_flows = 16; p->sq = 4; p->rq = 4; p->wd_w = 24;
+  p->rx_engines = 1; p->mem_ports = 1;
   p->flow_w = 4; p->step_w = 5; p->id_w = 4; p->port_w = 3; p->ej_w = 2; p->addr_w = 12;
   p->size_w = 13; p->children = 4;
 }
@@ -65,6 +66,12 @@ int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
   if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ/RQ");
   if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u", p->wd_w);
   if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW");
+  {
+    unsigned E = p->rx_engines ? p->rx_engines : 1, M = p->mem_ports ? p->mem_ports : 1;
+    if (p->nlocal % E) return mt_fail(e, "rx_engines=%u: a divisor of L=%u", E, p->nlocal);
+    if (M != 1 && M != p->nlocal + E && M != p->nlocal + 2 * E)
+      return mt_fail(e, "mem_ports=%u: 1, L+E=%u or L+2E=%u", M, p->nlocal + E, p->nlocal + 2 * E);
+  }
   return 0;
 }
 
@@ -76,7 +83,26 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->lg_fb = 0; while ((1u << s->lg_fb) < s->fb) s->lg_fb++;
   s->pkt_flits = p->pkt_bytes / s->fb;
   s->nstreams = p->nlocal * p->num_vcs;
-  s->tq_depth = p->nlocal * p->sq + p->rq;
+  s->ne = p->rx_engines ? p->rx_engines : 1;
+  s->nmp = p->mem_ports ? p->mem_ports : 1;
+  s->ses = s->nstreams / s->ne;
+  s->tq_depth = p->nlocal * p->sq + s->ne * p->rq;
+  {
+    const unsigned L = p->nlocal, E = s->ne;
+    if (s->nmp == 1) {
+      for (unsigned a = 0; a < L + E; a++) { s->ag[0][a] = (uint8_t)a; s->agm[0][a] = 0; }
+      s->na[0] = (uint8_t)(L + E);
+      for (unsigned e2 = 0; e2 < E; e2++) s->wport[e2] = 0;
+    } else {
+      for (unsigned l = 0; l < L; l++) { s->na[l] = 1; s->ag[l][0] = (uint8_t)l; s->agm[l][0] = 0; }
+      const int split = s->nmp == L + 2 * E;
+      for (unsigned e2 = 0; e2 < E; e2++) {
+        s->na[L + e2] = 1; s->ag[L + e2][0] = (uint8_t)(L + e2); s->agm[L + e2][0] = (uint8_t)(split ? 1 : 0);
+        s->wport[e2] = (uint8_t)(L + e2);
+        if (split) { s->na[L + E + e2] = 1; s->ag[L + E + e2][0] = (uint8_t)(L + e2); s->agm[L + E + e2][0] = 2; s->wport[e2] = (uint8_t)(L + E + e2); }
+      }
+    }
+  }
   int o[9]; layout_offsets(p, o);
   s->o_op = o[0]; s->o_flow = o[1]; s->o_step = o[2]; s->o_parent = o[3]; s->o_child = o[4];
   s->o_addr = o[5]; s->o_size = o[6]; s->slot_w = o[7]; s->width = (unsigned)o[8];
@@ -86,7 +112,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->rdone = calloc(F, 1); s->cnt = calloc(F, 1);
   s->ridx = calloc(F, 4); s->gidx = calloc(F, 4); s->rxb = calloc(F, 4);
   s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
-  s->tq = calloc(s->tq_depth, 1);
+  s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
   if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
   for (unsigned l = 0; l < p->nlocal; l++)
@@ -163,59 +189,81 @@ static uint32_t last_mask(const mt_ni *s, uint32_t len) {
 
 static void set_err(uint8_t *code, int c) { if (!*code) *code = (uint8_t)c; }
 
+/* global stream of entry i in engine e's list: ports e, e+E, e+2E, ..., NumVcs VCs each */
+static unsigned eng_stream(const mt_ni *s, unsigned e, unsigned i) {
+  const unsigned NV = s->p.num_vcs;
+  return (e + (i / NV) * s->ne) * NV + i % NV;
+}
+
 void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   const mt_ni_params *p = &s->p;
-  const unsigned L = p->nlocal, NV = p->num_vcs, S = s->nstreams, lanes = s->lanes;
-  const unsigned F = p->max_flows;
+  const unsigned L = p->nlocal, NV = p->num_vcs, lanes = s->lanes;
+  const unsigned F = p->max_flows, NE = s->ne, M = s->nmp, TQD = s->tq_depth;
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const int running = s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
   const int busy = s->st == MT_NI_ST_SCAN || running;
-  const int mem_quiet = !s->rq_v && s->tq_cnt == 0; /* before the edge */
+  int mem_quiet = 1; /* before the edge */
+  for (unsigned m = 0; m < M; m++) if (s->rq_v[m] || s->tq_cnt[m]) mem_quiet = 0;
   uint8_t ecode = 0;          /* error raised this cycle */
   int progress = 0;
   mt_ni_out nq;
   memset(&nq, 0, sizeof nq);
 
-  /* ---------------- combinational: decode the two table read ports ---------------- */
-  mt_ni_entry E, EB;
+  /* ---------------- combinational: decode the table read ports ---------------- */
+  mt_ni_entry E, EB[MT_NI_MAX_L];
   mt_ni_decode(s, in, s->tba, &E);
-  mt_ni_decode(s, in, s->tbb, &EB);
+  for (unsigned e = 0; e < NE; e++) if (s->rx[e].st == 1) mt_ni_decode(s, in, s->tbb[e], &EB[e]);
 
-  /* ---------------- memory response routing (tag FIFO front) ---------------- */
-  int rsp_tag = -1;
-  if (in->mem_rsp_valid && s->tq_cnt) rsp_tag = s->tq[s->tq_rd];
-  if (in->mem_rsp_valid) progress = 1;
+  /* ---------------- memory response routing (tag FIFO fronts) ---------------- */
+  int rsp_tag[MT_NI_MAX_MP];
+  int eng_rsp[MT_NI_MAX_L];   /* port whose response goes to engine e this cycle, or -1 */
+  for (unsigned e = 0; e < NE; e++) eng_rsp[e] = -1;
+  for (unsigned m = 0; m < M; m++) {
+    rsp_tag[m] = -1;
+    if (in->mem_rsp_valid[m] && s->tq_cnt[m]) rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
+    if (in->mem_rsp_valid[m]) progress = 1;
+    if (rsp_tag[m] >= (int)L) eng_rsp[rsp_tag[m] - (int)L] = (int)m;
+  }
 
-  /* ---------------- requests to the memory arbiter ---------------- */
-  int req[MT_NI_MAX_L + 1];
+  /* ---------------- requests to the memory arbiters ---------------- */
+  int sreq[MT_NI_MAX_L];
   for (unsigned l = 0; l < L; l++) {
     const mt_ni_tx *t = &s->tx[l];
-    req[l] = running && t->act && t->rdj < t->nfl && t->fcnt + t->outst < p->sq;
+    sreq[l] = running && t->act && t->rdj < t->nfl && t->fcnt + t->outst < p->sq;
   }
-  mt_ni_rx *r = &s->rx;
-  const unsigned rs = r->s;
-  const int front_v = r->st == 2 && s->ej_cnt[rs] != 0;
-  const mt_flit *front = front_v ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
-  int front_bad = 0;
-  if (front_v && r->popj < r->nfl) {
-    unsigned t = mt_flit_type(front, p->payload_w);
-    front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
-                mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
+  int front_v[MT_NI_MAX_L], rx_busy[MT_NI_MAX_L], rx_wr[MT_NI_MAX_L], rx_rd[MT_NI_MAX_L];
+  const mt_flit *front[MT_NI_MAX_L];
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    const unsigned rs = r->s;
+    front_v[e] = r->st == 2 && s->ej_cnt[rs] != 0;
+    front[e] = front_v[e] ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
+    int front_bad = 0;
+    if (front_v[e] && r->popj < r->nfl) {
+      unsigned t = mt_flit_type(front[e], p->payload_w);
+      front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
+                  mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
+    }
+    rx_busy[e] = running && r->st == 2;
+    const int rx_pop_ok = front_v[e] && r->popj < r->nfl && !front_bad;
+    rx_wr[e] = rx_busy[e] && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : rx_pop_ok);
+    rx_rd[e] = rx_busy[e] && r->op == MT_OP_REDUCE && rx_pop_ok && r->infl < p->rq;
+    if (rx_busy[e] && front_v[e] && r->popj < r->nfl && front_bad) set_err(&ecode, MT_NI_E_RX_FRAME);
   }
-  const int rx_busy = running && r->st == 2;
-  const int rx_pop_ok = front_v && r->popj < r->nfl && !front_bad;
-  const int rx_wr = rx_busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : rx_pop_ok);
-  const int rx_rd = rx_busy && r->op == MT_OP_REDUCE && rx_pop_ok && r->infl < p->rq;
-  if (rx_busy && front_v && r->popj < r->nfl && front_bad) set_err(&ecode, MT_NI_E_RX_FRAME);
-  req[L] = rx_wr || rx_rd;
 
-  /* ---------------- memory arbiter: round robin after the last grant ---------------- */
-  int gnt = -1;
-  const int slot_free = !s->rq_v || in->mem_req_ready;
-  if (running && slot_free) {
-    for (unsigned k = 1; k <= L + 1; k++) {
-      unsigned i = (s->mrr + k) % (L + 1);
-      if (req[i]) { gnt = (int)i; break; }
+  /* ---------------- memory arbiters: per port, round robin after the last grant ---------------- */
+  int gnt[MT_NI_MAX_MP];      /* index into the port's requester list, or -1 */
+  int any_gnt = 0;
+  for (unsigned m = 0; m < M; m++) {
+    gnt[m] = -1;
+    if (!running || !(!s->rq_v[m] || in->mem_req_ready[m])) continue;
+    const unsigned na = s->na[m];
+    for (unsigned k = 1; k <= na; k++) {
+      unsigned i = (s->mrr[m] + k) % na, a = s->ag[m][i], md = s->agm[m][i];
+      int rq;
+      if (a < L) rq = sreq[a];
+      else rq = md == 0 ? (rx_wr[a - L] || rx_rd[a - L]) : md == 1 ? rx_rd[a - L] : rx_wr[a - L];
+      if (rq) { gnt[m] = (int)i; any_gnt = 1; break; }
     }
   }
 
@@ -226,42 +274,55 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     send[l] = running && t->act && s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0);
   }
 
-  /* ---------------- receive engine: idle pick / look-up ---------------- */
-  int rx_pick = -1;            /* stream picked in idle */
-  int rx_look_go = 0, rx_look_wait = 0;
-  int rx_done = 0;
-  if (running && r->st == 0) {
-    for (unsigned k = 0; k < S; k++) {
-      unsigned i = (r->rr + k) % S;
-      if (s->ej_cnt[i]) { rx_pick = (int)i; break; }
-    }
-    if (rx_pick >= 0) {
-      const mt_flit *f = &s->ej[(size_t)rx_pick * p->ej_depth + s->ej_rd[rx_pick]];
-      if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) { set_err(&ecode, MT_NI_E_RX_FRAME); rx_pick = -1; }
+  /* ---------------- receive engines: idle pick / look-up ---------------- */
+  int rx_pick[MT_NI_MAX_L], rx_pick_l[MT_NI_MAX_L], rx_look_go[MT_NI_MAX_L], rx_look_wait[MT_NI_MAX_L], rx_done[MT_NI_MAX_L];
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    rx_pick[e] = -1; rx_pick_l[e] = -1; rx_look_go[e] = 0; rx_look_wait[e] = 0; rx_done[e] = 0;
+    if (running && r->st == 0) {
+      for (unsigned k = 0; k < s->ses; k++) {
+        unsigned i = (r->rr + k) % s->ses, g = eng_stream(s, e, i);
+        if (s->ej_cnt[g]) { rx_pick[e] = (int)g; rx_pick_l[e] = (int)i; break; }
+      }
+      if (rx_pick[e] >= 0) {
+        const mt_flit *f = &s->ej[(size_t)rx_pick[e] * p->ej_depth + s->ej_rd[rx_pick[e]]];
+        if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) { set_err(&ecode, MT_NI_E_RX_FRAME); rx_pick[e] = -1; }
+      }
     }
   }
-  int look_code = 0;
-  if (running && r->st == 1) {
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    if (!(running && r->st == 1)) continue;
+    const mt_ni_entry *B = &EB[e];
+    int look_code = 0;
     unsigned f = r->flow, fi = f < F ? f : 0;
-    uint32_t ea = EB.addr, es = EB.size;
+    uint32_t ea = B->addr, es = B->size;
     if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
         (r->op == MT_OP_GATHER && s->root[fi])) look_code = MT_NI_E_RX_FLOW;
     else if (r->op == MT_OP_REDUCE) {
       int k = -1;
-      for (int c = 0; c < EB.nchild; c++) if ((uint32_t)EB.cnode[c] == r->src) { k = c; break; }
+      for (int c = 0; c < B->nchild; c++) if ((uint32_t)B->cnode[c] == r->src) { k = c; break; }
       if (k < 0) look_code = MT_NI_E_RX_SRC;
-      else if ((uint32_t)k != s->cnt[fi]) rx_look_wait = 1;
+      else if ((uint32_t)k != s->cnt[fi]) rx_look_wait[e] = 1;
     } else {
-      if (s->gv[fi] && (uint32_t)EB.pnode != r->src) look_code = MT_NI_E_RX_SRC;
-      else if (s->grx[fi]) rx_look_wait = 1;
+      if (s->gv[fi] && (uint32_t)B->pnode != r->src) look_code = MT_NI_E_RX_SRC;
+      else if (s->grx[fi]) rx_look_wait[e] = 1;
     }
     if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea ||
                        (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
-    if (look_code) { set_err(&ecode, look_code); rx_look_wait = 0; }
-    else if (!rx_look_wait) rx_look_go = 1;
-    if (rx_look_wait) rx_look_go = 0;
+    if (look_code) { set_err(&ecode, look_code); rx_look_wait[e] = 0; }
+    else if (!rx_look_wait[e]) rx_look_go[e] = 1;
+    if (rx_look_wait[e]) rx_look_go[e] = 0;
   }
-  if (rx_busy && r->wj == r->nfl) rx_done = 1;
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    /* done when every write is issued; with its own write port, also accepted by the
+     * memory (nothing held), so a later reader on another port sees the data */
+    if (rx_busy[e] && r->wj == r->nfl) {
+      unsigned wp = s->wport[e];
+      rx_done[e] = M == 1 || !s->rq_v[wp] || in->mem_req_ready[wp];
+    }
+  }
 
   /* ---------------- issue logic (RUN) and scan (SCAN) ---------------- */
   int any_free = -1, sidle = 1;
@@ -317,7 +378,9 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   if (s->st == MT_NI_ST_FIN) {
     int g = 1;
     for (unsigned f = 0; f < F; f++) if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
-    fin_ok = sidle && r->st == 0 && !s->rq_v && s->tq_cnt == 0 && g;
+    int ridle = 1;
+    for (unsigned e = 0; e < NE; e++) if (s->rx[e].st != 0) ridle = 0;
+    fin_ok = sidle && ridle && mem_quiet && g;
   }
 
   /* ---------------- ejection overflow ---------------- */
@@ -331,7 +394,8 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   }
 
   /* ---------------- progress and watchdog ---------------- */
-  if (gnt >= 0 || issue || advance || s->lock != 0 || rx_done || rx_look_go) progress = 1;
+  if (any_gnt || issue || advance || s->lock != 0) progress = 1;
+  for (unsigned e = 0; e < NE; e++) if (rx_done[e] || rx_look_go[e]) progress = 1;
   for (unsigned l = 0; l < L; l++) if (send[l]) progress = 1;
   uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;
   uint32_t wd_d = (progress || !busy) ? 0 : (s->wd == wmax ? wmax : s->wd + 1);
@@ -339,66 +403,79 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   if (busy && wlim != 0 && wd_d >= wlim) set_err(&ecode, MT_NI_E_WATCHDOG);
 
   /* ======================= register updates ======================= */
-  /* ---- memory request register and tag FIFO ---- */
-  if (s->rq_v && in->mem_req_ready) s->rq_v = 0;
-  if (rsp_tag >= 0) { s->tq_rd = (s->tq_rd + 1) % s->tq_depth; s->tq_cnt--; }
-  uint32_t ej_pop = 0xffffffffu; /* stream popped this cycle */
-  if (gnt >= 0) {
-    s->mrr = (uint32_t)gnt;
-    s->rq_v = 1;
-    if (gnt < (int)L) {
-      mt_ni_tx *t = &s->tx[gnt];
-      s->rq_we = 0;
-      s->rq_addr = t->addr + (t->rdj << s->lg_fb);
-      s->rq_be = lane_mask(s, t->rdj, t->nfl, t->lastmask);
-      memset(s->rq_data, 0, sizeof s->rq_data);
+  /* ---- memory request registers and tag FIFOs ---- */
+  uint32_t ej_pop[MT_NI_MAX_L]; /* stream popped by engine e this cycle */
+  for (unsigned e = 0; e < NE; e++) ej_pop[e] = 0xffffffffu;
+  for (unsigned m = 0; m < M; m++) {
+    if (s->rq_v[m] && in->mem_req_ready[m]) s->rq_v[m] = 0;
+    if (rsp_tag[m] >= 0) { s->tq_rd[m] = (s->tq_rd[m] + 1) % TQD; s->tq_cnt[m]--; }
+    if (gnt[m] < 0) continue;
+    const unsigned a = s->ag[m][gnt[m]], md = s->agm[m][gnt[m]];
+    uint8_t *tq = s->tq + (size_t)m * TQD;
+    s->mrr[m] = (uint32_t)gnt[m];
+    s->rq_v[m] = 1;
+    if (a < L) {
+      mt_ni_tx *t = &s->tx[a];
+      s->rq_we[m] = 0;
+      s->rq_addr[m] = t->addr + (t->rdj << s->lg_fb);
+      s->rq_be[m] = lane_mask(s, t->rdj, t->nfl, t->lastmask);
+      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
       t->rdj++;
       t->outst++;
-      s->tq[(s->tq_rd + s->tq_cnt) % s->tq_depth] = (uint8_t)gnt;
-      s->tq_cnt++;
-    } else if (rx_wr) {
-      s->rq_we = 1;
-      s->rq_addr = r->addr + (r->wj << s->lg_fb);
-      s->rq_be = lane_mask(s, r->wj, r->nfl, r->lastmask);
+      tq[(s->tq_rd[m] + s->tq_cnt[m]) % TQD] = (uint8_t)a;
+      s->tq_cnt[m]++;
+      continue;
+    }
+    const unsigned e = a - L;
+    mt_ni_rx *r = &s->rx[e];
+    if (md == 2 || (md == 0 && rx_wr[e])) {
+      s->rq_we[m] = 1;
+      s->rq_addr[m] = r->addr + (r->wj << s->lg_fb);
+      s->rq_be[m] = lane_mask(s, r->wj, r->nfl, r->lastmask);
       if (r->op == MT_OP_REDUCE) {
-        memcpy(s->rq_data, r->wq[r->wq_rd], sizeof s->rq_data);
+        memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
         r->wq_rd = (r->wq_rd + 1) % p->rq; r->wq_cnt--; r->infl--;
       } else {
-        memset(s->rq_data, 0, sizeof s->rq_data);
-        for (unsigned k = 0; k < lanes; k++) s->rq_data[k] = front->w[k];
-        ej_pop = rs; r->popj++;
+        memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
+        for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = front[e]->w[k];
+        ej_pop[e] = r->s; r->popj++;
       }
       r->wj++;
-    } else { /* rx read (reduce) */
-      s->rq_we = 0;
-      s->rq_addr = r->addr + (r->popj << s->lg_fb);
-      s->rq_be = lane_mask(s, r->popj, r->nfl, r->lastmask);
-      memset(s->rq_data, 0, sizeof s->rq_data);
+    } else { /* engine read (reduce) */
+      s->rq_we[m] = 0;
+      s->rq_addr[m] = r->addr + (r->popj << s->lg_fb);
+      s->rq_be[m] = lane_mask(s, r->popj, r->nfl, r->lastmask);
+      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
       unsigned wi = (r->inq_rd + r->inq_cnt) % p->rq;
-      for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = front->w[k];
+      for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = front[e]->w[k];
       r->inq_cnt++;
-      ej_pop = rs; r->popj++; r->infl++;
-      s->tq[(s->tq_rd + s->tq_cnt) % s->tq_depth] = (uint8_t)L;
-      s->tq_cnt++;
+      ej_pop[e] = r->s; r->popj++; r->infl++;
+      tq[(s->tq_rd[m] + s->tq_cnt[m]) % TQD] = (uint8_t)a;
+      s->tq_cnt[m]++;
     }
   }
 
-  /* ---- reduction unit (mt_reduce_alu: registered, one vector per cycle) ---- */
-  if (r->alu_v) { /* result of the previous cycle into the write queue */
-    unsigned wi = (r->wq_rd + r->wq_cnt) % p->rq;
-    memcpy(r->wq[wi], r->alu_sum, sizeof r->alu_sum);
-    r->wq_cnt++;
+  /* ---- reduction units (mt_reduce_alu: registered, one vector per cycle per engine) ---- */
+  for (unsigned e = 0; e < NE; e++) {
+    mt_ni_rx *r = &s->rx[e];
+    if (r->alu_v) { /* result of the previous cycle into the write queue */
+      unsigned wi = (r->wq_rd + r->wq_cnt) % p->rq;
+      memcpy(r->wq[wi], r->alu_sum, sizeof r->alu_sum);
+      r->wq_cnt++;
+    }
+    r->alu_v = 0;
+    if (eng_rsp[e] >= 0) {
+      const uint32_t *d = in->mem_rsp_data[eng_rsp[e]];
+      for (unsigned k = 0; k < lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], r->inq[r->inq_rd][k]);
+      r->alu_v = 1;
+      r->inq_rd = (r->inq_rd + 1) % p->rq; r->inq_cnt--;
+    }
   }
-  r->alu_v = 0;
-  if (rsp_tag == (int)L) {
-    for (unsigned k = 0; k < lanes; k++)
-      r->alu_sum[k] = mt_reduce_add(in->dtype, in->mem_rsp_data[k], r->inq[r->inq_rd][k]);
-    r->alu_v = 1;
-    r->inq_rd = (r->inq_rd + 1) % p->rq; r->inq_cnt--;
-  } else if (rsp_tag >= 0) {
-    mt_ni_tx *t = &s->tx[rsp_tag];
+  for (unsigned m = 0; m < M; m++) {
+    if (rsp_tag[m] < 0 || rsp_tag[m] >= (int)L) continue;
+    mt_ni_tx *t = &s->tx[rsp_tag[m]];
     unsigned wi = (t->frd + t->fcnt) % p->sq;
-    for (unsigned k = 0; k < lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[k];
+    for (unsigned k = 0; k < lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[m][k];
     t->fcnt++; t->outst--;
   }
 
@@ -450,41 +527,47 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       s->cred[l][v] = (uint16_t)(s->cred[l][v] - (send[l] && v == p->inj_vc ? 1 : 0) + (in->inj_credit[l][v] ? 1 : 0));
 
   /* ---- receive engine state ---- */
-  uint32_t rb_d = s->rb;
-  if (rx_pick >= 0) {
-    const mt_flit *f = &s->ej[(size_t)rx_pick * p->ej_depth + s->ej_rd[rx_pick]];
-    mt_head_info h; mt_hd_unpack(f, &h);
-    unsigned fi = h.flow < F ? h.flow : 0;
-    r->st = 1; r->s = (uint32_t)rx_pick;
-    r->op = (uint8_t)h.op; r->flow = h.flow; r->src = h.src; r->addr = h.addr; r->len = h.len;
-    r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
-    rb_d = (h.op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
-  } else if (r->st == 1 && running) {
-    if (rx_look_go) {
-      r->st = 2; r->size = EB.size;
-      r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
-      r->lastmask = last_mask(s, r->len);
-      r->popj = 0; r->wj = 0; r->infl = 0;
-      ej_pop = r->s;
-    } else if (rx_look_wait) {
-      r->st = 0; r->rr = (r->s + 1) % S;
+  uint32_t rb_d[MT_NI_MAX_L];
+  for (unsigned e = 0; e < NE; e++) {
+    mt_ni_rx *r = &s->rx[e];
+    rb_d[e] = s->rb[e];
+    if (rx_pick[e] >= 0) {
+      const mt_flit *f = &s->ej[(size_t)rx_pick[e] * p->ej_depth + s->ej_rd[rx_pick[e]]];
+      mt_head_info h; mt_hd_unpack(f, &h);
+      unsigned fi = h.flow < F ? h.flow : 0;
+      r->st = 1; r->s = (uint32_t)rx_pick[e]; r->sl = (uint32_t)rx_pick_l[e];
+      r->op = (uint8_t)h.op; r->flow = h.flow; r->src = h.src; r->addr = h.addr; r->len = h.len;
+      r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
+      rb_d[e] = (h.op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
+    } else if (r->st == 1 && running) {
+      if (rx_look_go[e]) {
+        r->st = 2; r->size = EB[e].size;
+        r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
+        r->lastmask = last_mask(s, r->len);
+        r->popj = 0; r->wj = 0; r->infl = 0;
+        ej_pop[e] = r->s;
+      } else if (rx_look_wait[e]) {
+        r->st = 0; r->rr = (r->sl + 1) % s->ses;
+      }
+    } else if (rx_done[e]) {
+      unsigned fi = r->flow < F ? r->flow : 0;
+      uint32_t nb = s->rxb[fi] + r->len;
+      if (nb == r->size) {
+        s->rxb[fi] = 0;
+        if (r->op == MT_OP_REDUCE) s->cnt[fi]++; else s->grx[fi] = 1;
+      } else s->rxb[fi] = nb;
+      r->st = 0; r->rr = (r->sl + 1) % s->ses;
     }
-  } else if (rx_done) {
-    unsigned fi = r->flow < F ? r->flow : 0;
-    uint32_t nb = s->rxb[fi] + r->len;
-    if (nb == r->size) {
-      s->rxb[fi] = 0;
-      if (r->op == MT_OP_REDUCE) s->cnt[fi]++; else s->grx[fi] = 1;
-    } else s->rxb[fi] = nb;
-    r->st = 0; r->rr = (r->s + 1) % S;
+    s->rb[e] = rb_d[e];
   }
-  s->rb = rb_d;
 
   /* ---- ejection FIFOs: pop, push, credit pulses ---- */
-  if (ej_pop != 0xffffffffu) {
-    s->ej_rd[ej_pop] = (s->ej_rd[ej_pop] + 1) % p->ej_depth;
-    s->ej_cnt[ej_pop]--;
-    nq.ej_credit[ej_pop / NV][ej_pop % NV] = 1;
+  for (unsigned e = 0; e < NE; e++) {
+    const uint32_t q = ej_pop[e];
+    if (q == 0xffffffffu) continue;
+    s->ej_rd[q] = (s->ej_rd[q] + 1) % p->ej_depth;
+    s->ej_cnt[q]--;
+    nq.ej_credit[q / NV][q % NV] = 1;
   }
   for (unsigned l = 0; l < L; l++) {
     if (!in->ej_valid[l] || ej_full[l]) continue; /* accepted iff not full before the edge */
@@ -543,7 +626,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   if (ecode && s->st != MT_NI_ST_ERR) {
     s->st = MT_NI_ST_ERR; s->err_code = ecode; s->err_idx = s->hp;
   }
-  /* start: accepted when not busy, the memory port quiet and no table write this cycle */
+  /* start: accepted when not busy, the memory ports quiet and no table write this cycle */
   if (in->start && !busy && !ecode && mem_quiet && !in->tbl_we) {
     s->st = MT_NI_ST_SCAN; hp_d = 0; s->ts = 0; s->lock = 0; s->ci = 0; s->prev_step = 0;
     s->err_code = 0; s->err_idx = 0; s->done = 0; s->wd = 0;
@@ -551,21 +634,27 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     memset(s->rdone, 0, F); memset(s->cnt, 0, F);
     memset(s->ridx, 0, F * 4); memset(s->gidx, 0, F * 4); memset(s->rxb, 0, F * 4);
     for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
-    r->st = 0; r->inq_cnt = 0; r->inq_rd = 0; r->wq_cnt = 0; r->wq_rd = 0; r->alu_v = 0;
+    for (unsigned e = 0; e < NE; e++) {
+      mt_ni_rx *r = &s->rx[e];
+      r->st = 0; r->inq_cnt = 0; r->inq_rd = 0; r->wq_cnt = 0; r->wq_rd = 0; r->alu_v = 0;
+    }
   }
   s->hp = hp_d;
 
   /* ---- table: registered read ports (read before write), write port ---- */
   memcpy(s->tba, s->tbl + (size_t)(hp_d < p->tbl_depth ? hp_d : 0) * MT_NI_EW, sizeof s->tba);
-  memcpy(s->tbb, s->tbl + (size_t)(rb_d < p->tbl_depth ? rb_d : 0) * MT_NI_EW, sizeof s->tbb);
+  for (unsigned e = 0; e < NE; e++)
+    memcpy(s->tbb[e], s->tbl + (size_t)(rb_d[e] < p->tbl_depth ? rb_d[e] : 0) * MT_NI_EW, sizeof s->tbb[e]);
   if (in->tbl_we && !busy && in->tbl_waddr < p->tbl_depth)
     for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)in->tbl_waddr * MT_NI_EW + k] = in->tbl_wdata[k];
 
-  /* ---- registered outputs ---- */
-  nq.mem_req_valid = s->rq_v; nq.mem_req_we = s->rq_we; nq.mem_req_addr = s->rq_addr;
-  nq.mem_req_be = s->rq_be;
-  memcpy(nq.mem_req_wdata, s->rq_data, sizeof nq.mem_req_wdata);
-  if (!s->rq_v) { nq.mem_req_we = 0; nq.mem_req_addr = 0; nq.mem_req_be = 0; memset(nq.mem_req_wdata, 0, sizeof nq.mem_req_wdata); }
+  /* ---- registered outputs (fields 0 while not valid) ---- */
+  for (unsigned m = 0; m < M; m++) {
+    if (!s->rq_v[m]) continue;
+    nq.mem_req_valid[m] = 1; nq.mem_req_we[m] = s->rq_we[m]; nq.mem_req_addr[m] = s->rq_addr[m];
+    nq.mem_req_be[m] = s->rq_be[m];
+    memcpy(nq.mem_req_wdata[m], s->rq_data[m], sizeof nq.mem_req_wdata[m]);
+  }
   nq.st = s->st;
   nq.busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
   nq.done = s->done; nq.err = s->st == MT_NI_ST_ERR; nq.err_code = s->err_code;

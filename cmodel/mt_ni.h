@@ -4,8 +4,9 @@
  * Contract (docs/ni.md, docs/interfaces.md): schedule table in the planner's layout
  * (cmodel/mt_layout.h, full or compact), start-up scan that validates the table and
  * indexes it per flow, issue logic with timestep and lockstep counters, one
- * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, one
- * depacketiser/reduction engine, one valid/ready memory port.
+ * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
+ * depacketiser/reduction engines (default 1), mem_ports valid/ready memory ports (default
+ * 1). The RTL implements the defaults; more engines / ports are C-model-only (docs/ni.md).
  * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
  * RTL sees just before the edge), updates the state and fills *out with the registered
  * outputs after the edge. No globals; memory is allocated in init only. */
@@ -29,6 +30,7 @@ extern "C" {
 #define MT_NI_MAX_RQ 16    /* receive pipeline depth */
 #define MT_NI_MAX_EJD 64   /* ejection FIFO depth per VC */
 #define MT_NI_EW 4         /* table word: up to 256 bits */
+#define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 
 /* Error codes (err_code), docs/ni.md. */
 enum {
@@ -72,6 +74,10 @@ typedef struct {
   unsigned sq;           /* sender data FIFO depth */
   unsigned rq;           /* receive pipeline depth (reads in flight) */
   unsigned wd_w;         /* watchdog counter width */
+  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the RTL */
+  unsigned rx_engines;   /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
+  unsigned mem_ports;    /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
+                            or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
   /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
   unsigned perturb;
 } mt_ni_params;
@@ -107,19 +113,19 @@ typedef struct {
   /* ejection flits from the router */
   uint8_t ej_valid[MT_NI_MAX_L];
   mt_flit ej_flit[MT_NI_MAX_L];
-  /* memory port */
-  uint8_t mem_req_ready;
-  uint8_t mem_rsp_valid;
-  uint32_t mem_rsp_data[MT_NI_MAX_LANES];
+  /* memory ports (index 0 = the RTL's single port) */
+  uint8_t mem_req_ready[MT_NI_MAX_MP];
+  uint8_t mem_rsp_valid[MT_NI_MAX_MP];
+  uint32_t mem_rsp_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
 } mt_ni_in;
 
 typedef struct {
   uint8_t inj_valid[MT_NI_MAX_L];
   mt_flit inj_flit[MT_NI_MAX_L];               /* zero when not valid */
   uint8_t ej_credit[MT_NI_MAX_L][MT_NI_MAX_VCS]; /* one pulse per flit removed */
-  uint8_t mem_req_valid, mem_req_we;
-  uint32_t mem_req_addr, mem_req_be;
-  uint32_t mem_req_wdata[MT_NI_MAX_LANES];
+  uint8_t mem_req_valid[MT_NI_MAX_MP], mem_req_we[MT_NI_MAX_MP];
+  uint32_t mem_req_addr[MT_NI_MAX_MP], mem_req_be[MT_NI_MAX_MP];
+  uint32_t mem_req_wdata[MT_NI_MAX_MP][MT_NI_MAX_LANES];
   uint8_t busy, done, err, err_code, st;
   uint32_t err_idx, idx;
   uint16_t step;
@@ -136,7 +142,8 @@ typedef struct {
 typedef struct {
   uint8_t st;            /* 0 idle, 1 look, 2 busy */
   uint32_t s;            /* stream = l * NumVcs + vc */
-  uint32_t rr;           /* next stream to look at */
+  uint32_t sl;           /* the same stream in this engine's own list */
+  uint32_t rr;           /* next stream to look at (index in this engine's list) */
   uint8_t op, normal;
   uint32_t flow, src, addr, len, size, nfl, popj, wj, infl, lastmask, tidx;
   uint32_t inq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
@@ -152,10 +159,15 @@ typedef struct {
   /* derived */
   unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width, words;
   int o_op, o_flow, o_step, o_parent, o_child, o_addr, o_size, slot_w;
-  /* table memory and its two registered read ports */
+  unsigned ne, nmp, ses;  /* engines, memory ports, streams per engine */
+  /* requesters of each memory port, in round-robin order: agent a < L is sender a,
+   * a >= L engine a - L; mode 0 reads and writes (writes first), 1 reads only, 2 writes only */
+  uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L];
+  uint8_t wport[MT_NI_MAX_L]; /* the port that carries engine e's writes */
+  /* table memory and its registered read ports: A (scan/issue), B one per engine (look-up) */
   uint64_t *tbl;          /* [tbl_depth * MT_NI_EW] */
-  uint64_t tba[MT_NI_EW], tbb[MT_NI_EW];
-  uint32_t rb;            /* port B address register */
+  uint64_t tba[MT_NI_EW], tbb[MT_NI_MAX_L][MT_NI_EW];
+  uint32_t rb[MT_NI_MAX_L]; /* port B address registers */
   /* control */
   uint8_t st;
   uint32_t hp, ci, lock, wd, err_idx;
@@ -170,12 +182,12 @@ typedef struct {
   /* ejection FIFOs [stream][slot] */
   mt_flit *ej;
   uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS];
-  mt_ni_rx rx;
-  /* memory port */
-  uint8_t rq_v, rq_we;
-  uint32_t rq_addr, rq_be, rq_data[MT_NI_MAX_LANES];
-  uint8_t *tq;            /* tag FIFO [tq_depth] */
-  uint32_t tq_rd, tq_cnt, mrr;
+  mt_ni_rx rx[MT_NI_MAX_L];
+  /* memory ports: request registers, round-robin pointers, tag FIFOs [nmp][tq_depth] */
+  uint8_t rq_v[MT_NI_MAX_MP], rq_we[MT_NI_MAX_MP];
+  uint32_t rq_addr[MT_NI_MAX_MP], rq_be[MT_NI_MAX_MP], rq_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
+  uint8_t *tq;
+  uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
   mt_ni_out q;            /* registered outputs */
   uint64_t cycles;
 } mt_ni;

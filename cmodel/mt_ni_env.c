@@ -33,6 +33,12 @@ typedef struct {
   uint32_t j, nfl;
 } emon;
 
+typedef struct {
+  uint8_t ready_q;
+  struct { uint64_t due; uint32_t d[MT_NI_MAX_LANES]; } rsp[RSPQ];
+  unsigned rsp_rd, rsp_cnt; uint64_t last_due;
+} emport;
+
 struct mt_ni_env {
   const mt_sched *s; const mt_tables *tb; const mt_layout *ly; const mt_topo *t;
   int node; mt_ni_params p; mt_ni_env_run run; uint32_t rng;
@@ -45,9 +51,8 @@ struct mt_ni_env {
   int phase; unsigned wr_i, since_start; int table_written, finished;
   mt_ni_out last_out;
   /* memory */
-  uint8_t ready_q;
-  struct { uint64_t due; uint32_t d[MT_NI_MAX_LANES]; } rsp[RSPQ];
-  unsigned rsp_rd, rsp_cnt; uint64_t last_due;
+  unsigned nmp;           /* memory ports (params.mem_ports) */
+  emport mp[MT_NI_MAX_MP];
   /* incoming messages, grouped by source in send order */
   emsg *msg; int nmsg;
   int *src_first, *src_count, *src_k; uint32_t *src_off; uint64_t *src_rel;
@@ -85,6 +90,7 @@ mt_ni_env *mt_ni_env_new(const mt_sched *s, const mt_tables *tb, const mt_layout
   mt_ni_env *v = calloc(1, sizeof *v);
   if (!v) { mt_fail(e, "out of memory"); return NULL; }
   v->s = s; v->tb = tb; v->ly = ly; v->t = t; v->node = node; v->p = *p;
+  v->nmp = p->mem_ports ? p->mem_ports : 1;
   v->lanes = p->payload_w / 32; v->fb = p->payload_w / 8;
   v->nw = s->bytes / 4;
   int N = s->n_nodes;
@@ -230,11 +236,13 @@ void mt_ni_env_comb(mt_ni_env *v, mt_ni_in *in) {
     in->ej_flit[l] = v->ejf_q[l];
     for (unsigned c = 0; c < v->p.num_vcs; c++) in->inj_credit[l][c] = v->icred_q[l][c];
   }
-  in->mem_req_ready = v->ready_q;
-  in->mem_rsp_valid = 0;
-  if (v->rsp_cnt && v->rsp[v->rsp_rd].due <= v->cyc) {
-    in->mem_rsp_valid = 1;
-    memcpy(in->mem_rsp_data, v->rsp[v->rsp_rd].d, sizeof in->mem_rsp_data);
+  for (unsigned m = 0; m < v->nmp; m++) {
+    in->mem_req_ready[m] = v->mp[m].ready_q;
+    in->mem_rsp_valid[m] = 0;
+    if (v->mp[m].rsp_cnt && v->mp[m].rsp[v->mp[m].rsp_rd].due <= v->cyc) {
+      in->mem_rsp_valid[m] = 1;
+      memcpy(in->mem_rsp_data[m], v->mp[m].rsp[v->mp[m].rsp_rd].d, sizeof in->mem_rsp_data[m]);
+    }
   }
 }
 
@@ -339,29 +347,32 @@ void mt_ni_env_edge(mt_ni_env *v, const mt_ni_out *o) {
     if (v->since_start >= 2 && (o->done || o->err)) { v->phase = 3; v->finished = 1; }
   }
   /* ---- memory ---- */
-  if (v->rsp_cnt && v->rsp[v->rsp_rd].due <= v->cyc) { v->rsp_rd = (v->rsp_rd + 1) % RSPQ; v->rsp_cnt--; }
-  if (o->mem_req_valid && v->ready_q) {
-    uint32_t a = o->mem_req_addr;
+  /* ports in index order: a read sees a write accepted at the same edge on a lower port */
+  for (unsigned mi = 0; mi < v->nmp; mi++) {
+    emport *q = &v->mp[mi];
+    if (q->rsp_cnt && q->rsp[q->rsp_rd].due <= v->cyc) { q->rsp_rd = (q->rsp_rd + 1) % RSPQ; q->rsp_cnt--; }
+    if (!(o->mem_req_valid[mi] && q->ready_q)) continue;
+    uint32_t a = o->mem_req_addr[mi];
     if (a & 3u) envfail(v, "unaligned memory address", a, 0);
     uint32_t w0 = a / 4;
-    if (o->mem_req_we) {
+    if (o->mem_req_we[mi]) {
       for (unsigned k = 0; k < v->lanes; k++)
-        if ((o->mem_req_be >> k) & 1u) { if (w0 + k < v->nw) v->mem[w0 + k] = o->mem_req_wdata[k]; else envfail(v, "write beyond the buffer", a, k); }
+        if ((o->mem_req_be[mi] >> k) & 1u) { if (w0 + k < v->nw) v->mem[w0 + k] = o->mem_req_wdata[mi][k]; else envfail(v, "write beyond the buffer", a, k); }
     } else {
-      if (v->rsp_cnt == RSPQ) envfail(v, "response queue full", 0, 0);
+      if (q->rsp_cnt == RSPQ) envfail(v, "response queue full", 0, 0);
       else {
-        unsigned wi = (v->rsp_rd + v->rsp_cnt) % RSPQ;
-        memset(v->rsp[wi].d, 0, sizeof v->rsp[wi].d);
+        unsigned wi = (q->rsp_rd + q->rsp_cnt) % RSPQ;
+        memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
         for (unsigned k = 0; k < v->lanes; k++)
-          if ((o->mem_req_be >> k) & 1u) { if (w0 + k < v->nw) v->rsp[wi].d[k] = v->mem[w0 + k]; else envfail(v, "read beyond the buffer", a, k); }
+          if ((o->mem_req_be[mi] >> k) & 1u) { if (w0 + k < v->nw) q->rsp[wi].d[k] = v->mem[w0 + k]; else envfail(v, "read beyond the buffer", a, k); }
         uint64_t due = v->cyc + rnd(v, v->run.lat_max);
-        if (v->rsp_cnt && due <= v->last_due) due = v->last_due + 1;
+        if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1;
         if (due <= v->cyc) due = v->cyc + 1;
-        v->rsp[wi].due = due; v->last_due = due; v->rsp_cnt++;
+        q->rsp[wi].due = due; q->last_due = due; q->rsp_cnt++;
       }
     }
   }
-  v->ready_q = (uint8_t)pct(v, v->run.p_ready);
+  for (unsigned mi = 0; mi < v->nmp; mi++) v->mp[mi].ready_q = (uint8_t)pct(v, v->run.p_ready);
   /* ---- injection side: router input buffers ---- */
   for (unsigned l = 0; l < L; l++) {
     for (unsigned c = 0; c < NV; c++) v->icred_q[l][c] = 0;

@@ -3,8 +3,9 @@
  * tb/cmodel/test_ni.c drives the C model with it, tb/cosim/cosim_ni.cpp drives the C model
  * and the RTL with the same inputs). It plays the rest of the system for node `node`:
  *  - the processor: writes the table through the write port, starts, waits for done;
- *  - the memory: a behavioural gradient buffer behind the valid/ready port, random
- *    ready and random in-order response latency (xorshift32);
+ *  - the memory: a behavioural gradient buffer behind the valid/ready port(s) (every port
+ *    of params.mem_ports, served in port-index order at an edge), random ready and random
+ *    in-order response latency per port (xorshift32);
  *  - the network: delivers every message the node receives per the tables (reduce
  *    partials from its children, gathers from its parent, payloads from mt_ref) on the
  *    slot's ejection port and a random free VC, with random delays and credits; drains the

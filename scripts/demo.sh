@@ -23,8 +23,9 @@ if "$BIN" sim --help >/dev/null 2>&1; then
   say "5. Cycle-accurate simulation (C model, small configuration)"
   "$BIN" sim --topo $TOPO --algo $ALGO --bytes $BYTES --config small --seed 1
   "$BIN" sim --topo $TOPO --algo ring --bytes $BYTES --config small --seed 1
-  echo "note: the network interface moves ~1 flit/cycle to and from memory, so MultiTree (all links busy)"
-  echo "      is memory-bound here and slower than ring; see docs/network.md, 'Known limits'."
+  echo "note: the C model's network interface has a receive engine per ejection port and 3L memory ports"
+  echo "      (the RTL: one of each); MultiTree is still only about as fast as ring here, because"
+  echo "      contributions to one flow are reduced one after the other (fp32 order); see docs/network.md."
 fi
 say "Step counts against the lower bound of the all-gather half"
 for t in torus:4x4 torus:8x8 mesh:4x4 mesh:8x8; do

@@ -20,9 +20,8 @@ static int plan(planned *p, const char *topo, const char *algo, uint64_t bytes, 
 }
 static void unplan(planned *p) { mt_tables_free(&p->tb); mt_sched_free(&p->s); mt_topo_free(&p->t); }
 
-static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
-  planned p; mt_err e; mt_net_cfg c;
-  mt_net_cfg_small(&c);
+static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
+  planned p; mt_err e; mt_net_cfg c = *cfg;
   if (plan(&p, topo, algo, bytes, &e)) { fprintf(stderr, "%s\n", e.msg); return -1; }
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, pkt, &e);
   int rc = -1;
@@ -30,6 +29,40 @@ static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, in
   else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
   mt_net_free(n); unplan(&p);
   return rc;
+}
+
+static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
+  mt_net_cfg c;
+  mt_net_cfg_small(&c);
+  return run_cfg(&c, topo, algo, bytes, dtype, pkt, seed, r);
+}
+
+/* NI bandwidth: the small configuration (one receive engine per ejection port, L + 2L
+ * memory ports) against the RTL's NI (ni_rx_engines=1 ni_mem_ports=1): both correct
+ * (fp32: the same reference, so the same bits), and MultiTree, which receives on every
+ * link at once, faster with the wider NI */
+static void test_ni_bandwidth(void) {
+  mt_net_cfg c1, cw; mt_err e;
+  mt_net_cfg_small(&cw);
+  c1 = cw;
+  CHECK(mt_net_cfg_set(&c1, "ni_rx_engines=1", &e) == 0 && mt_net_cfg_set(&c1, "ni_mem_ports=1", &e) == 0, "--set ni_*: %s", e.msg);
+  static const char *const algo[] = {"multitree", "ring"};
+  for (int a = 0; a < 2; a++) {
+    mt_net_result r1, rw;
+    CHECK(run_cfg(&c1, "torus:4x4", algo[a], 16384, MT_DTYPE_FP32, 0, 9, &r1) == 0 && r1.correct, "%s, 1 engine 1 port: run failed or wrong", algo[a]);
+    CHECK(run_cfg(&cw, "torus:4x4", algo[a], 16384, MT_DTYPE_FP32, 0, 9, &rw) == 0 && rw.correct, "%s, L engines: run failed or wrong", algo[a]);
+    CHECK(rw.cycles < r1.cycles, "%s: %llu cycles with L engines, %llu with one", algo[a], (unsigned long long)rw.cycles, (unsigned long long)r1.cycles);
+    printf("torus:4x4 %s 16 KiB fp32: %llu cycles (1 engine, 1 memory port), %llu (L engines, L+2L ports)\n", algo[a],
+           (unsigned long long)r1.cycles, (unsigned long long)rw.cycles);
+  }
+  mt_net_cfg c2 = cw;
+  CHECK(mt_net_cfg_set(&c2, "ni_mem_ports=5", &e) == 0, "set");
+  planned p;
+  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
+  CHECK(!n && strstr(e.msg, "mem_ports"), "ni_mem_ports=5 accepted: %s", n ? "" : e.msg);
+  mt_net_free(n);
+  unplan(&p);
 }
 
 static void test_matrix(void) {
@@ -96,6 +129,7 @@ static void test_bad_input(void) {
 int main(void) {
   test_matrix();
   test_repeatable_and_flits();
+  test_ni_bandwidth();
   test_bad_input();
   return MT_TEST_END("test_net");
 }

@@ -10,8 +10,10 @@
 #include <string.h>
 #include "mt_fp32.h"
 #include "mt_layout.h"
+#include "mt_mem.h"
 #include "mt_ni.h"
 #include "mt_ni_env.h"
+#include "mt_ref.h"
 #include "mt_sched.h"
 #include "mt_test.h"
 
@@ -138,7 +140,7 @@ static void test_lockstep_hand(unsigned perturb) {
   mt_layout_encode(&ly, NULL, w); img[2][0] = w[0]; img[2][1] = w[1];
   mt_ni_table_load(&ni, &img[0][0], 3, MT_NI_EW);
   mt_ni_in in; memset(&in, 0, sizeof in);
-  in.nflows = 0; in.mem_req_ready = 1;
+  in.nflows = 0; in.mem_req_ready[0] = 1;
   mt_ni_out out;
   unsigned edge = 0, done_edge = 0, c1 = 7, c2 = 2;
   for (edge = 1; edge < 100 && !done_edge; edge++) {
@@ -152,12 +154,180 @@ static void test_lockstep_hand(unsigned perturb) {
   mt_ni_free(&ni);
 }
 
+/* ---- bandwidth parameters (rx_engines, mem_ports), driven directly ----
+ * Node 0 of a hand-made table (full layout of 16 nodes, L = 4, defaults otherwise, RQ 8):
+ * root Reduce entries, step 1. Incoming reduce messages (n payload flits each, VC 0) are
+ * offered on their ejection ports from cycle `at` on, one flit per cycle whenever the
+ * port's VC has a credit; the memory (mt_mem, mem_ports ports, always ready, latency 1)
+ * starts with `own`. Returns the edge after which done was first seen (0: not within
+ * the limit), and the final buffer in *buf. */
+typedef struct { int flow, src, ej; uint32_t addr, at; const uint32_t *data; } dmsg;
+
+static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int nent, unsigned nflows,
+                             const dmsg *msgs, int nmsg, uint32_t nflit, const uint32_t *own, uint32_t nwords,
+                             int dtype, uint32_t *buf, unsigned *err) {
+  mt_ni_params p; mt_err e;
+  mt_ni_default_params(&p);
+  p.rx_engines = E; p.mem_ports = M; p.rq = 8;
+  mt_layout ly; mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
+  mt_ni ni;
+  *err = 0;
+  if (mt_ni_init(&ni, &p, &e)) { CHECK(0, "direct: init E=%u M=%u: %s", E, M, e.msg); return 0; }
+  uint64_t img[8][MT_NI_EW]; memset(img, 0, sizeof img);
+  uint64_t w[MT_LAYOUT_MAX_WORDS];
+  for (int i = 0; i <= nent; i++) {
+    mt_layout_encode(&ly, i < nent ? &ents[i] : NULL, w);
+    for (int k = 0; k < mt_layout_words(&ly); k++) img[i][k] = w[k];
+  }
+  mt_ni_table_load(&ni, &img[0][0], (unsigned)nent + 1, MT_NI_EW);
+  mt_mem mem;
+  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1)) { CHECK(0, "mem init"); mt_ni_free(&ni); return 0; }
+  memcpy(mem.w, own, nwords * 4);
+  mt_ni_in in; mt_ni_out out, prev;
+  memset(&prev, 0, sizeof prev);
+  int cred[MT_NI_MAX_L]; uint32_t pos[8] = {0}; /* flits of message i delivered (0 = head next) */
+  for (int l = 0; l < MT_NI_MAX_L; l++) cred[l] = (int)p.ej_depth;
+  unsigned done_edge = 0;
+  for (unsigned edge = 1; edge < 20000 && !done_edge; edge++) {
+    const unsigned cyc = edge - 1;
+    memset(&in, 0, sizeof in);
+    in.dtype = (uint8_t)dtype; in.node_id = 0; in.nflows = (uint16_t)nflows; in.wd_limit = 5000;
+    in.start = edge == 1;
+    for (unsigned l = 0; l < p.nlocal; l++) cred[l] += prev.ej_credit[l][0];
+    for (int i = 0; i < nmsg; i++) {
+      const dmsg *m = &msgs[i];
+      unsigned l = (unsigned)m->ej;
+      if (cyc < m->at || pos[i] > nflit || cred[l] <= 0 || in.ej_valid[l]) continue;
+      /* messages on one port go one after the other */
+      int busy_before = 0;
+      for (int j = 0; j < i; j++) if (msgs[j].ej == m->ej && pos[j] <= nflit) busy_before = 1;
+      if (busy_before) continue;
+      mt_flit f; mt_flit_clear(&f);
+      if (pos[i] == 0) {
+        mt_head_info h; memset(&h, 0, sizeof h);
+        h.dst = 0; h.src = (unsigned)m->src; h.flow = (unsigned)m->flow; h.op = MT_OP_REDUCE; h.step = 1;
+        h.addr = m->addr; h.len = nflit * 16; h.last = 1; h.next = l; h.eject = 0;
+        mt_hd_pack(&f, &h);
+        mt_flit_set_type(&f, p.payload_w, MT_FT_AR_HEAD);
+      } else {
+        uint32_t q = pos[i] - 1;
+        for (unsigned k = 0; k < 4; k++) f.w[k] = m->data[q * 4 + k];
+        mt_flit_set_type(&f, p.payload_w, q + 1 == nflit ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
+      }
+      mt_flit_set_vc(&f, p.payload_w, p.num_vcs, 0);
+      in.ej_valid[l] = 1; in.ej_flit[l] = f; cred[l]--; pos[i]++;
+    }
+    for (unsigned m = 0; m < M; m++) mt_mem_comb_port(&mem, m, &in.mem_req_ready[m], &in.mem_rsp_valid[m], in.mem_rsp_data[m]);
+    mt_ni_step(&ni, &in, &out);
+    mt_mem_edge_mp(&mem, prev.mem_req_valid, prev.mem_req_we, prev.mem_req_addr, prev.mem_req_be, &prev.mem_req_wdata[0][0], MT_NI_MAX_LANES);
+    prev = out;
+    if (out.err) { *err = out.err_code; break; }
+    if (out.done) done_edge = edge;
+  }
+  memcpy(buf, mem.w, nwords * 4);
+  CHECK(mem.errors == 0, "direct E=%u M=%u: %llu memory protocol errors", E, M, (unsigned long long)mem.errors);
+  mt_mem_free(&mem);
+  mt_ni_free(&ni);
+  return done_edge;
+}
+
+static mt_entry root_reduce(int flow, uint32_t addr, uint32_t size, mt_slot *ch, int nch) {
+  mt_entry a; memset(&a, 0, sizeof a);
+  a.op = MT_OP_REDUCE; a.flow = flow; a.step = 1; a.has_parent = 0; a.nchild = nch; a.child = ch;
+  a.addr = addr; a.size = size;
+  return a;
+}
+
+/* Concurrency: flows 0 and 1 (1 KiB = n = 64 flits each) rooted here, one child each,
+ * child 1 on ejection port 0, child 2 on port 1; both messages offered from cycle 0.
+ * Hand-derived bounds:
+ *  - one memory port (any E): every flit costs a read and a write on it, one request per
+ *    cycle: done after >= 4n edges;
+ *  - one engine with its own read and write ports (E = 1, M = L + 2 = 6): one flit per
+ *    cycle, the messages one after the other: >= 2n;
+ *  - L engines, L + 2L ports: both at once, exactly n + 15 edges. Engine e: pick (edge 5;
+ *    RUN after the scan of 2 entries + END at edges 2..4), look-up (6), read of payload flit
+ *    j granted at edge 7 + j (the FIFO refills in one cycle; RQ 8 > the 5 edges a flit is in
+ *    flight), accepted by the memory at 8 + j, response -> ALU at 9 + j, -> write queue at
+ *    10 + j, write granted at 11 + j; the last (j = n-1) at n + 10, accepted at n + 11 where
+ *    the engine finishes (cnt[f] + 1: done waits for its write to be accepted); the two root
+ *    entries issue at n + 12 and n + 13, END -> FIN at n + 14, DONE at n + 15.
+ *  - 2 engines (engine 0: ports 0, 2; engine 1: ports 1, 3), L + 4 ports: the same. */
+static void test_bandwidth_direct(void) {
+  enum { NF = 64, NW = 512 };
+  static uint32_t own[NW], a[NF * 4], b[NF * 4], c2[NF * 4], buf[NW];
+  const unsigned L = 4, n = NF;
+  for (int dt = 0; dt < 2; dt++) {
+    mt_ref_inputs(7, 0, dt, own, NW);
+    mt_ref_inputs(7, 1, dt, a, NF * 4);
+    mt_ref_inputs(7, 2, dt, b, NF * 4);
+    mt_slot s1[1] = {{1, 0, 0}}, s2[1] = {{2, 1, 1}};
+    mt_entry ents[2] = {root_reduce(0, 0, n * 16, s1, 1), root_reduce(1, n * 16, n * 16, s2, 1)};
+    dmsg ms[2] = {{0, 1, 0, 0, 0, a}, {1, 2, 1, n * 16, 0, b}};
+    uint32_t want[NW];
+    for (unsigned i = 0; i < NW; i++) {
+      want[i] = own[i];
+      if (i < n * 4) want[i] = mt_reduce_add(dt, own[i], a[i]);
+      else if (i < 2 * n * 4) want[i] = mt_reduce_add(dt, own[i], b[i - n * 4]);
+    }
+    const struct { unsigned E, M; } cf[] = {{1, 1}, {L, 1}, {1, L + 2}, {L, L + L}, {L, L + 2 * L}, {2, L + 4}};
+    unsigned t[6];
+    for (int k = 0; k < 6; k++) {
+      unsigned er;
+      t[k] = drive_direct(cf[k].E, cf[k].M, ents, 2, 2, ms, 2, n, own, NW, dt, buf, &er);
+      CHECK(t[k] && !er, "direct E=%u M=%u dtype %d: done=%u err=%u", cf[k].E, cf[k].M, dt, t[k], er);
+      unsigned bad = 0;
+      for (unsigned i = 0; i < NW; i++) bad += buf[i] != want[i];
+      CHECK(bad == 0, "direct E=%u M=%u dtype %d: %u words differ from own + incoming", cf[k].E, cf[k].M, dt, bad);
+    }
+    CHECK(t[0] >= 4 * n && t[1] >= 4 * n, "one memory port: %u / %u edges, bound >= %u", t[0], t[1], 4 * n);
+    CHECK(t[2] >= 2 * n && t[2] < 4 * n, "one engine, own ports: %u edges, want [%u, %u)", t[2], 2 * n, 4 * n);
+    CHECK(t[4] == n + 15, "L engines, L+2L ports: %u edges, hand-derived %u", t[4], n + 15);
+    CHECK(t[3] >= 2 * n && t[3] < t[2] + n, "L engines, L+L ports (a read and a write share a port): %u edges", t[3]);
+    CHECK(t[5] == n + 15, "2 engines (ports 0,2 / 1,3), L+4 ports: %u edges, hand-derived %u", t[5], n + 15);
+    if (dt == 0) printf("bandwidth direct (n=%u flits per message): E1M1 %u, E4M1 %u, E1M6 %u, E4M8 %u, E4M12 %u, E2M8 %u edges\n",
+                        n, t[0], t[1], t[2], t[3], t[4], t[5]);
+  }
+  /* Reduction order with L engines: flow 0 with children [1 (port 0), 2 (port 1)]; child 2's
+   * message is offered at cycle 0, child 1's only at cycle 300. Engine 1 must wait (the
+   * shared per-flow counter): fp32 values chosen so the two orders give different sums:
+   * own 1.0, child 1 2^24, child 2 -2^24: (1 + 2^24) - 2^24 = 0 (the documented order), the
+   * other order gives 1. */
+  {
+    static uint32_t own1[NW];
+    for (unsigned i = 0; i < NW; i++) own1[i] = 0x3f800000u;           /* 1.0f */
+    for (unsigned i = 0; i < n * 4; i++) { a[i] = 0x4b800000u; c2[i] = 0xcb800000u; } /* +-2^24 */
+    mt_slot sc[2] = {{1, 0, 0}, {2, 1, 1}};
+    mt_entry ents[1] = {root_reduce(0, 0, n * 16, sc, 2)};
+    dmsg ms[2] = {{0, 1, 0, 0, 300, a}, {0, 2, 1, 0, 0, c2}};
+    const struct { unsigned E, M; } cf[] = {{1, 1}, {L, L + 2 * L}, {L, 1}};
+    for (int k = 0; k < 3; k++) {
+      unsigned er, bad = 0;
+      unsigned te = drive_direct(cf[k].E, cf[k].M, ents, 1, 1, ms, 2, n, own1, NW, MT_DTYPE_FP32, buf, &er);
+      CHECK(te && !er, "order E=%u M=%u: done=%u err=%u", cf[k].E, cf[k].M, te, er);
+      for (unsigned i = 0; i < n * 4; i++) bad += buf[i] != 0u;
+      CHECK(bad == 0, "order E=%u M=%u: %u words are not (1 + 2^24) - 2^24 = +0 (the documented order)", cf[k].E, cf[k].M, bad);
+      /* child 1 arrives at 300: nothing can finish before 300 + n */
+      CHECK(te >= 300 + n, "order E=%u M=%u: done after %u edges, before child 1 could be reduced", cf[k].E, cf[k].M, te);
+    }
+  }
+  /* illegal combinations are refused */
+  {
+    mt_ni_params p; mt_err e;
+    mt_ni_default_params(&p);
+    p.rx_engines = 3; CHECK(mt_ni_check_params(&p, &e) != 0, "rx_engines=3 with L=4 accepted");
+    p.rx_engines = 4; p.mem_ports = 5; CHECK(mt_ni_check_params(&p, &e) != 0, "mem_ports=5 accepted");
+    p.mem_ports = 12; CHECK(mt_ni_check_params(&p, &e) == 0, "rx_engines=4 mem_ports=12 refused: %s", e.msg);
+  }
+}
+
 int main(void) {
   test_decode("mesh:2x2", 0);
   test_decode("torus:4x4", 1);
   test_decode("mesh:4x4", 1);
   test_lockstep_hand(0);
   test_lockstep_hand(1);
+  test_bandwidth_direct();
 
   /* Fig. 5: 2x2 mesh, every node, int32 and fp32, both flow-control modes; 1000 bytes
    * (chunks of 252/248 bytes: partial last flits) and 4096 bytes (4 packets per chunk) */
@@ -197,15 +367,45 @@ int main(void) {
       scen_free(&c);
     }
   }
+  /* rx_engines / mem_ports: the same scenarios with L engines and 1, L+E and L+2E memory
+   * ports (the environment's memory serves every port with random ready and latency):
+   * every injected message and the final buffer still equal mt_ref (fp32: the documented
+   * order, so the same bits as with one engine) */
+  {
+    const char *topo[] = {"mesh:2x2", "torus:4x4", "mesh:4x4"};
+    const char *algo[] = {"multitree", "multitree", "hd"};
+    const uint64_t bytes[] = {1000, 4096, 4096};
+    for (int k = 0; k < 3; k++) {
+      scen c;
+      if (scen_make(&c, topo[k], algo[k], bytes[k], k == 1)) { CHECK(0, "scenario"); continue; }
+      const unsigned L = c.p.nlocal, Ms[3] = {1, 2 * L, 3 * L};
+      for (int mi = 0; mi < 3; mi++) {
+        c.p.rx_engines = L; c.p.mem_ports = Ms[mi];
+        int nodes[] = {0, 1, 3};
+        for (int i = 0; i < 3; i++)
+          for (int mode = 0; mode < 4; mode++) {
+            if (k == 2 && (mode >> 1)) continue;
+            mt_ni_env_run r[2] = {run_def((uint32_t)(300 + k * 40 + mi * 10 + i * 4 + mode), mode & 1, mode >> 1),
+                                  run_def((uint32_t)(700 + k * 40 + mi * 10 + i * 4 + mode), !(mode & 1), mode >> 1)};
+            char tag[96]; snprintf(tag, sizeof tag, "%s %s node %d E=%u M=%u dtype %d pkt %d", topo[k], algo[k], nodes[i], L, Ms[mi], mode & 1, mode >> 1);
+            run_node(&c, nodes[i], r, 2, tag);
+          }
+      }
+      scen_free(&c);
+    }
+  }
   /* error cases: each ends with its documented code */
   {
     scen c;
     if (scen_make(&c, "mesh:2x2", "multitree", 1024, 0) == 0) {
-      for (int f = 1; f < MT_NI_F_COUNT; f++) {
-        mt_ni_env_run r = run_def(7, 0, 0);
-        r.fault = f; r.wd_limit = 3000;
-        char tag[64]; snprintf(tag, sizeof tag, "fault %s", mt_ni_fault_name(f));
-        run_node(&c, 1, &r, 1, tag);
+      for (int bw = 0; bw < 2; bw++) { /* 1 engine, 1 port; then L engines, L + 2L ports */
+        c.p.rx_engines = bw ? c.p.nlocal : 1; c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
+        for (int f = 1; f < MT_NI_F_COUNT; f++) {
+          mt_ni_env_run r = run_def(7, 0, 0);
+          r.fault = f; r.wd_limit = 3000;
+          char tag[64]; snprintf(tag, sizeof tag, "fault %s E=%u", mt_ni_fault_name(f), c.p.rx_engines);
+          run_node(&c, 1, &r, 1, tag);
+        }
       }
       scen_free(&c);
     }

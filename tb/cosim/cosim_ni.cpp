@@ -113,8 +113,9 @@ static void drive(Vmt_ni *d, const mt_ni_in &in, const mt_ni_params &p) {
     }
   }
   d->inj_credit_i = cr; d->ej_valid_i = ev;
-  d->mem_req_ready_i = in.mem_req_ready; d->mem_rsp_valid_i = in.mem_rsp_valid;
-  for (unsigned k = 0; k < pw / 32; k++) d->mem_rsp_data_i[k] = in.mem_rsp_data[k];
+  // the RTL has one memory port: port 0 of the C model (mem_ports = 1)
+  d->mem_req_ready_i = in.mem_req_ready[0]; d->mem_rsp_valid_i = in.mem_rsp_valid[0];
+  for (unsigned k = 0; k < pw / 32; k++) d->mem_rsp_data_i[k] = in.mem_rsp_data[0][k];
 }
 
 // compare every RTL output with the C model's; returns the number of differing fields
@@ -133,11 +134,11 @@ static unsigned compare(Vmt_ni *d, const mt_ni_out &o, const mt_ni_params &p, ui
     }
     for (unsigned v = 0; v < p.num_vcs; v++) diff("ej_credit", (d->ej_credit_o >> (l * p.num_vcs + v)) & 1u, o.ej_credit[l][v]);
   }
-  diff("mem_req_valid", d->mem_req_valid_o, o.mem_req_valid);
-  diff("mem_req_we", d->mem_req_we_o, o.mem_req_we);
-  diff("mem_req_addr", d->mem_req_addr_o, o.mem_req_addr);
-  diff("mem_req_be", d->mem_req_be_o, o.mem_req_be);
-  for (unsigned k = 0; k < pw / 32; k++) diff("mem_req_wdata", d->mem_req_wdata_o[k], o.mem_req_wdata[k]);
+  diff("mem_req_valid", d->mem_req_valid_o, o.mem_req_valid[0]);
+  diff("mem_req_we", d->mem_req_we_o, o.mem_req_we[0]);
+  diff("mem_req_addr", d->mem_req_addr_o, o.mem_req_addr[0]);
+  diff("mem_req_be", d->mem_req_be_o, o.mem_req_be[0]);
+  for (unsigned k = 0; k < pw / 32; k++) diff("mem_req_wdata", d->mem_req_wdata_o[k], o.mem_req_wdata[0][k]);
   diff("busy", d->busy_o, o.busy); diff("done", d->done_o, o.done); diff("err", d->err_o, o.err);
   diff("err_code", d->err_code_o, o.err_code); diff("err_idx", d->err_idx_o, o.err_idx);
   diff("idx", d->idx_o, o.idx); diff("step", d->step_o, o.step); diff("st", d->st_o, o.st);
