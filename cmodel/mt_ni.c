@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mt_fp32.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 const char *mt_ni_err_name(int c) {
   static const char *const n[] = {"none", "entry", "step", "flow", "port", "noend",
@@ -103,6 +106,13 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
       }
     }
   }
+  for (unsigned e2 = 0; e2 < s->ne; e2++)
+    for (unsigned i = 0; i < s->ses; i++)
+      s->estr[e2][i] = (uint8_t)((e2 + (i / p->num_vcs) * s->ne) * p->num_vcs + i % p->num_vcs);
+  for (unsigned e2 = 0; e2 < s->ne; e2++)
+    for (unsigned i = 0; i < s->ses; i++) s->engm[e2] |= 1ull << s->estr[e2][i];
+  for (unsigned m = 0; m < s->nmp; m++)
+    for (unsigned k = 0; k < s->na[m]; k++) s->apm[s->ag[m][k]][s->agm[m][k]] |= 1u << m;
   int o[9]; layout_offsets(p, o);
   s->o_op = o[0]; s->o_flow = o[1]; s->o_step = o[2]; s->o_parent = o[3]; s->o_child = o[4];
   s->o_addr = o[5]; s->o_size = o[6]; s->slot_w = o[7]; s->width = (unsigned)o[8];
@@ -132,19 +142,22 @@ void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stri
     for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)i * MT_NI_EW + k] = k < stride ? words[(size_t)i * stride + k] : 0;
 }
 
-static uint32_t getb(const uint64_t *w, int off, int width) {
-  uint64_t v = 0;
-  for (int i = 0; i < width; i++) v |= ((w[(off + i) / 64] >> ((off + i) % 64)) & 1ull) << i;
-  return (uint32_t)v;
+/* bits [off, off+width) of the word, width 1..32, off + width <= 64 * MT_NI_EW */
+static inline uint32_t getb(const uint64_t *w, int off, int width) {
+  const unsigned i = (unsigned)off >> 6, sh = (unsigned)off & 63u;
+  uint64_t v = w[i] >> sh;
+  if (sh + (unsigned)width > 64u) v |= w[i + 1] << (64u - sh);
+  return (uint32_t)(v & ((1ull << width) - 1ull));
 }
 
-void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
+/* the part of the decoder that depends on the word only (compact: slot node ids, addr and
+ * size are left 0 for dec_cfg) */
+static void dec_raw(const mt_ni *s, const uint64_t *w, mt_ni_entry *en) {
   const mt_ni_params *p = &s->p;
   memset(en, 0, sizeof *en);
   en->op = (int)getb(w, s->o_op, 2);
   en->flow = (int)getb(w, s->o_flow, p->flow_w);
   en->step = (int)getb(w, s->o_step, p->step_w);
-  int rx_parent = en->op == MT_OP_GATHER; /* parent slot receives for Gather */
   for (int k = -1; k < p->children; k++) {
     int o = k < 0 ? s->o_parent : s->o_child + k * s->slot_w;
     int v = (int)getb(w, o, 1), node = 0, port, ej;
@@ -152,10 +165,6 @@ void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_
     if (!p->compact) { node = (int)getb(w, o, p->id_w); o += p->id_w; }
     port = (int)getb(w, o, p->port_w); o += p->port_w;
     ej = (int)getb(w, o, p->ej_w);
-    if (p->compact) {
-      int receiving = (k < 0) == rx_parent;
-      node = receiving ? cfg->nbr_rx[port & 15] : cfg->nbr_tx[port & 15];
-    }
     if (k < 0) { en->pv = v; en->pnode = node; en->pport = port; en->pej = ej; }
     else { en->cv[k] = v; en->cnode[k] = node; en->cport[k] = port; en->cej[k] = ej; }
   }
@@ -168,13 +177,41 @@ void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_
   if (!p->compact) {
     en->addr = getb(w, s->o_addr, p->addr_w);
     en->size = getb(w, s->o_size, p->size_w);
-  } else if (en->op == MT_OP_NOP) {
+  }
+}
+
+/* compact layout: the fields that come from the configuration inputs */
+static void dec_cfg(const mt_ni *s, const mt_ni_in *cfg, mt_ni_entry *en) {
+  const mt_ni_params *p = &s->p;
+  const int rx_parent = en->op == MT_OP_GATHER; /* parent slot receives for Gather */
+  en->pnode = rx_parent ? cfg->nbr_rx[en->pport & 15] : cfg->nbr_tx[en->pport & 15];
+  const uint16_t *cn = rx_parent ? cfg->nbr_tx : cfg->nbr_rx;
+  for (int k = 0; k < p->children; k++) en->cnode[k] = cn[en->cport[k] & 15];
+  if (en->op == MT_OP_NOP) {
     en->addr = 0; en->size = cfg->nop_bytes;
   } else {
     uint32_t f = (uint32_t)en->flow, rem = cfg->rem_units;
     en->addr = cfg->elem * (f * cfg->base_units + (f < rem ? f : rem));
     en->size = cfg->elem * (cfg->base_units + (f < rem ? 1u : 0u));
   }
+}
+
+void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
+  dec_raw(s, w, en);
+  if (s->p.compact) dec_cfg(s, cfg, en);
+}
+
+/* decoded entry of read port c (0: A, 1 + e: B of engine e) holding word w: cached on w */
+static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, const uint64_t *w) {
+  mt_ni_entry *en = &s->dce[c];
+  uint64_t *k = s->dcw[c];
+  if (!s->dcok[c] || k[0] != w[0] || k[1] != w[1] || k[2] != w[2] || k[3] != w[3]) {
+    dec_raw(s, w, en);
+    k[0] = w[0]; k[1] = w[1]; k[2] = w[2]; k[3] = w[3];
+    s->dcok[c] = 1;
+  }
+  if (s->p.compact) dec_cfg(s, cfg, en);
+  return en;
 }
 
 /* lane mask of flit j of a message of nfl flits whose last flit has mask lastmask */
@@ -187,13 +224,35 @@ static uint32_t last_mask(const mt_ni *s, uint32_t len) {
   return lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1u;
 }
 
-static void set_err(uint8_t *code, int c) { if (!*code) *code = (uint8_t)c; }
-
-/* global stream of entry i in engine e's list: ports e, e+E, e+2E, ..., NumVcs VCs each */
-static unsigned eng_stream(const mt_ni *s, unsigned e, unsigned i) {
-  const unsigned NV = s->p.num_vcs;
-  return (e + (i / NV) * s->ne) * NV + i % NV;
+/* bit i set iff byte a[i] != 0, i < 8 */
+static inline uint32_t nz8(const uint8_t *a) {
+#if defined(__SSE2__)
+  const __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)a);
+  return ~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())) & 0xffu;
+#else
+  uint32_t r = 0;
+  for (unsigned i = 0; i < 8; i++) r |= (uint32_t)(a[i] != 0) << i;
+  return r;
+#endif
 }
+/* the same for the MT_NI_MAX_MP (24) bytes of a per-memory-port array, first n */
+static inline uint32_t nz_mp(const uint8_t *a, unsigned n) {
+  if (n <= 8) return nz8(a) & ((1u << n) - 1u);
+#if defined(__SSE2__)
+  const __m128i z = _mm_setzero_si128();
+  const __m128i lo = _mm_loadu_si128((const __m128i *)(const void *)a);
+  const __m128i hi = _mm_loadl_epi64((const __m128i *)(const void *)(a + 16));
+  const uint32_t eq = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(lo, z)) | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(hi, z)) << 16;
+  return ~eq & (uint32_t)((1ull << n) - 1u);
+#else
+  return (nz8(a) | nz8(a + 8) << 8 | nz8(a + 16) << 16) & (uint32_t)((1ull << n) - 1u);
+#endif
+}
+
+/* a mod n (a < 2n on every path of the model; exact anyway) */
+static inline uint32_t wrap(uint32_t a, uint32_t n) { return a < n ? a : a - n < n ? a - n : a % n; }
+
+static void set_err(uint8_t *code, int c) { if (!*code) *code = (uint8_t)c; }
 
 void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   const mt_ni_params *p = &s->p;
@@ -202,27 +261,45 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const int running = s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
   const int busy = s->st == MT_NI_ST_SCAN || running;
-  int mem_quiet = 1; /* before the edge */
-  for (unsigned m = 0; m < M; m++) if (s->rq_v[m] || s->tq_cnt[m]) mem_quiet = 0;
+  const uint32_t rqv0 = nz_mp(s->rq_v, M); /* request registers full before the edge */
+  int mem_quiet = rqv0 == 0; /* before the edge */
+  if (mem_quiet) for (unsigned m = 0; m < M; m++) if (s->tq_cnt[m]) { mem_quiet = 0; break; }
   uint8_t ecode = 0;          /* error raised this cycle */
   int progress = 0;
-  mt_ni_out nq;
-  memset(&nq, 0, sizeof nq);
+  mt_ni_out *const nq = &s->q; /* registered outputs: only live lanes/ports are ever non-zero */
+  /* clear last cycle's pulses and valid fields (everything else stays 0) */
+  for (uint32_t lm = nz8(nq->inj_valid); lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
+    nq->inj_valid[l] = 0; memset(&nq->inj_flit[l], 0, sizeof nq->inj_flit[l]);
+  }
+  if (s->ncred) { memset(nq->ej_credit, 0, sizeof nq->ej_credit); s->ncred = 0; }
+  for (uint32_t mm = nz_mp(nq->mem_req_valid, M); mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    nq->mem_req_valid[m] = 0; nq->mem_req_we[m] = 0; nq->mem_req_addr[m] = 0; nq->mem_req_be[m] = 0;
+    memset(nq->mem_req_wdata[m], 0, sizeof nq->mem_req_wdata[m]);
+  }
 
   /* ---------------- combinational: decode the table read ports ---------------- */
-  mt_ni_entry E, EB[MT_NI_MAX_L];
-  mt_ni_decode(s, in, s->tba, &E);
-  for (unsigned e = 0; e < NE; e++) if (s->rx[e].st == 1) mt_ni_decode(s, in, s->tbb[e], &EB[e]);
+  const mt_ni_entry *const Ep = dec_port(s, 0, in, s->tba);
+#define E (*Ep)
+  const mt_ni_entry *EB[MT_NI_MAX_L];
+  for (unsigned e = 0; e < NE; e++) EB[e] = s->rx[e].st == 1 ? dec_port(s, 1 + e, in, s->tbb[e]) : NULL;
 
   /* ---------------- memory response routing (tag FIFO fronts) ---------------- */
   int rsp_tag[MT_NI_MAX_MP];
   int eng_rsp[MT_NI_MAX_L];   /* port whose response goes to engine e this cycle, or -1 */
   for (unsigned e = 0; e < NE; e++) eng_rsp[e] = -1;
-  for (unsigned m = 0; m < M; m++) {
-    rsp_tag[m] = -1;
-    if (in->mem_rsp_valid[m] && s->tq_cnt[m]) rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
-    if (in->mem_rsp_valid[m]) progress = 1;
-    if (rsp_tag[m] >= (int)L) eng_rsp[rsp_tag[m] - (int)L] = (int)m;
+  uint32_t rspm = 0;          /* ports whose tag FIFO front is answered (rsp_tag >= 0) */
+  {
+    const uint32_t rv = nz_mp(in->mem_rsp_valid, M);
+    if (rv) progress = 1;
+    for (uint32_t mm = rv; mm; mm &= mm - 1u) {
+      const unsigned m = (unsigned)__builtin_ctz(mm);
+      if (!s->tq_cnt[m]) continue;
+      rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
+      rspm |= 1u << m;
+      if (rsp_tag[m] >= (int)L) eng_rsp[rsp_tag[m] - (int)L] = (int)m;
+    }
   }
 
   /* ---------------- requests to the memory arbiters ---------------- */
@@ -254,35 +331,53 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   /* ---------------- memory arbiters: per port, round robin after the last grant ---------------- */
   int gnt[MT_NI_MAX_MP];      /* index into the port's requester list, or -1 */
   int any_gnt = 0;
-  for (unsigned m = 0; m < M; m++) {
-    gnt[m] = -1;
-    if (!running || !(!s->rq_v[m] || in->mem_req_ready[m])) continue;
+  uint32_t gntm = 0;          /* ports with a grant */
+  /* ports with at least one requester (the others grant nothing) */
+  uint32_t cand = 0;
+  if (running) {
+    for (unsigned l = 0; l < L; l++) if (sreq[l]) cand |= s->apm[l][0];
+    for (unsigned e = 0; e < NE; e++) {
+      if (rx_wr[e] || rx_rd[e]) cand |= s->apm[L + e][0];
+      if (rx_rd[e]) cand |= s->apm[L + e][1];
+      if (rx_wr[e]) cand |= s->apm[L + e][2];
+    }
+    cand &= ~rqv0 | nz_mp(in->mem_req_ready, M);
+  }
+  for (uint32_t cm = cand; cm; cm &= cm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(cm);
     const unsigned na = s->na[m];
+    unsigned i = s->mrr[m];
     for (unsigned k = 1; k <= na; k++) {
-      unsigned i = (s->mrr[m] + k) % na, a = s->ag[m][i], md = s->agm[m][i];
+      if (++i >= na) i = 0;
+      const unsigned a = s->ag[m][i], md = s->agm[m][i];
       int rq;
       if (a < L) rq = sreq[a];
       else rq = md == 0 ? (rx_wr[a - L] || rx_rd[a - L]) : md == 1 ? rx_rd[a - L] : rx_wr[a - L];
-      if (rq) { gnt[m] = (int)i; any_gnt = 1; break; }
+      if (rq) { gnt[m] = (int)i; gntm |= 1u << m; any_gnt = 1; break; }
     }
   }
 
   /* ---------------- senders: flit to send this cycle ---------------- */
-  int send[MT_NI_MAX_L];
+  int send[MT_NI_MAX_L], any_send = 0;
   for (unsigned l = 0; l < L; l++) {
     const mt_ni_tx *t = &s->tx[l];
     send[l] = running && t->act && s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0);
+    any_send |= send[l];
   }
 
   /* ---------------- receive engines: idle pick / look-up ---------------- */
   int rx_pick[MT_NI_MAX_L], rx_pick_l[MT_NI_MAX_L], rx_look_go[MT_NI_MAX_L], rx_look_wait[MT_NI_MAX_L], rx_done[MT_NI_MAX_L];
+  int any_rx = 0;
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     rx_pick[e] = -1; rx_pick_l[e] = -1; rx_look_go[e] = 0; rx_look_wait[e] = 0; rx_done[e] = 0;
-    if (running && r->st == 0) {
-      for (unsigned k = 0; k < s->ses; k++) {
-        unsigned i = (r->rr + k) % s->ses, g = eng_stream(s, e, i);
+    if (running && r->st == 0 && (s->ejnz & s->engm[e])) {
+      const unsigned ses = s->ses;
+      unsigned i = r->rr < ses ? r->rr : r->rr % ses;
+      for (unsigned k = 0; k < ses; k++) {
+        const unsigned g = s->estr[e][i];
         if (s->ej_cnt[g]) { rx_pick[e] = (int)g; rx_pick_l[e] = (int)i; break; }
+        if (++i == ses) i = 0;
       }
       if (rx_pick[e] >= 0) {
         const mt_flit *f = &s->ej[(size_t)rx_pick[e] * p->ej_depth + s->ej_rd[rx_pick[e]]];
@@ -293,7 +388,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     if (!(running && r->st == 1)) continue;
-    const mt_ni_entry *B = &EB[e];
+    const mt_ni_entry *B = EB[e];
     int look_code = 0;
     unsigned f = r->flow, fi = f < F ? f : 0;
     uint32_t ea = B->addr, es = B->size;
@@ -313,6 +408,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     if (look_code) { set_err(&ecode, look_code); rx_look_wait[e] = 0; }
     else if (!rx_look_wait[e]) rx_look_go[e] = 1;
     if (rx_look_wait[e]) rx_look_go[e] = 0;
+    any_rx |= rx_look_go[e];
   }
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
@@ -321,6 +417,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     if (rx_busy[e] && r->wj == r->nfl) {
       unsigned wp = s->wport[e];
       rx_done[e] = M == 1 || !s->rq_v[wp] || in->mem_req_ready[wp];
+      any_rx |= rx_done[e];
     }
   }
 
@@ -395,8 +492,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* ---------------- progress and watchdog ---------------- */
   if (any_gnt || issue || advance || s->lock != 0) progress = 1;
-  for (unsigned e = 0; e < NE; e++) if (rx_done[e] || rx_look_go[e]) progress = 1;
-  for (unsigned l = 0; l < L; l++) if (send[l]) progress = 1;
+  if (any_rx || any_send) progress = 1; /* an engine finished or looked up, a flit was sent */
   uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;
   uint32_t wd_d = (progress || !busy) ? 0 : (s->wd == wmax ? wmax : s->wd + 1);
   uint32_t wlim = in->wd_limit & wmax;
@@ -406,10 +502,11 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   /* ---- memory request registers and tag FIFOs ---- */
   uint32_t ej_pop[MT_NI_MAX_L]; /* stream popped by engine e this cycle */
   for (unsigned e = 0; e < NE; e++) ej_pop[e] = 0xffffffffu;
-  for (unsigned m = 0; m < M; m++) {
+  for (uint32_t um = (rqv0 & nz_mp(in->mem_req_ready, M)) | rspm | gntm; um; um &= um - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(um);
     if (s->rq_v[m] && in->mem_req_ready[m]) s->rq_v[m] = 0;
-    if (rsp_tag[m] >= 0) { s->tq_rd[m] = (s->tq_rd[m] + 1) % TQD; s->tq_cnt[m]--; }
-    if (gnt[m] < 0) continue;
+    if ((rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
+    if (!((gntm >> m) & 1u)) continue;
     const unsigned a = s->ag[m][gnt[m]], md = s->agm[m][gnt[m]];
     uint8_t *tq = s->tq + (size_t)m * TQD;
     s->mrr[m] = (uint32_t)gnt[m];
@@ -422,7 +519,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
       t->rdj++;
       t->outst++;
-      tq[(s->tq_rd[m] + s->tq_cnt[m]) % TQD] = (uint8_t)a;
+      tq[wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
       continue;
     }
@@ -434,9 +531,9 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       s->rq_be[m] = lane_mask(s, r->wj, r->nfl, r->lastmask);
       if (r->op == MT_OP_REDUCE) {
         memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
-        r->wq_rd = (r->wq_rd + 1) % p->rq; r->wq_cnt--; r->infl--;
+        if (++r->wq_rd == p->rq) r->wq_rd = 0;
+        r->wq_cnt--; r->infl--;
       } else {
-        memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
         for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = front[e]->w[k];
         ej_pop[e] = r->s; r->popj++;
       }
@@ -446,11 +543,11 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       s->rq_addr[m] = r->addr + (r->popj << s->lg_fb);
       s->rq_be[m] = lane_mask(s, r->popj, r->nfl, r->lastmask);
       memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
-      unsigned wi = (r->inq_rd + r->inq_cnt) % p->rq;
+      unsigned wi = wrap(r->inq_rd + r->inq_cnt, p->rq);
       for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = front[e]->w[k];
       r->inq_cnt++;
       ej_pop[e] = r->s; r->popj++; r->infl++;
-      tq[(s->tq_rd[m] + s->tq_cnt[m]) % TQD] = (uint8_t)a;
+      tq[wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
     }
   }
@@ -459,7 +556,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   for (unsigned e = 0; e < NE; e++) {
     mt_ni_rx *r = &s->rx[e];
     if (r->alu_v) { /* result of the previous cycle into the write queue */
-      unsigned wi = (r->wq_rd + r->wq_cnt) % p->rq;
+      unsigned wi = wrap(r->wq_rd + r->wq_cnt, p->rq);
       memcpy(r->wq[wi], r->alu_sum, sizeof r->alu_sum);
       r->wq_cnt++;
     }
@@ -468,22 +565,26 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       const uint32_t *d = in->mem_rsp_data[eng_rsp[e]];
       for (unsigned k = 0; k < lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], r->inq[r->inq_rd][k]);
       r->alu_v = 1;
-      r->inq_rd = (r->inq_rd + 1) % p->rq; r->inq_cnt--;
+      if (++r->inq_rd == p->rq) r->inq_rd = 0;
+      r->inq_cnt--;
     }
   }
-  for (unsigned m = 0; m < M; m++) {
-    if (rsp_tag[m] < 0 || rsp_tag[m] >= (int)L) continue;
+  for (uint32_t mm = rspm; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (rsp_tag[m] >= (int)L) continue;
     mt_ni_tx *t = &s->tx[rsp_tag[m]];
-    unsigned wi = (t->frd + t->fcnt) % p->sq;
+    unsigned wi = wrap(t->frd + t->fcnt, p->sq);
     for (unsigned k = 0; k < lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[m][k];
     t->fcnt++; t->outst--;
   }
 
   /* ---- senders: flit out ---- */
+  uint32_t vmask = 0; /* injection ports valid after the edge */
   for (unsigned l = 0; l < L; l++) {
     mt_ni_tx *t = &s->tx[l];
     if (!send[l]) continue;
-    mt_flit fl; mt_flit_clear(&fl);
+    mt_flit *const fp = &nq->inj_flit[l]; /* all zero (not valid last cycle, or cleared above) */
+#define fl (*fp)
     if (!t->hd) {
       mt_head_info h; memset(&h, 0, sizeof h);
       h.dst = t->dst; h.src = in->node_id; h.eject = t->ej; h.flow = t->flow; h.op = t->op;
@@ -513,18 +614,21 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
         t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
       }
       mt_flit_set_type(&fl, p->payload_w, ty);
-      t->frd = (t->frd + 1) % p->sq; t->fcnt--;
+      if (++t->frd == p->sq) t->frd = 0;
+      t->fcnt--;
       t->txj++;
       if (last) t->act = 0;
     }
     mt_flit_set_vc(&fl, p->payload_w, NV, p->inj_vc);
-    nq.inj_valid[l] = 1;
-    nq.inj_flit[l] = fl;
+#undef fl
+    nq->inj_valid[l] = 1;
+    vmask |= 1u << l;
   }
   /* ---- injection credits ---- */
-  for (unsigned l = 0; l < L; l++)
-    for (unsigned v = 0; v < NV; v++)
-      s->cred[l][v] = (uint16_t)(s->cred[l][v] - (send[l] && v == p->inj_vc ? 1 : 0) + (in->inj_credit[l][v] ? 1 : 0));
+  for (unsigned l = 0; l < L; l++) {
+    if (send[l]) s->cred[l][p->inj_vc]--;
+    for (uint32_t vm = nz8(in->inj_credit[l]) & ((1u << NV) - 1u); vm; vm &= vm - 1u) s->cred[l][__builtin_ctz(vm)]++;
+  }
 
   /* ---- receive engine state ---- */
   uint32_t rb_d[MT_NI_MAX_L];
@@ -541,13 +645,13 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       rb_d[e] = (h.op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
     } else if (r->st == 1 && running) {
       if (rx_look_go[e]) {
-        r->st = 2; r->size = EB[e].size;
+        r->st = 2; r->size = EB[e]->size;
         r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
         r->lastmask = last_mask(s, r->len);
         r->popj = 0; r->wj = 0; r->infl = 0;
         ej_pop[e] = r->s;
       } else if (rx_look_wait[e]) {
-        r->st = 0; r->rr = (r->sl + 1) % s->ses;
+        r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
       }
     } else if (rx_done[e]) {
       unsigned fi = r->flow < F ? r->flow : 0;
@@ -556,7 +660,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
         s->rxb[fi] = 0;
         if (r->op == MT_OP_REDUCE) s->cnt[fi]++; else s->grx[fi] = 1;
       } else s->rxb[fi] = nb;
-      r->st = 0; r->rr = (r->sl + 1) % s->ses;
+      r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     }
     s->rb[e] = rb_d[e];
   }
@@ -565,17 +669,19 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   for (unsigned e = 0; e < NE; e++) {
     const uint32_t q = ej_pop[e];
     if (q == 0xffffffffu) continue;
-    s->ej_rd[q] = (s->ej_rd[q] + 1) % p->ej_depth;
-    s->ej_cnt[q]--;
-    nq.ej_credit[q / NV][q % NV] = 1;
+    if (++s->ej_rd[q] == p->ej_depth) s->ej_rd[q] = 0;
+    if (--s->ej_cnt[q] == 0) s->ejnz &= ~(1ull << q);
+    nq->ej_credit[q / NV][q % NV] = 1;
+    s->ncred = 1;
   }
   for (unsigned l = 0; l < L; l++) {
     if (!in->ej_valid[l] || ej_full[l]) continue; /* accepted iff not full before the edge */
     unsigned v = mt_flit_vc(&in->ej_flit[l], p->payload_w, NV);
     unsigned i = l * NV + (v < NV ? v : 0);
-    unsigned wi = (s->ej_rd[i] + s->ej_cnt[i]) % p->ej_depth;
+    unsigned wi = wrap(s->ej_rd[i] + s->ej_cnt[i], p->ej_depth);
     s->ej[(size_t)i * p->ej_depth + wi] = in->ej_flit[l];
     s->ej_cnt[i]++;
+    s->ejnz |= 1ull << i;
   }
 
   /* ---- control: start, scan, issue, timestep, lockstep, errors ---- */
@@ -649,17 +755,44 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)in->tbl_waddr * MT_NI_EW + k] = in->tbl_wdata[k];
 
   /* ---- registered outputs (fields 0 while not valid) ---- */
-  for (unsigned m = 0; m < M; m++) {
-    if (!s->rq_v[m]) continue;
-    nq.mem_req_valid[m] = 1; nq.mem_req_we[m] = s->rq_we[m]; nq.mem_req_addr[m] = s->rq_addr[m];
-    nq.mem_req_be[m] = s->rq_be[m];
-    memcpy(nq.mem_req_wdata[m], s->rq_data[m], sizeof nq.mem_req_wdata[m]);
+  const uint32_t mmask = nz_mp(s->rq_v, M); /* memory ports with a request after the edge */
+  for (uint32_t mm = mmask; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    nq->mem_req_valid[m] = 1; nq->mem_req_we[m] = s->rq_we[m]; nq->mem_req_addr[m] = s->rq_addr[m];
+    nq->mem_req_be[m] = s->rq_be[m];
+    memcpy(nq->mem_req_wdata[m], s->rq_data[m], sizeof nq->mem_req_wdata[m]);
   }
-  nq.st = s->st;
-  nq.busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
-  nq.done = s->done; nq.err = s->st == MT_NI_ST_ERR; nq.err_code = s->err_code;
-  nq.err_idx = s->err_idx; nq.idx = s->hp; nq.step = s->ts;
-  s->q = nq;
+  nq->st = s->st;
+  nq->busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
+  nq->done = s->done; nq->err = s->st == MT_NI_ST_ERR; nq->err_code = s->err_code;
+  nq->err_idx = s->err_idx; nq->idx = s->hp; nq->step = s->ts;
   s->cycles++;
-  *out = nq;
+  /* *out = s->q. Only the live parts of s->q are ever non-zero (ports < L, memory ports < M,
+   * live lanes, flit words and VCs), and of those only the valid ports and the credit pulses
+   * of this cycle. A buffer that one of the last two steps of this NI wrote (callers never
+   * write their output buffers) holds zeros but where that step's masks say otherwise, so
+   * only those parts and this cycle's are written; any other buffer is written in full. */
+  const int b = out == s->ob[0] ? 0 : out == s->ob[1] ? 1 : -1;
+  if (b >= 0) {
+    for (uint32_t lm = vmask | s->obi[b]; lm; lm &= lm - 1u) {
+      const unsigned l = (unsigned)__builtin_ctz(lm);
+      out->inj_valid[l] = nq->inj_valid[l]; out->inj_flit[l] = nq->inj_flit[l];
+    }
+    if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
+    for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
+      const unsigned m = (unsigned)__builtin_ctz(mm);
+      out->mem_req_valid[m] = nq->mem_req_valid[m]; out->mem_req_we[m] = nq->mem_req_we[m];
+      out->mem_req_addr[m] = nq->mem_req_addr[m]; out->mem_req_be[m] = nq->mem_req_be[m];
+      memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
+    }
+    out->busy = nq->busy; out->done = nq->done; out->err = nq->err; out->err_code = nq->err_code;
+    out->st = nq->st; out->err_idx = nq->err_idx; out->idx = nq->idx; out->step = nq->step;
+  } else {
+    memcpy(out, nq, sizeof *out);
+    s->ob[1] = s->ob[0]; s->obi[1] = s->obi[0]; s->obc[1] = s->obc[0]; s->obm[1] = s->obm[0];
+    s->ob[0] = out;
+  }
+  const unsigned bb = b >= 0 ? (unsigned)b : 0u;
+  s->obi[bb] = vmask; s->obc[bb] = s->ncred; s->obm[bb] = mmask;
+#undef E
 }

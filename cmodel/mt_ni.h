@@ -154,6 +154,15 @@ typedef struct {
   uint32_t alu_sum[MT_NI_MAX_LANES];
 } mt_ni_rx;
 
+/* A decoded entry (as rtl/mt_ni_entry_dec.sv). Slot node ids in compact: from nbr_tx /
+ * nbr_rx of the configuration. port == all ones (2^PortW-1) is "routed". */
+typedef struct {
+  int op, flow, step, nchild, gap;
+  int pv, pnode, pport, pej;
+  int cv[MT_NI_MAX_C], cnode[MT_NI_MAX_C], cport[MT_NI_MAX_C], cej[MT_NI_MAX_C];
+  uint32_t addr, size;
+} mt_ni_entry;
+
 typedef struct {
   mt_ni_params p;
   /* derived */
@@ -190,22 +199,33 @@ typedef struct {
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
   mt_ni_out q;            /* registered outputs */
   uint64_t cycles;
+  /* speed only (no RTL state): decoded-entry caches of the table read ports (keyed on the
+   * raw word; the configuration-dependent fields are re-derived every step) and the global
+   * stream of entry i in engine e's list */
+  mt_ni_entry dce[1 + MT_NI_MAX_L];          /* 0: port A, 1 + e: engine e's port B */
+  uint64_t dcw[1 + MT_NI_MAX_L][MT_NI_EW];
+  uint8_t dcok[1 + MT_NI_MAX_L];
+  uint8_t ncred;                             /* q.ej_credit has a pulse set */
+  const mt_ni_out *ob[2];                    /* the last two output buffers written */
+  uint32_t obi[2], obm[2];                   /* their valid injection / memory ports */
+  uint8_t obc[2];                            /* their ej_credit had a pulse */
+  uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
+  uint64_t engm[MT_NI_MAX_L];                /* streams of engine e (bit = stream) */
+  uint64_t ejnz;                             /* streams whose ejection FIFO is not empty */
+  uint32_t apm[2 * MT_NI_MAX_L][3];          /* agent a, mode: the memory ports it requests on */
 } mt_ni;
 
 int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);
 void mt_ni_free(mt_ni *s);
 /* Back door, the same as the RTL's $readmemh image: n words of MT_NI_EW 64-bit parts. */
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride);
+/* *out receives all of the registered outputs. When out is one of the two buffers this NI
+ * wrote last, only the parts that can differ from what it wrote there are written (fields of
+ * ports not valid then and now, and outside the live ranges, are 0 already). So a caller must
+ * not write into an output buffer it passes again, nor let another NI write into it (mt_net,
+ * the mt_ni_env users and the co-simulation do neither). Any other buffer is written in full. */
 void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out);
 
-/* A decoded entry (as rtl/mt_ni_entry_dec.sv). Slot node ids in compact: from nbr_tx /
- * nbr_rx of the configuration. port == all ones (2^PortW-1) is "routed". */
-typedef struct {
-  int op, flow, step, nchild, gap;
-  int pv, pnode, pport, pej;
-  int cv[MT_NI_MAX_C], cnode[MT_NI_MAX_C], cport[MT_NI_MAX_C], cej[MT_NI_MAX_C];
-  uint32_t addr, size;
-} mt_ni_entry;
 void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en);
 
 #ifdef __cplusplus

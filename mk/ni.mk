@@ -49,7 +49,15 @@ t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
 
-.PHONY: cosim-ni formal-ni area-ni
+# ---- speed of the C step: optimized vs the frozen reference (tb/cmodel/ni_ref.c) on recorded
+# inputs (test_ni_diff --bench), built without sanitizers ----
+$(NI_DIR)/ni_bench: tb/cmodel/test_ni_diff.c tb/cmodel/ni_ref.c tb/cmodel/mt_test.h $(LIBMT)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBMT) $(LDLIBS_MT) -o $@
+bench-ni: $(NI_DIR)/ni_bench
+	@$< --bench 20
+
+.PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
