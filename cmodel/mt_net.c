@@ -318,3 +318,21 @@ int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e) {
 
 const uint32_t *mt_net_buffer(const mt_net *n, int node) { return n->mem[node].w; }
 const uint32_t *mt_net_input(const mt_net *n, int node) { return n->input[node]; }
+
+uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
+int mt_net_nodes(const mt_net *n) { return n->N; }
+unsigned mt_net_mem_ports(const mt_net *n) { return n->nmp; }
+const mt_layout *mt_net_layout(const mt_net *n) { return &n->ly; }
+uint32_t mt_net_router_wd_limit(const mt_net *n) { return n->c.wd_limit ? n->rwd : 0; }
+const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node) { return &n->ncfg[node]; }
+int mt_net_num_links(const mt_net *n) { return n->nl; }
+void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port) {
+  *src = n->lsrc[k]; *src_port = n->lsport[k]; *dst = n->ldst[k]; *dst_port = n->ldport[k];
+}
+const mt_link_slot *mt_net_link_slot(const mt_net *n, int k) { return &n->mid[k]; }
+const mt_router_out *mt_net_router_out(const mt_net *n, int node) { return &n->rq[node]; }
+const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node]; }
+const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
+void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
+  for (int i = 0; i < n->N; i++) { n->rt[i].p.perturb = router_perturb; n->ni[i].p.perturb = ni_perturb; }
+}

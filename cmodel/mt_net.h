@@ -76,6 +76,34 @@ int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e);
 const uint32_t *mt_net_buffer(const mt_net *n, int node);
 const uint32_t *mt_net_input(const mt_net *n, int node);
 
+/* Read-only views for co-simulation (tb/cosim/cosim_net.cpp); none changes the model.
+ * Cycles stepped so far, nodes, NI memory ports, the table layout, and the effective
+ * router watchdog limit every router gets. */
+uint64_t mt_net_cycle(const mt_net *n);
+int mt_net_nodes(const mt_net *n);
+unsigned mt_net_mem_ports(const mt_net *n);
+const mt_layout *mt_net_layout(const mt_net *n);
+uint32_t mt_net_router_wd_limit(const mt_net *n);
+/* Node i's NI configuration inputs (everything of mt_ni_in but start, table, credits,
+ * flits and memory: the harness drives the RTL NI with the same). */
+const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node);
+/* Directed network links: count, and link k's ends (flits from src's output port src_port
+ * to dst's input port dst_port; credits of src's input port src_port ride along to dst's
+ * output port dst_port). */
+int mt_net_num_links(const mt_net *n);
+void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port);
+/* What link k presented to its receiver during the last cycle stepped (flit, valid, credit
+ * bit per VC); zeros before the first step. */
+const mt_link_slot *mt_net_link_slot(const mt_net *n, int k);
+/* Registered outputs of node i's router and NI after the last cycle stepped. */
+const mt_router_out *mt_net_router_out(const mt_net *n, int node);
+const mt_ni_out *mt_net_ni_out(const mt_net *n, int node);
+/* Node i's gradient buffer model (the same mt_mem the NI's memory ports are served by). */
+const mt_mem *mt_net_mem(const mt_net *n, int node);
+/* Test only: set the perturbation flags of every router (mt_router_params.perturb) and NI
+ * (mt_ni_params.perturb) after mt_net_new; 0, 0 is the exact model (the default). */
+void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,69 @@
+# mk/net.mk: the RTL network (issue #5): rtl/mt_net_top.sv (NX x NY rtl/mt_node.sv, torus or
+# mesh, mt_link per directed link) co-simulated cycle by cycle against the C network model
+# cmodel/mt_net.c by tb/cosim/cosim_net.cpp. One Verilator build per topology + schedule (the
+# table layout is an RTL parameter): the -G flags come from the same source built as
+# build/net/cosim_net_params (it plans the schedule and prints them). Standalone: make cosim-net
+NET_TOP     := $(CURDIR)
+NET_DIR     := $(BUILD)/net
+NET_RTL     := $(sort $(wildcard rtl/*.sv))
+NET_RTL_ABS := $(addprefix $(NET_TOP)/,$(NET_RTL))
+
+$(NET_DIR)/cosim_net_params: tb/cosim/cosim_net.cpp $(LIBMT) | deps-ok
+	@mkdir -p $(@D)
+	$(CXX) -O2 -std=c++17 -Wall -Wextra -DCOSIM_NET_PARAMS_ONLY -Icmodel $< $(LIBMT) $(LDLIBS_MT) -o $@
+
+# Waveforms: `make cosim-net NET_FST=1` builds with --trace-fst (separate obj_net_fst_* dirs;
+# with trace code m2x2_mt took 60 s to build against 35 s), then `cosim_net --case C --fst FILE`.
+NET_FST   ?= 0
+# C++ optimisation of the Verilated model: a run takes a few seconds, the build dominates
+# (flags are not tracked: remove build/obj_net_* after changing NET_COPT)
+NET_COPT  ?= -O0
+NET_SFX   := $(if $(filter 1,$(NET_FST)),_fst,)
+NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
+# $(1): build name (cosim_net.cpp kCases[].build)
+define NET_BUILD
+$(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
+	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1)
+	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
+	 t0=$$$$(date +%s); \
+	 $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast $(NET_TRACE) \
+	  --top-module mt_net_top -Mdir $(BUILD)/obj_net$(NET_SFX)_$(1) -o cosim_net $$$$g \
+	  -CFLAGS "$(NET_COPT) -I$(NET_TOP)/cmodel" -MAKEFLAGS "OPT_FAST=$(NET_COPT) OPT_SLOW=$(NET_COPT) OPT_GLOBAL=$(NET_COPT)" -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm" \
+	  $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp \
+	  >$(BUILD)/obj_net$(NET_SFX)_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_net$(NET_SFX)_$(1).build.log; exit 1; }; \
+	 echo "obj_net$(NET_SFX)_$(1): Verilator build $$$$(( $$$$(date +%s) - t0 )) s"
+endef
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt
+$(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
+NET_BIN = $(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net
+
+# ---- test steps: case name -> build ----
+NET_CASE_m2x2_mt_msg_i32   := m2x2_mt
+NET_CASE_m2x2_mt_pkt_f32   := m2x2_mt
+NET_CASE_t4x4_mt_msg_f32   := t4x4_mt
+NET_CASE_m4x4_ring_pkt_i32 := m4x4_ring
+NET_CASE_m4x4_ring2d_pkt_i32 := m4x4_ring2d
+NET_CASE_m3x5_dbt_msg_i32  := m3x5_dbt
+NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32
+define NET_STEP
+t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
+	@scripts/runbench.sh $$@ 300 $$< --case $(1)
+endef
+$(foreach c,$(NET_CASES),$(eval $(call NET_STEP,$(c))))
+# the perturbed C model must be caught: routers sending credit pulses one cycle late (1) or
+# counting incoming credits one cycle late (2)
+t-net-cosim-perturb: $(call NET_BIN,m2x2_mt)
+	@scripts/runbench.sh $@ 120 bash -c '$< --case m2x2_mt_msg_i32 --perturb-router 1 && $< --case m2x2_mt_pkt_f32 --perturb-router 2'
+# the NI's lockstep estimate one cycle long (needs NOP entries: dbtree on the 3x5 mesh has them)
+t-net-cosim-perturb-ni: $(call NET_BIN,m3x5_dbt)
+	@scripts/runbench.sh $@ 120 $< --case m3x5_dbt_msg_i32 --perturb-ni 1
+# make test: the cases that fit its ~4-minute budget for this component (two Verilator builds,
+# about 2.5 minutes from clean); the others run in `make cosim-net` (one more build each,
+# 80-110 s)
+NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 perturb
+TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
+
+.PHONY: cosim-net
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni
+	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
+	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'

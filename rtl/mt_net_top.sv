@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_net_top: the RTL network, NX x NY nodes (rtl/mt_node.sv: router + NI), a torus
+// (Torus = 1) or a mesh (Torus = 0), node id = x + NX*y as in cmodel/mt_topo.c. Every
+// directed network link is one mt_link of latency LinkLat carrying {credits, valid, flit}
+// (credits flow against the flits of the link they ride on, exactly as cmodel/mt_net.c: the
+// link from node s port sp to node i port p carries s's flit on sp and s's input credits of
+// port sp, which are for i's output p). Neighbours: input port 2d+1 (-d) of node c is fed by
+// port 2d of c - e_d, input port 2d (+d) by port 2d+1 of c + e_d; in a torus dimension of
+// width 2 the single link uses port +d at both ends (port -d unconnected); on mesh edges
+// and unconnected ports every input is tied to 0. The gradient memories live outside:
+// every node's NI memory port, table write port, configuration, start and status are flat
+// vectors (node i at [i*W +: W]). Read-only taps of every link (at the receiver) and of
+// every router <-> NI local interface serve co-simulation (tb/cosim/cosim_net.cpp).
+`default_nettype none
+
+module mt_net_top #(
+  parameter int NX          = 2,
+  parameter int NY          = 2,
+  parameter int Torus       = 0,
+  parameter int L           = 4,
+  parameter int LinkLat     = 2,
+  parameter int PayloadW    = 128,
+  parameter int NumVcs      = 4,
+  parameter int VcDepth     = 8,
+  parameter int EjDepth     = 8,
+  parameter int SubPktFlits = 4,
+  parameter int PktBytes    = 64,
+  parameter int StepPrio    = 0,
+  parameter int RtWdW       = 31,
+  parameter int Depth       = 64,
+  parameter int Compact     = 0,
+  parameter int FlowW       = 4,
+  parameter int StepW       = 5,
+  parameter int IdW         = 4,
+  parameter int PortW       = 3,
+  parameter int EjW         = 2,
+  parameter int AddrW       = 12,
+  parameter int SizeW       = 13,
+  parameter int Children    = 4,
+  parameter int MaxFlows    = 16,
+  parameter int SQ          = 4,
+  parameter int RQ          = 8,
+  parameter int NiWdW       = 32,
+  localparam int N          = NX * NY,
+  localparam int ND         = 4,
+  localparam int NP         = ND + L,
+  localparam int Lanes      = PayloadW / 32,
+  localparam int VcW        = (NumVcs > 1) ? $clog2(NumVcs) : 1,
+  localparam int FlitW      = PayloadW + 3 + VcW,
+  localparam int LinkW      = NumVcs + 1 + FlitW,
+  localparam int SlotW      = 1 + (Compact != 0 ? 0 : IdW) + PortW + EjW,
+  localparam int EntryW     = 2 + FlowW + StepW + (Children + 1) * SlotW + (Compact != 0 ? 0 : AddrW + SizeW),
+  localparam int TIW        = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic                    clk_i,
+  input  logic                    rst_ni,
+  // routers
+  input  logic [N*RtWdW-1:0]      rt_wd_limit_i,
+  output logic [N*NP*NumVcs-1:0]  rt_wd_err_o,
+  output logic [N*NP*NumVcs-1:0]  rt_ovf_err_o,
+  // NI configuration
+  input  logic [N-1:0]            dtype_i,
+  input  logic [N-1:0]            pkt_mode_i,
+  input  logic [N*12-1:0]         nflows_i,
+  input  logic [N*32-1:0]         base_units_i,
+  input  logic [N*32-1:0]         rem_units_i,
+  input  logic [N*32-1:0]         elem_i,
+  input  logic [N*32-1:0]         nop_bytes_i,
+  input  logic [N*32-1:0]         ni_wd_limit_i,
+  input  logic [N*192-1:0]        nbr_tx_i,
+  input  logic [N*192-1:0]        nbr_rx_i,
+  // NI processor side
+  input  logic [N-1:0]            start_i,
+  input  logic [N-1:0]            tbl_we_i,
+  input  logic [N*TIW-1:0]        tbl_waddr_i,
+  input  logic [N*EntryW-1:0]     tbl_wdata_i,
+  output logic [N-1:0]            busy_o,
+  output logic [N-1:0]            done_o,
+  output logic [N-1:0]            err_o,
+  output logic [N*4-1:0]          err_code_o,
+  output logic [N*16-1:0]         err_idx_o,
+  output logic [N*16-1:0]         idx_o,
+  output logic [N*16-1:0]         step_o,
+  output logic [N*3-1:0]          st_o,
+  // NI memory ports
+  output logic [N-1:0]            mem_req_valid_o,
+  input  logic [N-1:0]            mem_req_ready_i,
+  output logic [N-1:0]            mem_req_we_o,
+  output logic [N*32-1:0]         mem_req_addr_o,
+  output logic [N*Lanes-1:0]      mem_req_be_o,
+  output logic [N*PayloadW-1:0]   mem_req_wdata_o,
+  input  logic [N-1:0]            mem_rsp_valid_i,
+  input  logic [N*PayloadW-1:0]   mem_rsp_data_i,
+  // taps: what each router input port p < 4 receives (link outputs; 0 when unconnected) ...
+  output logic [N*ND*FlitW-1:0]   lnk_flit_o,
+  output logic [N*ND-1:0]         lnk_valid_o,
+  output logic [N*ND*NumVcs-1:0]  lnk_credit_o,
+  // ... the local interfaces (inj: NI -> router flits, router -> NI credits; ej: the reverse)
+  output logic [N*L*FlitW-1:0]    inj_flit_o,
+  output logic [N*L-1:0]          inj_valid_o,
+  output logic [N*L*NumVcs-1:0]   inj_credit_o,
+  output logic [N*L*FlitW-1:0]    ej_flit_o,
+  output logic [N*L-1:0]          ej_valid_o,
+  output logic [N*L*NumVcs-1:0]   ej_credit_o
+);
+  initial begin
+    if (NX < 2 || NY < 2) $fatal(1, "mt_net_top: NX=%0d NY=%0d, every dimension must be >= 2", NX, NY);
+    if (N > 4096) $fatal(1, "mt_net_top: %0d nodes exceed the 12-bit node ids", N);
+    if (Torus != 0 && Torus != 1) $fatal(1, "mt_net_top: Torus=%0d must be 0 or 1", Torus);
+    if (LinkLat < 1) $fatal(1, "mt_net_top: LinkLat=%0d must be >= 1", LinkLat);
+    if (L < 1 || L > 8) $fatal(1, "mt_net_top: L=%0d must be 1..8", L);
+  end
+
+  // one net per port: router outputs (link inputs) and router inputs (link outputs)
+  logic [FlitW-1:0]  o_flit  [N*ND];
+  logic              o_valid [N*ND];
+  logic [NumVcs-1:0] o_cred  [N*ND];
+  logic [FlitW-1:0]  i_flit  [N*ND];
+  logic              i_valid [N*ND];
+  logic [NumVcs-1:0] i_cred  [N*ND];
+
+  for (genvar n = 0; n < N; n++) begin : g_node
+    localparam int X = n % NX;
+    localparam int Y = n / NX;
+    logic [ND*FlitW-1:0]  nin_flit, nout_flit;
+    logic [ND-1:0]        nin_valid, nout_valid;
+    logic [ND*NumVcs-1:0] nin_cred, nout_cred;
+
+    for (genvar p = 0; p < ND; p++) begin : g_port
+      localparam int Dm   = p / 2;
+      localparam int K    = (Dm == 0) ? NX : NY;
+      localparam int C    = (Dm == 0) ? X : Y;
+      localparam int Plus = (p % 2 == 0) ? 1 : 0;
+      // the neighbour's coordinate in dimension Dm, the port it sends on, and whether it exists
+      localparam int Nc   = (K == 2 && Torus != 0) ? (1 - C)
+                          : (Plus != 0) ? ((C + 1) % K) : ((C + K - 1) % K);
+      localparam int Conn = (K == 2 && Torus != 0) ? Plus
+                          : (Torus != 0) ? 1
+                          : (Plus != 0) ? ((C + 1 < K) ? 1 : 0) : ((C > 0) ? 1 : 0);
+      localparam int Sp   = (K == 2 && Torus != 0) ? p : (p ^ 1);
+      localparam int S    = (Dm == 0) ? (Nc + NX * Y) : (X + NX * Nc);
+      assign o_flit[n*ND+p]  = nout_flit[p*FlitW +: FlitW];
+      assign o_valid[n*ND+p] = nout_valid[p];
+      assign o_cred[n*ND+p]  = nout_cred[p*NumVcs +: NumVcs];
+      if (Conn != 0) begin : g_link
+        logic [LinkW-1:0] q;
+        mt_link #(.Width(LinkW), .Lat(LinkLat)) u_link (
+          .clk_i, .rst_ni,
+          .d_i({o_cred[S*ND+Sp], o_valid[S*ND+Sp], o_flit[S*ND+Sp]}),
+          .q_o(q)
+        );
+        assign i_flit[n*ND+p]  = q[FlitW-1:0];
+        assign i_valid[n*ND+p] = q[FlitW];
+        assign i_cred[n*ND+p]  = q[FlitW+1 +: NumVcs];
+      end else begin : g_tie
+        assign i_flit[n*ND+p]  = '0;
+        assign i_valid[n*ND+p] = 1'b0;
+        assign i_cred[n*ND+p]  = '0;
+      end
+      assign nin_flit[p*FlitW +: FlitW]    = i_flit[n*ND+p];
+      assign nin_valid[p]                  = i_valid[n*ND+p];
+      assign nin_cred[p*NumVcs +: NumVcs]  = i_cred[n*ND+p];
+    end
+
+    assign lnk_flit_o[n*ND*FlitW +: ND*FlitW]     = nin_flit;
+    assign lnk_valid_o[n*ND +: ND]                = nin_valid;
+    assign lnk_credit_o[n*ND*NumVcs +: ND*NumVcs] = nin_cred;
+
+    mt_node #(
+      .D(2), .L(L), .K0(NX), .K1(NY), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
+      .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
+      .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
+      .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
+      .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW)
+    ) u_node (
+      .clk_i, .rst_ni,
+      .node_id_i       (12'(n)),
+      .rt_wd_limit_i   (rt_wd_limit_i[n*RtWdW +: RtWdW]),
+      .rt_wd_err_o     (rt_wd_err_o[n*NP*NumVcs +: NP*NumVcs]),
+      .rt_ovf_err_o    (rt_ovf_err_o[n*NP*NumVcs +: NP*NumVcs]),
+      .net_in_flit_i   (nin_flit),
+      .net_in_valid_i  (nin_valid),
+      .net_in_credit_o (nout_cred),
+      .net_out_flit_o  (nout_flit),
+      .net_out_valid_o (nout_valid),
+      .net_out_credit_i(nin_cred),
+      .inj_flit_o      (inj_flit_o[n*L*FlitW +: L*FlitW]),
+      .inj_valid_o     (inj_valid_o[n*L +: L]),
+      .inj_credit_o    (inj_credit_o[n*L*NumVcs +: L*NumVcs]),
+      .ej_flit_o       (ej_flit_o[n*L*FlitW +: L*FlitW]),
+      .ej_valid_o      (ej_valid_o[n*L +: L]),
+      .ej_credit_o     (ej_credit_o[n*L*NumVcs +: L*NumVcs]),
+      .dtype_i         (dtype_i[n]),
+      .pkt_mode_i      (pkt_mode_i[n]),
+      .nflows_i        (nflows_i[n*12 +: 12]),
+      .base_units_i    (base_units_i[n*32 +: 32]),
+      .rem_units_i     (rem_units_i[n*32 +: 32]),
+      .elem_i          (elem_i[n*32 +: 32]),
+      .nop_bytes_i     (nop_bytes_i[n*32 +: 32]),
+      .ni_wd_limit_i   (ni_wd_limit_i[n*32 +: 32]),
+      .nbr_tx_i        (nbr_tx_i[n*192 +: 192]),
+      .nbr_rx_i        (nbr_rx_i[n*192 +: 192]),
+      .start_i         (start_i[n]),
+      .tbl_we_i        (tbl_we_i[n]),
+      .tbl_waddr_i     (tbl_waddr_i[n*TIW +: TIW]),
+      .tbl_wdata_i     (tbl_wdata_i[n*EntryW +: EntryW]),
+      .busy_o          (busy_o[n]),
+      .done_o          (done_o[n]),
+      .err_o           (err_o[n]),
+      .err_code_o      (err_code_o[n*4 +: 4]),
+      .err_idx_o       (err_idx_o[n*16 +: 16]),
+      .idx_o           (idx_o[n*16 +: 16]),
+      .step_o          (step_o[n*16 +: 16]),
+      .st_o            (st_o[n*3 +: 3]),
+      .mem_req_valid_o (mem_req_valid_o[n]),
+      .mem_req_ready_i (mem_req_ready_i[n]),
+      .mem_req_we_o    (mem_req_we_o[n]),
+      .mem_req_addr_o  (mem_req_addr_o[n*32 +: 32]),
+      .mem_req_be_o    (mem_req_be_o[n*Lanes +: Lanes]),
+      .mem_req_wdata_o (mem_req_wdata_o[n*PayloadW +: PayloadW]),
+      .mem_rsp_valid_i (mem_rsp_valid_i[n]),
+      .mem_rsp_data_i  (mem_rsp_data_i[n*PayloadW +: PayloadW])
+    );
+  end
+endmodule

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_node: one network node of the RTL network (rtl/mt_net_top.sv): a router (mt_router) and
+// its network interface (mt_ni) wired back to back on the L local ports (latency 1, i.e.
+// direct wires: both blocks drive their outputs from registers). The node id is an input
+// port (not a parameter), so one Verilator class serves every node (no_inline, toolchain.md
+// section 3). The NI's configuration, table write port, start, status and memory port, and
+// the router's network ports, watchdog limit and error flags are passed through; the local
+// router <-> NI signals are exposed as taps for co-simulation. Contract: docs/interfaces.md,
+// docs/network.md ("RTL network").
+`default_nettype none
+
+module mt_node #(
+  // topology (router)
+  parameter int D           = 2,
+  parameter int L           = 4,
+  parameter int K0          = 4,
+  parameter int K1          = 4,
+  parameter int Torus       = 1,
+  // network
+  parameter int PayloadW    = 128,
+  parameter int NumVcs      = 4,
+  parameter int VcDepth     = 8,
+  parameter int EjDepth     = 8,
+  parameter int SubPktFlits = 4,
+  parameter int PktBytes    = 64,
+  parameter int StepPrio    = 0,
+  parameter int RtWdW       = 31,
+  // NI table layout and micro-architecture
+  parameter int Depth       = 64,
+  parameter int Compact     = 0,
+  parameter int FlowW       = 4,
+  parameter int StepW       = 5,
+  parameter int IdW         = 4,
+  parameter int PortW       = 3,
+  parameter int EjW         = 2,
+  parameter int AddrW       = 12,
+  parameter int SizeW       = 13,
+  parameter int Children    = 4,
+  parameter int MaxFlows    = 16,
+  parameter int SQ          = 4,
+  parameter int RQ          = 8,
+  parameter int NiWdW       = 32,
+  localparam int ND         = 2 * D,
+  localparam int NP         = ND + L,
+  localparam int Lanes      = PayloadW / 32,
+  localparam int VcW        = (NumVcs > 1) ? $clog2(NumVcs) : 1,
+  localparam int FlitW      = PayloadW + 3 + VcW,
+  localparam int SlotW      = 1 + (Compact != 0 ? 0 : IdW) + PortW + EjW,
+  localparam int EntryW     = 2 + FlowW + StepW + (Children + 1) * SlotW + (Compact != 0 ? 0 : AddrW + SizeW),
+  localparam int TIW        = (Depth > 1) ? $clog2(Depth) : 1
+) (
+  input  logic                  clk_i,
+  input  logic                  rst_ni,
+  input  logic [11:0]           node_id_i,
+  // router configuration and error flags
+  input  logic [RtWdW-1:0]      rt_wd_limit_i,
+  output logic [NP*NumVcs-1:0]  rt_wd_err_o,
+  output logic [NP*NumVcs-1:0]  rt_ovf_err_o,
+  // network ports of the router (port p < 2*D)
+  input  logic [ND*FlitW-1:0]   net_in_flit_i,
+  input  logic [ND-1:0]         net_in_valid_i,
+  output logic [ND*NumVcs-1:0]  net_in_credit_o,
+  output logic [ND*FlitW-1:0]   net_out_flit_o,
+  output logic [ND-1:0]         net_out_valid_o,
+  input  logic [ND*NumVcs-1:0]  net_out_credit_i,
+  // local taps (router <-> NI), read-only
+  output logic [L*FlitW-1:0]    inj_flit_o,
+  output logic [L-1:0]          inj_valid_o,
+  output logic [L*NumVcs-1:0]   inj_credit_o,
+  output logic [L*FlitW-1:0]    ej_flit_o,
+  output logic [L-1:0]          ej_valid_o,
+  output logic [L*NumVcs-1:0]   ej_credit_o,
+  // NI configuration
+  input  logic                  dtype_i,
+  input  logic                  pkt_mode_i,
+  input  logic [11:0]           nflows_i,
+  input  logic [31:0]           base_units_i,
+  input  logic [31:0]           rem_units_i,
+  input  logic [31:0]           elem_i,
+  input  logic [31:0]           nop_bytes_i,
+  input  logic [31:0]           ni_wd_limit_i,
+  input  logic [16*12-1:0]      nbr_tx_i,
+  input  logic [16*12-1:0]      nbr_rx_i,
+  // NI processor side
+  input  logic                  start_i,
+  input  logic                  tbl_we_i,
+  input  logic [TIW-1:0]        tbl_waddr_i,
+  input  logic [EntryW-1:0]     tbl_wdata_i,
+  output logic                  busy_o,
+  output logic                  done_o,
+  output logic                  err_o,
+  output logic [3:0]            err_code_o,
+  output logic [15:0]           err_idx_o,
+  output logic [15:0]           idx_o,
+  output logic [15:0]           step_o,
+  output logic [2:0]            st_o,
+  // NI memory port (gradient buffer, in the harness)
+  output logic                  mem_req_valid_o,
+  input  logic                  mem_req_ready_i,
+  output logic                  mem_req_we_o,
+  output logic [31:0]           mem_req_addr_o,
+  output logic [Lanes-1:0]      mem_req_be_o,
+  output logic [PayloadW-1:0]   mem_req_wdata_o,
+  input  logic                  mem_rsp_valid_i,
+  input  logic [PayloadW-1:0]   mem_rsp_data_i
+);
+  initial begin
+    if (D != 2) $fatal(1, "mt_node: D=%0d, only 2-D networks for now", D);
+    if (L < 1) $fatal(1, "mt_node: L=%0d must be >= 1", L);
+  end
+
+  logic [NP*FlitW-1:0]  r_in_flit, r_out_flit;
+  logic [NP-1:0]        r_in_valid, r_out_valid;
+  logic [NP*NumVcs-1:0] r_in_credit, r_out_credit;
+
+  // router port order: network ports 0..2D-1, then local ports 2D..2D+L-1
+  assign r_in_flit    = {inj_flit_o, net_in_flit_i};
+  assign r_in_valid   = {inj_valid_o, net_in_valid_i};
+  assign r_out_credit = {ej_credit_o, net_out_credit_i};
+  assign net_out_flit_o  = r_out_flit[ND*FlitW-1:0];
+  assign net_out_valid_o = r_out_valid[ND-1:0];
+  assign net_in_credit_o = r_in_credit[ND*NumVcs-1:0];
+  assign ej_flit_o    = r_out_flit[NP*FlitW-1:ND*FlitW];
+  assign ej_valid_o   = r_out_valid[NP-1:ND];
+  assign inj_credit_o = r_in_credit[NP*NumVcs-1:ND*NumVcs];
+
+  mt_router #(
+    .D(D), .L(L), .K0(K0), .K1(K1), .K2(1), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
+    .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW)
+  ) u_router (
+    .clk_i, .rst_ni,
+    .node_id_i   (node_id_i),
+    .wd_limit_i  (rt_wd_limit_i),
+    .in_flit_i   (r_in_flit),
+    .in_valid_i  (r_in_valid),
+    .in_credit_o (r_in_credit),
+    .out_flit_o  (r_out_flit),
+    .out_valid_o (r_out_valid),
+    .out_credit_i(r_out_credit),
+    .wd_err_o    (rt_wd_err_o),
+    .ovf_err_o   (rt_ovf_err_o)
+  );
+
+  mt_ni #(
+    .PayloadW(PayloadW), .NumVcs(NumVcs), .L(L), .NetPorts(ND), .EjDepth(EjDepth), .VcDepth(VcDepth),
+    .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
+    .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
+    .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW)
+  ) u_ni (
+    .clk_i, .rst_ni,
+    .dtype_i, .pkt_mode_i,
+    .node_id_i   (node_id_i),
+    .nflows_i, .base_units_i, .rem_units_i, .elem_i, .nop_bytes_i,
+    .wd_limit_i  (ni_wd_limit_i),
+    .nbr_tx_i, .nbr_rx_i,
+    .start_i, .tbl_we_i, .tbl_waddr_i, .tbl_wdata_i,
+    .busy_o, .done_o, .err_o, .err_code_o, .err_idx_o, .idx_o, .step_o, .st_o,
+    .inj_flit_o  (inj_flit_o),
+    .inj_valid_o (inj_valid_o),
+    .inj_credit_i(inj_credit_o),
+    .ej_flit_i   (ej_flit_o),
+    .ej_valid_i  (ej_valid_o),
+    .ej_credit_o (ej_credit_o),
+    .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o, .mem_req_wdata_o,
+    .mem_rsp_valid_i, .mem_rsp_data_i
+  );
+endmodule
