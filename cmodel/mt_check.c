@@ -239,8 +239,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
   rep->diameter = mt_topo_diameter(t);
   int lb = rep->diameter;
   for (int n = 0; n < N; n++) {
-    int cap = 0;
-    for (int l = 0; l < t->n_links; l++) if (t->links[l].dst == n) cap += t->links[l].mult;
+    int cap = mt_topo_in_capacity(t, n);
     if (cap > 0 && (N - 1 + cap - 1) / cap > lb) lb = (N - 1 + cap - 1) / cap;
   }
   rep->lower_bound = lb;

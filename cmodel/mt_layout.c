@@ -68,11 +68,8 @@ int mt_layout_for(const mt_sched *s, const mt_tables *tb, int compact, mt_layout
         if (!sl) continue;
         if (sl->port == MT_PORT_ROUTED) return mt_fail(e, "compact layout needs one-hop transfers; node %d step %d flow %d has a routed one (use the full layout)", n, x->step, x->flow);
         int receiving = (k < 0) == recv_parent;
-        if (receiving) {
-          int hits = 0;
-          for (int l = 0; l < t->n_links; l++) if (t->links[l].dst == n && t->links[l].src_port == sl->port && !mt_is_switch(t, t->links[l].src)) hits++;
-          if (hits != 1) return mt_fail(e, "compact layout: node %d cannot tell its senders apart by output port %d", n, sl->port);
-        }
+        if (receiving && mt_topo_rx_peer(t, n, sl->port) < 0)
+          return mt_fail(e, "compact layout: node %d cannot tell its senders apart by output port %d", n, sl->port);
       }
     }
   }
@@ -103,8 +100,8 @@ void mt_layout_encode(const mt_layout *ly, const mt_entry *en, uint64_t *w) {
 static int peer_of(const mt_topo *t, int node, int port, int receiving) {
   if (!t || port < 0) return -1;
   if (!receiving) { int l = port < t->max_ports ? t->port_link[node * t->max_ports + port] : -1; return l < 0 ? -1 : t->links[l].dst; }
-  for (int l = 0; l < t->n_links; l++) if (t->links[l].dst == node && t->links[l].src_port == port) return t->links[l].src;
-  return -1;
+  int v = mt_topo_rx_peer(t, node, port);
+  return v < 0 ? -1 : v;
 }
 
 static int get_slot(const mt_layout *ly, const uint64_t *w, int off, mt_slot *sl) {

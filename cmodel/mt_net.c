@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "mt_fp32.h"
 #include "mt_ref.h"
 #include "mt_rom.h"
 

@@ -64,6 +64,12 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
   t->port_link = mt_xcalloc((size_t)t->n_vert * (size_t)t->max_ports, sizeof(int));
   for (size_t i = 0; i < (size_t)t->n_vert * (size_t)t->max_ports; i++) t->port_link[i] = -1;
   for (int i = 0; i < t->n_links; i++) t->port_link[t->links[i].src * t->max_ports + t->links[i].src_port] = i;
+  t->rx_peer = mt_xcalloc((size_t)t->n_vert * (size_t)t->max_ports, sizeof(int));
+  for (size_t i = 0; i < (size_t)t->n_vert * (size_t)t->max_ports; i++) t->rx_peer[i] = -1;
+  for (int i = 0; i < t->n_links; i++) {
+    int *r = &t->rx_peer[t->links[i].dst * t->max_ports + t->links[i].src_port];
+    *r = *r == -1 ? t->links[i].src : -2;
+  }
   /* connectivity: every node reachable from node 0 */
   int *seen = mt_xcalloc((size_t)t->n_vert, sizeof(int)), *q = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   int h = 0, n = 0, reached = 0;
@@ -317,7 +323,7 @@ out:
 }
 
 void mt_topo_free(mt_topo *t) {
-  free(t->links); free(t->out_start); free(t->out_list); free(t->port_link); free(t->n_ports);
+  free(t->links); free(t->out_start); free(t->out_list); free(t->port_link); free(t->n_ports); free(t->rx_peer);
   memset(t, 0, sizeof *t);
 }
 

@@ -34,6 +34,8 @@ typedef struct {
   int *out_start, *out_list; /* per vertex: out links in preference order (CSR) */
   int *port_link;       /* [v * max_ports + port] -> link id or -1 */
   int max_ports;        /* ports per vertex (grids: 2*ndims) */
+  int *rx_peer;         /* [v * max_ports + p]: the vertex that sends to v through ITS port p;
+                           -1 none, -2 several (the compact layout needs it unique) */
   int *n_ports;         /* ports per vertex */
 } mt_topo;
 
@@ -60,6 +62,10 @@ int mt_topo_route(const mt_topo *t, int src, int dst, int *links_out, int max_li
 /* Grid coordinate helpers. */
 void mt_topo_coords(const mt_topo *t, int node, int c[3]);
 int mt_topo_node_at(const mt_topo *t, const int c[3]);
+/* The vertex that sends to v through its own output port p (-1 none, -2 ambiguous). */
+static inline int mt_topo_rx_peer(const mt_topo *t, int v, int p) {
+  return p >= 0 && p < t->max_ports ? t->rx_peer[v * t->max_ports + p] : -1;
+}
 /* Sum of link multiplicities into node v (its in-degree in messages per step). */
 int mt_topo_in_capacity(const mt_topo *t, int v);
 /* Node-to-node diameter, counting a path through switches only as one step. */
