@@ -46,7 +46,7 @@ $(BUILD)/multitree-san: cmodel/mt_cli.c $(LIBMT_SAN)
 
 # C unit tests: tb/cmodel/test_<x>.c, built with ASan+UBSan, run as step t-c-<x>.
 C_TESTS    := $(patsubst tb/cmodel/test_%.c,%,$(wildcard tb/cmodel/test_*.c))
-$(BUILD)/tests/test_%: tb/cmodel/test_%.c tb/cmodel/mt_test.h $(LIBMT_SAN)
+$(BUILD)/tests/test_%: tb/cmodel/test_%.c $(wildcard tb/cmodel/*.h) $(LIBMT_SAN)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' $< $(LIBMT_SAN) $(LDLIBS_MT) -o $@
 t-c-%: $(BUILD)/tests/test_% $(BUILD)/multitree
