@@ -24,7 +24,7 @@
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
-  const char *dtype, *flow, *config, *dump_dir;
+  const char *dtype, *flow, *config, *dump_dir, *trace;
   const char *sets[32]; int nsets;
   uint64_t bytes; int have_bytes, elem, local_ports, compact, print, quiet;
   uint32_t seed;
@@ -51,7 +51,7 @@ static void usage(FILE *f, const char *cmd) {
                "  cycle models are checked against); int32 is compared with the exact sum.\n");
   if (!cmd || !strcmp(cmd, "sim"))
     fprintf(f, "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config paper|small]\n"
-               "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR]\n"
+               "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
                "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
                "  against the reference sums; a wrong result exits 1. Fields for --set: docs/network.md.\n");
   if (!cmd || !strcmp(cmd, "sizes"))
@@ -95,6 +95,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--flow")) { NEED(); o->flow = v; }
     else if (!strcmp(a, "--config")) { NEED(); o->config = v; }
     else if (!strcmp(a, "--dump-dir")) { NEED(); o->dump_dir = v; }
+    else if (!strcmp(a, "--trace")) { NEED(); o->trace = v; }
     else if (!strcmp(a, "--set")) { NEED(); if (o->nsets == 32) { fprintf(stderr, "multitree: too many --set\n"); return -1; } o->sets[o->nsets++] = v; }
     else if (!strcmp(a, "--seed")) {
       NEED();
@@ -351,7 +352,14 @@ static int cmd_sim(const opts *o) {
   mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
   mt_net_result r; memset(&r, 0, sizeof r);
   if (!net) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
-  if (mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, 1, &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  FILE *trf = NULL;
+  if (o->trace) {
+    trf = fopen(o->trace, "w");
+    if (!trf || mt_net_set_trace(net, trf)) { fprintf(stderr, "multitree sim: --trace %s: cannot write: %s\n", o->trace, strerror(errno)); if (trf) fclose(trf); rc = 2; goto out; }
+  }
+  int run_rc = mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, 1, &e);
+  if (trf) { mt_net_set_trace(net, NULL); if (fclose(trf)) { fprintf(stderr, "multitree sim: --trace %s: write failed\n", o->trace); rc = 2; } }
+  if (run_rc) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
   double wall = now() - t0;
   const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
   if (r.err_node >= 0) {

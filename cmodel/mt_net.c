@@ -28,6 +28,8 @@ struct mt_net {
   uint8_t started;
   uint32_t wd, rwd;                          /* effective NI / router watchdog limits */
   mt_router_in rin; mt_ni_in nin;            /* scratch */
+  FILE *trace;                               /* --trace: NI events, CSV (docs/network.md) */
+  uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L]; uint16_t *tr_ts; /* last traced state */
 };
 
 void mt_net_cfg_paper(mt_net_cfg *c) {
@@ -90,7 +92,7 @@ void mt_net_free(mt_net *n) {
   for (int k = 0; k < n->nl && n->lnk; k++) mt_link_free(&n->lnk[k]);
   free(n->rt); free(n->rq); free(n->rq2); free(n->ni); free(n->nq); free(n->nq2); free(n->ncfg); free(n->mem);
   free(n->input); free(n->lnk); free(n->lsrc); free(n->lsport); free(n->ldst); free(n->ldport); free(n->in_link);
-  free(n->mid); free(n->lflits);
+  free(n->mid); free(n->lflits); free(n->tr_tx); free(n->tr_rx); free(n->tr_ts);
   free(n);
 }
 
@@ -209,6 +211,45 @@ int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
   return 0;
 }
 
+/* One CSV line per NI event after node i's edge (the cycle number is the edge's, from 1):
+ * step advances, a sender starting / finishing a message, a receive engine starting /
+ * finishing one. Observes the model only. */
+static void trace_node(mt_net *n, int i) {
+  const mt_ni *s = &n->ni[i];
+  const unsigned long long cy = (unsigned long long)n->cycle + 1;
+  if (s->ts != n->tr_ts[i]) {
+    fprintf(n->trace, "%llu,%d,step,,,%u,,\n", cy, i, s->ts);
+    n->tr_ts[i] = s->ts;
+  }
+  for (int l = 0; l < n->L; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    if (t->act != n->tr_tx[i][l]) {
+      fprintf(n->trace, "%llu,%d,%s,tx%d,%u,%u,%u,%u\n", cy, i, t->act ? "send" : "sent", l, t->flow, t->step, t->dst, t->len);
+      n->tr_tx[i][l] = t->act;
+    }
+  }
+  for (unsigned e = 0; e < s->ne; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    const uint8_t busy = r->st == 2;
+    if (busy != n->tr_rx[i][e]) {
+      fprintf(n->trace, "%llu,%d,%s,rx%u,%u,,%u,%u\n", cy, i, busy ? (r->op == MT_OP_REDUCE ? "reduce" : "gather") : "received",
+              e, r->flow, r->src, r->len);
+      n->tr_rx[i][e] = busy;
+    }
+  }
+}
+
+int mt_net_set_trace(mt_net *n, FILE *f) {
+  n->trace = f;
+  if (!f) return 0;
+  if (!n->tr_tx) {
+    n->tr_tx = mt_xcalloc((size_t)n->N, sizeof *n->tr_tx);
+    n->tr_rx = mt_xcalloc((size_t)n->N, sizeof *n->tr_rx);
+    n->tr_ts = mt_xcalloc((size_t)n->N, sizeof *n->tr_ts);
+  }
+  return fprintf(f, "cycle,node,event,unit,flow,step,peer,bytes\n") < 0 ? -1 : 0;
+}
+
 void mt_net_step(mt_net *n) {
   const int D2 = 2 * n->D, NV = (int)n->c.num_vcs;
   /* links present what their senders registered earlier */
@@ -253,6 +294,7 @@ void mt_net_step(mt_net *n) {
       mt_mem_comb_port(&n->mem[i], m, &ni->mem_req_ready[m], &ni->mem_rsp_valid[m], ni->mem_rsp_data[m]);
     mt_router_step(&n->rt[i], ri, &n->rq2[i]);
     mt_ni_step(&n->ni[i], ni, &n->nq2[i]);
+    if (n->trace) trace_node(n, i);
     mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
                    MT_NI_MAX_LANES);
   }

@@ -9,6 +9,7 @@
 #ifndef MT_NET_H
 #define MT_NET_H
 #include <stdint.h>
+#include <stdio.h>
 #include "mt_layout.h"
 #include "mt_link.h"
 #include "mt_mem.h"
@@ -67,6 +68,10 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 void mt_net_free(mt_net *n);
 /* Load seeded inputs (mt_ref_inputs) and start every NI. */
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
+/* --trace: from now on write one CSV line per network-interface event to f (header
+ * "cycle,node,event,unit,flow,step,peer,bytes"; events step, send, sent, reduce, gather,
+ * received; docs/network.md). NULL stops. -1 if the header cannot be written. */
+int mt_net_set_trace(mt_net *n, FILE *f);
 /* One cycle. */
 void mt_net_step(mt_net *n);
 /* Run until every NI is done, an error, or max_cycles; then check the buffers.

@@ -44,4 +44,11 @@ expect 0 "compact layout" "$BIN" rom --topo mesh:3x5 --algo multitree --bytes 60
 expect 0 "identical" "$BIN" decode "$T/romc" --topo mesh:3x5 --algo multitree --bytes 60000
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
+# --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
+# to gather: 24 messages sent and finished, 12 reduced and 12 gathered
+if "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace "$T/trace.csv" >/dev/null 2>&1; then
+  got=$(awk -F, 'NR==1 {h=$0} NR>1 {n[$3]++} END {printf "%s|%d %d %d %d %d", h, n["send"], n["sent"], n["reduce"], n["gather"], n["received"]}' "$T/trace.csv")
+  if [[ $got == "cycle,node,event,unit,flow,step,peer,bytes|24 24 12 12 24" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: trace counts: $got"; fi
+else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
+expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
 echo "RESULT test_cli pass=$pass fail=$fail"
