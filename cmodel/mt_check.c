@@ -89,11 +89,11 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       last = x->step;
     }
   }
-  /* run step by step: sends first (they use what arrived in earlier steps), then the
-   * roots' reduce entries, which may complete in the step their last child sends */
+  /* run step by step, each node's entries in table order: every entry uses what arrived
+   * in earlier steps (a root reduce entry sits in the step after its last child sends,
+   * before the root's gather of the same step) */
   int *cursor = mt_xcalloc((size_t)N, sizeof(int));
   for (int st = 1; st <= T; st++) {
-    for (int phase = 0; phase < 2; phase++)
       for (int n = 0; n < N; n++) {
         const mt_entry *en = mt_node_entries(tb, n);
         for (int i = cursor[n]; i < tb->count[n] && en[i].step == st; i++) {
@@ -101,7 +101,6 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
           int f = x->flow;
           if (x->op == MT_OP_NOP || f < 0 || f >= F) continue;
           int is_root_entry = x->op == MT_OP_REDUCE && !x->has_parent;
-          if (phase != is_root_entry) continue;
           if (x->op == MT_OP_REDUCE) {
             if (is_root_entry && s->root[f] != n) bad(&c, "node %d has a root reduce entry for flow %d whose root is %d", n, f, s->root[f]);
             if (!is_root_entry && s->root[f] == n) bad(&c, "root %d of flow %d sends its reduce to %d", n, f, x->parent.node);
@@ -109,7 +108,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
               int ch = x->child[k].node;
               size_t ci = (size_t)ch * F + f;
               if (rdst[ci] != n) { bad(&c, "node %d step %d flow %d: reduce from child %d has not arrived (it %s)", n, st, f, ch, rdst[ci] < 0 ? "never sent one before this step" : "sent it elsewhere"); continue; }
-              if (is_root_entry ? rstep[ci] > st : rstep[ci] >= st) { bad(&c, "node %d step %d flow %d: child %d's reduce arrives in step %d", n, st, f, ch, rstep[ci]); continue; }
+              if (rstep[ci] >= st) { bad(&c, "node %d step %d flow %d: child %d's reduce arrives in step %d", n, st, f, ch, rstep[ci]); continue; }
               if (rclaimed[ci]) { bad(&c, "node %d flow %d: child %d's reduce used twice", n, f, ch); continue; }
               rclaimed[ci] = 1;
               uint64_t *a = SET(n, f), *b = RMSG(ch, f);
@@ -133,7 +132,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
                 bad(&c, "node %d step %d flow %d: gather from parent %d has not arrived", n, st, f, x->parent.node);
             } else {
               if (s->root[f] != n) bad(&c, "node %d gathers flow %d without a parent but is not its root", n, f);
-              else if (!rootdone[ni] || rootdone[ni] >= st) bad(&c, "root %d step %d: gathers flow %d before its reduction completed", n, st, f);
+              else if (!rootdone[ni] || rootdone[ni] > st) bad(&c, "root %d step %d: gathers flow %d before its reduction completed", n, st, f);
             }
             int full = 1;
             for (int w = 0; w < W; w++) {

@@ -27,15 +27,53 @@ void mt_layout_make(mt_layout *ly, int compact, int N, int ports, int L, int C, 
   ly->ej_w = mt_bits((uint64_t)(L > 1 ? L - 1 : 1));
   ly->addr_w = mt_bits(bytes > 1 ? bytes - 1 : 1);
   ly->size_w = mt_bits(bytes);
-  ly->slot_w = 1 + (compact ? 0 : ly->id_w) + ly->port_w + ly->ej_w;
+  mt_layout_offsets(ly);
+}
+
+void mt_layout_offsets(mt_layout *ly) {
+  ly->slot_w = 1 + (ly->compact ? 0 : ly->id_w) + ly->port_w + ly->ej_w;
   int o = 0;
   ly->o_op = o; o += ly->op_w;
   ly->o_flow = o; o += ly->flow_w;
   ly->o_step = o; o += ly->step_w;
   ly->o_parent = o; o += ly->slot_w;
-  ly->o_child = o; o += C * ly->slot_w;
-  if (!compact) { ly->o_addr = o; o += ly->addr_w; ly->o_size = o; o += ly->size_w; }
+  ly->o_child = o; o += ly->children * ly->slot_w;
+  ly->o_addr = ly->o_size = 0;
+  if (!ly->compact) { ly->o_addr = o; o += ly->addr_w; ly->o_size = o; o += ly->size_w; }
   ly->width = o;
+}
+
+#define MT_MAXI(a, b) ((a) > (b) ? (a) : (b))
+void mt_layout_widen(mt_layout *ly, const mt_layout *min) {
+  ly->op_w = MT_MAXI(ly->op_w, min->op_w);
+  ly->flow_w = MT_MAXI(ly->flow_w, min->flow_w);
+  ly->step_w = MT_MAXI(ly->step_w, min->step_w);
+  ly->id_w = MT_MAXI(ly->id_w, min->id_w);
+  ly->port_w = MT_MAXI(ly->port_w, min->port_w);
+  ly->ej_w = MT_MAXI(ly->ej_w, min->ej_w);
+  ly->addr_w = MT_MAXI(ly->addr_w, min->addr_w);
+  ly->size_w = MT_MAXI(ly->size_w, min->size_w);
+  ly->children = MT_MAXI(ly->children, min->children);
+  mt_layout_offsets(ly);
+}
+
+int mt_layout_fit(mt_layout *ly, const mt_layout *hw, mt_err *e) {
+  if (ly->compact != hw->compact)
+    return mt_fail(e, "table layout: the schedule is encoded %s, the hardware layout is %s", ly->compact ? "compact" : "full",
+                   hw->compact ? "compact" : "full");
+  const struct { const char *name; int need, have; } f[] = {
+    {"op", ly->op_w, hw->op_w}, {"FlowW", ly->flow_w, hw->flow_w}, {"StepW", ly->step_w, hw->step_w},
+    {"IdW", ly->id_w, hw->id_w}, {"PortW", ly->port_w, hw->port_w}, {"EjW", ly->ej_w, hw->ej_w},
+    {"AddrW", ly->compact ? 0 : ly->addr_w, ly->compact ? 0 : hw->addr_w},
+    {"SizeW", ly->compact ? 0 : ly->size_w, ly->compact ? 0 : hw->size_w},
+    {"Children", ly->children, hw->children}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (f[i].need > f[i].have)
+      return mt_fail(e, "table layout: the schedule needs %s=%d, the hardware layout has %s=%d", f[i].name, f[i].need, f[i].name,
+                     f[i].have);
+  mt_layout_widen(ly, hw);
+  if (mt_layout_words(ly) > MT_LAYOUT_MAX_WORDS) return mt_fail(e, "table entries of %d bits exceed %d", ly->width, 64 * MT_LAYOUT_MAX_WORDS);
+  return 0;
 }
 
 int mt_layout_words(const mt_layout *ly) { return (ly->width + 63) / 64; }

@@ -40,6 +40,19 @@ void mt_layout_make(mt_layout *ly, int compact, int N, int ports, int L, int C, 
  * each sender recognisable by its output port). */
 int mt_layout_for(const mt_sched *s, const mt_tables *tb, int compact, mt_layout *ly, mt_err *e);
 int mt_layout_words(const mt_layout *ly);
+/* Recompute slot_w, the field offsets and width from the field widths (op_w .. size_w),
+ * children and compact (as mt_layout_make does); for layouts whose widths are set by hand,
+ * e.g. a hardware build's fixed parameters. */
+void mt_layout_offsets(mt_layout *ly);
+/* Grow every field width of ly (and its child slots) to at least min's, then recompute
+ * the offsets. The schedule part of ly (n_flows, bytes, tiling, nop_bytes, ...) is kept.
+ * Widening a layout by the layouts of several schedules gives one that encodes them all. */
+void mt_layout_widen(mt_layout *ly, const mt_layout *min);
+/* Fit a schedule's layout ly (mt_layout_for) into a fixed hardware layout hw (an RTL
+ * build's FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW, Children): -1 with the first field
+ * that does not fit (or a full/compact difference); else ly takes hw's widths and offsets
+ * (ly->width == hw->width) and keeps its schedule part. */
+int mt_layout_fit(mt_layout *ly, const mt_layout *hw, mt_err *e);
 /* Encode one entry (or an END word when en == NULL) into words[] (zeroed here). */
 void mt_layout_encode(const mt_layout *ly, const mt_entry *en, uint64_t *words);
 /* Decode one word; returns its op (MT_OP_END included) or -1 with a reason. Compact

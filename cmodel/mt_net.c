@@ -37,7 +37,7 @@ void mt_net_cfg_paper(mt_net_cfg *c) {
   snprintf(c->name, sizeof c->name, "paper");
   c->payload_w = 128; c->num_vcs = 4; c->vc_depth = 318; c->ej_depth = 64; c->link_lat = 150;
   c->subpkt_flits = 16; c->pkt_bytes = 256; c->step_prio = 0; c->local_ports = 0;
-  c->mem_p_ready = 100; c->mem_lat_max = 1; c->ni_sq = 8; c->ni_rq = 8;
+  c->mem_p_ready = 100; c->mem_lat_max = 1; c->ni_sq = 8; c->ni_rq = 8; c->ni_chain = 1;
   c->wd_limit = 100000; c->max_cycles = 2000000000ull; c->clock_ghz = 1.0;
 }
 
@@ -68,7 +68,7 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
     {"payload_w", &c->payload_w}, {"num_vcs", &c->num_vcs}, {"vc_depth", &c->vc_depth}, {"ej_depth", &c->ej_depth},
     {"link_lat", &c->link_lat}, {"subpkt_flits", &c->subpkt_flits}, {"pkt_bytes", &c->pkt_bytes}, {"step_prio", &c->step_prio},
     {"local_ports", &c->local_ports}, {"mem_p_ready", &c->mem_p_ready}, {"mem_lat_max", &c->mem_lat_max},
-    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}, {"ni_rx_engines", &c->ni_rx_engines}, {"ni_mem_ports", &c->ni_mem_ports}};
+    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}, {"ni_rx_engines", &c->ni_rx_engines}, {"ni_mem_ports", &c->ni_mem_ports}, {"ni_chain", &c->ni_chain}};
   for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
     if (!strcmp(key, f[i].k)) {
       if (v > 4294967295.0 || v != (double)(unsigned)v) return mt_fail(e, "--set %s: '%s' is not a whole number", key, eq + 1);
@@ -78,7 +78,7 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
   if (!strcmp(key, "max_cycles")) { c->max_cycles = (uint64_t)v; return 0; }
   if (!strcmp(key, "clock_ghz")) { if (v <= 0) return mt_fail(e, "--set clock_ghz must be > 0"); c->clock_ghz = v; return 0; }
   return mt_fail(e, "--set: unknown field '%s' (payload_w num_vcs vc_depth ej_depth link_lat subpkt_flits pkt_bytes step_prio local_ports "
-                 "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports wd_limit max_cycles clock_ghz)", key);
+                 "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports ni_chain wd_limit max_cycles clock_ghz)", key);
 }
 
 void mt_net_free(mt_net *n) {
@@ -97,6 +97,11 @@ void mt_net_free(mt_net *n) {
 }
 
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
+  return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
+}
+
+mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
+                          const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
   const mt_topo *t = s->topo;
   if (!mt_topo_is_grid(t)) { mt_fail(e, "the network model simulates tori and meshes; %s is not one", t->spec); return NULL; }
   for (int d = 0; d < t->ndims; d++)
@@ -120,7 +125,9 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
   n->c = *c; n->s = s; n->tb = tb; n->t = t; n->dtype = dtype; n->pkt_mode = pkt_mode;
   n->N = t->n_nodes; n->D = t->ndims; n->L = c->local_ports ? (int)c->local_ports : 2 * n->D; n->NP = 2 * n->D + n->L;
   if (tb->local_ports && tb->local_ports != n->L) { mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L); mt_net_free(n); return NULL; }
-  if (mt_layout_for(s, tb, 0, &n->ly, e)) { mt_net_free(n); return NULL; }
+  if (mt_layout_for(s, tb, 0, &n->ly, e) || (hw && mt_layout_fit(&n->ly, hw, e))) { mt_net_free(n); return NULL; }
+  if (tbl_depth && tbl_depth < (unsigned)mt_rom_depth(tb)) { mt_fail(e, "the tables need %d words per node, the NI holds %u", mt_rom_depth(tb), tbl_depth); mt_net_free(n); return NULL; }
+  if (max_flows && max_flows < (unsigned)s->n_flows) { mt_fail(e, "%s has %d flows, the NI tracks %u", s->algo, s->n_flows, max_flows); mt_net_free(n); return NULL; }
   /* routers */
   mt_router_params rp; mt_router_default_params(&rp);
   rp.dims = (unsigned)n->D; rp.torus = t->kind == MT_TOPO_TORUS;
@@ -133,11 +140,13 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
   mt_ni_params np; mt_ni_default_params(&np);
   np.payload_w = c->payload_w; np.num_vcs = c->num_vcs; np.nlocal = (unsigned)n->L; np.net_ports = (unsigned)(2 * n->D);
   np.ej_depth = c->ej_depth; np.vc_depth = c->vc_depth; np.subpkt_flits = c->subpkt_flits; np.pkt_bytes = c->pkt_bytes;
-  np.tbl_depth = (unsigned)mt_rom_depth(tb); np.max_flows = (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
+  np.tbl_depth = tbl_depth ? tbl_depth : (unsigned)mt_rom_depth(tb); np.max_flows = max_flows ? max_flows : (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
   /* bandwidth: 0 = full (one engine per local port, L + 2L memory ports) */
   np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (unsigned)n->L;
   np.mem_ports = c->ni_mem_ports ? c->ni_mem_ports : (unsigned)n->L + 2 * np.rx_engines;
   n->nmp = np.mem_ports;
+  if (c->ni_chain > 1) { mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain); mt_net_free(n); return NULL; }
+  np.reduce_chain = c->ni_chain;
   mt_ni_params_layout(&np, &n->ly);
   if (mt_ni_check_params(&np, e)) { char m[600]; snprintf(m, sizeof m, "network interface: %.500s", e->msg); mt_fail(e, "%s", m); mt_net_free(n); return NULL; }
   const int N = n->N;
@@ -145,7 +154,7 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
   n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq); n->nq2 = mt_xcalloc((size_t)N, sizeof *n->nq2);
   n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg); n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
   n->input = mt_xcalloc((size_t)N, sizeof *n->input);
-  const int nw = mt_layout_words(&n->ly), depth = mt_rom_depth(tb);
+  const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
   uint64_t *img = mt_xcalloc((size_t)depth * MT_NI_EW, 8), word[MT_LAYOUT_MAX_WORDS];
   if (nw > MT_NI_EW) { mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW); free(img); mt_net_free(n); return NULL; }
   for (int i = 0; i < N; i++) {

@@ -33,6 +33,7 @@ typedef struct {
   unsigned ni_sq, ni_rq;
   unsigned ni_rx_engines; /* NI receive engines: 0 = L (one per ejection port); 1 = the RTL's single engine */
   unsigned ni_mem_ports;  /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
+  unsigned ni_chain;      /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
   uint32_t wd_limit;      /* NI and router watchdogs, cycles without progress */
   uint64_t max_cycles;    /* a run longer than this is an error */
   double clock_ghz;
@@ -65,6 +66,12 @@ typedef struct mt_net mt_net;
 /* Build the network for schedule s (tables tb) with configuration c. pkt_mode: 0
  * message-based flow control, 1 packets of pkt_bytes each with its own head. */
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e);
+/* The same with a fixed hardware table layout (an RTL build's): the schedule's layout is
+ * fitted into hw (mt_layout_fit; error if it does not fit), the NIs get tbl_depth table
+ * words and max_flows per-flow entries (0: what the tables need). hw NULL, 0, 0 is
+ * mt_net_new. */
+mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
+                          const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
 /* Load seeded inputs (mt_ref_inputs) and start every NI. */
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);

@@ -119,11 +119,11 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->tbl = calloc((size_t)p->tbl_depth * MT_NI_EW, 8);
   size_t F = p->max_flows;
   s->rv = calloc(F, 1); s->gv = calloc(F, 1); s->root = calloc(F, 1); s->grx = calloc(F, 1);
-  s->rdone = calloc(F, 1); s->cnt = calloc(F, 1);
+  s->rdone = calloc(F, 1); s->cnt = calloc(F, 1); s->act = calloc(F, 1);
   s->ridx = calloc(F, 4); s->gidx = calloc(F, 4); s->rxb = calloc(F, 4);
   s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
-  if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->ridx ||
+  if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
   for (unsigned l = 0; l < p->nlocal; l++)
     for (unsigned v = 0; v < p->num_vcs; v++) s->cred[l][v] = (uint16_t)p->vc_depth;
@@ -131,9 +131,9 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
 }
 
 void mt_ni_free(mt_ni *s) {
-  free(s->tbl); free(s->rv); free(s->gv); free(s->root); free(s->grx); free(s->rdone); free(s->cnt);
+  free(s->tbl); free(s->rv); free(s->gv); free(s->root); free(s->grx); free(s->rdone); free(s->cnt); free(s->act);
   free(s->ridx); free(s->gidx); free(s->rxb); free(s->ej); free(s->tq);
-  s->tbl = NULL; s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = NULL;
+  s->tbl = NULL; s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = s->act = NULL;
   s->ridx = s->gidx = s->rxb = NULL; s->ej = NULL; s->tq = NULL;
 }
 
@@ -325,6 +325,8 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     const int rx_pop_ok = front_v[e] && r->popj < r->nfl && !front_bad;
     rx_wr[e] = rx_busy[e] && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : rx_pop_ok);
     rx_rd[e] = rx_busy[e] && r->op == MT_OP_REDUCE && rx_pop_ok && r->infl < p->rq;
+    /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
+    if (rx_rd[e] && r->chn && r->cpos != s->cnt[r->flow < F ? r->flow : 0] && s->rx[r->pe].wa <= r->popj) rx_rd[e] = 0;
     if (rx_busy[e] && front_v[e] && r->popj < r->nfl && front_bad) set_err(&ecode, MT_NI_E_RX_FRAME);
   }
 
@@ -367,10 +369,12 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* ---------------- receive engines: idle pick / look-up ---------------- */
   int rx_pick[MT_NI_MAX_L], rx_pick_l[MT_NI_MAX_L], rx_look_go[MT_NI_MAX_L], rx_look_wait[MT_NI_MAX_L], rx_done[MT_NI_MAX_L];
+  int rx_chain_k[MT_NI_MAX_L], rx_chain_pe[MT_NI_MAX_L]; /* reduce look-up: child position, predecessor engine */
   int any_rx = 0;
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     rx_pick[e] = -1; rx_pick_l[e] = -1; rx_look_go[e] = 0; rx_look_wait[e] = 0; rx_done[e] = 0;
+    rx_chain_k[e] = -1; rx_chain_pe[e] = -1;
     if (running && r->st == 0 && (s->ejnz & s->engm[e])) {
       const unsigned ses = s->ses;
       unsigned i = r->rr < ses ? r->rr : r->rr % ses;
@@ -398,7 +402,16 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       int k = -1;
       for (int c = 0; c < B->nchild; c++) if ((uint32_t)B->cnode[c] == r->src) { k = c; break; }
       if (k < 0) look_code = MT_NI_E_RX_SRC;
-      else if ((uint32_t)k != s->cnt[fi]) rx_look_wait[e] = 1;
+      else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) rx_chain_k[e] = k; /* its turn */
+      else if (p->reduce_chain && NE > 1 && (uint32_t)k == s->act[fi] && (uint32_t)k > s->cnt[fi] &&
+               r->addr == ea && r->len == es) {
+        /* chained behind child k-1, which is being added by another engine now */
+        for (unsigned e2 = 0; e2 < NE; e2++) {
+          const mt_ni_rx *q = &s->rx[e2];
+          if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->flow == f && q->cpos + 1 == (uint32_t)k) { rx_chain_pe[e] = (int)e2; break; }
+        }
+        if (rx_chain_pe[e] >= 0) rx_chain_k[e] = k; else rx_look_wait[e] = 1;
+      } else rx_look_wait[e] = 1;
     } else {
       if (s->gv[fi] && (uint32_t)B->pnode != r->src) look_code = MT_NI_E_RX_SRC;
       else if (s->grx[fi]) rx_look_wait[e] = 1;
@@ -416,7 +429,8 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
      * memory (nothing held), so a later reader on another port sees the data */
     if (rx_busy[e] && r->wj == r->nfl) {
       unsigned wp = s->wport[e];
-      rx_done[e] = M == 1 || !s->rq_v[wp] || in->mem_req_ready[wp];
+      rx_done[e] = (M == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
+                   (!r->chn || r->cpos == s->cnt[r->flow < F ? r->flow : 0]);
       any_rx |= rx_done[e];
     }
   }
@@ -504,13 +518,17 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   for (unsigned e = 0; e < NE; e++) ej_pop[e] = 0xffffffffu;
   for (uint32_t um = (rqv0 & nz_mp(in->mem_req_ready, M)) | rspm | gntm; um; um &= um - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(um);
-    if (s->rq_v[m] && in->mem_req_ready[m]) s->rq_v[m] = 0;
+    if (s->rq_v[m] && in->mem_req_ready[m]) {
+      s->rq_v[m] = 0;
+      if (s->rq_we[m] && s->rq_ag[m] >= L) s->rx[s->rq_ag[m] - L].wa++;
+    }
     if ((rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
     if (!((gntm >> m) & 1u)) continue;
     const unsigned a = s->ag[m][gnt[m]], md = s->agm[m][gnt[m]];
     uint8_t *tq = s->tq + (size_t)m * TQD;
     s->mrr[m] = (uint32_t)gnt[m];
     s->rq_v[m] = 1;
+    s->rq_ag[m] = (uint8_t)a;
     if (a < L) {
       mt_ni_tx *t = &s->tx[a];
       s->rq_we[m] = 0;
@@ -648,7 +666,13 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
         r->st = 2; r->size = EB[e]->size;
         r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
         r->lastmask = last_mask(s, r->len);
-        r->popj = 0; r->wj = 0; r->infl = 0;
+        r->popj = 0; r->wj = 0; r->infl = 0; r->wa = 0;
+        r->chn = rx_chain_pe[e] >= 0; r->pe = rx_chain_pe[e] >= 0 ? (uint32_t)rx_chain_pe[e] : 0;
+        r->cpos = rx_chain_k[e] >= 0 ? (uint32_t)rx_chain_k[e] : 0;
+        if (p->reduce_chain && r->op == MT_OP_REDUCE && r->addr == EB[e]->addr && r->len == EB[e]->size) {
+          unsigned fi = r->flow < F ? r->flow : 0;
+          s->act[fi] = (uint8_t)(r->cpos + 1);
+        }
         ej_pop[e] = r->s;
       } else if (rx_look_wait[e]) {
         r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
@@ -658,7 +682,8 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       uint32_t nb = s->rxb[fi] + r->len;
       if (nb == r->size) {
         s->rxb[fi] = 0;
-        if (r->op == MT_OP_REDUCE) s->cnt[fi]++; else s->grx[fi] = 1;
+        if (r->op == MT_OP_REDUCE) { s->cnt[fi]++; if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi]; }
+        else s->grx[fi] = 1;
       } else s->rxb[fi] = nb;
       r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     }
@@ -737,7 +762,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     s->st = MT_NI_ST_SCAN; hp_d = 0; s->ts = 0; s->lock = 0; s->ci = 0; s->prev_step = 0;
     s->err_code = 0; s->err_idx = 0; s->done = 0; s->wd = 0;
     memset(s->rv, 0, F); memset(s->gv, 0, F); memset(s->root, 0, F); memset(s->grx, 0, F);
-    memset(s->rdone, 0, F); memset(s->cnt, 0, F);
+    memset(s->rdone, 0, F); memset(s->cnt, 0, F); memset(s->act, 0, F);
     memset(s->ridx, 0, F * 4); memset(s->gidx, 0, F * 4); memset(s->rxb, 0, F * 4);
     for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
     for (unsigned e = 0; e < NE; e++) {

@@ -78,6 +78,12 @@ typedef struct {
   unsigned rx_engines;   /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
   unsigned mem_ports;    /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
+  /* chained reduction (C model only, needs rx_engines > 1; docs/ni.md "Chained reduction"):
+   * 1 lets the message of a flow's child k start while child k-1's is still being added
+   * by another engine; each of its flits is read from memory only after child k-1's write
+   * of that flit was accepted, so every element is still added in the documented order
+   * (bit-identical results). Whole-chunk messages only; packets keep the strict order. */
+  unsigned reduce_chain;
   /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
   unsigned perturb;
 } mt_ni_params;
@@ -146,6 +152,10 @@ typedef struct {
   uint32_t rr;           /* next stream to look at (index in this engine's list) */
   uint8_t op, normal;
   uint32_t flow, src, addr, len, size, nfl, popj, wj, infl, lastmask, tidx;
+  /* reduce: child position k of the message; chained (reduce_chain): started while its
+   * predecessor k-1 was active in engine pe; wa = this message's writes accepted */
+  uint32_t cpos, pe, wa;
+  uint8_t chn;
   uint32_t inq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
   uint32_t inq_rd, inq_cnt;
   uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
@@ -184,6 +194,7 @@ typedef struct {
   uint8_t err_code, done;
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
+  uint8_t *act;           /* reduce_chain: child positions started (>= cnt) */
   uint32_t *ridx, *gidx, *rxb;
   /* senders, credits */
   mt_ni_tx tx[MT_NI_MAX_L];
@@ -194,6 +205,7 @@ typedef struct {
   mt_ni_rx rx[MT_NI_MAX_L];
   /* memory ports: request registers, round-robin pointers, tag FIFOs [nmp][tq_depth] */
   uint8_t rq_v[MT_NI_MAX_MP], rq_we[MT_NI_MAX_MP];
+  uint8_t rq_ag[MT_NI_MAX_MP]; /* requester of the request held (reduce_chain bookkeeping) */
   uint32_t rq_addr[MT_NI_MAX_MP], rq_be[MT_NI_MAX_MP], rq_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
   uint8_t *tq;
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];

@@ -220,7 +220,10 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
       for (int c = 0; c < nt; c++) {
         const mt_xfer *x = &s->x[tmp[c]];
         tb->slots[tb->n_slots++] = make_slot(s, x, 0, L);
-        if (!en->has_parent && x->step > en->step) en->step = x->step; /* root: when the last one arrives */
+        /* root: the step after the last child sends, so that the root reduce entry, which
+         * waits for every contribution, never holds up a send of that step in the NI's
+         * in-order issue (docs/formats.md) */
+        if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
         if (en->has_parent && x->step >= en->step)
           rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d",
                        s->algo, n, f, en->step, x->src, x->step);

@@ -65,6 +65,46 @@ static void test_ni_bandwidth(void) {
   unplan(&p);
 }
 
+/* Chained reduction (ni_chain, docs/ni.md): a flow's children are added by several engines
+ * at once, each flit after its predecessor's write. fp32 inputs make any change of the
+ * order of additions visible in the result (the reference adds in the documented order),
+ * also with a slow, random memory (ready 50%, latency 1..6) that reorders the engines'
+ * progress; MultiTree in message mode must get faster, and E=2 engines (children on ports
+ * that share an engine wait) and packets (never chained) stay correct. */
+static void test_chain(void) {
+  static const struct { const char *topo, *algo; int pkt; const char *set1, *set2; } cases[] = {
+    {"torus:4x4", "multitree", 0, NULL, NULL}, {"mesh:4x4", "multitree", 0, "mem_p_ready=50", "mem_lat_max=6"},
+    {"mesh:3x5", "multitree", 0, "ni_rx_engines=2", NULL}, {"torus:4x4", "multitree", 1, NULL, NULL},
+    {"mesh:3x5", "dbtree", 0, "mem_p_ready=70", "mem_lat_max=3"}, {"torus:4x4", "ring2d", 0, NULL, NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    mt_net_result r[2]; mt_err e;
+    for (int ch = 0; ch < 2; ch++) {
+      mt_net_cfg c; mt_net_cfg_small(&c);
+      CHECK(mt_net_cfg_set(&c, ch ? "ni_chain=1" : "ni_chain=0", &e) == 0, "%s", e.msg);
+      if (cases[i].set1) CHECK(mt_net_cfg_set(&c, cases[i].set1, &e) == 0, "%s", e.msg);
+      if (cases[i].set2) CHECK(mt_net_cfg_set(&c, cases[i].set2, &e) == 0, "%s", e.msg);
+      memset(&r[ch], 0, sizeof r[ch]);
+      int rc = run_cfg(&c, cases[i].topo, cases[i].algo, 16384 + 4 * 7, MT_DTYPE_FP32, cases[i].pkt, 21 + (uint32_t)i, &r[ch]);
+      CHECK(rc == 0 && r[ch].done && r[ch].correct, "%s %s pkt=%d chain=%d: run failed or wrong (%llu words)", cases[i].topo,
+            cases[i].algo, cases[i].pkt, ch, (unsigned long long)r[ch].wrong_words);
+    }
+    printf("chain: %s %s %s%s%s: %llu cycles strict, %llu chained\n", cases[i].topo, cases[i].algo, cases[i].pkt ? "packets " : "",
+           cases[i].set1 ? cases[i].set1 : "", cases[i].set2 ? " ..." : "", (unsigned long long)r[0].cycles, (unsigned long long)r[1].cycles);
+    CHECK(r[1].cycles <= r[0].cycles, "%s %s: chained slower", cases[i].topo, cases[i].algo);
+    if (!strcmp(cases[i].algo, "multitree") && !cases[i].pkt && !(cases[i].set1 && strstr(cases[i].set1, "engines")))
+      CHECK(r[1].cycles * 10 < r[0].cycles * 9, "%s: chained %llu cycles, strict %llu: not 10%% faster", cases[i].topo,
+            (unsigned long long)r[1].cycles, (unsigned long long)r[0].cycles);
+  }
+  mt_net_cfg c; mt_err e; mt_net_cfg_small(&c);
+  CHECK(mt_net_cfg_set(&c, "ni_chain=2", &e) == 0, "set");
+  planned p;
+  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  CHECK(!n && strstr(e.msg, "ni_chain"), "ni_chain=2 accepted: %s", n ? "" : e.msg);
+  mt_net_free(n);
+  unplan(&p);
+}
+
 static void test_matrix(void) {
   static const struct { const char *topo, *algo; int pkt; } cases[] = {
     {"mesh:2x2", "multitree", 0}, {"mesh:2x2", "multitree", 1}, {"mesh:2x2", "ring", 0}, {"mesh:2x2", "dbtree", 0},
@@ -130,6 +170,7 @@ int main(void) {
   test_matrix();
   test_repeatable_and_flits();
   test_ni_bandwidth();
+  test_chain();
   test_bad_input();
   return MT_TEST_END("test_net");
 }

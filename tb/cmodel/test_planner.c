@@ -48,8 +48,20 @@ static void test_fig5(void) {
     "reduce(2,0,-,1) reduce(0,0,-,2) reduce(3,3,[0],2) gather(1,root,[3,0],3) gather(3,3,[0],4)",
     "reduce(1,3,-,1) reduce(0,0,[3],2) reduce(3,3,-,2) gather(2,root,[0,3],3) gather(0,0,[3],4)",
     "reduce(0,2,-,1) reduce(1,1,[2],2) reduce(2,2,-,2) gather(3,root,[1,2],3) gather(1,1,[2],4)"};
-  /* root reduce entries: root r waits for its tree's children (both send in step 2), by id */
-  static const char *want_root[4] = {"reduce(0,root,[1,2],2)", "reduce(1,root,[0,3],2)", "reduce(2,root,[0,3],2)", "reduce(3,root,[1,2],2)"};
+  /* root reduce entries: root r waits for its tree's children (both send in step 2), by id;
+   * the entry sits in step 3 (the step after its children send, so that it never holds up
+   * a send of step 2 in the NI's in-order issue), just before the root's gather */
+  static const char *want_root[4] = {"reduce(0,root,[1,2],3)", "reduce(1,root,[0,3],3)", "reduce(2,root,[0,3],3)", "reduce(3,root,[1,2],3)"};
+  for (int n = 0; n < 4; n++) {
+    const mt_entry *en = mt_node_entries(&tb, n);
+    int ir = -1, ig = -1;
+    for (int i = 0; i < tb.count[n]; i++) {
+      if (en[i].flow != n) continue;
+      if (en[i].op == MT_OP_REDUCE && !en[i].has_parent) ir = i;
+      if (en[i].op == MT_OP_GATHER && !en[i].has_parent) ig = i;
+    }
+    CHECK(ir >= 0 && ig == ir + 1, "node %d: root reduce entry %d not right before the root gather %d", n, ir, ig);
+  }
   char row[512];
   for (int n = 0; n < 4; n++) {
     fig5_row(&tb, n, 0, row, sizeof row);

@@ -2,8 +2,16 @@
 // cosim_net.cpp: Verilator co-simulation of the RTL network rtl/mt_net_top.sv (NX x NY
 // nodes of rtl/mt_node.sv: router + NI, mt_link delay lines) against the C network model
 // cmodel/mt_net.c, cycle by cycle, running the same all-reduce.
-//  * The C model is built with the RTL's NI shape (ni_rx_engines=1, ni_mem_ports=1) from the
-//    "small" configuration (short links, small buffers).
+//  * A build is a hardware "shape": topology (NX, NY, torus), NumVcs, VcDepth, EjDepth,
+//    LinkLat, SubPktFlits, PktBytes, SQ, RQ and a schedule-table layout (FlowW, StepW, IdW,
+//    PortW, EjW, AddrW, SizeW, Children, Depth, MaxFlows), all RTL parameters (-G) that
+//    this file also gets as CFG_* macros. Everything else is chosen at run time: algorithm,
+//    bytes, dtype, flow control, seed, memory ready %/latency, watchdog limit. The run's
+//    schedule is encoded in the build's layout (mt_layout_fit; a schedule that does not fit
+//    is refused with the field that is too narrow).
+//  * The C model is built with the RTL's NI shape (ni_rx_engines=1, ni_mem_ports=1) and the
+//    build's hardware parameters (mt_net_new_layout: the same layout, table depth and
+//    MaxFlows as the RTL NIs).
 //  * The RTL NIs' memory ports are served by mt_mem instances created exactly as mt_net_new
 //    creates its own (same size, lanes, ready/latency and seeds 0x51ED + 7919*i) and loaded
 //    with the same inputs, and called in the same order (comb before the edge, edge with
@@ -12,20 +20,33 @@
 //    parallel, all Depth words, END word and zero padding included, encoded with the C
 //    model's own layout mt_net_layout); then the RTL is reset again (the table RAM has no
 //    reset), so both models start from reset with the same table; the C model loads the
-//    same image by its back door (mt_ni_table_load in mt_net_new).
+//    same image by its back door (mt_ni_table_load in mt_net_new_layout).
 //  * Every cycle: every directed link's flit/valid/credit bits as presented to its receiver
 //    (mt_net_link_slot vs the RTL's link taps), every local router <-> NI interface (both
 //    directions, flits and credits), every router's wd/ovf flags, every NI's status (busy,
 //    done, err, err_code, err_idx, idx, step, st) and memory request. The first mismatch stops
 //    the run with the cycle, node, port, VC and both values. At the end every node's buffer is
 //    compared between the models and against mt_ref_result.
-// The RTL parameters are fixed per build (-G, printed by this file built with
-// -DCOSIM_NET_PARAMS_ONLY: `cosim_net_params BUILD` prints the verilator flags).
-// Usage: cosim_net --case NAME [--fst FILE] [--perturb-router K | --perturb-ni K]
-// Prints "RESULT cosim_net_<case> pass=N fail=M" (scripts/runbench.sh).
+// The -G flags of a build are printed by this file built with -DCOSIM_NET_PARAMS_ONLY:
+//   cosim_net_params BUILD            a fixed build of `make cosim-net` (kCases[].build)
+//   cosim_net_params --shape SPEC     a shape (scripts/regress.py), SPEC = space-separated
+//       topo=torus:4x4 base=small|paper max_bytes=N algos=multitree,ring,... and any
+//       `multitree sim --set` field (num_vcs=4 vc_depth=8 ej_depth=8 link_lat=2 ...); the
+//       layout is the widest of every listed algorithm that plans on the topology at
+//       max_bytes (mt_layout_widen), Depth and MaxFlows their largest.
+//   cosim_net_params --shape SPEC --describe             the shape's layout and algorithms
+//   cosim_net_params --shape SPEC --check RUN-OPTIONS    0 if the run is legal on the shape
+// Usage: cosim_net --case NAME [OPTIONS]           a fixed case (kCases) on a build of its topology
+//        cosim_net --algo A --bytes N [OPTIONS]    any all-reduce on this build's shape
+//   RUN-OPTIONS: --dtype int32|fp32 --flow message|packet --seed S --mem-ready P --mem-lat L
+//                --wd-limit W --max-cycles N --name NAME
+//   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K, --progress
+// Prints "RESULT cosim_net_<name> pass=N fail=M" (scripts/runbench.sh) and a "speed" line
+// (Verilator and C model cycles per second).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,7 +62,7 @@ extern "C" {
 }
 
 struct Case { const char *name, *build, *topo, *algo; uint64_t bytes; int dtype, pkt; uint32_t seed; };
-// builds share topology and schedule (the table layout is a build parameter)
+// the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration "small"
 static const Case kCases[] = {
   {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11},
   {"m2x2_mt_pkt_f32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 12},
@@ -52,46 +73,225 @@ static const Case kCases[] = {
   {"m3x5_dbt_msg_i32", "m3x5_dbt", "mesh:3x5", "dbtree", 3840, MT_DTYPE_INT32, 0, 15},
 };
 
-struct Planned { mt_topo t; mt_sched s; mt_tables tb; bool ok = false; };
-static bool plan(Planned &p, const Case &c, mt_err *e) {
-  memset(&p.t, 0, sizeof p.t); memset(&p.s, 0, sizeof p.s); memset(&p.tb, 0, sizeof p.tb);
-  if (mt_topo_from_name(&p.t, c.topo, e) || mt_plan(&p.s, &p.t, c.algo, c.bytes, 4, e) || mt_sched_tables(&p.s, 0, &p.tb, e))
-    return false;
-  p.ok = true;
-  return true;
-}
-static void unplan(Planned &p) { if (p.ok) { mt_tables_free(&p.tb); mt_sched_free(&p.s); mt_topo_free(&p.t); } }
-
-static int net_cfg(mt_net_cfg *cfg, mt_err *e) {
-  mt_net_cfg_small(cfg);
-  if (mt_net_cfg_set(cfg, "ni_rx_engines=1", e) || mt_net_cfg_set(cfg, "ni_mem_ports=1", e)) return -1;
-  return 0;
-}
-
 static const Case *find_case(const char *name) {
   for (const Case &c : kCases) if (!strcmp(c.name, name) || !strcmp(c.build, name)) return &c;
   return nullptr;
 }
 
+// ---- one run: what is chosen at run time ----
+struct Run {
+  std::string name, topo, algo;       // topo: from the case, else the build's
+  uint64_t bytes = 0;
+  int dtype = MT_DTYPE_INT32, pkt = 0;
+  uint32_t seed = 1;
+  unsigned mem_ready = 100, mem_lat = 1;
+  uint32_t wd_limit = 20000;          // the `small` configuration's
+  uint64_t max_cycles = 2000000;
+};
+
+// parse one run option at argv[i]; 1 if taken (i advanced), 0 if not a run option, -1 bad value
+static int run_opt(Run &r, int argc, char **argv, int &i) {
+  const char *a = argv[i];
+  if (i + 1 >= argc) return 0;
+  const char *v = argv[i + 1];
+  char *end = nullptr;
+  auto num = [&](uint64_t &x) { x = strtoull(v, &end, 0); return end != v && !*end; };
+  uint64_t x = 0;
+  if (!strcmp(a, "--algo")) r.algo = v;
+  else if (!strcmp(a, "--bytes")) { if (!num(r.bytes)) return -1; }
+  else if (!strcmp(a, "--dtype")) {
+    if (!strcmp(v, "int32")) r.dtype = MT_DTYPE_INT32; else if (!strcmp(v, "fp32")) r.dtype = MT_DTYPE_FP32; else return -1;
+  } else if (!strcmp(a, "--flow")) {
+    if (!strcmp(v, "message")) r.pkt = 0; else if (!strcmp(v, "packet")) r.pkt = 1; else return -1;
+  } else if (!strcmp(a, "--seed")) { if (!num(x) || x > 0xFFFFFFFFull) return -1; r.seed = (uint32_t)x; }
+  else if (!strcmp(a, "--mem-ready")) { if (!num(x) || x > 1000000) return -1; r.mem_ready = (unsigned)x; }
+  else if (!strcmp(a, "--mem-lat")) { if (!num(x) || x > 1000000) return -1; r.mem_lat = (unsigned)x; }
+  else if (!strcmp(a, "--wd-limit")) { if (!num(x) || x > 0x7FFFFFFFull) return -1; r.wd_limit = (uint32_t)x; }
+  else if (!strcmp(a, "--max-cycles")) { if (!num(r.max_cycles)) return -1; }
+  else if (!strcmp(a, "--name")) r.name = v;
+  else return 0;
+  i++;
+  return 1;
+}
+static void run_from_case(Run &r, const Case &c) {
+  r.name = c.name; r.topo = c.topo; r.algo = c.algo; r.bytes = c.bytes; r.dtype = c.dtype; r.pkt = c.pkt; r.seed = c.seed;
+}
+
+// ---- a build's hardware ----
+struct Hw {
+  std::string topo;                   // "torus:NXxNY" / "mesh:NXxNY"
+  mt_net_cfg cfg;                     // hardware fields (num_vcs ... ni_rq); run-time fields set per run
+  mt_layout ly;                       // field widths and children (schedule part unused)
+  int depth = 0, max_flows = 0;
+};
+
+struct Planned { mt_topo t; mt_sched s; mt_tables tb; bool ok = false; };
+static bool plan(Planned &p, const char *topo, const char *algo, uint64_t bytes, mt_err *e) {
+  memset(&p.t, 0, sizeof p.t); memset(&p.s, 0, sizeof p.s); memset(&p.tb, 0, sizeof p.tb);
+  if (mt_topo_from_name(&p.t, topo, e)) return false;
+  if (mt_plan(&p.s, &p.t, algo, bytes, 4, e)) { mt_topo_free(&p.t); return false; }
+  if (mt_sched_tables(&p.s, 0, &p.tb, e)) { mt_sched_free(&p.s); mt_topo_free(&p.t); return false; }
+  p.ok = true;
+  return true;
+}
+static void unplan(Planned &p) { if (p.ok) { mt_tables_free(&p.tb); mt_sched_free(&p.s); mt_topo_free(&p.t); p.ok = false; } }
+
+// the RTL's NI: one receive engine, one memory port
+static int rtl_ni(mt_net_cfg *cfg, mt_err *e) {
+  return mt_net_cfg_set(cfg, "ni_rx_engines=1", e) || mt_net_cfg_set(cfg, "ni_mem_ports=1", e) ? -1 : 0;
+}
+
+// The C network of run r on hardware hw: plans (on the case's topology, which must be the
+// build's), configures and builds it with the build's layout. nullptr with a reason.
+static mt_net *make_net(const Hw &hw, const Run &r, Planned &p, mt_net_cfg &cfg, mt_err *e) {
+  const std::string topo = r.topo.empty() ? hw.topo : r.topo;
+  if (topo != hw.topo) { mt_fail(e, "%s is not this build's topology (%s)", topo.c_str(), hw.topo.c_str()); return nullptr; }
+  if (r.algo.empty() || !r.bytes) { mt_fail(e, "--algo and --bytes are required"); return nullptr; }
+  if (!plan(p, topo.c_str(), r.algo.c_str(), r.bytes, e)) return nullptr;
+  cfg = hw.cfg;
+  cfg.mem_p_ready = r.mem_ready; cfg.mem_lat_max = r.mem_lat; cfg.wd_limit = r.wd_limit; cfg.max_cycles = r.max_cycles;
+  mt_err e2;
+  mt_net *n = mt_net_new_layout(&cfg, &p.s, &p.tb, r.dtype, r.pkt, &hw.ly, (unsigned)hw.depth, (unsigned)hw.max_flows, &e2);
+  if (!n) {
+    mt_fail(e, "%s %s %llu bytes %s: %s (build: Depth=%d MaxFlows=%d FlowW=%d StepW=%d IdW=%d AddrW=%d SizeW=%d Children=%d)",
+            topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.pkt ? "packets" : "messages", e2.msg, hw.depth,
+            hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.addr_w, hw.ly.size_w, hw.ly.children);
+    return nullptr;
+  }
+  return n;
+}
+
 #ifdef COSIM_NET_PARAMS_ONLY
-// cosim_net_params BUILD: the verilator -G flags and harness -D flags of one build
-int main(int argc, char **argv) {
-  if (argc != 2) { fprintf(stderr, "usage: cosim_net_params BUILD\n"); return 2; }
-  const Case *c = find_case(argv[1]);
-  if (!c) { fprintf(stderr, "unknown build %s\n", argv[1]); return 2; }
-  mt_err e; Planned p; mt_net_cfg cfg; mt_layout ly;
-  if (net_cfg(&cfg, &e) || !plan(p, *c, &e) || mt_layout_for(&p.s, &p.tb, 0, &ly, &e)) { fprintf(stderr, "%s\n", e.msg); return 1; }
-  const mt_topo *t = &p.t;
+static void print_flags(const Hw &hw, const mt_topo *t) {
+  const mt_net_cfg &cfg = hw.cfg;
+  const mt_layout &ly = hw.ly;
+  const unsigned L = cfg.local_ports ? cfg.local_ports : 4u;
   printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
-         "-CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d\n",
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, cfg.local_ports ? cfg.local_ports : 4u, cfg.link_lat, cfg.payload_w,
-         cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, mt_rom_depth(&p.tb),
-         ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, p.s.n_flows, cfg.ni_sq, cfg.ni_rq,
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, mt_rom_depth(&p.tb), ly.width);
-  unplan(p);
+         "-CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
+         "-CFLAGS -DCFG_L=%u -CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
+         "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
+         "-CFLAGS -DCFG_RQ=%u -CFLAGS -DCFG_FLOWW=%d -CFLAGS -DCFG_STEPW=%d -CFLAGS -DCFG_IDW=%d -CFLAGS -DCFG_PORTW=%d "
+         "-CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d -CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
+         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
+         cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
+         ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq,
+         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, hw.depth, ly.width,
+         L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
+         cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
+}
+
+// A shape from SPEC; algos_ok/algos_skip: which of the listed algorithms plan on the topology
+static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &algos_ok, std::string &algos_skip, mt_err *e) {
+  std::string topo, base = "small", algos = "multitree";
+  uint64_t max_bytes = 65536;
+  std::vector<std::string> sets;
+  std::string s(spec);
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') i++;
+    size_t j = s.find(' ', i);
+    if (j == std::string::npos) j = s.size();
+    std::string kv = s.substr(i, j - i);
+    i = j;
+    if (kv.empty()) continue;
+    size_t eq = kv.find('=');
+    if (eq == std::string::npos) return mt_fail(e, "shape: '%s' is not name=value", kv.c_str());
+    std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+    if (k == "topo") topo = v;
+    else if (k == "base") base = v;
+    else if (k == "algos") algos = v;
+    else if (k == "max_bytes") max_bytes = strtoull(v.c_str(), nullptr, 0);
+    else if (k == "mem_p_ready" || k == "mem_lat_max" || k == "wd_limit" || k == "max_cycles" || k == "ni_rx_engines" ||
+             k == "ni_mem_ports" || k == "payload_w" || k == "local_ports")
+      return mt_fail(e, "shape: %s is a run-time setting or not a free parameter of the RTL network", k.c_str());
+    else sets.push_back(kv);
+  }
+  if (topo.empty()) return mt_fail(e, "shape: topo= is required");
+  if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e) || rtl_ni(&hw.cfg, e)) return -1;
+  for (const std::string &kv : sets) if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
+  if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
+  if (!mt_topo_is_grid(&t) || t.ndims != 2) { mt_topo_free(&t); return mt_fail(e, "shape: %s is not a 2-D torus or mesh", topo.c_str()); }
+  char tn[64];
+  snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : "mesh", t.dim[0], t.dim[1]);
+  hw.topo = tn;
+  bool any = false;
+  size_t a = 0;
+  while (a <= algos.size()) {
+    size_t b = algos.find(',', a);
+    if (b == std::string::npos) b = algos.size();
+    std::string al = algos.substr(a, b - a);
+    a = b + 1;
+    if (al.empty()) continue;
+    Planned p;
+    mt_layout ly;
+    mt_err e2;
+    if (!plan(p, hw.topo.c_str(), al.c_str(), max_bytes, &e2) || mt_layout_for(&p.s, &p.tb, 0, &ly, &e2)) {
+      unplan(p);
+      algos_skip += (algos_skip.empty() ? "" : "; ") + al + ": " + e2.msg;
+      continue;
+    }
+    if (!any) hw.ly = ly; else mt_layout_widen(&hw.ly, &ly);
+    if (mt_rom_depth(&p.tb) > hw.depth) hw.depth = mt_rom_depth(&p.tb);
+    if (p.s.n_flows > hw.max_flows) hw.max_flows = p.s.n_flows;
+    any = true;
+    algos_ok += (algos_ok.empty() ? "" : ",") + al;
+    unplan(p);
+  }
+  if (!any) { mt_topo_free(&t); return mt_fail(e, "shape: none of the algorithms plans on %s (%s)", topo.c_str(), algos_skip.c_str()); }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  mt_err e;
+  Hw hw;
+  mt_topo t;
+  memset(&t, 0, sizeof t);
+  if (argc == 2 && argv[1][0] != '-') {
+    // a fixed build of `make cosim-net`: the case's topology and schedule, configuration small
+    const Case *c = find_case(argv[1]);
+    if (!c) { fprintf(stderr, "unknown build %s\n", argv[1]); return 2; }
+    Planned p;
+    mt_net_cfg_small(&hw.cfg);
+    if (rtl_ni(&hw.cfg, &e) || !plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
+      fprintf(stderr, "%s\n", e.msg);
+      return 1;
+    }
+    hw.depth = mt_rom_depth(&p.tb); hw.max_flows = p.s.n_flows;
+    print_flags(hw, &p.t);
+    unplan(p);
+    return 0;
+  }
+  if (argc < 3 || strcmp(argv[1], "--shape")) {
+    fprintf(stderr, "usage: cosim_net_params BUILD | --shape SPEC [--describe | --check RUN-OPTIONS]\n");
+    return 2;
+  }
+  std::string ok, skip;
+  if (shape_from_spec(hw, t, argv[2], ok, skip, &e)) { fprintf(stderr, "cosim_net_params: %s\n", e.msg); return 1; }
+  int rc = 0;
+  if (argc == 3) print_flags(hw, &t);
+  else if (!strcmp(argv[3], "--describe")) {
+    printf("topo=%s depth=%d max_flows=%d flow_w=%d step_w=%d id_w=%d port_w=%d ej_w=%d addr_w=%d size_w=%d children=%d entry_w=%d\n",
+           hw.topo.c_str(), hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w, hw.ly.addr_w,
+           hw.ly.size_w, hw.ly.children, hw.ly.width);
+    printf("algos=%s\n", ok.c_str());
+    printf("skipped=%s\n", skip.c_str());
+  } else if (!strcmp(argv[3], "--check")) {
+    Run r;
+    for (int i = 4; i < argc; i++) {
+      int k = run_opt(r, argc, argv, i);
+      if (k <= 0) { fprintf(stderr, "cosim_net_params --check: bad option %s\n", argv[i]); return 2; }
+    }
+    Planned p;
+    mt_net_cfg cfg;
+    mt_net *n = make_net(hw, r, p, cfg, &e);
+    if (n) printf("ok\n"); else { printf("illegal: %s\n", e.msg); rc = 1; }
+    mt_net_free(n);
+    unplan(p);
+  } else { fprintf(stderr, "cosim_net_params: unknown option %s\n", argv[3]); rc = 2; }
+  mt_topo_free(&t);
+  return rc;
 }
 #else
 #include "Vmt_net_top.h"
@@ -102,12 +302,15 @@ int main(int argc, char **argv) {
 
 double sc_time_stamp() { return 0; }
 
-// ---- bit access over any Verilator port type ----
+static double now() { timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
+
+// ---- bit access over any Verilator port type (n <= 32) ----
 static uint32_t getb(uint64_t x, unsigned off, unsigned n) { return (uint32_t)((x >> off) & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1))); }
 static uint32_t getb(const uint32_t *w, unsigned off, unsigned n) {
-  uint32_t v = 0;
-  for (unsigned i = 0; i < n; i++) v |= ((w[(off + i) / 32] >> ((off + i) % 32)) & 1u) << i;
-  return v;
+  const unsigned i = off / 32, s = off % 32;
+  uint64_t v = w[i] >> s;
+  if (s + n > 32) v |= (uint64_t)w[i + 1] << (32 - s);
+  return (uint32_t)(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
 }
 template <std::size_t W> static uint32_t getb(const VlWide<W> &x, unsigned off, unsigned n) { return getb(&x[0], off, n); }
 template <typename T> static void setb(T &x, unsigned off, unsigned n, uint32_t v) {
@@ -115,15 +318,36 @@ template <typename T> static void setb(T &x, unsigned off, unsigned n, uint32_t 
   x = (T)(((uint64_t)x & ~m) | (((uint64_t)v << off) & m));
 }
 static void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
-  for (unsigned i = 0; i < n; i++) {
-    uint32_t b = (v >> i) & 1u;
-    w[(off + i) / 32] = (w[(off + i) / 32] & ~(1u << ((off + i) % 32))) | (b << ((off + i) % 32));
-  }
+  const uint64_t m = n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1);
+  const uint64_t x = (uint64_t)v & m;
+  const unsigned i = off / 32, s = off % 32;
+  w[i] = (w[i] & ~(uint32_t)(m << s)) | (uint32_t)(x << s);
+  if (s + n > 32) { const unsigned k = 32 - s; w[i + 1] = (w[i + 1] & ~(uint32_t)(m >> k)) | (uint32_t)(x >> k); }
 }
 template <std::size_t W> static void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
 
+// this build's hardware (the -G parameters, also given as CFG_* macros)
+static Hw build_hw() {
+  Hw hw;
+  mt_net_cfg_small(&hw.cfg);
+  snprintf(hw.cfg.name, sizeof hw.cfg.name, "build");
+  mt_err e;
+  (void)rtl_ni(&hw.cfg, &e);
+  hw.cfg.payload_w = CFG_PAYLOADW; hw.cfg.num_vcs = CFG_NUMVCS; hw.cfg.vc_depth = CFG_VCDEPTH; hw.cfg.ej_depth = CFG_EJDEPTH;
+  hw.cfg.link_lat = CFG_LINKLAT; hw.cfg.subpkt_flits = CFG_SUBPKT; hw.cfg.pkt_bytes = CFG_PKTBYTES; hw.cfg.step_prio = CFG_STEPPRIO;
+  hw.cfg.local_ports = CFG_L; hw.cfg.ni_sq = CFG_SQ; hw.cfg.ni_rq = CFG_RQ;
+  char tn[64];
+  snprintf(tn, sizeof tn, "%s:%dx%d", CFG_TORUS ? "torus" : "mesh", CFG_NX, CFG_NY);
+  hw.topo = tn;
+  memset(&hw.ly, 0, sizeof hw.ly);
+  hw.ly.op_w = 2; hw.ly.flow_w = CFG_FLOWW; hw.ly.step_w = CFG_STEPW; hw.ly.id_w = CFG_IDW; hw.ly.port_w = CFG_PORTW;
+  hw.ly.ej_w = CFG_EJW; hw.ly.addr_w = CFG_ADDRW; hw.ly.size_w = CFG_SIZEW; hw.ly.children = CFG_CHILDREN;
+  mt_layout_offsets(&hw.ly);
+  hw.depth = CFG_DEPTH; hw.max_flows = CFG_MAXFLOWS;
+  return hw;
+}
+
 struct Cosim {
-  const Case &c;
   mt_net *n = nullptr;
   std::unique_ptr<VerilatedContext> ctx;
   std::unique_ptr<Vmt_net_top> d;
@@ -131,11 +355,12 @@ struct Cosim {
   std::unique_ptr<VerilatedFstC> tr;
 #endif
   std::vector<mt_mem> mem;
+  std::vector<uint8_t> conn;          // [node*ND + port]: input fed by a link
   int N = 0, L = 4, NV = 0, ND = 4, NP = 8;
   unsigned PW = 0, FW = 0, lanes = 0;
   uint64_t cycles = 0, checks = 0, link_flits = 0, transit_heads = 0;
+  double t_rtl = 0, t_c = 0, t_cmp = 0;
   bool mism = false;
-  explicit Cosim(const Case &cc) : c(cc) {}
 
   void tick_half(int clk) {
     d->clk_i = (uint8_t)clk; d->eval();
@@ -153,7 +378,7 @@ struct Cosim {
   template <typename T> void cmp_flit(const char *what, const T &v, unsigned base, const mt_flit &f, int node, int port) {
     for (unsigned b = 0; b < FW; b += 32) {
       unsigned k = FW - b < 32 ? FW - b : 32;
-      uint32_t r = getb(v, base + b, k), m = getb(f.w, b, k);
+      uint32_t r = getb(v, base + b, k), m = f.w[b / 32] & (k >= 32 ? 0xFFFFFFFFu : ((1u << k) - 1));
       checks++;
       if (r != m) { char s[96]; snprintf(s, sizeof s, "%s bits [%u +: %u]", what, b, k); fail(s, node, port, -1, r, m); }
     }
@@ -179,11 +404,8 @@ struct Cosim {
     }
     // unconnected router inputs must stay 0
     for (int i = 0; i < N; i++)
-      for (int p = 0; p < ND; p++) {
-        bool conn = false;
-        for (int k = 0; k < mt_net_num_links(n) && !conn; k++) { int s, sp, dn, dp; mt_net_link_ends(n, k, &s, &sp, &dn, &dp); conn = dn == i && dp == p; }
-        if (!conn) cmp("unconnected input valid", getb(d->lnk_valid_o, i * ND + p, 1), 0, i, p, -1);
-      }
+      for (int p = 0; p < ND; p++)
+        if (!conn[(size_t)(i * ND + p)]) cmp("unconnected input valid", getb(d->lnk_valid_o, i * ND + p, 1), 0, i, p, -1);
   }
   // after the edge: every registered output the harness can see
   void compare_outputs() {
@@ -226,36 +448,68 @@ struct Cosim {
   }
 };
 
+static void usage() {
+  fprintf(stderr,
+          "usage: cosim_net (--case NAME | --algo A --bytes N) [--dtype int32|fp32] [--flow message|packet] [--seed S]\n"
+          "                 [--mem-ready P] [--mem-lat L] [--wd-limit W] [--max-cycles N] [--name NAME] [--fst FILE]\n"
+          "                 [--perturb-router K | --perturb-ni K] [--progress] | --shape\n"
+          "  --shape prints this build's hardware shape.\n");
+}
+
 int main(int argc, char **argv) {
   const char *cname = nullptr, *fst = nullptr;
   unsigned prt = 0, pni = 0;
-  uint64_t max_cycles = 2000000;
+  bool progress = false, case_opts = false;
+  Run r;
+  const Hw hw = build_hw();
   for (int i = 1; i < argc; i++) {
+    int k = run_opt(r, argc, argv, i);
+    if (k < 0) { fprintf(stderr, "cosim_net: bad value for %s\n", argv[i]); return 2; }
+    if (k > 0) { case_opts = true; continue; }
     if (!strcmp(argv[i], "--case") && i + 1 < argc) cname = argv[++i];
     else if (!strcmp(argv[i], "--fst") && i + 1 < argc) fst = argv[++i];
     else if (!strcmp(argv[i], "--perturb-router") && i + 1 < argc) prt = (unsigned)atoi(argv[++i]);
     else if (!strcmp(argv[i], "--perturb-ni") && i + 1 < argc) pni = (unsigned)atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--max-cycles") && i + 1 < argc) max_cycles = strtoull(argv[++i], nullptr, 0);
-    else { fprintf(stderr, "usage: cosim_net --case NAME [--fst FILE] [--perturb-router K | --perturb-ni K] [--max-cycles N]\n"); return 2; }
+    else if (!strcmp(argv[i], "--progress")) progress = true;
+    else if (!strcmp(argv[i], "--shape")) {
+      printf("%s num_vcs=%u vc_depth=%u ej_depth=%u link_lat=%u subpkt_flits=%u pkt_bytes=%u ni_sq=%u ni_rq=%u depth=%d max_flows=%d "
+             "flow_w=%d step_w=%d id_w=%d port_w=%d ej_w=%d addr_w=%d size_w=%d children=%d entry_w=%d\n",
+             hw.topo.c_str(), hw.cfg.num_vcs, hw.cfg.vc_depth, hw.cfg.ej_depth, hw.cfg.link_lat, hw.cfg.subpkt_flits, hw.cfg.pkt_bytes,
+             hw.cfg.ni_sq, hw.cfg.ni_rq, hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w,
+             hw.ly.addr_w, hw.ly.size_w, hw.ly.children, hw.ly.width);
+      return 0;
+    } else { usage(); return 2; }
   }
-  const Case *cp = cname ? find_case(cname) : nullptr;
-  if (!cp) { fprintf(stderr, "cosim_net: --case NAME required (one of this build's cases)\n"); return 2; }
+  if (cname) {
+    const Case *cp = find_case(cname);
+    if (!cp) { fprintf(stderr, "cosim_net: unknown case %s\n", cname); return 2; }
+    // the case's settings; options given before --case are overridden, so give them after
+    Run keep = r;
+    run_from_case(r, *cp);
+    if (case_opts) { r.mem_ready = keep.mem_ready; r.mem_lat = keep.mem_lat; r.wd_limit = keep.wd_limit; r.max_cycles = keep.max_cycles; }
+  } else if (r.algo.empty() || !r.bytes) { usage(); return 2; }
+  if (r.name.empty()) {
+    char nm[160];
+    snprintf(nm, sizeof nm, "%s_%s_%llu_%s_%s_s%u", hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes,
+             r.pkt ? "pkt" : "msg", r.dtype == MT_DTYPE_FP32 ? "f32" : "i32", r.seed);
+    for (char *c = nm; *c; c++) if (*c == ':') *c = '_';
+    r.name = nm;
+  }
   const bool perturbed = prt || pni;
-  char rname[96];
-  snprintf(rname, sizeof rname, "cosim_net_%s%s", cp->name, prt ? "_perturb_router" : pni ? "_perturb_ni" : "");
+  char rname[224];
+  snprintf(rname, sizeof rname, "cosim_net_%s%s", r.name.c_str(), prt ? "_perturb_router" : pni ? "_perturb_ni" : "");
+  const char *nm = r.name.c_str();
   unsigned long pass = 0, fail = 0;
   mt_err e;
   Planned p;
   mt_net_cfg cfg;
-  if (net_cfg(&cfg, &e) || !plan(p, *cp, &e)) { printf("%s: %s\nRESULT %s pass=0 fail=1\n", cp->name, e.msg, rname); return 0; }
-  Cosim cs(*cp);
-  cs.n = mt_net_new(&cfg, &p.s, &p.tb, cp->dtype, cp->pkt, &e);
-  if (!cs.n || mt_net_start(cs.n, cp->seed, &e)) { printf("%s: %s\nRESULT %s pass=0 fail=1\n", cp->name, e.msg, rname); return 0; }
-  if (p.t.dim[0] != CFG_NX || p.t.dim[1] != CFG_NY || (p.t.kind == MT_TOPO_TORUS) != CFG_TORUS ||
-      mt_rom_depth(&p.tb) != CFG_DEPTH || mt_net_layout(cs.n)->width != CFG_ENTRYW || mt_net_mem_ports(cs.n) != 1) {
-    printf("%s: this build (NX=%d NY=%d Torus=%d Depth=%d EntryW=%d) does not fit the case (%s %s, depth %d, %d-bit entries)\n",
-           cp->name, CFG_NX, CFG_NY, CFG_TORUS, CFG_DEPTH, CFG_ENTRYW, cp->topo, cp->algo, mt_rom_depth(&p.tb), mt_net_layout(cs.n)->width);
-    printf("RESULT %s pass=0 fail=1\n", rname);
+  Cosim cs;
+  cs.n = make_net(hw, r, p, cfg, &e);
+  if (!cs.n) { printf("%s: does not run on this build: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname); unplan(p); return 0; }
+  if (mt_net_start(cs.n, r.seed, &e)) { printf("%s: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname); return 0; }
+  if (mt_net_layout(cs.n)->width != CFG_ENTRYW || mt_net_mem_ports(cs.n) != 1) {
+    printf("%s: internal: layout of %d bits (build %d), %u memory ports\nRESULT %s pass=0 fail=1\n", nm, mt_net_layout(cs.n)->width,
+           CFG_ENTRYW, mt_net_mem_ports(cs.n), rname);
     return 0;
   }
   if (perturbed) mt_net_set_perturb(cs.n, prt, pni);
@@ -263,6 +517,12 @@ int main(int argc, char **argv) {
   const int N = mt_net_nodes(n);
   cs.N = N; cs.NV = (int)cfg.num_vcs; cs.L = cfg.local_ports ? (int)cfg.local_ports : 4; cs.ND = 4; cs.NP = cs.ND + cs.L;
   cs.PW = cfg.payload_w; cs.FW = mt_flit_bits(cfg.payload_w, cfg.num_vcs); cs.lanes = cfg.payload_w / 32;
+  cs.conn.assign((size_t)N * cs.ND, 0);
+  for (int k = 0; k < mt_net_num_links(n); k++) {
+    int s, sp, dn, dp;
+    mt_net_link_ends(n, k, &s, &sp, &dn, &dp);
+    cs.conn[(size_t)(dn * cs.ND + dp)] = 1;
+  }
   const uint64_t nw = p.s.bytes / 4;
   // the RTL's memories: exactly as mt_net_new / mt_net_start make the C model's
   cs.mem.resize((size_t)N);
@@ -297,11 +557,11 @@ int main(int argc, char **argv) {
     if (cf->node_id != i) { printf("node id %d != %d\n", cf->node_id, i); fail++; }
   }
   d->start_i = 0; d->tbl_we_i = 0; d->mem_req_ready_i = 0; d->mem_rsp_valid_i = 0;
-  // reset, load the tables through the write ports, reset again
+  // reset, load the tables through the write ports (all Depth words of the build), reset again
   auto reset = [&]() { d->rst_ni = 0; cs.tick_half(0); cs.tick_half(1); cs.tick_half(0); d->rst_ni = 1; cs.tick_half(0); };
   reset();
   const mt_layout *ly = mt_net_layout(n);
-  const int depth = mt_rom_depth(&p.tb), TIW = depth > 1 ? (int)mt_clog2((unsigned)depth) : 1;
+  const int depth = CFG_DEPTH, TIW = depth > 1 ? (int)mt_clog2((unsigned)depth) : 1;
   uint64_t word[MT_LAYOUT_MAX_WORDS];
   for (int k = 0; k < depth; k++) {
     for (int i = 0; i < N; i++) {
@@ -324,8 +584,11 @@ int main(int argc, char **argv) {
   uint32_t rsp[MT_MEM_MAX_LANES];
   std::vector<uint8_t> rv((size_t)N), rwe((size_t)N);
   std::vector<uint32_t> raddr((size_t)N), rbe((size_t)N), rwdata((size_t)N * 16);
-  while (!cs.mism && cs.cycles < max_cycles) {
+  const double t0 = now();
+  double tlast = t0;
+  while (!cs.mism && cs.cycles < r.max_cycles) {
     const bool start = mt_net_cycle(n) == 0;
+    double ta = now();
     for (int i = 0; i < N; i++) {
       uint8_t rdy, vld;
       memset(rsp, 0, sizeof rsp);
@@ -340,46 +603,70 @@ int main(int argc, char **argv) {
       raddr[i] = getb(d->mem_req_addr_o, 32 * i, 32); rbe[i] = getb(d->mem_req_be_o, cs.lanes * i, cs.lanes);
       for (unsigned k = 0; k < cs.lanes; k++) rwdata[16 * i + k] = getb(d->mem_req_wdata_o, cs.PW * i + 32 * k, 32);
     }
+    double tb = now();
     mt_net_step(n);
+    double tc = now();
     cs.compare_links();
+    double td = now();
     cs.tick_half(1);
     for (int i = 0; i < N; i++) mt_mem_edge(&cs.mem[i], rv[i], rwe[i], raddr[i], rbe[i], &rwdata[16 * i]);
+    double te = now();
     cs.compare_outputs();
+    double tf = now();
     cs.tick_half(0);
+    double tg = now();
+    cs.t_rtl += (tb - ta) + (te - td) + (tg - tf);
+    cs.t_c += tc - tb;
+    cs.t_cmp += (td - tc) + (tf - te);
     cs.cycles++;
     all_done = true; any_err = false;
     for (int i = 0; i < N; i++) { all_done &= mt_net_ni_out(n, i)->done != 0; any_err |= mt_net_ni_out(n, i)->err != 0; }
     if (all_done || any_err) break;
+    if (progress && (cs.cycles & 0x3FF) == 0 && tg - tlast > 30.0) {
+      fprintf(stderr, "cosim_net %s: cycle %llu, %.0f s\n", nm, (unsigned long long)cs.cycles, tg - t0);
+      tlast = tg;
+    }
   }
+  const double wall = now() - t0;
 #if VM_TRACE
   if (cs.tr) cs.tr->close();
 #endif
-  printf("case %s: %s %s %llu bytes %s %s, seed %u%s: %llu cycles co-simulated, %llu comparisons, %s\n", cp->name, cp->topo, cp->algo,
-         (unsigned long long)cp->bytes, cp->dtype == MT_DTYPE_FP32 ? "fp32" : "int32", cp->pkt ? "packets" : "messages", cp->seed,
+  printf("case %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u%s: %llu cycles co-simulated, %llu comparisons, %s\n",
+         nm, hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
+         r.pkt ? "packets" : "messages", r.seed, cfg.mem_p_ready, cfg.mem_lat_max,
          prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)" : "", (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
          cs.mism ? "MISMATCH" : "no mismatch");
   printf("links: %d directed, %llu flits carried, %llu packet heads passed through a node on a multi-hop route\n", mt_net_num_links(n),
-         (unsigned long long)cs.link_flits, (unsigned long long)cs.transit_heads);
+         (unsigned long long)cs.links_dummy_unused_guard(), (unsigned long long)cs.transit_heads);
+  printf("speed: %llu cycles in %.2f s wall (%.0f co-simulated cycles/s); Verilator %.2f s = %.0f cycles/s, C model %.2f s = %.0f cycles/s, "
+         "comparisons %.2f s\n",
+         (unsigned long long)cs.cycles, wall, cs.cycles / (wall > 0 ? wall : 1e-9), cs.t_rtl, cs.cycles / (cs.t_rtl > 0 ? cs.t_rtl : 1e-9),
+         cs.t_c, cs.cycles / (cs.t_c > 0 ? cs.t_c : 1e-9), cs.t_cmp);
   if (perturbed) {
     // the perturbed C model must be caught (a mismatch, or the models ending differently)
     if (cs.mism) { pass++; printf("perturbed model caught\n"); }
     else { fail++; printf("perturbed model NOT caught\n"); }
   } else {
     if (cs.mism) fail++; else pass++;
-    if (!all_done) { fail++; printf("the all-reduce did not finish (%s)\n", any_err ? "NI error" : "cycle limit"); }
-    else pass++;
+    if (!all_done) {
+      fail++;
+      int en = -1;
+      for (int i = 0; i < N && en < 0; i++) if (mt_net_ni_out(n, i)->err) en = i;
+      if (en >= 0) printf("the all-reduce did not finish (NI error: node %d %s)\n", en, mt_ni_err_name(mt_net_ni_out(n, en)->err_code));
+      else printf("the all-reduce did not finish (%s)\n", cs.mism ? "stopped at the mismatch" : "cycle limit");
+    } else pass++;
     // buffers: RTL vs C model, and both against the reference
     std::vector<uint32_t> ref(nw + 1);
     std::vector<uint32_t *> in((size_t)N);
     for (int i = 0; i < N; i++) in[i] = const_cast<uint32_t *>(mt_net_input(n, i));
-    if (mt_ref_result(&p.s, &p.tb, cp->dtype, in.data(), ref.data(), &e)) { printf("reference: %s\n", e.msg); fail++; }
+    if (mt_ref_result(&p.s, &p.tb, r.dtype, in.data(), ref.data(), &e)) { printf("reference: %s\n", e.msg); fail++; }
     else {
       uint64_t bad_rc = 0, bad_ref = 0;
       for (int i = 0; i < N; i++)
         for (uint64_t k = 0; k < nw; k++) {
-          const uint32_t r = cs.mem[i].w[k], m = mt_net_buffer(n, i)[k];
-          if (r != m && bad_rc++ < 3) printf("buffer node %d word %llu: rtl 0x%08x c 0x%08x\n", i, (unsigned long long)k, r, m);
-          if (r != ref[k] && bad_ref++ < 3) printf("buffer node %d word %llu: rtl 0x%08x reference 0x%08x\n", i, (unsigned long long)k, r, ref[k]);
+          const uint32_t rr = cs.mem[i].w[k], m = mt_net_buffer(n, i)[k];
+          if (rr != m && bad_rc++ < 3) printf("buffer node %d word %llu: rtl 0x%08x c 0x%08x\n", i, (unsigned long long)k, rr, m);
+          if (rr != ref[k] && bad_ref++ < 3) printf("buffer node %d word %llu: rtl 0x%08x reference 0x%08x\n", i, (unsigned long long)k, rr, ref[k]);
         }
       for (int i = 0; i < N; i++) if (cs.mem[i].errors) { printf("node %d: RTL memory port errors %llu\n", i, (unsigned long long)cs.mem[i].errors); bad_rc++; }
       printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nw,
@@ -388,6 +675,7 @@ int main(int argc, char **argv) {
       if (bad_ref) fail++; else pass++;
     }
   }
+  for (int i = 0; i < N; i++) mt_mem_free(&cs.mem[i]);
   mt_net_free(n);
   cs.d.reset();
   unplan(p);
