@@ -140,6 +140,7 @@ void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, uns
     } else {
       plus = c > m;
     }
+    if (in_port >= nd) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask)); /* injected: the highest VC only (in order) */
     *out_port = 2 * d + (plus ? 0u : 1u);
     return;
   }
@@ -240,6 +241,9 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
           const int cls1 = (e & 0x10u) || (ip < nd && ip / 2 == o / 2 && r->ivc_vc[i] >= nv / 2);
           mask = cls1 ? all & ~lower : lower;
         }
+        /* injected here: only the highest VC of the class, so a source's packets to a
+         * neighbour stay in injection order (docs/router.md "In-order injection") */
+        if (ip >= nd) mask = 1u << (31 - __builtin_clz(mask));
       }
     }
     r->rt_port[i] = (uint8_t)o;

@@ -125,6 +125,20 @@ module mt_ni_issue #(
   end
   assign sidle = (tx_busy_i == '0);
 
+  // the packetiser of the slot to send to: port p -> packetiser p mod L, so that a source's
+  // units to a neighbour leave through one router input FIFO, in order (docs/ni.md
+  // "Packetiser per port"); a routed slot takes the lowest idle one
+  logic [3:0]   sel_port;
+  logic [L-1:0] want1;
+  logic         avail;
+  always_comb begin
+    sel_port = (e_op_i == 2'd1) ? e_pport_i : e_cport_i[4*ci_q +: 4];
+    want1 = '0;
+    for (int l = 0; l < L; l++) if (32'(sel_port) % L == l) want1[l] = 1'b1;
+    avail = (tx_busy_i & want1) == '0;
+    if (sel_port == All1) begin want1 = free1; avail = any_free; end
+  end
+
   // ---- RUN: issue / advance ----
   logic issue, advance, to_fin, act_parent, act_child, run_step_err;
   always_comb begin
@@ -138,10 +152,10 @@ module mt_ni_issue #(
         else if (e_op_i == 2'd1) begin
           if (32'(a_cnt_i) == 32'(e_nchild_i)) begin
             if (!e_pv_i) issue = 1'b1;
-            else if (any_free) begin issue = 1'b1; act_parent = 1'b1; end
+            else if (avail) begin issue = 1'b1; act_parent = 1'b1; end
           end
         end else begin
-          if ((e_pv_i ? a_grx_i : a_rdone_i) && any_free) begin issue = 1'b1; act_child = 1'b1; end
+          if ((e_pv_i ? a_grx_i : a_rdone_i) && avail) begin issue = 1'b1; act_child = 1'b1; end
         end
       end else run_step_err = 1'b1;
     end
@@ -234,7 +248,7 @@ module mt_ni_issue #(
   end
 
   // ---- packetiser activation ----
-  assign act_o = (act_parent || act_child) ? free1 : '0;
+  assign act_o = (act_parent || act_child) ? want1 : '0;
   always_comb begin
     act_node_o = e_pnode_i; act_port_o = e_pport_i; act_ej_o = e_pej_i;
     if (!act_parent) begin

@@ -4,7 +4,8 @@
 // the shorter way round, ties to +; mesh: toward the destination. Allowed output VCs: on a
 // torus class 1 (upper half) if this hop is the wrap link of the dimension, or the packet
 // arrived in class 1 on a port of the same dimension; else class 0 (lower half); all VCs on
-// a mesh and toward local ports. Destination reached: local port 2D + eject (eject >= L -> 0).
+// a mesh and toward local ports; a packet injected at a local input: only the highest VC of
+// that set. Destination reached: local port 2D + eject (eject >= L -> 0).
 // All-reduce head: at a network input, local port 2D + next (next >= L -> 0); at a local
 // input (source router), port next (next >= NP -> 0) and swap_o = 1 (next <-> eject).
 module mt_rt_route #(
@@ -52,6 +53,7 @@ module mt_rt_route #(
   assign ej  = info_i[31:28];
 
   logic        found, plus, wrap, cls1;
+  logic [NumVcs-1:0] hi;
   logic [15:0] m, c, k, dp;
 
   always @(*) begin
@@ -62,6 +64,7 @@ module mt_rt_route #(
     plus = 1'b0;
     wrap = 1'b0;
     cls1 = 1'b0;
+    hi = '0;
     m = '0;
     c = '0;
     k = '0;
@@ -91,6 +94,13 @@ module mt_rt_route #(
           end
           port_o = 4'(2 * d) + (plus ? 4'd0 : 4'd1);
         end
+      end
+      // injected here: only the highest VC of the class, so a source's packets to a
+      // neighbour stay in injection order (docs/router.md "In-order injection")
+      if (found && in_port_i >= 4'(ND)) begin
+        hi = mask_o;
+        for (int v = 0; v < NumVcs - 1; v++) if (hi[v + 1]) hi[v] = 1'b0;
+        mask_o = hi;
       end
     end
   end

@@ -3,17 +3,20 @@
 #   Fig. 9  all-reduce bandwidth against size (FIG9_SIZES) on FIG9_TOPOS for ring, dbtree,
 #           ring2d (256-byte packets, as the paper's baselines), MultiTree with packets and
 #           MultiTree with message-based flow control;
-#   Fig. 10 weak scaling, 375*N KiB on N-node tori (FIG10_TOPOS), normalised to ring at 16 nodes.
+#   Fig. 10 weak scaling, FIG10_KIB*N KiB (paper: 375) on N-node tori (FIG10_TOPOS), normalised
+#           to ring at 16 nodes.
 # Writes build/paper/fig9.csv, fig10.csv, PNG plots (gnuplot) and build/paper/results.md.
 # Every run checks its own result (a wrong result is an error, never a number).
-# Env: JOBS (parallel runs, default 2), FIG9_SIZES, FIG9_TOPOS, FIG10_TOPOS, SEED, EXTRA (sim flags).
+# Env: JOBS (parallel runs, default 2), FIG9_SIZES, FIG9_TOPOS, FIG10_TOPOS, FIG10_KIB, SEED,
+# EXTRA (sim flags), OUT (default build/paper).
 set -u
 BIN=${1:-build/multitree}
-OUT=build/paper; mkdir -p "$OUT/runs"
+OUT=${OUT:-build/paper}; mkdir -p "$OUT/runs"
 JOBS=${JOBS:-2}
 FIG9_SIZES=${FIG9_SIZES:-"32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M"}
 FIG9_TOPOS=${FIG9_TOPOS:-"torus:4x4 torus:8x8 mesh:4x4 mesh:8x8"}
 FIG10_TOPOS=${FIG10_TOPOS:-"torus:4x4 torus:6x6 torus:8x8 torus:10x10 torus:12x12 torus:14x14 torus:16x16"}
+FIG10_KIB=${FIG10_KIB:-375}
 SEED=${SEED:-1}
 EXTRA=${EXTRA:-}
 VARIANTS="ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"
@@ -24,14 +27,14 @@ for topo in $FIG9_TOPOS; do for size in $FIG9_SIZES; do for v in $VARIANTS; do
   echo "fig9 $topo ${v%%:*} ${v##*:} $(tokb "$size")" >>"$jobs_file"; done; done; done
 for topo in $FIG10_TOPOS; do
   n=$(( $(echo "${topo#torus:}" | cut -dx -f1) * $(echo "${topo#torus:}" | cut -dx -f2) ))
-  for v in ring:packet ring2d:packet multitree:message; do echo "fig10 $topo ${v%%:*} ${v##*:} $((375 * 1024 * n))" >>"$jobs_file"; done
+  for v in ring:packet ring2d:packet multitree:message; do echo "fig10 $topo ${v%%:*} ${v##*:} $((FIG10_KIB * 1024 * n))" >>"$jobs_file"; done
 done
 run_one() {
   set -- $1
   local fig=$1 topo=$2 algo=$3 flow=$4 bytes=$5
   local tag="${fig}_${topo//:/_}_${algo}_${flow}_${bytes}"
   local json="$OUT/runs/$tag.json"
-  if [[ -s $json ]]; then return 0; fi   # resume: finished runs are kept
+  if [[ -s $json && $json -nt $BIN ]]; then return 0; fi   # resume: runs newer than the binary are kept
   if "$BIN" sim --topo "$topo" --algo "$algo" --bytes "$bytes" --flow "$flow" --config paper --seed "$SEED" $EXTRA \
        --json "$json.tmp" >"$OUT/runs/$tag.log" 2>&1; then mv "$json.tmp" "$json"; echo "ok   $tag"
   else echo "FAIL $tag (see $OUT/runs/$tag.log)"; rm -f "$json.tmp"; fi

@@ -355,14 +355,21 @@ static void nref_step(mt_nref *s, const mt_ni_in *in, mt_ni_out *out) {
     else if ((unsigned)E.step > s->ts) advance = sidle;
     else if ((unsigned)E.step == s->ts) {
       if (E.op == MT_OP_NOP) issue = 1;
-      else if (E.op == MT_OP_REDUCE) {
-        if (s->cnt[ef] == (unsigned)E.nchild) {
-          if (!E.pv) issue = 1;
-          else if (any_free >= 0) { issue = 1; act_l = any_free; act_k = -1; }
+      else {
+        /* the packetiser of the slot to send to: port p -> packetiser p mod L, so that a
+         * source's units to a neighbour leave through one router input FIFO, in order
+         * (docs/ni.md "Packetiser per port"); a routed slot takes the lowest idle one */
+        const uint32_t sp = (uint32_t)(E.op == MT_OP_REDUCE ? E.pport : E.cport[s->ci < MT_NI_MAX_C ? s->ci : 0]);
+        const int own = sp == all1_port ? any_free : (s->tx[sp % L].act ? -1 : (int)(sp % L));
+        if (E.op == MT_OP_REDUCE) {
+          if (s->cnt[ef] == (unsigned)E.nchild) {
+            if (!E.pv) issue = 1;
+            else if (own >= 0) { issue = 1; act_l = own; act_k = -1; }
+          }
+        } else { /* Gather */
+          int dep = E.pv ? s->grx[ef] : s->rdone[ef];
+          if (dep && own >= 0) { issue = 1; act_l = own; act_k = (int)s->ci; }
         }
-      } else { /* Gather */
-        int dep = E.pv ? s->grx[ef] : s->rdone[ef];
-        if (dep && any_free >= 0) { issue = 1; act_l = any_free; act_k = (int)s->ci; }
       }
     } else nref_set_err(&ecode, MT_NI_E_STEP);
   }

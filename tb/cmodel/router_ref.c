@@ -97,6 +97,9 @@ static void rref_route(const mt_rref *r, unsigned node_id, unsigned in_port, uns
     } else {
       plus = c > m;
     }
+    /* 2026-11-22: injected packets take the highest VC of their class only (in-order
+     * injection, docs/router.md); the one semantic change since this copy was frozen */
+    if (in_port >= nd) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask));
     *out_port = 2 * d + (plus ? 0u : 1u);
     return;
   }

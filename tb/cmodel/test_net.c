@@ -90,7 +90,6 @@ static void test_chain(void) {
     }
     printf("chain: %s %s %s%s%s: %llu cycles strict, %llu chained\n", cases[i].topo, cases[i].algo, cases[i].pkt ? "packets " : "",
            cases[i].set1 ? cases[i].set1 : "", cases[i].set2 ? " ..." : "", (unsigned long long)r[0].cycles, (unsigned long long)r[1].cycles);
-    CHECK(r[1].cycles <= r[0].cycles, "%s %s: chained slower", cases[i].topo, cases[i].algo);
     if (!strcmp(cases[i].algo, "multitree") && !cases[i].pkt && !(cases[i].set1 && strstr(cases[i].set1, "engines")))
       CHECK(r[1].cycles * 10 < r[0].cycles * 9, "%s: chained %llu cycles, strict %llu: not 10%% faster", cases[i].topo,
             (unsigned long long)r[1].cycles, (unsigned long long)r[0].cycles);

@@ -52,14 +52,15 @@ static void test_route(void) {
   mt_flit f;
   mt_router_default_params(&p);
   CHECK(mt_router_init(&r, &p) == 0, "init");
-  /* 4x4 torus; node 0 = (0,0) to 3 = (3,0): +3 or -1 -> minus, wrap at x=0 -> class 1 */
+  /* 4x4 torus; node 0 = (0,0) to 3 = (3,0): +3 or -1 -> minus, wrap at x=0 -> class 1;
+   * injected (local input 4): the highest VC of the class only, VC 3 */
   f = mk_head(&p, MT_FT_HEAD, 0, 3, 0, 0, 0, 0, 16);
   mt_router_route(&r, 0, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0xc && !sw, "0->3: port %u mask %x", op, m);
-  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0 */
+  CHECK(op == 1 && m == 0x8 && !sw, "0->3: port %u mask %x", op, m);
+  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0; injected: VC 1 */
   f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
   mt_router_route(&r, 5, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0x3, "5->7: port %u mask %x", op, m);
+  CHECK(op == 0 && m == 0x2, "5->7: port %u mask %x", op, m);
   /* same, arriving on X input (port 1 = -X side? any X port) in class 1: stays class 1 */
   mt_router_route(&r, 5, 1, 2, &f, &op, &m, &sw);
   CHECK(op == 0 && m == 0xc, "5->7 cls1: port %u mask %x", op, m);
@@ -67,10 +68,13 @@ static void test_route(void) {
   f = mk_head(&p, MT_FT_HEAD, 0, 9, 0, 0, 0, 0, 16);
   mt_router_route(&r, 5, 0, 3, &f, &op, &m, &sw);
   CHECK(op == 2 && m == 0x3, "5->9: port %u mask %x", op, m);
-  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1 */
+  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1; injected: VC 3 */
   f = mk_head(&p, MT_FT_HEAD, 0, 1, 0, 0, 0, 0, 16);
   mt_router_route(&r, 13, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0xc, "13->1: port %u mask %x", op, m);
+  CHECK(op == 2 && m == 0x8, "13->1: port %u mask %x", op, m);
+  /* the same head arriving on a network port (-X, port 1) in class 0: the whole class 1 */
+  mt_router_route(&r, 13, 1, 0, &f, &op, &m, &sw);
+  CHECK(op == 2 && m == 0xc, "13->1 transit: port %u mask %x", op, m);
   /* own node: eject at local port eject=2 -> port 6, any VC */
   f = mk_head(&p, MT_FT_HEADTAIL, 0, 6, 0, 2, 0, 0, 0);
   mt_router_route(&r, 6, 0, 0, &f, &op, &m, &sw);
@@ -84,15 +88,17 @@ static void test_route(void) {
   mt_router_route(&r, 4, 3, 1, &f, &op, &m, &sw);
   CHECK(op == 6 && m == 0xf && !sw, "ar dst: port %u mask %x sw %d", op, m, sw);
   mt_router_free(&r);
-  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, all VCs */
+  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, all VCs; injected: the highest, VC 3 */
   p.k[0] = 3; p.k[1] = 3; p.torus = 0;
   CHECK(mt_router_init(&r, &p) == 0, "init mesh");
   f = mk_head(&p, MT_FT_HEAD, 0, 0, 0, 0, 0, 0, 16);
   mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0xf, "mesh 4->0: port %u mask %x", op, m);
+  CHECK(op == 1 && m == 0x8, "mesh 4->0: port %u mask %x", op, m);
   f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
   mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0xf, "mesh 4->7: port %u mask %x", op, m);
+  CHECK(op == 2 && m == 0x8, "mesh 4->7: port %u mask %x", op, m);
+  mt_router_route(&r, 4, 0, 0, &f, &op, &m, &sw);
+  CHECK(op == 2 && m == 0xf, "mesh 4->7 transit: port %u mask %x", op, m);
   mt_router_free(&r);
   /* parameter checks */
   mt_router_default_params(&p);
@@ -104,7 +110,8 @@ static void test_route(void) {
 }
 
 /* A 3-flit packet from local port 0 to the +X neighbour: head in at call 0, out at call 1
- * (2 cycles per hop), VC 0 chosen, one credit pulse per flit at the same calls. */
+ * (2 cycles per hop), VC 1 chosen (injected, class 0 of the torus: its highest VC), one
+ * credit pulse per flit at the same calls. */
 static void test_latency(void) {
   mt_router r;
   mt_router_params p;
@@ -124,14 +131,14 @@ static void test_latency(void) {
     mt_router_step(&r, &in, &out);
     if (t >= 1 && t <= 3) {
       CHECK(out.out_valid[0] == 1, "t=%d valid", t);
-      CHECK(mt_flit_vc(&out.out_flit[0], 128, 4) == 0, "t=%d vc", t);
+      CHECK(mt_flit_vc(&out.out_flit[0], 128, 4) == 1, "t=%d vc", t);
       CHECK(mt_flit_type(&out.out_flit[0], 128) == (t == 1 ? 4u : t == 2 ? 5u : 6u), "t=%d type", t);
       CHECK(out.in_credit[4][1] == 1, "t=%d credit", t);
     } else {
       CHECK(out.out_valid[0] == 0 && out.in_credit[4][1] == 0, "t=%d idle", t);
     }
   }
-  CHECK(r.cred[0][0] == 13 && (r.busy_vc[0] & 1u) == 0, "credits %u busy %u", r.cred[0][0], r.busy_vc[0] & 1u);
+  CHECK(r.cred[0][1] == 13 && (r.busy_vc[0] & 2u) == 0, "credits %u busy %u", r.cred[0][1], r.busy_vc[0] & 2u);
   mt_router_free(&r);
 }
 

@@ -25,19 +25,22 @@ module tb_mt_rt_route;
     end
   endtask
   initial begin
-    t("0->3 wrap -X cls1", 0, 4, 0, 1, 3, 0, 0, 1, 1, 'hc, 0);
-    t("5->7 tie +X cls0", 5, 4, 0, 1, 7, 0, 0, 1, 0, 'h3, 0);
+    // injected at local input 4: only the highest VC of the class (in-order injection)
+    t("0->3 wrap -X cls1", 0, 4, 0, 1, 3, 0, 0, 1, 1, 'h8, 0);
+    t("5->7 tie +X cls0", 5, 4, 0, 1, 7, 0, 0, 1, 0, 'h2, 0);
     t("5->7 stays cls1", 5, 1, 1, 1, 7, 0, 0, 1, 0, 'hc, 0);
     t("5->9 dim change cls0", 5, 0, 1, 1, 9, 0, 0, 1, 2, 'h3, 0);
-    t("13->1 wrap +Y cls1", 13, 4, 0, 1, 1, 0, 0, 1, 2, 'hc, 0);
+    t("13->1 wrap +Y cls1", 13, 4, 0, 1, 1, 0, 0, 1, 2, 'h8, 0);
+    t("13->1 transit -X cls0", 13, 1, 0, 1, 1, 0, 0, 1, 2, 'hc, 0);
     t("6->6 eject 2", 6, 0, 0, 1, 6, 0, 2, 1, 6, 'hf, 0);
     t("eject >= L -> 0", 6, 0, 0, 1, 6, 0, 9, 1, 4, 'hf, 0);
     t("ar source next=3 swap", 0, 5, 0, 0, 4, 3, 1, 1, 3, 'hf, 1);
     t("ar receiver next=2", 4, 3, 1, 0, 4, 2, 3, 1, 6, 'hf, 0);
     t("ar receiver next>=L", 4, 3, 1, 0, 4, 7, 3, 1, 4, 'hf, 0);
-    t("mesh 4->0 -X", 4, 4, 0, 1, 0, 0, 0, 0, 1, 'hf, 0);
-    t("mesh 4->7 +Y", 4, 4, 0, 1, 7, 0, 0, 0, 2, 'hf, 0);
-    t("mesh 0->2 +X (no wrap)", 0, 4, 0, 1, 2, 0, 0, 0, 0, 'hf, 0);
+    t("mesh 4->0 -X", 4, 4, 0, 1, 0, 0, 0, 0, 1, 'h8, 0);
+    t("mesh 4->7 +Y", 4, 4, 0, 1, 7, 0, 0, 0, 2, 'h8, 0);
+    t("mesh 4->7 transit", 4, 0, 0, 1, 7, 0, 0, 0, 2, 'hf, 0);
+    t("mesh 0->2 +X (no wrap)", 0, 4, 0, 1, 2, 0, 0, 0, 0, 'h8, 0);
     $display("RESULT tb_mt_rt_route pass=%0d fail=%0d", n_pass, n_fail);
     $finish;
   end
