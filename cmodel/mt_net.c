@@ -142,7 +142,9 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   np.ej_depth = c->ej_depth; np.vc_depth = c->vc_depth; np.subpkt_flits = c->subpkt_flits; np.pkt_bytes = c->pkt_bytes;
   np.tbl_depth = tbl_depth ? tbl_depth : (unsigned)mt_rom_depth(tb); np.max_flows = max_flows ? max_flows : (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
   /* bandwidth: 0 = full (one engine per local port, L + 2L memory ports) */
-  np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (unsigned)n->L;
+  /* 0: two engines per ejection port (they take turns on its packets, hiding the
+   * per-packet look-up and write drain), or one per port if 2L exceeds MT_NI_MAX_L */
+  np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (2u * (unsigned)n->L <= MT_NI_MAX_L ? 2u : 1u) * (unsigned)n->L;
   np.mem_ports = c->ni_mem_ports ? c->ni_mem_ports : (unsigned)n->L + 2 * np.rx_engines;
   n->nmp = np.mem_ports;
   if (c->ni_chain > 1) { mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain); mt_net_free(n); return NULL; }

@@ -71,7 +71,9 @@ int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
   if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW");
   {
     unsigned E = p->rx_engines ? p->rx_engines : 1, M = p->mem_ports ? p->mem_ports : 1;
-    if (p->nlocal % E) return mt_fail(e, "rx_engines=%u: a divisor of L=%u", E, p->nlocal);
+    if (E > MT_NI_MAX_L) return mt_fail(e, "rx_engines=%u: at most %d", E, MT_NI_MAX_L);
+    if (p->nlocal % E && (E % p->nlocal || p->num_vcs % (E / p->nlocal)))
+      return mt_fail(e, "rx_engines=%u: a divisor of L=%u, or m*L with m dividing NumVcs=%u", E, p->nlocal, p->num_vcs);
     if (M != 1 && M != p->nlocal + E && M != p->nlocal + 2 * E)
       return mt_fail(e, "mem_ports=%u: 1, L+E=%u or L+2E=%u", M, p->nlocal + E, p->nlocal + 2 * E);
   }
@@ -106,9 +108,13 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
       }
     }
   }
+  /* streams of engine e: E <= L: ports e, e+E, ... (all VCs each); E = m*L: port e mod L,
+   * VCs g, g+m, g+2m, ... with g = e div L: the router gives consecutive packets the lowest
+   * free VC, i.e. alternating VCs, so the m engines of a port take turns */
   for (unsigned e2 = 0; e2 < s->ne; e2++)
     for (unsigned i = 0; i < s->ses; i++)
-      s->estr[e2][i] = (uint8_t)((e2 + (i / p->num_vcs) * s->ne) * p->num_vcs + i % p->num_vcs);
+      s->estr[e2][i] = (uint8_t)(s->ne <= p->nlocal ? (e2 + (i / p->num_vcs) * s->ne) * p->num_vcs + i % p->num_vcs
+                                                    : (e2 % p->nlocal) * p->num_vcs + (e2 / p->nlocal) + i * (s->ne / p->nlocal));
   for (unsigned e2 = 0; e2 < s->ne; e2++)
     for (unsigned i = 0; i < s->ses; i++) s->engm[e2] |= 1ull << s->estr[e2][i];
   for (unsigned m = 0; m < s->nmp; m++)

@@ -7,15 +7,16 @@
 #           to ring at 16 nodes.
 # Writes build/paper/fig9.csv, fig10.csv, PNG plots (gnuplot) and build/paper/results.md.
 # Every run checks its own result (a wrong result is an error, never a number).
+# (An empty FIG9_TOPOS or FIG10_TOPOS skips that figure.)
 # Env: JOBS (parallel runs, default 2), FIG9_SIZES, FIG9_TOPOS, FIG10_TOPOS, FIG10_KIB, SEED,
 # EXTRA (sim flags), OUT (default build/paper).
 set -u
 BIN=${1:-build/multitree}
 OUT=${OUT:-build/paper}; mkdir -p "$OUT/runs"
 JOBS=${JOBS:-2}
-FIG9_SIZES=${FIG9_SIZES:-"32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M"}
-FIG9_TOPOS=${FIG9_TOPOS:-"torus:4x4 torus:8x8 mesh:4x4 mesh:8x8"}
-FIG10_TOPOS=${FIG10_TOPOS:-"torus:4x4 torus:6x6 torus:8x8 torus:10x10 torus:12x12 torus:14x14 torus:16x16"}
+FIG9_SIZES=${FIG9_SIZES-"32K 64K 128K 256K 512K 1M 2M 4M 8M 16M 32M 64M"}
+FIG9_TOPOS=${FIG9_TOPOS-"torus:4x4 torus:8x8 mesh:4x4 mesh:8x8"}
+FIG10_TOPOS=${FIG10_TOPOS-"torus:4x4 torus:6x6 torus:8x8 torus:10x10 torus:12x12 torus:14x14 torus:16x16"}
 FIG10_KIB=${FIG10_KIB:-375}
 SEED=${SEED:-1}
 EXTRA=${EXTRA:-}

@@ -37,7 +37,7 @@ static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, in
   return run_cfg(&c, topo, algo, bytes, dtype, pkt, seed, r);
 }
 
-/* NI bandwidth: the small configuration (one receive engine per ejection port, L + 2L
+/* NI bandwidth: the small configuration (two receive engines per ejection port, L + 4L
  * memory ports) against the RTL's NI (ni_rx_engines=1 ni_mem_ports=1): both correct
  * (fp32: the same reference, so the same bits), and MultiTree, which receives on every
  * link at once, faster with the wider NI */
@@ -50,10 +50,31 @@ static void test_ni_bandwidth(void) {
   for (int a = 0; a < 2; a++) {
     mt_net_result r1, rw;
     CHECK(run_cfg(&c1, "torus:4x4", algo[a], 16384, MT_DTYPE_FP32, 0, 9, &r1) == 0 && r1.correct, "%s, 1 engine 1 port: run failed or wrong", algo[a]);
-    CHECK(run_cfg(&cw, "torus:4x4", algo[a], 16384, MT_DTYPE_FP32, 0, 9, &rw) == 0 && rw.correct, "%s, L engines: run failed or wrong", algo[a]);
-    CHECK(rw.cycles < r1.cycles, "%s: %llu cycles with L engines, %llu with one", algo[a], (unsigned long long)rw.cycles, (unsigned long long)r1.cycles);
-    printf("torus:4x4 %s 16 KiB fp32: %llu cycles (1 engine, 1 memory port), %llu (L engines, L+2L ports)\n", algo[a],
+    CHECK(run_cfg(&cw, "torus:4x4", algo[a], 16384, MT_DTYPE_FP32, 0, 9, &rw) == 0 && rw.correct, "%s, 2L engines: run failed or wrong", algo[a]);
+    CHECK(rw.cycles < r1.cycles, "%s: %llu cycles with 2L engines, %llu with one", algo[a], (unsigned long long)rw.cycles, (unsigned long long)r1.cycles);
+    printf("torus:4x4 %s 16 KiB fp32: %llu cycles (1 engine, 1 memory port), %llu (2L engines, L+4L ports)\n", algo[a],
            (unsigned long long)r1.cycles, (unsigned long long)rw.cycles);
+  }
+  /* two engines per ejection port (the default, E = 2L) against one (E = L): packets are
+   * never chained, so one engine per port pays its per-packet look-up and write drain on
+   * every 64-B packet; two take turns. Ring, one sender per node, must get faster. */
+  {
+    mt_net_cfg cl = cw; mt_net_result rl, r2;
+    CHECK(mt_net_cfg_set(&cl, "ni_rx_engines=4", &e) == 0, "set");
+    CHECK(run_cfg(&cl, "torus:4x4", "ring", 16384, MT_DTYPE_FP32, 1, 9, &rl) == 0 && rl.correct, "ring packets E=L: failed or wrong");
+    CHECK(run_cfg(&cw, "torus:4x4", "ring", 16384, MT_DTYPE_FP32, 1, 9, &r2) == 0 && r2.correct, "ring packets E=2L: failed or wrong");
+    CHECK(r2.cycles < rl.cycles, "ring packets: %llu cycles with 2L engines, %llu with L", (unsigned long long)r2.cycles, (unsigned long long)rl.cycles);
+    printf("torus:4x4 ring 16 KiB fp32 64-B packets: %llu cycles (L engines), %llu (2L engines)\n", (unsigned long long)rl.cycles,
+           (unsigned long long)r2.cycles);
+    static const char *const bad[] = {"ni_rx_engines=12", "ni_rx_engines=16", "ni_rx_engines=3"};
+    for (int i = 0; i < 3; i++) {
+      mt_net_cfg cb = cw; planned pb;
+      CHECK(mt_net_cfg_set(&cb, bad[i], &e) == 0, "set");
+      CHECK(plan(&pb, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+      mt_net *nb = mt_net_new(&cb, &pb.s, &pb.tb, 0, 0, &e);
+      CHECK(!nb && strstr(e.msg, "rx_engines"), "%s accepted: %s", bad[i], nb ? "" : e.msg);
+      mt_net_free(nb); unplan(&pb);
+    }
   }
   mt_net_cfg c2 = cw;
   CHECK(mt_net_cfg_set(&c2, "ni_mem_ports=5", &e) == 0, "set");
