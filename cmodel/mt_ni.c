@@ -129,6 +129,11 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->ridx = calloc(F, 4); s->gidx = calloc(F, 4); s->rxb = calloc(F, 4);
   s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
+  if (p->reduce_chain) {
+    const size_t FC = F * MT_NI_MAX_C;
+    s->pb = calloc(FC, 4); s->pwm = calloc(FC, 4); s->ppl = calloc(FC * MT_NI_PEND, 4); s->pph = calloc(FC * MT_NI_PEND, 4);
+    if (!s->pb || !s->pwm || !s->ppl || !s->pph) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
+  }
   if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
   for (unsigned l = 0; l < p->nlocal; l++)
@@ -138,6 +143,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
 
 void mt_ni_free(mt_ni *s) {
   free(s->tbl); free(s->rv); free(s->gv); free(s->root); free(s->grx); free(s->rdone); free(s->cnt); free(s->act);
+  free(s->pb); free(s->pwm); free(s->ppl); free(s->pph); s->pb = s->pwm = s->ppl = s->pph = NULL;
   free(s->ridx); free(s->gidx); free(s->rxb); free(s->ej); free(s->tq);
   s->tbl = NULL; s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = s->act = NULL;
   s->ridx = s->gidx = s->rxb = NULL; s->ej = NULL; s->tq = NULL;
@@ -333,6 +339,11 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     rx_rd[e] = rx_busy[e] && r->op == MT_OP_REDUCE && rx_pop_ok && r->infl < p->rq;
     /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
     if (rx_rd[e] && r->chn && r->cpos != s->cnt[r->flow < F ? r->flow : 0] && s->rx[r->pe].wa <= r->popj) rx_rd[e] = 0;
+    /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
+    if (rx_rd[e] && r->pk) {
+      const unsigned fi = r->flow < F ? r->flow : 0;
+      if (r->cpos > s->cnt[fi] && s->pwm[fi * MT_NI_MAX_C + r->cpos - 1] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rx_rd[e] = 0;
+    }
     if (rx_busy[e] && front_v[e] && r->popj < r->nfl && front_bad) set_err(&ecode, MT_NI_E_RX_FRAME);
   }
 
@@ -408,13 +419,21 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
       int k = -1;
       for (int c = 0; c < B->nchild; c++) if ((uint32_t)B->cnode[c] == r->src) { k = c; break; }
       if (k < 0) look_code = MT_NI_E_RX_SRC;
-      else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) rx_chain_k[e] = k; /* its turn */
+      else if (p->reduce_chain && NE > 1 && !(r->addr == ea && r->len == es)) {
+        /* packet unit: child cnt's at once; child k > cnt once k-1 started, if k's ejection
+         * port is not that of any child in between (none routed) */
+        const uint32_t c0 = s->cnt[fi];
+        int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
+        for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
+          if (B->cej[j] == B->cej[k] || (uint32_t)B->cport[j] == all1_port || (uint32_t)B->cport[k] == all1_port) ok = 0;
+        if (ok) rx_chain_k[e] = k; else rx_look_wait[e] = 1;
+      } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) rx_chain_k[e] = k; /* its turn */
       else if (p->reduce_chain && NE > 1 && (uint32_t)k == s->act[fi] && (uint32_t)k > s->cnt[fi] &&
                r->addr == ea && r->len == es) {
-        /* chained behind child k-1, which is being added by another engine now */
+        /* chained behind child k-1, whose whole message another engine is adding now */
         for (unsigned e2 = 0; e2 < NE; e2++) {
           const mt_ni_rx *q = &s->rx[e2];
-          if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->flow == f && q->cpos + 1 == (uint32_t)k) { rx_chain_pe[e] = (int)e2; break; }
+          if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->whole && q->flow == f && q->cpos + 1 == (uint32_t)k) { rx_chain_pe[e] = (int)e2; break; }
         }
         if (rx_chain_pe[e] >= 0) rx_chain_k[e] = k; else rx_look_wait[e] = 1;
       } else rx_look_wait[e] = 1;
@@ -682,21 +701,48 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
         r->popj = 0; r->wj = 0; r->infl = 0; r->wa = 0;
         r->chn = rx_chain_pe[e] >= 0; r->pe = rx_chain_pe[e] >= 0 ? (uint32_t)rx_chain_pe[e] : 0;
         r->cpos = rx_chain_k[e] >= 0 ? (uint32_t)rx_chain_k[e] : 0;
-        if (p->reduce_chain && r->op == MT_OP_REDUCE && r->addr == EB[e]->addr && r->len == EB[e]->size) {
+        r->whole = (uint8_t)(r->addr == EB[e]->addr && r->len == EB[e]->size);
+        r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
+        r->cbase = EB[e]->addr;
+        if (p->reduce_chain && r->op == MT_OP_REDUCE && (r->whole || r->pk)) {
           unsigned fi = r->flow < F ? r->flow : 0;
-          s->act[fi] = (uint8_t)(r->cpos + 1);
+          if (s->act[fi] < r->cpos + 1) s->act[fi] = (uint8_t)(r->cpos + 1);
         }
         ej_pop[e] = r->s;
       } else if (rx_look_wait[e]) {
         r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
       }
+    } else if (rx_done[e] && r->pk) {
+      /* chained packet: the child's bytes, its completed prefix; children complete in order */
+      const unsigned fi = r->flow < F ? r->flow : 0, ix = fi * MT_NI_MAX_C + r->cpos;
+      uint32_t lo = r->addr - r->cbase, hi = lo + r->len;
+      uint32_t *pl = s->ppl + (size_t)ix * MT_NI_PEND, *ph = s->pph + (size_t)ix * MT_NI_PEND;
+      s->pb[ix] += r->len;
+      if (lo == s->pwm[ix]) {
+        s->pwm[ix] = hi;
+        for (int merged = 1; merged;) {
+          merged = 0;
+          for (unsigned q = 0; q < MT_NI_PEND; q++)
+            if (ph[q] && pl[q] == s->pwm[ix]) { s->pwm[ix] = ph[q]; pl[q] = ph[q] = 0; merged = 1; }
+        }
+      } else {
+        /* beyond the prefix: kept in a free slot; with none free the range is not recorded
+         * and the successor waits for this child to complete (still correct) */
+        for (unsigned q = 0; q < MT_NI_PEND; q++) if (!ph[q]) { pl[q] = lo; ph[q] = hi; break; }
+      }
+      while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
+      if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
+      r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     } else if (rx_done[e]) {
       unsigned fi = r->flow < F ? r->flow : 0;
       uint32_t nb = s->rxb[fi] + r->len;
       if (nb == r->size) {
         s->rxb[fi] = 0;
-        if (r->op == MT_OP_REDUCE) { s->cnt[fi]++; if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi]; }
-        else s->grx[fi] = 1;
+        if (r->op == MT_OP_REDUCE) {
+          s->cnt[fi]++;
+          if (s->pb) while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
+          if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
+        } else s->grx[fi] = 1;
       } else s->rxb[fi] = nb;
       r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     }
@@ -776,6 +822,10 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
     s->err_code = 0; s->err_idx = 0; s->done = 0; s->wd = 0;
     memset(s->rv, 0, F); memset(s->gv, 0, F); memset(s->root, 0, F); memset(s->grx, 0, F);
     memset(s->rdone, 0, F); memset(s->cnt, 0, F); memset(s->act, 0, F);
+    if (s->pb) {
+      const size_t FC = (size_t)F * MT_NI_MAX_C;
+      memset(s->pb, 0, FC * 4); memset(s->pwm, 0, FC * 4); memset(s->ppl, 0, FC * MT_NI_PEND * 4); memset(s->pph, 0, FC * MT_NI_PEND * 4);
+    }
     memset(s->ridx, 0, F * 4); memset(s->gidx, 0, F * 4); memset(s->rxb, 0, F * 4);
     for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
     for (unsigned e = 0; e < NE; e++) {

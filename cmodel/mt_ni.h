@@ -31,6 +31,7 @@ extern "C" {
 #define MT_NI_MAX_EJD 64   /* ejection FIFO depth per VC */
 #define MT_NI_EW 4         /* table word: up to 256 bits */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
+#define MT_NI_PEND 4       /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 
 /* Error codes (err_code), docs/ni.md. */
 enum {
@@ -82,7 +83,10 @@ typedef struct {
    * 1 lets the message of a flow's child k start while child k-1's is still being added
    * by another engine; each of its flits is read from memory only after child k-1's write
    * of that flit was accepted, so every element is still added in the documented order
-   * (bit-identical results). Whole-chunk messages only; packets keep the strict order. */
+   * (bit-identical results). Packets (units shorter than the chunk) of child k may start once
+   * child k-1 has started, if k's ejection port differs from those of the children between
+   * (so a waiting packet never holds an engine its predecessors need); each flit waits for
+   * k-1's completed prefix of the chunk to cover it. */
   unsigned reduce_chain;
   /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
   unsigned perturb;
@@ -156,6 +160,10 @@ typedef struct {
    * predecessor k-1 was active in engine pe; wa = this message's writes accepted */
   uint32_t cpos, pe, wa;
   uint8_t chn;
+  /* chained packet unit (reduce_chain, shorter than the chunk): its flits wait for the
+   * predecessor child's completed prefix of the chunk; cbase = the chunk's address */
+  uint8_t pk, whole;
+  uint32_t cbase;
   uint32_t inq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
   uint32_t inq_rd, inq_cnt;
   uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
@@ -195,6 +203,10 @@ typedef struct {
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
   uint8_t *act;           /* reduce_chain: child positions started (>= cnt) */
+  /* reduce_chain, per (flow, child position) [max_flows * MT_NI_MAX_C]: bytes of the child's
+   * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
+   * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
+  uint32_t *pb, *pwm, *ppl, *pph;
   uint32_t *ridx, *gidx, *rxb;
   /* senders, credits */
   mt_ni_tx tx[MT_NI_MAX_L];
