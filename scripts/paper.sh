@@ -9,7 +9,7 @@
 # Every run checks its own result (a wrong result is an error, never a number).
 # (An empty FIG9_TOPOS or FIG10_TOPOS skips that figure.)
 # Env: JOBS (parallel runs, default 2), FIG9_SIZES, FIG9_TOPOS, FIG10_TOPOS, FIG10_KIB, SEED,
-# EXTRA (sim flags), OUT (default build/paper).
+# EXTRA (sim flags), OUT (default build/paper), VARIANTS (Fig. 9 algorithm:flow list).
 set -u
 BIN=${1:-build/multitree}
 OUT=${OUT:-build/paper}; mkdir -p "$OUT/runs"
@@ -20,7 +20,7 @@ FIG10_TOPOS=${FIG10_TOPOS-"torus:4x4 torus:6x6 torus:8x8 torus:10x10 torus:12x12
 FIG10_KIB=${FIG10_KIB:-375}
 SEED=${SEED:-1}
 EXTRA=${EXTRA:-}
-VARIANTS="ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"
+VARIANTS=${VARIANTS-"ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"}
 
 tokb() { case $1 in *K) echo $(( ${1%K} * 1024 ));; *M) echo $(( ${1%M} * 1048576 ));; *) echo "$1";; esac; }
 jobs_file=$OUT/jobs.txt; : >"$jobs_file"
