@@ -2,8 +2,9 @@
 // tb_mt_ni_table: the schedule table initialised from the planner's $readmemh image of the
 // Fig. 5 2x2 mesh, node 0 (multitree, 1024 bytes, full layout of 52 bits), decoded by
 // mt_ni_entry_dec; expected fields are those of Fig. 5 / `multitree plan --print`:
-//   reduce(3,1,-,1) reduce(0,root,[1,2],2) reduce(1,1,-,2) reduce(2,2,[1],2)
+//   reduce(3,1,-,1) reduce(1,1,-,2) reduce(2,2,[1],2) reduce(0,root,[1,2],3)
 //   gather(0,root,[2,1],3) gather(2,2,[1],4) END
+// (the root reduce entry sits in the step after its children send, docs/formats.md)
 // Then the write port: a write and a read of one word at one edge return the old word.
 `timescale 1ns/1ps
 module tb_mt_ni_table;
@@ -34,12 +35,12 @@ module tb_mt_ni_table;
   // expected per entry i (byte i of each constant): op, flow, step, parent (FF = root),
   // nchild, child0, child1
   localparam logic [55:0] EOp   = {8'd3, 8'd2, 8'd2, 8'd1, 8'd1, 8'd1, 8'd1};
-  localparam logic [55:0] EFlow = {8'd0, 8'd2, 8'd0, 8'd2, 8'd1, 8'd0, 8'd3};
-  localparam logic [55:0] EStep = {8'd0, 8'd4, 8'd3, 8'd2, 8'd2, 8'd2, 8'd1};
-  localparam logic [55:0] EPar  = {8'd0, 8'd2, 8'hff, 8'd2, 8'd1, 8'hff, 8'd1};
-  localparam logic [55:0] ENc   = {8'd0, 8'd1, 8'd2, 8'd1, 8'd0, 8'd2, 8'd0};
-  localparam logic [55:0] EC0   = {8'd0, 8'd1, 8'd2, 8'd1, 8'd0, 8'd1, 8'd0};
-  localparam logic [55:0] EC1   = {8'd0, 8'd0, 8'd1, 8'd0, 8'd0, 8'd2, 8'd0};
+  localparam logic [55:0] EFlow = {8'd0, 8'd2, 8'd0, 8'd0, 8'd2, 8'd1, 8'd3};
+  localparam logic [55:0] EStep = {8'd0, 8'd4, 8'd3, 8'd3, 8'd2, 8'd2, 8'd1};
+  localparam logic [55:0] EPar  = {8'd0, 8'd2, 8'hff, 8'hff, 8'd2, 8'd1, 8'd1};
+  localparam logic [55:0] ENc   = {8'd0, 8'd1, 8'd2, 8'd2, 8'd1, 8'd0, 8'd0};
+  localparam logic [55:0] EC0   = {8'd0, 8'd1, 8'd2, 8'd1, 8'd1, 8'd0, 8'd0};
+  localparam logic [55:0] EC1   = {8'd0, 8'd0, 8'd1, 8'd2, 8'd0, 8'd0, 8'd0};
 
   initial begin : main
     for (int i = 0; i < 7; i++) begin
@@ -55,7 +56,7 @@ module tb_mt_ni_table;
       end
     end
     // write port: read-old on a same-word write, new value one edge later
-    ra = 6'd3; wa = 6'd3; wd = {W{1'b1}}; we = 1;
+    ra = 6'd2; wa = 6'd2; wd = {W{1'b1}}; we = 1;
     @(negedge clk); we = 0; #1;
     check("read-during-write returns the old word", op == 2'd1 && flow == 12'd2);
     @(negedge clk); #1;
