@@ -36,3 +36,35 @@ void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out) {
   l->ring[l->pos] = *in;
   l->pos = (l->pos + 1u == l->lat - 1u) ? 0u : l->pos + 1u;
 }
+
+int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw) {
+  memset(b, 0, sizeof *b);
+  if (lat < 1u || lat > 1000000u || rows < lat || rows > 2000000u || fw < 1u || fw > MT_FLIT_WORDS) return -1;
+  b->lat = lat;
+  b->nl = nl;
+  b->fw = fw;
+  b->rows = rows;
+  b->hdr = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u), sizeof *b->hdr);
+  b->flit = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u) * fw, sizeof *b->flit);
+  if (!b->hdr || !b->flit) {
+    mt_link_bank_free(b);
+    return -1;
+  }
+  return 0;
+}
+
+void mt_link_bank_free(mt_link_bank *b) {
+  free(b->hdr);
+  free(b->flit);
+  b->hdr = NULL;
+  b->flit = NULL;
+}
+
+void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s) {
+  const size_t i = (size_t)k * b->rows + mt_link_bank_rrow(b, t);
+  const uint32_t h = b->hdr[i];
+  memset(s, 0, sizeof *s);
+  s->valid = (uint8_t)(h >> 31);
+  s->credits = h & ~MT_LINK_VALID;
+  if (s->valid) memcpy(s->flit.w, b->flit + i * b->fw, b->fw * sizeof s->flit.w[0]);
+}

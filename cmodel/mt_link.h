@@ -36,6 +36,36 @@ void mt_link_free(mt_link *l);
 /* Writes the slot presented during this cycle to *out, then takes the edge (samples *in). */
 void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out);
 
+/* A bank of nl links of one latency (the network model, whose links are all alike): per
+ * link the contract above, stored so that the slots are written and read in place (no copies
+ * through mt_link_step) and a link's slots of consecutive cycles lie together. Slots are
+ * addressed by the cycle t (from 0) in which the sender drove them: link k keeps the inputs
+ * of its last `rows` cycles (rows >= lat), and during cycle t it presents the input of cycle
+ * t - (lat - 1) (zeros while t < lat - 1; for lat = 1 the input of cycle t itself). A slot
+ * is a header word, MT_LINK_VALID | credit pulses (bit vc), and the flit's fw live words,
+ * meaningful only while valid (the words above them are 0 in every flit, mt_flit.h). A
+ * sender's slot of cycle t may be written in any order with the receivers' reads of other
+ * cycles as long as every read of cycle t' happens before the write of cycle t' + rows - (lat - 1),
+ * that reuses its slot. Reset state: every slot zero. */
+#define MT_LINK_VALID 0x80000000u
+typedef struct {
+  unsigned lat, nl, fw, rows;
+  uint32_t *hdr;  /* [nl][rows] */
+  uint32_t *flit; /* [nl][rows][fw] */
+} mt_link_bank;
+
+/* fw: live words of a flit (mt_flit_words). Returns 0 on success, -1 on a bad latency or
+ * no memory. */
+int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw);
+void mt_link_bank_free(mt_link_bank *b);
+/* Row (slot offset within a link) written during cycle t, and the row presented during it. */
+static inline unsigned mt_link_bank_wrow(const mt_link_bank *b, uint64_t t) { return (unsigned)(t % b->rows); }
+static inline unsigned mt_link_bank_rrow(const mt_link_bank *b, uint64_t t) {
+  return (unsigned)((t + b->rows - (b->lat - 1u)) % b->rows);
+}
+/* What link k presented during cycle t (t >= 0, not yet reused), as a slot. */
+void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s);
+
 #ifdef __cplusplus
 }
 #endif

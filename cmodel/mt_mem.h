@@ -20,7 +20,6 @@ extern "C" {
 #define MT_MEM_MAX_PORTS 24
 
 typedef struct {
-  uint8_t ready_q;
   uint64_t last_due;
   unsigned rsp_rd, rsp_cnt;
   struct { uint64_t due; uint32_t d[MT_MEM_MAX_LANES]; } rsp[MT_MEM_RSPQ];
@@ -32,6 +31,8 @@ typedef struct {
   uint32_t rng;
   uint64_t cyc, errors;
   mt_mem_port *port;              /* [nports] */
+  uint8_t ready[MT_MEM_MAX_PORTS]; /* per port: ready during this cycle (drawn at the last edge) */
+  uint32_t rspm;                  /* bit p: port p has responses queued (rsp_cnt != 0) */
 } mt_mem;
 
 /* p_ready: % of cycles a port is ready (1..100); lat_max >= 1. Returns -1 on bad args. */
@@ -48,6 +49,10 @@ void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, ui
 /* The edge, every port: arrays of nports; wdata of port p at wdata + p * wstride. */
 void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
                     const uint32_t *wdata, unsigned wstride);
+/* mt_mem_comb_port for every port at once (arrays of nports; rsp_data of port p at
+ * rsp_data + p * dstride). Only the live lanes of a valid response are written: the
+ * response data of a port is meaningful only while its rsp_valid is 1. */
+void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride);
 
 #ifdef __cplusplus
 }

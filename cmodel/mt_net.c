@@ -15,19 +15,29 @@ struct mt_net {
   mt_layout ly;
   int N, D, L, NP, dtype, pkt_mode;
   unsigned nmp;                              /* NI memory ports */
-  mt_router *rt; mt_router_out *rq, *rq2;   /* registered outputs: current and next */
-  mt_ni *ni; mt_ni_out *nq, *nq2;
+  /* Registered outputs. One buffer per block: a cycle reads a block's outputs (into the
+   * inputs of the blocks it drives, the links first) before that block's edge writes them. */
+  mt_router *rt; mt_router_out *rq;
+  mt_ni *ni; mt_ni_out *nq;
   mt_ni_in *ncfg;                            /* per-node configuration part of the NI inputs */
   mt_mem *mem;
   uint32_t **input;
   int nl;                                    /* directed network links */
-  mt_link *lnk; int *lsrc, *lsport, *ldst, *ldport;
+  mt_link_bank lnk; int *lsrc, *lsport, *ldst, *ldport;
   int *in_link;                              /* [node*NP + port] -> link feeding it, or -1 */
-  mt_link_slot *mid;
+  int *out_link;                             /* [node*NP + port] -> link it drives, or -1 */
+  unsigned blk;                              /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  mt_link_slot *lview;                       /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
   uint8_t started;
+  uint32_t seed;                             /* of mt_net_start */
   uint32_t wd, rwd;                          /* effective NI / router watchdog limits */
-  mt_router_in rin; mt_ni_in nin;            /* scratch */
+  unsigned fw;                               /* live 32-bit words of a flit (the others are 0) */
+  /* Every block's inputs, kept from cycle to cycle: each cycle rewrites the fields that
+   * come from registered outputs (valid bits, credits; a flit only when valid: a block
+   * reads a flit only when it is valid); the configuration fields are set once. */
+  mt_router_in *rin;                         /* [N] */
+  mt_ni_in *nin;                             /* [N] */
   FILE *trace;                               /* --trace: NI events, CSV (docs/network.md) */
   uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L]; uint16_t *tr_ts; /* last traced state */
 };
@@ -81,18 +91,23 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
                  "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports ni_chain wd_limit max_cycles clock_ghz)", key);
 }
 
-void mt_net_free(mt_net *n) {
-  if (!n) return;
+/* everything mt_net_new allocated but the struct itself */
+static void net_release(mt_net *n) {
   for (int i = 0; i < n->N; i++) {
     if (n->rt) mt_router_free(&n->rt[i]);
     if (n->ni) mt_ni_free(&n->ni[i]);
     if (n->mem) mt_mem_free(&n->mem[i]);
     if (n->input) free(n->input[i]);
   }
-  for (int k = 0; k < n->nl && n->lnk; k++) mt_link_free(&n->lnk[k]);
-  free(n->rt); free(n->rq); free(n->rq2); free(n->ni); free(n->nq); free(n->nq2); free(n->ncfg); free(n->mem);
-  free(n->input); free(n->lnk); free(n->lsrc); free(n->lsport); free(n->ldst); free(n->ldport); free(n->in_link);
-  free(n->mid); free(n->lflits); free(n->tr_tx); free(n->tr_rx); free(n->tr_ts);
+  mt_link_bank_free(&n->lnk);
+  free(n->rt); free(n->rq); free(n->ni); free(n->nq); free(n->ncfg); free(n->mem);
+  free(n->input); free(n->lsrc); free(n->lsport); free(n->ldst); free(n->ldport); free(n->in_link); free(n->out_link);
+  free(n->lflits); free(n->lview); free(n->rin); free(n->nin); free(n->tr_tx); free(n->tr_rx); free(n->tr_ts);
+}
+
+void mt_net_free(mt_net *n) {
+  if (!n) return;
+  net_release(n);
   free(n);
 }
 
@@ -152,8 +167,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   mt_ni_params_layout(&np, &n->ly);
   if (mt_ni_check_params(&np, e)) { char m[600]; snprintf(m, sizeof m, "network interface: %.500s", e->msg); mt_fail(e, "%s", m); mt_net_free(n); return NULL; }
   const int N = n->N;
-  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt); n->rq = mt_xcalloc((size_t)N, sizeof *n->rq); n->rq2 = mt_xcalloc((size_t)N, sizeof *n->rq2);
-  n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq); n->nq2 = mt_xcalloc((size_t)N, sizeof *n->nq2);
+  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt); n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
+  n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
   n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg); n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
   n->input = mt_xcalloc((size_t)N, sizeof *n->input);
   const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
@@ -195,18 +210,32 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   }
   /* links: every directed network link of the topology gets a delay line */
   n->nl = t->n_links;
-  n->lnk = mt_xcalloc((size_t)n->nl, sizeof *n->lnk);
+  n->fw = mt_flit_words(c->payload_w, c->num_vcs);
+  /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
+   * younger): the links keep link_lat - 1 more cycles for that */
+  n->blk = c->link_lat - 1u;
+  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw)) {
+    mt_fail(e, "links: init failed"); mt_net_free(n); return NULL;
+  }
+  n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
   n->lsrc = mt_xcalloc((size_t)n->nl, sizeof(int)); n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int)); n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->in_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
-  for (int i = 0; i < N * n->NP; i++) n->in_link[i] = -1;
-  n->mid = mt_xcalloc((size_t)n->nl, sizeof *n->mid);
+  n->out_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
+  for (int i = 0; i < N * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
   n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
   for (int k = 0; k < n->nl; k++) {
     const mt_edge *l = &t->links[k];
     n->lsrc[k] = l->src; n->lsport[k] = l->src_port; n->ldst[k] = l->dst; n->ldport[k] = l->dst_port;
     n->in_link[l->dst * n->NP + l->dst_port] = k;
-    if (mt_link_init(&n->lnk[k], c->link_lat)) { mt_fail(e, "link %d: init failed", k); mt_net_free(n); return NULL; }
+    n->out_link[l->src * n->NP + l->src_port] = k;
+  }
+  /* block inputs: reset values (all zero) and the configuration fields */
+  n->rin = mt_xcalloc((size_t)N, sizeof *n->rin);
+  n->nin = mt_xcalloc((size_t)N, sizeof *n->nin);
+  for (int i = 0; i < N; i++) {
+    n->rin[i].node_id = (unsigned)i; n->rin[i].wd_limit = c->wd_limit ? n->rwd : 0;
+    n->nin[i] = n->ncfg[i];
   }
   return n;
 }
@@ -219,15 +248,16 @@ int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
     memcpy(n->mem[i].w, n->input[i], nw * 4);
   }
   n->started = 1;
+  n->seed = seed;
   return 0;
 }
 
 /* One CSV line per NI event after node i's edge (the cycle number is the edge's, from 1):
  * step advances, a sender starting / finishing a message, a receive engine starting /
  * finishing one. Observes the model only. */
-static void trace_node(mt_net *n, int i) {
+static void trace_node(mt_net *n, int i, uint64_t t) {
   const mt_ni *s = &n->ni[i];
-  const unsigned long long cy = (unsigned long long)n->cycle + 1;
+  const unsigned long long cy = (unsigned long long)t + 1;
   if (s->ts != n->tr_ts[i]) {
     fprintf(n->trace, "%llu,%d,step,,,%u,,\n", cy, i, s->ts);
     n->tr_ts[i] = s->ts;
@@ -261,69 +291,221 @@ int mt_net_set_trace(mt_net *n, FILE *f) {
   return fprintf(f, "cycle,node,event,unit,flow,step,peer,bytes\n") < 0 ? -1 : 0;
 }
 
+/* The live words (fw >= 5) of a flit; the words above them are 0 in every flit a block
+ * outputs, and stay 0 in the kept inputs and link slots, which receive nothing else. */
+static inline void flit_copy(uint32_t *d, const uint32_t *s, unsigned fw) {
+  if (fw == 5u) { /* PayloadW 128: the paper's flit */
+    memcpy(d, s, 16);
+    d[4] = s[4];
+    return;
+  }
+  unsigned k;
+  for (k = 0; k + 4u <= fw; k += 4u) memcpy(d + k, s + k, 16);
+  if (k < fw) memcpy(d + fw - 4u, s + fw - 4u, 16);
+}
+
+/* Credit pulses of num_vcs <= MT_NI_MAX_VCS = 8 VCs (the NI allows no more): bit v of the
+ * result is bit 0 of byte v (v < nv), and back (bytes nv..7 get 0). */
+static inline uint32_t credit_bits(const uint8_t *c, unsigned nv) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x;
+  memcpy(&x, c, 8);
+  x &= 0x0101010101010101ull; /* bit 8v */
+  x = (x | x >> 7) & 0x0003000300030003ull;
+  x = (x | x >> 14) & 0x0000000f0000000full;
+  x = (x | x >> 28) & 0xffu; /* bit v */
+  return (uint32_t)x & ((1u << nv) - 1u);
+#else
+  uint32_t h = 0;
+  for (unsigned v = 0; v < nv; v++) h |= (uint32_t)(c[v] & 1u) << v;
+  return h;
+#endif
+}
+static inline void credit_bytes(uint8_t *c, uint32_t h, unsigned nv) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x = h & ((1u << nv) - 1u);
+  x = (x | x << 28) & 0x0000000f0000000full;
+  x = (x | x << 14) & 0x0003000300030003ull;
+  x = (x | x << 7) & 0x0101010101010101ull;
+  memcpy(c, &x, 8);
+#else
+  for (unsigned v = 0; v < 8; v++) c[v] = (uint8_t)(v < nv ? (h >> v) & 1u : 0u);
+#endif
+}
+
+/* Link k takes the registered output of its sender's port p during cycle t (the slot of
+ * row w); a slot that was and stays empty is not written. */
+static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
+  mt_link_bank *lb = &n->lnk;
+  const size_t x = (size_t)k * lb->rows + w;
+  const uint32_t h = (o->out_valid[p] ? MT_LINK_VALID : 0u) | credit_bits(o->in_credit[p], n->c.num_vcs);
+  if (!h && !lb->hdr[x]) return;
+  lb->hdr[x] = h;
+  if (h & MT_LINK_VALID) flit_copy(lb->flit + x * n->fw, o->out_flit[p].w, n->fw);
+}
+
+/* What link k presents during a cycle (row r) into its receiver's router input port dp. */
+static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
+  const mt_link_bank *lb = &n->lnk;
+  const size_t x = (size_t)k * lb->rows + r;
+  const uint32_t h = lb->hdr[x];
+  ri->in_valid[dp] = (uint8_t)(h >> 31);
+  if (h & MT_LINK_VALID) { flit_copy(ri->in_flit[dp].w, lb->flit + x * n->fw, n->fw); n->lflits[k]++; }
+  credit_bytes(ri->out_credit[dp], h, n->c.num_vcs);
+}
+
+/* Speed only: a node reads its links' slots of consecutive cycles one after the other
+ * (mt_net_run), and fetches them this many cycles ahead. */
+#define LINK_PF 8u
+
+/* Node i's part of cycle t: its links take its router's registered outputs (unless the
+ * caller did that for every link already: put = 0), its blocks' inputs are computed from
+ * the registered outputs (the links present those of lat - 1 cycles ago), then every block
+ * of the node takes its edge. Touches no other node's state but through the links. */
+static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
+  const int D2 = 2 * n->D, L = n->L, NP = n->NP;
+  const unsigned fw = n->fw, wr = mt_link_bank_wrow(&n->lnk, t), rr = mt_link_bank_rrow(&n->lnk, t);
+  mt_router_in *ri = &n->rin[i];
+  const mt_router_out *ro = &n->rq[i];
+  const mt_ni_out *no = &n->nq[i];
+  /* router inputs: network ports from the links, local ports from the NI */
+  unsigned pr = rr + LINK_PF; /* the row presented LINK_PF cycles later */
+  if (pr >= n->lnk.rows) pr %= n->lnk.rows;
+  for (int p = 0; p < D2; p++) {
+    const int ko = n->out_link[i * NP + p], ki = n->in_link[i * NP + p];
+    if (put && ko >= 0) link_put(n, ko, wr, ro, p);
+    if (ki >= 0) {
+      const size_t x = (size_t)ki * n->lnk.rows + pr;
+      __builtin_prefetch(&n->lnk.hdr[x]);
+      __builtin_prefetch(&n->lnk.flit[x * fw]);
+      link_get(n, ki, rr, ri, p);
+    }
+  }
+  for (int l = 0; l < L; l++) {
+    ri->in_valid[D2 + l] = no->inj_valid[l];
+    if (no->inj_valid[l]) flit_copy(ri->in_flit[D2 + l].w, no->inj_flit[l].w, fw);
+    memcpy(ri->out_credit[D2 + l], no->ej_credit[l], MT_NI_MAX_VCS); /* VCs >= num_vcs: 0 */
+  }
+  /* NI inputs: the router's local ports and the memory */
+  mt_ni_in *ni = &n->nin[i];
+  ni->start = (uint8_t)(n->started && t == 0);
+  for (int l = 0; l < L; l++) {
+    memcpy(ni->inj_credit[l], ro->in_credit[D2 + l], MT_NI_MAX_VCS); /* VCs >= num_vcs: 0 */
+    ni->ej_valid[l] = ro->out_valid[D2 + l];
+    if (ro->out_valid[D2 + l]) flit_copy(ni->ej_flit[l].w, ro->out_flit[D2 + l].w, fw);
+  }
+  mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
+  /* the edges: the memory's (its requests are the NI's outputs before the NI's edge), the
+   * router's and the NI's (their outputs were read above) */
+  mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
+                 MT_NI_MAX_LANES);
+  mt_router_step(&n->rt[i], ri, &n->rq[i]);
+  mt_ni_step(&n->ni[i], ni, &n->nq[i]);
+  if (n->trace) trace_node(n, i, t);
+}
+
 void mt_net_step(mt_net *n) {
-  const int D2 = 2 * n->D, NV = (int)n->c.num_vcs;
-  /* links present what their senders registered earlier */
-  for (int k = 0; k < n->nl; k++) {
-    const mt_router_out *o = &n->rq[n->lsrc[k]];
-    mt_link_slot in;
-    const int p = n->lsport[k];
-    in.valid = o->out_valid[p];
-    in.flit = o->out_flit[p];
-    in.credits = 0;
-    for (int v = 0; v < NV; v++) in.credits |= (uint32_t)(o->in_credit[p][v] & 1u) << v;
-    mt_link_step(&n->lnk[k], &in, &n->mid[k]);
-    n->lflits[k] += n->mid[k].valid;
+  const uint64_t t = n->cycle;
+  /* a link of latency 1 presents what its sender registered in this very cycle: every link
+   * takes its input before any node reads one */
+  const int put_all = n->lnk.lat == 1u;
+  if (put_all) {
+    const unsigned wr = mt_link_bank_wrow(&n->lnk, t);
+    for (int k = 0; k < n->nl; k++) link_put(n, k, wr, &n->rq[n->lsrc[k]], n->lsport[k]);
   }
-  for (int i = 0; i < n->N; i++) {
-    mt_router_in *ri = &n->rin;
-    memset(ri, 0, sizeof *ri);
-    ri->node_id = (unsigned)i; ri->wd_limit = n->c.wd_limit ? n->rwd : 0;
-    for (int p = 0; p < D2; p++) {
-      int k = n->in_link[i * n->NP + p];
-      if (k < 0) continue;
-      ri->in_valid[p] = n->mid[k].valid;
-      ri->in_flit[p] = n->mid[k].flit;
-      for (int v = 0; v < NV; v++) ri->out_credit[p][v] = (uint8_t)((n->mid[k].credits >> v) & 1u);
-    }
-    const mt_ni_out *no = &n->nq[i];
-    for (int l = 0; l < n->L; l++) {
-      ri->in_valid[D2 + l] = no->inj_valid[l];
-      ri->in_flit[D2 + l] = no->inj_flit[l];
-      for (int v = 0; v < NV; v++) ri->out_credit[D2 + l][v] = no->ej_credit[l][v];
-    }
-    mt_ni_in *ni = &n->nin;
-    *ni = n->ncfg[i];
-    ni->start = (uint8_t)(n->started && n->cycle == 0);
-    const mt_router_out *ro = &n->rq[i];
-    for (int l = 0; l < n->L; l++) {
-      for (int v = 0; v < NV; v++) ni->inj_credit[l][v] = ro->in_credit[D2 + l][v];
-      ni->ej_valid[l] = ro->out_valid[D2 + l];
-      ni->ej_flit[l] = ro->out_flit[D2 + l];
-    }
-    for (unsigned m = 0; m < n->nmp; m++)
-      mt_mem_comb_port(&n->mem[i], m, &ni->mem_req_ready[m], &ni->mem_rsp_valid[m], ni->mem_rsp_data[m]);
-    mt_router_step(&n->rt[i], ri, &n->rq2[i]);
-    mt_ni_step(&n->ni[i], ni, &n->nq2[i]);
-    if (n->trace) trace_node(n, i);
-    mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
-                   MT_NI_MAX_LANES);
-  }
-  mt_router_out *tr = n->rq; n->rq = n->rq2; n->rq2 = tr;
-  mt_ni_out *tn = n->nq; n->nq = n->nq2; n->nq2 = tn;
+  for (int i = 0; i < n->N; i++) node_cycle(n, i, t, !put_all);
   n->cycle++;
 }
 
 static double now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
+
+/* The network as mt_net_new and mt_net_start made it (the same seed and perturbation flags). */
+static int net_restart(mt_net *n, mt_err *e) {
+  const mt_net_cfg c = n->c;
+  const mt_sched *s = n->s; const mt_tables *tb = n->tb;
+  const int dtype = n->dtype, pkt_mode = n->pkt_mode;
+  const uint32_t seed = n->seed;
+  const unsigned rpt = n->rt[0].p.perturb, npt = n->ni[0].p.perturb;
+  FILE *trace = n->trace;
+  net_release(n); /* first: a large network's buffers twice might not fit */
+  mt_net *f = mt_net_new(&c, s, tb, dtype, pkt_mode, e);
+  if (!f) { memset(n, 0, sizeof *n); return -1; }
+  *n = *f;
+  free(f);
+  mt_net_set_perturb(n, rpt, npt);
+  if (mt_net_start(n, seed, e)) return -1;
+  if (trace && mt_net_set_trace(n, trace)) return mt_fail(e, "--trace: write failed");
+  return 0;
+}
+
+/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+ * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
+ * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
+ * node that is not done runs until its NI is done or the block ends; if then every NI is
+ * done, every node runs to the cycle at which the last one got done, else to the block's
+ * end (this needs an NI's done output to stay set, as it does until the next start). An NI
+ * error stops nothing in time (the other nodes may have run past it): the run starts
+ * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
+static int run_blocks(mt_net *n, uint64_t limit, int progress, double t0) {
+  double last = t0;
+  uint64_t *at = mt_xcalloc((size_t)n->N, sizeof *at); /* next cycle of node i */
+  int rc = 0;
+  while (n->cycle < limit) {
+    const uint64_t T = n->cycle, E = limit - T > n->blk ? T + n->blk : limit;
+    int all_done = 1;
+    for (int i = 0; i < n->N && !rc; i++) {
+      uint64_t t = T;
+      if (!n->nq[i].done)
+        while (t < E) {
+          node_cycle(n, i, t++, 1);
+          if (n->nq[i].err) rc = 1;
+          if (n->nq[i].done || rc) break;
+        }
+      at[i] = t;
+      all_done &= n->nq[i].done;
+    }
+    uint64_t end = E;
+    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
+      end = T;
+      for (int i = 0; i < n->N; i++) if (at[i] > end) end = at[i];
+    }
+    for (int i = 0; i < n->N && !rc; i++)
+      while (at[i] < end) {
+        node_cycle(n, i, at[i]++, 1);
+        if (n->nq[i].err) { rc = 1; break; }
+      }
+    if (rc) break;
+    n->cycle = end;
+    if (all_done) break;
+    if (progress && (T >> 16) != (end >> 16)) {
+      double tn = now();
+      if (tn - last > 10.0) { fprintf(stderr, "sim: cycle %llu, %.0f s\n", (unsigned long long)n->cycle, tn - t0); last = tn; }
+    }
+  }
+  free(at);
+  return rc;
+}
 
 int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e) {
   memset(r, 0, sizeof *r);
   r->err_node = -1;
   if (!n->started) return mt_fail(e, "mt_net_run before mt_net_start");
   double t0 = now(), last = t0;
-  int all_done = 0;
+  /* In blocks (run_blocks) from cycle 0 when the links let nodes run ahead and no trace is
+   * written (its lines come cycle by cycle, node by node); else, and after an NI error in a
+   * block, cycle by cycle from the start. */
+  int all_done = 0, blocks = n->blk && !n->trace && n->cycle == 0;
   const uint64_t c0 = n->cycle;
-  while (n->cycle - c0 < n->c.max_cycles) {
+  if (blocks && run_blocks(n, n->c.max_cycles, progress, t0)) {
+    if (net_restart(n, e)) return -1;
+    blocks = 0;
+  }
+  if (blocks) { /* ended without an error: every NI done, or the cycle limit */
+    all_done = n->cycle > c0;
+    for (int i = 0; i < n->N; i++) all_done &= n->nq[i].done;
+  }
+  while (!blocks && n->cycle - c0 < n->c.max_cycles) {
     mt_net_step(n);
     all_done = 1;
     for (int i = 0; i < n->N; i++) {
@@ -381,7 +563,11 @@ int mt_net_num_links(const mt_net *n) { return n->nl; }
 void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port) {
   *src = n->lsrc[k]; *src_port = n->lsport[k]; *dst = n->ldst[k]; *dst_port = n->ldport[k];
 }
-const mt_link_slot *mt_net_link_slot(const mt_net *n, int k) { return &n->mid[k]; }
+const mt_link_slot *mt_net_link_slot(const mt_net *n, int k) {
+  if (n->cycle == 0) memset(&n->lview[k], 0, sizeof n->lview[k]);
+  else mt_link_bank_slot(&n->lnk, (unsigned)k, n->cycle - 1, &n->lview[k]);
+  return &n->lview[k];
+}
 const mt_router_out *mt_net_router_out(const mt_net *n, int node) { return &n->rq[node]; }
 const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node]; }
 const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }

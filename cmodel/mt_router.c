@@ -394,15 +394,31 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   }
 
   /* phase 2: register updates and outputs */
-  /* everything but the error flags (copied below); a libc call: faster than the inlined
-   * rep stos of a constant size */
-  memset(out, 0, r->out_bytes);
+  /* Output buffer: one of the last two this router wrote holds zeros but where that step
+   * wrote its valid ports, credit rows and error flags: only those are cleared. Any other
+   * buffer is cleared in full but for the error flags (copied or cleared below); a libc
+   * call: faster than the inlined rep stos of a constant size. */
+  const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1 : -1;
+  uint32_t credm = 0; /* input ports with a credit pulse in *out */
+  if (ob >= 0) {
+    for (unsigned vo = r->obv[ob]; vo; vo &= vo - 1u) {
+      o = (unsigned)__builtin_ctz(vo);
+      out->out_valid[o] = 0;
+      memset(out->out_flit[o].w, 0, fw * sizeof out->out_flit[o].w[0]);
+    }
+    for (unsigned co = r->obc[ob]; co; co &= co - 1u) memset(out->in_credit[__builtin_ctz(co)], 0, sizeof out->in_credit[0]);
+  } else {
+    memset(out, 0, r->out_bytes);
+    r->ob[1] = r->ob[0]; r->obv[1] = r->obv[0]; r->obc[1] = r->obc[0]; r->obe[1] = r->obe[0];
+    r->ob[0] = out;
+  }
   {
     uint8_t(*cp)[MT_RT_MAX_VCS] = out->in_credit;
     if (p->perturb == 1) { /* credit pulses one cycle late */
       memcpy(out->in_credit, r->pt_cred, sizeof r->pt_cred);
       memset(r->pt_cred, 0, sizeof r->pt_cred);
       cp = r->pt_cred;
+      credm = (1u << np) - 1u;
     }
     for (unsigned so = sendo; so; so &= so - 1u) {
       o = (unsigned)__builtin_ctz(so);
@@ -451,6 +467,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       if (--r->cnt[i] == 0) CLR(r->ne, i);
       else SET(r->fresh, i);
       cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
+      credm |= 1u << r->ivc_port[i];
       r->wd_zero[i] = now;
     }
   }
@@ -532,8 +549,14 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   if (r->nerr) {
     memcpy(out->wd_err, r->wd_err, sizeof r->wd_err);
     memcpy(out->ovf_err, r->ovf_err, sizeof r->ovf_err);
-  } else {
+  } else if (ob < 0 || r->obe[ob]) {
     memset(out->wd_err, 0, sizeof out->wd_err + sizeof out->ovf_err);
+  }
+  {
+    const unsigned b = ob >= 0 ? (unsigned)ob : 0u;
+    r->obv[b] = sendo;
+    r->obc[b] = credm;
+    r->obe[b] = (uint8_t)(r->nerr != 0);
   }
   r->cycles++;
 }

@@ -110,6 +110,11 @@ typedef struct {
   uint16_t busy_vc[MT_RT_MAX_PORTS]; /* bit v: output VC v allocated to a packet/message */
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  /* speed only: the last two output buffers written and what was written there besides
+   * zeros (valid ports, credit rows, error flags), see mt_router_step */
+  const mt_router_out *ob[2];
+  uint32_t obv[2], obc[2];
+  uint8_t obe[2];
   /* statistics (not part of the RTL) */
   uint64_t cycles, flits_out;
 } mt_router;
@@ -117,6 +122,13 @@ typedef struct {
 /* Reset. Returns 0, or -1 on illegal parameters / no memory. */
 int mt_router_init(mt_router *r, const mt_router_params *p);
 void mt_router_free(mt_router *r);
+/* *out receives all of the registered outputs. When out is one of the two buffers this
+ * router wrote last, only the parts that can differ from what it wrote there are written:
+ * the ports valid then or now, the credit rows with a pulse then or now, the error flags
+ * while one is set or was then (everything else there, and the words of a flit above its
+ * live ones, is 0 already). So a caller must not write into an output buffer it passes
+ * again, nor let another router write into it (mt_net, the tests and the co-simulations do
+ * neither; the same contract as mt_ni_step's). Any other buffer is written in full. */
 void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out);
 
 /* Route computation of a head flit arriving on in_port/in_vc at node node_id (exposed for
