@@ -21,16 +21,19 @@ NET_COPT  ?= -O0
 NET_SFX   := $(if $(filter 1,$(NET_FST)),_fst,)
 NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
 # $(1): build name (cosim_net.cpp kCases[].build)
+# The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
+# C++ optimisation are added per build); scripts/regress.py gets it through the environment.
+NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
+  --top-module mt_net_top -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm"
+NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 define NET_BUILD
 $(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
 	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1)
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 t0=$$$$(date +%s); \
-	 $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast $(NET_TRACE) \
-	  --top-module mt_net_top -Mdir $(BUILD)/obj_net$(NET_SFX)_$(1) -o cosim_net $$$$g \
-	  -CFLAGS "$(NET_COPT) -I$(NET_TOP)/cmodel" -MAKEFLAGS "OPT_FAST=$(NET_COPT) OPT_SLOW=$(NET_COPT) OPT_GLOBAL=$(NET_COPT)" -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm" \
-	  $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp \
-	  >$(BUILD)/obj_net$(NET_SFX)_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_net$(NET_SFX)_$(1).build.log; exit 1; }; \
+	 $(NET_VERILATE) $(NET_TRACE) -Mdir $(BUILD)/obj_net$(NET_SFX)_$(1) $$$$g \
+	  -CFLAGS "$(NET_COPT) -I$(NET_TOP)/cmodel" -MAKEFLAGS "OPT_FAST=$(NET_COPT) OPT_SLOW=$(NET_COPT) OPT_GLOBAL=$(NET_COPT)" \
+	  $(NET_VSRC) >$(BUILD)/obj_net$(NET_SFX)_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_net$(NET_SFX)_$(1).build.log; exit 1; }; \
 	 echo "obj_net$(NET_SFX)_$(1): Verilator build $$$$(( $$$$(date +%s) - t0 )) s"
 endef
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt
@@ -67,3 +70,31 @@ TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
+
+# ---- make regress (not in make test): docs/regress.md ----
+# (a) the paper configuration (Table III, RTL NI 1 engine / 1 memory port) on an 8x8 torus,
+# MultiTree 1 MiB; (b) REGRESS_N random configurations on REGRESS_SHAPES random hardware
+# shapes (one Verilator build each, reused by every configuration drawn for it). Everything
+# is drawn from REGRESS_SEED; builds persist in build/regress/obj_<shape> (rebuilt when the
+# RTL, the harness or libmt change). Results: build/regress/summary.{txt,csv}.
+REGRESS_SEED   ?= 1
+REGRESS_N      ?= 200
+REGRESS_SHAPES ?= 8
+REGRESS_PAPER_BYTES ?= 1048576
+# C++ optimisation of the regression builds (longer builds, faster runs than NET_COPT)
+REGRESS_COPT   ?= -O1
+REGRESS_ARGS   ?=
+.PHONY: regress
+regress: $(NET_DIR)/cosim_net_params $(LIBMT) $(BUILD)/multitree | deps-ok
+	@NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)' \
+	 nice python3 scripts/regress.py --seed $(REGRESS_SEED) --n $(REGRESS_N) --shapes $(REGRESS_SHAPES) \
+	  --paper-bytes $(REGRESS_PAPER_BYTES) --copt='$(REGRESS_COPT)' --params $(NET_DIR)/cosim_net_params \
+	  --multitree $(BUILD)/multitree --out $(BUILD)/regress $(REGRESS_ARGS)
+
+# ---- bench: speed of the C network model, `multitree sim` (docs/bench.md): 1 MiB runs on
+# torus 8x8 (paper) and 4x4 (small), then the 64 MiB MultiTree all-reduce on torus 8x8
+# (paper); BENCH_NET_REF=other/multitree adds the 1 MiB runs of another build and the ratio ----
+.PHONY: bench-net
+bench-net: $(BUILD)/multitree
+	@scripts/bench_net.sh $(BUILD)/multitree $(BENCH_NET_REF)
+BENCH_STEPS += bench-net

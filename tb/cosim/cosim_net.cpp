@@ -113,7 +113,7 @@ static int run_opt(Run &r, int argc, char **argv, int &i) {
   i++;
   return 1;
 }
-static void run_from_case(Run &r, const Case &c) {
+[[maybe_unused]] static void run_from_case(Run &r, const Case &c) {
   r.name = c.name; r.topo = c.topo; r.algo = c.algo; r.bytes = c.bytes; r.dtype = c.dtype; r.pkt = c.pkt; r.seed = c.seed;
 }
 
@@ -166,6 +166,9 @@ static void print_flags(const Hw &hw, const mt_topo *t) {
   const mt_net_cfg &cfg = hw.cfg;
   const mt_layout &ly = hw.ly;
   const unsigned L = cfg.local_ports ? cfg.local_ports : 4u;
+  // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
+  // array in a loop it keeps); the default unroll limit is 64 iterations
+  if (cfg.link_lat > 60) printf("--unroll-count %u ", cfg.link_lat + 16);
   printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -229,7 +232,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     mt_err e2;
     if (!plan(p, hw.topo.c_str(), al.c_str(), max_bytes, &e2) || mt_layout_for(&p.s, &p.tb, 0, &ly, &e2)) {
       unplan(p);
-      algos_skip += (algos_skip.empty() ? "" : "; ") + al + ": " + e2.msg;
+      algos_skip += (algos_skip.empty() ? "" : " || ") + al + ": " + e2.msg;
       continue;
     }
     if (!any) hw.ly = ly; else mt_layout_widen(&hw.ly, &ly);
@@ -483,10 +486,10 @@ int main(int argc, char **argv) {
   if (cname) {
     const Case *cp = find_case(cname);
     if (!cp) { fprintf(stderr, "cosim_net: unknown case %s\n", cname); return 2; }
-    // the case's settings; options given before --case are overridden, so give them after
-    Run keep = r;
+    // the case's settings, then any run option given overrides them
+    r = Run();
     run_from_case(r, *cp);
-    if (case_opts) { r.mem_ready = keep.mem_ready; r.mem_lat = keep.mem_lat; r.wd_limit = keep.wd_limit; r.max_cycles = keep.max_cycles; }
+    for (int i = 1; i < argc && case_opts; i++) (void)run_opt(r, argc, argv, i);
   } else if (r.algo.empty() || !r.bytes) { usage(); return 2; }
   if (r.name.empty()) {
     char nm[160];
@@ -637,7 +640,7 @@ int main(int argc, char **argv) {
          prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)" : "", (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
          cs.mism ? "MISMATCH" : "no mismatch");
   printf("links: %d directed, %llu flits carried, %llu packet heads passed through a node on a multi-hop route\n", mt_net_num_links(n),
-         (unsigned long long)cs.links_dummy_unused_guard(), (unsigned long long)cs.transit_heads);
+         (unsigned long long)cs.link_flits, (unsigned long long)cs.transit_heads);
   printf("speed: %llu cycles in %.2f s wall (%.0f co-simulated cycles/s); Verilator %.2f s = %.0f cycles/s, C model %.2f s = %.0f cycles/s, "
          "comparisons %.2f s\n",
          (unsigned long long)cs.cycles, wall, cs.cycles / (wall > 0 ? wall : 1e-9), cs.t_rtl, cs.cycles / (cs.t_rtl > 0 ? cs.t_rtl : 1e-9),

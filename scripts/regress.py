@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""make regress: Verilator co-simulation of the RTL network against the C model over many
+configurations (docs/regress.md).
+
+(a) the paper configuration (Table III; RTL NI: 1 receive engine, 1 memory port) on an 8x8
+    torus, MultiTree, --paper-bytes bytes (1 MiB);
+(b) --n random configurations on --shapes random hardware shapes. A shape is one Verilator
+    build (topology, VCs, buffer depths, link latency, sub-packet and packet sizes, NI queues,
+    router arbitration, and a table layout wide enough for every algorithm on the topology up
+    to the shape's max_bytes); a configuration is what the harness chooses at run time
+    (algorithm, bytes, dtype, flow control, seed, memory ready %/latency). Configuration k
+    runs on shape k mod S.
+
+Everything is drawn from --seed (shape i from "shape:SEED:i", configuration k from
+"cfg:SEED:k", so one configuration can be re-drawn alone: --only k). Every configuration is
+checked before it runs (cosim_net_params --check: plans it, fits it into the shape's layout
+and builds the C network, i.e. the same legality rules as the harness); an illegal draw is
+redrawn and the reason logged. Builds are kept in OUT/obj_<shape> and reused while their
+flags and inputs are unchanged. Exit status 1 on any mismatch or failure.
+
+Environment (set by mk/net.mk): NET_VERILATE (the verilator command), NET_VSRC (sources),
+NET_TOP (repository), BUILD.
+"""
+import argparse
+import csv
+import datetime
+import glob
+import hashlib
+import json
+import os
+import platform
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+ALGOS = ["multitree", "ring", "ring2d", "dbtree", "hd"]
+WD_LIMIT = 200000  # watchdog limit for every run (the NI adds 64 cycles per flit of the largest chunk)
+
+
+def log(f, msg):
+    print(msg, flush=True)
+    if f:
+        f.write(msg + "\n")
+        f.flush()
+
+
+# ---------------------------------------------------------------- shapes
+def paper_shape(paper_bytes):
+    return {
+        "name": "paper_t8x8",
+        "topo": "torus:8x8",
+        "base": "paper",
+        "set": {},  # Table III as mt_net_cfg_paper has it; NI 1/1 is added by the harness
+        "max_bytes": paper_bytes,
+        "algos": ["multitree"],
+    }
+
+
+def draw_shape(seed, i, max_nodes):
+    r = random.Random("shape:%d:%d" % (seed, i))
+    torus = i % 2 == 0  # both kinds, alternating
+    pow2 = r.random() < 0.4  # power-of-two node counts: hd applies
+    while True:
+        nx, ny = (r.choice([2, 4, 8]), r.choice([2, 4, 8])) if pow2 else (r.randint(2, 8), r.randint(2, 8))
+        if nx * ny <= max_nodes:
+            break
+    num_vcs = r.choice([2, 2, 4, 4, 6, 8])
+    subpkt = r.choice([1, 2, 3, 4, 4, 6, 8, 16])
+    pkt_bytes = 16 * r.choice([1, 2, 3, 4, 4, 8, 16])
+    pkt_flits = pkt_bytes // 16
+    vc_depth = r.randint(subpkt, max(subpkt, 24))
+    ej_depth = r.randint(subpkt, max(subpkt, 24))
+    if r.random() < 0.75:  # mostly deep enough for packets too (virtual cut-through)
+        vc_depth = max(vc_depth, pkt_flits + 1 + r.randint(0, 4))
+        ej_depth = min(64, max(ej_depth, pkt_flits + 1 + r.randint(0, 4)))
+    s = {
+        "num_vcs": num_vcs,
+        "vc_depth": vc_depth,
+        "ej_depth": ej_depth,
+        "link_lat": r.choice([1, 1, 2, 3, 4, 6, 10, 20]),
+        "subpkt_flits": subpkt,
+        "pkt_bytes": pkt_bytes,
+        "ni_sq": r.choice([1, 2, 4, 4, 8, 16]),
+        "ni_rq": r.choice([1, 2, 4, 8, 8, 16]),
+        "step_prio": r.choice([0, 0, 1]),
+    }
+    kind = "torus" if torus else "mesh"
+    # the largest all-reduce the shape runs: smaller for bigger networks (run time)
+    max_bytes = 32768 if nx * ny <= 16 else 16384
+    return {
+        "name": "s%d_%s%dx%d" % (i, kind[0], nx, ny),
+        "topo": "%s:%dx%d" % (kind, nx, ny),
+        "base": "small",
+        "set": s,
+        "max_bytes": max_bytes,
+        "algos": list(ALGOS),
+    }
+
+
+def shape_spec(sh, algos=None):
+    parts = ["topo=%s" % sh["topo"], "base=%s" % sh["base"], "max_bytes=%d" % sh["max_bytes"],
+             "algos=%s" % ",".join(algos or sh["algos"])]
+    parts += ["%s=%s" % (k, v) for k, v in sh["set"].items()]
+    return " ".join(parts)
+
+
+def describe(params, spec):
+    p = subprocess.run([params, "--shape", spec, "--describe"], capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError("cosim_net_params --shape '%s': %s" % (spec, p.stderr.strip()))
+    lines = p.stdout.splitlines()
+    d = {"layout": lines[0] if lines else ""}
+    for line in lines[1:]:
+        k, _, v = line.partition("=")
+        d[k] = v
+    return d
+
+
+# ---------------------------------------------------------------- configurations
+def draw_config(seed, k, sh, algos, attempt):
+    r = random.Random("cfg:%d:%d:%d" % (seed, k, attempt))
+    algo = r.choice(algos)
+    n = 1
+    for d in sh["topo"].split(":")[1].split("x"):
+        n *= int(d)
+    # bytes: a multiple of 4, log-uniform from 64 B to the shape's max; often not a multiple
+    # of the number of flows (every flow needs one element at least: redrawn if not)
+    lo, hi = 64, sh["max_bytes"]
+    b = int(round(2 ** r.uniform(6, hi.bit_length() - 1)))
+    b = max(lo, min(hi, b - b % 4))
+    if r.random() < 0.3:  # exact multiple of the node count
+        b = max(4 * n, b - b % (4 * n))
+    return {
+        "algo": algo,
+        "bytes": b,
+        "dtype": r.choice(["int32", "fp32"]),
+        "flow": r.choice(["message", "packet"]),
+        "seed": r.randint(1, 2**31 - 1),
+        "mem_ready": r.choice([100, 100, 100, 90, 75, 50, 30]),
+        "mem_lat": r.choice([1, 1, 1, 2, 3, 5, 8, 16]),
+    }
+
+
+def run_args(c, name, max_cycles):
+    return ["--algo", c["algo"], "--bytes", str(c["bytes"]), "--dtype", c["dtype"], "--flow", c["flow"],
+            "--seed", str(c["seed"]), "--mem-ready", str(c["mem_ready"]), "--mem-lat", str(c["mem_lat"]),
+            "--wd-limit", str(WD_LIMIT), "--max-cycles", str(max_cycles), "--name", name]
+
+
+def check(params, spec, c):
+    p = subprocess.run([params, "--shape", spec, "--check"] + run_args(c, "check", 1)[:-2], capture_output=True, text=True)
+    return p.returncode == 0, (p.stdout + p.stderr).strip()
+
+
+# ---------------------------------------------------------------- builds
+def _digest(parts, files):
+    h = hashlib.sha1("|".join(parts).encode())
+    for fn in sorted(files):
+        with open(fn, "rb") as f:
+            h.update(fn.encode() + b"\0" + f.read())
+    return h.hexdigest()
+
+
+def ensure_build(sh, spec, params, out, copt, env, logf):
+    """Build (or reuse) the shape's Verilator model; returns (binary, build seconds or None if reused).
+    Two keys: the Verilated model (flags + RTL + .vlt) and the harness link (cosim_net.cpp, the
+    C model library and its headers). A change of the second only recompiles the harness and
+    relinks (seconds), so C-model changes do not cost a Verilator build."""
+    flags = subprocess.run([params, "--shape", spec], capture_output=True, text=True)
+    if flags.returncode:
+        raise RuntimeError("cosim_net_params: %s" % flags.stderr.strip())
+    g = flags.stdout.strip()
+    verilate, vsrc, top = env["NET_VERILATE"], env["NET_VSRC"], env["NET_TOP"]
+    build = env.get("BUILD", "build")
+    tag = hashlib.sha1((g + "|" + copt).encode()).hexdigest()[:8]
+    mdir = os.path.join(out, "obj_%s_%s" % (sh["name"], tag))
+    binary = os.path.join(mdir, "cosim_net")
+    stamp = os.path.join(mdir, "stamp")
+    vkey = _digest([g, copt, verilate], glob.glob(os.path.join(top, "rtl", "*.sv")) + [os.path.join(top, "tb", "cosim", "cosim_net.vlt")])
+    lkey = _digest([], [os.path.join(top, "tb", "cosim", "cosim_net.cpp"), os.path.join(top, build, "libmt.a")] +
+                   glob.glob(os.path.join(top, "cmodel", "*.h")))
+    opt = "OPT_FAST=%s OPT_SLOW=-O0 OPT_GLOBAL=%s" % (copt, copt)
+    old = []
+    if os.path.exists(binary) and os.path.exists(stamp):
+        with open(stamp) as f:
+            old = f.read().split("\n")
+    if len(old) > 1 and old[0] == vkey:
+        if old[1] == lkey:
+            return binary, None
+        t0 = time.time()
+        os.remove(binary)
+        with open(mdir + ".relink.log", "w") as f:
+            p = subprocess.run(["nice", "make", "-C", mdir, "-f", "Vmt_net_top.mk", "-j", "2"] + opt.split(), stdout=f,
+                               stderr=subprocess.STDOUT)
+        if p.returncode == 0 and os.path.exists(binary):
+            with open(stamp, "w") as f:
+                f.write("\n".join([vkey, lkey] + old[2:]))
+            log(logf, "build %s: harness and C model relinked (%.0f s; the Verilated model is unchanged)" % (sh["name"], time.time() - t0))
+            return binary, None
+        log(logf, "build %s: relink failed, building again" % sh["name"])
+    os.makedirs(mdir, exist_ok=True)
+    # the run-once code (constructors, initial blocks: Verilator's __Slow files) at -O0
+    cmd = "%s -Mdir %s %s -CFLAGS %s -MAKEFLAGS %s %s" % (
+        verilate, shlex.quote(mdir), g, shlex.quote("-I%s/cmodel" % top), shlex.quote(opt), vsrc)
+    blog = mdir + ".build.log"
+    log(logf, "build %s: %s" % (sh["name"], spec))
+    t0 = time.time()
+    with open(blog, "w") as f:
+        f.write(cmd + "\n")
+        f.flush()
+        p = subprocess.run(["nice", "bash", "-c", cmd], stdout=f, stderr=subprocess.STDOUT)
+    dt = time.time() - t0
+    if p.returncode or not os.path.exists(binary):
+        with open(blog) as f:
+            tail = f.read()[-3000:]
+        raise RuntimeError("Verilator build of %s failed (%s):\n%s" % (sh["name"], blog, tail))
+    with open(stamp, "w") as f:
+        f.write("\n".join([vkey, lkey, spec, g, copt]) + "\n")
+    log(logf, "build %s: %.0f s" % (sh["name"], dt))
+    return binary, dt
+
+
+# ---------------------------------------------------------------- runs
+RE_CASE = re.compile(r"^case (\S+): .*: (\d+) cycles co-simulated, (\d+) comparisons, (.*)$")
+RE_SPEED = re.compile(r"^speed: (\d+) cycles in ([\d.]+) s wall .*Verilator ([\d.]+) s = (\d+) cycles/s, C model ([\d.]+) s = (\d+) cycles/s")
+RE_RESULT = re.compile(r"^RESULT (\S+) pass=(\d+) fail=(\d+)$")
+
+
+def run_one(binary, args, timeout, logpath):
+    t0 = time.time()
+    # output straight into the log (progress lines every 30 s: tail -f it)
+    with open(logpath, "w") as f:
+        f.write(" ".join(shlex.quote(a) for a in [binary] + args) + "\n")
+        f.flush()
+        try:
+            p = subprocess.run(["nice", binary] + args + ["--progress"], stdout=f, stderr=subprocess.STDOUT, timeout=timeout)
+            rc, why = p.returncode, ""
+        except subprocess.TimeoutExpired:
+            rc, why = -1, "timeout after %d s" % timeout
+    wall = time.time() - t0
+    with open(logpath) as f:
+        out = f.read()
+    res = {"wall": wall, "cycles": 0, "comparisons": 0, "pass": 0, "fail": 0, "mismatch": "", "rtl_s": 0.0, "c_s": 0.0,
+           "rtl_cps": 0, "c_cps": 0, "why": why}
+    for line in out.splitlines():
+        m = RE_CASE.match(line)
+        if m:
+            res["cycles"], res["comparisons"] = int(m.group(2)), int(m.group(3))
+        m = RE_SPEED.match(line)
+        if m:
+            res["rtl_s"], res["rtl_cps"], res["c_s"], res["c_cps"] = float(m.group(3)), int(m.group(4)), float(m.group(5)), int(m.group(6))
+        m = RE_RESULT.match(line)
+        if m:
+            res["pass"] += int(m.group(2))
+            res["fail"] += int(m.group(3))
+        if line.startswith("MISMATCH") and not res["mismatch"]:
+            res["mismatch"] = line
+    if not any(RE_RESULT.match(l) for l in out.splitlines()):
+        res["fail"] += 1
+        res["why"] = res["why"] or "no RESULT line (exit %d)" % rc
+    elif rc != 0:
+        res["fail"] += 1
+        res["why"] = res["why"] or "exit code %d" % rc
+    if res["fail"] and not res["why"]:
+        bad = [l for l in out.splitlines() if l.startswith(("MISMATCH", "the all-reduce", "buffer", "buffers", "reference")) or "does not run" in l]
+        res["why"] = "; ".join(bad[:3])
+    res["ok"] = res["fail"] == 0 and res["pass"] > 0
+    return res
+
+
+def machine():
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return "%s, nproc %d, %s" % (cpu or platform.processor(), os.cpu_count() or 0, platform.platform())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--n", type=int, default=200, help="random configurations")
+    ap.add_argument("--shapes", type=int, default=8, help="random hardware shapes (Verilator builds)")
+    ap.add_argument("--max-nodes", type=int, default=16, help="largest random shape (nodes)")
+    ap.add_argument("--paper-bytes", type=int, default=1048576)
+    ap.add_argument("--no-paper", action="store_true", help="skip part (a)")
+    ap.add_argument("--paper-only", action="store_true", help="only part (a)")
+    ap.add_argument("--only", type=str, default="", help="comma-separated configuration numbers to run (and no paper case)")
+    ap.add_argument("--dry-run", action="store_true", help="draw, check and print the configurations; no build, no run")
+    ap.add_argument("--copt", default="-O1")
+    ap.add_argument("--params", default="build/net/cosim_net_params")
+    ap.add_argument("--multitree", default="build/multitree")
+    ap.add_argument("--out", default="build/regress")
+    ap.add_argument("--timeout", type=int, default=3600, help="per run, seconds")
+    a = ap.parse_args()
+
+    env = dict(os.environ)
+    for k in ("NET_VERILATE", "NET_VSRC", "NET_TOP"):
+        if k not in env and not a.dry_run:
+            sys.exit("regress.py: %s not set (run it through `make regress`)" % k)
+    os.makedirs(a.out, exist_ok=True)
+    os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+    only = set(int(x) for x in a.only.split(",") if x.strip()) if a.only else None
+    suffix = "" if not only and not a.dry_run and not a.paper_only and not a.no_paper else ".partial"
+    logf = open(os.path.join(a.out, "summary%s.txt" % suffix), "w")
+    T0 = time.time()
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    repro_base = "make regress REGRESS_SEED=%d REGRESS_N=%d REGRESS_SHAPES=%d" % (a.seed, a.n, a.shapes)
+    log(logf, "make regress: seed %d, %d configurations on %d random shapes%s; %s; started %s" % (
+        a.seed, a.n, a.shapes, "" if a.no_paper or only else " + the paper case", machine(), started))
+
+    # ---- shapes and their configurations
+    shapes = [draw_shape(a.seed, i, a.max_nodes) for i in range(a.shapes)]
+    notes = []  # skipped algorithms, redraws
+    for sh in shapes:
+        d = describe(a.params, shape_spec(sh))
+        sh["algos_ok"] = [x for x in d.get("algos", "").split(",") if x]
+        sh["describe"] = d["layout"]
+        if d.get("skipped"):
+            for s in d["skipped"].split(" || "):
+                notes.append("shape %s: algorithm %s (skipped: not drawn on this shape)" % (sh["name"], s))
+        log(logf, "shape %s: %s | %s" % (sh["name"], shape_spec(sh, sh["algos_ok"]), sh["describe"]))
+
+    configs = []
+    for k in range(0 if a.paper_only else a.n):
+        if only is not None and k not in only:
+            continue
+        sh = shapes[k % a.shapes]
+        spec = shape_spec(sh, sh["algos_ok"])
+        for attempt in range(40):
+            c = draw_config(a.seed, k, sh, sh["algos_ok"], attempt)
+            ok, why = check(a.params, spec, c)
+            if ok:
+                break
+            # the same draw with message flow control if only the packet rule failed
+            if c["flow"] == "packet" and "packet flow control" in why:
+                notes.append("cfg %d: packet flow control illegal on %s (%s); message flow control instead" % (
+                    k, sh["name"], why.split(": ", 1)[-1][:160]))
+                c["flow"] = "message"
+                ok, why = check(a.params, spec, c)
+                if ok:
+                    break
+            notes.append("cfg %d attempt %d redrawn: %s" % (k, attempt, why[:200]))
+        else:
+            sys.exit("regress.py: no legal configuration for cfg %d after 40 draws" % k)
+        c["k"] = k
+        c["shape"] = sh
+        c["name"] = "cfg%03d_%s_%s_%d_%s_%s" % (k, sh["name"], c["algo"], c["bytes"], "pkt" if c["flow"] == "packet" else "msg",
+                                              "f32" if c["dtype"] == "fp32" else "i32")
+        configs.append(c)
+    for n in notes:
+        log(logf, "note: " + n)
+
+    if a.dry_run:
+        for c in configs:
+            log(logf, "cfg %d on %s: %s" % (c["k"], c["shape"]["name"], " ".join(run_args(c, c["name"], 0)[:-4])))
+        return 0
+
+    # ---- runs
+    rows = []
+    build_s = {}
+    csvf = open(os.path.join(a.out, "summary%s.csv" % suffix), "w", newline="")
+    cw = csv.writer(csvf)
+    cols = ["id", "shape", "topo", "algo", "bytes", "dtype", "flow", "seed", "mem_ready", "mem_lat", "result", "cycles",
+            "comparisons", "wall_s", "verilator_s", "verilator_cycles_per_s", "c_model_s", "c_model_cycles_per_s", "mismatch",
+            "why", "command"]
+    cw.writerow(cols)
+
+    def record(cid, sh, c, res, cmd):
+        row = [cid, sh["name"], sh["topo"], c["algo"], c["bytes"], c["dtype"], c["flow"], c["seed"], c["mem_ready"],
+               c["mem_lat"], "pass" if res["ok"] else "FAIL", res["cycles"], res["comparisons"], "%.2f" % res["wall"],
+               "%.2f" % res["rtl_s"], res["rtl_cps"], "%.2f" % res["c_s"], res["c_cps"], res["mismatch"], res["why"], cmd]
+        cw.writerow(row)
+        csvf.flush()
+        rows.append(dict(zip(cols, row), shape_obj=sh, res=res))
+
+    if not a.no_paper and only is None:
+        sh = paper_shape(a.paper_bytes)
+        spec = shape_spec(sh)
+        sh["describe"] = describe(a.params, spec)["layout"]
+        log(logf, "shape %s: %s | %s" % (sh["name"], spec, sh["describe"]))
+        c = {"algo": "multitree", "bytes": a.paper_bytes, "dtype": "int32", "flow": "message", "seed": 1, "mem_ready": 100,
+             "mem_lat": 1}
+        ok, why = check(a.params, spec, c)
+        if not ok:
+            sys.exit("regress.py: the paper case is illegal: %s" % why)
+        binary, bs = ensure_build(sh, spec, a.params, a.out, a.copt, env, logf)
+        build_s[sh["name"]] = bs
+        args = run_args(c, "paper_t8x8_multitree_%d" % a.paper_bytes, 20000000)
+        cmd = " ".join(shlex.quote(x) for x in [binary] + args)
+        log(logf, "paper: %s" % cmd)
+        res = run_one(binary, args, 4 * a.timeout, os.path.join(a.out, "logs", "paper.log"))
+        # the C model alone (the `multitree sim` front end, the schedule's own layout): same cycles
+        js = os.path.join(a.out, "paper_c.json")
+        sim = [a.multitree, "sim", "--topo", "torus:8x8", "--algo", "multitree", "--bytes", str(a.paper_bytes), "--config", "paper",
+               "--set", "ni_rx_engines=1", "--set", "ni_mem_ports=1", "--set", "wd_limit=%d" % WD_LIMIT, "--seed", "1", "--json", js]
+        p = subprocess.run(["nice"] + sim, capture_output=True, text=True)
+        cm = {}
+        if p.returncode == 0 and os.path.exists(js):
+            with open(js) as f:
+                cm = json.load(f)
+        res["c_alone"] = cm
+        if not cm or cm.get("cycles") != res["cycles"]:
+            res["fail"] += 1
+            res["ok"] = False
+            res["why"] = (res["why"] + "; " if res["why"] else "") + "multitree sim (C alone) took %s cycles, the co-simulation %d" % (
+                cm.get("cycles"), res["cycles"])
+        log(logf, "paper: %s, %d cycles, %d comparisons, %.0f s; Verilator %d cycles/s, C model in lockstep %d cycles/s, "
+                  "C model alone (multitree sim) %s cycles in %s s = %s cycles/s%s" % (
+                      "pass" if res["ok"] else "FAIL", res["cycles"], res["comparisons"], res["wall"], res["rtl_cps"], res["c_cps"],
+                      cm.get("cycles"), cm.get("wall_s"), cm.get("cycles_per_s"), "" if res["ok"] else " -- " + res["why"]))
+        record("paper", sh, c, res, cmd)
+
+    by_shape = {}
+    for c in configs:
+        by_shape.setdefault(c["shape"]["name"], []).append(c)
+    for sh in shapes:
+        cs = by_shape.get(sh["name"], [])
+        if not cs:
+            continue
+        spec = shape_spec(sh, sh["algos_ok"])
+        try:
+            binary, bs = ensure_build(sh, spec, a.params, a.out, a.copt, env, logf)
+        except RuntimeError as x:
+            log(logf, str(x))
+            for c in cs:
+                res = {"ok": False, "wall": 0, "cycles": 0, "comparisons": 0, "rtl_s": 0, "rtl_cps": 0, "c_s": 0, "c_cps": 0,
+                       "mismatch": "", "why": "build failed", "pass": 0, "fail": 1}
+                record(c["k"], sh, c, res, "")
+            continue
+        build_s[sh["name"]] = bs
+        for c in cs:
+            args = run_args(c, c["name"], 5000000)
+            cmd = " ".join(shlex.quote(x) for x in [binary] + args)
+            res = run_one(binary, args, a.timeout, os.path.join(a.out, "logs", c["name"] + ".log"))
+            log(logf, "cfg %3d %-4s %-14s %-9s %6d B %-5s %-7s mem %3d%%/%-2d seed %-10d %7d cycles %6.1f s %6d cyc/s%s\n"
+                      "        reproduce: %s   (or: %s REGRESS_ARGS='--only %d')" % (
+                          c["k"], "pass" if res["ok"] else "FAIL", sh["name"], c["algo"], c["bytes"], c["dtype"], c["flow"],
+                          c["mem_ready"], c["mem_lat"], c["seed"], res["cycles"], res["wall"], res["rtl_cps"],
+                          "" if res["ok"] else " -- " + res["why"], cmd, repro_base, c["k"]))
+            record(c["k"], sh, c, res, cmd)
+    csvf.close()
+
+    # ---- summary
+    wall = time.time() - T0
+    nfail = sum(1 for r in rows if not r["res"]["ok"])
+    nmis = sum(1 for r in rows if r["res"]["mismatch"])
+    log(logf, "")
+    log(logf, "per shape (Verilator cycles/s = simulated cycles / time in the Verilated model; C model the same in lockstep):")
+    log(logf, "%-14s %-10s %5s %6s %10s %10s %12s %12s  %s" % ("shape", "topo", "runs", "fail", "build_s", "cycles",
+                                                               "verilator/s", "c_model/s", "hardware"))
+    shapes_all = ([paper_shape(a.paper_bytes)] if any(r["id"] == "paper" for r in rows) else []) + shapes
+    for sh in shapes_all:
+        rs = [r for r in rows if r["shape"] == sh["name"]]
+        if not rs:
+            continue
+        cyc = sum(r["res"]["cycles"] for r in rs)
+        ts = sum(r["res"]["rtl_s"] for r in rs)
+        tc = sum(r["res"]["c_s"] for r in rs)
+        bs = build_s.get(sh["name"])
+        log(logf, "%-14s %-10s %5d %6d %10s %10d %12.0f %12.0f  %s" % (
+            sh["name"], sh["topo"], len(rs), sum(1 for r in rs if not r["res"]["ok"]), "reused" if bs is None else "%.0f" % bs, cyc,
+            cyc / ts if ts else 0, cyc / tc if tc else 0, " ".join("%s=%s" % kv for kv in sh["set"].items()) or "Table III"))
+    algos = {}
+    for r in rows:
+        algos.setdefault(r["algo"], 0)
+        algos[r["algo"]] += 1
+    log(logf, "algorithms: " + ", ".join("%s %d" % kv for kv in sorted(algos.items())))
+    log(logf, "flow: message %d, packet %d; dtype: int32 %d, fp32 %d" % (
+        sum(r["flow"] == "message" for r in rows), sum(r["flow"] == "packet" for r in rows),
+        sum(r["dtype"] == "int32" for r in rows), sum(r["dtype"] == "fp32" for r in rows)))
+    for r in rows:
+        if not r["res"]["ok"]:
+            log(logf, "FAILED %s: %s | %s" % (r["id"], r["res"]["why"] or r["res"]["mismatch"], r["command"]))
+    nb = sum(1 for v in build_s.values() if v is not None)
+    log(logf, "regress: %d configurations run (%s), %d passed, %d failed, %d mismatches; %d Verilator builds (%d reused); "
+              "wall %.0f s; seed %d" % (len(rows), "paper case + %d random" % (len(rows) - 1) if any(r["id"] == "paper" for r in rows)
+                                        else "%d random" % len(rows), len(rows) - nfail, nfail, nmis, nb, len(build_s) - nb, wall,
+                                        a.seed))
+    logf.close()
+    return 1 if nfail or not rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
