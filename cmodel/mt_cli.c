@@ -367,6 +367,10 @@ static int cmd_sim(const opts *o) {
                               r.rerr_ovf ? "overflow" : "watchdog", r.rerr_port, r.rerr_vc);
     fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
             mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
+    if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
+      fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/network.md \"Deadlock dump\"):\n");
+      mt_net_dump(net, stderr, 200);
+    }
     rc = 1; goto out;
   }
   double bpc = (double)r.bytes / (double)r.cycles;

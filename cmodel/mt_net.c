@@ -125,9 +125,12 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   if (s->elem != 4) { mt_fail(e, "the network model moves 4-byte elements; the schedule was planned with %d-byte elements", s->elem); return NULL; }
   const unsigned fb = c->payload_w / 8;
   const unsigned pkt_flits = fb ? c->pkt_bytes / fb : 0;
-  if (pkt_mode && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth)) {
-    mt_fail(e, "packet flow control with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u ej_depth=%u",
-            c->pkt_bytes, pkt_flits + 1, c->vc_depth, c->ej_depth);
+  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
+  for (int i = 0; i < s->nx && !routed; i++) routed = s->x[i].multihop;
+  if ((pkt_mode || routed) && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth)) {
+    mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u ej_depth=%u",
+            pkt_mode ? "packet flow control" : "a schedule with multi-hop transfers (sent as packets)", c->pkt_bytes,
+            pkt_flits + 1, c->vc_depth, c->ej_depth);
     return NULL;
   }
   if (!pkt_mode && (c->subpkt_flits > c->vc_depth || c->subpkt_flits > c->ej_depth)) {
@@ -573,4 +576,48 @@ const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node];
 const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
   for (int i = 0; i < n->N; i++) { n->rt[i].p.perturb = router_perturb; n->ni[i].p.perturb = ni_perturb; }
+}
+
+/* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
+ * FIFO with its front flit (a head: source, destination, flow, op; else its type), and each
+ * NI's timestep. For a watchdog stop: what waits on what (docs/network.md, "Deadlock dump").
+ * At most max_lines lines (0: all). */
+static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
+  const unsigned t = mt_flit_type(fl, pw);
+  static const char *const tn[8] = {"ar-head", "ar-body", "ar-tail", "ar-headtail", "head", "body", "tail", "headtail"};
+  fprintf(f, "%s", tn[t & 7u]);
+  if (mt_ft_is_head(t))
+    fprintf(f, " src %u dst %u flow %u op %s", mt_hd_src(fl), mt_hd_dst(fl), mt_hd_flow(fl),
+            mt_hd_op(fl) == MT_OP_REDUCE ? "reduce" : mt_hd_op(fl) == MT_OP_GATHER ? "gather" : "other");
+}
+
+void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
+  unsigned lines = 0;
+  const unsigned pw = n->c.payload_w, nv = n->c.num_vcs;
+#define LINE_OK() (max_lines == 0 || lines++ < max_lines)
+  for (int i = 0; i < n->N; i++) {
+    const mt_ni *s = &n->ni[i];
+    const mt_router *r = &n->rt[i];
+    if (!LINE_OK()) break;
+    fprintf(f, "node %d: NI state %u timestep %u entry %u%s\n", i, s->st, s->ts, s->hp, s->done ? " done" : "");
+    for (unsigned iv = 0; iv < r->n; iv++) {
+      if (!r->cnt[iv]) continue;
+      if (!LINE_OK()) break;
+      mt_flit fl;
+      mt_flit_clear(&fl);
+      memcpy(fl.w, &r->buf[((size_t)iv * r->p.vc_depth + r->rd[iv]) * r->fw], r->fw * sizeof(uint32_t));
+      fprintf(f, "  router in port %u VC %u: %u flits, front ", iv / r->nv, iv % r->nv, r->cnt[iv]);
+      dump_flit(f, &fl, pw);
+      if (r->active[iv]) fprintf(f, " (unit active on out port %u VC %u)", r->oport[iv], r->ovc[iv]);
+      fprintf(f, "\n");
+    }
+    for (unsigned g = 0; g < s->nstreams; g++) {
+      if (!s->ej_cnt[g]) continue;
+      if (!LINE_OK()) break;
+      fprintf(f, "  NI ejection port %u VC %u: %u flits, front ", g / nv, g % nv, s->ej_cnt[g]);
+      dump_flit(f, &s->ej[(size_t)g * s->p.ej_depth + s->ej_rd[g]], pw);
+      fprintf(f, "\n");
+    }
+  }
+#undef LINE_OK
 }

@@ -117,6 +117,8 @@ const mt_mem *mt_net_mem(const mt_net *n, int node);
 /* Test only: set the perturbation flags of every router (mt_router_params.perturb) and NI
  * (mt_ni_params.perturb) after mt_net_new; 0, 0 is the exact model (the default). */
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb);
+/* What a stopped network holds, a line per non-empty buffer (deadlock diagnosis); max_lines 0: all */
+void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines);
 
 #ifdef __cplusplus
 }

@@ -129,7 +129,7 @@ void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, uns
   }
   for (d = 0; d < p->dims; d++) {
     unsigned k = p->k[d], m = coord(p, node_id, d), c = coord(p, mt_hd_dst(head), d);
-    int plus, wrap, cls1;
+    int plus, wrap, cls1, one;
     if (c == m) continue;
     if (p->torus) {
       unsigned dp = c >= m ? c - m : c + k - m;
@@ -137,10 +137,15 @@ void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, uns
       wrap = plus ? (m == k - 1) : (m == 0);
       cls1 = wrap || (in_port < nd && in_port / 2 == d && in_vc >= r->nv / 2);
       *vc_mask = cls1 ? upper : lower;
+      one = plus ? dp == 1 : dp == k - 1;
     } else {
       plus = c > m;
+      one = plus ? c == m + 1 : m == c + 1;
     }
-    if (in_port >= nd) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask)); /* injected: the highest VC only (in order) */
+    for (unsigned d2 = d + 1; d2 < p->dims; d2++)
+      if (coord(p, node_id, d2) != coord(p, mt_hd_dst(head), d2)) one = 0;
+    /* injected for a neighbour: the highest VC only (in order) */
+    if (in_port >= nd && one) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask));
     *out_port = 2 * d + (plus ? 0u : 1u);
     return;
   }
@@ -157,16 +162,20 @@ static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
   unsigned d;
   for (d = 0; d < p->dims; d++) {
     unsigned k = p->k[d], m = coord(p, node, d), c = coord(p, dst, d);
-    int plus, wrap = 0;
+    int plus, wrap = 0, one;
     if (c == m) continue;
     if (p->torus) {
       unsigned dp = c >= m ? c - m : c + k - m;
       plus = 2 * dp <= k;
       wrap = plus ? (m == k - 1) : (m == 0);
+      one = plus ? dp == 1 : dp == k - 1;
     } else {
       plus = c > m;
+      one = plus ? c == m + 1 : m == c + 1;
     }
-    return (uint8_t)(0x80u | (wrap ? 0x10u : 0u) | (2 * d + (plus ? 0u : 1u)));
+    for (unsigned d2 = d + 1; d2 < p->dims; d2++)
+      if (coord(p, node, d2) != coord(p, dst, d2)) one = 0;
+    return (uint8_t)(0x80u | (one ? 0x40u : 0u) | (wrap ? 0x10u : 0u) | (2 * d + (plus ? 0u : 1u)));
   }
   return 0xa0u;
 }
@@ -241,15 +250,16 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
           const int cls1 = (e & 0x10u) || (ip < nd && ip / 2 == o / 2 && r->ivc_vc[i] >= nv / 2);
           mask = cls1 ? all & ~lower : lower;
         }
-        /* injected here: only the highest VC of the class, so a source's packets to a
-         * neighbour stay in injection order (docs/router.md "In-order injection") */
-        if (ip >= nd) mask = 1u << (31 - __builtin_clz(mask));
+        /* injected here for a neighbour: only the highest VC of the class, so a source's
+         * packets to a neighbour stay in injection order (docs/router.md "In-order injection") */
+        if (ip >= nd && (e & 0x40u)) mask = 1u << (31 - __builtin_clz(mask));
       }
     }
     r->rt_port[i] = (uint8_t)o;
     r->rt_mask[i] = (uint16_t)mask;
     r->rt_swap[i] = (uint8_t)sw;
     r->rt_prio[i] = (uint16_t)(f[1] >> 16);
+    r->rt_src[i] = (uint16_t)((f[0] >> 12) & 0xfffu);
     /* credits >= 1 and (credits - 1) * fb >= len  <=>  credits >= 1 + ceil(len / fb) */
     r->rt_need[i] = t == MT_FT_HEAD ? 1u + (uint32_t)(((uint64_t)f[3] + r->fb - 1u) / r->fb) : 1u;
   } else if (r->is_ar[i] && !mt_ft_is_normal(t) && !mt_ft_is_head(t)) {
@@ -272,7 +282,18 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
   }
   {
     uint32_t ok = r->rt_mask[i] & ~(uint32_t)r->busy_vc[o];
-    const uint32_t need = r->rt_need[i];
+    /* a local (ejection) output VC takes a new unit only when empty: the NI consumes units
+     * in schedule order, so none may wait behind another in one FIFO (docs/router.md,
+     * "Empty ejection VCs") */
+    const int loc = o >= 2u * r->p.dims;
+    const uint32_t need = loc ? r->p.ej_depth : r->rt_need[i];
+    if (loc && r->nv > 1) {
+      /* and one source holds at most NumVcs-1 VCs of a local output (docs/router.md) */
+      unsigned same = 0;
+      for (unsigned v = 0; v < r->nv; v++)
+        same += (((r->busy_vc[o] >> v) & 1u) || r->cred[o][v] < r->p.ej_depth) && r->ej_src[o][v] == r->rt_src[i];
+      if (same >= r->nv - 1u) return 0;
+    }
     while (ok) {
       unsigned v = (unsigned)__builtin_ctz(ok);
       if (r->cred[o][v] >= need) {
@@ -444,6 +465,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       }
       if (!act) {
+        if (o >= 2u * r->p.dims) r->ej_src[o][ov] = (uint16_t)((f[0] >> 12) & 0xfffu);
         if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
           r->active[i] = 1;
           r->is_ar[i] = t == MT_FT_AR_HEAD;

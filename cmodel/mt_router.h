@@ -85,11 +85,12 @@ typedef struct {
   /* per input VC: front flit type; for a head, its route (at node rt_node) */
   uint8_t fr_type[MT_RT_MAX_IVCS];
   uint8_t rt_port[MT_RT_MAX_IVCS], rt_swap[MT_RT_MAX_IVCS];
-  uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS];
+  uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS], rt_src[MT_RT_MAX_IVCS];
   uint32_t rt_need[MT_RT_MAX_IVCS]; /* credits the head needs (VCT rule) */
   unsigned rt_node;
   /* normal-packet route by destination id at node rt_node, filled on demand (0 = not yet):
-   * bit 7 valid, bit 5 destination reached, bit 4 wrap link, bits 3..0 output port */
+   * bit 7 valid, bit 6 destination is the neighbour on that port, bit 5 destination reached,
+   * bit 4 wrap link, bits 3..0 output port */
   uint8_t *dst_rt;
   uint8_t ivc_port[MT_RT_MAX_IVCS], ivc_vc[MT_RT_MAX_IVCS]; /* i / nv, i % nv */
   /* candidates: input VCs whose front flit asks for output o (a head, or a sub-packet of an
@@ -108,6 +109,7 @@ typedef struct {
   uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
   uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   uint16_t busy_vc[MT_RT_MAX_PORTS]; /* bit v: output VC v allocated to a packet/message */
+  uint16_t ej_src[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: source of the last unit started on VC v */
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   /* speed only: the last two output buffers written and what was written there besides

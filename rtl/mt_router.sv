@@ -90,6 +90,10 @@ module mt_router #(
   logic [NP*FlitW-1:0] xbar_out;
   logic [N-1:0]        ovf_err_d, ovf_err_q;
   logic [N-1:0]        avail;     // = cred != 0; the credit checks compare cred itself
+  // local (ejection) output VCs: occupied (allocated, or credits not all back) and the
+  // source of the last unit started there; one source holds at most NumVcs-1 of them
+  logic [N-1:0]        occ;
+  logic [N*12-1:0]     esrc_d, esrc_q;
 
   for (genvar i = 0; i < N; i++) begin : g_ivc
     localparam int P = i / NumVcs;
@@ -103,6 +107,8 @@ module mt_router #(
     logic [NumVcs*CntW-1:0] cvec;
     logic [CntW-1:0] c_cur;
     logic [PayloadW-1:0] pl;
+    logic src_cap;
+    logic [7:0] same_n;
 
     assign push = in_valid_i[P] &&
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
@@ -136,15 +142,26 @@ module mt_router #(
     assign port_cur = active_q[i] ? oport_q[i*4 +: 4] : r_port;
     assign cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
 
-    mt_rt_vc_alloc #(.NumVcs(NumVcs), .CntW(CntW), .FlitBytes(FlitBytes), .VcW(VcW)) u_vca (
+    mt_rt_vc_alloc #(.NumVcs(NumVcs), .CntW(CntW), .FlitBytes(FlitBytes), .EjDepth(EjDepth), .VcW(VcW)) u_vca (
       .mask_i(r_mask),
       .busy_i(busy_q[port_cur*NumVcs +: NumVcs]),
       .cred_i(cvec),
       .type_i(ft),
+      .local_i(port_cur >= 4'(ND)),
+      .cap_i (src_cap),
       .len_i (f[127:96]),
       .ok_o  (a_ok),
       .vc_o  (a_vc)
     );
+
+    // VCs of the local output port_cur that this head's source already occupies
+    always @(*) begin
+      same_n = '0;
+      for (int v = 0; v < NumVcs; v++)
+        if (occ[32'(port_cur) * NumVcs + v] && esrc_q[(32'(port_cur) * NumVcs + v) * 12 +: 12] == f[23:12])
+          same_n = same_n + 8'd1;
+      src_cap = (port_cur >= 4'(ND)) && (NumVcs > 1) && (32'(same_n) >= 32'(NumVcs - 1));
+    end
 
     assign vc_cur = active_q[i] ? ovc_q[i*VcW +: VcW] : a_vc;
     assign c_cur = cvec[vc_cur*CntW +: CntW];
@@ -246,6 +263,16 @@ module mt_router #(
       .cnt_o  (cred[j*CntW +: CntW]),
       .avail_o(avail[j])
     );
+    assign occ[j] = (P >= ND) && (busy_q[j] || (32'(cred[j*CntW +: CntW]) < 32'(EjDepth)));
+  end
+
+  // source of the unit started on each local output VC (a head sent from an idle input VC)
+  always @(*) begin
+    esrc_d = esrc_q;
+    for (int i = 0; i < N; i++) begin
+      if (sent[i] && !active_q[i] && rport[i*4 +: 4] >= 4'(ND))
+        esrc_d[(32'(rport[i*4 +: 4]) * NumVcs + 32'(rvc[i*VcW +: VcW])) * 12 +: 12] = cand[i*FlitW + 12 +: 12];
+    end
   end
 
   assign ovf_err_d = ovf_err_q | ovf;
@@ -253,12 +280,14 @@ module mt_router #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= '0;
+      esrc_q <= '0;
       out_flit_o <= '0;
       out_valid_o <= '0;
       in_credit_o <= '0;
       ovf_err_q <= '0;
     end else begin
       busy_q <= busy_d;
+      esrc_q <= esrc_d;
       out_flit_o <= xbar_out;
       out_valid_o <= gnt;
       in_credit_o <= sent;

@@ -4,8 +4,8 @@
 // the shorter way round, ties to +; mesh: toward the destination. Allowed output VCs: on a
 // torus class 1 (upper half) if this hop is the wrap link of the dimension, or the packet
 // arrived in class 1 on a port of the same dimension; else class 0 (lower half); all VCs on
-// a mesh and toward local ports; a packet injected at a local input: only the highest VC of
-// that set. Destination reached: local port 2D + eject (eject >= L -> 0).
+// a mesh and toward local ports; a packet injected at a local input for a neighbour (one hop
+// in total): only the highest VC of that set. Destination reached: local port 2D + eject (eject >= L -> 0).
 // All-reduce head: at a network input, local port 2D + next (next >= L -> 0); at a local
 // input (source router), port next (next >= NP -> 0) and swap_o = 1 (next <-> eject).
 module mt_rt_route #(
@@ -52,7 +52,7 @@ module mt_rt_route #(
   assign nxt = info_i[27:24];
   assign ej  = info_i[31:28];
 
-  logic        found, plus, wrap, cls1;
+  logic        found, plus, wrap, cls1, one;
   logic [NumVcs-1:0] hi;
   logic [15:0] m, c, k, dp;
 
@@ -64,6 +64,7 @@ module mt_rt_route #(
     plus = 1'b0;
     wrap = 1'b0;
     cls1 = 1'b0;
+    one = 1'b0;
     hi = '0;
     m = '0;
     c = '0;
@@ -89,15 +90,19 @@ module mt_rt_route #(
             wrap = plus ? (m == k - 16'd1) : (m == 16'd0);
             cls1 = wrap || (in_port_i < 4'(ND) && in_port_i[3:1] == 3'(d) && in_cls1_i);
             mask_o = cls1 ? ~Lower : Lower;
+            one = plus ? (dp == 16'd1) : (dp == k - 16'd1);
           end else begin
             plus = (c > m);
+            one = plus ? (c == m + 16'd1) : (m == c + 16'd1);
           end
           port_o = 4'(2 * d) + (plus ? 4'd0 : 4'd1);
+        end else if (found && mc[d*16 +: 16] != dc[d*16 +: 16]) begin
+          one = 1'b0;  // another dimension to go: more than one hop
         end
       end
-      // injected here: only the highest VC of the class, so a source's packets to a
-      // neighbour stay in injection order (docs/router.md "In-order injection")
-      if (found && in_port_i >= 4'(ND)) begin
+      // injected here for a neighbour: only the highest VC of the class, so a source's
+      // packets to a neighbour stay in injection order (docs/router.md "In-order injection")
+      if (found && one && in_port_i >= 4'(ND)) begin
         hi = mask_o;
         for (int v = 0; v < NumVcs - 1; v++) if (hi[v + 1]) hi[v] = 1'b0;
         mask_o = hi;

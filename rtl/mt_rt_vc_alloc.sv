@@ -3,18 +3,25 @@
 // Contract: combinational. A VC is eligible if allowed (mask_i), not allocated to another
 // packet/message (busy_i) and has the credits the first allocation unit needs: a normal Head
 // needs the whole packet (virtual cut-through: cred >= 1 + ceil(len/FlitBytes), evaluated
-// as (cred-1)*FlitBytes >= len), Head&Tail and the all-reduce Head need 1. The lowest
-// eligible VC wins; ok_o = 0 if none.
+// as (cred-1)*FlitBytes >= len), Head&Tail and the all-reduce Head need 1. Toward a local
+// (ejection) output (local_i) a VC must be empty, all EjDepth credits back: the NI consumes
+// units in schedule order, so no unit may wait behind another in one ejection FIFO; and
+// none if cap_i (the head's source already holds NumVcs-1 VCs of that output, so one
+// source's not-yet-due units cannot take every VC). The lowest eligible VC wins; ok_o = 0
+// if none.
 module mt_rt_vc_alloc #(
   parameter int NumVcs = 4,
   parameter int CntW = 5,
   parameter int FlitBytes = 16,
+  parameter int EjDepth = 16,
   parameter int VcW = (NumVcs > 1) ? $clog2(NumVcs) : 1
 ) (
   input  logic [NumVcs-1:0]      mask_i,
   input  logic [NumVcs-1:0]      busy_i,
   input  logic [NumVcs*CntW-1:0] cred_i,
   input  logic [2:0]             type_i,
+  input  logic                   local_i,
+  input  logic                   cap_i,
   input  logic [31:0]            len_i,
   output logic                   ok_o,
   output logic [VcW-1:0]         vc_o
@@ -30,7 +37,8 @@ module mt_rt_vc_alloc #(
       c = cred_i[v*CntW +: CntW];
       if (mask_i[v] && !busy_i[v] && c != '0) begin
         cm1 = 48'(c) - 48'd1;
-        if (type_i == 3'b100) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
+        if (local_i) elig[v] = !cap_i && (32'(c) >= 32'(EjDepth));  // >=: credits past Depth only after an overflow
+        else if (type_i == 3'b100) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
         else elig[v] = 1'b1;
       end
     end

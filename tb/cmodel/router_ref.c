@@ -26,6 +26,7 @@ typedef struct {
   uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
   uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   uint8_t busy[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  uint16_t esrc[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* 2026-11-22: local outputs, source of the last unit */
   /* registered outputs */
   mt_router_out q;
   /* perturbation delay registers */
@@ -66,6 +67,17 @@ static unsigned rref_coord(const mt_router_params *p, unsigned id, unsigned d) {
   return (id / (k0 * k1)) % k2;
 }
 
+/* minimal hops from a to b (torus: the shorter way round in each dimension) */
+static unsigned rref_hops(const mt_router_params *p, unsigned a, unsigned b) {
+  unsigned d, h = 0;
+  for (d = 0; d < p->dims; d++) {
+    unsigned x = rref_coord(p, a, d), y = rref_coord(p, b, d), dist = x > y ? x - y : y - x;
+    if (p->torus && p->k[d] - dist < dist) dist = p->k[d] - dist;
+    h += dist;
+  }
+  return h;
+}
+
 static void rref_route(const mt_rref *r, unsigned node_id, unsigned in_port, unsigned in_vc,
                      const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap) {
   const mt_router_params *p = &r->p;
@@ -97,9 +109,11 @@ static void rref_route(const mt_rref *r, unsigned node_id, unsigned in_port, uns
     } else {
       plus = c > m;
     }
-    /* 2026-11-22: injected packets take the highest VC of their class only (in-order
-     * injection, docs/router.md); the one semantic change since this copy was frozen */
-    if (in_port >= nd) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask));
+    /* 2026-11-22: injected packets for a neighbour (one hop in total) take the highest VC
+     * of their class only (in-order injection, docs/router.md); the one semantic change
+     * since this copy was frozen */
+    if (in_port >= nd && rref_hops(p, node_id, mt_hd_dst(head)) == 1)
+      *vc_mask = 1u << (31 - __builtin_clz(*vc_mask));
     *out_port = 2 * d + (plus ? 0u : 1u);
     return;
   }
@@ -145,7 +159,13 @@ static void rref_step(mt_rref *r, const mt_router_in *in, mt_router_out *out) {
         for (v = 0; v < nv; v++) {
           uint32_t c = r->cred[op][v];
           int cok;
-          if (t == MT_FT_HEAD)
+          if (op >= 2 * p->dims) { /* 2026-11-22: an ejection VC takes a new unit only when empty, */
+            unsigned held_by_src = 0, w; /* and a source holds at most nv-1 of them */
+            for (w = 0; w < nv; w++)
+              if ((r->busy[op][w] || r->cred[op][w] < p->ej_depth) && r->esrc[op][w] == mt_hd_src(f)) held_by_src++;
+            cok = c >= p->ej_depth && !(nv > 1 && held_by_src + 1 > nv - 1);
+          }
+          else if (t == MT_FT_HEAD)
             cok = c >= 1 && (uint64_t)(c - 1) * r->fb >= (uint64_t)mt_hd_len(f);
           else
             cok = c >= 1;
@@ -222,6 +242,7 @@ static void rref_step(mt_rref *r, const mt_router_in *in, mt_router_out *out) {
         r->holder[o] = (uint16_t)i;
       }
       if (!was_held) r->rr[o] = (uint16_t)i;
+      if (!r->active[i] && o >= 2 * p->dims) r->esrc[o][ov] = (uint16_t)mt_hd_src(f);
       if (!r->active[i] && mt_ft_is_head(t) && t != MT_FT_HEADTAIL) {
         r->active[i] = 1;
         r->is_ar[i] = t == MT_FT_AR_HEAD;

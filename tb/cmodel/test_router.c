@@ -53,14 +53,24 @@ static void test_route(void) {
   mt_router_default_params(&p);
   CHECK(mt_router_init(&r, &p) == 0, "init");
   /* 4x4 torus; node 0 = (0,0) to 3 = (3,0): +3 or -1 -> minus, wrap at x=0 -> class 1;
-   * injected (local input 4): the highest VC of the class only, VC 3 */
+   * injected (local input 4) for a neighbour (one hop): the highest VC of the class only, VC 3 */
   f = mk_head(&p, MT_FT_HEAD, 0, 3, 0, 0, 0, 0, 16);
   mt_router_route(&r, 0, 4, 0, &f, &op, &m, &sw);
   CHECK(op == 1 && m == 0x8 && !sw, "0->3: port %u mask %x", op, m);
-  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0; injected: VC 1 */
+  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0; injected but two
+   * hops away: the whole class */
   f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
   mt_router_route(&r, 5, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0x2, "5->7: port %u mask %x", op, m);
+  CHECK(op == 0 && m == 0x3, "5->7: port %u mask %x", op, m);
+  /* node 5 to its +X neighbour 6, injected: class 0's highest VC only, VC 1 */
+  f = mk_head(&p, MT_FT_HEAD, 0, 6, 0, 0, 0, 0, 16);
+  mt_router_route(&r, 5, 5, 0, &f, &op, &m, &sw);
+  CHECK(op == 0 && m == 0x2, "5->6: port %u mask %x", op, m);
+  /* node 5 to 10 = (2,2): X first, but 2 hops in all: the whole class */
+  f = mk_head(&p, MT_FT_HEAD, 0, 10, 0, 0, 0, 0, 16);
+  mt_router_route(&r, 5, 4, 0, &f, &op, &m, &sw);
+  CHECK(op == 0 && m == 0x3, "5->10: port %u mask %x", op, m);
+  f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
   /* same, arriving on X input (port 1 = -X side? any X port) in class 1: stays class 1 */
   mt_router_route(&r, 5, 1, 2, &f, &op, &m, &sw);
   CHECK(op == 0 && m == 0xc, "5->7 cls1: port %u mask %x", op, m);
@@ -68,7 +78,7 @@ static void test_route(void) {
   f = mk_head(&p, MT_FT_HEAD, 0, 9, 0, 0, 0, 0, 16);
   mt_router_route(&r, 5, 0, 3, &f, &op, &m, &sw);
   CHECK(op == 2 && m == 0x3, "5->9: port %u mask %x", op, m);
-  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1; injected: VC 3 */
+  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1; injected, one hop: VC 3 */
   f = mk_head(&p, MT_FT_HEAD, 0, 1, 0, 0, 0, 0, 16);
   mt_router_route(&r, 13, 4, 0, &f, &op, &m, &sw);
   CHECK(op == 2 && m == 0x8, "13->1: port %u mask %x", op, m);
@@ -88,12 +98,20 @@ static void test_route(void) {
   mt_router_route(&r, 4, 3, 1, &f, &op, &m, &sw);
   CHECK(op == 6 && m == 0xf && !sw, "ar dst: port %u mask %x sw %d", op, m, sw);
   mt_router_free(&r);
-  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, all VCs; injected: the highest, VC 3 */
+  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, two hops: all VCs; to 3 = (0,1), one hop,
+   * injected: the highest, VC 3 */
   p.k[0] = 3; p.k[1] = 3; p.torus = 0;
   CHECK(mt_router_init(&r, &p) == 0, "init mesh");
   f = mk_head(&p, MT_FT_HEAD, 0, 0, 0, 0, 0, 0, 16);
   mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0x8, "mesh 4->0: port %u mask %x", op, m);
+  CHECK(op == 1 && m == 0xf, "mesh 4->0: port %u mask %x", op, m);
+  f = mk_head(&p, MT_FT_HEAD, 0, 3, 0, 0, 0, 0, 16);
+  mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
+  CHECK(op == 1 && m == 0x8, "mesh 4->3: port %u mask %x", op, m);
+  /* 0 = (0,0) to 2 = (2,0): two hops along X: all VCs */
+  f = mk_head(&p, MT_FT_HEAD, 0, 2, 0, 0, 0, 0, 16);
+  mt_router_route(&r, 0, 4, 0, &f, &op, &m, &sw);
+  CHECK(op == 0 && m == 0xf, "mesh 0->2: port %u mask %x", op, m);
   f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
   mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
   CHECK(op == 2 && m == 0x8, "mesh 4->7: port %u mask %x", op, m);

@@ -25,9 +25,13 @@ module tb_mt_rt_route;
     end
   endtask
   initial begin
-    // injected at local input 4: only the highest VC of the class (in-order injection)
+    // injected at local input 4 for a neighbour (one hop): only the highest VC of the class
+    // (in-order injection); more than one hop: the whole class
     t("0->3 wrap -X cls1", 0, 4, 0, 1, 3, 0, 0, 1, 1, 'h8, 0);
-    t("5->7 tie +X cls0", 5, 4, 0, 1, 7, 0, 0, 1, 0, 'h2, 0);
+    t("5->7 tie +X cls0, 2 hops", 5, 4, 0, 1, 7, 0, 0, 1, 0, 'h3, 0);
+    t("5->6 +X cls0, 1 hop", 5, 5, 0, 1, 6, 0, 0, 1, 0, 'h2, 0);
+    t("5->10 +X then +Y, 2 hops", 5, 4, 0, 1, 10, 0, 0, 1, 0, 'h3, 0);
+    t("3->0 wrap +X, 1 hop", 3, 4, 0, 1, 0, 0, 0, 1, 0, 'h8, 0);
     t("5->7 stays cls1", 5, 1, 1, 1, 7, 0, 0, 1, 0, 'hc, 0);
     t("5->9 dim change cls0", 5, 0, 1, 1, 9, 0, 0, 1, 2, 'h3, 0);
     t("13->1 wrap +Y cls1", 13, 4, 0, 1, 1, 0, 0, 1, 2, 'h8, 0);
@@ -37,10 +41,12 @@ module tb_mt_rt_route;
     t("ar source next=3 swap", 0, 5, 0, 0, 4, 3, 1, 1, 3, 'hf, 1);
     t("ar receiver next=2", 4, 3, 1, 0, 4, 2, 3, 1, 6, 'hf, 0);
     t("ar receiver next>=L", 4, 3, 1, 0, 4, 7, 3, 1, 4, 'hf, 0);
-    t("mesh 4->0 -X", 4, 4, 0, 1, 0, 0, 0, 0, 1, 'h8, 0);
+    t("mesh 4->0 -X, 2 hops", 4, 4, 0, 1, 0, 0, 0, 0, 1, 'hf, 0);
+    t("mesh 4->3 -X, 1 hop", 4, 4, 0, 1, 3, 0, 0, 0, 1, 'h8, 0);
     t("mesh 4->7 +Y", 4, 4, 0, 1, 7, 0, 0, 0, 2, 'h8, 0);
     t("mesh 4->7 transit", 4, 0, 0, 1, 7, 0, 0, 0, 2, 'hf, 0);
-    t("mesh 0->2 +X (no wrap)", 0, 4, 0, 1, 2, 0, 0, 0, 0, 'h8, 0);
+    t("mesh 0->2 +X (no wrap), 2 hops", 0, 4, 0, 1, 2, 0, 0, 0, 0, 'hf, 0);
+    t("mesh 1->2 +X, 1 hop", 1, 4, 0, 1, 2, 0, 0, 0, 0, 'h8, 0);
     $display("RESULT tb_mt_rt_route pass=%0d fail=%0d", n_pass, n_fail);
     $finish;
   end
