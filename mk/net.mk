@@ -79,7 +79,7 @@ cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosi
 # RTL, the harness or libmt change). Results: build/regress/summary.{txt,csv}.
 REGRESS_SEED   ?= 1
 REGRESS_N      ?= 200
-REGRESS_SHAPES ?= 8
+REGRESS_SHAPES ?= 6
 REGRESS_PAPER_BYTES ?= 1048576
 # C++ optimisation of the regression builds (longer builds, faster runs than NET_COPT)
 REGRESS_COPT   ?= -O1

@@ -151,6 +151,38 @@ def run_args(c, name, max_cycles):
             "--wd-limit", str(WD_LIMIT), "--max-cycles", str(max_cycles), "--name", name]
 
 
+def c_alone_cmd(multitree, sh, c, json_path=None):
+    """The same all-reduce on the C model alone (`multitree sim`, the schedule's own layout)."""
+    cmd = [multitree, "sim", "--topo", sh["topo"], "--algo", c["algo"], "--bytes", str(c["bytes"]), "--dtype", c["dtype"],
+           "--flow", c["flow"], "--config", sh["base"]]
+    for k, v in sh["set"].items():
+        cmd += ["--set", "%s=%s" % (k, v)]
+    cmd += ["--set", "ni_rx_engines=1", "--set", "ni_mem_ports=1", "--set", "mem_p_ready=%d" % c["mem_ready"],
+            "--set", "mem_lat_max=%d" % c["mem_lat"], "--set", "wd_limit=%d" % WD_LIMIT, "--seed", str(c["seed"])]
+    if json_path:
+        cmd += ["--json", json_path]
+    return cmd
+
+
+def classify(multitree, sh, c, res):
+    """A failed run without a mismatch: does the C model alone fail too (a design problem both
+    models share, e.g. a deadlock), or only the co-simulation?"""
+    cmd = c_alone_cmd(multitree, sh, c)
+    try:
+        p = subprocess.run(["nice"] + cmd, capture_output=True, text=True, timeout=1800)
+        last = (p.stderr.strip().splitlines() or [""])[-1]
+        rc = p.returncode
+    except subprocess.TimeoutExpired:
+        last, rc = "timeout", -1
+    res["c_alone_cmd"] = " ".join(shlex.quote(x) for x in cmd)
+    if rc != 0:
+        res["class"] = "design"
+        res["why"] += " | the C model alone fails too (%s): not an RTL-vs-C difference" % last
+    else:
+        res["class"] = "cosim"
+        res["why"] += " | the C model alone completes: co-simulation failure"
+
+
 def check(params, spec, c):
     p = subprocess.run([params, "--shape", spec, "--check"] + run_args(c, "check", 1)[:-2], capture_output=True, text=True)
     return p.returncode == 0, (p.stdout + p.stderr).strip()
@@ -289,7 +321,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=200, help="random configurations")
-    ap.add_argument("--shapes", type=int, default=8, help="random hardware shapes (Verilator builds)")
+    ap.add_argument("--shapes", type=int, default=6, help="random hardware shapes (Verilator builds)")
     ap.add_argument("--max-nodes", type=int, default=16, help="largest random shape (nodes)")
     ap.add_argument("--paper-bytes", type=int, default=1048576)
     ap.add_argument("--no-paper", action="store_true", help="skip part (a)")
@@ -344,7 +376,7 @@ def main():
             # the same draw with message flow control if only the packet rule failed
             if c["flow"] == "packet" and "packet flow control" in why:
                 notes.append("cfg %d: packet flow control illegal on %s (%s); message flow control instead" % (
-                    k, sh["name"], why.split(": ", 1)[-1][:160]))
+                    k, sh["name"], why.split(": ", 1)[-1][:300]))
                 c["flow"] = "message"
                 ok, why = check(a.params, spec, c)
                 if ok:
@@ -401,8 +433,7 @@ def main():
         res = run_one(binary, args, 4 * a.timeout, os.path.join(a.out, "logs", "paper.log"))
         # the C model alone (the `multitree sim` front end, the schedule's own layout): same cycles
         js = os.path.join(a.out, "paper_c.json")
-        sim = [a.multitree, "sim", "--topo", "torus:8x8", "--algo", "multitree", "--bytes", str(a.paper_bytes), "--config", "paper",
-               "--set", "ni_rx_engines=1", "--set", "ni_mem_ports=1", "--set", "wd_limit=%d" % WD_LIMIT, "--seed", "1", "--json", js]
+        sim = c_alone_cmd(a.multitree, sh, c, js)
         p = subprocess.run(["nice"] + sim, capture_output=True, text=True)
         cm = {}
         if p.returncode == 0 and os.path.exists(js):
@@ -442,6 +473,8 @@ def main():
             args = run_args(c, c["name"], 5000000)
             cmd = " ".join(shlex.quote(x) for x in [binary] + args)
             res = run_one(binary, args, a.timeout, os.path.join(a.out, "logs", c["name"] + ".log"))
+            if not res["ok"] and not res["mismatch"]:
+                classify(a.multitree, sh, c, res)
             log(logf, "cfg %3d %-4s %-14s %-9s %6d B %-5s %-7s mem %3d%%/%-2d seed %-10d %7d cycles %6.1f s %6d cyc/s%s\n"
                       "        reproduce: %s   (or: %s REGRESS_ARGS='--only %d')" % (
                           c["k"], "pass" if res["ok"] else "FAIL", sh["name"], c["algo"], c["bytes"], c["dtype"], c["flow"],
@@ -480,12 +513,14 @@ def main():
         sum(r["dtype"] == "int32" for r in rows), sum(r["dtype"] == "fp32" for r in rows)))
     for r in rows:
         if not r["res"]["ok"]:
-            log(logf, "FAILED %s: %s | %s" % (r["id"], r["res"]["why"] or r["res"]["mismatch"], r["command"]))
+            log(logf, "FAILED %s: %s\n    co-simulation: %s%s" % (r["id"], r["res"]["mismatch"] or r["res"]["why"], r["command"],
+                                                            "\n    C model alone: " + r["res"]["c_alone_cmd"] if r["res"].get("c_alone_cmd") else ""))
+    ndesign = sum(1 for r in rows if r["res"].get("class") == "design")
     nb = sum(1 for v in build_s.values() if v is not None)
-    log(logf, "regress: %d configurations run (%s), %d passed, %d failed, %d mismatches; %d Verilator builds (%d reused); "
-              "wall %.0f s; seed %d" % (len(rows), "paper case + %d random" % (len(rows) - 1) if any(r["id"] == "paper" for r in rows)
-                                        else "%d random" % len(rows), len(rows) - nfail, nfail, nmis, nb, len(build_s) - nb, wall,
-                                        a.seed))
+    log(logf, "regress: %d configurations run (%s), %d passed, %d failed (%d RTL-vs-C mismatches, %d failing in the C model alone "
+              "too); %d Verilator builds (%d reused); wall %.0f s; seed %d" % (
+                  len(rows), "paper case + %d random" % (len(rows) - 1) if any(r["id"] == "paper" for r in rows) else "%d random" % len(rows),
+                  len(rows) - nfail, nfail, nmis, ndesign, nb, len(build_s) - nb, wall, a.seed))
     logf.close()
     return 1 if nfail or not rows else 0
 
