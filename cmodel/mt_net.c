@@ -599,7 +599,8 @@ void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
     const mt_ni *s = &n->ni[i];
     const mt_router *r = &n->rt[i];
     if (!LINE_OK()) break;
-    fprintf(f, "node %d: NI state %u timestep %u entry %u%s\n", i, s->st, s->ts, s->hp, s->done ? " done" : "");
+    static const char *const stn[6] = {"idle", "scan", "run", "fin", "done", "error"};
+    fprintf(f, "node %d: NI %s, timestep %u, entry %u\n", i, s->st < 6 ? stn[s->st] : "?", s->ts, s->hp);
     for (unsigned iv = 0; iv < r->n; iv++) {
       if (!r->cnt[iv]) continue;
       if (!LINE_OK()) break;

@@ -51,4 +51,11 @@ if "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace "$T/trace.csv"
   if [[ $got == "cycle,node,event,unit,flow,step,peer,bytes|24 24 12 12 24" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: trace counts: $got"; fi
 else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
 expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
+# a watchdog stop (a 1-cycle limit against 150-cycle links): error exit and the deadlock dump,
+# a line per node (16); a hold-up the model itself cannot have is then visible
+"$BIN" sim --topo torus:4x4 --algo multitree --bytes 64 --config paper --set wd_limit=1 >"$T/wd.out" 2>&1; rc=$?
+got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network holds' "$T/wd.out")"
+if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
+# the multi-hop rule: dbtree on a torus sends routed packets even with message flow control
+expect 2 "multi-hop transfers" "$BIN" sim --topo torus:4x3 --algo dbtree --bytes 1324 --config small --set vc_depth=1 --set ej_depth=1 --set subpkt_flits=1 --set pkt_bytes=16
 echo "RESULT test_cli pass=$pass fail=$fail"
