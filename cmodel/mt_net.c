@@ -578,18 +578,18 @@ void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb)
   for (int i = 0; i < n->N; i++) { n->rt[i].p.perturb = router_perturb; n->ni[i].p.perturb = ni_perturb; }
 }
 
-/* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
- * FIFO with its front flit (a head: source, destination, flow, op; else its type), and each
- * NI's timestep. For a watchdog stop: what waits on what (docs/network.md, "Deadlock dump").
- * At most max_lines lines (0: all). */
+/* A flit's type (mt_flit.h, MT_FT_*) and, for a head, source, destination, flow and op. */
 static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
   const unsigned t = mt_flit_type(fl, pw);
-  static const char *const tn[8] = {"ar-head", "ar-body", "ar-tail", "ar-headtail", "head", "body", "tail", "headtail"};
+  static const char *const tn[8] = {"ar-head", "ar-body", "ar-subtail", "ar-tail", "head", "body", "tail", "headtail"};
   fprintf(f, "%s", tn[t & 7u]);
   if (mt_ft_is_head(t))
-    fprintf(f, " src %u dst %u flow %u op %s", mt_hd_src(fl), mt_hd_dst(fl), mt_hd_flow(fl),
-            mt_hd_op(fl) == MT_OP_REDUCE ? "reduce" : mt_hd_op(fl) == MT_OP_GATHER ? "gather" : "other");
+    fprintf(f, " src %u dst %u flow %u op %s", mt_hd_src(fl), mt_hd_dst(fl), mt_hd_flow(fl), mt_op_name((int)mt_hd_op(fl)));
 }
+
+/* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
+ * FIFO with its front flit, and each NI's state, timestep and entry. For a watchdog stop:
+ * what waits on what (docs/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
 
 void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
   unsigned lines = 0;

@@ -109,52 +109,6 @@ static unsigned coord(const mt_router_params *p, unsigned id, unsigned d) {
   return (id / (k0 * k1)) % k2;
 }
 
-void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
-                     const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap) {
-  const mt_router_params *p = &r->p;
-  unsigned t = mt_flit_type(head, p->payload_w), nd = 2 * p->dims, d;
-  uint32_t all = (1u << r->nv) - 1u, lower = (1u << (r->nv / 2)) - 1u, upper = all & ~lower;
-  *swap = 0;
-  *vc_mask = all;
-  if (!mt_ft_is_normal(t)) {
-    /* all-reduce head: one hop, source routed */
-    unsigned nx = mt_hd_next(head);
-    if (in_port < nd) {
-      *out_port = nd + (nx < p->nlocal ? nx : 0);
-    } else {
-      *out_port = nx < r->np ? nx : 0;
-      *swap = 1;
-    }
-    return;
-  }
-  for (d = 0; d < p->dims; d++) {
-    unsigned k = p->k[d], m = coord(p, node_id, d), c = coord(p, mt_hd_dst(head), d);
-    int plus, wrap, cls1, one;
-    if (c == m) continue;
-    if (p->torus) {
-      unsigned dp = c >= m ? c - m : c + k - m;
-      plus = 2 * dp <= k;
-      wrap = plus ? (m == k - 1) : (m == 0);
-      cls1 = wrap || (in_port < nd && in_port / 2 == d && in_vc >= r->nv / 2);
-      *vc_mask = cls1 ? upper : lower;
-      one = plus ? dp == 1 : dp == k - 1;
-    } else {
-      plus = c > m;
-      one = plus ? c == m + 1 : m == c + 1;
-    }
-    for (unsigned d2 = d + 1; d2 < p->dims; d2++)
-      if (coord(p, node_id, d2) != coord(p, mt_hd_dst(head), d2)) one = 0;
-    /* injected for a neighbour: the highest VC only (in order) */
-    if (in_port >= nd && one) *vc_mask = 1u << (31 - __builtin_clz(*vc_mask));
-    *out_port = 2 * d + (plus ? 0u : 1u);
-    return;
-  }
-  {
-    unsigned ej = mt_hd_eject(head);
-    *out_port = nd + (ej < p->nlocal ? ej : 0);
-  }
-}
-
 /* The normal-packet part of mt_router_route for destination dst at node node, as one byte
  * (see mt_router.h, dst_rt): computed once per (node, destination). */
 static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
@@ -178,6 +132,52 @@ static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
     return (uint8_t)(0x80u | (one ? 0x40u : 0u) | (wrap ? 0x10u : 0u) | (2 * d + (plus ? 0u : 1u)));
   }
   return 0xa0u;
+}
+
+/* Allowed output VCs of a normal head toward a network port, from its route byte e (not
+ * "destination reached"), arriving on in_port / VC in_vc: on a torus its dateline class
+ * (class 1 on the wrap link or when it arrived in class 1 along the same dimension), on a
+ * mesh every VC; injected here for a neighbour, only the highest of them, so a source's
+ * packets to a neighbour stay in injection order (docs/router.md "In-order injection"). */
+static inline uint32_t normal_vc_mask(const mt_router *r, unsigned e, unsigned in_port, unsigned in_vc) {
+  const unsigned nd = 2u * r->p.dims, o = e & 0xfu;
+  const uint32_t all = (1u << r->nv) - 1u, lower = (1u << (r->nv / 2)) - 1u;
+  uint32_t mask = all;
+  if (r->p.torus) {
+    const int cls1 = (e & 0x10u) || (in_port < nd && in_port / 2 == o / 2 && in_vc >= r->nv / 2);
+    mask = cls1 ? all & ~lower : lower;
+  }
+  if (in_port >= nd && (e & 0x40u)) mask = 1u << (31 - __builtin_clz(mask));
+  return mask;
+}
+
+void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
+                     const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap) {
+  const mt_router_params *p = &r->p;
+  const unsigned t = mt_flit_type(head, p->payload_w), nd = 2 * p->dims;
+  *swap = 0;
+  *vc_mask = (1u << r->nv) - 1u;
+  if (!mt_ft_is_normal(t)) {
+    /* all-reduce head: one hop, source routed */
+    unsigned nx = mt_hd_next(head);
+    if (in_port < nd) {
+      *out_port = nd + (nx < p->nlocal ? nx : 0);
+    } else {
+      *out_port = nx < r->np ? nx : 0;
+      *swap = 1;
+    }
+    return;
+  }
+  {
+    const unsigned e = dst_route(r, node_id, mt_hd_dst(head));
+    if (e & 0x20u) {
+      unsigned ej = mt_hd_eject(head);
+      *out_port = nd + (ej < p->nlocal ? ej : 0);
+    } else {
+      *out_port = e & 0xfu;
+      *vc_mask = normal_vc_mask(r, e, in_port, in_vc);
+    }
+  }
 }
 
 /* Copies n >= 4 words in 16-byte pieces (the last one overlapping): no libc call. */
@@ -225,8 +225,7 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
   r->fr_type[i] = (uint8_t)t;
   if (!r->active[i]) {
     const unsigned ip = r->ivc_port[i], nd = 2 * p->dims;
-    const uint32_t all = (1u << nv) - 1u, lower = (1u << (nv / 2)) - 1u;
-    uint32_t mask = all;
+    uint32_t mask = (1u << nv) - 1u;
     int sw = 0;
     if (!mt_ft_is_head(t)) return; /* waits forever (a broken upstream) */
     if (!mt_ft_is_normal(t)) {
@@ -246,13 +245,7 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
         o = nd + (ej < p->nlocal ? ej : 0);
       } else {
         o = e & 0xfu;
-        if (p->torus) {
-          const int cls1 = (e & 0x10u) || (ip < nd && ip / 2 == o / 2 && r->ivc_vc[i] >= nv / 2);
-          mask = cls1 ? all & ~lower : lower;
-        }
-        /* injected here for a neighbour: only the highest VC of the class, so a source's
-         * packets to a neighbour stay in injection order (docs/router.md "In-order injection") */
-        if (ip >= nd && (e & 0x40u)) mask = 1u << (31 - __builtin_clz(mask));
+        mask = normal_vc_mask(r, e, ip, r->ivc_vc[i]);
       }
     }
     r->rt_port[i] = (uint8_t)o;
@@ -287,16 +280,17 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
      * "Empty ejection VCs") */
     const int loc = o >= 2u * r->p.dims;
     const uint32_t need = loc ? r->p.ej_depth : r->rt_need[i];
-    if (loc && r->nv > 1) {
-      /* and one source holds at most NumVcs-1 VCs of a local output (docs/router.md) */
-      unsigned same = 0;
-      for (unsigned v = 0; v < r->nv; v++)
-        same += (((r->busy_vc[o] >> v) & 1u) || r->cred[o][v] < r->p.ej_depth) && r->ej_src[o][v] == r->rt_src[i];
-      if (same >= r->nv - 1u) return 0;
-    }
     while (ok) {
       unsigned v = (unsigned)__builtin_ctz(ok);
       if (r->cred[o][v] >= need) {
+        if (loc && r->nv > 1) {
+          /* and one source holds at most NumVcs-1 VCs of a local output (docs/router.md);
+           * counted only once an empty VC is found (the cap blocks every VC alike) */
+          unsigned same = 0;
+          for (unsigned w = 0; w < r->nv; w++)
+            same += (((r->busy_vc[o] >> w) & 1u) || r->cred[o][w] < r->p.ej_depth) && r->ej_src[o][w] == r->rt_src[i];
+          if (same >= r->nv - 1u) return 0;
+        }
         *vc = v;
         return 1;
       }
@@ -465,7 +459,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       }
       if (!act) {
-        if (o >= 2u * r->p.dims) r->ej_src[o][ov] = (uint16_t)((f[0] >> 12) & 0xfffu);
+        if (o >= 2u * r->p.dims) r->ej_src[o][ov] = r->rt_src[i];
         if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
           r->active[i] = 1;
           r->is_ar[i] = t == MT_FT_AR_HEAD;
