@@ -21,12 +21,19 @@ BENCH_STEPS  :=
 VERILATOR  ?= verilator
 IVERILOG   ?= iverilog
 
-# ---- C model library (everything in cmodel/ but the command-line front end) ----
-CM_SRC     := $(filter-out cmodel/mt_cli.c,$(wildcard cmodel/*.c))
+# ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/architecture.md);
+# cmodel/app/ is the command-line front end. Includes name the layer: "hw/mt_ni.h". ----
+CM_LAYERS  := util fmt topo plan table hw net
+CM_SRC     := $(foreach l,$(CM_LAYERS),$(wildcard cmodel/$(l)/*.c))
 CM_OBJ     := $(CM_SRC:cmodel/%.c=$(BUILD)/obj/%.o)
 CM_SAN_OBJ := $(CM_SRC:cmodel/%.c=$(BUILD)/san/%.o)
+APP_SRC    := $(wildcard cmodel/app/*.c)
 LIBMT      := $(BUILD)/libmt.a
 LIBMT_SAN  := $(BUILD)/libmt_san.a
+# test-only C code (NI environment, fault injection): tb/cmodel/*.c but the test programs
+TB_SRC     := $(filter-out tb/cmodel/test_% tb/cmodel/fp32_soak.c tb/cmodel/%_ref.c,$(wildcard tb/cmodel/*.c))
+LIBTB      := $(BUILD)/libmttb.a
+LIBTB_SAN  := $(BUILD)/libmttb_san.a
 
 $(BUILD)/obj/%.o: cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
@@ -34,21 +41,31 @@ $(BUILD)/obj/%.o: cmodel/%.c | deps-ok
 $(BUILD)/san/%.o: cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_MT) -O1 $(SAN) -MMD -MP -c $< -o $@
+$(BUILD)/obj/tb/%.o: tb/cmodel/%.c | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -Itb/cmodel -MMD -MP -c $< -o $@
+$(BUILD)/san/tb/%.o: tb/cmodel/%.c | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -Itb/cmodel -O1 $(SAN) -MMD -MP -c $< -o $@
 $(LIBMT): $(CM_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(LIBMT_SAN): $(CM_SAN_OBJ)
 	@rm -f $@; ar rcs $@ $^
-$(BUILD)/multitree: cmodel/mt_cli.c $(LIBMT)
-	$(CC) $(CFLAGS_MT) -MMD -MP $< $(LIBMT) $(LDLIBS_MT) -o $@
-$(BUILD)/multitree-san: cmodel/mt_cli.c $(LIBMT_SAN)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) $< $(LIBMT_SAN) $(LDLIBS_MT) -o $@
--include $(wildcard $(BUILD)/obj/*.d $(BUILD)/san/*.d $(BUILD)/*.d)
+$(LIBTB): $(TB_SRC:tb/cmodel/%.c=$(BUILD)/obj/tb/%.o)
+	@rm -f $@; ar rcs $@ $^
+$(LIBTB_SAN): $(TB_SRC:tb/cmodel/%.c=$(BUILD)/san/tb/%.o)
+	@rm -f $@; ar rcs $@ $^
+$(BUILD)/multitree: $(APP_SRC) $(LIBMT)
+	$(CC) $(CFLAGS_MT) -MMD -MP $(APP_SRC) $(LIBMT) $(LDLIBS_MT) -o $@
+$(BUILD)/multitree-san: $(APP_SRC) $(LIBMT_SAN)
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) $(APP_SRC) $(LIBMT_SAN) $(LDLIBS_MT) -o $@
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
 # C unit tests: tb/cmodel/test_<x>.c, built with ASan+UBSan, run as step t-c-<x>.
 C_TESTS    := $(patsubst tb/cmodel/test_%.c,%,$(wildcard tb/cmodel/test_*.c))
-$(BUILD)/tests/test_%: tb/cmodel/test_%.c $(wildcard tb/cmodel/*.h) $(LIBMT_SAN)
+$(BUILD)/tests/test_%: tb/cmodel/test_%.c $(wildcard tb/cmodel/*.h) $(LIBTB_SAN) $(LIBMT_SAN)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' $< $(LIBMT_SAN) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' $< $(LIBTB_SAN) $(LIBMT_SAN) $(LDLIBS_MT) -o $@
 t-c-%: $(BUILD)/tests/test_% $(BUILD)/multitree
 	@scripts/runbench.sh $@ 600 env MT_BIN=$(BUILD)/multitree $(BUILD)/tests/test_$*
 TEST_STEPS += $(addprefix t-c-,$(C_TESTS))
@@ -74,12 +91,16 @@ test: deps
 demo: deps $(BUILD)/multitree
 	@scripts/demo.sh $(BUILD)
 
-# Every rtl/*.sv linted as its own top by Verilator -Wall, parsed by Yosys and Icarus.
+# Every rtl/*.sv linted as its own top by Verilator -Wall, parsed by Yosys and Icarus; the
+# C model's layer rule (scripts/lint_layers.py: which layer may include which).
 lint: deps
-	@scripts/lint.sh
+	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; exit $$((a | b))
 t-lint:
 	@scripts/runbench.sh $@ 600 scripts/lint.sh
-TEST_STEPS += t-lint
+# the layer lint on the tree, and on copies broken on purpose (it must catch them)
+t-lint-layers:
+	@scripts/runbench.sh $@ 120 tb/lint/test_lint_layers.sh
+TEST_STEPS += t-lint t-lint-layers
 
 .PHONY: formal area
 formal: deps $(FORMAL_STEPS)

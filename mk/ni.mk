@@ -17,12 +17,12 @@ NI_D_full    := -DCFG_COMPACT=0 -DCFG_ENTRYW=94 -DCFG_NAME=\\\"full\\\"
 NI_D_compact := -DCFG_COMPACT=1 -DCFG_ENTRYW=41 -DCFG_NAME=\\\"compact\\\"
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBMT) | deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) | deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1)
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
 	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $(NI_G_$(1)) \
-	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel $(NI_D_$(1))" -LDFLAGS "-ljansson -lm" \
-	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBMT) \
+	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $(NI_D_$(1))" -LDFLAGS "-ljansson -lm" \
+	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef
 $(foreach k,full compact,$(eval $(call NI_BUILD,$(k))))
@@ -51,9 +51,9 @@ TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) t-ni-cosim-full t-ni-cosim-compact
 
 # ---- speed of the C step: optimized vs the frozen reference (tb/cmodel/ni_ref.c) on recorded
 # inputs (test_ni_diff --bench), built without sanitizers ----
-$(NI_DIR)/ni_bench: tb/cmodel/test_ni_diff.c tb/cmodel/ni_ref.c tb/cmodel/mt_test.h $(LIBMT)
+$(NI_DIR)/ni_bench: tb/cmodel/test_ni_diff.c tb/cmodel/ni_ref.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBMT) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBTB) $(LIBMT) $(LDLIBS_MT) -o $@
 bench-ni: $(NI_DIR)/ni_bench
 	@$< --bench 20
 

@@ -1,4 +1,4 @@
-# mk/reduce.mk: the reduction unit's adders (cmodel/mt_fp32.*, rtl/mt_fp32_add.sv,
+# mk/reduce.mk: the reduction unit's adders (cmodel/util/mt_fp32.*, rtl/mt_fp32_add.sv,
 # rtl/mt_reduce_alu.sv). The C unit test tb/cmodel/test_fp32.c runs as t-c-fp32 (root
 # Makefile). Here: the RTL benches, the negative checks, the fp32 soak and the area report.
 #   t-reduce-tb        Icarus: tb/rtl/tb_mt_reduce_alu.sv, hand-derived vectors
@@ -17,7 +17,7 @@ RD_CFLAGS          := $(CWARN) -O2 -Icmodel
 RD_VFLAGS          := --cc --exe --build -j 1 --threads 1 -Wall -O3 -GLanes=4 \
                       --top-module mt_reduce_alu -o fp32_add_harness \
                       -CFLAGS "-I$(CURDIR)/cmodel -I$(CURDIR)/tb/cosim -ffp-contract=off -O2"
-RD_HARNESS_DEPS    := $(RD_RTL) tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/mt_fp32.h
+RD_HARNESS_DEPS    := $(RD_RTL) tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/util/mt_fp32.h
 
 .PHONY: t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl fp32-soak area-reduce cosim-fp32
 
@@ -29,9 +29,9 @@ t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
 	@scripts/runbench.sh $@ 60 vvp -n $<
 
 # ---- Verilator co-simulation against the C model ----
-$(BUILD)/obj_fp32/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/mt_fp32.o | deps-ok
+$(BUILD)/obj_fp32/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
 	$(VERILATOR) $(RD_VFLAGS) -Mdir $(BUILD)/obj_fp32 $(RD_RTL_ABS) \
-	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/mt_fp32.o) >$(BUILD)/obj_fp32.log 2>&1 \
+	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) >$(BUILD)/obj_fp32.log 2>&1 \
 	  || { tail -30 $(BUILD)/obj_fp32.log; exit 1; }
 t-reduce-cosim: $(BUILD)/obj_fp32/fp32_add_harness
 	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PAIRS) 1
@@ -39,14 +39,14 @@ cosim-fp32: $(BUILD)/obj_fp32/fp32_add_harness
 	$< $(REDUCE_COSIM_PAIRS) $(FP32_SOAK_SEED)
 
 # ---- negative checks: deliberately wrong adders (truncation instead of RNE) ----
-$(RD_DIR)/fp32_soak_trunc: tb/cmodel/fp32_soak.c cmodel/mt_fp32.c cmodel/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+$(RD_DIR)/fp32_soak_trunc: tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(RD_CFLAGS) -DMT_FP32_MUTANT_TRUNC tb/cmodel/fp32_soak.c cmodel/mt_fp32.c -o $@
+	$(CC) $(RD_CFLAGS) -DMT_FP32_MUTANT_TRUNC tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c -o $@
 t-reduce-neg-c: $(RD_DIR)/fp32_soak_trunc
 	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
-$(BUILD)/obj_fp32_trunc/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/mt_fp32.o | deps-ok
+$(BUILD)/obj_fp32_trunc/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
 	$(VERILATOR) $(RD_VFLAGS) -Wno-UNUSEDSIGNAL -DMT_FP32_MUTANT_TRUNC -Mdir $(BUILD)/obj_fp32_trunc \
-	  $(RD_RTL_ABS) $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/mt_fp32.o) \
+	  $(RD_RTL_ABS) $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) \
 	  >$(BUILD)/obj_fp32_trunc.log 2>&1 || { tail -30 $(BUILD)/obj_fp32_trunc.log; exit 1; }
 t-reduce-neg-rtl: $(BUILD)/obj_fp32_trunc/fp32_add_harness
 	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
@@ -54,9 +54,9 @@ t-reduce-neg-rtl: $(BUILD)/obj_fp32_trunc/fp32_add_harness
 TEST_STEPS += t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl
 
 # ---- soak: >= 1e8 pairs against the host FPU (bench) ----
-$(RD_DIR)/fp32_soak: tb/cmodel/fp32_soak.c cmodel/mt_fp32.c cmodel/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+$(RD_DIR)/fp32_soak: tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(RD_CFLAGS) tb/cmodel/fp32_soak.c cmodel/mt_fp32.c -o $@
+	$(CC) $(RD_CFLAGS) tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c -o $@
 fp32-soak: $(RD_DIR)/fp32_soak
 	@$< $(FP32_SOAK_PAIRS) $(FP32_SOAK_SEED) | tee $(RD_DIR)/fp32_soak.txt; test $${PIPESTATUS[0]} -eq 0
 BENCH_STEPS += fp32-soak

@@ -24,7 +24,7 @@ rt_gflags = $(addprefix -G,$(RT_SET_$(1)))
 rt_cfg    = -DCFG_NAME=\\\"$(1)\\\" $(foreach kv,$(RT_SET_$(1)),-DCFG_$(call rt_key,$(word 1,$(subst =, ,$(kv))))=$(word 2,$(subst =, ,$(kv))))
 rt_key    = $(if $(filter D,$(1)),D,$(if $(filter L,$(1)),L,$(if $(filter K0,$(1)),K0,$(if $(filter K1,$(1)),K1,$(if $(filter K2,$(1)),K2,$(if $(filter Torus,$(1)),TORUS,$(if $(filter PayloadW,$(1)),PW,$(if $(filter NumVcs,$(1)),NV,$(if $(filter VcDepth,$(1)),VCD,$(if $(filter EjDepth,$(1)),EJD,$(if $(filter SubPktFlits,$(1)),SUB,$(if $(filter StepPrio,$(1)),PRIO,WDW))))))))))))
 
-$(RT_COBJ_DIR)/%.o: cmodel/%.c cmodel/mt_router.h cmodel/mt_link.h cmodel/mt_flit.h | deps-ok
+$(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmodel/fmt/mt_flit.h | deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "mt_fp32.h"
+#include "util/mt_fp32.h"
 #include "../cosim/fp32_pairs.h"
 
 static uint32_t host_add(uint32_t a, uint32_t b) {

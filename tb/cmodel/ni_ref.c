@@ -7,8 +7,8 @@
  * parameter checking is the library's mt_ni_check_params (unchanged). */
 #include <stdlib.h>
 #include <string.h>
-#include "mt_fp32.h"
-#include "mt_ni.h"
+#include "util/mt_fp32.h"
+#include "hw/mt_ni.h"
 
 typedef struct {
   uint8_t act, pm, op, hd;

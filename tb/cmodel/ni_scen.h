@@ -5,9 +5,9 @@
 #define NI_SCEN_H
 #include <stdio.h>
 #include <string.h>
-#include "mt_layout.h"
-#include "mt_ni.h"
-#include "mt_sched.h"
+#include "table/mt_layout.h"
+#include "hw/mt_ni.h"
+#include "plan/mt_sched.h"
 
 typedef struct {
   mt_topo t; mt_sched s; mt_tables tb; mt_layout ly; mt_ni_params p;
@@ -22,7 +22,7 @@ static inline int scen_make(scen *c, const char *topo, const char *algo, uint64_
     return -1;
   }
   mt_ni_default_params(&c->p);
-  mt_ni_params_layout(&c->p, &c->ly);
+  c->p.fmt = c->ly.fmt;
   c->p.nlocal = (unsigned)c->ly.local_ports;
   c->p.net_ports = (unsigned)c->t.max_ports;
   c->p.max_flows = (unsigned)c->s.n_flows;

@@ -6,7 +6,7 @@
  * Only change from the original: names (and static linkage). */
 #include <stdlib.h>
 #include <string.h>
-#include "mt_router.h"
+#include "hw/mt_router.h"
 
 typedef struct {
   mt_router_params p;

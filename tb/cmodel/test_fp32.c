@@ -6,7 +6,7 @@
  * wrap-around against 64-bit arithmetic. The >= 1e8-pair run is tb/cmodel/fp32_soak.c. */
 #include <stdint.h>
 #include <string.h>
-#include "mt_fp32.h"
+#include "util/mt_fp32.h"
 #include "mt_test.h"
 #include "../cosim/fp32_pairs.h"
 

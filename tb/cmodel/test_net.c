@@ -6,8 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
-#include "mt_fp32.h"
-#include "mt_net.h"
+#include "util/mt_fp32.h"
+#include "net/mt_net.h"
 #include "mt_test.h"
 
 typedef struct { mt_topo t; mt_sched s; mt_tables tb; } planned;

@@ -8,13 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mt_fp32.h"
-#include "mt_layout.h"
-#include "mt_mem.h"
-#include "mt_ni.h"
-#include "mt_ni_env.h"
-#include "mt_ref.h"
-#include "mt_sched.h"
+#include "util/mt_fp32.h"
+#include "table/mt_layout.h"
+#include "hw/mt_mem.h"
+#include "hw/mt_ni.h"
+#include "ni_env.h"
+#include "plan/mt_ref.h"
+#include "plan/mt_sched.h"
 #include "mt_test.h"
 
 #include "ni_scen.h"

@@ -17,16 +17,18 @@
 #include <string.h>
 #include <time.h>
 #include "ni_ref.c"
-#include "mt_layout.h"
-#include "mt_ni.h"
-#include "mt_ni_env.h"
-#include "mt_sched.h"
+#include "util/mt_rng.h"
+#include "util/mt_time.h"
+#include "table/mt_layout.h"
+#include "hw/mt_ni.h"
+#include "ni_env.h"
+#include "plan/mt_sched.h"
 #include "mt_test.h"
 
 #include "ni_scen.h"
 
 static uint32_t rs = 12345;
-static uint32_t rnd(void) { uint32_t x = rs; x ^= x << 13; x ^= x >> 17; x ^= x << 5; return rs = x; }
+static uint32_t rnd(void) { return mt_xs32(&rs); }
 static unsigned below(unsigned n) { return n ? rnd() % n : 0; }
 
 static unsigned long long n_cycles, n_runs, n_bad_cycles;
@@ -147,7 +149,6 @@ static mt_ni_env_run run_def(uint32_t seed, int dtype, int pkt) {
 
 /* --bench [reps]: ns per step of the optimized and the reference step on recorded inputs
  * (torus:4x4 multitree node 5, 2 back-to-back runs, replayed reps times on fresh models) */
-static double now_s(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
 static int bench(int reps, int compact) {
   scen c; mt_err e;
   if (scen_make(&c, "torus:4x4", "multitree", 16384, compact)) return 1;
@@ -175,16 +176,16 @@ static int bench(int reps, int compact) {
   static mt_ni_in hot;
   for (int k = 0; k < reps; k++) {
     mt_ni_init(&ni, &c.p, &e);
-    double t0 = now_s();
+    double t0 = mt_now();
     for (size_t i = 0; i < n; i++) { hot = rec[i]; mt_ni_step(&ni, &hot, &ob[i & 1]); }
-    tn += now_s() - t0; mt_ni_free(&ni);
+    tn += mt_now() - t0; mt_ni_free(&ni);
     nref_init(&rf, &c.p, &e);
-    t0 = now_s();
+    t0 = mt_now();
     for (size_t i = 0; i < n; i++) { hot = rec[i]; nref_step(&rf, &hot, &ob[i & 1]); }
-    tr += now_s() - t0; nref_free(&rf);
-    t0 = now_s();
+    tr += mt_now() - t0; nref_free(&rf);
+    t0 = mt_now();
     for (size_t i = 0; i < n; i++) { hot = rec[i]; __asm__ volatile("" ::"r"(&hot) : "memory"); }
-    tc += now_s() - t0;
+    tc += mt_now() - t0;
   }
   tn -= tc; tr -= tc;
   printf("bench %s: %zu cycles x %d: optimized %.1f ns/step, reference %.1f ns/step (%.2fx)\n", compact ? "compact" : "full", n, reps,

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mt_check.h"
-#include "mt_fp32.h"
-#include "mt_json.h"
-#include "mt_ref.h"
-#include "mt_sched.h"
+#include "plan/mt_check.h"
+#include "util/mt_fp32.h"
+#include "table/mt_json.h"
+#include "plan/mt_ref.h"
+#include "plan/mt_sched.h"
 #include "mt_test.h"
 
 static int plan(const char *topo, const char *algo, uint64_t bytes, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {

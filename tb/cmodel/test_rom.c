@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "mt_layout.h"
-#include "mt_rom.h"
-#include "mt_sched.h"
+#include "table/mt_layout.h"
+#include "table/mt_rom.h"
+#include "plan/mt_sched.h"
 #include "mt_test.h"
 
 static int same_tables(const mt_tables *a, const mt_tables *b) {

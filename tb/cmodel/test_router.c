@@ -6,18 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mt_flit.h"
-#include "mt_link.h"
-#include "mt_router.h"
+#include "fmt/mt_flit.h"
+#include "util/mt_rng.h"
+#include "hw/mt_link.h"
+#include "hw/mt_router.h"
 #include "mt_test.h"
 
-static uint32_t xs32(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
 
 static mt_flit mk_head(const mt_router_params *p, unsigned type, unsigned vc, unsigned dst,
                        unsigned next, unsigned eject, unsigned step, uint32_t addr, uint32_t len) {
@@ -383,22 +377,22 @@ static void test_network(unsigned dims, unsigned k0, unsigned k1, unsigned torus
     if (cyc < 15000)
       for (a = 0; a < nw.nn; a++)
         for (l = 0; l < p.nlocal; l++) {
-          if (xs32(&s) % 8 != 0 || nw.qt[a][l] - nw.qh[a][l] >= 60) continue;
+          if (mt_xs32(&s) % 8 != 0 || nw.qt[a][l] - nw.qh[a][l] >= 60) continue;
           pkt_t k;
           memset(&k, 0, sizeof k);
           k.tag = tag++;
-          k.vc = xs32(&s) % p.num_vcs;
-          if (xs32(&s) % 4 == 0) { /* all-reduce to a connected neighbour port */
-            unsigned d = xs32(&s) % nw.nd;
+          k.vc = mt_xs32(&s) % p.num_vcs;
+          if (mt_xs32(&s) % 4 == 0) { /* all-reduce to a connected neighbour port */
+            unsigned d = mt_xs32(&s) % nw.nd;
             if (nw.nb[a][d] < 0) continue;
             k.is_ar = 1;
             k.next = d;
-            k.eject = xs32(&s) % p.nlocal;
-            k.len = 1 + xs32(&s) % 200;
+            k.eject = mt_xs32(&s) % p.nlocal;
+            k.len = 1 + mt_xs32(&s) % 200;
           } else {
-            k.dst = xs32(&s) % nw.nn;
-            k.eject = xs32(&s) % p.nlocal;
-            k.len = xs32(&s) % (16 * (p.vc_depth - 1) + 1);
+            k.dst = mt_xs32(&s) % nw.nn;
+            k.eject = mt_xs32(&s) % p.nlocal;
+            k.len = mt_xs32(&s) % (16 * (p.vc_depth - 1) + 1);
           }
           net_push(&nw, a, l, k);
         }

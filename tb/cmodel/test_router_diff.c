@@ -19,8 +19,10 @@
 #include <string.h>
 #include <time.h>
 #include "router_ref.c"
-#include "mt_flit.h"
-#include "mt_router.h"
+#include "util/mt_rng.h"
+#include "util/mt_time.h"
+#include "fmt/mt_flit.h"
+#include "hw/mt_router.h"
 #include "mt_test.h"
 
 typedef struct {
@@ -44,13 +46,7 @@ static const cfg_t cfgs[] = {
 typedef struct {
   uint32_t s;
 } rng_t;
-static uint32_t rnext(rng_t *r) {
-  uint32_t x = r->s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return r->s = x;
-}
+static uint32_t rnext(rng_t *r) { return mt_xs32(&r->s); }
 static unsigned below(rng_t *r, unsigned n) { return n ? rnext(r) % n : 0; }
 static int chance(rng_t *r, unsigned num, unsigned den) { return below(r, den) < num; }
 
@@ -339,11 +335,6 @@ static void rec_put(rec_t *r, uint32_t x) {
   }
   r->w[r->n++] = x;
 }
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 /* decode one recorded cycle into *in (only the fields the recording holds) */
 static const uint32_t *rec_get(const uint32_t *x, mt_router_in *in, unsigned np, unsigned nv, unsigned fw) {
   unsigned p, v, vm = *x++;
@@ -406,20 +397,20 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
     in.node_id = e.node_id;
     in.wd_limit = e.wd_limit;
     x = rec.w;
-    t0 = now_s();
+    t0 = mt_now();
     for (cyc = 0; cyc < cycles; cyc++) {
       x = rec_get(x, &in, e.np, e.nv, e.fw);
       sink += in.in_valid[cyc % e.np] + in.out_credit[0][0];
     }
-    if (now_s() - t0 < t_dec) t_dec = now_s() - t0;
+    if (mt_now() - t0 < t_dec) t_dec = mt_now() - t0;
     mt_router_init(&rn, &p);
     x = rec.w;
-    t0 = now_s();
+    t0 = mt_now();
     for (cyc = 0; cyc < cycles; cyc++) {
       x = rec_get(x, &in, e.np, e.nv, e.fw);
       mt_router_step(&rn, &in, &out);
     }
-    if (now_s() - t0 < t_new) t_new = now_s() - t0;
+    if (mt_now() - t0 < t_new) t_new = mt_now() - t0;
     CHECK(rn.flits_out == flits, "%s: replay differs", c->name);
     mt_router_free(&rn);
     if (new_only) {
@@ -428,12 +419,12 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
     }
     rref_init(&rf, &p);
     x = rec.w;
-    t0 = now_s();
+    t0 = mt_now();
     for (cyc = 0; cyc < cycles; cyc++) {
       x = rec_get(x, &in, e.np, e.nv, e.fw);
       rref_step(&rf, &in, &out);
     }
-    if (now_s() - t0 < t_ref) t_ref = now_s() - t0;
+    if (mt_now() - t0 < t_ref) t_ref = mt_now() - t0;
     CHECK(rf.flits_out == flits, "%s: reference replay differs", c->name);
     rref_free(&rf);
   }

@@ -51,14 +51,15 @@
 #include <string>
 #include <vector>
 extern "C" {
-#include "mt_fp32.h"
-#include "mt_layout.h"
-#include "mt_mem.h"
-#include "mt_net.h"
-#include "mt_ref.h"
-#include "mt_rom.h"
-#include "mt_sched.h"
-#include "mt_topo.h"
+#include "util/mt_fp32.h"
+#include "util/mt_time.h"
+#include "table/mt_layout.h"
+#include "hw/mt_mem.h"
+#include "net/mt_net.h"
+#include "plan/mt_ref.h"
+#include "table/mt_rom.h"
+#include "plan/mt_sched.h"
+#include "topo/mt_topo.h"
 }
 
 struct Case { const char *name, *build, *topo, *algo; uint64_t bytes; int dtype, pkt; uint32_t seed; };
@@ -236,7 +237,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
       continue;
     }
     if (!any) hw.ly = ly; else mt_layout_widen(&hw.ly, &ly);
-    if (mt_rom_depth(&p.tb) > hw.depth) hw.depth = mt_rom_depth(&p.tb);
+    if (mt_layout_depth(&p.tb) > hw.depth) hw.depth = mt_layout_depth(&p.tb);
     if (p.s.n_flows > hw.max_flows) hw.max_flows = p.s.n_flows;
     any = true;
     algos_ok += (algos_ok.empty() ? "" : ",") + al;
@@ -261,7 +262,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "%s\n", e.msg);
       return 1;
     }
-    hw.depth = mt_rom_depth(&p.tb); hw.max_flows = p.s.n_flows;
+    hw.depth = mt_layout_depth(&p.tb); hw.max_flows = p.s.n_flows;
     print_flags(hw, &p.t);
     unplan(p);
     return 0;
@@ -305,7 +306,6 @@ int main(int argc, char **argv) {
 
 double sc_time_stamp() { return 0; }
 
-static double now() { timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
 
 // ---- bit access over any Verilator port type (n <= 32) ----
 static uint32_t getb(uint64_t x, unsigned off, unsigned n) { return (uint32_t)((x >> off) & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1))); }
@@ -565,12 +565,12 @@ int main(int argc, char **argv) {
   reset();
   const mt_layout *ly = mt_net_layout(n);
   const int depth = CFG_DEPTH, TIW = depth > 1 ? (int)mt_clog2((unsigned)depth) : 1;
-  uint64_t word[MT_LAYOUT_MAX_WORDS];
+  const int nw = mt_layout_words(ly);
+  std::vector<uint64_t> img((size_t)N * depth * nw);
+  for (int i = 0; i < N; i++) mt_layout_node_image(ly, &p.tb, i, depth, nw, &img[(size_t)i * depth * nw]);
   for (int k = 0; k < depth; k++) {
     for (int i = 0; i < N; i++) {
-      const mt_entry *en = mt_node_entries(&p.tb, i);
-      if (k <= p.tb.count[i]) mt_layout_encode(ly, k < p.tb.count[i] ? &en[k] : nullptr, word);
-      else memset(word, 0, sizeof word);
+      const uint64_t *word = &img[((size_t)i * depth + k) * nw];
       setb(d->tbl_we_i, i, 1, 1);
       setb(d->tbl_waddr_i, TIW * i, TIW, (uint32_t)k);
       for (int b = 0; b < ly->width; b += 32) {
@@ -587,11 +587,11 @@ int main(int argc, char **argv) {
   uint32_t rsp[MT_MEM_MAX_LANES];
   std::vector<uint8_t> rv((size_t)N), rwe((size_t)N);
   std::vector<uint32_t> raddr((size_t)N), rbe((size_t)N), rwdata((size_t)N * 16);
-  const double t0 = now();
+  const double t0 = mt_now();
   double tlast = t0;
   while (!cs.mism && cs.cycles < r.max_cycles) {
     const bool start = mt_net_cycle(n) == 0;
-    double ta = now();
+    double ta = mt_now();
     for (int i = 0; i < N; i++) {
       uint8_t rdy, vld;
       memset(rsp, 0, sizeof rsp);
@@ -606,18 +606,18 @@ int main(int argc, char **argv) {
       raddr[i] = getb(d->mem_req_addr_o, 32 * i, 32); rbe[i] = getb(d->mem_req_be_o, cs.lanes * i, cs.lanes);
       for (unsigned k = 0; k < cs.lanes; k++) rwdata[16 * i + k] = getb(d->mem_req_wdata_o, cs.PW * i + 32 * k, 32);
     }
-    double tb = now();
+    double tb = mt_now();
     mt_net_step(n);
-    double tc = now();
+    double tc = mt_now();
     cs.compare_links();
-    double td = now();
+    double td = mt_now();
     cs.tick_half(1);
     for (int i = 0; i < N; i++) mt_mem_edge(&cs.mem[i], rv[i], rwe[i], raddr[i], rbe[i], &rwdata[16 * i]);
-    double te = now();
+    double te = mt_now();
     cs.compare_outputs();
-    double tf = now();
+    double tf = mt_now();
     cs.tick_half(0);
-    double tg = now();
+    double tg = mt_now();
     cs.t_rtl += (tb - ta) + (te - td) + (tg - tf);
     cs.t_c += tc - tb;
     cs.t_cmp += (td - tc) + (tf - te);
@@ -630,7 +630,7 @@ int main(int argc, char **argv) {
       tlast = tg;
     }
   }
-  const double wall = now() - t0;
+  const double wall = mt_now() - t0;
 #if VM_TRACE
   if (cs.tr) cs.tr->close();
 #endif

@@ -18,10 +18,10 @@
 #include "Vmt_ni.h"
 #include "verilated.h"
 extern "C" {
-#include "mt_layout.h"
-#include "mt_ni.h"
-#include "mt_ni_env.h"
-#include "mt_sched.h"
+#include "table/mt_layout.h"
+#include "hw/mt_ni.h"
+#include "ni_env.h"
+#include "plan/mt_sched.h"
 }
 
 #ifndef CFG_COMPACT
@@ -74,7 +74,7 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
   c.ly.elem = real.elem; c.ly.base_units = real.base_units; c.ly.rem_units = real.rem_units;
   c.ly.nop_bytes = real.nop_bytes;
   mt_ni_default_params(&c.p);
-  mt_ni_params_layout(&c.p, &c.ly);
+  c.p.fmt = c.ly.fmt;
   c.p.nlocal = kL; c.p.net_ports = kPorts; c.p.max_flows = kF; c.p.tbl_depth = kDepth;
   c.p.num_vcs = kVcs; c.p.ej_depth = 4; c.p.vc_depth = 8; c.p.subpkt_flits = 4; c.p.pkt_bytes = 256;
   c.p.sq = 4; c.p.rq = 4; c.p.wd_w = 24;

@@ -19,9 +19,10 @@
 #include <vector>
 
 #include "Vmt_router.h"
+#include "util/mt_rng.h"
 #include "verilated.h"
-#include "mt_flit.h"
-#include "mt_router.h"
+#include "fmt/mt_flit.h"
+#include "hw/mt_router.h"
 
 #ifndef CFG_NAME
 #define CFG_NAME "default"
@@ -71,13 +72,7 @@ static const unsigned ND = 2 * CFG_D, NP = 2 * CFG_D + CFG_L, NV = CFG_NV, PW = 
 // ---------------- project PRNG ----------------
 struct Rng {
   uint32_t s;
-  uint32_t next() {
-    uint32_t x = s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return s = x;
-  }
+  uint32_t next() { return mt_xs32(&s); }
   unsigned below(unsigned n) { return n ? next() % n : 0; }
   bool chance(unsigned num, unsigned den) { return below(den) < num; }
 };

@@ -18,7 +18,7 @@
 #include <vector>
 #include "Vmt_reduce_alu.h"
 #include "verilated.h"
-#include "mt_fp32.h"
+#include "util/mt_fp32.h"
 #include "fp32_pairs.h"
 
 namespace {

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_link.c: link delay line (see mt_link.h). */
+#include "hw/mt_link.h"
+#include <stdlib.h>
+#include <string.h>
+
+int mt_link_init(mt_link *l, unsigned lat) {
+  memset(l, 0, sizeof *l);
+  if (lat < 1u || lat > 1000000u) return -1;
+  l->lat = lat;
+  if (lat > 1u) {
+    l->ring = (mt_link_slot *)calloc(lat - 1u, sizeof *l->ring);
+    if (!l->ring) return -1;
+  }
+  return 0;
+}
+
+void mt_link_reset(mt_link *l) {
+  l->pos = 0;
+  if (l->ring) memset(l->ring, 0, (l->lat - 1u) * sizeof *l->ring);
+}
+
+void mt_link_free(mt_link *l) {
+  free(l->ring);
+  l->ring = NULL;
+}
+
+void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out) {
+  if (l->lat == 1u) {
+    *out = *in;
+    return;
+  }
+  /* ring[pos] holds the slot sampled lat-1 edges ago: it is the last stage's output
+   * during this cycle; then this cycle's input enters at the edge. */
+  *out = l->ring[l->pos];
+  l->ring[l->pos] = *in;
+  l->pos = (l->pos + 1u == l->lat - 1u) ? 0u : l->pos + 1u;
+}
+
+int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw) {
+  memset(b, 0, sizeof *b);
+  if (lat < 1u || lat > 1000000u || rows < lat || rows > 2000000u || fw < 1u || fw > MT_FLIT_WORDS) return -1;
+  b->lat = lat;
+  b->nl = nl;
+  b->fw = fw;
+  b->rows = rows;
+  b->hdr = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u), sizeof *b->hdr);
+  b->flit = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u) * fw, sizeof *b->flit);
+  if (!b->hdr || !b->flit) {
+    mt_link_bank_free(b);
+    return -1;
+  }
+  return 0;
+}
+
+void mt_link_bank_free(mt_link_bank *b) {
+  free(b->hdr);
+  free(b->flit);
+  b->hdr = NULL;
+  b->flit = NULL;
+}
+
+void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s) {
+  const size_t i = (size_t)k * b->rows + mt_link_bank_rrow(b, t);
+  const uint32_t h = b->hdr[i];
+  memset(s, 0, sizeof *s);
+  s->valid = (uint8_t)(h >> 31);
+  s->credits = h & ~MT_LINK_VALID;
+  if (s->valid) memcpy(s->flit.w, b->flit + i * b->fw, b->fw * sizeof s->flit.w[0]);
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise */
+#endif
+#include "hw/mt_mem.h"
+#include "util/mt_rng.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+
+/* Speed only. A large buffer is advised to use transparent huge pages (the NI's streams
+ * through a buffer of many MiB otherwise miss the TLB on every 4 KiB page); a request
+ * prefetches its stream this many words ahead (ports stream through consecutive addresses). */
+#define MEM_HUGE_MIN (4u << 20)
+#define MEM_PF_WORDS 64u
+
+static void advise_huge(void *p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  const uintptr_t hp = (uintptr_t)2 << 20;
+  const uintptr_t a = ((uintptr_t)p + hp - 1u) & ~(hp - 1u), e = ((uintptr_t)p + bytes) & ~(hp - 1u);
+  if (bytes >= MEM_HUGE_MIN && e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+  (void)p; (void)bytes;
+#endif
+}
+
+int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed) {
+  memset(m, 0, sizeof *m);
+  if (lanes < 1 || lanes > MT_MEM_MAX_LANES || p_ready < 1 || p_ready > 100 || lat_max < 1 || lat_max > 1000 ||
+      nports < 1 || nports > MT_MEM_MAX_PORTS) return -1;
+  m->w = calloc(nwords ? nwords : 1, 4);
+  m->port = calloc(nports, sizeof *m->port);
+  if (!m->w || !m->port) { free(m->w); free(m->port); m->w = NULL; m->port = NULL; return -1; }
+  advise_huge(m->w, (size_t)(nwords ? nwords : 1) * 4u);
+  m->nw = nwords; m->lanes = lanes; m->p_ready = p_ready; m->lat_max = lat_max; m->nports = nports;
+  m->rng = seed ? seed : 1;
+  for (unsigned p = 0; p < nports; p++) m->ready[p] = 1;
+  return 0;
+}
+
+int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed) {
+  return mt_mem_init_mp(m, nwords, lanes, 1, p_ready, lat_max, seed);
+}
+
+void mt_mem_free(mt_mem *m) { free(m->w); free(m->port); memset(m, 0, sizeof *m); }
+
+void mt_mem_comb_port(const mt_mem *m, unsigned p, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data) {
+  const mt_mem_port *q = &m->port[p];
+  *req_ready = m->ready[p];
+  *rsp_valid = 0;
+  if (q->rsp_cnt && q->rsp[q->rsp_rd].due <= m->cyc) {
+    *rsp_valid = 1;
+    memcpy(rsp_data, q->rsp[q->rsp_rd].d, sizeof q->rsp[0].d);
+  }
+}
+
+void mt_mem_comb(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data) {
+  mt_mem_comb_port(m, 0, req_ready, rsp_valid, rsp_data);
+}
+
+void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
+  memcpy(req_ready, m->ready, m->nports);
+  memset(rsp_valid, 0, m->nports);
+  for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) { /* only ports with responses queued */
+    const unsigned p = (unsigned)__builtin_ctz(pm);
+    const mt_mem_port *q = &m->port[p];
+    if (q->rsp[q->rsp_rd].due <= m->cyc) {
+      rsp_valid[p] = 1;
+      memcpy(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes * sizeof q->rsp[0].d[0]);
+    }
+  }
+}
+
+static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
+  mt_mem_port *q = &m->port[p];
+  if (q->rsp_cnt && q->rsp[q->rsp_rd].due <= m->cyc) {
+    /* an empty queue restarts at entry 0 (same behaviour; it keeps a port to a few entries) */
+    q->rsp_rd = --q->rsp_cnt ? (q->rsp_rd + 1) % MT_MEM_RSPQ : 0;
+  }
+  if (req_valid && m->ready[p]) {
+    uint64_t w0 = addr / 4;
+    if (addr & 3u) m->errors++;
+    const int pf = w0 + MEM_PF_WORDS < m->nw;
+    if (req_we) {
+      if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 1);
+      for (unsigned k = 0; k < m->lanes; k++)
+        if ((be >> k) & 1u) { if (w0 + k < m->nw) m->w[w0 + k] = wdata[k]; else m->errors++; }
+    } else if (q->rsp_cnt == MT_MEM_RSPQ) m->errors++;
+    else {
+      if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 0);
+      unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
+      memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
+      for (unsigned k = 0; k < m->lanes; k++)
+        if ((be >> k) & 1u) { if (w0 + k < m->nw) q->rsp[wi].d[k] = m->w[w0 + k]; else m->errors++; }
+      uint64_t due = m->cyc + (m->lat_max > 1 ? 1 + mt_xs32(&m->rng) % m->lat_max : 1);
+      if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
+      q->rsp[wi].due = due; q->last_due = due; q->rsp_cnt++;
+    }
+  }
+  if (q->rsp_cnt) m->rspm |= 1u << p;
+  else m->rspm &= ~(1u << p);
+}
+
+static void ready_draws(mt_mem *m) {
+  if (m->p_ready < 100) /* else every port stays ready (and nothing is drawn) */
+    for (unsigned p = 0; p < m->nports; p++) m->ready[p] = (uint8_t)(mt_xs32(&m->rng) % 100 < m->p_ready);
+  m->cyc++;
+}
+
+void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
+  port_edge(m, 0, req_valid, req_we, addr, be, wdata);
+  /* the other ports only retire responses (none of them draws anything) */
+  for (uint32_t pm = m->rspm & ~1u; pm; pm &= pm - 1u) port_edge(m, (unsigned)__builtin_ctz(pm), 0, 0, 0, 0, wdata);
+  ready_draws(m);
+}
+
+void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
+                    const uint32_t *wdata, unsigned wstride) {
+  /* ports with a request or a response queued, in port-index order (the order of the draws) */
+  uint32_t act = m->rspm;
+  unsigned p0 = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; p0 + 8u <= m->nports; p0 += 8u) { /* eight request bits at a time: bit k = byte k != 0 */
+    uint64_t x;
+    memcpy(&x, req_valid + p0, 8);
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    x = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of each byte := byte != 0 */
+    act |= (uint32_t)((x >> 7) * 0x0102040810204080ull >> 56) << p0;
+  }
+#endif
+  for (; p0 < m->nports; p0++) act |= (uint32_t)(req_valid[p0] != 0) << p0;
+  for (; act; act &= act - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(act);
+    port_edge(m, p, req_valid[p], req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
+  }
+  ready_draws(m);
+}

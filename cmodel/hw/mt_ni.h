@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni: cycle-accurate C model of rtl/mt_ni.sv, the MultiTree network interface
+ * (ISCA 2021 Section IV-A, Fig. 6; message-based flow control of Section IV-B).
+ * Contract (docs/ni.md, docs/interfaces.md): schedule table in the planner's layout
+ * (fmt/mt_entry.h, full or compact), start-up scan that validates the table and
+ * indexes it per flow, issue logic with timestep and lockstep counters, one
+ * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
+ * depacketiser/reduction engines (default 1), mem_ports valid/ready memory ports (default
+ * 1). The RTL implements the defaults; more engines / ports are C-model-only (docs/ni.md).
+ * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
+ * RTL sees just before the edge), updates the state and fills *out with the registered
+ * outputs after the edge. No globals; memory is allocated in init only. */
+#ifndef MT_NI_H
+#define MT_NI_H
+#include <stdint.h>
+#include "util/mt_err.h"
+#include "fmt/mt_flit.h"
+#include "fmt/mt_entry.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_NI_MAX_L 8      /* local ports */
+#define MT_NI_MAX_VCS 8
+#define MT_NI_MAX_C 8      /* child slots per entry */
+#define MT_NI_MAX_PORTS 16 /* router ports (4-bit port fields) */
+#define MT_NI_MAX_LANES 16 /* PayloadW / 32 */
+#define MT_NI_MAX_SQ 16    /* sender data FIFO depth */
+#define MT_NI_MAX_RQ 16    /* receive pipeline depth */
+#define MT_NI_MAX_EJD 64   /* ejection FIFO depth per VC */
+#define MT_NI_EW 4         /* table word: up to 256 bits */
+#define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
+#define MT_NI_PEND 4       /* reduce_chain: completed packet ranges kept beyond a child's prefix */
+
+/* Error codes (err_code), docs/ni.md. */
+enum {
+  MT_NI_E_NONE = 0,
+  MT_NI_E_ENTRY = 1,    /* malformed entry: Gather without child, Reduce that neither sends nor
+                           receives, child slot after an empty one, second Reduce entry of a
+                           flow, zero or unaligned size/addr */
+  MT_NI_E_STEP = 2,     /* step 0, or steps going backwards */
+  MT_NI_E_FLOW = 3,     /* entry flow >= nflows */
+  MT_NI_E_PORT = 4,     /* slot port >= network ports (and not routed), eject >= L, routed in compact */
+  MT_NI_E_NOEND = 5,    /* no END word within the table depth */
+  MT_NI_E_RX_FLOW = 6,  /* message: op not Reduce/Gather, flow out of range, no reduce entry for
+                           the flow, or a Gather for a flow this node is root of */
+  MT_NI_E_RX_SRC = 7,   /* message: sender is not one of the Children (Reduce) / not the Parent (Gather) */
+  MT_NI_E_RX_RANGE = 8, /* message: addr/len outside the flow's chunk, len 0 or not a multiple of 4 */
+  MT_NI_E_RX_FRAME = 9, /* flit sequence: no head at a message start, head/early tail inside one */
+  MT_NI_E_EJ_OVF = 10,  /* flit arrived on a full ejection FIFO (credit violation) */
+  MT_NI_E_WATCHDOG = 11 /* nothing progressed for wd_limit cycles */
+};
+const char *mt_ni_err_name(int code);
+
+/* Control states (status st). */
+enum { MT_NI_ST_IDLE = 0, MT_NI_ST_SCAN = 1, MT_NI_ST_RUN = 2, MT_NI_ST_FIN = 3, MT_NI_ST_DONE = 4, MT_NI_ST_ERR = 5 };
+
+typedef struct {
+  /* network side (docs/interfaces.md) */
+  unsigned payload_w;    /* PayloadW: 128, 256 or 512 (a power of two: flit bytes divide by shifts) */
+  unsigned num_vcs;      /* NumVcs >= 1 */
+  unsigned nlocal;       /* L: local (injection and ejection) ports */
+  unsigned net_ports;    /* 2*D network ports of the router */
+  unsigned ej_depth;     /* EjDepth: ejection FIFO per VC */
+  unsigned vc_depth;     /* VcDepth: credits towards the router's local input buffers */
+  unsigned subpkt_flits; /* SubPktFlits */
+  unsigned pkt_bytes;    /* baseline packet payload (256), a multiple of the flit bytes */
+  unsigned inj_vc;       /* VC used for injection */
+  /* table */
+  unsigned tbl_depth;    /* entries (>= 1) */
+  union {                /* entry format: from the planner's layout (p.fmt = ly.fmt) or by hand */
+    mt_entry_fmt fmt;
+    struct { MT_ENTRY_FMT_FIELDS };
+  };
+  unsigned max_flows;    /* per-flow state entries (>= nflows at run time) */
+  /* micro-architecture */
+  unsigned sq;           /* sender data FIFO depth */
+  unsigned rq;           /* receive pipeline depth (reads in flight) */
+  unsigned wd_w;         /* watchdog counter width */
+  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the RTL */
+  unsigned rx_engines;   /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
+  unsigned mem_ports;    /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
+                            or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
+  /* chained reduction (C model only, needs rx_engines > 1; docs/ni.md "Chained reduction"):
+   * 1 lets the message of a flow's child k start while child k-1's is still being added
+   * by another engine; each of its flits is read from memory only after child k-1's write
+   * of that flit was accepted, so every element is still added in the documented order
+   * (bit-identical results). Packets (units shorter than the chunk) of child k may start once
+   * child k-1 has started, if k's ejection port differs from those of the children between
+   * (so a waiting packet never holds an engine its predecessors need); each flit waits for
+   * k-1's completed prefix of the chunk to cover it. */
+  unsigned reduce_chain;
+  /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
+  unsigned perturb;
+} mt_ni_params;
+
+/* Defaults: PayloadW 128, 2 VCs, L 4, 4 network ports, EjDepth 4, VcDepth 8, sub-packets of
+ * 16 flits, 256-B packets, depth 64, SQ 4, RQ 4, WdW 24; layout fields must be set. */
+void mt_ni_default_params(mt_ni_params *p);
+/* 0 if legal (the RTL's $fatal checks), else -1 with a reason. */
+int mt_ni_check_params(const mt_ni_params *p, mt_err *e);
+/* Width of a table word in bits (mt_entry_fmt_offsets of p's widths). */
+int mt_ni_entry_bits(const mt_ni_params *p);
+
+typedef struct {
+  /* configuration, stable while busy */
+  uint8_t dtype;         /* MT_DTYPE_INT32 / MT_DTYPE_FP32 */
+  uint8_t pkt_mode;      /* 1: baseline, 256-B packets with their own heads */
+  uint16_t node_id;
+  uint16_t nflows;
+  uint32_t base_units, rem_units, elem; /* chunk tiling (compact layout) */
+  uint32_t nop_bytes;                   /* compact: NOP estimate in bytes */
+  uint32_t wd_limit;                    /* 0 = off */
+  uint16_t nbr_tx[MT_NI_MAX_PORTS];     /* compact: node behind output port p */
+  uint16_t nbr_rx[MT_NI_MAX_PORTS];     /* compact: node that sends to us through its port p */
+  /* processor */
+  uint8_t start;
+  uint8_t tbl_we;
+  uint32_t tbl_waddr;
+  uint64_t tbl_wdata[MT_NI_EW];
+  /* injection credits from the router: (l, vc) */
+  uint8_t inj_credit[MT_NI_MAX_L][MT_NI_MAX_VCS];
+  /* ejection flits from the router */
+  uint8_t ej_valid[MT_NI_MAX_L];
+  mt_flit ej_flit[MT_NI_MAX_L];
+  /* memory ports (index 0 = the RTL's single port) */
+  uint8_t mem_req_ready[MT_NI_MAX_MP];
+  uint8_t mem_rsp_valid[MT_NI_MAX_MP];
+  uint32_t mem_rsp_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
+} mt_ni_in;
+
+typedef struct {
+  uint8_t inj_valid[MT_NI_MAX_L];
+  mt_flit inj_flit[MT_NI_MAX_L];               /* zero when not valid */
+  uint8_t ej_credit[MT_NI_MAX_L][MT_NI_MAX_VCS]; /* one pulse per flit removed */
+  uint8_t mem_req_valid[MT_NI_MAX_MP], mem_req_we[MT_NI_MAX_MP];
+  uint32_t mem_req_addr[MT_NI_MAX_MP], mem_req_be[MT_NI_MAX_MP];
+  uint32_t mem_req_wdata[MT_NI_MAX_MP][MT_NI_MAX_LANES];
+  uint8_t busy, done, err, err_code, st;
+  uint32_t err_idx, idx;
+  uint16_t step;
+} mt_ni_out;
+
+typedef struct {
+  uint8_t act, pm, op, hd;
+  uint16_t step;
+  uint32_t dst, nxt, ej, flow, addr, len, nfl, rdj, txj, pc, lastmask;
+  uint32_t fifo[MT_NI_MAX_SQ][MT_NI_MAX_LANES];
+  uint32_t frd, fcnt, outst;
+} mt_ni_tx;
+
+typedef struct {
+  uint8_t st;            /* 0 idle, 1 look, 2 busy */
+  uint32_t s;            /* stream = l * NumVcs + vc */
+  uint32_t sl;           /* the same stream in this engine's own list */
+  uint32_t rr;           /* next stream to look at (index in this engine's list) */
+  uint8_t op, normal;
+  uint32_t flow, src, addr, len, size, nfl, popj, wj, infl, lastmask, tidx;
+  /* reduce: child position k of the message; chained (reduce_chain): started while its
+   * predecessor k-1 was active in engine pe; wa = this message's writes accepted */
+  uint32_t cpos, pe, wa;
+  uint8_t chn;
+  /* chained packet unit (reduce_chain, shorter than the chunk): its flits wait for the
+   * predecessor child's completed prefix of the chunk; cbase = the chunk's address */
+  uint8_t pk, whole;
+  uint32_t cbase;
+  uint32_t inq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
+  uint32_t inq_rd, inq_cnt;
+  uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
+  uint32_t wq_rd, wq_cnt;
+  uint8_t alu_v;
+  uint32_t alu_sum[MT_NI_MAX_LANES];
+} mt_ni_rx;
+
+/* A decoded entry (as rtl/mt_ni_entry_dec.sv). Slot node ids in compact: from nbr_tx /
+ * nbr_rx of the configuration. port == all ones (2^PortW-1) is "routed". */
+typedef struct {
+  int op, flow, step, nchild, gap;
+  int pv, pnode, pport, pej;
+  int cv[MT_NI_MAX_C], cnode[MT_NI_MAX_C], cport[MT_NI_MAX_C], cej[MT_NI_MAX_C];
+  uint32_t addr, size;
+} mt_ni_entry;
+
+typedef struct {
+  mt_ni_params p;
+  /* derived */
+  unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width, words;
+  mt_entry_fmt f;          /* p.fmt with its offsets */
+  unsigned ne, nmp, ses;  /* engines, memory ports, streams per engine */
+  /* requesters of each memory port, in round-robin order: agent a < L is sender a,
+   * a >= L engine a - L; mode 0 reads and writes (writes first), 1 reads only, 2 writes only */
+  uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L];
+  uint8_t wport[MT_NI_MAX_L]; /* the port that carries engine e's writes */
+  /* table memory and its registered read ports: A (scan/issue), B one per engine (look-up) */
+  uint64_t *tbl;          /* [tbl_depth * MT_NI_EW] */
+  uint64_t tba[MT_NI_EW], tbb[MT_NI_MAX_L][MT_NI_EW];
+  uint32_t rb[MT_NI_MAX_L]; /* port B address registers */
+  /* control */
+  uint8_t st;
+  uint32_t hp, ci, lock, wd, err_idx;
+  uint16_t ts, prev_step;
+  uint8_t err_code, done;
+  /* per flow [max_flows] */
+  uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
+  uint8_t *act;           /* reduce_chain: child positions started (>= cnt) */
+  /* reduce_chain, per (flow, child position) [max_flows * MT_NI_MAX_C]: bytes of the child's
+   * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
+   * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
+  uint32_t *pb, *pwm, *ppl, *pph;
+  uint32_t *ridx, *gidx, *rxb;
+  /* senders, credits */
+  mt_ni_tx tx[MT_NI_MAX_L];
+  uint16_t cred[MT_NI_MAX_L][MT_NI_MAX_VCS];
+  /* ejection FIFOs [stream][slot] */
+  mt_flit *ej;
+  uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS];
+  mt_ni_rx rx[MT_NI_MAX_L];
+  /* memory ports: request registers, round-robin pointers, tag FIFOs [nmp][tq_depth] */
+  uint8_t rq_v[MT_NI_MAX_MP], rq_we[MT_NI_MAX_MP];
+  uint8_t rq_ag[MT_NI_MAX_MP]; /* requester of the request held (reduce_chain bookkeeping) */
+  uint32_t rq_addr[MT_NI_MAX_MP], rq_be[MT_NI_MAX_MP], rq_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
+  uint8_t *tq;
+  uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
+  mt_ni_out q;            /* registered outputs */
+  uint64_t cycles;
+  /* speed only (no RTL state): decoded-entry caches of the table read ports (keyed on the
+   * raw word; the configuration-dependent fields are re-derived every step) and the global
+   * stream of entry i in engine e's list */
+  mt_ni_entry dce[1 + MT_NI_MAX_L];          /* 0: port A, 1 + e: engine e's port B */
+  uint64_t dcw[1 + MT_NI_MAX_L][MT_NI_EW];
+  uint8_t dcok[1 + MT_NI_MAX_L];
+  uint8_t ncred;                             /* q.ej_credit has a pulse set */
+  const mt_ni_out *ob[2];                    /* the last two output buffers written */
+  uint32_t obi[2], obm[2];                   /* their valid injection / memory ports */
+  uint8_t obc[2];                            /* their ej_credit had a pulse */
+  uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
+  uint64_t engm[MT_NI_MAX_L];                /* streams of engine e (bit = stream) */
+  uint64_t ejnz;                             /* streams whose ejection FIFO is not empty */
+  uint32_t apm[2 * MT_NI_MAX_L][3];          /* agent a, mode: the memory ports it requests on */
+} mt_ni;
+
+int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);
+void mt_ni_free(mt_ni *s);
+/* Back door, the same as the RTL's $readmemh image: n words of MT_NI_EW 64-bit parts. */
+void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride);
+/* *out receives all of the registered outputs. When out is one of the two buffers this NI
+ * wrote last, only the parts that can differ from what it wrote there are written (fields of
+ * ports not valid then and now, and outside the live ranges, are 0 already). So a caller must
+ * not write into an output buffer it passes again, nor let another NI write into it (mt_net,
+ * the mt_ni_env users and the co-simulation do neither). Any other buffer is written in full. */
+void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out);
+
+void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,578 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_router.c: cycle-accurate model of rtl/mt_router.sv. The step function is written in
+ * the RTL's two phases: (1) everything combinational from the state before the edge
+ * (route, VC allocation, switch allocation, crossbar), (2) the register updates.
+ * docs/router.md describes the rules; every rule here has its twin in rtl/mt_rt_*.sv.
+ * For speed the step works per event (docs/router.md, "Speed"); the straightforward
+ * version is tb/cmodel/router_ref.c (test only), and test_router_diff.c checks that both
+ * give the same outputs every cycle. */
+#include "hw/mt_router.h"
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+void mt_router_default_params(mt_router_params *p) {
+  memset(p, 0, sizeof *p);
+  p->dims = 2;
+  p->k[0] = 4;
+  p->k[1] = 4;
+  p->k[2] = 1;
+  p->torus = 1;
+  p->nlocal = 4;
+  p->payload_w = 128;
+  p->num_vcs = 4;
+  p->vc_depth = 16;
+  p->ej_depth = 16;
+  p->subpkt_flits = 16;
+  p->step_prio = 0;
+  p->wd_w = 24;
+  p->perturb = 0;
+}
+
+int mt_router_check_params(const mt_router_params *p, const char **why) {
+  const char *w = NULL;
+  unsigned d;
+  if (p->dims < 1 || p->dims > 3) w = "D must be 1..3";
+  else if (p->nlocal < 1) w = "L must be >= 1";
+  else if (2 * p->dims + p->nlocal > MT_RT_MAX_PORTS) w = "2*D+L must be <= 16";
+  else if (p->payload_w < 128 || p->payload_w % 32 || p->payload_w > MT_FLIT_MAX_PAYLOAD_W)
+    w = "PayloadW must be a multiple of 32 in 128..512";
+  else if (p->num_vcs < 2 || p->num_vcs % 2 || p->num_vcs > MT_RT_MAX_VCS)
+    w = "NumVcs must be even, 2..16";
+  else if (p->vc_depth < 1 || p->vc_depth > 65535 || p->ej_depth < 1 || p->ej_depth > 65535)
+    w = "VcDepth and EjDepth must be 1..65535";
+  else if (p->subpkt_flits < 1 || p->subpkt_flits > p->vc_depth ||
+           p->subpkt_flits > p->ej_depth)
+    w = "SubPktFlits must be 1..min(VcDepth, EjDepth)";
+  else if (p->wd_w < 1 || p->wd_w > 31) w = "WdW must be 1..31";
+  else {
+    unsigned tot = 1;
+    for (d = 0; d < p->dims; d++) {
+      if (p->k[d] < 2 || p->k[d] > 4096) { w = "K of every used dimension must be 2..4096"; break; }
+      tot *= p->k[d];
+    }
+    if (!w && tot > 4096) w = "at most 4096 nodes";
+  }
+  if (why) *why = w;
+  return w ? -1 : 0;
+}
+
+int mt_router_init(mt_router *r, const mt_router_params *p) {
+  unsigned i, o;
+  memset(r, 0, sizeof *r);
+  if (mt_router_check_params(p, NULL)) return -1;
+  r->p = *p;
+  r->np = 2 * p->dims + p->nlocal;
+  r->nv = p->num_vcs;
+  r->n = r->np * r->nv;
+  r->fb = p->payload_w / 8;
+  r->fw = mt_flit_words(p->payload_w, p->num_vcs);
+  r->tw = p->payload_w / 32;
+  r->nw = (r->n + 63) / 64;
+  r->buf = (uint32_t *)calloc((size_t)r->n * p->vc_depth * r->fw, sizeof *r->buf);
+  r->dst_rt = (uint8_t *)calloc(4096, 1);
+  if (!r->buf || !r->dst_rt) {
+    mt_router_free(r);
+    return -1;
+  }
+  for (i = 0; i < r->n; i++) {
+    r->ivc_port[i] = (uint8_t)(i / r->nv);
+    r->ivc_vc[i] = (uint8_t)(i % r->nv);
+  }
+  memset(r->cand_o, 0xff, sizeof r->cand_o);
+  memset(r->vc_bytes, 0xff, r->nv);
+  r->wd_min = UINT64_MAX;
+  r->out_bytes = offsetof(mt_router_out, wd_err);
+  for (o = 0; o < r->np; o++) {
+    r->rr[o] = (uint16_t)(r->n - 1);
+    for (i = 0; i < r->nv; i++)
+      r->cred[o][i] = (uint16_t)(o < 2 * p->dims ? p->vc_depth : p->ej_depth);
+  }
+  return 0;
+}
+
+void mt_router_free(mt_router *r) {
+  free(r->buf);
+  free(r->dst_rt);
+  r->buf = NULL;
+  r->dst_rt = NULL;
+}
+
+/* coordinate of node id in dimension d (K of unused dimensions is 1) */
+static unsigned coord(const mt_router_params *p, unsigned id, unsigned d) {
+  unsigned k0 = p->k[0], k1 = p->dims > 1 ? p->k[1] : 1, k2 = p->dims > 2 ? p->k[2] : 1;
+  if (d == 0) return id % k0;
+  if (d == 1) return (id / k0) % k1;
+  return (id / (k0 * k1)) % k2;
+}
+
+/* The normal-packet part of mt_router_route for destination dst at node node, as one byte
+ * (see mt_router.h, dst_rt): computed once per (node, destination). */
+static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
+  const mt_router_params *p = &r->p;
+  unsigned d;
+  for (d = 0; d < p->dims; d++) {
+    unsigned k = p->k[d], m = coord(p, node, d), c = coord(p, dst, d);
+    int plus, wrap = 0, one;
+    if (c == m) continue;
+    if (p->torus) {
+      unsigned dp = c >= m ? c - m : c + k - m;
+      plus = 2 * dp <= k;
+      wrap = plus ? (m == k - 1) : (m == 0);
+      one = plus ? dp == 1 : dp == k - 1;
+    } else {
+      plus = c > m;
+      one = plus ? c == m + 1 : m == c + 1;
+    }
+    for (unsigned d2 = d + 1; d2 < p->dims; d2++)
+      if (coord(p, node, d2) != coord(p, dst, d2)) one = 0;
+    return (uint8_t)(0x80u | (one ? 0x40u : 0u) | (wrap ? 0x10u : 0u) | (2 * d + (plus ? 0u : 1u)));
+  }
+  return 0xa0u;
+}
+
+/* Allowed output VCs of a normal head toward a network port, from its route byte e (not
+ * "destination reached"), arriving on in_port / VC in_vc: on a torus its dateline class
+ * (class 1 on the wrap link or when it arrived in class 1 along the same dimension), on a
+ * mesh every VC; injected here for a neighbour, only the highest of them, so a source's
+ * packets to a neighbour stay in injection order (docs/router.md "In-order injection"). */
+static inline uint32_t normal_vc_mask(const mt_router *r, unsigned e, unsigned in_port, unsigned in_vc) {
+  const unsigned nd = 2u * r->p.dims, o = e & 0xfu;
+  const uint32_t all = (1u << r->nv) - 1u, lower = (1u << (r->nv / 2)) - 1u;
+  uint32_t mask = all;
+  if (r->p.torus) {
+    const int cls1 = (e & 0x10u) || (in_port < nd && in_port / 2 == o / 2 && in_vc >= r->nv / 2);
+    mask = cls1 ? all & ~lower : lower;
+  }
+  if (in_port >= nd && (e & 0x40u)) mask = 1u << (31 - __builtin_clz(mask));
+  return mask;
+}
+
+void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
+                     const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap) {
+  const mt_router_params *p = &r->p;
+  const unsigned t = mt_flit_type(head, p->payload_w), nd = 2 * p->dims;
+  *swap = 0;
+  *vc_mask = (1u << r->nv) - 1u;
+  if (!mt_ft_is_normal(t)) {
+    /* all-reduce head: one hop, source routed */
+    unsigned nx = mt_hd_next(head);
+    if (in_port < nd) {
+      *out_port = nd + (nx < p->nlocal ? nx : 0);
+    } else {
+      *out_port = nx < r->np ? nx : 0;
+      *swap = 1;
+    }
+    return;
+  }
+  {
+    const unsigned e = dst_route(r, node_id, mt_hd_dst(head));
+    if (e & 0x20u) {
+      unsigned ej = mt_hd_eject(head);
+      *out_port = nd + (ej < p->nlocal ? ej : 0);
+    } else {
+      *out_port = e & 0xfu;
+      *vc_mask = normal_vc_mask(r, e, in_port, in_vc);
+    }
+  }
+}
+
+/* Copies n >= 4 words in 16-byte pieces (the last one overlapping): no libc call. */
+static inline void copy_words(uint32_t *d, const uint32_t *s, unsigned n) {
+  unsigned k;
+  if (n == 5u) { /* PayloadW 128: the paper's flit */
+    memcpy(d, s, 16);
+    d[4] = s[4];
+    return;
+  }
+  for (k = 0; k + 4u <= n; k += 4u) memcpy(d + k, s + k, 16);
+  if (k < n) memcpy(d + n - 4u, s + n - 4u, 16);
+}
+
+/* Bit b of the result: byte b of the 16 bytes at x (b < nb) is not zero. */
+static inline unsigned nonzero_bytes(const uint8_t *x, unsigned nb) {
+  uint64_t a, b;
+  const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+  unsigned m;
+  memcpy(&a, x, 8);
+  memcpy(&b, x + 8, 8);
+  /* high bit of each byte := byte != 0 */
+  a = ((a & lo7) + lo7) | a;
+  b = ((b & lo7) + lo7) | b;
+  a &= ~lo7;
+  b &= ~lo7;
+  /* gather the 8 high bits of each word */
+  m = (unsigned)((a >> 7) * 0x0102040810204080ULL >> 56) |
+      ((unsigned)((b >> 7) * 0x0102040810204080ULL >> 56) << 8);
+  return nb >= 16 ? m : m & ((1u << nb) - 1u);
+}
+
+#define BIT(s, i) (((s)[(i) >> 6] >> ((i) & 63u)) & 1u)
+#define SET(s, i) ((s)[(i) >> 6] |= (uint64_t)1 << ((i) & 63u))
+#define CLR(s, i) ((s)[(i) >> 6] &= ~((uint64_t)1 << ((i) & 63u)))
+
+/* A new front flit of input VC i: its type and, for a head of an idle VC, its route (as
+ * mt_router_route, with the per-destination cache); then the output it asks for, if any:
+ * an idle VC's head, or the next sub-packet of an active all-reduce message. */
+static void classify(mt_router *r, unsigned i, unsigned node_id) {
+  const mt_router_params *p = &r->p;
+  const uint32_t *f = &r->buf[((size_t)i * p->vc_depth + r->rd[i]) * r->fw];
+  const unsigned t = f[r->tw] & 7u, nv = r->nv;
+  unsigned o;
+  r->fr_type[i] = (uint8_t)t;
+  if (!r->active[i]) {
+    const unsigned ip = r->ivc_port[i], nd = 2 * p->dims;
+    uint32_t mask = (1u << nv) - 1u;
+    int sw = 0;
+    if (!mt_ft_is_head(t)) return; /* waits forever (a broken upstream) */
+    if (!mt_ft_is_normal(t)) {
+      const unsigned nx = (f[0] >> 24) & 0xfu;
+      if (ip < nd) {
+        o = nd + (nx < p->nlocal ? nx : 0);
+      } else {
+        o = nx < r->np ? nx : 0;
+        sw = 1;
+      }
+    } else {
+      const unsigned dst = f[0] & 0xfffu;
+      unsigned e = r->dst_rt[dst];
+      if (!e) e = r->dst_rt[dst] = dst_route(r, node_id, dst);
+      if (e & 0x20u) {
+        const unsigned ej = f[0] >> 28;
+        o = nd + (ej < p->nlocal ? ej : 0);
+      } else {
+        o = e & 0xfu;
+        mask = normal_vc_mask(r, e, ip, r->ivc_vc[i]);
+      }
+    }
+    r->rt_port[i] = (uint8_t)o;
+    r->rt_mask[i] = (uint16_t)mask;
+    r->rt_swap[i] = (uint8_t)sw;
+    r->rt_prio[i] = (uint16_t)(f[1] >> 16);
+    r->rt_src[i] = (uint16_t)((f[0] >> 12) & 0xfffu);
+    /* credits >= 1 and (credits - 1) * fb >= len  <=>  credits >= 1 + ceil(len / fb) */
+    r->rt_need[i] = t == MT_FT_HEAD ? 1u + (uint32_t)(((uint64_t)f[3] + r->fb - 1u) / r->fb) : 1u;
+  } else if (r->is_ar[i] && !mt_ft_is_normal(t) && !mt_ft_is_head(t)) {
+    o = r->oport[i];
+  } else {
+    return; /* the holder path (normal packets), or waits forever (a broken upstream) */
+  }
+  SET(r->cand[o], i);
+  r->cand_o[i] = (uint8_t)o;
+  r->odirty |= 1u << o;
+}
+
+/* Can candidate i start a unit on output o now (output not held)? *vc: its output VC.
+ * The rule of mt_rt_vc_alloc (lowest allowed free VC with the credits of the first unit) and
+ * of sub-packet starts (SubPktFlits credits). */
+static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned *vc) {
+  if (r->active[i]) {
+    *vc = r->ovc[i];
+    return r->cred[o][r->ovc[i]] >= r->p.subpkt_flits;
+  }
+  {
+    uint32_t ok = r->rt_mask[i] & ~(uint32_t)r->busy_vc[o];
+    /* a local (ejection) output VC takes a new unit only when empty: the NI consumes units
+     * in schedule order, so none may wait behind another in one FIFO (docs/router.md,
+     * "Empty ejection VCs") */
+    const int loc = o >= 2u * r->p.dims;
+    const uint32_t need = loc ? r->p.ej_depth : r->rt_need[i];
+    while (ok) {
+      unsigned v = (unsigned)__builtin_ctz(ok);
+      if (r->cred[o][v] >= need) {
+        if (loc && r->nv > 1) {
+          /* and one source holds at most NumVcs-1 VCs of a local output (docs/router.md);
+           * counted only once an empty VC is found (the cap blocks every VC alike) */
+          unsigned same = 0;
+          for (unsigned w = 0; w < r->nv; w++)
+            same += (((r->busy_vc[o] >> w) & 1u) || r->cred[o][w] < r->p.ej_depth) && r->ej_src[o][w] == r->rt_src[i];
+          if (same >= r->nv - 1u) return 0;
+        }
+        *vc = v;
+        return 1;
+      }
+      ok &= ok - 1u;
+    }
+  }
+  return 0;
+}
+
+/* Round robin: the first eligible candidate after r->rr[o], cyclically (rr itself last), as
+ * rtl/mt_rt_sw_alloc.sv; with step priority only among those of the smallest step.
+ * Returns the input VC or -1. */
+static int sw_alloc(const mt_router *r, unsigned o, unsigned *vc) {
+  const unsigned nw = r->nw, n = r->n, st0 = r->rr[o] + 1u == n ? 0u : r->rr[o] + 1u;
+  const uint64_t *s = r->cand[o];
+  unsigned pass, w;
+  if (r->p.step_prio) {
+    uint64_t el[MT_RT_SETW];
+    unsigned minp = 0x10000u, v;
+    for (w = 0; w < nw; w++) {
+      el[w] = 0;
+      for (uint64_t m = s[w]; m; m &= m - 1u) {
+        unsigned i = w * 64u + (unsigned)__builtin_ctzll(m), pr;
+        if (!eligible(r, i, o, &v)) continue;
+        pr = r->active[i] ? r->step[i] : r->rt_prio[i];
+        if (pr < minp) {
+          minp = pr;
+          memset(el, 0, sizeof el);
+        }
+        if (pr == minp) el[w] |= (uint64_t)1 << (i & 63u);
+      }
+    }
+    if (minp == 0x10000u) return -1;
+    for (pass = 0; pass < 2; pass++)
+      for (w = pass ? 0 : st0 >> 6; w < nw; w++) {
+        uint64_t m = el[w];
+        if (!pass && w == st0 >> 6) m &= ~(uint64_t)0 << (st0 & 63u);
+        if (m) {
+          unsigned i = w * 64u + (unsigned)__builtin_ctzll(m);
+          eligible(r, i, o, vc);
+          return (int)i;
+        }
+      }
+    return -1;
+  }
+  /* in order st0..n-1, then 0..st0-1 */
+  for (pass = 0; pass < 2; pass++)
+    for (w = pass ? 0 : st0 >> 6; w < nw; w++) {
+      uint64_t m = s[w];
+      if (!pass && w == st0 >> 6) m &= ~(uint64_t)0 << (st0 & 63u);
+      else if (pass && w == st0 >> 6) m &= ((uint64_t)1 << (st0 & 63u)) - 1u;
+      for (; m; m &= m - 1u) {
+        unsigned i = w * 64u + (unsigned)__builtin_ctzll(m);
+        if (eligible(r, i, o, vc)) return (int)i;
+      }
+      if (pass && w == st0 >> 6) return -1;
+    }
+  return -1;
+}
+
+/* The step does per-event work; its decisions are those of the straightforward two-phase
+ * description (kept in tb/cmodel/router_ref.c and checked against this one cycle by cycle,
+ * on long random and rule-breaking traffic, by tb/cmodel/test_router_diff.c). */
+void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
+  const mt_router_params *p = &r->p;
+  const unsigned nv = r->nv, np = r->np, nw = r->nw, fw = r->fw, tw = r->tw;
+  const unsigned depth = p->vc_depth, vcw = mt_flit_vcw(nv);
+  const uint32_t vmask = (1u << vcw) - 1u;
+  const uint64_t now = r->cycles;
+  unsigned i, o, v, w;
+  unsigned sendo = 0;
+  uint16_t win[MT_RT_MAX_PORTS];
+  uint8_t wvc[MT_RT_MAX_PORTS];
+  uint64_t sent[MT_RT_SETW];
+
+  if (in->node_id != r->rt_node) { /* routes were computed for another node id */
+    memset(r->dst_rt, 0, 4096);
+    memset(r->cand, 0, sizeof r->cand);
+    memset(r->cand_o, 0xff, sizeof r->cand_o);
+    memcpy(r->fresh, r->ne, sizeof r->fresh);
+    r->rt_node = in->node_id;
+  }
+  /* phase 1: from the state before the edge. New front flits first. */
+  for (w = 0; w < nw; w++) {
+    uint64_t m = r->fresh[w];
+    r->fresh[w] = 0;
+    sent[w] = 0;
+    for (; m; m &= m - 1u) classify(r, w * 64u + (unsigned)__builtin_ctzll(m), in->node_id);
+  }
+  /* switch allocation per output port */
+  for (unsigned om = r->heldm | r->odirty; om; om &= om - 1u) {
+    o = (unsigned)__builtin_ctz(om);
+    if (r->held[o]) {
+      /* the unit in progress continues with a credit. The holder of a held output is always
+       * an active input VC whose output is this one (held is set only by a winner that
+       * sends a Head or a Body: an idle VC's Head activates it with this output; an active
+       * VC only wins its own output; its Tail ends the unit and the hold together). */
+      const unsigned h = r->holder[o];
+      if (BIT(r->ne, h) && r->cred[o][r->ovc[h]] > 0) {
+        win[o] = (uint16_t)h;
+        wvc[o] = r->ovc[h];
+        sendo |= 1u << o;
+      }
+      continue;
+    }
+    {
+      unsigned vc = 0;
+      int k = sw_alloc(r, o, &vc);
+      r->odirty &= ~(1u << o); /* nothing to do until the output or its candidates change */
+      if (k >= 0) {
+        win[o] = (uint16_t)k;
+        wvc[o] = (uint8_t)vc;
+        sendo |= 1u << o;
+      }
+    }
+  }
+
+  /* phase 2: register updates and outputs */
+  /* Output buffer: one of the last two this router wrote holds zeros but where that step
+   * wrote its valid ports, credit rows and error flags: only those are cleared. Any other
+   * buffer is cleared in full but for the error flags (copied or cleared below); a libc
+   * call: faster than the inlined rep stos of a constant size. */
+  const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1 : -1;
+  uint32_t credm = 0; /* input ports with a credit pulse in *out */
+  if (ob >= 0) {
+    for (unsigned vo = r->obv[ob]; vo; vo &= vo - 1u) {
+      o = (unsigned)__builtin_ctz(vo);
+      out->out_valid[o] = 0;
+      memset(out->out_flit[o].w, 0, fw * sizeof out->out_flit[o].w[0]);
+    }
+    for (unsigned co = r->obc[ob]; co; co &= co - 1u) memset(out->in_credit[__builtin_ctz(co)], 0, sizeof out->in_credit[0]);
+  } else {
+    memset(out, 0, r->out_bytes);
+    r->ob[1] = r->ob[0]; r->obv[1] = r->obv[0]; r->obc[1] = r->obc[0]; r->obe[1] = r->obe[0];
+    r->ob[0] = out;
+  }
+  {
+    uint8_t(*cp)[MT_RT_MAX_VCS] = out->in_credit;
+    if (p->perturb == 1) { /* credit pulses one cycle late */
+      memcpy(out->in_credit, r->pt_cred, sizeof r->pt_cred);
+      memset(r->pt_cred, 0, sizeof r->pt_cred);
+      cp = r->pt_cred;
+      credm = (1u << np) - 1u;
+    }
+    for (unsigned so = sendo; so; so &= so - 1u) {
+      o = (unsigned)__builtin_ctz(so);
+      i = win[o];
+      const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
+      const unsigned t = r->fr_type[i], ov = wvc[o];
+      const int was_held = r->held[o];
+      uint32_t *q = out->out_flit[o].w;
+      copy_words(q, f, fw);
+      q[tw] = (f[tw] & ~(vmask << 3)) | ((ov & vmask) << 3);
+      const unsigned act = r->active[i], ob = 1u << o;
+      /* next/eject swap: an all-reduce head routed at a local input */
+      if (t == MT_FT_AR_HEAD && !act && r->rt_swap[i]) mt_hd_swap_next_eject(&out->out_flit[o]);
+      out->out_valid[o] = 1;
+      r->cred[o][ov]--; /* counted with the credit inputs below */
+      r->odirty |= ob;
+      {
+        /* unit end (bit t of 0xcd): Tail, Head&Tail; all-reduce Head, Sub-Tail, Tail */
+        const unsigned hold = ((0xcdu >> t) & 1u) ^ 1u;
+        r->held[o] = (uint8_t)hold;
+        r->heldm = (r->heldm & ~ob) | (hold << o);
+        r->holder[o] = hold ? (uint16_t)i : r->holder[o];
+        r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
+      }
+      if (!act) {
+        if (o >= 2u * r->p.dims) r->ej_src[o][ov] = r->rt_src[i];
+        if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
+          r->active[i] = 1;
+          r->is_ar[i] = t == MT_FT_AR_HEAD;
+          r->oport[i] = (uint8_t)o;
+          r->ovc[i] = (uint8_t)ov;
+          r->step[i] = r->rt_prio[i];
+          r->busy_vc[o] |= (uint16_t)(1u << ov);
+        }
+      } else if ((0x48u >> t) & 1u) { /* Tail, all-reduce Tail: it ends */
+        r->active[i] = 0;
+        r->busy_vc[o] &= (uint16_t)~(1u << ov);
+      }
+      r->flits_out++;
+      /* pop: credit pulse, watchdog count 0, the next flit is a new front */
+      SET(sent, i);
+      r->rd[i] = (uint16_t)(r->rd[i] + 1u == depth ? 0u : r->rd[i] + 1u);
+      if (r->cand_o[i] != 0xffu) {
+        CLR(r->cand[r->cand_o[i]], i);
+        r->cand_o[i] = 0xffu;
+      }
+      if (--r->cnt[i] == 0) CLR(r->ne, i);
+      else SET(r->fresh, i);
+      cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
+      credm |= 1u << r->ivc_port[i];
+      r->wd_zero[i] = now;
+    }
+  }
+  /* credit counters: take (above) and give */
+  if (p->perturb == 2) { /* incoming credits counted one cycle late */
+    for (o = 0; o < np; o++)
+      for (v = 0; v < nv; v++) {
+        uint8_t g = r->pt_cred[o][v];
+        r->pt_cred[o][v] = in->out_credit[o][v];
+        r->cred[o][v] = (uint16_t)(r->cred[o][v] + g);
+      }
+    r->odirty = (1u << np) - 1u;
+  } else {
+#if defined(__SSE2__)
+    /* a row of credit pulses (bytes) widened to 16-bit lanes and added (mod 2^16) */
+    const __m128i msk = _mm_loadu_si128((const __m128i *)r->vc_bytes), z = _mm_setzero_si128();
+    for (o = 0; o < np; o++) {
+      const __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)in->out_credit[o]), msk);
+      __m128i *cr = (__m128i *)r->cred[o];
+      _mm_storeu_si128(cr, _mm_add_epi16(_mm_loadu_si128(cr), _mm_unpacklo_epi8(x, z)));
+      if (nv > 8) _mm_storeu_si128(cr + 1, _mm_add_epi16(_mm_loadu_si128(cr + 1), _mm_unpackhi_epi8(x, z)));
+      r->odirty |= (uint32_t)(_mm_movemask_epi8(_mm_cmpeq_epi8(x, z)) != 0xffff) << o;
+    }
+#else
+    for (o = 0; o < np; o++) {
+      unsigned cm = nonzero_bytes(in->out_credit[o], nv);
+      if (!cm) continue;
+      r->odirty |= 1u << o;
+      for (; cm; cm &= cm - 1u) {
+        v = (unsigned)__builtin_ctz(cm);
+        r->cred[o][v] = (uint16_t)(r->cred[o][v] + in->out_credit[o][v]);
+      }
+    }
+#endif
+  }
+  /* push: accepted iff the buffer was not full before the edge */
+  for (unsigned vm = nonzero_bytes(in->in_valid, np); vm; vm &= vm - 1u) {
+    o = (unsigned)__builtin_ctz(vm);
+    v = (in->in_flit[o].w[tw] >> 3) & vmask;
+    if (v >= nv) continue; /* VC field beyond NumVcs: dropped (cannot happen for even powers) */
+    i = o * nv + v;
+    if (r->cnt[i] + BIT(sent, i) < depth) {
+      unsigned wr = r->rd[i] + r->cnt[i];
+      if (wr >= depth) wr -= depth;
+      copy_words(&r->buf[((size_t)i * depth + wr) * fw], in->in_flit[o].w, fw);
+      if (r->cnt[i]++ == 0) {
+        SET(r->ne, i);
+        SET(r->fresh, i);
+        r->wd_zero[i] = now;
+        if (now < r->wd_min) r->wd_min = now;
+      }
+    } else {
+      r->ovf_err[o][v] = 1;
+      r->nerr = 1;
+    }
+  }
+  /* watchdog: a VC that held a flit and sent none in this cycle has the count
+   * min(2^WdW - 1, now - wd_zero); the flag rises when that reaches the limit (<= 2^WdW - 1).
+   * Only when the lower bound wd_min says some VC may have reached it are they scanned. */
+  {
+    const uint32_t lim = in->wd_limit & ((1u << p->wd_w) - 1u);
+    if (lim != 0 && r->wd_min <= now && now - r->wd_min >= lim) {
+      uint64_t mn = UINT64_MAX;
+      for (w = 0; w < nw; w++)
+        for (uint64_t m = r->ne[w]; m; m &= m - 1u) {
+          i = w * 64u + (unsigned)__builtin_ctzll(m);
+          uint8_t *e = &r->wd_err[r->ivc_port[i]][r->ivc_vc[i]];
+          if (*e) continue;
+          if (now - r->wd_zero[i] >= lim) {
+            *e = 1;
+            r->nerr = 1;
+          } else if (r->wd_zero[i] < mn) {
+            mn = r->wd_zero[i];
+          }
+        }
+      r->wd_min = mn;
+    }
+  }
+  if (r->nerr) {
+    memcpy(out->wd_err, r->wd_err, sizeof r->wd_err);
+    memcpy(out->ovf_err, r->ovf_err, sizeof r->ovf_err);
+  } else if (ob < 0 || r->obe[ob]) {
+    memset(out->wd_err, 0, sizeof out->wd_err + sizeof out->ovf_err);
+  }
+  {
+    const unsigned b = ob >= 0 ? (unsigned)ob : 0u;
+    r->obv[b] = sendo;
+    r->obc[b] = credm;
+    r->obe[b] = (uint8_t)(r->nerr != 0);
+  }
+  r->cycles++;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_router.h: cycle-accurate C model of rtl/mt_router.sv (MultiTree router, ISCA 2021 §IV-B).
+ * Contract (docs/interfaces.md, docs/router.md): NP = 2*D + L ports, NumVcs VCs per port,
+ * credit-based flow control, dimension-order routing with dateline VC classes for normal
+ * packets, one-hop source-routed all-reduce messages (message-based flow control, switch
+ * allocation per sub-packet). mt_router_init is the reset; mt_router_step is one rising edge:
+ * it samples *in and fills *out with the registered outputs after the edge.
+ * No globals; memory is allocated in init only. Flits: only the mt_flit_words(PayloadW, NumVcs)
+ * low words of an input flit are stored (mt_flit.h: the bits above FlitW are 0); the words
+ * above them are 0 in every output flit. */
+#ifndef MT_ROUTER_H
+#define MT_ROUTER_H
+#include <stdint.h>
+#include "fmt/mt_flit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MT_RT_MAX_PORTS 16
+#define MT_RT_MAX_VCS 16
+#define MT_RT_MAX_IVCS (MT_RT_MAX_PORTS * MT_RT_MAX_VCS)
+
+typedef struct {
+  unsigned dims;         /* D: 1..3 */
+  unsigned k[3];         /* nodes per dimension (>= 2 for d < D); node id = x + K0*(y + K1*z) */
+  unsigned torus;        /* 1: torus (wrap links, dateline VCs), 0: mesh */
+  unsigned nlocal;       /* L >= 1 local ports (default 2*D) */
+  unsigned payload_w;    /* PayloadW: multiple of 32, 128..512 */
+  unsigned num_vcs;      /* NumVcs: even, 2..16 */
+  unsigned vc_depth;     /* VcDepth: input buffer depth per VC (flits) */
+  unsigned ej_depth;     /* EjDepth: NI ejection buffer depth per VC (credits of local outputs) */
+  unsigned subpkt_flits; /* SubPktFlits: credits a sub-packet needs before it starts */
+  unsigned step_prio;    /* 0: round-robin; 1: head step as priority, round-robin among equals */
+  unsigned wd_w;         /* WdW: watchdog counter width (1..31) */
+  unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
+                            2: incoming credits counted one cycle late */
+} mt_router_params;
+
+/* The defaults of rtl/mt_router.sv: 4x4 torus, D=2, L=4, 128-bit payload, 4 VCs, depth 16. */
+void mt_router_default_params(mt_router_params *p);
+/* 0 if the parameters are legal (the RTL's $fatal checks), else -1 with a reason in *why. */
+int mt_router_check_params(const mt_router_params *p, const char **why);
+
+typedef struct {
+  unsigned node_id;   /* this router's node id (12 bits); static */
+  uint32_t wd_limit;  /* watchdog: stall cycles before a VC raises its error; 0 = off */
+  uint8_t in_valid[MT_RT_MAX_PORTS];
+  mt_flit in_flit[MT_RT_MAX_PORTS];
+  uint8_t out_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* pulses from downstream (port, vc) */
+} mt_router_in;
+
+typedef struct {
+  uint8_t out_valid[MT_RT_MAX_PORTS];
+  mt_flit out_flit[MT_RT_MAX_PORTS];                  /* all zero when not valid */
+  uint8_t in_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];  /* one pulse per freed input slot */
+  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];     /* sticky: input VC stalled >= limit */
+  uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: flit arrived on a full VC */
+} mt_router_out;
+
+/* Router state. Internal: only mt_router_init/step/free/route are the API. The layout is
+ * tuned for speed (docs/router.md, "Speed"): the step does work per event (a flit sent or
+ * received, a credit, a new front flit), not per input VC: each input VC whose front flit
+ * can request an output sits in that output's candidate set; an output whose state and
+ * candidates did not change since it last found no eligible candidate is skipped; the
+ * watchdog keeps the cycle at which each count was last zero. */
+#define MT_RT_SETW ((MT_RT_MAX_IVCS + 63) / 64) /* 64-bit words of an input-VC bit set */
+typedef struct {
+  mt_router_params p;
+  unsigned np, nv, n, fb; /* ports, VCs, input VCs (np*nv), flit payload bytes */
+  unsigned fw, tw, nw;    /* live words per flit, word of type/VC, words of an ivc bit set */
+  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words */
+  uint32_t *buf;
+  uint16_t rd[MT_RT_MAX_IVCS], cnt[MT_RT_MAX_IVCS];
+  uint64_t ne[MT_RT_SETW];    /* bit i: cnt[i] != 0 */
+  uint64_t fresh[MT_RT_SETW]; /* bit i: new front flit, not yet classified */
+  /* per input VC: packet/message state */
+  uint8_t active[MT_RT_MAX_IVCS]; /* head sent, tail not yet */
+  uint8_t is_ar[MT_RT_MAX_IVCS];
+  uint8_t oport[MT_RT_MAX_IVCS], ovc[MT_RT_MAX_IVCS];
+  uint16_t step[MT_RT_MAX_IVCS];
+  /* watchdog: count = min(2^WdW - 1, cycle - wd_zero) while the VC stalls; wd_min is a lower
+   * bound of wd_zero over the non-empty VCs without a raised flag */
+  uint64_t wd_zero[MT_RT_MAX_IVCS], wd_min;
+  /* per input VC: front flit type; for a head, its route (at node rt_node) */
+  uint8_t fr_type[MT_RT_MAX_IVCS];
+  uint8_t rt_port[MT_RT_MAX_IVCS], rt_swap[MT_RT_MAX_IVCS];
+  uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS], rt_src[MT_RT_MAX_IVCS];
+  uint32_t rt_need[MT_RT_MAX_IVCS]; /* credits the head needs (VCT rule) */
+  unsigned rt_node;
+  /* normal-packet route by destination id at node rt_node, filled on demand (0 = not yet):
+   * bit 7 valid, bit 6 destination is the neighbour on that port, bit 5 destination reached,
+   * bit 4 wrap link, bits 3..0 output port */
+  uint8_t *dst_rt;
+  uint8_t ivc_port[MT_RT_MAX_IVCS], ivc_vc[MT_RT_MAX_IVCS]; /* i / nv, i % nv */
+  /* candidates: input VCs whose front flit asks for output o (a head, or a sub-packet of an
+   * all-reduce message), cand_o[i] = that output or 0xff */
+  uint64_t cand[MT_RT_MAX_PORTS][MT_RT_SETW];
+  uint8_t cand_o[MT_RT_MAX_IVCS];
+  uint32_t odirty; /* bit o: output o must look at its candidates */
+  /* sticky error flags in the layout of mt_router_out; nerr: any flag set */
+  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS], ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  unsigned nerr;
+  size_t out_bytes;                  /* bytes of mt_router_out before wd_err */
+  uint8_t vc_bytes[MT_RT_MAX_VCS];   /* 0xff for the VCs in use, else 0 */
+  /* per output port */
+  uint8_t held[MT_RT_MAX_PORTS];
+  uint32_t heldm; /* bit o: held[o] */
+  uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
+  uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  uint16_t busy_vc[MT_RT_MAX_PORTS]; /* bit v: output VC v allocated to a packet/message */
+  uint16_t ej_src[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: source of the last unit started on VC v */
+  /* perturbation delay registers */
+  uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  /* speed only: the last two output buffers written and what was written there besides
+   * zeros (valid ports, credit rows, error flags), see mt_router_step */
+  const mt_router_out *ob[2];
+  uint32_t obv[2], obc[2];
+  uint8_t obe[2];
+  /* statistics (not part of the RTL) */
+  uint64_t cycles, flits_out;
+} mt_router;
+
+/* Reset. Returns 0, or -1 on illegal parameters / no memory. */
+int mt_router_init(mt_router *r, const mt_router_params *p);
+void mt_router_free(mt_router *r);
+/* *out receives all of the registered outputs. When out is one of the two buffers this
+ * router wrote last, only the parts that can differ from what it wrote there are written:
+ * the ports valid then or now, the credit rows with a pulse then or now, the error flags
+ * while one is set or was then (everything else there, and the words of a flit above its
+ * live ones, is 0 already). So a caller must not write into an output buffer it passes
+ * again, nor let another router write into it (mt_net, the tests and the co-simulations do
+ * neither; the same contract as mt_ni_step's). Any other buffer is written in full. */
+void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out);
+
+/* Route computation of a head flit arriving on in_port/in_vc at node node_id (exposed for
+ * tests): output port, allowed output VC mask, swap flag (all-reduce head at a local input). */
+void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
+                     const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

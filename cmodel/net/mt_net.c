@@ -1,0 +1,618 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_net: the C network model (routers + network interfaces + memories + links). */
+#include "net/mt_net.h"
+#include "util/mt_time.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "plan/mt_ref.h"
+
+struct mt_net {
+  mt_net_cfg c;
+  const mt_sched *s; const mt_tables *tb; const mt_topo *t;
+  mt_layout ly;
+  int N, D, L, NP, dtype, pkt_mode;
+  unsigned nmp;                              /* NI memory ports */
+  /* Registered outputs. One buffer per block: a cycle reads a block's outputs (into the
+   * inputs of the blocks it drives, the links first) before that block's edge writes them. */
+  mt_router *rt; mt_router_out *rq;
+  mt_ni *ni; mt_ni_out *nq;
+  mt_ni_in *ncfg;                            /* per-node configuration part of the NI inputs */
+  mt_mem *mem;
+  uint32_t **input;
+  int nl;                                    /* directed network links */
+  mt_link_bank lnk; int *lsrc, *lsport, *ldst, *ldport;
+  int *in_link;                              /* [node*NP + port] -> link feeding it, or -1 */
+  int *out_link;                             /* [node*NP + port] -> link it drives, or -1 */
+  unsigned blk;                              /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  mt_link_slot *lview;                       /* [nl] mt_net_link_slot's answers (the model never reads them) */
+  uint64_t cycle, *lflits;
+  uint8_t started;
+  uint32_t seed;                             /* of mt_net_start */
+  uint32_t wd, rwd;                          /* effective NI / router watchdog limits */
+  unsigned fw;                               /* live 32-bit words of a flit (the others are 0) */
+  /* Every block's inputs, kept from cycle to cycle: each cycle rewrites the fields that
+   * come from registered outputs (valid bits, credits; a flit only when valid: a block
+   * reads a flit only when it is valid); the configuration fields are set once. */
+  mt_router_in *rin;                         /* [N] */
+  mt_ni_in *nin;                             /* [N] */
+  FILE *trace;                               /* --trace: NI events, CSV (docs/network.md) */
+  uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L]; uint16_t *tr_ts; /* last traced state */
+};
+
+void mt_net_cfg_paper(mt_net_cfg *c) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "paper");
+  c->payload_w = 128; c->num_vcs = 4; c->vc_depth = 318; c->ej_depth = 64; c->link_lat = 150;
+  c->subpkt_flits = 16; c->pkt_bytes = 256; c->step_prio = 0; c->local_ports = 0;
+  c->mem_p_ready = 100; c->mem_lat_max = 1; c->ni_sq = 8; c->ni_rq = 8; c->ni_chain = 1;
+  c->wd_limit = 100000; c->max_cycles = 2000000000ull; c->clock_ghz = 1.0;
+}
+
+void mt_net_cfg_small(mt_net_cfg *c) {
+  mt_net_cfg_paper(c);
+  snprintf(c->name, sizeof c->name, "small");
+  c->vc_depth = 8; c->ej_depth = 8; c->link_lat = 2; c->subpkt_flits = 4; c->pkt_bytes = 64;
+  c->ni_sq = 4; c->ni_rq = 8; c->wd_limit = 20000; c->max_cycles = 50000000ull;
+}
+
+int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e) {
+  if (!strcmp(name, "paper")) mt_net_cfg_paper(c);
+  else if (!strcmp(name, "small")) mt_net_cfg_small(c);
+  else return mt_fail(e, "unknown configuration '%s' (paper, small)", name);
+  return 0;
+}
+
+int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
+  const char *eq = strchr(kv, '=');
+  if (!eq) return mt_fail(e, "--set '%s': expected name=value", kv);
+  char key[32]; size_t kl = (size_t)(eq - kv);
+  if (kl == 0 || kl >= sizeof key) return mt_fail(e, "--set '%s': bad name", kv);
+  memcpy(key, kv, kl); key[kl] = 0;
+  char *end; errno = 0;
+  double v = strtod(eq + 1, &end);
+  if (end == eq + 1 || *end || errno || v < 0) return mt_fail(e, "--set %s: '%s' is not a non-negative number", key, eq + 1);
+  struct { const char *k; unsigned *u; } f[] = {
+    {"payload_w", &c->payload_w}, {"num_vcs", &c->num_vcs}, {"vc_depth", &c->vc_depth}, {"ej_depth", &c->ej_depth},
+    {"link_lat", &c->link_lat}, {"subpkt_flits", &c->subpkt_flits}, {"pkt_bytes", &c->pkt_bytes}, {"step_prio", &c->step_prio},
+    {"local_ports", &c->local_ports}, {"mem_p_ready", &c->mem_p_ready}, {"mem_lat_max", &c->mem_lat_max},
+    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}, {"ni_rx_engines", &c->ni_rx_engines}, {"ni_mem_ports", &c->ni_mem_ports}, {"ni_chain", &c->ni_chain}};
+  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+    if (!strcmp(key, f[i].k)) {
+      if (v > 4294967295.0 || v != (double)(unsigned)v) return mt_fail(e, "--set %s: '%s' is not a whole number", key, eq + 1);
+      *f[i].u = (unsigned)v; return 0;
+    }
+  if (!strcmp(key, "wd_limit")) { c->wd_limit = (uint32_t)v; return 0; }
+  if (!strcmp(key, "max_cycles")) { c->max_cycles = (uint64_t)v; return 0; }
+  if (!strcmp(key, "clock_ghz")) { if (v <= 0) return mt_fail(e, "--set clock_ghz must be > 0"); c->clock_ghz = v; return 0; }
+  return mt_fail(e, "--set: unknown field '%s' (payload_w num_vcs vc_depth ej_depth link_lat subpkt_flits pkt_bytes step_prio local_ports "
+                 "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports ni_chain wd_limit max_cycles clock_ghz)", key);
+}
+
+/* everything mt_net_new allocated but the struct itself */
+static void net_release(mt_net *n) {
+  for (int i = 0; i < n->N; i++) {
+    if (n->rt) mt_router_free(&n->rt[i]);
+    if (n->ni) mt_ni_free(&n->ni[i]);
+    if (n->mem) mt_mem_free(&n->mem[i]);
+    if (n->input) free(n->input[i]);
+  }
+  mt_link_bank_free(&n->lnk);
+  free(n->rt); free(n->rq); free(n->ni); free(n->nq); free(n->ncfg); free(n->mem);
+  free(n->input); free(n->lsrc); free(n->lsport); free(n->ldst); free(n->ldport); free(n->in_link); free(n->out_link);
+  free(n->lflits); free(n->lview); free(n->rin); free(n->nin); free(n->tr_tx); free(n->tr_rx); free(n->tr_ts);
+}
+
+void mt_net_free(mt_net *n) {
+  if (!n) return;
+  net_release(n);
+  free(n);
+}
+
+mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
+  return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
+}
+
+mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
+                          const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
+  const mt_topo *t = s->topo;
+  if (!mt_topo_is_grid(t)) { mt_fail(e, "the network model simulates tori and meshes; %s is not one", t->spec); return NULL; }
+  for (int d = 0; d < t->ndims; d++)
+    if (t->dim[d] < 2) { mt_fail(e, "%s: every dimension must be at least 2 wide for the router (use ring:N for one dimension)", t->spec); return NULL; }
+  if (s->bytes % 4) { mt_fail(e, "%llu bytes is not a whole number of 4-byte elements", (unsigned long long)s->bytes); return NULL; }
+  if (s->elem != 4) { mt_fail(e, "the network model moves 4-byte elements; the schedule was planned with %d-byte elements", s->elem); return NULL; }
+  const unsigned fb = c->payload_w / 8;
+  const unsigned pkt_flits = fb ? c->pkt_bytes / fb : 0;
+  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
+  for (int i = 0; i < s->nx && !routed; i++) routed = s->x[i].multihop;
+  if ((pkt_mode || routed) && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth)) {
+    mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u ej_depth=%u",
+            pkt_mode ? "packet flow control" : "a schedule with multi-hop transfers (sent as packets)", c->pkt_bytes,
+            pkt_flits + 1, c->vc_depth, c->ej_depth);
+    return NULL;
+  }
+  if (!pkt_mode && (c->subpkt_flits > c->vc_depth || c->subpkt_flits > c->ej_depth)) {
+    mt_fail(e, "message flow control with %u-flit sub-packets needs buffers of at least that; vc_depth=%u ej_depth=%u",
+            c->subpkt_flits, c->vc_depth, c->ej_depth);
+    return NULL;
+  }
+  if (c->link_lat < 1) { mt_fail(e, "link_lat must be >= 1"); return NULL; }
+  mt_net *n = mt_xcalloc(1, sizeof *n);
+  n->c = *c; n->s = s; n->tb = tb; n->t = t; n->dtype = dtype; n->pkt_mode = pkt_mode;
+  n->N = t->n_nodes; n->D = t->ndims; n->L = c->local_ports ? (int)c->local_ports : 2 * n->D; n->NP = 2 * n->D + n->L;
+  if (tb->local_ports && tb->local_ports != n->L) { mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L); mt_net_free(n); return NULL; }
+  if (mt_layout_for(s, tb, 0, &n->ly, e) || (hw && mt_layout_fit(&n->ly, hw, e))) { mt_net_free(n); return NULL; }
+  if (tbl_depth && tbl_depth < (unsigned)mt_layout_depth(tb)) { mt_fail(e, "the tables need %d words per node, the NI holds %u", mt_layout_depth(tb), tbl_depth); mt_net_free(n); return NULL; }
+  if (max_flows && max_flows < (unsigned)s->n_flows) { mt_fail(e, "%s has %d flows, the NI tracks %u", s->algo, s->n_flows, max_flows); mt_net_free(n); return NULL; }
+  /* routers */
+  mt_router_params rp; mt_router_default_params(&rp);
+  rp.dims = (unsigned)n->D; rp.torus = t->kind == MT_TOPO_TORUS;
+  for (int d = 0; d < 3; d++) rp.k[d] = d < n->D ? (unsigned)t->dim[d] : 1;
+  rp.nlocal = (unsigned)n->L; rp.payload_w = c->payload_w; rp.num_vcs = c->num_vcs; rp.vc_depth = c->vc_depth;
+  rp.ej_depth = c->ej_depth; rp.subpkt_flits = c->subpkt_flits; rp.step_prio = c->step_prio; rp.wd_w = 31;
+  const char *why = NULL;
+  if (mt_router_check_params(&rp, &why)) { mt_fail(e, "router: %s", why); mt_net_free(n); return NULL; }
+  /* network interfaces */
+  mt_ni_params np; mt_ni_default_params(&np);
+  np.payload_w = c->payload_w; np.num_vcs = c->num_vcs; np.nlocal = (unsigned)n->L; np.net_ports = (unsigned)(2 * n->D);
+  np.ej_depth = c->ej_depth; np.vc_depth = c->vc_depth; np.subpkt_flits = c->subpkt_flits; np.pkt_bytes = c->pkt_bytes;
+  np.tbl_depth = tbl_depth ? tbl_depth : (unsigned)mt_layout_depth(tb); np.max_flows = max_flows ? max_flows : (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
+  /* bandwidth: 0 = full (one engine per local port, L + 2L memory ports) */
+  /* 0: two engines per ejection port (they take turns on its packets, hiding the
+   * per-packet look-up and write drain), or one per port if 2L exceeds MT_NI_MAX_L */
+  np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (2u * (unsigned)n->L <= MT_NI_MAX_L ? 2u : 1u) * (unsigned)n->L;
+  np.mem_ports = c->ni_mem_ports ? c->ni_mem_ports : (unsigned)n->L + 2 * np.rx_engines;
+  n->nmp = np.mem_ports;
+  if (c->ni_chain > 1) { mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain); mt_net_free(n); return NULL; }
+  np.reduce_chain = c->ni_chain;
+  np.fmt = n->ly.fmt;
+  if (mt_ni_check_params(&np, e)) { char m[600]; snprintf(m, sizeof m, "network interface: %.500s", e->msg); mt_fail(e, "%s", m); mt_net_free(n); return NULL; }
+  const int N = n->N;
+  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt); n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
+  n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
+  n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg); n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
+  n->input = mt_xcalloc((size_t)N, sizeof *n->input);
+  const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
+  uint64_t *img = mt_xcalloc((size_t)depth * MT_NI_EW, 8);
+  if (nw > MT_NI_EW) { mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW); free(img); mt_net_free(n); return NULL; }
+  for (int i = 0; i < N; i++) {
+    if (mt_router_init(&n->rt[i], &rp)) { mt_fail(e, "router %d: init failed", i); free(img); mt_net_free(n); return NULL; }
+    if (mt_ni_init(&n->ni[i], &np, e)) { free(img); mt_net_free(n); return NULL; }
+    mt_layout_node_image(&n->ly, tb, i, depth, MT_NI_EW, img);
+    mt_ni_table_load(&n->ni[i], img, (unsigned)depth, MT_NI_EW);
+    mt_ni_in *cf = &n->ncfg[i];
+    cf->dtype = (uint8_t)dtype; cf->pkt_mode = (uint8_t)pkt_mode; cf->node_id = (uint16_t)i; cf->nflows = (uint16_t)s->n_flows;
+    cf->base_units = (uint32_t)n->ly.base_units; cf->rem_units = (uint32_t)n->ly.rem_units; cf->elem = (uint32_t)n->ly.elem;
+    cf->nop_bytes = (uint32_t)n->ly.nop_bytes; cf->wd_limit = c->wd_limit;
+    n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
+    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u)) {
+      mt_fail(e, "memory: mem_p_ready must be 1..100 and mem_lat_max 1..1000"); free(img); mt_net_free(n); return NULL;
+    }
+  }
+  free(img);
+  /* Watchdogs. An NI makes no progress at all only in a deadlock or while it waits for
+   * a message that is being reduced elsewhere: wd_limit plus 64 cycles per flit of the
+   * largest chunk. A router input VC may legitimately hold a message for several steps
+   * (a reduce message waits in order behind others), so its limit grows with the whole
+   * buffer: wd_limit plus 64 cycles per flit of all the data. */
+  {
+    uint64_t mx = 0;
+    for (int f = 0; f < s->n_flows; f++) if (s->chunk[f].size > mx) mx = s->chunk[f].size;
+    uint64_t wd = (uint64_t)c->wd_limit + 64ull * ((mx + fb - 1) / fb);
+    uint64_t rwd = (uint64_t)c->wd_limit + 64ull * ((s->bytes + fb - 1) / fb);
+    n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
+    n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
+    for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
+  }
+  /* links: every directed network link of the topology gets a delay line */
+  n->nl = t->n_links;
+  n->fw = mt_flit_words(c->payload_w, c->num_vcs);
+  /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
+   * younger): the links keep link_lat - 1 more cycles for that */
+  n->blk = c->link_lat - 1u;
+  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw)) {
+    mt_fail(e, "links: init failed"); mt_net_free(n); return NULL;
+  }
+  n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
+  n->lsrc = mt_xcalloc((size_t)n->nl, sizeof(int)); n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int)); n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->in_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
+  n->out_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
+  for (int i = 0; i < N * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
+  n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
+  for (int k = 0; k < n->nl; k++) {
+    const mt_edge *l = &t->links[k];
+    n->lsrc[k] = l->src; n->lsport[k] = l->src_port; n->ldst[k] = l->dst; n->ldport[k] = l->dst_port;
+    n->in_link[l->dst * n->NP + l->dst_port] = k;
+    n->out_link[l->src * n->NP + l->src_port] = k;
+  }
+  /* block inputs: reset values (all zero) and the configuration fields */
+  n->rin = mt_xcalloc((size_t)N, sizeof *n->rin);
+  n->nin = mt_xcalloc((size_t)N, sizeof *n->nin);
+  for (int i = 0; i < N; i++) {
+    n->rin[i].node_id = (unsigned)i; n->rin[i].wd_limit = c->wd_limit ? n->rwd : 0;
+    n->nin[i] = n->ncfg[i];
+  }
+  return n;
+}
+
+int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
+  (void)e;
+  const uint64_t nw = n->s->bytes / 4;
+  for (int i = 0; i < n->N; i++) {
+    mt_ref_inputs(seed, i, n->dtype, n->input[i], nw);
+    memcpy(n->mem[i].w, n->input[i], nw * 4);
+  }
+  n->started = 1;
+  n->seed = seed;
+  return 0;
+}
+
+/* One CSV line per NI event after node i's edge (the cycle number is the edge's, from 1):
+ * step advances, a sender starting / finishing a message, a receive engine starting /
+ * finishing one. Observes the model only. */
+static void trace_node(mt_net *n, int i, uint64_t t) {
+  const mt_ni *s = &n->ni[i];
+  const unsigned long long cy = (unsigned long long)t + 1;
+  if (s->ts != n->tr_ts[i]) {
+    fprintf(n->trace, "%llu,%d,step,,,%u,,\n", cy, i, s->ts);
+    n->tr_ts[i] = s->ts;
+  }
+  for (int l = 0; l < n->L; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    if (t->act != n->tr_tx[i][l]) {
+      fprintf(n->trace, "%llu,%d,%s,tx%d,%u,%u,%u,%u\n", cy, i, t->act ? "send" : "sent", l, t->flow, t->step, t->dst, t->len);
+      n->tr_tx[i][l] = t->act;
+    }
+  }
+  for (unsigned e = 0; e < s->ne; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    const uint8_t busy = r->st == 2;
+    if (busy != n->tr_rx[i][e]) {
+      fprintf(n->trace, "%llu,%d,%s,rx%u,%u,,%u,%u\n", cy, i, busy ? (r->op == MT_OP_REDUCE ? "reduce" : "gather") : "received",
+              e, r->flow, r->src, r->len);
+      n->tr_rx[i][e] = busy;
+    }
+  }
+}
+
+int mt_net_set_trace(mt_net *n, FILE *f) {
+  n->trace = f;
+  if (!f) return 0;
+  if (!n->tr_tx) {
+    n->tr_tx = mt_xcalloc((size_t)n->N, sizeof *n->tr_tx);
+    n->tr_rx = mt_xcalloc((size_t)n->N, sizeof *n->tr_rx);
+    n->tr_ts = mt_xcalloc((size_t)n->N, sizeof *n->tr_ts);
+  }
+  return fprintf(f, "cycle,node,event,unit,flow,step,peer,bytes\n") < 0 ? -1 : 0;
+}
+
+/* The live words (fw >= 5) of a flit; the words above them are 0 in every flit a block
+ * outputs, and stay 0 in the kept inputs and link slots, which receive nothing else. */
+static inline void flit_copy(uint32_t *d, const uint32_t *s, unsigned fw) {
+  if (fw == 5u) { /* PayloadW 128: the paper's flit */
+    memcpy(d, s, 16);
+    d[4] = s[4];
+    return;
+  }
+  unsigned k;
+  for (k = 0; k + 4u <= fw; k += 4u) memcpy(d + k, s + k, 16);
+  if (k < fw) memcpy(d + fw - 4u, s + fw - 4u, 16);
+}
+
+/* Credit pulses of num_vcs <= MT_NI_MAX_VCS = 8 VCs (the NI allows no more): bit v of the
+ * result is bit 0 of byte v (v < nv), and back (bytes nv..7 get 0). */
+static inline uint32_t credit_bits(const uint8_t *c, unsigned nv) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x;
+  memcpy(&x, c, 8);
+  x &= 0x0101010101010101ull; /* bit 8v */
+  x = (x | x >> 7) & 0x0003000300030003ull;
+  x = (x | x >> 14) & 0x0000000f0000000full;
+  x = (x | x >> 28) & 0xffu; /* bit v */
+  return (uint32_t)x & ((1u << nv) - 1u);
+#else
+  uint32_t h = 0;
+  for (unsigned v = 0; v < nv; v++) h |= (uint32_t)(c[v] & 1u) << v;
+  return h;
+#endif
+}
+static inline void credit_bytes(uint8_t *c, uint32_t h, unsigned nv) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t x = h & ((1u << nv) - 1u);
+  x = (x | x << 28) & 0x0000000f0000000full;
+  x = (x | x << 14) & 0x0003000300030003ull;
+  x = (x | x << 7) & 0x0101010101010101ull;
+  memcpy(c, &x, 8);
+#else
+  for (unsigned v = 0; v < 8; v++) c[v] = (uint8_t)(v < nv ? (h >> v) & 1u : 0u);
+#endif
+}
+
+/* Link k takes the registered output of its sender's port p during cycle t (the slot of
+ * row w); a slot that was and stays empty is not written. */
+static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
+  mt_link_bank *lb = &n->lnk;
+  const size_t x = (size_t)k * lb->rows + w;
+  const uint32_t h = (o->out_valid[p] ? MT_LINK_VALID : 0u) | credit_bits(o->in_credit[p], n->c.num_vcs);
+  if (!h && !lb->hdr[x]) return;
+  lb->hdr[x] = h;
+  if (h & MT_LINK_VALID) flit_copy(lb->flit + x * n->fw, o->out_flit[p].w, n->fw);
+}
+
+/* What link k presents during a cycle (row r) into its receiver's router input port dp. */
+static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
+  const mt_link_bank *lb = &n->lnk;
+  const size_t x = (size_t)k * lb->rows + r;
+  const uint32_t h = lb->hdr[x];
+  ri->in_valid[dp] = (uint8_t)(h >> 31);
+  if (h & MT_LINK_VALID) { flit_copy(ri->in_flit[dp].w, lb->flit + x * n->fw, n->fw); n->lflits[k]++; }
+  credit_bytes(ri->out_credit[dp], h, n->c.num_vcs);
+}
+
+/* Speed only: a node reads its links' slots of consecutive cycles one after the other
+ * (mt_net_run), and fetches them this many cycles ahead. */
+#define LINK_PF 8u
+
+/* Node i's part of cycle t: its links take its router's registered outputs (unless the
+ * caller did that for every link already: put = 0), its blocks' inputs are computed from
+ * the registered outputs (the links present those of lat - 1 cycles ago), then every block
+ * of the node takes its edge. Touches no other node's state but through the links. */
+static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
+  const int D2 = 2 * n->D, L = n->L, NP = n->NP;
+  const unsigned fw = n->fw, wr = mt_link_bank_wrow(&n->lnk, t), rr = mt_link_bank_rrow(&n->lnk, t);
+  mt_router_in *ri = &n->rin[i];
+  const mt_router_out *ro = &n->rq[i];
+  const mt_ni_out *no = &n->nq[i];
+  /* router inputs: network ports from the links, local ports from the NI */
+  unsigned pr = rr + LINK_PF; /* the row presented LINK_PF cycles later */
+  if (pr >= n->lnk.rows) pr %= n->lnk.rows;
+  for (int p = 0; p < D2; p++) {
+    const int ko = n->out_link[i * NP + p], ki = n->in_link[i * NP + p];
+    if (put && ko >= 0) link_put(n, ko, wr, ro, p);
+    if (ki >= 0) {
+      const size_t x = (size_t)ki * n->lnk.rows + pr;
+      __builtin_prefetch(&n->lnk.hdr[x]);
+      __builtin_prefetch(&n->lnk.flit[x * fw]);
+      link_get(n, ki, rr, ri, p);
+    }
+  }
+  for (int l = 0; l < L; l++) {
+    ri->in_valid[D2 + l] = no->inj_valid[l];
+    if (no->inj_valid[l]) flit_copy(ri->in_flit[D2 + l].w, no->inj_flit[l].w, fw);
+    memcpy(ri->out_credit[D2 + l], no->ej_credit[l], MT_NI_MAX_VCS); /* VCs >= num_vcs: 0 */
+  }
+  /* NI inputs: the router's local ports and the memory */
+  mt_ni_in *ni = &n->nin[i];
+  ni->start = (uint8_t)(n->started && t == 0);
+  for (int l = 0; l < L; l++) {
+    memcpy(ni->inj_credit[l], ro->in_credit[D2 + l], MT_NI_MAX_VCS); /* VCs >= num_vcs: 0 */
+    ni->ej_valid[l] = ro->out_valid[D2 + l];
+    if (ro->out_valid[D2 + l]) flit_copy(ni->ej_flit[l].w, ro->out_flit[D2 + l].w, fw);
+  }
+  mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
+  /* the edges: the memory's (its requests are the NI's outputs before the NI's edge), the
+   * router's and the NI's (their outputs were read above) */
+  mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
+                 MT_NI_MAX_LANES);
+  mt_router_step(&n->rt[i], ri, &n->rq[i]);
+  mt_ni_step(&n->ni[i], ni, &n->nq[i]);
+  if (n->trace) trace_node(n, i, t);
+}
+
+void mt_net_step(mt_net *n) {
+  const uint64_t t = n->cycle;
+  /* a link of latency 1 presents what its sender registered in this very cycle: every link
+   * takes its input before any node reads one */
+  const int put_all = n->lnk.lat == 1u;
+  if (put_all) {
+    const unsigned wr = mt_link_bank_wrow(&n->lnk, t);
+    for (int k = 0; k < n->nl; k++) link_put(n, k, wr, &n->rq[n->lsrc[k]], n->lsport[k]);
+  }
+  for (int i = 0; i < n->N; i++) node_cycle(n, i, t, !put_all);
+  n->cycle++;
+}
+
+
+/* The network as mt_net_new and mt_net_start made it (the same seed and perturbation flags). */
+static int net_restart(mt_net *n, mt_err *e) {
+  const mt_net_cfg c = n->c;
+  const mt_sched *s = n->s; const mt_tables *tb = n->tb;
+  const int dtype = n->dtype, pkt_mode = n->pkt_mode;
+  const uint32_t seed = n->seed;
+  const unsigned rpt = n->rt[0].p.perturb, npt = n->ni[0].p.perturb;
+  FILE *trace = n->trace;
+  net_release(n); /* first: a large network's buffers twice might not fit */
+  mt_net *f = mt_net_new(&c, s, tb, dtype, pkt_mode, e);
+  if (!f) { memset(n, 0, sizeof *n); return -1; }
+  *n = *f;
+  free(f);
+  mt_net_set_perturb(n, rpt, npt);
+  if (mt_net_start(n, seed, e)) return -1;
+  if (trace && mt_net_set_trace(n, trace)) return mt_fail(e, "--trace: write failed");
+  return 0;
+}
+
+/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+ * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
+ * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
+ * node that is not done runs until its NI is done or the block ends; if then every NI is
+ * done, every node runs to the cycle at which the last one got done, else to the block's
+ * end (this needs an NI's done output to stay set, as it does until the next start). An NI
+ * error stops nothing in time (the other nodes may have run past it): the run starts
+ * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
+static int run_blocks(mt_net *n, uint64_t limit, int progress, double t0) {
+  double last = t0;
+  uint64_t *at = mt_xcalloc((size_t)n->N, sizeof *at); /* next cycle of node i */
+  int rc = 0;
+  while (n->cycle < limit) {
+    const uint64_t T = n->cycle, E = limit - T > n->blk ? T + n->blk : limit;
+    int all_done = 1;
+    for (int i = 0; i < n->N && !rc; i++) {
+      uint64_t t = T;
+      if (!n->nq[i].done)
+        while (t < E) {
+          node_cycle(n, i, t++, 1);
+          if (n->nq[i].err) rc = 1;
+          if (n->nq[i].done || rc) break;
+        }
+      at[i] = t;
+      all_done &= n->nq[i].done;
+    }
+    uint64_t end = E;
+    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
+      end = T;
+      for (int i = 0; i < n->N; i++) if (at[i] > end) end = at[i];
+    }
+    for (int i = 0; i < n->N && !rc; i++)
+      while (at[i] < end) {
+        node_cycle(n, i, at[i]++, 1);
+        if (n->nq[i].err) { rc = 1; break; }
+      }
+    if (rc) break;
+    n->cycle = end;
+    if (all_done) break;
+    if (progress && (T >> 16) != (end >> 16)) {
+      double tn = mt_now();
+      if (tn - last > 10.0) { fprintf(stderr, "sim: cycle %llu, %.0f s\n", (unsigned long long)n->cycle, tn - t0); last = tn; }
+    }
+  }
+  free(at);
+  return rc;
+}
+
+int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e) {
+  memset(r, 0, sizeof *r);
+  r->err_node = -1;
+  if (!n->started) return mt_fail(e, "mt_net_run before mt_net_start");
+  double t0 = mt_now(), last = t0;
+  /* In blocks (run_blocks) from cycle 0 when the links let nodes run ahead and no trace is
+   * written (its lines come cycle by cycle, node by node); else, and after an NI error in a
+   * block, cycle by cycle from the start. */
+  int all_done = 0, blocks = n->blk && !n->trace && n->cycle == 0;
+  const uint64_t c0 = n->cycle;
+  if (blocks && run_blocks(n, n->c.max_cycles, progress, t0)) {
+    if (net_restart(n, e)) return -1;
+    blocks = 0;
+  }
+  if (blocks) { /* ended without an error: every NI done, or the cycle limit */
+    all_done = n->cycle > c0;
+    for (int i = 0; i < n->N; i++) all_done &= n->nq[i].done;
+  }
+  while (!blocks && n->cycle - c0 < n->c.max_cycles) {
+    mt_net_step(n);
+    all_done = 1;
+    for (int i = 0; i < n->N; i++) {
+      if (n->nq[i].err && r->err_node < 0) { r->err_node = i; r->err_code = n->nq[i].err_code; }
+      all_done &= n->nq[i].done;
+    }
+    if (r->err_node >= 0 || all_done) break;
+    if (progress && (n->cycle & 0xFFFF) == 0) {
+      double tn = mt_now();
+      if (tn - last > 10.0) { fprintf(stderr, "sim: cycle %llu, %.0f s\n", (unsigned long long)n->cycle, tn - t0); last = tn; }
+    }
+  }
+  r->cycles = n->cycle - c0;
+  r->done = all_done;
+  r->bytes = n->s->bytes;
+  for (int i = 0; i < n->N; i++)
+    for (int p = 0; p < n->NP; p++)
+      for (int v = 0; v < (int)n->c.num_vcs; v++)
+        if ((n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v]) && !r->router_err) {
+          r->router_err = 1; r->rerr_node = i; r->rerr_port = p; r->rerr_vc = v; r->rerr_ovf = n->rq[i].ovf_err[p][v];
+        }
+  /* link utilisation over the run */
+  uint64_t tot = 0, mx = 0;
+  for (int k = 0; k < n->nl; k++) { tot += n->lflits[k]; if (n->lflits[k] > mx) mx = n->lflits[k]; }
+  r->link_flits = tot;
+  if (r->cycles && n->nl) { r->util_mean = (double)tot / (double)n->nl / (double)r->cycles; r->util_max = (double)mx / (double)r->cycles; }
+  /* bandwidth lower bound: 2(N-1)S / (N d B), d = links per node, B = bytes per cycle */
+  double d = (double)n->nl / (double)n->N, B = (double)(n->c.payload_w / 8);
+  r->lb_cycles = 2.0 * (n->N - 1) * (double)n->s->bytes / ((double)n->N * d * B);
+  if (!all_done) {
+    if (r->err_node >= 0) return 0; /* reported by the caller with the NI's error code */
+    return mt_fail(e, "the all-reduce did not finish within max_cycles=%llu (cycle limit)", (unsigned long long)n->c.max_cycles);
+  }
+  /* every node's buffer against the reference computed from the inputs and tables */
+  const uint64_t nw = n->s->bytes / 4;
+  uint32_t *ref = mt_xcalloc(nw + 1, 4);
+  if (mt_ref_result(n->s, n->tb, n->dtype, n->input, ref, e)) { free(ref); return -1; }
+  for (int i = 0; i < n->N; i++)
+    for (uint64_t k = 0; k < nw; k++) r->wrong_words += n->mem[i].w[k] != ref[k];
+  free(ref);
+  r->correct = r->wrong_words == 0;
+  return 0;
+}
+
+const uint32_t *mt_net_buffer(const mt_net *n, int node) { return n->mem[node].w; }
+const uint32_t *mt_net_input(const mt_net *n, int node) { return n->input[node]; }
+
+uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
+int mt_net_nodes(const mt_net *n) { return n->N; }
+unsigned mt_net_mem_ports(const mt_net *n) { return n->nmp; }
+const mt_layout *mt_net_layout(const mt_net *n) { return &n->ly; }
+uint32_t mt_net_router_wd_limit(const mt_net *n) { return n->c.wd_limit ? n->rwd : 0; }
+const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node) { return &n->ncfg[node]; }
+int mt_net_num_links(const mt_net *n) { return n->nl; }
+void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port) {
+  *src = n->lsrc[k]; *src_port = n->lsport[k]; *dst = n->ldst[k]; *dst_port = n->ldport[k];
+}
+const mt_link_slot *mt_net_link_slot(const mt_net *n, int k) {
+  if (n->cycle == 0) memset(&n->lview[k], 0, sizeof n->lview[k]);
+  else mt_link_bank_slot(&n->lnk, (unsigned)k, n->cycle - 1, &n->lview[k]);
+  return &n->lview[k];
+}
+const mt_router_out *mt_net_router_out(const mt_net *n, int node) { return &n->rq[node]; }
+const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node]; }
+const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
+void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
+  for (int i = 0; i < n->N; i++) { n->rt[i].p.perturb = router_perturb; n->ni[i].p.perturb = ni_perturb; }
+}
+
+/* A flit's type (mt_flit.h, MT_FT_*) and, for a head, source, destination, flow and op. */
+static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
+  const unsigned t = mt_flit_type(fl, pw);
+  static const char *const tn[8] = {"ar-head", "ar-body", "ar-subtail", "ar-tail", "head", "body", "tail", "headtail"};
+  fprintf(f, "%s", tn[t & 7u]);
+  if (mt_ft_is_head(t))
+    fprintf(f, " src %u dst %u flow %u op %s", mt_hd_src(fl), mt_hd_dst(fl), mt_hd_flow(fl), mt_op_name((int)mt_hd_op(fl)));
+}
+
+/* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
+ * FIFO with its front flit, and each NI's state, timestep and entry. For a watchdog stop:
+ * what waits on what (docs/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
+
+void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
+  unsigned lines = 0;
+  const unsigned pw = n->c.payload_w, nv = n->c.num_vcs;
+#define LINE_OK() (max_lines == 0 || lines++ < max_lines)
+  for (int i = 0; i < n->N; i++) {
+    const mt_ni *s = &n->ni[i];
+    const mt_router *r = &n->rt[i];
+    if (!LINE_OK()) break;
+    static const char *const stn[6] = {"idle", "scan", "run", "fin", "done", "error"};
+    fprintf(f, "node %d: NI %s, timestep %u, entry %u\n", i, s->st < 6 ? stn[s->st] : "?", s->ts, s->hp);
+    for (unsigned iv = 0; iv < r->n; iv++) {
+      if (!r->cnt[iv]) continue;
+      if (!LINE_OK()) break;
+      mt_flit fl;
+      mt_flit_clear(&fl);
+      memcpy(fl.w, &r->buf[((size_t)iv * r->p.vc_depth + r->rd[iv]) * r->fw], r->fw * sizeof(uint32_t));
+      fprintf(f, "  router in port %u VC %u: %u flits, front ", iv / r->nv, iv % r->nv, r->cnt[iv]);
+      dump_flit(f, &fl, pw);
+      if (r->active[iv]) fprintf(f, " (unit active on out port %u VC %u)", r->oport[iv], r->ovc[iv]);
+      fprintf(f, "\n");
+    }
+    for (unsigned g = 0; g < s->nstreams; g++) {
+      if (!s->ej_cnt[g]) continue;
+      if (!LINE_OK()) break;
+      fprintf(f, "  NI ejection port %u VC %u: %u flits, front ", g / nv, g % nv, s->ej_cnt[g]);
+      dump_flit(f, &s->ej[(size_t)g * s->p.ej_depth + s->ej_rd[g]], pw);
+      fprintf(f, "\n");
+    }
+  }
+#undef LINE_OK
+}

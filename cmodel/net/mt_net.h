@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_net: an X x Y (x Z) torus or mesh of nodes, each a router (mt_router), a network
+ * interface (mt_ni) and its gradient buffer (mt_mem), wired by link delay lines
+ * (mt_link) of the configured latency; the NI talks to the router's local ports
+ * directly (latency 1). Cycle-accurate: every block is a Moore machine, so a cycle
+ * computes every block's inputs from the previous cycle's registered outputs and then
+ * takes every block's edge. Runs one all-reduce (or several back to back) from the
+ * planner's tables and checks every node's buffer against mt_ref_result. */
+#ifndef MT_NET_H
+#define MT_NET_H
+#include <stdint.h>
+#include <stdio.h>
+#include "table/mt_layout.h"
+#include "hw/mt_link.h"
+#include "hw/mt_mem.h"
+#include "hw/mt_ni.h"
+#include "hw/mt_router.h"
+#include "plan/mt_sched.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  char name[16];
+  unsigned payload_w;     /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
+  unsigned num_vcs, vc_depth, ej_depth;
+  unsigned link_lat;      /* cycles, flits and credits alike */
+  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
+  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;   /* L; 0 = 2*D */
+  unsigned mem_p_ready, mem_lat_max;
+  unsigned ni_sq, ni_rq;
+  unsigned ni_rx_engines; /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
+  unsigned ni_mem_ports;  /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
+  unsigned ni_chain;      /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
+  uint32_t wd_limit;      /* NI and router watchdogs, cycles without progress */
+  uint64_t max_cycles;    /* a run longer than this is an error */
+  double clock_ghz;
+} mt_net_cfg;
+
+/* Table III: 1 GHz, 16 B links, 150-cycle links, 4 VCs of 318 flits, 256-B packets and
+ * sub-packets (virtual cut-through). */
+void mt_net_cfg_paper(mt_net_cfg *c);
+/* Short links and shallow buffers for fast tests. */
+void mt_net_cfg_small(mt_net_cfg *c);
+int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e);
+/* Override one field: "vc_depth=64", "link_lat=20", ... (the names above). */
+int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e);
+
+typedef struct {
+  uint64_t cycles;
+  uint64_t bytes;
+  int done, correct;
+  uint64_t wrong_words;         /* summed over nodes */
+  int err_node, err_code;       /* first NI error (-1: none) */
+  int router_err;               /* a router watchdog or overflow flag */
+  int rerr_node, rerr_port, rerr_vc, rerr_ovf; /* the first such flag: where, and 1 = overflow */
+  double util_mean, util_max;   /* flits per cycle over the network links */
+  uint64_t link_flits;
+  double lb_cycles;             /* 2(N-1)S / (N d B) */
+} mt_net_result;
+
+typedef struct mt_net mt_net;
+
+/* Build the network for schedule s (tables tb) with configuration c. pkt_mode: 0
+ * message-based flow control, 1 packets of pkt_bytes each with its own head. */
+mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e);
+/* The same with a fixed hardware table layout (an RTL build's): the schedule's layout is
+ * fitted into hw (mt_layout_fit; error if it does not fit), the NIs get tbl_depth table
+ * words and max_flows per-flow entries (0: what the tables need). hw NULL, 0, 0 is
+ * mt_net_new. */
+mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
+                          const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
+void mt_net_free(mt_net *n);
+/* Load seeded inputs (mt_ref_inputs) and start every NI. */
+int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
+/* --trace: from now on write one CSV line per network-interface event to f (header
+ * "cycle,node,event,unit,flow,step,peer,bytes"; events step, send, sent, reduce, gather,
+ * received; docs/network.md). NULL stops. -1 if the header cannot be written. */
+int mt_net_set_trace(mt_net *n, FILE *f);
+/* One cycle. */
+void mt_net_step(mt_net *n);
+/* Run until every NI is done, an error, or max_cycles; then check the buffers.
+ * progress: print a line to stderr every ~10 s of wall time. For speed it lets each node
+ * run up to link_lat - 1 cycles before the next (docs/bench.md); the result, and the state
+ * of every block after it, are those of mt_net_step cycle by cycle. */
+int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e);
+/* Node n's buffer (bytes/4 words), and the inputs it started with. */
+const uint32_t *mt_net_buffer(const mt_net *n, int node);
+const uint32_t *mt_net_input(const mt_net *n, int node);
+
+/* Read-only views for co-simulation (tb/cosim/cosim_net.cpp); none changes the model.
+ * Cycles stepped so far, nodes, NI memory ports, the table layout, and the effective
+ * router watchdog limit every router gets. */
+uint64_t mt_net_cycle(const mt_net *n);
+int mt_net_nodes(const mt_net *n);
+unsigned mt_net_mem_ports(const mt_net *n);
+const mt_layout *mt_net_layout(const mt_net *n);
+uint32_t mt_net_router_wd_limit(const mt_net *n);
+/* Node i's NI configuration inputs (everything of mt_ni_in but start, table, credits,
+ * flits and memory: the harness drives the RTL NI with the same). */
+const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node);
+/* Directed network links: count, and link k's ends (flits from src's output port src_port
+ * to dst's input port dst_port; credits of src's input port src_port ride along to dst's
+ * output port dst_port). */
+int mt_net_num_links(const mt_net *n);
+void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port);
+/* What link k presented to its receiver during the last cycle stepped (flit, valid, credit
+ * bit per VC); zeros before the first step. */
+const mt_link_slot *mt_net_link_slot(const mt_net *n, int k);
+/* Registered outputs of node i's router and NI after the last cycle stepped. */
+const mt_router_out *mt_net_router_out(const mt_net *n, int node);
+const mt_ni_out *mt_net_ni_out(const mt_net *n, int node);
+/* Node i's gradient buffer model (the same mt_mem the NI's memory ports are served by). */
+const mt_mem *mt_net_mem(const mt_net *n, int node);
+/* Test only: set the perturbation flags of every router (mt_router_params.perturb) and NI
+ * (mt_ni_params.perturb) after mt_net_new; 0, 0 is the exact model (the default). */
+void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb);
+/* What a stopped network holds, a line per non-empty buffer (deadlock diagnosis); max_lines 0: all */
+void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_sched: schedule building blocks, chunk tiling and the schedule tables (Fig. 5). */
+#include "plan/mt_sched.h"
+#include <stdlib.h>
+#include <string.h>
+
+const char *const mt_algo_names[] = {"multitree", "ring", "ring2d", "dbtree", "hd", "hdrm", NULL};
+
+void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows) {
+  memset(s, 0, sizeof *s);
+  s->topo = t;
+  snprintf(s->algo, sizeof s->algo, "%s", algo);
+  s->n_nodes = t->n_nodes;
+  s->n_flows = n_flows;
+  s->chunk = mt_xcalloc((size_t)n_flows, sizeof *s->chunk);
+  s->root = mt_xcalloc((size_t)n_flows, sizeof *s->root);
+}
+
+void mt_sched_free(mt_sched *s) {
+  free(s->chunk); free(s->root); free(s->x); free(s->path);
+  memset(s, 0, sizeof *s);
+}
+
+int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+  if (s->nx == s->capx) { s->capx = s->capx ? 2 * s->capx : 1024; s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x); }
+  mt_xfer *x = &s->x[s->nx];
+  x->flow = flow; x->op = (uint8_t)op; x->src = src; x->dst = dst; x->step = step;
+  x->path_len = (uint16_t)nlinks;
+  if (nlinks == 1) x->path_off = links[0];
+  else {
+    if (s->npath + nlinks > s->cappath) {
+      while (s->npath + nlinks > s->cappath) s->cappath = s->cappath ? 2 * s->cappath : 1024;
+      s->path = mt_xrealloc(s->path, (size_t)s->cappath * sizeof *s->path);
+    }
+    x->path_off = s->npath;
+    memcpy(s->path + s->npath, links, (size_t)nlinks * sizeof *links);
+    s->npath += nlinks;
+  }
+  x->multihop = (uint8_t)(mt_sched_hops(s, x) > 1);
+  if (step > s->steps) s->steps = step;
+  return s->nx++;
+}
+
+int mt_sched_add_routed(mt_sched *s, int flow, int op, int src, int dst, int step, mt_err *e) {
+  int buf[8192];
+  int n = mt_topo_route(s->topo, src, dst, buf, 8192);
+  if (n <= 0) return mt_fail(e, "%s: no route from node %d to node %d", s->topo->spec, src, dst);
+  return mt_sched_add(s, flow, op, src, dst, step, buf, n);
+}
+
+int mt_sched_hops(const mt_sched *s, const mt_xfer *x) {
+  int h = 0;
+  for (int i = 0; i < x->path_len; i++) if (!mt_is_switch(s->topo, s->topo->links[MT_XLINK(s, x, i)].dst)) h++;
+  return h;
+}
+
+int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
+  if (bytes == 0) return mt_fail(e, "byte count is zero; an all-reduce needs at least one element per flow");
+  if (elem <= 0 || elem > 64) return mt_fail(e, "element size %d bytes: expected 1..64", elem);
+  if (bytes % (uint64_t)elem) return mt_fail(e, "%llu bytes is not a whole number of %d-byte elements", (unsigned long long)bytes, elem);
+  if (bytes > 0xFFFFFFFFull) return mt_fail(e, "%llu bytes exceed 4 GiB, the most the 32-bit address and length fields of the head flit carry", (unsigned long long)bytes);
+  uint64_t units = bytes / (uint64_t)elem, base = units / (uint64_t)s->n_flows, rem = units % (uint64_t)s->n_flows;
+  if (base == 0)
+    return mt_fail(e, "%llu bytes = %llu elements of %d bytes, fewer than the %d flows of %s: every flow needs at least one element",
+                   (unsigned long long)bytes, (unsigned long long)units, elem, s->n_flows, s->algo);
+  s->bytes = bytes; s->elem = elem;
+  uint64_t at = 0;
+  for (int f = 0; f < s->n_flows; f++) {
+    uint64_t u = base + ((uint64_t)f < rem ? 1 : 0);
+    s->chunk[f].addr = at * (uint64_t)elem;
+    s->chunk[f].size = u * (uint64_t)elem;
+    at += u;
+  }
+  return 0;
+}
+
+int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e) {
+  int rc;
+  memset(s, 0, sizeof *s);
+  if (!strcmp(algo, "multitree")) rc = mt_plan_multitree(s, t, e);
+  else if (!strcmp(algo, "ring")) rc = mt_plan_ring(s, t, e);
+  else if (!strcmp(algo, "ring2d")) rc = mt_plan_ring2d(s, t, e);
+  else if (!strcmp(algo, "dbtree")) rc = mt_plan_dbtree(s, t, e);
+  else if (!strcmp(algo, "hd")) rc = mt_plan_hd(s, t, 0, e);
+  else if (!strcmp(algo, "hdrm")) rc = mt_plan_hd(s, t, 1, e);
+  else return mt_fail(e, "unknown algorithm '%s' (multitree, ring, ring2d, dbtree, hd, hdrm)", algo);
+  if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
+  if (rc == 0 && s->steps > 65535) rc = mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds 65535", algo, t->spec, s->steps);
+  if (rc) mt_sched_free(s);
+  return rc;
+}
+
+const char *mt_op_name(int op) {
+  return op == MT_OP_REDUCE ? "reduce" : op == MT_OP_GATHER ? "gather" : op == MT_OP_NOP ? "nop" : "?";
+}
+
+/* ---------------- schedule tables ---------------- */
+
+static int node_L(const mt_sched *s, int tables_L, int n) {
+  if (tables_L > 0) return tables_L;
+  int p = s->topo->n_ports[n];
+  return p > 0 ? p : 1;
+}
+
+/* The slot describing transfer x as seen from the sender (send = 1) or the receiver. */
+static mt_slot make_slot(const mt_sched *s, const mt_xfer *x, int send, int L_recv) {
+  const mt_topo *t = s->topo;
+  mt_slot sl;
+  sl.node = send ? x->dst : x->src;
+  const mt_edge *first = &t->links[MT_XLINK(s, x, 0)], *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
+  sl.port = x->multihop ? MT_PORT_ROUTED : first->src_port;
+  sl.eject = last->dst_port % L_recv;
+  return sl;
+}
+
+static const mt_sched *g_cmp_sched; /* qsort context, set only while sorting */
+/* reduce children: by the step they send in, then by node id */
+static int xfer_by_step_src(const void *a, const void *b) {
+  const mt_xfer *x = &g_cmp_sched->x[*(const int *)a], *y = &g_cmp_sched->x[*(const int *)b];
+  if (x->step != y->step) return x->step - y->step;
+  return x->src - y->src;
+}
+/* gather sends: by (flow, step), then creation (= allocation) order */
+static int xfer_by_flow_step_idx(const void *a, const void *b) {
+  int i = *(const int *)a, j = *(const int *)b;
+  const mt_xfer *x = &g_cmp_sched->x[i], *y = &g_cmp_sched->x[j];
+  if (x->flow != y->flow) return x->flow - y->flow;
+  if (x->step != y->step) return x->step - y->step;
+  return i - j;
+}
+static int entry_cmp(const void *a, const void *b) {
+  const mt_entry *x = a, *y = b;
+  if (x->step != y->step) return x->step - y->step;
+  if (x->flow != y->flow) return x->flow - y->flow;
+  return x->op - y->op;
+}
+
+int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e) {
+  const int N = s->n_nodes, F = s->n_flows;
+  memset(tb, 0, sizeof *tb);
+  tb->n_nodes = N; tb->steps = s->steps; tb->n_flows = F; tb->local_ports = local_ports;
+  /* transfers by sender and by receiver (CSR, creation order) */
+  int *os = mt_xcalloc((size_t)N + 1, sizeof(int)), *is = mt_xcalloc((size_t)N + 1, sizeof(int));
+  for (int i = 0; i < s->nx; i++) { os[s->x[i].src + 1]++; is[s->x[i].dst + 1]++; }
+  for (int n = 0; n < N; n++) { os[n + 1] += os[n]; is[n + 1] += is[n]; }
+  int *ol = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *il = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
+  int *fo = mt_xcalloc((size_t)N, sizeof(int)), *fi = mt_xcalloc((size_t)N, sizeof(int));
+  for (int i = 0; i < s->nx; i++) { ol[os[s->x[i].src] + fo[s->x[i].src]++] = i; il[is[s->x[i].dst] + fi[s->x[i].dst]++] = i; }
+  free(fo); free(fi);
+  /* roots by node */
+  int *rs = mt_xcalloc((size_t)N + 1, sizeof(int)), *rl = mt_xcalloc((size_t)F + 1, sizeof(int)), *rf = mt_xcalloc((size_t)N, sizeof(int));
+  for (int f = 0; f < F; f++) rs[s->root[f] + 1]++;
+  for (int n = 0; n < N; n++) rs[n + 1] += rs[n];
+  for (int f = 0; f < F; f++) rl[rs[s->root[f]] + rf[s->root[f]]++] = f;
+  free(rf);
+  /* largest chunk per step, for the NOP lockstep estimate */
+  uint64_t *stepmax = mt_xcalloc((size_t)s->steps + 2, sizeof(uint64_t));
+  for (int i = 0; i < s->nx; i++) {
+    uint64_t z = s->chunk[s->x[i].flow].size;
+    if (z > stepmax[s->x[i].step]) stepmax[s->x[i].step] = z;
+  }
+  /* entries grow per node (slots never move: entries point into them) */
+  size_t cap_e = (size_t)s->nx + (size_t)F + 1024;
+  tb->entries = mt_xcalloc(cap_e, sizeof(mt_entry));
+  tb->slots = mt_xcalloc((size_t)2 * s->nx + 1, sizeof(mt_slot));
+  tb->start = mt_xcalloc((size_t)N, sizeof(int));
+  tb->count = mt_xcalloc((size_t)N, sizeof(int));
+  int *busy = mt_xcalloc((size_t)s->steps + 2, sizeof(int));
+  int *tmp = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
+  /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
+  int *rcnt = mt_xcalloc((size_t)F + 1, sizeof(int)), *rbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
+  int *rin = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *gpar = mt_xcalloc((size_t)F, sizeof(int));
+  for (int f = 0; f < F; f++) gpar[f] = -1;
+  int rc = 0;
+  g_cmp_sched = s;
+  for (int n = 0; n < N && rc == 0; n++) {
+    int L = node_L(s, local_ports, n);
+    /* at most: one entry per transfer sent, one per flow rooted here, one NOP per step */
+    size_t need = (size_t)tb->n_entries + (size_t)(os[n + 1] - os[n]) + (size_t)(rs[n + 1] - rs[n]) + (size_t)s->steps + 1;
+    if (need > cap_e) {
+      while (need > cap_e) cap_e *= 2;
+      tb->entries = mt_xrealloc(tb->entries, cap_e * sizeof(mt_entry));
+    }
+    tb->start[n] = tb->n_entries;
+    int first = tb->n_entries;
+    /* bucket incoming transfers by flow */
+    for (int k = is[n]; k < is[n + 1]; k++) {
+      const mt_xfer *x = &s->x[il[k]];
+      if (x->op == MT_OP_REDUCE) rcnt[x->flow]++;
+      else if (gpar[x->flow] < 0) gpar[x->flow] = il[k];
+      else { rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow); break; }
+    }
+    { int at = 0; for (int k = is[n]; k < is[n + 1]; k++) { int f = s->x[il[k]].flow; if (s->x[il[k]].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) { rbeg[f] = at + 1; at += rcnt[f]; } } }
+    for (int k = is[n]; k < is[n + 1]; k++) {
+      const mt_xfer *x = &s->x[il[k]];
+      if (x->op == MT_OP_REDUCE) { int f = x->flow; rin[rbeg[f] - 1 + --rcnt[f]] = il[k]; }
+    }
+    /* rcnt is back to 0; restore counts while emitting */
+    for (int k = is[n]; k < is[n + 1]; k++) if (s->x[il[k]].op == MT_OP_REDUCE) rcnt[s->x[il[k]].flow]++;
+    /* reduce entries: one per reduce transfer sent by n, plus one per flow rooted at n */
+    for (int k = os[n]; k < os[n + 1]; k++) {
+      const mt_xfer *x = &s->x[ol[k]];
+      if (x->op != MT_OP_REDUCE) continue;
+      mt_entry *en = &tb->entries[tb->n_entries++];
+      en->op = MT_OP_REDUCE; en->flow = x->flow; en->step = x->step;
+      en->has_parent = 1; en->parent = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
+      en->addr = s->chunk[x->flow].addr; en->size = s->chunk[x->flow].size;
+    }
+    for (int r = rs[n]; r < rs[n + 1]; r++) {
+      mt_entry *en = &tb->entries[tb->n_entries++];
+      en->op = MT_OP_REDUCE; en->flow = rl[r]; en->step = 0; en->has_parent = 0;
+      en->addr = s->chunk[rl[r]].addr; en->size = s->chunk[rl[r]].size;
+    }
+    for (int i = first; i < tb->n_entries && rc == 0; i++) {
+      mt_entry *en = &tb->entries[i];
+      int f = en->flow, nt = rcnt[f];
+      if (nt) memcpy(tmp, rin + rbeg[f] - 1, (size_t)nt * sizeof(int));
+      qsort(tmp, (size_t)nt, sizeof(int), xfer_by_step_src);
+      en->child = tb->slots + tb->n_slots; en->nchild = nt;
+      for (int c = 0; c < nt; c++) {
+        const mt_xfer *x = &s->x[tmp[c]];
+        tb->slots[tb->n_slots++] = make_slot(s, x, 0, L);
+        /* root: the step after the last child sends, so that the root reduce entry, which
+         * waits for every contribution, never holds up a send of that step in the NI's
+         * in-order issue (docs/formats.md) */
+        if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
+        if (en->has_parent && x->step >= en->step)
+          rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d",
+                       s->algo, n, f, en->step, x->src, x->step);
+      }
+      if (!en->has_parent && nt == 0) rc = mt_fail(e, "%s: root %d of flow %d receives no reduce contribution", s->algo, n, f);
+    }
+    /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
+    int ng = 0;
+    for (int k = os[n]; k < os[n + 1]; k++) if (s->x[ol[k]].op == MT_OP_GATHER) tmp[ng++] = ol[k];
+    qsort(tmp, (size_t)ng, sizeof(int), xfer_by_flow_step_idx);
+    for (int k = 0; k < ng && rc == 0; k++) {
+      const mt_xfer *x = &s->x[tmp[k]];
+      if (k == 0 || s->x[tmp[k - 1]].flow != x->flow || s->x[tmp[k - 1]].step != x->step) {
+        mt_entry *en = &tb->entries[tb->n_entries++];
+        en->op = MT_OP_GATHER; en->flow = x->flow; en->step = x->step;
+        en->addr = s->chunk[x->flow].addr; en->size = s->chunk[x->flow].size;
+        en->child = tb->slots + tb->n_slots; en->nchild = 0;
+        en->has_parent = gpar[x->flow] >= 0;
+        if (en->has_parent) en->parent = make_slot(s, &s->x[gpar[x->flow]], 0, L);
+        else if (s->root[x->flow] != n) rc = mt_fail(e, "%s: node %d sends the gather of flow %d without receiving it", s->algo, n, x->flow);
+      }
+      tb->slots[tb->n_slots++] = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
+      tb->entries[tb->n_entries - 1].nchild++;
+    }
+    /* reset the per-flow scratch */
+    for (int k = is[n]; k < is[n + 1]; k++) { int f = s->x[il[k]].flow; rcnt[f] = 0; rbeg[f] = 0; gpar[f] = -1; }
+    /* NOPs for idle steps */
+    memset(busy, 0, (size_t)(s->steps + 2) * sizeof(int));
+    for (int i = first; i < tb->n_entries; i++) busy[tb->entries[i].step] = 1;
+    for (int st = 1; st <= s->steps; st++)
+      if (!busy[st]) {
+        mt_entry *en = &tb->entries[tb->n_entries++];
+        memset(en, 0, sizeof *en);
+        en->op = MT_OP_NOP; en->step = st; en->size = stepmax[st];
+      }
+    tb->count[n] = tb->n_entries - first;
+    qsort(tb->entries + first, (size_t)tb->count[n], sizeof(mt_entry), entry_cmp);
+    if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
+    for (int i = first; i < tb->n_entries; i++) if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
+  }
+  g_cmp_sched = NULL;
+  free(os); free(is); free(ol); free(il); free(rs); free(rl); free(stepmax); free(busy); free(tmp);
+  free(rcnt); free(rbeg); free(rin); free(gpar);
+  if (rc) mt_tables_free(tb);
+  return rc;
+}
+
+void mt_tables_free(mt_tables *tb) {
+  free(tb->start); free(tb->count); free(tb->entries); free(tb->slots);
+  memset(tb, 0, sizeof *tb);
+}

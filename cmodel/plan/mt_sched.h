@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_sched: an all-reduce schedule and the per-node schedule tables built from it.
+ *
+ * Every algorithm (MultiTree and the baselines) is expressed the same way: the buffer
+ * is cut into flows (chunks) that tile it exactly; each flow f has a root; its reduce
+ * transfers (child -> parent, partial sums) form a tree towards the root, its gather
+ * transfers (parent -> child, the full sum) a tree away from it. Steps are numbered
+ * from 1. The schedule tables of Fig. 5 are derived from the transfers (mt_sched_tables). */
+#ifndef MT_SCHED_H
+#define MT_SCHED_H
+#include <stdint.h>
+#include "fmt/mt_entry.h" /* MT_OP_* */
+#include "topo/mt_topo.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+
+typedef struct {
+  int32_t flow, src, dst, step;
+  int32_t path_off;       /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  uint16_t path_len;      /* directed links on the path */
+  uint8_t op;             /* MT_OP_REDUCE or MT_OP_GATHER */
+  uint8_t multihop;       /* routed hop by hop by destination (baselines) */
+} mt_xfer;
+
+/* i-th link of a transfer's path */
+#define MT_XLINK(s, x, i) ((x)->path_len == 1 ? (x)->path_off : (s)->path[(x)->path_off + (i)])
+
+typedef struct { uint64_t addr, size; } mt_chunk;
+
+typedef struct {
+  const mt_topo *topo;    /* not owned */
+  char algo[32];
+  int n_nodes, n_flows, steps;
+  int reduce_steps;       /* steps 1..reduce_steps are the reduce-scatter half */
+  int one_hop;            /* claims: every transfer on one link (or switch path), no link over capacity */
+  uint64_t bytes; int elem;
+  mt_chunk *chunk;        /* [n_flows] */
+  int *root;              /* [n_flows] */
+  mt_xfer *x; int nx, capx;
+  int *path; int npath, cappath;
+} mt_sched;
+
+/* ---- building (used by the algorithms) ---- */
+void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows);
+void mt_sched_free(mt_sched *s);
+/* Add a transfer along an explicit path (link ids); returns its index. */
+int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
+/* Add a transfer routed by mt_topo_route (multi-hop when more than one router hop). */
+int mt_sched_add_routed(mt_sched *s, int flow, int op, int src, int dst, int step, mt_err *e);
+/* Cut `bytes` into n_flows chunks of whole elements of `elem` bytes, earlier flows
+ * taking the remainder. Errors: zero bytes, not a whole number of elements, fewer
+ * elements than flows. */
+int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e);
+/* Number of router-to-router hops of a path (switch traversals do not count). */
+int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
+
+/* ---- algorithms ---- */
+int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e);
+int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e);
+int mt_plan_ring(mt_sched *s, const mt_topo *t, mt_err *e);
+int mt_plan_ring2d(mt_sched *s, const mt_topo *t, mt_err *e);
+int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e);
+int mt_plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e);
+extern const char *const mt_algo_names[];
+
+/* ---- schedule tables (Fig. 5) ----
+ * A slot names a peer of an entry: the parent, or one child. For a slot the node SENDS
+ * to (reduce parent, gather children) `port` is this node's output port and `eject`
+ * the ejection port at the receiver; for a slot it RECEIVES from (reduce children,
+ * gather parent) `port` is the sender's output port and `eject` this node's ejection
+ * port. port = MT_PORT_ROUTED marks a multi-hop transfer routed by destination id. */
+#define MT_PORT_ROUTED (-2)
+typedef struct { int node, port, eject; } mt_slot;
+
+typedef struct {
+  int op, flow, step;
+  int has_parent;
+  mt_slot parent;
+  int nchild;
+  mt_slot *child;         /* [nchild], points into mt_tables.slots */
+  uint64_t addr, size;    /* the chunk (NOP: size = the step's largest chunk, for the lockstep estimate) */
+} mt_entry;
+
+typedef struct {
+  int n_nodes, steps, n_flows;
+  int local_ports;        /* L: ejection ports per node */
+  int *start, *count;     /* node n: entries[start[n] .. start[n]+count[n]) */
+  mt_entry *entries; int n_entries;
+  mt_slot *slots; int n_slots;
+  int max_entries, max_children;
+} mt_tables;
+
+/* Derive per-node tables: reduce entries (including the root's reduce entry, which
+ * sends nothing and lists the contributions the root waits for), gather entries (one
+ * per node, flow and step, children in allocation order), NOP entries for steps in
+ * which a node has nothing to do. Entries sorted by (step, flow, op). local_ports <= 0
+ * means L = the node's number of router ports. */
+int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e);
+void mt_tables_free(mt_tables *tb);
+static inline const mt_entry *mt_node_entries(const mt_tables *tb, int n) { return tb->entries + tb->start[n]; }
+const char *mt_op_name(int op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_json: write and read "multitree-schedule/1" with jansson. */
+#include "table/mt_json.h"
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_name(int k) {
+  switch (k) {
+  case MT_TOPO_TORUS: return "torus"; case MT_TOPO_MESH: return "mesh"; case MT_TOPO_FATTREE: return "fattree";
+  case MT_TOPO_DGX2: return "dgx2"; case MT_TOPO_BIGRAPH: return "bigraph"; default: return "file";
+  }
+}
+
+static json_t *slot_port(int port) { return port == MT_PORT_ROUTED ? json_string("routed") : json_integer(port); }
+
+json_t *mt_json_topology(const mt_topo *t) {
+  json_t *jt = json_object();
+  json_object_set_new(jt, "spec", json_string(t->spec));
+  json_object_set_new(jt, "kind", json_string(kind_name(t->kind)));
+  if (mt_topo_is_grid(t)) {
+    json_t *d = json_array();
+    for (int k = 0; k < t->ndims; k++) json_array_append_new(d, json_integer(t->dim[k]));
+    json_object_set_new(jt, "dims", d);
+  }
+  json_object_set_new(jt, "nodes", json_integer(t->n_nodes));
+  json_object_set_new(jt, "switches", json_integer(t->n_sw));
+  json_t *jl = json_array();
+  for (int i = 0; i < t->n_links; i++) {
+    const mt_edge *l = &t->links[i];
+    /* each physical link once: grids by src < dst direction +, others the stored pair's first half */
+    int first = mt_topo_is_grid(t) ? (l->dir > 0) : (i % 2 == 0);
+    if (!first) continue;
+    json_t *a = json_array();
+    json_array_append_new(a, json_integer(l->src)); json_array_append_new(a, json_integer(l->dst));
+    json_array_append_new(a, json_integer(l->mult));
+    json_array_append_new(jl, a);
+  }
+  json_object_set_new(jt, "links", jl);
+  return jt;
+}
+
+int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) {
+  const mt_topo *t = s->topo;
+  json_t *root = json_object();
+  json_object_set_new(root, "format", json_string("multitree-schedule/1"));
+  json_object_set_new(root, "algorithm", json_string(s->algo));
+  json_t *jt = mt_json_topology(t);
+  json_object_set_new(root, "topology", jt);
+  json_object_set_new(root, "bytes", json_integer((json_int_t)s->bytes));
+  json_object_set_new(root, "elem", json_integer(s->elem));
+  json_object_set_new(root, "steps", json_integer(s->steps));
+  json_object_set_new(root, "reduce_steps", json_integer(s->reduce_steps));
+  json_object_set_new(root, "one_hop", json_boolean(s->one_hop));
+  json_object_set_new(root, "local_ports", json_integer(tb->local_ports));
+  json_t *jf = json_array();
+  for (int f = 0; f < s->n_flows; f++) {
+    json_t *o = json_object();
+    json_object_set_new(o, "flow", json_integer(f));
+    json_object_set_new(o, "root", json_integer(s->root[f]));
+    json_object_set_new(o, "addr", json_integer((json_int_t)s->chunk[f].addr));
+    json_object_set_new(o, "size", json_integer((json_int_t)s->chunk[f].size));
+    json_array_append_new(jf, o);
+  }
+  json_object_set_new(root, "flows", jf);
+  json_t *jn = json_array();
+  for (int n = 0; n < tb->n_nodes; n++) {
+    json_t *node = json_object(), *ents = json_array();
+    json_object_set_new(node, "id", json_integer(n));
+    const mt_entry *en = mt_node_entries(tb, n);
+    for (int i = 0; i < tb->count[n]; i++, en++) {
+      json_t *o = json_object();
+      json_object_set_new(o, "op", json_string(mt_op_name(en->op)));
+      json_object_set_new(o, "flow", json_integer(en->flow));
+      json_object_set_new(o, "parent", en->has_parent ? json_integer(en->parent.node) : json_null());
+      json_t *ch = json_array(), *cp = json_array(), *ce = json_array();
+      for (int c = 0; c < en->nchild; c++) {
+        json_array_append_new(ch, json_integer(en->child[c].node));
+        json_array_append_new(cp, slot_port(en->child[c].port));
+        json_array_append_new(ce, json_integer(en->child[c].eject));
+      }
+      json_object_set_new(o, "children", ch);
+      json_object_set_new(o, "step", json_integer(en->step));
+      json_object_set_new(o, "addr", json_integer((json_int_t)en->addr));
+      json_object_set_new(o, "size", json_integer((json_int_t)en->size));
+      if (en->has_parent) {
+        json_object_set_new(o, "parent_port", slot_port(en->parent.port));
+        json_object_set_new(o, "parent_eject", json_integer(en->parent.eject));
+      }
+      json_object_set_new(o, "child_ports", cp);
+      json_object_set_new(o, "child_ejects", ce);
+      json_array_append_new(ents, o);
+    }
+    json_object_set_new(node, "entries", ents);
+    json_array_append_new(jn, node);
+  }
+  json_object_set_new(root, "nodes", jn);
+  json_t *jx = json_array();
+  for (int i = 0; i < s->nx; i++) {
+    const mt_xfer *x = &s->x[i];
+    json_t *o = json_object(), *p = json_array();
+    json_object_set_new(o, "flow", json_integer(x->flow));
+    json_object_set_new(o, "op", json_string(mt_op_name(x->op)));
+    json_object_set_new(o, "src", json_integer(x->src));
+    json_object_set_new(o, "dst", json_integer(x->dst));
+    json_object_set_new(o, "step", json_integer(x->step));
+    json_object_set_new(o, "hops", json_integer(mt_sched_hops(s, x)));
+    json_array_append_new(p, json_integer(x->src));
+    for (int k = 0; k < x->path_len; k++) json_array_append_new(p, json_integer(t->links[MT_XLINK(s, x, k)].dst));
+    json_object_set_new(o, "path", p);
+    json_array_append_new(jx, o);
+  }
+  json_object_set_new(root, "transfers", jx);
+  int rc = json_dump_file(root, path, JSON_COMPACT);
+  json_decref(root);
+  if (rc) return mt_fail(e, "%s: cannot write", path);
+  return 0;
+}
+
+/* ---------------- reading ---------------- */
+
+typedef struct { const char *file; mt_err *e; } rd;
+
+static int get_int(rd *r, json_t *o, const char *key, const char *where, long long lo, long long hi, long long *out) {
+  json_t *v = json_object_get(o, key);
+  if (!v) return mt_fail(r->e, "%s: %s: missing field \"%s\"", r->file, where, key);
+  if (!json_is_integer(v)) return mt_fail(r->e, "%s: %s.%s: expected an integer", r->file, where, key);
+  long long x = json_integer_value(v);
+  if (x < lo || x > hi) return mt_fail(r->e, "%s: %s.%s = %lld: out of range %lld..%lld", r->file, where, key, x, lo, hi);
+  *out = x; return 0;
+}
+
+static int get_port(rd *r, json_t *v, const char *where, int *out) {
+  if (json_is_string(v) && !strcmp(json_string_value(v), "routed")) { *out = MT_PORT_ROUTED; return 0; }
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
+    return mt_fail(r->e, "%s: %s: expected a port number or \"routed\"", r->file, where);
+  *out = (int)json_integer_value(v); return 0;
+}
+
+static int op_from(const char *s) {
+  if (!strcmp(s, "reduce")) return MT_OP_REDUCE;
+  if (!strcmp(s, "gather")) return MT_OP_GATHER;
+  if (!strcmp(s, "nop")) return MT_OP_NOP;
+  return -1;
+}
+
+int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) {
+  rd r = {path, e};
+  int rc = -1;
+  int (*ll)[3] = NULL;
+  if (!json_is_object(jt)) return mt_fail(e, "%s: missing object \"topology\"", path);
+  json_t *spec = json_object_get(jt, "spec"), *kind = json_object_get(jt, "kind");
+  if (!json_is_string(spec) || !json_is_string(kind)) return mt_fail(e, "%s: topology: \"spec\" and \"kind\" must be strings", path);
+  const char *k = json_string_value(kind);
+  if (strcmp(k, "file")) return mt_topo_from_name(t, json_string_value(spec), e);
+  long long nn, ns;
+  if (get_int(&r, jt, "nodes", "topology", 2, MT_MAX_NODES, &nn) || get_int(&r, jt, "switches", "topology", 0, 100000, &ns)) return -1;
+  json_t *jl = json_object_get(jt, "links");
+  if (!json_is_array(jl)) return mt_fail(e, "%s: topology.links: expected an array", path);
+  size_t nl = json_array_size(jl);
+  ll = mt_xcalloc(nl + 1, sizeof *ll);
+  for (size_t i = 0; i < nl; i++) {
+    json_t *a = json_array_get(jl, i);
+    if (!json_is_array(a) || json_array_size(a) != 3) { mt_fail(e, "%s: topology.links[%zu]: expected [a, b, mult]", path, i); goto out; }
+    for (int q = 0; q < 3; q++) {
+      json_t *x = json_array_get(a, (size_t)q);
+      if (!json_is_integer(x)) { mt_fail(e, "%s: topology.links[%zu][%d]: expected an integer", path, i, q); goto out; }
+      ll[i][q] = (int)json_integer_value(x);
+    }
+  }
+  memset(t, 0, sizeof *t);
+  snprintf(t->spec, sizeof t->spec, "%s", json_string_value(spec));
+  rc = mt_topo_from_links(t, json_string_value(spec), (int)nn, (int)ns, (int)nl, (const int (*)[3])ll, e);
+out:
+  free(ll);
+  return rc;
+}
+
+int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
+  json_error_t je;
+  memset(t, 0, sizeof *t); memset(s, 0, sizeof *s); memset(tb, 0, sizeof *tb);
+  FILE *probe = fopen(path, "r");
+  if (!probe) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  fclose(probe);
+  json_t *root = json_load_file(path, 0, &je);
+  if (!root) return mt_fail(e, "%s:%d: invalid JSON: %s", path, je.line, je.text);
+  rd r = {path, e};
+  int rc = -1;
+  long long v;
+  json_t *fmt = json_object_get(root, "format");
+  if (!json_is_object(root) || !json_is_string(fmt) || strcmp(json_string_value(fmt), "multitree-schedule/1")) {
+    mt_fail(e, "%s: not a \"multitree-schedule/1\" file (field \"format\")", path); goto out;
+  }
+  json_t *algo = json_object_get(root, "algorithm");
+  if (!json_is_string(algo)) { mt_fail(e, "%s: field \"algorithm\": expected a string", path); goto out; }
+  if (mt_json_topology_parse(json_object_get(root, "topology"), path, t, e)) goto out;
+  const int N = t->n_nodes;
+  /* flows */
+  json_t *jf = json_object_get(root, "flows");
+  if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > (size_t)N * 2) { mt_fail(e, "%s: \"flows\": expected an array of 1..%d flows", path, 2 * N); goto out; }
+  mt_sched_init(s, t, json_string_value(algo), (int)json_array_size(jf));
+  if (get_int(&r, root, "steps", "$", 1, 65535, &v)) goto out;
+  s->steps = (int)v;
+  if (get_int(&r, root, "reduce_steps", "$", 0, s->steps, &v)) goto out;
+  s->reduce_steps = (int)v;
+  if (get_int(&r, root, "bytes", "$", 1, 0xFFFFFFFFll, &v)) goto out;
+  s->bytes = (uint64_t)v;
+  if (get_int(&r, root, "elem", "$", 1, 64, &v)) goto out;
+  s->elem = (int)v;
+  json_t *oh = json_object_get(root, "one_hop");
+  s->one_hop = json_is_true(oh);
+  long long lp = 0;
+  if (json_object_get(root, "local_ports") && get_int(&r, root, "local_ports", "$", 0, 16, &lp)) goto out;
+  for (int f = 0; f < s->n_flows; f++) {
+    char where[64]; snprintf(where, sizeof where, "flows[%d]", f);
+    json_t *o = json_array_get(jf, (size_t)f);
+    if (!json_is_object(o)) { mt_fail(e, "%s: %s: expected an object", path, where); goto out; }
+    long long fl, ro, ad, sz;
+    if (get_int(&r, o, "flow", where, f, f, &fl) || get_int(&r, o, "root", where, 0, N - 1, &ro) ||
+        get_int(&r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(&r, o, "size", where, 1, 0xFFFFFFFFll, &sz)) goto out;
+    s->root[f] = (int)ro; s->chunk[f].addr = (uint64_t)ad; s->chunk[f].size = (uint64_t)sz;
+  }
+  /* tables */
+  json_t *jn = json_object_get(root, "nodes");
+  if (!json_is_array(jn) || json_array_size(jn) != (size_t)N) { mt_fail(e, "%s: \"nodes\": expected an array of %d nodes", path, N); goto out; }
+  size_t tot_e = 0, tot_s = 0;
+  for (int n = 0; n < N; n++) {
+    json_t *ents = json_object_get(json_array_get(jn, (size_t)n), "entries");
+    if (!json_is_array(ents)) { mt_fail(e, "%s: nodes[%d].entries: expected an array", path, n); goto out; }
+    tot_e += json_array_size(ents);
+    for (size_t i = 0; i < json_array_size(ents); i++) {
+      json_t *ch = json_object_get(json_array_get(ents, i), "children");
+      if (json_is_array(ch)) tot_s += json_array_size(ch);
+    }
+  }
+  tb->n_nodes = N; tb->steps = s->steps; tb->n_flows = s->n_flows; tb->local_ports = (int)lp;
+  tb->entries = mt_xcalloc(tot_e + 1, sizeof(mt_entry));
+  tb->slots = mt_xcalloc(tot_s + 1, sizeof(mt_slot));
+  tb->start = mt_xcalloc((size_t)N, sizeof(int)); tb->count = mt_xcalloc((size_t)N, sizeof(int));
+  for (int n = 0; n < N; n++) {
+    json_t *node = json_array_get(jn, (size_t)n);
+    char where[96]; snprintf(where, sizeof where, "nodes[%d]", n);
+    if (get_int(&r, node, "id", where, n, n, &v)) goto out;
+    json_t *ents = json_object_get(node, "entries");
+    tb->start[n] = tb->n_entries;
+    for (size_t i = 0; i < json_array_size(ents); i++) {
+      snprintf(where, sizeof where, "nodes[%d].entries[%zu]", n, i);
+      json_t *o = json_array_get(ents, i);
+      mt_entry *en = &tb->entries[tb->n_entries++];
+      json_t *jop = json_object_get(o, "op");
+      if (!json_is_string(jop) || op_from(json_string_value(jop)) < 0) { mt_fail(e, "%s: %s.op: expected \"reduce\", \"gather\" or \"nop\"", path, where); goto out; }
+      en->op = op_from(json_string_value(jop));
+      long long fl, st, ad, sz;
+      if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "step", where, 1, s->steps, &st) ||
+          get_int(&r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(&r, o, "size", where, 0, 0xFFFFFFFFll, &sz)) goto out;
+      en->flow = (int)fl; en->step = (int)st; en->addr = (uint64_t)ad; en->size = (uint64_t)sz;
+      json_t *par = json_object_get(o, "parent");
+      if (!par) { mt_fail(e, "%s: %s: missing field \"parent\"", path, where); goto out; }
+      en->has_parent = !json_is_null(par);
+      if (en->has_parent) {
+        if (!json_is_integer(par) || json_integer_value(par) < 0 || json_integer_value(par) >= N) { mt_fail(e, "%s: %s.parent: expected null or a node id 0..%d", path, where, N - 1); goto out; }
+        en->parent.node = (int)json_integer_value(par);
+        json_t *pp = json_object_get(o, "parent_port"), *pe = json_object_get(o, "parent_eject");
+        en->parent.port = -1; en->parent.eject = 0;
+        if (pp && get_port(&r, pp, where, &en->parent.port)) goto out;
+        if (pe && json_is_integer(pe)) en->parent.eject = (int)json_integer_value(pe);
+      }
+      json_t *ch = json_object_get(o, "children"), *cp = json_object_get(o, "child_ports"), *ce = json_object_get(o, "child_ejects");
+      if (!json_is_array(ch)) { mt_fail(e, "%s: %s.children: expected an array", path, where); goto out; }
+      en->nchild = (int)json_array_size(ch);
+      en->child = tb->slots + tb->n_slots;
+      for (int c = 0; c < en->nchild; c++) {
+        json_t *x = json_array_get(ch, (size_t)c);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) >= N) { mt_fail(e, "%s: %s.children[%d]: expected a node id 0..%d", path, where, c, N - 1); goto out; }
+        mt_slot *sl = &tb->slots[tb->n_slots++];
+        sl->node = (int)json_integer_value(x); sl->port = -1; sl->eject = 0;
+        if (json_is_array(cp) && (size_t)c < json_array_size(cp)) {
+          char w2[128]; snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
+          if (get_port(&r, json_array_get(cp, (size_t)c), w2, &sl->port)) goto out;
+        }
+        if (json_is_array(ce) && (size_t)c < json_array_size(ce) && json_is_integer(json_array_get(ce, (size_t)c)))
+          sl->eject = (int)json_integer_value(json_array_get(ce, (size_t)c));
+      }
+      if (en->nchild > tb->max_children) tb->max_children = en->nchild;
+    }
+    tb->count[n] = tb->n_entries - tb->start[n];
+    if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
+  }
+  /* transfers (optional: the checker then uses direct links) */
+  json_t *jx = json_object_get(root, "transfers");
+  if (jx) {
+    if (!json_is_array(jx)) { mt_fail(e, "%s: \"transfers\": expected an array", path); goto out; }
+    int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int));
+    for (size_t i = 0; i < json_array_size(jx); i++) {
+      char where[64]; snprintf(where, sizeof where, "transfers[%zu]", i);
+      json_t *o = json_array_get(jx, i);
+      long long fl, sr, ds, st;
+      if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "src", where, 0, N - 1, &sr) ||
+          get_int(&r, o, "dst", where, 0, N - 1, &ds) || get_int(&r, o, "step", where, 1, s->steps, &st)) { free(links); goto out; }
+      json_t *jop = json_object_get(o, "op"), *p = json_object_get(o, "path");
+      int op = json_is_string(jop) ? op_from(json_string_value(jop)) : -1;
+      if (op != MT_OP_REDUCE && op != MT_OP_GATHER) { mt_fail(e, "%s: %s.op: expected \"reduce\" or \"gather\"", path, where); free(links); goto out; }
+      if (!json_is_array(p) || json_array_size(p) < 2 || json_array_size(p) > (size_t)t->n_vert + 1) { mt_fail(e, "%s: %s.path: expected a list of vertices", path, where); free(links); goto out; }
+      int nl = (int)json_array_size(p) - 1, ok = 1;
+      for (int q = 0; q < nl && ok; q++) {
+        json_t *a = json_array_get(p, (size_t)q), *b = json_array_get(p, (size_t)q + 1);
+        if (!json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 || json_integer_value(a) >= t->n_vert ||
+            json_integer_value(b) < 0 || json_integer_value(b) >= t->n_vert) { ok = 0; break; }
+        links[q] = mt_topo_find_link(t, (int)json_integer_value(a), (int)json_integer_value(b));
+        if (links[q] < 0) ok = 0;
+      }
+      if (!ok || json_integer_value(json_array_get(p, 0)) != sr || json_integer_value(json_array_get(p, (size_t)nl)) != ds) {
+        mt_fail(e, "%s: %s.path: not a chain of links of the topology from src to dst", path, where); free(links); goto out;
+      }
+      mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
+    }
+    free(links);
+    s->steps = tb->steps;
+  }
+  rc = 0;
+out:
+  json_decref(root);
+  if (rc) { mt_tables_free(tb); mt_sched_free(s); mt_topo_free(t); }
+  return rc;
+}
