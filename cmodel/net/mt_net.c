@@ -444,7 +444,13 @@ static int net_restart(mt_net *n, mt_err *e) {
  * end (this needs an NI's done output to stay set, as it does until the next start). An NI
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
-static int run_blocks(mt_net *n, uint64_t limit, int progress, double t0) {
+/* A progress line to f when the last one is more than 10 s of wall time old. */
+static void progress_line(FILE *f, uint64_t cycle, double t0, double *last) {
+  double tn = mt_now();
+  if (tn - *last > 10.0) { fprintf(f, "sim: cycle %llu, %.0f s\n", (unsigned long long)cycle, tn - t0); *last = tn; }
+}
+
+static int run_blocks(mt_net *n, uint64_t limit, FILE *progress, double t0) {
   double last = t0;
   uint64_t *at = mt_xcalloc((size_t)n->N, sizeof *at); /* next cycle of node i */
   int rc = 0;
@@ -475,16 +481,13 @@ static int run_blocks(mt_net *n, uint64_t limit, int progress, double t0) {
     if (rc) break;
     n->cycle = end;
     if (all_done) break;
-    if (progress && (T >> 16) != (end >> 16)) {
-      double tn = mt_now();
-      if (tn - last > 10.0) { fprintf(stderr, "sim: cycle %llu, %.0f s\n", (unsigned long long)n->cycle, tn - t0); last = tn; }
-    }
+    if (progress && (T >> 16) != (end >> 16)) progress_line(progress, n->cycle, t0, &last);
   }
   free(at);
   return rc;
 }
 
-int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e) {
+int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   memset(r, 0, sizeof *r);
   r->err_node = -1;
   if (!n->started) return mt_fail(e, "mt_net_run before mt_net_start");
@@ -510,10 +513,7 @@ int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e) {
       all_done &= n->nq[i].done;
     }
     if (r->err_node >= 0 || all_done) break;
-    if (progress && (n->cycle & 0xFFFF) == 0) {
-      double tn = mt_now();
-      if (tn - last > 10.0) { fprintf(stderr, "sim: cycle %llu, %.0f s\n", (unsigned long long)n->cycle, tn - t0); last = tn; }
-    }
+    if (progress && (n->cycle & 0xFFFF) == 0) progress_line(progress, n->cycle, t0, &last);
   }
   r->cycles = n->cycle - c0;
   r->done = all_done;

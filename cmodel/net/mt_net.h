@@ -82,10 +82,10 @@ int mt_net_set_trace(mt_net *n, FILE *f);
 /* One cycle. */
 void mt_net_step(mt_net *n);
 /* Run until every NI is done, an error, or max_cycles; then check the buffers.
- * progress: print a line to stderr every ~10 s of wall time. For speed it lets each node
+ * progress: NULL, or where to write a line every ~10 s of wall time. For speed it lets each node
  * run up to link_lat - 1 cycles before the next (docs/bench.md); the result, and the state
  * of every block after it, are those of mt_net_step cycle by cycle. */
-int mt_net_run(mt_net *n, mt_net_result *r, int progress, mt_err *e);
+int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e);
 /* Node n's buffer (bytes/4 words), and the inputs it started with. */
 const uint32_t *mt_net_buffer(const mt_net *n, int node);
 const uint32_t *mt_net_input(const mt_net *n, int node);

@@ -160,7 +160,7 @@ int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e) {
 
 /* ---------- recursive halving-doubling (and with BiGraph rank mapping) ---------- */
 
-int mt_plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
+static int plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
   const int N = t->n_nodes;
   const char *name = rank_mapping ? "hdrm" : "hd";
   if (N & (N - 1)) return mt_fail(e, "%s needs a power-of-two number of nodes; %s has %d", name, t->spec, N);
@@ -217,3 +217,6 @@ int mt_plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
   if (rc) { mt_sched_free(s); return -1; }
   return 0;
 }
+
+int mt_plan_hd(mt_sched *s, const mt_topo *t, mt_err *e) { return plan_hd(s, t, 0, e); }
+int mt_plan_hdrm(mt_sched *s, const mt_topo *t, mt_err *e) { return plan_hd(s, t, 1, e); }

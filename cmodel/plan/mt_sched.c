@@ -4,7 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const mt_algo_names[] = {"multitree", "ring", "ring2d", "dbtree", "hd", "hdrm", NULL};
+#define NAME_(name, fn, desc) #name,
+#define DESC_(name, fn, desc) desc,
+#define FN_(name, fn, desc) fn,
+const char *const mt_algo_names[] = {MT_ALGO_LIST(NAME_) NULL};
+const char *const mt_algo_descs[] = {MT_ALGO_LIST(DESC_)};
+static int (*const planners[])(mt_sched *, const mt_topo *, mt_err *) = {MT_ALGO_LIST(FN_)};
+
+int mt_algo_from_name(const char *name) {
+  for (int a = 0; a < MT_ALGO_COUNT; a++)
+    if (!strcmp(name, mt_algo_names[a])) return a;
+  return -1;
+}
 
 void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows) {
   memset(s, 0, sizeof *s);
@@ -77,13 +88,14 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e) {
   int rc;
   memset(s, 0, sizeof *s);
-  if (!strcmp(algo, "multitree")) rc = mt_plan_multitree(s, t, e);
-  else if (!strcmp(algo, "ring")) rc = mt_plan_ring(s, t, e);
-  else if (!strcmp(algo, "ring2d")) rc = mt_plan_ring2d(s, t, e);
-  else if (!strcmp(algo, "dbtree")) rc = mt_plan_dbtree(s, t, e);
-  else if (!strcmp(algo, "hd")) rc = mt_plan_hd(s, t, 0, e);
-  else if (!strcmp(algo, "hdrm")) rc = mt_plan_hd(s, t, 1, e);
-  else return mt_fail(e, "unknown algorithm '%s' (multitree, ring, ring2d, dbtree, hd, hdrm)", algo);
+  const int a = mt_algo_from_name(algo);
+  if (a < 0) {
+    char list[256] = "";
+    for (int k = 0; k < MT_ALGO_COUNT; k++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", mt_algo_names[k]);
+    return mt_fail(e, "unknown algorithm '%s' (%s)", algo, list);
+  }
+  rc = planners[a](s, t, e);
   if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
   if (rc == 0 && s->steps > 65535) rc = mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds 65535", algo, t->spec, s->steps);
   if (rc) mt_sched_free(s);

@@ -56,14 +56,35 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e);
 /* Number of router-to-router hops of a path (switch traversals do not count). */
 int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
 
-/* ---- algorithms ---- */
+/* ---- algorithms ----
+ * The one list of algorithms: X(name, planner, one-line description). It yields the enum
+ * (mt_algo_<name>), the names (mt_algo_names), the descriptions, the dispatch in mt_plan
+ * and the command line's list (MT_ALGO_NAMES_STR). A planner fills s from t (steps, roots,
+ * transfers; not the chunk sizes) or returns -1 with the reason in e. */
+#define MT_ALGO_LIST(X)                                                                                     \
+  X(multitree, mt_plan_multitree, "MultiTree (Algorithm 1): one tree per node, grown top-down together")  \
+  X(ring, mt_plan_ring, "ring: reduce-scatter then all-gather round a Hamiltonian cycle")                 \
+  X(ring2d, mt_plan_ring2d, "2-D ring: rings along X, then along Y (2-D torus or mesh)")                 \
+  X(dbtree, mt_plan_dbtree, "double binary tree: two in-order binary trees, half the buffer each")      \
+  X(hd, mt_plan_hd, "recursive halving-doubling (power-of-two node count)")                             \
+  X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)")
+typedef enum {
+#define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
+  MT_ALGO_LIST(MT_ALGO_ENUM_)
+#undef MT_ALGO_ENUM_
+  MT_ALGO_COUNT
+} mt_algo;
+#define MT_ALGO_STR_(name, fn, desc) " " #name
+/* " multitree ring ring2d dbtree hd hdrm": the names, each after a space */
+#define MT_ALGO_NAMES_STR MT_ALGO_LIST(MT_ALGO_STR_)
+#define MT_ALGO_DECL_(name, fn, desc) int fn(mt_sched *s, const mt_topo *t, mt_err *e);
+MT_ALGO_LIST(MT_ALGO_DECL_)
+#undef MT_ALGO_DECL_
+extern const char *const mt_algo_names[];  /* [MT_ALGO_COUNT + 1], NULL-terminated */
+extern const char *const mt_algo_descs[];  /* [MT_ALGO_COUNT] */
+/* The algorithm called `name`, or -1. */
+int mt_algo_from_name(const char *name);
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e);
-int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e);
-int mt_plan_ring(mt_sched *s, const mt_topo *t, mt_err *e);
-int mt_plan_ring2d(mt_sched *s, const mt_topo *t, mt_err *e);
-int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e);
-int mt_plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e);
-extern const char *const mt_algo_names[];
 
 /* ---- schedule tables (Fig. 5) ----
  * A slot names a peer of an entry: the parent, or one child. For a slot the node SENDS

@@ -25,7 +25,7 @@ static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, ui
   if (plan(&p, topo, algo, bytes, &e)) { fprintf(stderr, "%s\n", e.msg); return -1; }
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, pkt, &e);
   int rc = -1;
-  if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, 0, &e)) rc = 0;
+  if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, NULL, &e)) rc = 0;
   else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
   mt_net_free(n); unplan(&p);
   return rc;
@@ -176,7 +176,7 @@ static void test_bad_input(void) {
   n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
   mt_net_result r;
   CHECK(n && mt_net_start(n, 1, &e) == 0, "new");
-  CHECK(n && mt_net_run(n, &r, 0, &e) != 0 && strstr(e.msg, "cycle limit"), "cycle limit not reported: %s", e.msg);
+  CHECK(n && mt_net_run(n, &r, NULL, &e) != 0 && strstr(e.msg, "cycle limit"), "cycle limit not reported: %s", e.msg);
   mt_net_free(n);
   CHECK(mt_net_cfg_set(&c2, "vc_depth=abc", &e) != 0 && strstr(e.msg, "vc_depth"), "bad --set accepted");
   CHECK(mt_net_cfg_set(&c2, "bogus=1", &e) != 0 && strstr(e.msg, "unknown field"), "unknown field accepted");

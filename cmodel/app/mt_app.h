@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_app: what the subcommands of the `multitree` command line share: the parsed options,
+ * the table row of a subcommand, and the helpers that more than one subcommand uses.
+ * A subcommand returns the exit status: 0 success, 1 a check or comparison found a
+ * violation, 2 bad input (the reason printed to stderr). */
+#ifndef MT_APP_H
+#define MT_APP_H
+#include <stdint.h>
+#include <stdio.h>
+#include "plan/mt_sched.h"
+
+typedef struct {
+  const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
+  const char *dtype, *flow, *config, *dump_dir, *trace;
+  const char *sets[32]; int nsets;
+  uint64_t bytes; int have_bytes, elem, local_ports, compact, print, quiet;
+  uint32_t seed;
+} mt_app_opts;
+
+/* One subcommand: its name, its function, its --help text (synopsis, then indented lines). */
+typedef struct {
+  const char *name;
+  int (*run)(const mt_app_opts *o);
+  const char *help;
+} mt_app_cmd;
+
+/* argv[2..]: options of subcommand argv[1]; -1 (message printed) on a bad option. */
+int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o);
+/* Plan from --topo/--algo/--bytes into s (topology into t) and derive the tables;
+ * returns 0 or the exit status 2 (message printed). secs: planning time, may be NULL. */
+int mt_app_plan_from_opts(const mt_app_opts *o, mt_topo *t, mt_sched *s, mt_tables *tb, double *secs);
+/* --dtype: int32 (default) or fp32 into *dtype; 0, or 2 (message printed). */
+int mt_app_dtype(const char *cmd, const mt_app_opts *o, int *dtype);
+/* --bytes, when given, a whole number of 4-byte elements: 0, or 2 (message printed). */
+int mt_app_whole_words(const char *cmd, const mt_app_opts *o);
+/* Fig. 5 notation, one line per node: op(flow,parent,children,step). */
+void mt_app_print_tables(FILE *f, const mt_tables *tb);
+
+int mt_app_plan(const mt_app_opts *o);
+int mt_app_rom(const mt_app_opts *o);
+int mt_app_check(const mt_app_opts *o);
+int mt_app_decode(const mt_app_opts *o);
+int mt_app_ref(const mt_app_opts *o);
+int mt_app_sim(const mt_app_opts *o);
+int mt_app_sizes(const mt_app_opts *o);
+#endif

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * multitree sim: cycle-accurate all-reduce on the network model, checked against the reference. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <jansson.h>
+#include "app/mt_app.h"
+#include "util/mt_fp32.h"
+#include "net/mt_net.h"
+#include "plan/mt_ref.h"
+#include "util/mt_time.h"
+
+static int dump_words(const char *dir, int node, const char *what, const uint32_t *w, uint64_t n) {
+  char path[4096]; snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
+  FILE *f = fopen(path, "wb");
+  if (!f) { fprintf(stderr, "multitree sim: %s: cannot create: %s\n", path, strerror(errno)); return -1; }
+  for (uint64_t k = 0; k < n; k++) { unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)}; fwrite(b, 1, 4, f); }
+  return fclose(f) ? -1 : 0;
+}
+
+/* A number as the printf format once wrote it ("%.6f"): the value that text reads back as;
+ * written with 15 significant digits (DBL_DIG), which gives that text back (without trailing zeros). */
+static json_t *real_as(const char *fmt, double v) {
+  char buf[64];
+  snprintf(buf, sizeof buf, fmt, v);
+  json_t *j = json_real(strtod(buf, NULL));
+  return j ? j : json_null(); /* not finite (no cycles, no wall time): JSON has no such number */
+}
+
+/* The --json summary: format multitree-sim/1 (keys in this order; docs/network.md). */
+static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt, int pkt,
+                      uint32_t seed, double wall) {
+  const double bpc = (double)r->bytes / (double)r->cycles;
+  json_t *c = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name", cfg->name,
+                        "payload_w", (json_int_t)cfg->payload_w, "num_vcs", (json_int_t)cfg->num_vcs, "vc_depth", (json_int_t)cfg->vc_depth,
+                        "ej_depth", (json_int_t)cfg->ej_depth, "link_lat", (json_int_t)cfg->link_lat,
+                        "subpkt_flits", (json_int_t)cfg->subpkt_flits, "pkt_bytes", (json_int_t)cfg->pkt_bytes,
+                        "step_prio", (json_int_t)cfg->step_prio, "local_ports", (json_int_t)cfg->local_ports,
+                        "mem_p_ready", (json_int_t)cfg->mem_p_ready, "mem_lat_max", (json_int_t)cfg->mem_lat_max,
+                        "ni_sq", (json_int_t)cfg->ni_sq, "ni_rq", (json_int_t)cfg->ni_rq, "wd_limit", (json_int_t)cfg->wd_limit,
+                        "clock_ghz", real_as("%.3f", cfg->clock_ghz));
+  json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
+                        "format", "multitree-sim/1", "algorithm", s->algo, "topology", s->topo->spec, "nodes", s->n_nodes,
+                        "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", pkt ? "packet" : "message", "seed", (json_int_t)seed,
+                        "cycles", (json_int_t)r->cycles, "steps", s->steps, "bytes_per_cycle", real_as("%.6f", bpc),
+                        "gbps", real_as("%.6f", bpc * cfg->clock_ghz), "link_util_mean", real_as("%.6f", r->util_mean),
+                        "link_util_max", real_as("%.6f", r->util_max), "lower_bound_cycles", real_as("%.1f", r->lb_cycles),
+                        "lower_bound_fraction", real_as("%.6f", r->lb_cycles / (double)r->cycles), "correct", r->correct,
+                        "wall_s", real_as("%.3f", wall), "cycles_per_s", real_as("%.1f", (double)r->cycles / wall), "config", c);
+  FILE *f = j ? fopen(path, "w") : NULL;
+  int rc = 0;
+  if (!j) { fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path); rc = -1; }
+  else if (!f) { fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno)); rc = -1; }
+  else {
+    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
+    if (fclose(f)) rc = -1;
+  }
+  json_decref(j);
+  return rc;
+}
+
+int mt_app_sim(const mt_app_opts *o) {
+  mt_err e = {{0}};
+  mt_net_cfg cfg;
+  if (mt_net_cfg_by_name(&cfg, o->config ? o->config : "small", &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  for (int i = 0; i < o->nsets; i++) if (mt_net_cfg_set(&cfg, o->sets[i], &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  int dtype, pkt = 0;
+  if (mt_app_dtype("sim", o, &dtype)) return 2;
+  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
+  else if (o->flow && strcmp(o->flow, "message")) { fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow); return 2; }
+  if (mt_app_whole_words("sim", o)) return 2;
+  mt_app_opts o2 = *o;
+  if (!o2.local_ports && cfg.local_ports) o2.local_ports = (int)cfg.local_ports;
+  mt_topo t; mt_sched s; mt_tables tb;
+  int rc = mt_app_plan_from_opts(&o2, &t, &s, &tb, NULL);
+  if (rc) return rc;
+  double t0 = mt_now();
+  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
+  mt_net_result r; memset(&r, 0, sizeof r);
+  if (!net) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  FILE *trf = NULL;
+  if (o->trace) {
+    trf = fopen(o->trace, "w");
+    if (!trf || mt_net_set_trace(net, trf)) { fprintf(stderr, "multitree sim: --trace %s: cannot write: %s\n", o->trace, strerror(errno)); if (trf) fclose(trf); rc = 2; goto out; }
+  }
+  int run_rc = mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e);
+  if (trf) { mt_net_set_trace(net, NULL); if (fclose(trf)) { fprintf(stderr, "multitree sim: --trace %s: write failed\n", o->trace); rc = 2; } }
+  if (run_rc) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  double wall = mt_now() - t0;
+  const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
+  if (r.err_node >= 0) {
+    if (r.router_err) fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node,
+                              r.rerr_ovf ? "overflow" : "watchdog", r.rerr_port, r.rerr_vc);
+    fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
+            mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
+    if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
+      fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/network.md \"Deadlock dump\"):\n");
+      mt_net_dump(net, stderr, 200);
+    }
+    rc = 1; goto out;
+  }
+  double bpc = (double)r.bytes / (double)r.cycles;
+  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
+         (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz,
+         r.correct ? "result correct on every node" : "RESULT WRONG");
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
+         r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
+  printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
+  if (!r.correct) { fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words); rc = 1; }
+  if (r.router_err) {
+    fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, r.rerr_ovf ? "overflow" : "watchdog",
+            r.rerr_port, r.rerr_vc);
+    rc = 1;
+  }
+  if (o->dump_dir) {
+    if (mkdir(o->dump_dir, 0777) && errno != EEXIST) { fprintf(stderr, "multitree sim: %s: %s\n", o->dump_dir, strerror(errno)); rc = 2; }
+    for (int i = 0; i < s.n_nodes && rc != 2; i++)
+      if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
+  }
+  if (o->json && write_json(o->json, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
+out:
+  mt_net_free(net);
+  mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+  return rc;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * multitree: command-line front end: the table of subcommands, --help and dispatch.
+ * Each subcommand is one file cmodel/app/mt_cmd_<name>.c; shared helpers in mt_app.c.
+ * Exit status: 0 success, 1 a check or comparison found a violation, 2 bad input. */
+#include <stdio.h>
+#include <string.h>
+#include "app/mt_app.h"
+
+static const mt_app_cmd commands[] = {
+  {"plan", mt_app_plan,
+   "multitree plan --topo T --algo A --bytes N [--elem B] [--local-ports L] [--json FILE] [--dot FILE] [--print] [--quiet]\n"
+   "  Build an all-reduce schedule and its per-node schedule tables.\n"},
+  {"rom", mt_app_rom,
+   "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"
+   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n"},
+  {"check", mt_app_check,
+   "multitree check FILE.json | --topo T --algo A --bytes N\n"
+   "  Prove a schedule correct by running its tables symbolically; exit 1 on any violation.\n"},
+  {"decode", mt_app_decode,
+   "multitree decode DIR [--compare FILE.json | --topo T --algo A --bytes N] [--print]\n"
+   "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n"},
+  {"ref", mt_app_ref,
+   "multitree ref --topo T --algo A --bytes N [--dtype int32|fp32] [--seed S]\n"
+   "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
+   "  cycle models are checked against); int32 is compared with the exact sum.\n"},
+  {"sim", mt_app_sim,
+   "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config paper|small]\n"
+   "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
+   "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
+   "  against the reference sums; a wrong result exits 1. Fields for --set: docs/network.md.\n"},
+  {"sizes", mt_app_sizes,
+   "multitree sizes [--bytes N]\n"
+   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n"},
+};
+enum { NCMD = sizeof commands / sizeof commands[0] };
+
+/* The help of one subcommand, or (cmd NULL) of all of them and the common notes. */
+static void usage(FILE *f, const mt_app_cmd *cmd) {
+  for (int i = 0; i < NCMD; i++)
+    if (!cmd || cmd == &commands[i]) fputs(commands[i].help, f);
+  if (!cmd)
+    fputs("\nTopologies: torus:XxY[xZ] mesh:XxY[xZ] ring:N fattree:K,L dgx2 bigraph:MxN file:PATH\n"
+          "Algorithms:" MT_ALGO_NAMES_STR "\n"
+          "Sizes take K, M, G suffixes (powers of 1024), e.g. --bytes 64M.\n", f);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout, NULL);
+    return argc < 2 ? 2 : 0;
+  }
+  const mt_app_cmd *cmd = NULL;
+  for (int i = 0; i < NCMD; i++)
+    if (!strcmp(argv[1], commands[i].name)) cmd = &commands[i];
+  if (!cmd) { fprintf(stderr, "multitree: unknown command '%s'\n", argv[1]); usage(stderr, NULL); return 2; }
+  for (int i = 2; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout, cmd); return 0; }
+  mt_app_opts o;
+  if (mt_app_parse_opts(argc, argv, &o)) { usage(stderr, cmd); return 2; }
+  return cmd->run(&o);
+}
