@@ -151,6 +151,22 @@ static void build_image(mt_ni_env *v) {
     for (unsigned i = (unsigned)cnt; i < v->p.tbl_depth; i++) encode(v, &nop, v->image + (size_t)i * MT_NI_EW);
   } else encode(v, NULL, v->image + (size_t)cnt * MT_NI_EW);
 }
+/* The slot entry x sends to at k = -1 (a reduce's parent) or k = 0.. (a gather's k-th
+ * child); NULL when x sends nothing there. */
+static const mt_slot *sent_slot(const mt_entry *x, int k) {
+  if (x->op == MT_OP_REDUCE && k < 0 && x->has_parent) return &x->parent;
+  if (x->op == MT_OP_GATHER && k >= 0) return &x->child[k];
+  return NULL;
+}
+
+mt_ni_env_run mt_ni_env_run_default(uint32_t seed, int dtype, int pkt_mode) {
+  mt_ni_env_run r;
+  memset(&r, 0, sizeof r);
+  r.seed = seed; r.dtype = dtype; r.pkt_mode = pkt_mode; r.p_ready = 70; r.lat_max = 6; r.p_flit = 80;
+  r.p_drain = 60; r.max_delay = 40; r.wd_limit = 5000;
+  return r;
+}
+
 
 int mt_ni_env_begin(mt_ni_env *v, const mt_ni_env_run *run, mt_err *e) {
   const mt_sched *s = v->s; const mt_tables *tb = v->tb;
@@ -174,9 +190,7 @@ int mt_ni_env_begin(mt_ni_env *v, const mt_ni_env_run *run, mt_err *e) {
     for (int i = 0; i < tb->count[m]; i++) {
       const mt_entry *x = &en[i];
       for (int k = -1; k < x->nchild; k++) {
-        const mt_slot *sl = NULL;
-        if (x->op == MT_OP_REDUCE && k < 0 && x->has_parent) sl = &x->parent;
-        if (x->op == MT_OP_GATHER && k >= 0) sl = &x->child[k];
+        const mt_slot *sl = sent_slot(x, k);
         if (!sl || sl->node != me) continue;
         if (v->nmsg == cap) { cap = cap ? 2 * cap : 64; v->msg = mt_xrealloc(v->msg, (size_t)cap * sizeof(emsg)); }
         emsg *g = &v->msg[v->nmsg++];
@@ -201,9 +215,7 @@ int mt_ni_env_begin(mt_ni_env *v, const mt_ni_env_run *run, mt_err *e) {
   for (int i = 0; i < tb->count[me]; i++) {
     const mt_entry *x = &en[i];
     for (int k = -1; k < x->nchild; k++) {
-      const mt_slot *sl = NULL;
-      if (x->op == MT_OP_REDUCE && k < 0 && x->has_parent) sl = &x->parent;
-      if (x->op == MT_OP_GATHER && k >= 0) sl = &x->child[k];
+      const mt_slot *sl = sent_slot(x, k);
       if (!sl) continue;
       if (v->nsnd == cap) { cap = cap ? 2 * cap : 64; v->snd = mt_xrealloc(v->snd, (size_t)cap * sizeof(esend)); }
       esend *d = &v->snd[v->nsnd++];

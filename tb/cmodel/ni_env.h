@@ -54,6 +54,9 @@ typedef struct {
   unsigned max_delay;    /* cycles between the messages of one source */
   uint32_t wd_limit;
 } mt_ni_env_run;
+/* The usual run: memory ready 70 %, latency 1..6, ports 80 %, drain 60 %, up to 40 cycles
+ * between messages, watchdog 5000, no fault. */
+mt_ni_env_run mt_ni_env_run_default(uint32_t seed, int dtype, int pkt_mode);
 
 typedef struct mt_ni_env mt_ni_env;
 

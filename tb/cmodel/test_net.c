@@ -37,6 +37,19 @@ static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, in
   return run_cfg(&c, topo, algo, bytes, dtype, pkt, seed, r);
 }
 
+/* The small configuration with `set` applied: accepted by mt_net_cfg_set, refused by
+ * mt_net_new (MultiTree on torus:4x4) with a message naming `needle`. */
+static void expect_refused(const char *set, const char *needle) {
+  mt_net_cfg c; mt_err e; planned p;
+  mt_net_cfg_small(&c);
+  CHECK(mt_net_cfg_set(&c, set, &e) == 0, "set %s", set);
+  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  CHECK(!n && strstr(e.msg, needle), "%s accepted: %s", set, n ? "" : e.msg);
+  mt_net_free(n);
+  unplan(&p);
+}
+
 /* NI bandwidth: the small configuration (two receive engines per ejection port, L + 4L
  * memory ports) against the RTL's NI (ni_rx_engines=1 ni_mem_ports=1): both correct
  * (fp32: the same reference, so the same bits), and MultiTree, which receives on every
@@ -67,23 +80,9 @@ static void test_ni_bandwidth(void) {
     printf("torus:4x4 ring 16 KiB fp32 64-B packets: %llu cycles (L engines), %llu (2L engines)\n", (unsigned long long)rl.cycles,
            (unsigned long long)r2.cycles);
     static const char *const bad[] = {"ni_rx_engines=12", "ni_rx_engines=16", "ni_rx_engines=3"};
-    for (int i = 0; i < 3; i++) {
-      mt_net_cfg cb = cw; planned pb;
-      CHECK(mt_net_cfg_set(&cb, bad[i], &e) == 0, "set");
-      CHECK(plan(&pb, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-      mt_net *nb = mt_net_new(&cb, &pb.s, &pb.tb, 0, 0, &e);
-      CHECK(!nb && strstr(e.msg, "rx_engines"), "%s accepted: %s", bad[i], nb ? "" : e.msg);
-      mt_net_free(nb); unplan(&pb);
-    }
+    for (int i = 0; i < 3; i++) expect_refused(bad[i], "rx_engines");
   }
-  mt_net_cfg c2 = cw;
-  CHECK(mt_net_cfg_set(&c2, "ni_mem_ports=5", &e) == 0, "set");
-  planned p;
-  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-  mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
-  CHECK(!n && strstr(e.msg, "mem_ports"), "ni_mem_ports=5 accepted: %s", n ? "" : e.msg);
-  mt_net_free(n);
-  unplan(&p);
+  expect_refused("ni_mem_ports=5", "mem_ports");
 }
 
 /* Chained reduction (ni_chain, docs/ni.md): a flow's children are added by several engines
@@ -118,14 +117,7 @@ static void test_chain(void) {
       CHECK(r[1].cycles * 10 < r[0].cycles * 9, "%s: chained %llu cycles, strict %llu: not 10%% faster", cases[i].topo,
             (unsigned long long)r[1].cycles, (unsigned long long)r[0].cycles);
   }
-  mt_net_cfg c; mt_err e; mt_net_cfg_small(&c);
-  CHECK(mt_net_cfg_set(&c, "ni_chain=2", &e) == 0, "set");
-  planned p;
-  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
-  CHECK(!n && strstr(e.msg, "ni_chain"), "ni_chain=2 accepted: %s", n ? "" : e.msg);
-  mt_net_free(n);
-  unplan(&p);
+  expect_refused("ni_chain=2", "ni_chain");
 }
 
 static void test_matrix(void) {

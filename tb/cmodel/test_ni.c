@@ -53,14 +53,6 @@ static uint64_t run_node(scen *c, int node, const mt_ni_env_run *runs, int nruns
   return cyc;
 }
 
-static mt_ni_env_run run_def(uint32_t seed, int dtype, int pkt) {
-  mt_ni_env_run r;
-  memset(&r, 0, sizeof r);
-  r.seed = seed; r.dtype = dtype; r.pkt_mode = pkt; r.p_ready = 70; r.lat_max = 6; r.p_flit = 80;
-  r.p_drain = 60; r.max_delay = 40; r.wd_limit = 5000;
-  return r;
-}
-
 /* the NI's decoder against the planner's */
 static void test_decode(const char *topo, int compact) {
   scen c;
@@ -70,7 +62,7 @@ static void test_decode(const char *topo, int compact) {
   CHECK(mt_ni_entry_bits(&c.p) == c.ly.width, "entry bits %d vs layout %d", mt_ni_entry_bits(&c.p), c.ly.width);
   for (int n = 0; n < c.tb.n_nodes; n++) {
     mt_ni_env *env = mt_ni_env_new(&c.s, &c.tb, &c.ly, &c.t, n, &c.p, &e);
-    mt_ni_env_run r = run_def(1, 0, 0);
+    mt_ni_env_run r = mt_ni_env_run_default(1, 0, 0);
     mt_ni_env_begin(env, &r, &e);
     mt_ni_in cfg; mt_ni_env_comb(env, &cfg);
     const mt_entry *en = mt_node_entries(&c.tb, n);
@@ -313,7 +305,7 @@ int main(void) {
     if (scen_make(&c, "mesh:2x2", "multitree", 1000, 0) == 0) {
       for (int n = 0; n < 4; n++)
         for (int mode = 0; mode < 4; mode++) {
-          mt_ni_env_run r = run_def((uint32_t)(11 + n * 4 + mode), mode & 1, mode >> 1);
+          mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(11 + n * 4 + mode), mode & 1, mode >> 1);
           char tag[64]; snprintf(tag, sizeof tag, "2x2 node %d dtype %d pkt %d", n, mode & 1, mode >> 1);
           run_node(&c, n, &r, 1, tag);
         }
@@ -321,7 +313,7 @@ int main(void) {
     }
     if (scen_make(&c, "mesh:2x2", "multitree", 4096, 1) == 0) {
       for (int n = 0; n < 4; n++) {
-        mt_ni_env_run r[2] = {run_def(5, 1, 1), run_def(6, 0, 0)};
+        mt_ni_env_run r[2] = {mt_ni_env_run_default(5, 1, 1), mt_ni_env_run_default(6, 0, 0)};
         char tag[64]; snprintf(tag, sizeof tag, "2x2 compact 4096 node %d back-to-back", n);
         run_node(&c, n, r, 2, tag);
       }
@@ -337,7 +329,7 @@ int main(void) {
       if (scen_make(&c, topo[k], algo[k], 4096, 0)) { CHECK(0, "scenario"); continue; }
       int nodes[] = {0, 5, 15};
       for (int i = 0; i < 3; i++) {
-        mt_ni_env_run r = run_def((uint32_t)(100 + k * 10 + i), i & 1, k == 2 ? 0 : (i == 2));
+        mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(100 + k * 10 + i), i & 1, k == 2 ? 0 : (i == 2));
         char tag[80]; snprintf(tag, sizeof tag, "%s %s node %d", topo[k], algo[k], nodes[i]);
         run_node(&c, nodes[i], &r, 1, tag);
       }
@@ -362,8 +354,8 @@ int main(void) {
         for (int i = 0; i < 3; i++)
           for (int mode = 0; mode < 4; mode++) {
             if (k == 2 && (mode >> 1)) continue;
-            mt_ni_env_run r[2] = {run_def((uint32_t)(300 + k * 40 + mi * 10 + i * 4 + mode), mode & 1, mode >> 1),
-                                  run_def((uint32_t)(700 + k * 40 + mi * 10 + i * 4 + mode), !(mode & 1), mode >> 1)};
+            mt_ni_env_run r[2] = {mt_ni_env_run_default((uint32_t)(300 + k * 40 + mi * 10 + i * 4 + mode), mode & 1, mode >> 1),
+                                  mt_ni_env_run_default((uint32_t)(700 + k * 40 + mi * 10 + i * 4 + mode), !(mode & 1), mode >> 1)};
             char tag[96]; snprintf(tag, sizeof tag, "%s %s node %d E=%u M=%u dtype %d pkt %d", topo[k], algo[k], nodes[i], L, Ms[mi], mode & 1, mode >> 1);
             run_node(&c, nodes[i], r, 2, tag);
           }
@@ -378,7 +370,7 @@ int main(void) {
       for (int bw = 0; bw < 2; bw++) { /* 1 engine, 1 port; then L engines, L + 2L ports */
         c.p.rx_engines = bw ? c.p.nlocal : 1; c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
         for (int f = 1; f < MT_NI_F_COUNT; f++) {
-          mt_ni_env_run r = run_def(7, 0, 0);
+          mt_ni_env_run r = mt_ni_env_run_default(7, 0, 0);
           r.fault = f; r.wd_limit = 3000;
           char tag[64]; snprintf(tag, sizeof tag, "fault %s E=%u", mt_ni_fault_name(f), c.p.rx_engines);
           run_node(&c, 1, &r, 1, tag);

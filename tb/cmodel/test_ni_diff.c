@@ -139,14 +139,6 @@ static void run_diff(scen *c, int node, const mt_ni_env_run *runs, int nruns, un
   mt_ni_free(&ni); nref_free(&rf);
 }
 
-static mt_ni_env_run run_def(uint32_t seed, int dtype, int pkt) {
-  mt_ni_env_run r;
-  memset(&r, 0, sizeof r);
-  r.seed = seed; r.dtype = dtype; r.pkt_mode = pkt; r.p_ready = 70; r.lat_max = 6; r.p_flit = 80;
-  r.p_drain = 60; r.max_delay = 40; r.wd_limit = 5000;
-  return r;
-}
-
 /* --bench [reps]: ns per step of the optimized and the reference step on recorded inputs
  * (torus:4x4 multitree node 5, 2 back-to-back runs, replayed reps times on fresh models) */
 static int bench(int reps, int compact) {
@@ -159,7 +151,7 @@ static int bench(int reps, int compact) {
   mt_ni_in *rec = malloc(cap * sizeof *rec);
   mt_ni_out out, prev; memset(&prev, 0, sizeof prev);
   for (int r = 0; r < 2; r++) {
-    mt_ni_env_run run = run_def(77 + (uint32_t)r, r, 0);
+    mt_ni_env_run run = mt_ni_env_run_default(77 + (uint32_t)r, r, 0);
     mt_ni_env_begin(env, &run, &e);
     while (!mt_ni_env_finished(env)) {
       if (n == cap) { cap *= 2; rec = realloc(rec, cap * sizeof *rec); }
@@ -221,8 +213,8 @@ int main(int argc, char **argv) {
           if (nodes[i] >= c.tb.n_nodes) continue;
           for (int mode = 0; mode < 4; mode++) {
             if (k == 4 && (mode >> 1)) continue;
-            mt_ni_env_run r[2] = {run_def((uint32_t)(300 + k * 40 + v * 10 + i * 4 + mode + 1000 * ch), mode & 1, mode >> 1),
-                                  run_def((uint32_t)(700 + k * 40 + v * 10 + i * 4 + mode + 1000 * ch), !(mode & 1), mode >> 1)};
+            mt_ni_env_run r[2] = {mt_ni_env_run_default((uint32_t)(300 + k * 40 + v * 10 + i * 4 + mode + 1000 * ch), mode & 1, mode >> 1),
+                                  mt_ni_env_run_default((uint32_t)(700 + k * 40 + v * 10 + i * 4 + mode + 1000 * ch), !(mode & 1), mode >> 1)};
             char tag[128];
             snprintf(tag, sizeof tag, "chaos %u %s %s%s node %d E=%u M=%u PW=%u dtype %d pkt %d", cr, topo[k], algo[k],
                      compact[k] ? " compact" : "", nodes[i], Es[v], Ms[v], c.p.payload_w, mode & 1, mode >> 1);
@@ -239,7 +231,7 @@ int main(int argc, char **argv) {
         for (int bw = 0; bw < 2; bw++) {
           c.p.rx_engines = bw ? c.p.nlocal : 1; c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
           for (int f = 1; f < MT_NI_F_COUNT; f++) {
-            mt_ni_env_run r = run_def(7 + (uint32_t)ch, f & 1, 0);
+            mt_ni_env_run r = mt_ni_env_run_default(7 + (uint32_t)ch, f & 1, 0);
             r.fault = f; r.wd_limit = 3000;
             char tag[96]; snprintf(tag, sizeof tag, "chaos %u fault %s E=%u", cr, mt_ni_fault_name(f), c.p.rx_engines);
             run_diff(&c, 1, &r, 1, cr, tag);
@@ -253,7 +245,7 @@ int main(int argc, char **argv) {
       scen c;
       if (scen_make(&c, "mesh:4x4", "multitree", 4096, 0) == 0) {
         c.p.perturb = 1;
-        mt_ni_env_run r = run_def(55 + (uint32_t)ch, 0, 0);
+        mt_ni_env_run r = mt_ni_env_run_default(55 + (uint32_t)ch, 0, 0);
         run_diff(&c, 5, &r, 1, cr, "perturb 1");
         scen_free(&c);
       }

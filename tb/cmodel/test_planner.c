@@ -86,11 +86,17 @@ static const char *topos[] = {"mesh:2x2", "torus:2x2", "torus:4x4", "mesh:4x4", 
                               "ring:8", "ring:5", "fattree:4,2", "fattree:8,2", "fattree:2,3", "dgx2", "bigraph:4x8", "bigraph:4x16",
                               "file:" MT_TEST_DATA "/multilink.topo", "file:" MT_TEST_DATA "/switched.topo", NULL};
 
+/* Where each algorithm of MT_ALGO_LIST applies (the test's own knowledge; a new algorithm
+ * in the list fails to compile here, -Wswitch, until it is added). */
 static int applies(const mt_topo *t, const char *algo) {
   int pow2 = !(t->n_nodes & (t->n_nodes - 1));
-  if (!strcmp(algo, "ring2d")) return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
-  if (!strcmp(algo, "hd")) return pow2;
-  if (!strcmp(algo, "hdrm")) return pow2 && t->kind == MT_TOPO_BIGRAPH;
+  switch ((mt_algo)mt_algo_from_name(algo)) {
+  case mt_algo_multitree: case mt_algo_ring: case mt_algo_dbtree: return 1;
+  case mt_algo_ring2d: return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
+  case mt_algo_hd: return pow2;
+  case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
+  case MT_ALGO_COUNT: break;
+  }
   return 1;
 }
 
@@ -263,23 +269,26 @@ static void expect_err(const char *topo, const char *algo, uint64_t bytes, const
   CHECK(rc != 0 && strstr(e.msg, needle), "%s/%s/%llu: expected an error containing '%s', got rc=%d '%s'", topo, algo, (unsigned long long)bytes, needle, rc, e.msg);
 }
 static void test_bad_input(void) {
-  expect_err("torus:1x1", "multitree", 64, "at least 2");
-  expect_err("mesh:1", "multitree", 64, "at least 2");
-  expect_err("torus:65x64", "multitree", 64, "4096");
-  expect_err("torus:4x", "multitree", 64, "torus:XxY");
-  expect_err("cube:4", "multitree", 64, "unknown topology");
-  expect_err("torus:4x4", "bogus", 64, "unknown algorithm");
-  expect_err("torus:4x4", "multitree", 0, "zero");
-  expect_err("torus:4x4", "multitree", 66, "whole number");
-  expect_err("torus:4x4", "multitree", 32, "fewer than the 16 flows");
-  expect_err("torus:4x4x4", "ring2d", 4096, "2-D");
-  expect_err("mesh:3x5", "hd", 4096, "power-of-two");
-  expect_err("torus:4x4", "hdrm", 4096, "BiGraph");
-  expect_err("file:" MT_TEST_DATA "/bad_disconnected.topo", "multitree", 4096, "disconnected");
-  expect_err("file:" MT_TEST_DATA "/bad_syntax.topo", "multitree", 4096, "bad_syntax.topo:4:");
-  expect_err("file:" MT_TEST_DATA "/bad_range.topo", "multitree", 4096, "bad_range.topo:3:");
-  expect_err("file:" MT_TEST_DATA "/bad_dup.topo", "multitree", 4096, "bad_dup.topo:4:");
-  expect_err("file:" MT_TEST_DATA "/missing.topo", "multitree", 4096, "cannot open");
+  static const struct { const char *topo, *algo; uint64_t bytes; const char *needle; } cases[] = {
+    {"torus:1x1", "multitree", 64, "at least 2"},
+    {"mesh:1", "multitree", 64, "at least 2"},
+    {"torus:65x64", "multitree", 64, "4096"},
+    {"torus:4x", "multitree", 64, "torus:XxY"},
+    {"cube:4", "multitree", 64, "unknown topology"},
+    {"torus:4x4", "bogus", 64, "unknown algorithm"},
+    {"torus:4x4", "multitree", 0, "zero"},
+    {"torus:4x4", "multitree", 66, "whole number"},
+    {"torus:4x4", "multitree", 32, "fewer than the 16 flows"},
+    {"torus:4x4x4", "ring2d", 4096, "2-D"},
+    {"mesh:3x5", "hd", 4096, "power-of-two"},
+    {"torus:4x4", "hdrm", 4096, "BiGraph"},
+    {"file:" MT_TEST_DATA "/bad_disconnected.topo", "multitree", 4096, "disconnected"},
+    {"file:" MT_TEST_DATA "/bad_syntax.topo", "multitree", 4096, "bad_syntax.topo:4:"},
+    {"file:" MT_TEST_DATA "/bad_range.topo", "multitree", 4096, "bad_range.topo:3:"},
+    {"file:" MT_TEST_DATA "/bad_dup.topo", "multitree", 4096, "bad_dup.topo:4:"},
+    {"file:" MT_TEST_DATA "/missing.topo", "multitree", 4096, "cannot open"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) expect_err(cases[i].topo, cases[i].algo, cases[i].bytes, cases[i].needle);
 }
 
 /* Multi-links, derived by hand from Algorithm 1 on star.topo (0 in the middle, 0-1 of
@@ -316,7 +325,19 @@ static void test_hdrm_contention(void) {
     }
 }
 
+/* The algorithm table (MT_ALGO_LIST): names, enum, look-up and the command line's list agree. */
+static void test_algo_table(void) {
+  char list[256] = "";
+  for (int a = 0; a < MT_ALGO_COUNT; a++) {
+    CHECK(mt_algo_from_name(mt_algo_names[a]) == a && strlen(mt_algo_descs[a]) > 10, "algorithm %d '%s'", a, mt_algo_names[a]);
+    snprintf(list + strlen(list), sizeof list - strlen(list), " %s", mt_algo_names[a]);
+  }
+  CHECK(mt_algo_names[MT_ALGO_COUNT] == NULL && mt_algo_from_name("bogus") < 0, "end of the list");
+  CHECK(!strcmp(list, MT_ALGO_NAMES_STR), "names '%s', list '%s'", list, MT_ALGO_NAMES_STR);
+}
+
 int main(void) {
+  test_algo_table();
   test_hdrm_contention();
   test_fig5();
   test_checker_all();

@@ -37,81 +37,71 @@ static mt_flit mk_data(const mt_router_params *p, unsigned type, unsigned vc, ui
   return f;
 }
 
+/* One routing case: a head (type, dst, next, eject, len) at node `node`, input port `in`,
+ * VC `vc`, must leave on port `op` with VC mask `mask` (and swap flag `sw`, -1 unchecked). */
+typedef struct {
+  const char *what;
+  int mesh3;  /* 0: the default 4x4 torus; 1: a 3x3 mesh */
+  unsigned node, in, vc, type, dst, next, eject, len, op;
+  uint32_t mask;
+  int sw;
+} route_case;
+
+static const route_case route_cases[] = {
+  /* 4x4 torus; node 0 = (0,0) to 3 = (3,0): +3 or -1 -> minus, wrap at x=0 -> class 1;
+   * injected (local input 4) for a neighbour (one hop): the highest VC of the class only, VC 3 */
+  {"0->3", 0, 0, 4, 0, MT_FT_HEAD, 3, 0, 0, 16, 1, 0x8, 0},
+  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0; injected but two
+   * hops away: the whole class */
+  {"5->7", 0, 5, 4, 0, MT_FT_HEAD, 7, 0, 0, 16, 0, 0x3, -1},
+  /* node 5 to its +X neighbour 6, injected: class 0's highest VC only, VC 1 */
+  {"5->6", 0, 5, 5, 0, MT_FT_HEAD, 6, 0, 0, 16, 0, 0x2, -1},
+  /* node 5 to 10 = (2,2): X first, but 2 hops in all: the whole class */
+  {"5->10", 0, 5, 4, 0, MT_FT_HEAD, 10, 0, 0, 16, 0, 0x3, -1},
+  /* same, arriving on X input (port 1 = -X side? any X port) in class 1: stays class 1 */
+  {"5->7 cls1", 0, 5, 1, 2, MT_FT_HEAD, 7, 0, 0, 16, 0, 0xc, -1},
+  /* 5 -> 9 = (1,2): Y+; arriving on X in class 1 -> back to class 0 */
+  {"5->9", 0, 5, 0, 3, MT_FT_HEAD, 9, 0, 0, 16, 2, 0x3, -1},
+  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1; injected, one hop: VC 3 */
+  {"13->1", 0, 13, 4, 0, MT_FT_HEAD, 1, 0, 0, 16, 2, 0x8, -1},
+  /* the same head arriving on a network port (-X, port 1) in class 0: the whole class 1 */
+  {"13->1 transit", 0, 13, 1, 0, MT_FT_HEAD, 1, 0, 0, 16, 2, 0xc, -1},
+  /* own node: eject at local port eject=2 -> port 6, any VC */
+  {"6->6", 0, 6, 0, 0, MT_FT_HEADTAIL, 6, 0, 2, 0, 6, 0xf, -1},
+  /* all-reduce head at a local input: next=3 (-Y), swapped */
+  {"ar src", 0, 0, 5, 0, MT_FT_AR_HEAD, 4, 3, 1, 64, 3, 0xf, 1},
+  /* all-reduce head at a network input: next (after swap) = 2 -> local port 6 */
+  {"ar dst", 0, 4, 3, 1, MT_FT_AR_HEAD, 4, 2, 3, 64, 6, 0xf, 0},
+  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, two hops: all VCs; to 3 = (0,1), one hop,
+   * injected: the highest, VC 3 */
+  {"mesh 4->0", 1, 4, 4, 0, MT_FT_HEAD, 0, 0, 0, 16, 1, 0xf, -1},
+  {"mesh 4->3", 1, 4, 4, 0, MT_FT_HEAD, 3, 0, 0, 16, 1, 0x8, -1},
+  /* 0 = (0,0) to 2 = (2,0): two hops along X: all VCs */
+  {"mesh 0->2", 1, 0, 4, 0, MT_FT_HEAD, 2, 0, 0, 16, 0, 0xf, -1},
+  {"mesh 4->7", 1, 4, 4, 0, MT_FT_HEAD, 7, 0, 0, 16, 2, 0x8, -1},
+  {"mesh 4->7 transit", 1, 4, 0, 0, MT_FT_HEAD, 7, 0, 0, 16, 2, 0xf, -1},
+};
+
 static void test_route(void) {
   mt_router r;
   mt_router_params p;
-  unsigned op;
-  uint32_t m;
-  int sw;
-  mt_flit f;
-  mt_router_default_params(&p);
-  CHECK(mt_router_init(&r, &p) == 0, "init");
-  /* 4x4 torus; node 0 = (0,0) to 3 = (3,0): +3 or -1 -> minus, wrap at x=0 -> class 1;
-   * injected (local input 4) for a neighbour (one hop): the highest VC of the class only, VC 3 */
-  f = mk_head(&p, MT_FT_HEAD, 0, 3, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 0, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0x8 && !sw, "0->3: port %u mask %x", op, m);
-  /* node 5 = (1,1) to 7 = (3,1): +2 vs -2, tie -> +, no wrap -> class 0; injected but two
-   * hops away: the whole class */
-  f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 5, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0x3, "5->7: port %u mask %x", op, m);
-  /* node 5 to its +X neighbour 6, injected: class 0's highest VC only, VC 1 */
-  f = mk_head(&p, MT_FT_HEAD, 0, 6, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 5, 5, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0x2, "5->6: port %u mask %x", op, m);
-  /* node 5 to 10 = (2,2): X first, but 2 hops in all: the whole class */
-  f = mk_head(&p, MT_FT_HEAD, 0, 10, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 5, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0x3, "5->10: port %u mask %x", op, m);
-  f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
-  /* same, arriving on X input (port 1 = -X side? any X port) in class 1: stays class 1 */
-  mt_router_route(&r, 5, 1, 2, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0xc, "5->7 cls1: port %u mask %x", op, m);
-  /* 5 -> 9 = (1,2): Y+; arriving on X in class 1 -> back to class 0 */
-  f = mk_head(&p, MT_FT_HEAD, 0, 9, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 5, 0, 3, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0x3, "5->9: port %u mask %x", op, m);
-  /* 13 = (1,3) to 1 = (1,0): Y+ through the wrap at y=3 -> class 1; injected, one hop: VC 3 */
-  f = mk_head(&p, MT_FT_HEAD, 0, 1, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 13, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0x8, "13->1: port %u mask %x", op, m);
-  /* the same head arriving on a network port (-X, port 1) in class 0: the whole class 1 */
-  mt_router_route(&r, 13, 1, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0xc, "13->1 transit: port %u mask %x", op, m);
-  /* own node: eject at local port eject=2 -> port 6, any VC */
-  f = mk_head(&p, MT_FT_HEADTAIL, 0, 6, 0, 2, 0, 0, 0);
-  mt_router_route(&r, 6, 0, 0, &f, &op, &m, &sw);
-  CHECK(op == 6 && m == 0xf, "6->6: port %u mask %x", op, m);
-  /* all-reduce head at a local input: next=3 (-Y), swapped */
-  f = mk_head(&p, MT_FT_AR_HEAD, 0, 4, 3, 1, 0, 0, 64);
-  mt_router_route(&r, 0, 5, 0, &f, &op, &m, &sw);
-  CHECK(op == 3 && m == 0xf && sw, "ar src: port %u mask %x sw %d", op, m, sw);
-  /* all-reduce head at a network input: next (after swap) = 2 -> local port 6 */
-  f = mk_head(&p, MT_FT_AR_HEAD, 0, 4, 2, 3, 0, 0, 64);
-  mt_router_route(&r, 4, 3, 1, &f, &op, &m, &sw);
-  CHECK(op == 6 && m == 0xf && !sw, "ar dst: port %u mask %x sw %d", op, m, sw);
-  mt_router_free(&r);
-  /* 3x3 mesh: node 4 = (1,1) to 0 = (0,0): X-, two hops: all VCs; to 3 = (0,1), one hop,
-   * injected: the highest, VC 3 */
-  p.k[0] = 3; p.k[1] = 3; p.torus = 0;
-  CHECK(mt_router_init(&r, &p) == 0, "init mesh");
-  f = mk_head(&p, MT_FT_HEAD, 0, 0, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0xf, "mesh 4->0: port %u mask %x", op, m);
-  f = mk_head(&p, MT_FT_HEAD, 0, 3, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 1 && m == 0x8, "mesh 4->3: port %u mask %x", op, m);
-  /* 0 = (0,0) to 2 = (2,0): two hops along X: all VCs */
-  f = mk_head(&p, MT_FT_HEAD, 0, 2, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 0, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 0 && m == 0xf, "mesh 0->2: port %u mask %x", op, m);
-  f = mk_head(&p, MT_FT_HEAD, 0, 7, 0, 0, 0, 0, 16);
-  mt_router_route(&r, 4, 4, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0x8, "mesh 4->7: port %u mask %x", op, m);
-  mt_router_route(&r, 4, 0, 0, &f, &op, &m, &sw);
-  CHECK(op == 2 && m == 0xf, "mesh 4->7 transit: port %u mask %x", op, m);
-  mt_router_free(&r);
+  const int nc = (int)(sizeof route_cases / sizeof route_cases[0]);
+  for (int mesh3 = 0; mesh3 <= 1; mesh3++) {
+    mt_router_default_params(&p);
+    if (mesh3) { p.k[0] = 3; p.k[1] = 3; p.torus = 0; }
+    CHECK(mt_router_init(&r, &p) == 0, "init %s", mesh3 ? "mesh" : "torus");
+    for (int i = 0; i < nc; i++) {
+      const route_case *c = &route_cases[i];
+      if (c->mesh3 != mesh3) continue;
+      mt_flit f = mk_head(&p, c->type, 0, c->dst, c->next, c->eject, 0, 0, c->len);
+      unsigned op;
+      uint32_t m;
+      int sw;
+      mt_router_route(&r, c->node, c->in, c->vc, &f, &op, &m, &sw);
+      CHECK(op == c->op && m == c->mask && (c->sw < 0 || sw == c->sw), "%s: port %u mask %x sw %d", c->what, op, m, sw);
+    }
+    mt_router_free(&r);
+  }
   /* parameter checks */
   mt_router_default_params(&p);
   p.num_vcs = 3;

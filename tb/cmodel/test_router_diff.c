@@ -352,6 +352,23 @@ static const uint32_t *rec_get(const uint32_t *x, mt_router_in *in, unsigned np,
   return x;
 }
 
+typedef void (*step_fn)(void *model, const mt_router_in *in, mt_router_out *out);
+static void step_new(void *m, const mt_router_in *in, mt_router_out *out) { mt_router_step((mt_router *)m, in, out); }
+static void step_ref(void *m, const mt_router_in *in, mt_router_out *out) { rref_step((mt_rref *)m, in, out); }
+
+/* Replays `cycles` recorded cycles from x into in, stepping `model` (step NULL: decoding
+ * only, folded into *sink); returns the wall time. */
+static double replay(const uint32_t *x, const env_t *e, unsigned long cycles, mt_router_in *in, mt_router_out *out, step_fn step,
+                     void *model, uint64_t *sink) {
+  const double t0 = mt_now();
+  for (unsigned long cyc = 0; cyc < cycles; cyc++) {
+    x = rec_get(x, in, e->np, e->nv, e->fw);
+    if (step) step(model, in, out);
+    else *sink += in->in_valid[cyc % e->np] + in->out_credit[0][0];
+  }
+  return mt_now() - t0;
+}
+
 static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
   static mt_router rn;
   static mt_rref rf;
@@ -391,26 +408,15 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
   mt_router_free(&rn);
   /* replay: decode only, new model, reference model (best of 3 each) */
   for (rep = 0; rep < 3; rep++) {
-    const uint32_t *x;
-    double t0;
+    double t;
     memset(&in, 0, sizeof in);
     in.node_id = e.node_id;
     in.wd_limit = e.wd_limit;
-    x = rec.w;
-    t0 = mt_now();
-    for (cyc = 0; cyc < cycles; cyc++) {
-      x = rec_get(x, &in, e.np, e.nv, e.fw);
-      sink += in.in_valid[cyc % e.np] + in.out_credit[0][0];
-    }
-    if (mt_now() - t0 < t_dec) t_dec = mt_now() - t0;
+    t = replay(rec.w, &e, cycles, &in, &out, NULL, NULL, &sink);
+    if (t < t_dec) t_dec = t;
     mt_router_init(&rn, &p);
-    x = rec.w;
-    t0 = mt_now();
-    for (cyc = 0; cyc < cycles; cyc++) {
-      x = rec_get(x, &in, e.np, e.nv, e.fw);
-      mt_router_step(&rn, &in, &out);
-    }
-    if (mt_now() - t0 < t_new) t_new = mt_now() - t0;
+    t = replay(rec.w, &e, cycles, &in, &out, step_new, &rn, &sink);
+    if (t < t_new) t_new = t;
     CHECK(rn.flits_out == flits, "%s: replay differs", c->name);
     mt_router_free(&rn);
     if (new_only) {
@@ -418,13 +424,8 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
       continue;
     }
     rref_init(&rf, &p);
-    x = rec.w;
-    t0 = mt_now();
-    for (cyc = 0; cyc < cycles; cyc++) {
-      x = rec_get(x, &in, e.np, e.nv, e.fw);
-      rref_step(&rf, &in, &out);
-    }
-    if (mt_now() - t0 < t_ref) t_ref = mt_now() - t0;
+    t = replay(rec.w, &e, cycles, &in, &out, step_ref, &rf, &sink);
+    if (t < t_ref) t_ref = t;
     CHECK(rf.flits_out == flits, "%s: reference replay differs", c->name);
     rref_free(&rf);
   }

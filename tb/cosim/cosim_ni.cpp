@@ -203,14 +203,6 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
   return mism;
 }
 
-static mt_ni_env_run mkrun(uint32_t seed, int dtype, int pkt) {
-  mt_ni_env_run r;
-  memset(&r, 0, sizeof r);
-  r.seed = seed; r.dtype = dtype; r.pkt_mode = pkt; r.p_ready = 70; r.lat_max = 6; r.p_flit = 80;
-  r.p_drain = 60; r.max_delay = 40; r.wd_limit = 5000;
-  return r;
-}
-
 int main(int argc, char **argv) {
   bool perturb = false, quick = false;
   int reps = 3;
@@ -230,7 +222,7 @@ int main(int argc, char **argv) {
         const mt_entry *en = mt_node_entries(&c.tb, n);
         for (int i = 0; i < c.tb.count[n]; i++) if (en[i].op == MT_OP_NOP) { node = n; break; }
       }
-      std::vector<mt_ni_env_run> runs{mkrun(77, 1, 0)};
+      std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(77, 1, 0)};
       char tag[80]; snprintf(tag, sizeof tag, "%s perturbed lockstep mesh4x4 node %d", CFG_NAME, node);
       unsigned long m = run_case(c, node, runs, tag, 1, st, true);
       printf("perturbed model: %lu mismatching cycles (must be > 0)\n", m);
@@ -248,7 +240,7 @@ int main(int argc, char **argv) {
       for (int n = 0; n < 4; n++)
         for (int m = 0; m < 4; m++) {
           if (quick && m != n) continue;
-          std::vector<mt_ni_env_run> runs{mkrun(so + 1000 + 4 * n + m, m & 1, m >> 1)};
+          std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 1000 + 4 * n + m, m & 1, m >> 1)};
           char tag[80]; snprintf(tag, sizeof tag, "%s mesh2x2 node %d %s %s", CFG_NAME, n, (m & 1) ? "fp32" : "int32", (m >> 1) ? "pkt" : "msg");
           run_case(c, n, runs, tag, 0, st, false);
         }
@@ -263,8 +255,8 @@ int main(int argc, char **argv) {
       if (!scen_make(c, topo[k], "multitree", 4096, compact)) { st.fail++; continue; }
       int nodes[] = {0, 5, 10, 15};
       for (int i = 0; i < (quick ? 2 : 4); i++) {
-        std::vector<mt_ni_env_run> runs{mkrun(so + 2000 + 10 * k + i, i & 1, (i >> 1) & 1)};
-        if (i == 1) runs.push_back(mkrun(so + 3000 + k, 0, 1)); // back to back: fp32 msg, then int32 pkt
+        std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 2000 + 10 * k + i, i & 1, (i >> 1) & 1)};
+        if (i == 1) runs.push_back(mt_ni_env_run_default(so + 3000 + k, 0, 1)); // back to back: fp32 msg, then int32 pkt
         char tag[80]; snprintf(tag, sizeof tag, "%s %s node %d%s", CFG_NAME, topo[k], nodes[i], i == 1 ? " x2" : "");
         run_case(c, nodes[i], runs, tag, 0, st, false);
       }
@@ -275,7 +267,7 @@ int main(int argc, char **argv) {
   if (!compact) {
     Scen c;
     if (scen_make(c, "mesh:4x4", "hd", 4096, 0)) {
-      std::vector<mt_ni_env_run> runs{mkrun(so + 4000, 1, 0)};
+      std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 4000, 1, 0)};
       run_case(c, 6, runs, CFG_NAME " mesh4x4 hd node 6 (routed)", 0, st, false);
     } else st.fail++;
     scen_free(c);
@@ -285,7 +277,7 @@ int main(int argc, char **argv) {
     Scen c;
     if (scen_make(c, "mesh:2x2", "multitree", 16384, compact)) {
       for (int n = 0; n < 4; n++) {
-        std::vector<mt_ni_env_run> runs{mkrun(so + 6000 + n, n & 1, n >> 1)};
+        std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 6000 + n, n & 1, n >> 1)};
         char tag[80]; snprintf(tag, sizeof tag, "%s mesh2x2 16KiB node %d", CFG_NAME, n);
         run_case(c, n, runs, tag, 0, st, false);
       }
@@ -298,7 +290,7 @@ int main(int argc, char **argv) {
     Scen c;
     if (scen_make(c, "mesh:2x2", "multitree", 1024, compact)) {
       for (int f = 1; f < MT_NI_F_COUNT; f++) {
-        mt_ni_env_run r = mkrun(5000 + f, 0, 0);
+        mt_ni_env_run r = mt_ni_env_run_default(5000 + f, 0, 0);
         r.fault = f; r.wd_limit = 3000;
         std::vector<mt_ni_env_run> runs{r};
         char tag[80]; snprintf(tag, sizeof tag, "%s fault %s", CFG_NAME, mt_ni_fault_name(f));

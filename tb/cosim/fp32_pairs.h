@@ -5,11 +5,14 @@
  *    one, infinities, quiet and signalling NaNs of both signs, tie/overflow helpers);
  *    tests run every ordered pair of it.
  *  - fp32_pair(rng, mode): a random pair from one of FP32_NMODES distributions.
+ *  - fp32_host_add(a, b): the reference, the host FPU's binary32 sum (SSE, no FTZ/DAZ);
+ *    fp32_host_expect(a, b): the same with every NaN as the model's quiet NaN 0x7FC00000.
  * The PRNG is splitmix64, so every consumer draws the same pairs for the same seed. */
 #ifndef FP32_PAIRS_H
 #define FP32_PAIRS_H
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 static inline uint64_t fp32_rng_next(uint64_t *s) {
   uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
@@ -133,6 +136,23 @@ static inline void fp32_pair(uint64_t *s, int mode, uint32_t *pa, uint32_t *pb) 
   }
   if ((r >> 40) & 1u) { uint32_t t = a; a = b; b = t; }
   *pa = a; *pb = b;
+}
+
+static inline uint32_t fp32_host_add(uint32_t a, uint32_t b) {
+  volatile float x, y, z;
+  float t;
+  memcpy(&t, &a, 4); x = t;
+  memcpy(&t, &b, 4); y = t;
+  z = x + y;
+  t = z;
+  uint32_t r;
+  memcpy(&r, &t, 4);
+  return r;
+}
+static inline int fp32_is_nan(uint32_t u) { return (u & 0x7F800000u) == 0x7F800000u && (u & 0x7FFFFFu); }
+static inline uint32_t fp32_host_expect(uint32_t a, uint32_t b) {
+  const uint32_t h = fp32_host_add(a, b);
+  return fp32_is_nan(h) ? 0x7FC00000u : h;
 }
 
 #endif
