@@ -55,11 +55,15 @@ $(LIBTB): $(TB_SRC:tb/cmodel/%.c=$(BUILD)/obj/tb/%.o)
 	@rm -f $@; ar rcs $@ $^
 $(LIBTB_SAN): $(TB_SRC:tb/cmodel/%.c=$(BUILD)/san/tb/%.o)
 	@rm -f $@; ar rcs $@ $^
-$(BUILD)/multitree: $(APP_SRC) $(LIBMT)
-	$(CC) $(CFLAGS_MT) -MMD -MP $(APP_SRC) $(LIBMT) $(LDLIBS_MT) -o $@
-$(BUILD)/multitree-san: $(APP_SRC) $(LIBMT_SAN)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) $(APP_SRC) $(LIBMT_SAN) $(LDLIBS_MT) -o $@
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+$(BUILD)/multitree: $(APP_SRC:cmodel/%.c=$(BUILD)/obj/%.o) $(LIBMT)
+	$(CC) $(CFLAGS_MT) $^ $(LDLIBS_MT) -o $@
+$(BUILD)/multitree-san: $(APP_SRC:cmodel/%.c=$(BUILD)/san/%.o) $(LIBMT_SAN)
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) $^ $(LDLIBS_MT) -o $@
+# header dependencies of the objects above (only these: a stale .d of a moved file must not
+# name a target that no longer exists)
+MT_ALL_OBJ := $(CM_OBJ) $(CM_SAN_OBJ) $(APP_SRC:cmodel/%.c=$(BUILD)/obj/%.o) $(APP_SRC:cmodel/%.c=$(BUILD)/san/%.o) \
+              $(TB_SRC:tb/cmodel/%.c=$(BUILD)/obj/tb/%.o) $(TB_SRC:tb/cmodel/%.c=$(BUILD)/san/tb/%.o)
+-include $(MT_ALL_OBJ:.o=.d)
 
 # C unit tests: tb/cmodel/test_<x>.c, built with ASan+UBSan, run as step t-c-<x>.
 C_TESTS    := $(patsubst tb/cmodel/test_%.c,%,$(wildcard tb/cmodel/test_*.c))
