@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "util/mt_fp32.h"
-#include "../cosim/fp32_pairs.h"
+#include "../../cosim/fp32_pairs.h"
 
 static uint32_t host_add(uint32_t a, uint32_t b) {
   volatile float x, y, z;
