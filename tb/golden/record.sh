@@ -4,6 +4,7 @@
 # tb/cmodel/hw/test_{ni,router}_golden.c compiled against REF's model: REF's sources come from
 # `git archive REF` into BUILD/golden_ref/<sha> and are built there (REF's own Makefile), or,
 # with GOLDEN_REF_TREE=/path, from a checked-out tree of REF already built (used as is).
+# GOLDEN_BUILD_ONLY=1: only build BUILD/golden_rec/rec_{ni,router} (make bench-ni BENCH_NI_REF=...).
 # Commits before the layer folders (cmodel/mt_ni.h) are compiled with -DMT_GOLDEN_FLAT.
 set -euo pipefail
 ref=${1:?usage: record.sh REF [BUILD]}
@@ -39,6 +40,7 @@ subject=$(git log -1 --format=%s "$sha" | cut -c1-100)
 for m in ni router; do
   # shellcheck disable=SC2086
   $cc $cflags $inc "tb/cmodel/hw/test_${m}_golden.c" tb/cmodel/golden.c $libs -ljansson -lm -lz -o "$out/rec_$m"
+  [ -n "${GOLDEN_BUILD_ONLY:-}" ] && continue   # bench-ni/bench-router: the programs only
   rm -rf "tb/golden/$m"; mkdir -p "tb/golden/$m"
   hdr="multitree golden trace ($m), format: tb/cmodel/golden.h, docs/golden.md
 reference: commit $sha ($subject)
@@ -46,4 +48,4 @@ command: make golden GOLDEN_REF=$ref (tb/golden/record.sh: tb/cmodel/hw/test_${m
 recorded: $(date -u +%Y-%m-%dT%H:%MZ)"
   "$out/rec_$m" --record "tb/golden/$m" "$hdr" 2>/dev/null | grep -E '^(ni_golden|router_golden|RESULT)'
 done
-du -sh tb/golden/ni tb/golden/router
+[ -n "${GOLDEN_BUILD_ONLY:-}" ] || du -sh tb/golden/ni tb/golden/router
