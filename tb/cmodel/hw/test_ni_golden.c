@@ -21,16 +21,13 @@
 #ifdef MT_GOLDEN_FLAT
 #include "mt_ni.h"
 #include "mt_ni_env.h"
-static inline uint32_t mt_xs32(uint32_t *s) { uint32_t x = *s; x ^= x << 13; x ^= x >> 17; x ^= x << 5; return *s = x; }
-#include <time.h>
-static inline double mt_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
 #else
 #include "util/mt_rng.h"
 #include "util/mt_time.h"
 #include "hw/mt_ni.h"
 #include "ni_env.h"
 #endif
-#include "golden.h"
+#include "golden.h" /* with MT_GOLDEN_FLAT: mt_xs32, mt_now */
 #include "mt_test.h"
 #include "ni_scen.h"
 
