@@ -30,8 +30,9 @@ CM_SAN_OBJ := $(CM_SRC:cmodel/%.c=$(BUILD)/san/%.o)
 APP_SRC    := $(wildcard cmodel/app/*.c)
 LIBMT      := $(BUILD)/libmt.a
 LIBMT_SAN  := $(BUILD)/libmt_san.a
-# test-only C code (NI environment, fault injection): tb/cmodel/*.c but the test programs
-TB_SRC     := $(filter-out tb/cmodel/test_% tb/cmodel/fp32_soak.c tb/cmodel/%_ref.c,$(wildcard tb/cmodel/*.c))
+# test-only C code (NI environment, fault injection, golden traces): tb/cmodel/*.c (the test
+# programs live in the layer folders tb/cmodel/<layer>/, tb/README.md)
+TB_SRC     := $(wildcard tb/cmodel/*.c)
 LIBTB      := $(BUILD)/libmttb.a
 LIBTB_SAN  := $(BUILD)/libmttb_san.a
 
@@ -65,11 +66,15 @@ MT_ALL_OBJ := $(CM_OBJ) $(CM_SAN_OBJ) $(APP_SRC:cmodel/%.c=$(BUILD)/obj/%.o) $(A
               $(TB_SRC:tb/cmodel/%.c=$(BUILD)/obj/tb/%.o) $(TB_SRC:tb/cmodel/%.c=$(BUILD)/san/tb/%.o)
 -include $(MT_ALL_OBJ:.o=.d)
 
-# C unit tests: tb/cmodel/test_<x>.c, built with ASan+UBSan, run as step t-c-<x>.
-C_TESTS    := $(patsubst tb/cmodel/test_%.c,%,$(wildcard tb/cmodel/test_*.c))
-$(BUILD)/tests/test_%: tb/cmodel/test_%.c $(wildcard tb/cmodel/*.h) $(LIBTB_SAN) $(LIBMT_SAN)
+# C unit tests: tb/cmodel/<layer>/test_<x>.c (grouped like cmodel/), built with ASan+UBSan,
+# run as step t-c-<x>; test_*_golden replay the traces of tb/golden/ (docs/golden.md).
+C_TEST_SRC := $(wildcard tb/cmodel/*/test_*.c)
+C_TESTS    := $(patsubst test_%.c,%,$(notdir $(C_TEST_SRC)))
+c_test_src = $(filter %/test_$(1).c,$(C_TEST_SRC))
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: $$(call c_test_src,$$*) $(wildcard tb/cmodel/*.h) $(LIBTB_SAN) $(LIBMT_SAN)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' $< $(LIBTB_SAN) $(LIBMT_SAN) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) -Itb/cmodel -DMT_TEST_DATA='"$(CURDIR)/tb/cmodel/data"' -DMT_GOLDEN_DIR='"$(CURDIR)/tb/golden"' $< $(LIBTB_SAN) $(LIBMT_SAN) $(LDLIBS_MT) -lz -o $@
 t-c-%: $(BUILD)/tests/test_% $(BUILD)/multitree
 	@scripts/runbench.sh $@ 600 env MT_BIN=$(BUILD)/multitree $(BUILD)/tests/test_$*
 TEST_STEPS += $(addprefix t-c-,$(C_TESTS))
@@ -116,3 +121,11 @@ clean:
 
 help:
 	@echo "make demo | test | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | clean"
+
+# ---- golden traces of the NI and router models (docs/golden.md; not in make test):
+# regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an
+# already built checkout of it) ----
+GOLDEN_REF ?= 5c3eebf
+.PHONY: golden
+golden: | deps-ok
+	@tb/golden/record.sh $(GOLDEN_REF) $(BUILD)

@@ -49,13 +49,16 @@ t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
 
-# ---- speed of the C step: optimized vs the frozen reference (tb/cmodel/ni_ref.c) on recorded
-# inputs (test_ni_diff --bench), built without sanitizers ----
-$(NI_DIR)/ni_bench: tb/cmodel/test_ni_diff.c tb/cmodel/ni_ref.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
+# ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
+# sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
+# (tb/golden/record.sh builds it; docs/bench.md) ----
+$(NI_DIR)/ni_bench: tb/cmodel/hw/test_ni_golden.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBTB) $(LIBMT) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBTB) $(LIBMT) $(LDLIBS_MT) -lz -o $@
 bench-ni: $(NI_DIR)/ni_bench
-	@$< --bench 20
+	@echo "this tree:"; $< --bench 20
+	@if [ -n "$(BENCH_NI_REF)" ]; then GOLDEN_BUILD_ONLY=1 tb/golden/record.sh $(BENCH_NI_REF) $(BUILD) && \
+	  echo "$(BENCH_NI_REF):" && $(BUILD)/golden_rec/rec_ni --bench 20; fi
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: t-ni-cosim-full t-ni-cosim-compact t-ni-perturb

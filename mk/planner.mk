@@ -1,5 +1,5 @@
 # Planner (issue #2): command-line tests and the planning benchmark.
-# The C unit tests tb/cmodel/test_planner.c and test_rom.c run as t-c-planner, t-c-rom.
+# The C unit tests tb/cmodel/plan/test_planner.c and tb/cmodel/table/test_rom.c run as t-c-planner, t-c-rom.
 t-planner-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_cli.sh $(BUILD)/multitree
 TEST_STEPS += t-planner-cli

@@ -1,5 +1,5 @@
 # mk/reduce.mk: the reduction unit's adders (cmodel/util/mt_fp32.*, rtl/mt_fp32_add.sv,
-# rtl/mt_reduce_alu.sv). The C unit test tb/cmodel/test_fp32.c runs as t-c-fp32 (root
+# rtl/mt_reduce_alu.sv). The C unit test tb/cmodel/util/test_fp32.c runs as t-c-fp32 (root
 # Makefile). Here: the RTL benches, the negative checks, the fp32 soak and the area report.
 #   t-reduce-tb        Icarus: tb/rtl/tb_mt_reduce_alu.sv, hand-derived vectors
 #   t-reduce-cosim     Verilator: mt_reduce_alu (Lanes=4) against the C model, REDUCE_COSIM_PAIRS pairs
@@ -39,9 +39,9 @@ cosim-fp32: $(BUILD)/obj_fp32/fp32_add_harness
 	$< $(REDUCE_COSIM_PAIRS) $(FP32_SOAK_SEED)
 
 # ---- negative checks: deliberately wrong adders (truncation instead of RNE) ----
-$(RD_DIR)/fp32_soak_trunc: tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+$(RD_DIR)/fp32_soak_trunc: tb/cmodel/util/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(RD_CFLAGS) -DMT_FP32_MUTANT_TRUNC tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c -o $@
+	$(CC) $(RD_CFLAGS) -DMT_FP32_MUTANT_TRUNC tb/cmodel/util/fp32_soak.c cmodel/util/mt_fp32.c -o $@
 t-reduce-neg-c: $(RD_DIR)/fp32_soak_trunc
 	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
 $(BUILD)/obj_fp32_trunc/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
@@ -54,9 +54,9 @@ t-reduce-neg-rtl: $(BUILD)/obj_fp32_trunc/fp32_add_harness
 TEST_STEPS += t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl
 
 # ---- soak: >= 1e8 pairs against the host FPU (bench) ----
-$(RD_DIR)/fp32_soak: tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
+$(RD_DIR)/fp32_soak: tb/cmodel/util/fp32_soak.c cmodel/util/mt_fp32.c cmodel/util/mt_fp32.h tb/cosim/fp32_pairs.h | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(RD_CFLAGS) tb/cmodel/fp32_soak.c cmodel/util/mt_fp32.c -o $@
+	$(CC) $(RD_CFLAGS) tb/cmodel/util/fp32_soak.c cmodel/util/mt_fp32.c -o $@
 fp32-soak: $(RD_DIR)/fp32_soak
 	@$< $(FP32_SOAK_PAIRS) $(FP32_SOAK_SEED) | tee $(RD_DIR)/fp32_soak.txt; test $${PIPESTATUS[0]} -eq 0
 BENCH_STEPS += fp32-soak

@@ -90,20 +90,21 @@ area-router: | deps-ok
 	@synth/area_router.sh
 AREA_STEPS += area-router
 
-# ---- C model: optimized step vs the original one (tb/cmodel/router_ref.c, test only) ----
-# t-c-router_diff (automatic, ASan) compares them cycle by cycle; it #includes router_ref.c.
-$(BUILD)/tests/test_router_diff: tb/cmodel/router_ref.c
-# the same program at -O2 against libmt, for the speed of the step alone (--bench)
-$(RT_COBJ_DIR)/bench_router_diff: tb/cmodel/test_router_diff.c tb/cmodel/router_ref.c tb/cmodel/mt_test.h $(LIBMT)
+# ---- C model: t-c-router_golden (automatic, ASan) replays tb/golden/router/ (docs/golden.md);
+# the same program at -O2 against libmt, for the speed of the step alone (--bench) ----
+$(RT_COBJ_DIR)/bench_router: tb/cmodel/hw/test_router_golden.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBMT) $(LDLIBS_MT) -o $@
+	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBTB) $(LIBMT) $(LDLIBS_MT) -lz -o $@
 
 # ---- bench: C model speed and co-simulation speed ----
-# RBENCH: mt_router_step alone (busy router, recorded inputs replayed), reference and optimized;
+# RBENCH: mt_router_step alone (busy router, recorded inputs replayed); BENCH_ROUTER_REF=<commit>
+# adds the same program built against that commit's model (docs/bench.md);
 # CBENCH: the C model inside the co-simulation harness (includes its traffic generator).
-bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper) $(RT_COBJ_DIR)/bench_router_diff
+bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper) $(RT_COBJ_DIR)/bench_router
 	@{ echo "# bench-router $$(date -u +%Y-%m-%dT%H:%MZ) on $$(nproc) cores: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; \
-	  $(RT_COBJ_DIR)/bench_router_diff --bench 1000000 | grep -E '^RBENCH'; \
+	  $(RT_COBJ_DIR)/bench_router --bench 1000000 | grep -E '^RBENCH'; \
+	  if [ -n "$(BENCH_ROUTER_REF)" ]; then GOLDEN_BUILD_ONLY=1 tb/golden/record.sh $(BENCH_ROUTER_REF) $(BUILD) >/dev/null && \
+	    $(BUILD)/golden_rec/rec_router --bench 1000000 | sed 's/^RBENCH/RBENCH $(BENCH_ROUTER_REF)/' | grep -E '^RBENCH'; fi; \
 	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
 	  $(call RT_BIN,paper) --seed 7 --cycles 2000000 --cbench | grep -E '^(CBENCH|cosim)'; \
 	  $(call RT_BIN,d2l4v4) --seed 7 --cycles 1000000 | grep -E '^(cosim|RESULT)'; \

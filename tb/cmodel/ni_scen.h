@@ -1,13 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0
  * ni_scen.h: a planned scenario for one NI test (topology, schedule, tables, layout and
- * matching NI parameters), shared by test_ni.c and test_ni_diff.c. */
+ * matching NI parameters), shared by hw/test_ni.c and hw/test_ni_golden.c. */
 #ifndef NI_SCEN_H
 #define NI_SCEN_H
 #include <stdio.h>
 #include <string.h>
+#ifdef MT_GOLDEN_FLAT /* recording from a build before the layer folders (make golden, docs/golden.md) */
+#include "mt_layout.h"
+#include "mt_ni.h"
+#include "mt_sched.h"
+#define SCEN_SET_FMT(p, ly) mt_ni_params_layout(p, ly)
+#else
 #include "table/mt_layout.h"
 #include "hw/mt_ni.h"
 #include "plan/mt_sched.h"
+#define SCEN_SET_FMT(p, ly) ((p)->fmt = (ly)->fmt)
+#endif
 
 typedef struct {
   mt_topo t; mt_sched s; mt_tables tb; mt_layout ly; mt_ni_params p;
@@ -22,7 +30,7 @@ static inline int scen_make(scen *c, const char *topo, const char *algo, uint64_
     return -1;
   }
   mt_ni_default_params(&c->p);
-  c->p.fmt = c->ly.fmt;
+  SCEN_SET_FMT(&c->p, &c->ly);
   c->p.nlocal = (unsigned)c->ly.local_ports;
   c->p.net_ports = (unsigned)c->t.max_ports;
   c->p.max_flows = (unsigned)c->s.n_flows;

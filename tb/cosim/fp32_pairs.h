@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * fp32_pairs.h: operand generators for the fp32 adder tests, shared (header-only, C and
- * C++) by tb/cmodel/test_fp32.c, tb/cmodel/fp32_soak.c and tb/cosim/fp32_add_harness.cpp.
+ * C++) by tb/cmodel/util/test_fp32.c, tb/cmodel/util/fp32_soak.c and tb/cosim/fp32_add_harness.cpp.
  *  - fp32_specials(): one list of special-class values (zeros, subnormals, min/max normal,
  *    one, infinities, quiet and signalling NaNs of both signs, tie/overflow helpers);
  *    tests run every ordered pair of it.

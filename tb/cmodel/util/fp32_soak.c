@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include "util/mt_fp32.h"
-#include "../cosim/fp32_pairs.h"
+#include "../../cosim/fp32_pairs.h"
 
 static uint64_t n_pass, n_fail;
 static void check(uint32_t a, uint32_t b) {

@@ -1,29 +1,39 @@
 /* SPDX-License-Identifier: Apache-2.0
- * test_router_diff.c: differential test of the optimized C router (cmodel/mt_router.c)
- * against a frozen copy of the original step function (tb/cmodel/router_ref.c, included
- * here; test only). Both get identical inputs every cycle; the whole mt_router_out (every
- * byte) and the credit counters must be identical every cycle. Traffic: a closed-loop
- * environment (upstream credit counters, downstream buffers with random drain rates) with
- * well-formed packets and all-reduce messages, and "chaos" phases that break every rule:
- * random flit types and VC fields (beyond NumVcs too), flits without credits (overflow),
- * spurious and multi-valued credit pulses, garbage in unused ports/VCs and in the bits above
- * FlitW of the last live word, in_valid values other than 1, node id and watchdog limit
- * changes. Many parameter sets, including NP = 16 x 16 VCs (256 input VCs), PayloadW 512,
- * K = 2 tori, meshes, step priority and both perturbations.
- * With --bench [cycles]: speed of mt_router_step (new and reference) on a busy router,
- * inputs recorded from a closed-loop run and replayed (make bench-router);
- * --bench CYCLES CFG new: only the set CFG, only the optimized model (for profiling). */
+ * test_router_golden.c: the C router (cmodel/hw/mt_router.c) against golden traces recorded
+ * from a build of the reference commit (tb/golden/router/, one .gz per parameter set;
+ * docs/golden.md). Every field of mt_router_out and the credit counters are compared every
+ * cycle (golden.h: a 4-bit digit per cycle, a 32-bit hash per field per 1024 cycles).
+ * Traffic: a closed-loop environment (upstream credit counters, downstream buffers with
+ * random drain rates) with well-formed packets and all-reduce messages, and "chaos" phases
+ * that break every rule: random flit types and VC fields (beyond NumVcs too), flits without
+ * credits (overflow), spurious and multi-valued credit pulses, garbage in unused ports/VCs and
+ * in the bits above FlitW of the last live word, in_valid values other than 1, node id and
+ * watchdog limit changes. Many parameter sets, including NP = 16 x 16 VCs (256 input VCs),
+ * PayloadW 512, K = 2 tori, meshes, step priority and both perturbations.
+ *   test_router_golden [cycles]             check against MT_GOLDEN_DIR/router (t-c-router_golden)
+ *   test_router_golden --record DIR HDR     write the traces (make golden; HDR: header text)
+ *   test_router_golden --bench [cycles [CFG]]  speed of mt_router_step alone on a busy router,
+ *     inputs recorded from a closed-loop run and replayed (make bench-router); the baseline is
+ *     this program built against another commit (BENCH_ROUTER_REF, docs/bench.md). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include "router_ref.c"
+#ifdef MT_GOLDEN_FLAT
+#include "mt_flit.h"
+#include "mt_router.h"
+#else
 #include "util/mt_rng.h"
 #include "util/mt_time.h"
 #include "fmt/mt_flit.h"
 #include "hw/mt_router.h"
+#endif
+#include "golden.h" /* with MT_GOLDEN_FLAT: mt_xs32, mt_now */
 #include "mt_test.h"
+
+#ifndef MT_GOLDEN_DIR
+#define MT_GOLDEN_DIR "tb/golden"
+#endif
 
 typedef struct {
   const char *name;
@@ -158,7 +168,10 @@ static void env_inputs(env_t *e, mt_router_in *in) {
       if (chance(r, c, 64)) {
         for (j = 0; j < MT_FLIT_WORDS && j < e->fw; j++) in->in_flit[p].w[j] = rnext(r);
         if (p >= e->np) in->in_valid[p] = (uint8_t)rnext(r);
-        in->out_credit[p][below(r, MT_RT_MAX_VCS)] = p >= e->np ? (uint8_t)rnext(r) : 0;
+        {
+          unsigned v = below(r, MT_RT_MAX_VCS); /* one draw per statement (order) */
+          in->out_credit[p][v] = p >= e->np ? (uint8_t)rnext(r) : 0;
+        }
       }
     if (chance(r, 1, 2000)) e->node_id = below(r, e->nodes + 2);
     if (chance(r, 1, 2000)) e->wd_limit = chance(r, 1, 4) ? 0 : rnext(r) % 600;
@@ -251,36 +264,36 @@ static void params_of(const cfg_t *c, mt_router_params *p) {
   p->perturb = c->perturb;
 }
 
-/* One differential run: returns the number of mismatching cycles. */
-static unsigned long diff_run(const cfg_t *c, uint32_t seed, unsigned long cycles, int chaos,
-                              unsigned long *flits) {
+static const char *const rt_fields[] = {"out_valid", "out_flit", "in_credit", "wd_err", "ovf_err", "cred"};
+#define RT_NF (sizeof rt_fields / sizeof rt_fields[0])
+
+/* One golden run (the router re-initialized now and then, as rule breaking wedges it):
+ * returns 0 if it matched the trace. */
+static int gold_run(gold *g, const cfg_t *c, uint32_t seed, unsigned long cycles, int chaos, unsigned long *flits) {
   static mt_router rn;
-  static mt_rref rf;
   static env_t e;
   static mt_router_in in;
-  static mt_router_out on, of;
+  static mt_router_out on;
   mt_router_params p;
-  unsigned long cyc, bad = 0, acc = 0;
+  unsigned long cyc, acc = 0;
+  char tag[96];
   params_of(c, &p);
-  if (mt_router_init(&rn, &p) || rref_init(&rf, &p)) {
+  if (mt_router_init(&rn, &p)) {
     CHECK(0, "%s: init failed", c->name);
-    return 1;
+    return -1;
   }
+  snprintf(tag, sizeof tag, "%s seed %u %s cycles %lu", c->name, seed, chaos ? "chaos" : "clean", cycles);
+  gold_begin(g, tag, RT_NF, rt_fields);
   env_init(&e, &p, seed);
   memset(&on, 0xa5, sizeof on); /* the step must write every byte */
-  memset(&of, 0x5a, sizeof of);
   for (cyc = 0; cyc < cycles; cyc++) {
     if (cyc % 3000 == 0) {
-      /* rule breaking (and a packet longer than the buffers) wedges the router for good:
-       * reset both now and then */
       if (cyc && (e.chaos || chance(&e.rng, 1, 4))) {
         unsigned i, nid = e.node_id;
         uint32_t wl = e.wd_limit;
         acc += rn.flits_out;
-        if (rn.flits_out != rf.flits_out) bad++;
         mt_router_free(&rn);
-        rref_free(&rf);
-        if (mt_router_init(&rn, &p) || rref_init(&rf, &p)) return bad + 1;
+        if (mt_router_init(&rn, &p)) return -1;
         env_init(&e, &p, seed + (uint32_t)cyc);
         e.node_id = nid;
         e.wd_limit = wl;
@@ -290,36 +303,17 @@ static unsigned long diff_run(const cfg_t *c, uint32_t seed, unsigned long cycle
     }
     env_inputs(&e, &in);
     mt_router_step(&rn, &in, &on);
-    rref_step(&rf, &in, &of);
-    if (memcmp(&on, &of, sizeof on) || memcmp(rn.cred, rf.cred, sizeof rn.cred)) {
-      if (bad < 5) {
-        unsigned o, v;
-        fprintf(stderr, "MISMATCH %s seed %u cycle %lu\n", c->name, seed, cyc);
-        for (o = 0; o < MT_RT_MAX_PORTS; o++) {
-          if (on.out_valid[o] != of.out_valid[o] || !mt_flit_eq(&on.out_flit[o], &of.out_flit[o]))
-            fprintf(stderr, "  out %u: valid new %u ref %u type %u/%u vc %u/%u\n", o, on.out_valid[o],
-                    of.out_valid[o], mt_flit_type(&on.out_flit[o], p.payload_w),
-                    mt_flit_type(&of.out_flit[o], p.payload_w), mt_flit_vc(&on.out_flit[o], p.payload_w, p.num_vcs),
-                    mt_flit_vc(&of.out_flit[o], p.payload_w, p.num_vcs));
-          for (v = 0; v < MT_RT_MAX_VCS; v++)
-            if (on.in_credit[o][v] != of.in_credit[o][v] || on.wd_err[o][v] != of.wd_err[o][v] ||
-                on.ovf_err[o][v] != of.ovf_err[o][v] || rn.cred[o][v] != rf.cred[o][v])
-              fprintf(stderr, "  port %u vc %u: credit %u/%u wd %u/%u ovf %u/%u cred %u/%u\n", o, v,
-                      on.in_credit[o][v], of.in_credit[o][v], on.wd_err[o][v], of.wd_err[o][v],
-                      on.ovf_err[o][v], of.ovf_err[o][v], rn.cred[o][v], rf.cred[o][v]);
-        }
-      }
-      bad++;
-      of = on; /* keep going from the same outputs (the states may differ from now on) */
+    {
+      const gold_field f[RT_NF] = {{on.out_valid, sizeof on.out_valid}, {on.out_flit, sizeof on.out_flit},
+                                   {on.in_credit, sizeof on.in_credit}, {on.wd_err, sizeof on.wd_err},
+                                   {on.ovf_err, sizeof on.ovf_err},     {rn.cred, sizeof rn.cred}};
+      gold_cycle(g, f);
     }
     env_outputs(&e, &on);
   }
   *flits = acc + (unsigned long)rn.flits_out;
-  CHECK(rn.flits_out == rf.flits_out, "%s: flit counts %llu vs %llu", c->name,
-        (unsigned long long)rn.flits_out, (unsigned long long)rf.flits_out);
   mt_router_free(&rn);
-  rref_free(&rf);
-  return bad;
+  return gold_end(g);
 }
 
 /* ---------------- bench: record a busy closed-loop run, replay it ---------------- */
@@ -354,7 +348,6 @@ static const uint32_t *rec_get(const uint32_t *x, mt_router_in *in, unsigned np,
 
 typedef void (*step_fn)(void *model, const mt_router_in *in, mt_router_out *out);
 static void step_new(void *m, const mt_router_in *in, mt_router_out *out) { mt_router_step((mt_router *)m, in, out); }
-static void step_ref(void *m, const mt_router_in *in, mt_router_out *out) { rref_step((mt_rref *)m, in, out); }
 
 /* Replays `cycles` recorded cycles from x into in, stepping `model` (step NULL: decoding
  * only, folded into *sink); returns the wall time. */
@@ -369,9 +362,8 @@ static double replay(const uint32_t *x, const env_t *e, unsigned long cycles, mt
   return mt_now() - t0;
 }
 
-static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
+static void bench(const cfg_t *c, unsigned long cycles) {
   static mt_router rn;
-  static mt_rref rf;
   static env_t e;
   static mt_router_in in;
   static mt_router_out out;
@@ -379,7 +371,7 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
   rec_t rec = {NULL, 0, 0};
   unsigned long cyc;
   unsigned pt, v, rep;
-  double t_dec = 1e30, t_new = 1e30, t_ref = 1e30;
+  double t_dec = 1e30, t_new = 1e30;
   uint64_t flits = 0, sink = 0;
   params_of(c, &p);
   /* record: busy traffic on every port, fast drains, no chaos; driven by the optimized model */
@@ -406,7 +398,7 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
   }
   flits = rn.flits_out;
   mt_router_free(&rn);
-  /* replay: decode only, new model, reference model (best of 3 each) */
+  /* replay: decode only, then the model (best of 3 each) */
   for (rep = 0; rep < 3; rep++) {
     double t;
     memset(&in, 0, sizeof in);
@@ -419,50 +411,54 @@ static void bench(const cfg_t *c, unsigned long cycles, int new_only) {
     if (t < t_new) t_new = t;
     CHECK(rn.flits_out == flits, "%s: replay differs", c->name);
     mt_router_free(&rn);
-    if (new_only) {
-      t_ref = t_new;
-      continue;
-    }
-    rref_init(&rf, &p);
-    t = replay(rec.w, &e, cycles, &in, &out, step_ref, &rf, &sink);
-    if (t < t_ref) t_ref = t;
-    CHECK(rf.flits_out == flits, "%s: reference replay differs", c->name);
-    rref_free(&rf);
   }
   {
-    double sn = (t_new - t_dec) / (double)cycles, sr = (t_ref - t_dec) / (double)cycles;
-    printf("RBENCH %s: %lu cycles, %.3f flits/cycle out of %u ports; step only: reference %.0f ns "
-           "(%.0f cycles/s, %.0f flits/s), optimized %.0f ns (%.0f cycles/s, %.0f flits/s), %.1fx; "
-           "replay decoding %.0f ns/cycle (excluded)%s\n",
-           c->name, cycles, (double)flits / (double)cycles, e.np, 1e9 * sr, 1.0 / sr,
-           (double)flits / (double)cycles / sr, 1e9 * sn, 1.0 / sn, (double)flits / (double)cycles / sn,
-           sr / sn, 1e9 * t_dec / (double)cycles, sink == 0 ? "" : "");
+    double sn = (t_new - t_dec) / (double)cycles;
+    printf("RBENCH %s: %lu cycles, %.3f flits/cycle out of %u ports; step only: %.0f ns (%.0f cycles/s, "
+           "%.0f flits/s); replay decoding %.0f ns/cycle (excluded)%s\n",
+           c->name, cycles, (double)flits / (double)cycles, e.np, 1e9 * sn, 1.0 / sn,
+           (double)flits / (double)cycles / sn, 1e9 * t_dec / (double)cycles, sink == 0 ? "" : "");
   }
   free(rec.w);
 }
 
 int main(int argc, char **argv) {
   unsigned ci, s;
+  const char *rec_dir = NULL, *rec_hdr = "";
   if (argc > 1 && strcmp(argv[1], "--bench") == 0) {
     unsigned long cycles = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000ul;
     for (ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++)
       if (argc > 3 ? strcmp(argv[3], cfgs[ci].name) == 0
                    : strcmp(cfgs[ci].name, "d2l4v4") == 0 || strcmp(cfgs[ci].name, "paper") == 0)
-        bench(&cfgs[ci], cycles, argc > 4 && strcmp(argv[4], "new") == 0);
-    return MT_TEST_END("bench_router_diff");
+        bench(&cfgs[ci], cycles);
+    return MT_TEST_END("bench_router");
+  }
+  if (argc > 2 && strcmp(argv[1], "--record") == 0) {
+    rec_dir = argv[2];
+    rec_hdr = argc > 3 ? argv[3] : "";
   }
   {
-    unsigned long cycles = argc > 1 ? strtoul(argv[1], NULL, 0) : 60000ul;
-    for (ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++)
+    unsigned long cycles = !rec_dir && argc > 1 ? strtoul(argv[1], NULL, 0) : 60000ul, total = 0;
+    for (ci = 0; ci < sizeof cfgs / sizeof cfgs[0]; ci++) {
+      char path[600];
+      gold *g;
+      snprintf(path, sizeof path, "%s/%s.gz", rec_dir ? rec_dir : MT_GOLDEN_DIR "/router", cfgs[ci].name);
+      g = gold_open(path, rec_dir != NULL, rec_hdr);
+      CHECK(g != NULL, "%s: cannot open", path);
+      if (!g) continue;
       for (s = 1; s <= 2; s++) {
-        unsigned long fl = 0, bad;
+        unsigned long fl = 0;
         /* seed 1: well-formed traffic only; seed 2: with chaos phases */
-        bad = diff_run(&cfgs[ci], 1000u * ci + s, cycles, s == 2, &fl);
-        printf("diff %-11s seed %u %s: %lu cycles, %lu flits out, %lu mismatching cycles\n", cfgs[ci].name,
-               1000u * ci + s, s == 2 ? "chaos" : "clean", cycles, fl, bad);
-        CHECK(bad == 0, "%s seed %u: %lu mismatching cycles", cfgs[ci].name, s, bad);
+        int bad = gold_run(g, &cfgs[ci], 1000u * ci + s, cycles, s == 2, &fl);
+        printf("golden %-11s seed %u %s: %lu cycles, %lu flits out, %s\n", cfgs[ci].name, 1000u * ci + s,
+               s == 2 ? "chaos" : "clean", cycles, fl, rec_dir ? "recorded" : bad ? "DIFFERS" : "matches");
+        CHECK(bad == 0, "%s seed %u: differs from the golden trace", cfgs[ci].name, s);
         CHECK(fl > cycles / 40, "%s seed %u: too little traffic (%lu flits)", cfgs[ci].name, s, fl);
+        total += cycles;
       }
+      CHECK(gold_close(g) == 0, "%s: golden file not fully checked", path);
+    }
+    printf("router_golden: %lu cycles compared%s\n", total, rec_dir ? " (recorded)" : "");
   }
-  return MT_TEST_END("test_router_diff");
+  return MT_TEST_END("test_router_golden");
 }

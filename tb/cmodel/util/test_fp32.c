@@ -8,7 +8,7 @@
 #include <string.h>
 #include "util/mt_fp32.h"
 #include "mt_test.h"
-#include "../cosim/fp32_pairs.h"
+#include "../../cosim/fp32_pairs.h"
 
 #define CHECK_FP(a, b, what)                                                       \
   do {                                                                             \
