@@ -6,22 +6,18 @@ NI_RTL    := $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_r
 NI_RTL_ABS := $(addprefix $(NI_TOP)/,$(NI_RTL))
 NI_DIR    := $(BUILD)/ni
 
-# Co-simulation builds: every scenario is encoded in the layout of a 16-node, 4-port,
-# 4-child, 64-KiB schedule (mt_layout_make), so one build per layout kind serves all.
-NI_G_COMMON := -GL=4 -GNetPorts=4 -GNumVcs=2 -GEjDepth=4 -GVcDepth=8 -GSubPktFlits=4 -GPktBytes=256 \
-               -GDepth=64 -GMaxFlows=16 -GSQ=4 -GRQ=4 -GWdW=24 -GFlowW=4 -GStepW=5 -GIdW=4 -GPortW=3 \
-               -GEjW=2 -GAddrW=16 -GSizeW=17 -GChildren=4
-NI_G_full    := $(NI_G_COMMON) -GCompact=0
-NI_G_compact := $(NI_G_COMMON) -GCompact=1
-NI_D_full    := -DCFG_COMPACT=0 -DCFG_ENTRYW=94 -DCFG_NAME=\\\"full\\\"
-NI_D_compact := -DCFG_COMPACT=1 -DCFG_ENTRYW=41 -DCFG_NAME=\\\"compact\\\"
+# Co-simulation builds: configs/ni/{full,compact}.cfg give the -G list and the harness's
+# -DCFG_<KEY> macros (`multitree shape`). Every scenario is encoded in the layout of a 16-node,
+# 4-port, 4-child, 64-KiB schedule (mt_layout_make), so one build per layout kind serves all.
+NI_SHAPE = configs/ni/$(1).cfg
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) | deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1)
+	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
-	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $(NI_G_$(1)) \
-	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $(NI_D_$(1))" -LDFLAGS "-ljansson -lm" \
+	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g \
+	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d" -LDFLAGS "-ljansson -lm" \
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef

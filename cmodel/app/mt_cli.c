@@ -23,6 +23,8 @@
 #include "table/mt_rom.h"
 #include "plan/mt_sched.h"
 
+int mt_cli_shape(int argc, char **argv); /* `multitree shape`, cmodel/app/mt_shape.c */
+
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
   const char *dtype, *flow, *config, *dump_dir, *trace;
@@ -50,12 +52,16 @@ static void usage(FILE *f, const char *cmd) {
                "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
                "  cycle models are checked against); int32 is compared with the exact sum.\n");
   if (!cmd || !strcmp(cmd, "sim"))
-    fprintf(f, "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config paper|small]\n"
+    fprintf(f, "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
                "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
                "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
-               "  against the reference sums; a wrong result exits 1. Fields for --set: docs/network.md.\n");
+               "  against the reference sums; a wrong result exits 1. --config: configs/net/NAME.cfg (built in:\n"
+               "  paper, small; default small) or a file path; keys for the file and --set: multitree shape --keys.\n");
   if (!cmd || !strcmp(cmd, "sizes"))
     fprintf(f, "multitree sizes [--bytes N]\n  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n");
+  if (!cmd)
+    fprintf(f, "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
+               "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg): the keys, or a file's flags.\n");
   if (!cmd)
     fprintf(f, "\nTopologies: torus:XxY[xZ] mesh:XxY[xZ] ring:N fattree:K,L dgx2 bigraph:MxN file:PATH\n"
                "Algorithms: multitree ring ring2d dbtree hd hdrm\n"
@@ -335,7 +341,9 @@ static int dump_words(const char *dir, int node, const char *what, const uint32_
 static int cmd_sim(const opts *o) {
   mt_err e = {{0}};
   mt_net_cfg cfg;
-  if (mt_net_cfg_by_name(&cfg, o->config ? o->config : "small", &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
   for (int i = 0; i < o->nsets; i++) if (mt_net_cfg_set(&cfg, o->sets[i], &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
   int dtype = MT_DTYPE_INT32, pkt = 0;
   if (o->dtype && !strcmp(o->dtype, "fp32")) dtype = MT_DTYPE_FP32;
@@ -417,6 +425,7 @@ out:
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) { usage(argc < 2 ? stderr : stdout, NULL); return argc < 2 ? 2 : 0; }
   const char *cmd = argv[1];
+  if (!strcmp(cmd, "shape")) return mt_cli_shape(argc - 1, argv + 1); /* cmodel/app/mt_shape.c */
   static const char *const known[] = {"plan", "rom", "check", "decode", "sizes", "ref", "sim", NULL};
   int ok = 0;
   for (int i = 0; known[i]; i++) ok |= !strcmp(cmd, known[i]);
