@@ -78,7 +78,7 @@ TEST_STEPS += t-router-formal
 FORMAL_STEPS += formal-router
 
 # ---- area (Yosys) ----
-area-router: | deps-ok
+area-router: $(BUILD)/multitree | deps-ok
 	@synth/area_router.sh
 AREA_STEPS += area-router
 
