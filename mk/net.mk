@@ -8,6 +8,23 @@ NET_DIR     := $(BUILD)/net
 NET_RTL     := $(sort $(wildcard rtl/*.sv))
 NET_RTL_ABS := $(addprefix $(NET_TOP)/,$(NET_RTL))
 
+# ---- named network configurations: configs/net/*.cfg compiled into libmt (mt_net_cfg_builtin,
+# `multitree sim --config NAME` from any directory); the files stay the one source. The
+# object joins the archives through $^ of their rules in the root Makefile. ----
+NET_CFGS    := $(sort $(wildcard configs/net/*.cfg))
+NET_CFG_GEN := $(BUILD)/gen/net/mt_net_cfg_builtin.c
+$(NET_CFG_GEN): $(NET_CFGS) scripts/cfg_embed.sh
+	@mkdir -p $(@D)
+	@scripts/cfg_embed.sh $@ $(NET_CFGS)
+$(BUILD)/obj/gen/net/mt_net_cfg_builtin.o: $(NET_CFG_GEN) cmodel/net/mt_net_cfg.h | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -c $< -o $@
+$(BUILD)/san/gen/net/mt_net_cfg_builtin.o: $(NET_CFG_GEN) cmodel/net/mt_net_cfg.h | deps-ok
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_MT) -O1 $(SAN) -c $< -o $@
+$(LIBMT): $(BUILD)/obj/gen/net/mt_net_cfg_builtin.o
+$(LIBMT_SAN): $(BUILD)/san/gen/net/mt_net_cfg_builtin.o
+
 $(NET_DIR)/cosim_net_params: tb/cosim/cosim_net.cpp $(LIBMT) | deps-ok
 	@mkdir -p $(@D)
 	$(CXX) -O2 -std=c++17 -Wall -Wextra -DCOSIM_NET_PARAMS_ONLY -Icmodel $< $(LIBMT) $(LDLIBS_MT) -o $@

@@ -6,7 +6,7 @@
 #   t-reduce-neg-c     a truncating C model must fail the host-FPU comparison
 #   t-reduce-neg-rtl   a truncating RTL build must fail the co-simulation
 #   fp32-soak          (bench) C model against the host FPU, FP32_SOAK_PAIRS pairs, -O2
-#   area-reduce        (area) Yosys: generic synth + stat, synth_ice40, synth_ecp5
+#   area-reduce        (area) synth/area_reduce.sh: generic synth + stat, synth_ice40, synth_ecp5
 RD_DIR             := $(BUILD)/reduce
 RD_RTL             := rtl/mt_fp32_add.sv rtl/mt_reduce_alu.sv
 RD_RTL_ABS         := $(addprefix $(CURDIR)/,$(RD_RTL))
@@ -61,18 +61,7 @@ fp32-soak: $(RD_DIR)/fp32_soak
 	@$< $(FP32_SOAK_PAIRS) $(FP32_SOAK_SEED) | tee $(RD_DIR)/fp32_soak.txt; test $${PIPESTATUS[0]} -eq 0
 BENCH_STEPS += fp32-soak
 
-# ---- area (Yosys 0.23): cells per block, generic gates and FPGA LUTs ----
-RD_YOSYS_FLOWS := synth synth_ice40 synth_ecp5
+# ---- area (Yosys 0.23, synth/area_reduce.sh): cells per block, generic gates and FPGA LUTs ----
 area-reduce: $(RD_RTL) | deps-ok
-	@mkdir -p $(RD_DIR)
-	@{ echo "# area_reduce: Yosys $$(yosys -V | awk '{print $$2}'), $(RD_RTL), mt_reduce_alu with Lanes=4"; \
-	  for top in mt_fp32_add mt_reduce_alu; do for flow in $(RD_YOSYS_FLOWS); do \
-	    log=$(RD_DIR)/area_$${top}_$${flow}.log; \
-	    timeout 900 yosys -q -p "read_verilog -sv $(RD_RTL); chparam -set Lanes 4 mt_reduce_alu; $$flow -top $$top; tee -o $$log stat" >/dev/null 2>&1 \
-	      || { echo "$$top $$flow FAILED"; continue; }; \
-	    cells=$$(awk '/Number of cells/ {n=$$4} END {print n}' $$log); \
-	    detail=$$(awk '/Number of cells/ {f=1; d=""; next} f && NF==2 && $$1 ~ /^(\$$|SB_|LUT|CCU|PFU|L6|TRELLIS)/ {d=d $$1 "=" $$2 " "} END {print d}' $$log); \
-	    printf '%-14s %-12s cells=%-6s %s\n' "$$top" "$$flow" "$$cells" "$$detail"; \
-	  done; done; } >$(BUILD)/area_reduce.txt
-	@cat $(BUILD)/area_reduce.txt
+	@synth/area_reduce.sh $(BUILD)
 AREA_STEPS += area-reduce

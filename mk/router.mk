@@ -9,20 +9,11 @@ RT_COBJ_DIR := $(BUILD)/router_c
 RT_COBJ     := $(RT_COBJ_DIR)/mt_router.o $(RT_COBJ_DIR)/mt_link.o
 RT_CFLAGS   := $(CWARN) -O2 -g -Icmodel
 
-# Parameter sets: name -> verilator -G list and matching -DCFG_* for the harness.
-#   d2l4v4 : D=2, L=4, 4x4 torus, 4 VCs, depth 8 (ejection 6), sub-packets of 4 flits
-#   min    : D=1, L=1, 3-ring torus, 2 VCs, depth 2, sub-packets of 1 flit
-#   d3mesh : D=3, L=2, 3x2x2 mesh, 160-bit payload, 6 VCs, depth 5/7, step priority
-#   paper  : D=2, L=4, 4x4 torus, 4 VCs, depth 318, sub-packets of 16 flits (Table III)
-RT_SET_d2l4v4 := D=2 L=4 K0=4 K1=4 K2=1 Torus=1 PayloadW=128 NumVcs=4 VcDepth=8 EjDepth=6 SubPktFlits=4 StepPrio=0 WdW=16
-RT_SET_min    := D=1 L=1 K0=3 K1=1 K2=1 Torus=1 PayloadW=128 NumVcs=2 VcDepth=2 EjDepth=2 SubPktFlits=1 StepPrio=0 WdW=8
-RT_SET_d3mesh := D=3 L=2 K0=3 K1=2 K2=2 Torus=0 PayloadW=160 NumVcs=6 VcDepth=5 EjDepth=7 SubPktFlits=3 StepPrio=1 WdW=12
-RT_SET_paper  := D=2 L=4 K0=4 K1=4 K2=1 Torus=1 PayloadW=128 NumVcs=4 VcDepth=318 EjDepth=318 SubPktFlits=16 StepPrio=0 WdW=24
-RT_SETS       := d2l4v4 min d3mesh paper
-# -G name=value and -DCFG_NAME=value (the harness's macro names)
-rt_gflags = $(addprefix -G,$(RT_SET_$(1)))
-rt_cfg    = -DCFG_NAME=\\\"$(1)\\\" $(foreach kv,$(RT_SET_$(1)),-DCFG_$(call rt_key,$(word 1,$(subst =, ,$(kv))))=$(word 2,$(subst =, ,$(kv))))
-rt_key    = $(if $(filter D,$(1)),D,$(if $(filter L,$(1)),L,$(if $(filter K0,$(1)),K0,$(if $(filter K1,$(1)),K1,$(if $(filter K2,$(1)),K2,$(if $(filter Torus,$(1)),TORUS,$(if $(filter PayloadW,$(1)),PW,$(if $(filter NumVcs,$(1)),NV,$(if $(filter VcDepth,$(1)),VCD,$(if $(filter EjDepth,$(1)),EJD,$(if $(filter SubPktFlits,$(1)),SUB,$(if $(filter StepPrio,$(1)),PRIO,WDW))))))))))))
+# Parameter sets: configs/router/<set>.cfg (d2l4v4, min, d3mesh, paper; what each value is
+# and where it comes from is in the file). One file gives the verilator -G list and the
+# harness's -DCFG_<KEY> macros (`multitree shape --gflags/--cflags`, cmodel/app/mt_shape.c).
+RT_SETS   := $(patsubst configs/router/%.cfg,%,$(sort $(wildcard configs/router/*.cfg)))
+RT_SHAPE   = configs/router/$(1).cfg
 
 $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmodel/fmt/mt_flit.h | deps-ok
 	@mkdir -p $(@D)
@@ -30,11 +21,12 @@ $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmod
 
 # one Verilator build per parameter set: build/obj_router_<set>/cosim_router
 define RT_BUILD
-$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) tb/cosim/cosim_router.cpp $(RT_COBJ) | deps-ok
+$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_router_$(1)
+	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 \
 	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
-	  $(call rt_gflags,$(1)) -CFLAGS "-O2 -I$(RT_TOP)/cmodel $(call rt_cfg,$(1))" \
+	  $$$$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
 	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) \
 	  >$(BUILD)/obj_router_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_router_$(1).build.log; exit 1; }
 endef
@@ -86,7 +78,7 @@ TEST_STEPS += t-router-formal
 FORMAL_STEPS += formal-router
 
 # ---- area (Yosys) ----
-area-router: | deps-ok
+area-router: $(BUILD)/multitree | deps-ok
 	@synth/area_router.sh
 AREA_STEPS += area-router
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# area_router.sh: Yosys 0.23 area of mt_router for the default and the paper parameter set.
+# area_router.sh: Yosys 0.23 area of mt_router for the RTL defaults and the paper parameter set
+# (configs/router/paper.cfg; needs build/multitree).
 # Buffer storage (mt_rt_ram) is black-boxed for the logic synthesis and counted apart as
 # memory bits (`proc; stat` before any memory mapping), per style/README.md §15.
 # Output: build/area_router.txt
@@ -12,7 +13,9 @@ RTL="rtl/mt_router.sv rtl/mt_rt_route.sv rtl/mt_rt_vc_alloc.sv rtl/mt_rt_sw_allo
 echo "# mt_router area, Yosys $(yosys -V | awk '{print $2}'), $(date -u +%Y-%m-%d)"
 echo "# set | memory bits (VC buffers) | logic cells (generic gates, buffers black-boxed) | of which flip-flops | transistor estimate (stat -tech cmos on the generic cells; + = has cells it cannot price, e.g. enable flops)"
 } >"$out"
-for set in "default:" "paper:-set VcDepth 318 -set EjDepth 318"; do
+# "default": the RTL's parameter defaults; "paper": configs/router/paper.cfg (Table III)
+paper=$(build/multitree shape --chparam configs/router/paper.cfg) || exit 1
+for set in "default:" "paper:$paper"; do
   name=${set%%:*}; cp=${set#*:}
   ch=""; [[ -n $cp ]] && ch="chparam $cp mt_router;"
   yosys -q -p "read_verilog -sv $RTL; $ch hierarchy -top mt_router; proc; flatten; tee -q -o build/area/${name}_mem.txt stat" >/dev/null 2>&1

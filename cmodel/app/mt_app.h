@@ -22,6 +22,7 @@ typedef struct {
   const char *name;
   int (*run)(const mt_app_opts *o);
   const char *help;
+  int (*run_argv)(int argc, char **argv); /* instead of run: a subcommand with its own arguments */
 } mt_app_cmd;
 
 /* argv[2..]: options of subcommand argv[1]; -1 (message printed) on a bad option. */
@@ -42,5 +43,7 @@ int mt_app_check(const mt_app_opts *o);
 int mt_app_decode(const mt_app_opts *o);
 int mt_app_ref(const mt_app_opts *o);
 int mt_app_sim(const mt_app_opts *o);
+/* `multitree shape` (mt_cmd_shape.c): argv[0] is "shape". */
+int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);
 #endif

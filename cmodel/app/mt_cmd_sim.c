@@ -63,7 +63,9 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
   mt_net_cfg cfg;
-  if (mt_net_cfg_by_name(&cfg, o->config ? o->config : "small", &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
   for (int i = 0; i < o->nsets; i++) if (mt_net_cfg_set(&cfg, o->sets[i], &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
   int dtype, pkt = 0;
   if (mt_app_dtype("sim", o, &dtype)) return 2;

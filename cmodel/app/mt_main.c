@@ -9,28 +9,33 @@
 static const mt_app_cmd commands[] = {
   {"plan", mt_app_plan,
    "multitree plan --topo T --algo A --bytes N [--elem B] [--local-ports L] [--json FILE] [--dot FILE] [--print] [--quiet]\n"
-   "  Build an all-reduce schedule and its per-node schedule tables.\n"},
+   "  Build an all-reduce schedule and its per-node schedule tables.\n", NULL},
   {"rom", mt_app_rom,
    "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"
-   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n"},
+   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n", NULL},
   {"check", mt_app_check,
    "multitree check FILE.json | --topo T --algo A --bytes N\n"
-   "  Prove a schedule correct by running its tables symbolically; exit 1 on any violation.\n"},
+   "  Prove a schedule correct by running its tables symbolically; exit 1 on any violation.\n", NULL},
   {"decode", mt_app_decode,
    "multitree decode DIR [--compare FILE.json | --topo T --algo A --bytes N] [--print]\n"
-   "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n"},
+   "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n", NULL},
   {"ref", mt_app_ref,
    "multitree ref --topo T --algo A --bytes N [--dtype int32|fp32] [--seed S]\n"
    "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
-   "  cycle models are checked against); int32 is compared with the exact sum.\n"},
+   "  cycle models are checked against); int32 is compared with the exact sum.\n", NULL},
   {"sim", mt_app_sim,
-   "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config paper|small]\n"
+   "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
    "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
-   "  against the reference sums; a wrong result exits 1. Fields for --set: docs/network.md.\n"},
+   "  against the reference sums; a wrong result exits 1. --config: configs/net/NAME.cfg (built in:\n"
+   "  paper, small; default small) or a file path; keys for the file and --set: multitree shape --keys.\n", NULL},
   {"sizes", mt_app_sizes,
    "multitree sizes [--bytes N]\n"
-   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n"},
+   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n", NULL},
+  {"shape", NULL,
+   "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
+   "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg): the keys, or a file's flags.\n",
+   mt_app_shape},
 };
 enum { NCMD = sizeof commands / sizeof commands[0] };
 
@@ -53,6 +58,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < NCMD; i++)
     if (!strcmp(argv[1], commands[i].name)) cmd = &commands[i];
   if (!cmd) { fprintf(stderr, "multitree: unknown command '%s'\n", argv[1]); usage(stderr, NULL); return 2; }
+  if (cmd->run_argv) return cmd->run_argv(argc - 1, argv + 1);
   for (int i = 2; i < argc; i++)
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout, cmd); return 0; }
   mt_app_opts o;

@@ -2,7 +2,6 @@
  * mt_net: the C network model (routers + network interfaces + memories + links). */
 #include "net/mt_net.h"
 #include "util/mt_time.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,55 +40,6 @@ struct mt_net {
   FILE *trace;                               /* --trace: NI events, CSV (docs/network.md) */
   uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L]; uint16_t *tr_ts; /* last traced state */
 };
-
-void mt_net_cfg_paper(mt_net_cfg *c) {
-  memset(c, 0, sizeof *c);
-  snprintf(c->name, sizeof c->name, "paper");
-  c->payload_w = 128; c->num_vcs = 4; c->vc_depth = 318; c->ej_depth = 64; c->link_lat = 150;
-  c->subpkt_flits = 16; c->pkt_bytes = 256; c->step_prio = 0; c->local_ports = 0;
-  c->mem_p_ready = 100; c->mem_lat_max = 1; c->ni_sq = 8; c->ni_rq = 8; c->ni_chain = 1;
-  c->wd_limit = 100000; c->max_cycles = 2000000000ull; c->clock_ghz = 1.0;
-}
-
-void mt_net_cfg_small(mt_net_cfg *c) {
-  mt_net_cfg_paper(c);
-  snprintf(c->name, sizeof c->name, "small");
-  c->vc_depth = 8; c->ej_depth = 8; c->link_lat = 2; c->subpkt_flits = 4; c->pkt_bytes = 64;
-  c->ni_sq = 4; c->ni_rq = 8; c->wd_limit = 20000; c->max_cycles = 50000000ull;
-}
-
-int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e) {
-  if (!strcmp(name, "paper")) mt_net_cfg_paper(c);
-  else if (!strcmp(name, "small")) mt_net_cfg_small(c);
-  else return mt_fail(e, "unknown configuration '%s' (paper, small)", name);
-  return 0;
-}
-
-int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
-  const char *eq = strchr(kv, '=');
-  if (!eq) return mt_fail(e, "--set '%s': expected name=value", kv);
-  char key[32]; size_t kl = (size_t)(eq - kv);
-  if (kl == 0 || kl >= sizeof key) return mt_fail(e, "--set '%s': bad name", kv);
-  memcpy(key, kv, kl); key[kl] = 0;
-  char *end; errno = 0;
-  double v = strtod(eq + 1, &end);
-  if (end == eq + 1 || *end || errno || v < 0) return mt_fail(e, "--set %s: '%s' is not a non-negative number", key, eq + 1);
-  struct { const char *k; unsigned *u; } f[] = {
-    {"payload_w", &c->payload_w}, {"num_vcs", &c->num_vcs}, {"vc_depth", &c->vc_depth}, {"ej_depth", &c->ej_depth},
-    {"link_lat", &c->link_lat}, {"subpkt_flits", &c->subpkt_flits}, {"pkt_bytes", &c->pkt_bytes}, {"step_prio", &c->step_prio},
-    {"local_ports", &c->local_ports}, {"mem_p_ready", &c->mem_p_ready}, {"mem_lat_max", &c->mem_lat_max},
-    {"ni_sq", &c->ni_sq}, {"ni_rq", &c->ni_rq}, {"ni_rx_engines", &c->ni_rx_engines}, {"ni_mem_ports", &c->ni_mem_ports}, {"ni_chain", &c->ni_chain}};
-  for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
-    if (!strcmp(key, f[i].k)) {
-      if (v > 4294967295.0 || v != (double)(unsigned)v) return mt_fail(e, "--set %s: '%s' is not a whole number", key, eq + 1);
-      *f[i].u = (unsigned)v; return 0;
-    }
-  if (!strcmp(key, "wd_limit")) { c->wd_limit = (uint32_t)v; return 0; }
-  if (!strcmp(key, "max_cycles")) { c->max_cycles = (uint64_t)v; return 0; }
-  if (!strcmp(key, "clock_ghz")) { if (v <= 0) return mt_fail(e, "--set clock_ghz must be > 0"); c->clock_ghz = v; return 0; }
-  return mt_fail(e, "--set: unknown field '%s' (payload_w num_vcs vc_depth ej_depth link_lat subpkt_flits pkt_bytes step_prio local_ports "
-                 "mem_p_ready mem_lat_max ni_sq ni_rq ni_rx_engines ni_mem_ports ni_chain wd_limit max_cycles clock_ghz)", key);
-}
 
 /* everything mt_net_new allocated but the struct itself */
 static void net_release(mt_net *n) {

@@ -16,37 +16,10 @@
 #include "hw/mt_ni.h"
 #include "hw/mt_router.h"
 #include "plan/mt_sched.h"
+#include "net/mt_net_cfg.h" /* mt_net_cfg: the configuration, named ones as files (configs/net/) */
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct {
-  char name[16];
-  unsigned payload_w;     /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
-  unsigned num_vcs, vc_depth, ej_depth;
-  unsigned link_lat;      /* cycles, flits and credits alike */
-  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
-  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
-  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
-  unsigned local_ports;   /* L; 0 = 2*D */
-  unsigned mem_p_ready, mem_lat_max;
-  unsigned ni_sq, ni_rq;
-  unsigned ni_rx_engines; /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
-  unsigned ni_mem_ports;  /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
-  unsigned ni_chain;      /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
-  uint32_t wd_limit;      /* NI and router watchdogs, cycles without progress */
-  uint64_t max_cycles;    /* a run longer than this is an error */
-  double clock_ghz;
-} mt_net_cfg;
-
-/* Table III: 1 GHz, 16 B links, 150-cycle links, 4 VCs of 318 flits, 256-B packets and
- * sub-packets (virtual cut-through). */
-void mt_net_cfg_paper(mt_net_cfg *c);
-/* Short links and shallow buffers for fast tests. */
-void mt_net_cfg_small(mt_net_cfg *c);
-int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e);
-/* Override one field: "vc_depth=64", "link_lat=20", ... (the names above). */
-int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e);
 
 typedef struct {
   uint64_t cycles;

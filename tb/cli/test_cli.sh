@@ -58,4 +58,40 @@ got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network 
 if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
 # the multi-hop rule: dbtree on a torus sends routed packets even with message flow control
 expect 2 "multi-hop transfers" "$BIN" sim --topo torus:4x3 --algo dbtree --bytes 1324 --config small --set vc_depth=1 --set ej_depth=1 --set subpkt_flits=1 --set pkt_bytes=16
+# named configurations as files (configs/, cmodel/net/mt_net_cfg.c): a path gives what the
+# built-in name gives; the built-in names work from any directory; broken files are refused
+# with the file, line and key and what is allowed (exit 2)
+R=$(cd "$(dirname "$0")/../.." && pwd); ABIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+S=(sim --topo torus:4x4 --algo multitree --bytes 4K)
+"$BIN" "${S[@]}" --config small | grep -v ' s wall' >"$T/cfg_name.out"
+"$BIN" "${S[@]}" --config "$R/configs/net/small.cfg" | grep -v ' s wall' >"$T/cfg_file.out"
+if [[ -s $T/cfg_name.out ]] && cmp -s "$T/cfg_name.out" "$T/cfg_file.out"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: --config FILE differs from --config small"; fi
+expect 0 "config paper:" bash -c "cd / && '$ABIN' ${S[*]} --config paper"
+mkdir -p "$T/cfg"; cp "$R"/configs/net/*.cfg "$T/cfg/"
+expect 0 "config mine:" bash -c "sed 's/^link_lat .*/link_lat = 3/' '$T/cfg/small.cfg' >'$T/cfg/mine.cfg' && '$ABIN' ${S[*]} --config '$T/cfg/mine.cfg'"
+printf 'base = small\nvc_depth = 8\nvc_dpeth = 9\n' >"$T/cfg/typo.cfg"
+expect 2 "typo.cfg:3: unknown key 'vc_dpeth'" "$BIN" "${S[@]}" --config "$T/cfg/typo.cfg"
+printf 'base = small\nnum_vcs = four\n' >"$T/cfg/nan.cfg"
+expect 2 "nan.cfg:2: num_vcs: 'four' is not a number (a whole number in 1..16" "$BIN" "${S[@]}" --config "$T/cfg/nan.cfg"
+printf 'base = small\n\nvc_depth = 70000  # too deep\n' >"$T/cfg/range.cfg"
+expect 2 "range.cfg:3: vc_depth = 70000 is out of range (a whole number in 1..65535" "$BIN" "${S[@]}" --config "$T/cfg/range.cfg"
+printf 'base = small\nlink_lat = 2.5\n' >"$T/cfg/frac.cfg"
+expect 2 "frac.cfg:2: link_lat: '2.5' is not a whole number" "$BIN" "${S[@]}" --config "$T/cfg/frac.cfg"
+grep -v '^link_lat' "$R/configs/net/paper.cfg" >"$T/cfg/nolat.cfg"
+expect 2 "nolat.cfg: key 'link_lat' missing" "$BIN" "${S[@]}" --config "$T/cfg/nolat.cfg"
+printf 'base = small\ndims = 2\n' >"$T/cfg/router_key.cfg"
+expect 2 "router_key.cfg:2: unknown key 'dims' in a network configuration" "$BIN" "${S[@]}" --config "$T/cfg/router_key.cfg"
+printf 'base = smal\n' >"$T/cfg/badbase.cfg"
+expect 2 "badbase.cfg:1: base:" "$BIN" "${S[@]}" --config "$T/cfg/badbase.cfg"
+expect 2 "none.cfg: cannot open" "$BIN" "${S[@]}" --config "$T/cfg/none.cfg"
+expect 2 "unknown configuration 'huge'" "$BIN" "${S[@]}" --config huge
+expect 2 "num_vcs = 99 is out of range" "$BIN" "${S[@]}" --set num_vcs=99
+expect 2 "unknown field 'bogus'" "$BIN" "${S[@]}" --set bogus=1
+# multitree shape: the flags of a file, in file order; a broken router file is refused
+expect 0 "-GD=1 -GL=1 -GK0=3 -GK1=1 -GK2=1 -GTorus=1 -GPayloadW=128 -GNumVcs=2 -GVcDepth=2 -GEjDepth=2 -GSubPktFlits=1 -GStepPrio=0 -GWdW=8" "$BIN" shape --gflags "$R/configs/router/min.cfg"
+expect 0 '-DCFG_NAME=\"compact\" -DCFG_LOCAL_PORTS=4' "$BIN" shape --cflags "$R/configs/ni/compact.cfg"
+expect 0 "-set VcDepth 318 -set EjDepth 318" "$BIN" shape --chparam "$R/configs/router/paper.cfg"
+sed 's/^torus .*/torus = 2/' "$R/configs/router/min.cfg" >"$T/cfg/rt_bad.cfg"
+expect 2 "rt_bad.cfg:8: torus = 2 is out of range (a whole number in 0..1" "$BIN" shape --gflags "$T/cfg/rt_bad.cfg"
+for f in "$R"/configs/*/*.cfg; do expect 0 "" "$BIN" shape --check "$f"; done
 echo "RESULT test_cli pass=$pass fail=$fail"

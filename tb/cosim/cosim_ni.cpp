@@ -78,9 +78,9 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
   c.p.nlocal = kL; c.p.net_ports = kPorts; c.p.max_flows = kF; c.p.tbl_depth = kDepth;
   c.p.num_vcs = kVcs; c.p.ej_depth = 4; c.p.vc_depth = 8; c.p.subpkt_flits = 4; c.p.pkt_bytes = 256;
   c.p.sq = 4; c.p.rq = 4; c.p.wd_w = 24;
-#ifdef CFG_ENTRYW
-  if (mt_ni_entry_bits(&c.p) != CFG_ENTRYW) {
-    fprintf(stderr, "layout of %d bits, the RTL build has EntryW=%d\n", mt_ni_entry_bits(&c.p), CFG_ENTRYW);
+#ifdef CFG_ENTRY_W
+  if (mt_ni_entry_bits(&c.p) != CFG_ENTRY_W) {
+    fprintf(stderr, "layout of %d bits, the RTL build has EntryW=%d\n", mt_ni_entry_bits(&c.p), CFG_ENTRY_W);
     return false;
   }
 #endif

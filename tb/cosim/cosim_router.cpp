@@ -6,7 +6,8 @@
 // receivers (buffers of VcDepth/EjDepth, random drain rates, random credit delays, long
 // stalls). A per-VC monitor on every output checks Head (Body|Sub-Tail)* Tail sequencing and
 // payload integrity (packet tag and flit sequence number in every data flit).
-// Parameter set: compile-time -DCFG_* (must match the verilator -G values, see mk/router.mk).
+// Parameter set: compile-time -DCFG_<KEY> macros, made with the verilator -G values from one file,
+// configs/router/NAME.cfg (`multitree shape --cflags/--gflags`, mk/router.mk).
 // Usage: cosim_router [--seed N] [--cycles N] [--perturb K] [--mode random|eff-ar|eff-pkt|share]
 //                     [--cbench] [--linklat N]
 #include <chrono>
@@ -27,11 +28,11 @@
 #ifndef CFG_NAME
 #define CFG_NAME "default"
 #endif
-#ifndef CFG_D
-#define CFG_D 2
+#ifndef CFG_DIMS
+#define CFG_DIMS 2
 #endif
-#ifndef CFG_L
-#define CFG_L 4
+#ifndef CFG_LOCAL_PORTS
+#define CFG_LOCAL_PORTS 4
 #endif
 #ifndef CFG_K0
 #define CFG_K0 4
@@ -45,29 +46,29 @@
 #ifndef CFG_TORUS
 #define CFG_TORUS 1
 #endif
-#ifndef CFG_PW
-#define CFG_PW 128
+#ifndef CFG_PAYLOAD_W
+#define CFG_PAYLOAD_W 128
 #endif
-#ifndef CFG_NV
-#define CFG_NV 4
+#ifndef CFG_NUM_VCS
+#define CFG_NUM_VCS 4
 #endif
-#ifndef CFG_VCD
-#define CFG_VCD 16
+#ifndef CFG_VC_DEPTH
+#define CFG_VC_DEPTH 16
 #endif
-#ifndef CFG_EJD
-#define CFG_EJD 16
+#ifndef CFG_EJ_DEPTH
+#define CFG_EJ_DEPTH 16
 #endif
-#ifndef CFG_SUB
-#define CFG_SUB 16
+#ifndef CFG_SUBPKT_FLITS
+#define CFG_SUBPKT_FLITS 16
 #endif
-#ifndef CFG_PRIO
-#define CFG_PRIO 0
+#ifndef CFG_STEP_PRIO
+#define CFG_STEP_PRIO 0
 #endif
-#ifndef CFG_WDW
-#define CFG_WDW 24
+#ifndef CFG_WD_W
+#define CFG_WD_W 24
 #endif
 
-static const unsigned ND = 2 * CFG_D, NP = 2 * CFG_D + CFG_L, NV = CFG_NV, PW = CFG_PW;
+static const unsigned ND = 2 * CFG_DIMS, NP = 2 * CFG_DIMS + CFG_LOCAL_PORTS, NV = CFG_NUM_VCS, PW = CFG_PAYLOAD_W;
 
 // ---------------- project PRNG ----------------
 struct Rng {
@@ -161,22 +162,22 @@ int main(int argc, char** argv) {
 
   mt_router_params prm;
   mt_router_default_params(&prm);
-  prm.dims = CFG_D; prm.k[0] = CFG_K0; prm.k[1] = CFG_K1; prm.k[2] = CFG_K2;
-  prm.torus = CFG_TORUS; prm.nlocal = CFG_L; prm.payload_w = CFG_PW; prm.num_vcs = CFG_NV;
-  prm.vc_depth = CFG_VCD; prm.ej_depth = CFG_EJD; prm.subpkt_flits = CFG_SUB;
-  prm.step_prio = CFG_PRIO; prm.wd_w = CFG_WDW; prm.perturb = perturb;
+  prm.dims = CFG_DIMS; prm.k[0] = CFG_K0; prm.k[1] = CFG_K1; prm.k[2] = CFG_K2;
+  prm.torus = CFG_TORUS; prm.nlocal = CFG_LOCAL_PORTS; prm.payload_w = CFG_PAYLOAD_W; prm.num_vcs = CFG_NUM_VCS;
+  prm.vc_depth = CFG_VC_DEPTH; prm.ej_depth = CFG_EJ_DEPTH; prm.subpkt_flits = CFG_SUBPKT_FLITS;
+  prm.step_prio = CFG_STEP_PRIO; prm.wd_w = CFG_WD_W; prm.perturb = perturb;
   const char* why = nullptr;
   if (mt_router_check_params(&prm, &why)) { fprintf(stderr, "bad params: %s\n", why); return 2; }
   mt_router cr;
   if (mt_router_init(&cr, &prm)) { fprintf(stderr, "init failed\n"); return 2; }
   const unsigned FW = mt_flit_bits(PW, NV), FB = PW / 8;
-  const unsigned nodes = CFG_K0 * (CFG_D > 1 ? CFG_K1 : 1) * (CFG_D > 2 ? CFG_K2 : 1);
+  const unsigned nodes = CFG_K0 * (CFG_DIMS > 1 ? CFG_K1 : 1) * (CFG_DIMS > 2 ? CFG_K2 : 1);
   Rng rng{seed * 2654435761u ^ 0x9e3779b9u};
   if (!rng.s) rng.s = 1;
   for (int i = 0; i < 8; i++) rng.next();
   const unsigned node_id = random_mode ? rng.below(nodes) : 0;
   // Verilator does not mask over-wide input values: keep the limit within WdW bits
-  const uint32_t wd_limit = (random_mode ? (rng.chance(1, 2) ? 300u : 5000u) : 0u) & ((1u << CFG_WDW) - 1u);
+  const uint32_t wd_limit = (random_mode ? (rng.chance(1, 2) ? 300u : 5000u) : 0u) & ((1u << CFG_WD_W) - 1u);
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
@@ -198,7 +199,7 @@ int main(int argc, char** argv) {
 
   // upstream state per (input port, vc)
   std::vector<Pkt> pk(NP * NV);
-  std::vector<unsigned> upc(NP * NV, CFG_VCD);
+  std::vector<unsigned> upc(NP * NV, CFG_VC_DEPTH);
   std::vector<Mon> mon(NP * NV);
   std::vector<unsigned> inj_rate(NP, 4), drain_rate(NP, 16), cred_rate(NP, 16);  // x/16
   // fixed-latency credit delay line (efficiency modes model a link of linklat cycles)
@@ -247,14 +248,14 @@ int main(int argc, char** argv) {
       f.w[0] = k.uid;
       f.w[1] = i;
       for (unsigned w = 2; w < PW / 32; w++) f.w[w] = rng.next();
-      if (k.ar) t = i == k.nf - 1 ? MT_FT_AR_TAIL : (i % CFG_SUB == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
+      if (k.ar) t = i == k.nf - 1 ? MT_FT_AR_TAIL : (i % CFG_SUBPKT_FLITS == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
       else t = i == k.nf - 1 ? MT_FT_TAIL : MT_FT_BODY;
     }
     mt_flit_set_type(&f, PW, t);
     mt_flit_set_vc(&f, PW, NV, v);
     return f;
   };
-  const unsigned maxnorm = ((CFG_VCD < CFG_EJD ? CFG_VCD : CFG_EJD) - 1) * FB;
+  const unsigned maxnorm = ((CFG_VC_DEPTH < CFG_EJ_DEPTH ? CFG_VC_DEPTH : CFG_EJ_DEPTH) - 1) * FB;
 
   auto t0 = std::chrono::steady_clock::now();
   uint64_t cyc = 0;
@@ -283,17 +284,17 @@ int main(int argc, char** argv) {
           if (!rng.chance(1, 8)) continue;
           bool ar = rng.chance(1, 3);
           if (ar) {
-            unsigned nfl = rng.chance(1, 10) ? 1 + rng.below(400) : 1 + rng.below(4 * CFG_SUB);
+            unsigned nfl = rng.chance(1, 10) ? 1 + rng.below(400) : 1 + rng.below(4 * CFG_SUBPKT_FLITS);
             unsigned len = (nfl - 1) * FB + 1 + rng.below(FB);
-            unsigned nx, ej = rng.below(CFG_L);
-            if (p < ND) nx = rng.chance(1, 20) ? rng.below(16) : rng.below(CFG_L);
+            unsigned nx, ej = rng.below(CFG_LOCAL_PORTS);
+            if (p < ND) nx = rng.chance(1, 20) ? rng.below(16) : rng.below(CFG_LOCAL_PORTS);
             else nx = rng.chance(1, 20) ? rng.below(16) : rng.below(ND);
             if (rng.chance(1, 20)) ej = rng.below(16);
             start_pkt(p, v, true, len, rng.below(nodes), nx, ej);
           } else {
             unsigned len = rng.chance(1, 6) ? 0 : rng.below(maxnorm + 1);
             unsigned dst = rng.chance(1, 30) ? rng.below(4096) : rng.below(nodes);
-            unsigned ej = rng.chance(1, 20) ? rng.below(16) : rng.below(CFG_L);
+            unsigned ej = rng.chance(1, 20) ? rng.below(16) : rng.below(CFG_LOCAL_PORTS);
             start_pkt(p, v, false, len, dst, rng.below(16), ej);
           }
         } else if (p == ND && v == 0 && eff_ar_left) {
@@ -413,7 +414,7 @@ int main(int argc, char** argv) {
     for (unsigned p = 0; p < NP; p++)
       for (unsigned v = 0; v < NV; v++)
         if (drv->in_credit[p][v]) {
-          if (++upc[p * NV + v] > CFG_VCD) {
+          if (++upc[p * NV + v] > CFG_VC_DEPTH) {
             st.mon_err++;
             if (st.mon_err < 10) printf("ERROR cycle %llu: credit overflow upstream of port %u vc %u\n",
                                         (unsigned long long)cyc, p, v);
@@ -435,7 +436,7 @@ int main(int argc, char** argv) {
       if (v >= NV) { st.mon_err++; continue; }
       Mon& m = mon[o * NV + v];
       const char* err = nullptr;
-      unsigned depth = o < ND ? CFG_VCD : CFG_EJD;
+      unsigned depth = o < ND ? CFG_VC_DEPTH : CFG_EJ_DEPTH;
       if (++m.occ + m.pend > depth) err = "sent without a credit (downstream overflow)";
       if (mt_ft_is_head(t)) {
         if (m.in) err = "head inside a packet";
@@ -460,7 +461,7 @@ int main(int argc, char** argv) {
     if (draining) {
       bool idle = true;
       for (unsigned j = 0; j < NP * NV && idle; j++)
-        if (pk[j].on || mon[j].occ || mon[j].pend || mon[j].in || upc[j] != CFG_VCD) idle = false;
+        if (pk[j].on || mon[j].occ || mon[j].pend || mon[j].in || upc[j] != CFG_VC_DEPTH) idle = false;
       for (unsigned j = 0; j < dl && idle; j++)
         for (unsigned x = 0; x < NP * NV; x++) if (cdelay[j][x]) idle = false;
       if (idle && st.delivered == st.started) { cyc++; break; }
@@ -508,7 +509,7 @@ int main(int argc, char** argv) {
     printf("SHARE %s: cycles 2000..10000 on link +X: all-reduce %llu flits, normal %llu flits\n", CFG_NAME,
            (unsigned long long)st.share_ar, (unsigned long long)st.share_n);
     // round-robin per allocation unit: SubPktFlits-flit sub-packets vs 5-flit packets
-    double exp_n = 5.0 / (5.0 + CFG_SUB);
+    double exp_n = 5.0 / (5.0 + CFG_SUBPKT_FLITS);
     double got_n = (double)st.share_n / (double)(st.share_n + st.share_ar);
     check(st.share_ar + st.share_n >= 7900 && got_n > exp_n - 0.01 && got_n < exp_n + 0.01,
           "normal packets and the all-reduce message do not share the link as expected");

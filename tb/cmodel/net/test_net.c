@@ -117,7 +117,15 @@ static void test_chain(void) {
       CHECK(r[1].cycles * 10 < r[0].cycles * 9, "%s: chained %llu cycles, strict %llu: not 10%% faster", cases[i].topo,
             (unsigned long long)r[1].cycles, (unsigned long long)r[0].cycles);
   }
-  expect_refused("ni_chain=2", "ni_chain");
+  mt_net_cfg c; mt_err e; mt_net_cfg_small(&c);
+  CHECK(mt_net_cfg_set(&c, "ni_chain=2", &e) != 0 && strstr(e.msg, "ni_chain"), "--set ni_chain=2 accepted"); /* range 0..1 */
+  c.ni_chain = 2; /* and the model refuses it too */
+  planned p;
+  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  CHECK(!n && strstr(e.msg, "ni_chain"), "ni_chain=2 accepted: %s", n ? "" : e.msg);
+  mt_net_free(n);
+  unplan(&p);
 }
 
 static void test_matrix(void) {

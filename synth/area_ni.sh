@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cosim_ni_area.sh BUILD: Yosys 0.23 area of the network interface (make area-ni).
+# area_ni.sh BUILD: Yosys 0.23 area of the network interface (make area-ni).
 # For N = 16, 64, 256 (MultiTree on 4x4, 8x8, 16x16 tori, 64-MiB buffer): the schedule table
 # bits (depth x width, full and compact layouts, from `multitree rom` / layout.json), and
 # the NI's logic apart from the table (mt_ni_table black-boxed; FIFOs and per-flow state

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_net_cfg: the key table, the parser of configs/DIR/NAME.cfg files and `--set key=value`. */
+#include "net/mt_net_cfg.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NET MT_KEY_NET
+#define RT MT_KEY_ROUTER
+#define NI MT_KEY_NI
+#define U32MAX 4294967295.0
+#define F(fld, t) t, offsetof(mt_net_cfg, fld)
+/* key, scope, C field, RTL parameter, min, max, real, where in mt_net_cfg, what it is.
+ * Ranges are what each field can be on its own (the router's and NI's parameter checks,
+ * mt_router_check_params / mt_ni_check_params); combinations are checked by the models. */
+static const mt_cfg_key keys[] = {
+  {"payload_w", NET | RT, "mt_net_cfg.payload_w, mt_router_params.payload_w", "PayloadW", 128, 512, 0, F(payload_w, 1), "flit payload bits, a multiple of 32"},
+  {"num_vcs", NET | RT | NI, "mt_net_cfg.num_vcs, mt_router_params.num_vcs", "NumVcs", 1, 16, 0, F(num_vcs, 1), "virtual channels per port"},
+  {"vc_depth", NET | RT | NI, "mt_net_cfg.vc_depth, mt_router_params.vc_depth", "VcDepth", 1, 65535, 0, F(vc_depth, 1), "flits per input VC buffer"},
+  {"ej_depth", NET | RT | NI, "mt_net_cfg.ej_depth, mt_router_params.ej_depth", "EjDepth", 1, 65535, 0, F(ej_depth, 1), "flits per ejection VC buffer"},
+  {"link_lat", NET, "mt_net_cfg.link_lat", "LinkLat", 1, U32MAX, 0, F(link_lat, 1), "link latency in cycles"},
+  {"subpkt_flits", NET | RT | NI, "mt_net_cfg.subpkt_flits, mt_router_params.subpkt_flits", "SubPktFlits", 1, 65535, 0, F(subpkt_flits, 1), "flits per sub-packet"},
+  {"pkt_bytes", NET | NI, "mt_net_cfg.pkt_bytes, mt_ni_params.pkt_bytes", "PktBytes", 1, U32MAX, 0, F(pkt_bytes, 1), "packet payload bytes"},
+  {"step_prio", NET | RT, "mt_net_cfg.step_prio, mt_router_params.step_prio", "StepPrio", 0, 1, 0, F(step_prio, 1), "0 round-robin, 1 earlier step first"},
+  {"local_ports", NET | RT | NI, "mt_net_cfg.local_ports, mt_router_params.nlocal", "L", 0, 8, 0, F(local_ports, 1), "local ports L (network: 0 = 2 x dimensions)"},
+  {"mem_p_ready", NET, "mt_net_cfg.mem_p_ready", NULL, 0, 100, 0, F(mem_p_ready, 1), "% of cycles the memory accepts a request"},
+  {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 0, U32MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
+  {"ni_sq", NET | NI, "mt_net_cfg.ni_sq, mt_ni_params.sq", "SQ", 1, 16, 0, F(ni_sq, 1), "NI sender data FIFO depth"},
+  {"ni_rq", NET | NI, "mt_net_cfg.ni_rq, mt_ni_params.rq", "RQ", 1, 16, 0, F(ni_rq, 1), "NI receive pipeline depth"},
+  {"ni_rx_engines", NET, "mt_net_cfg.ni_rx_engines", NULL, 0, U32MAX, 0, F(ni_rx_engines, 1), "NI receive engines (0: 2L)"},
+  {"ni_mem_ports", NET, "mt_net_cfg.ni_mem_ports", NULL, 0, U32MAX, 0, F(ni_mem_ports, 1), "NI memory ports (0: L + 2E)"},
+  {"ni_chain", NET, "mt_net_cfg.ni_chain", NULL, 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},
+  {"wd_limit", NET, "mt_net_cfg.wd_limit", NULL, 0, U32MAX, 0, F(wd_limit, 2), "watchdog: cycles without progress"},
+  {"max_cycles", NET, "mt_net_cfg.max_cycles", NULL, 0, 18446744073709549568.0, 0, F(max_cycles, 3), "cycle limit of a run"},
+  {"clock_ghz", NET, "mt_net_cfg.clock_ghz", NULL, 1e-6, 1000, 1, F(clock_ghz, 4), "clock in GHz, for GB/s figures"},
+  {"dims", RT, "mt_router_params.dims", "D", 1, 3, 0, 0, 0, "network dimensions D"},
+  {"k0", RT, "mt_router_params.k[0]", "K0", 1, 4096, 0, 0, 0, "nodes along dimension 0"},
+  {"k1", RT, "mt_router_params.k[1]", "K1", 1, 4096, 0, 0, 0, "nodes along dimension 1"},
+  {"k2", RT, "mt_router_params.k[2]", "K2", 1, 4096, 0, 0, 0, "nodes along dimension 2"},
+  {"torus", RT, "mt_router_params.torus", "Torus", 0, 1, 0, 0, 0, "1 torus, 0 mesh"},
+  {"wd_w", RT | NI, "mt_router_params.wd_w, mt_ni_params.wd_w", "WdW", 1, 32, 0, 0, 0, "watchdog counter bits"},
+  {"net_ports", NI, "mt_ni_params.net_ports", "NetPorts", 1, 15, 0, 0, 0, "network ports of the router"},
+  {"tbl_depth", NI, "mt_ni_params.tbl_depth", "Depth", 2, 65536, 0, 0, 0, "schedule table words"},
+  {"max_flows", NI, "mt_ni_params.max_flows", "MaxFlows", 1, 4096, 0, 0, 0, "flows tracked"},
+  {"flow_w", NI, "mt_ni_params.flow_w", "FlowW", 1, 12, 0, 0, 0, "table entry: flow id bits"},
+  {"step_w", NI, "mt_ni_params.step_w", "StepW", 1, 16, 0, 0, 0, "table entry: step bits"},
+  {"id_w", NI, "mt_ni_params.id_w", "IdW", 1, 12, 0, 0, 0, "table entry: node id bits"},
+  {"port_w", NI, "mt_ni_params.port_w", "PortW", 1, 4, 0, 0, 0, "table entry: port bits"},
+  {"ej_w", NI, "mt_ni_params.ej_w", "EjW", 1, 4, 0, 0, 0, "table entry: ejection port bits"},
+  {"addr_w", NI, "mt_ni_params.addr_w", "AddrW", 1, 32, 0, 0, 0, "table entry: address bits"},
+  {"size_w", NI, "mt_ni_params.size_w", "SizeW", 1, 32, 0, 0, 0, "table entry: size bits"},
+  {"children", NI, "mt_ni_params.children", "Children", 1, 8, 0, 0, 0, "table entry: child slots"},
+  {"compact", NI, "mt_ni_params.compact", "Compact", 0, 1, 0, 0, 0, "1 compact table layout, 0 full"},
+  {"entry_w", NI, "mt_ni_entry_bits()", NULL, 1, 4096, 0, 0, 0, "harness check: entry bits of the C layout"},
+};
+#undef F
+
+const mt_cfg_key *mt_cfg_keys(int *n) {
+  if (n) *n = (int)(sizeof keys / sizeof keys[0]);
+  return keys;
+}
+
+static int find_key(const char *k) {
+  for (int i = 0; i < (int)(sizeof keys / sizeof keys[0]); i++)
+    if (!strcmp(keys[i].key, k)) return i;
+  return -1;
+}
+
+static const char *scope_name(unsigned scope) {
+  return scope == NET ? "network configuration" : scope == RT ? "router shape" : scope == NI ? "NI shape" : "shape";
+}
+
+/* the keys allowed in scope, space-separated */
+static void key_list(char *buf, size_t n, unsigned scope) {
+  size_t o = 0; buf[0] = 0;
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0] && o < n; i++)
+    if (keys[i].scope & scope) o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", keys[i].key);
+}
+
+static void allowed(char *buf, size_t n, const mt_cfg_key *k) {
+  if (k->real) snprintf(buf, n, "a number in %g..%g, %s", k->min, k->max, k->what);
+  else snprintf(buf, n, "a whole number in %.0f..%.0f, %s", k->min, k->max, k->what);
+}
+
+/* value text -> number within key ki's range; where: "FILE:LINE" or "--set" */
+static int parse_value(int ki, const char *txt, double *v, const char *where, mt_err *e) {
+  const mt_cfg_key *k = &keys[ki];
+  char al[160]; allowed(al, sizeof al, k);
+  char *end; errno = 0;
+  double x = strtod(txt, &end);
+  if (end == txt || *end || errno || x != x) return mt_fail(e, "%s: %s: '%s' is not a number (%s)", where, k->key, txt, al);
+  if (x < k->min || x > k->max) return mt_fail(e, "%s: %s = %s is out of range (%s)", where, k->key, txt, al);
+  if (!k->real && x != (double)(unsigned long long)x) return mt_fail(e, "%s: %s: '%s' is not a whole number (%s)", where, k->key, txt, al);
+  *v = x;
+  return 0;
+}
+
+static void shape_put(mt_shape *s, int ki, double v) {
+  for (int i = 0; i < s->n; i++)
+    if (s->kv[i].key == ki) { s->kv[i].v = v; return; }
+  s->kv[s->n].key = ki; s->kv[s->n].v = v; s->n++; /* MT_SHAPE_MAX >= number of keys */
+}
+
+static char *read_all(const char *path, mt_err *e) {
+  FILE *f = fopen(path, "rb");
+  if (!f) { mt_fail(e, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
+  size_t cap = 4096, n = 0; char *b = mt_xcalloc(cap, 1);
+  size_t r;
+  while ((r = fread(b + n, 1, cap - n - 1, f)) > 0) { n += r; if (n + 1 == cap) { cap *= 2; b = mt_xrealloc(b, cap); } }
+  int bad = ferror(f); fclose(f);
+  if (bad) { free(b); mt_fail(e, "%s: read error", path); return NULL; }
+  b[n] = 0;
+  return b;
+}
+
+static int parse_rec(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, int depth, mt_err *e) {
+  int line = 0;
+  const char *p = text;
+  while (*p) {
+    line++;
+    const char *eol = strchr(p, '\n'); if (!eol) eol = p + strlen(p);
+    char buf[256];
+    size_t len = (size_t)(eol - p);
+    if (len >= sizeof buf) return mt_fail(e, "%s:%d: line longer than %zu characters", src, line, sizeof buf - 1);
+    memcpy(buf, p, len); buf[len] = 0;
+    p = *eol ? eol + 1 : eol;
+    char *h = strchr(buf, '#'); if (h) *h = 0;
+    char *b = buf; while (isspace((unsigned char)*b)) b++;
+    char *z = b + strlen(b); while (z > b && isspace((unsigned char)z[-1])) *--z = 0;
+    if (!*b) continue;
+    char *eq = strchr(b, '=');
+    if (!eq) return mt_fail(e, "%s:%d: '%s': expected key = value", src, line, b);
+    char *ke = eq; while (ke > b && isspace((unsigned char)ke[-1])) ke--;
+    *ke = 0;
+    char *val = eq + 1; while (isspace((unsigned char)*val)) val++;
+    char where[300]; snprintf(where, sizeof where, "%s:%d", src, line);
+    if (!strcmp(b, "base")) {
+      if (depth >= 4) return mt_fail(e, "%s: base: more than 4 levels of base", where);
+      if (!*val || strchr(val, '/')) return mt_fail(e, "%s: base: '%s' is not a configuration name", where, val);
+      if (!dir) {
+        const mt_cfg_text *t = mt_net_cfg_builtin;
+        while (t->name && strcmp(t->name, val)) t++;
+        if (!t->name) return mt_fail(e, "%s: base: no built-in configuration '%s'", where, val);
+        char bsrc[64]; snprintf(bsrc, sizeof bsrc, "configs/net/%s.cfg", t->name);
+        if (parse_rec(s, t->text, bsrc, NULL, scope, depth + 1, e)) return -1;
+      } else {
+        char path[4096]; snprintf(path, sizeof path, "%s/%s.cfg", dir, val);
+        char *t = read_all(path, e);
+        if (!t) { char m[sizeof e->msg]; snprintf(m, sizeof m, "%.200s: base: %.300s", where, e->msg); return mt_fail(e, "%s", m); }
+        int rc = parse_rec(s, t, path, dir, scope, depth + 1, e);
+        free(t);
+        if (rc) return -1;
+      }
+      continue;
+    }
+    int ki = find_key(b);
+    if (ki < 0 || !(keys[ki].scope & scope)) {
+      char kl[1024]; key_list(kl, sizeof kl, scope);
+      return mt_fail(e, "%s: unknown key '%s' in a %s (keys: base %s)", where, b, scope_name(scope), kl);
+    }
+    double v;
+    if (parse_value(ki, val, &v, where, e)) return -1;
+    shape_put(s, ki, v);
+  }
+  return 0;
+}
+
+static void base_name(char *out, size_t n, const char *path) {
+  const char *b = strrchr(path, '/'); b = b ? b + 1 : path;
+  size_t l = strlen(b);
+  if (l > 4 && !strcmp(b + l - 4, ".cfg")) l -= 4;
+  if (l >= n) l = n - 1;
+  memcpy(out, b, l); out[l] = 0;
+}
+
+int mt_shape_parse(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, mt_err *e) {
+  memset(s, 0, sizeof *s);
+  base_name(s->name, sizeof s->name, src);
+  return parse_rec(s, text, src, dir, scope, 0, e);
+}
+
+int mt_shape_load(mt_shape *s, const char *path, unsigned scope, mt_err *e) {
+  char *t = read_all(path, e);
+  if (!t) return -1;
+  char dir[4096]; snprintf(dir, sizeof dir, "%s", path);
+  char *sl = strrchr(dir, '/');
+  if (sl) *sl = 0; else snprintf(dir, sizeof dir, ".");
+  int rc = mt_shape_parse(s, t, path, dir, scope, e);
+  free(t);
+  return rc;
+}
+
+static void net_store(mt_net_cfg *c, const mt_cfg_key *k, double v) {
+  char *p = (char *)c + k->net_off;
+  switch (k->net_type) {
+  case 1: *(unsigned *)(void *)p = (unsigned)v; break;
+  case 2: *(uint32_t *)(void *)p = (uint32_t)v; break;
+  case 3: *(uint64_t *)(void *)p = (uint64_t)v; break;
+  case 4: *(double *)(void *)p = v; break;
+  default: break;
+  }
+}
+
+/* every network key must be set: a file names its whole configuration (or its base) */
+static int net_from_shape(mt_net_cfg *c, const mt_shape *s, const char *src, mt_err *e) {
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "%.15s", s->name);
+  for (int i = 0; i < (int)(sizeof keys / sizeof keys[0]); i++) {
+    if (!(keys[i].scope & NET)) continue;
+    int j = 0;
+    while (j < s->n && s->kv[j].key != i) j++;
+    if (j == s->n) return mt_fail(e, "%s: key '%s' missing (%s; or start the file with base = small|paper)", src, keys[i].key, keys[i].what);
+    net_store(c, &keys[i], s->kv[j].v);
+  }
+  return 0;
+}
+
+int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e) {
+  const mt_cfg_text *t = mt_net_cfg_builtin;
+  char names[256] = ""; size_t o = 0;
+  for (; t->name; t++) {
+    if (!strcmp(t->name, name)) {
+      mt_shape s; char src[64];
+      snprintf(src, sizeof src, "configs/net/%s.cfg", t->name);
+      if (mt_shape_parse(&s, t->text, src, NULL, NET, e)) return -1;
+      return net_from_shape(c, &s, src, e);
+    }
+    if (o < sizeof names) o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? ", " : "", t->name);
+  }
+  return mt_fail(e, "unknown configuration '%s' (%s, or a file path)", name, names);
+}
+
+int mt_net_cfg_load(mt_net_cfg *c, const char *path, mt_err *e) {
+  mt_shape s;
+  if (mt_shape_load(&s, path, NET, e)) return -1;
+  return net_from_shape(c, &s, path, e);
+}
+
+int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
+  const char *eq = strchr(kv, '=');
+  if (!eq) return mt_fail(e, "--set '%s': expected name=value", kv);
+  char key[32]; size_t kl = (size_t)(eq - kv);
+  if (kl == 0 || kl >= sizeof key) return mt_fail(e, "--set '%s': bad name", kv);
+  memcpy(key, kv, kl); key[kl] = 0;
+  int ki = find_key(key);
+  if (ki < 0 || !(keys[ki].scope & NET)) {
+    char l[1024]; key_list(l, sizeof l, NET);
+    return mt_fail(e, "--set: unknown field '%s' (%s)", key, l);
+  }
+  double v;
+  if (parse_value(ki, eq + 1, &v, "--set", e)) return -1;
+  net_store(c, &keys[ki], v);
+  return 0;
+}
+
+static void builtin_or_abort(mt_net_cfg *c, const char *name) {
+  mt_err e;
+  if (mt_net_cfg_by_name(c, name, &e)) { fprintf(stderr, "built-in configuration %s: %s\n", name, e.msg); abort(); }
+}
+void mt_net_cfg_paper(mt_net_cfg *c) { builtin_or_abort(c, "paper"); }
+void mt_net_cfg_small(mt_net_cfg *c) { builtin_or_abort(c, "small"); }

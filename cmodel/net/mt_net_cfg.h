@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_net_cfg: hardware shapes as files (configs/{net,router,ni}/NAME.cfg, docs/network.md
+ * "Configurations"). A file is `key = value` lines with `#` comments, and optionally
+ * `base = NAME` (every key of configs/<same folder>/NAME.cfg, then the lines after it).
+ * One table (mt_cfg_keys) names every key once: the C field it sets, the RTL parameter it
+ * becomes (-G / chparam), its allowed range. The network configuration mt_net_cfg is one
+ * such shape (the keys marked MT_KEY_NET, all required); configs/net/NAME.cfg are compiled
+ * into the library (build/gen/mt_net_cfg_builtin.c, generated from the files). The
+ * network model (mt_net.c) never parses text. */
+#ifndef MT_NET_CFG_H
+#define MT_NET_CFG_H
+#include <stddef.h>
+#include <stdint.h>
+#include "util/mt_err.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  char name[16];
+  unsigned payload_w;     /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
+  unsigned num_vcs, vc_depth, ej_depth;
+  unsigned link_lat;      /* cycles, flits and credits alike */
+  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
+  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;   /* L; 0 = 2*D */
+  unsigned mem_p_ready, mem_lat_max;
+  unsigned ni_sq, ni_rq;
+  unsigned ni_rx_engines; /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
+  unsigned ni_mem_ports;  /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
+  unsigned ni_chain;      /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
+  uint32_t wd_limit;      /* NI and router watchdogs, cycles without progress */
+  uint64_t max_cycles;    /* a run longer than this is an error */
+  double clock_ghz;
+} mt_net_cfg;
+
+/* Where a key may appear: a network configuration (mt_net_cfg, `multitree sim`), a router
+ * shape (rtl/mt_router.sv, tb/cosim/cosim_router.cpp), an NI shape (rtl/mt_ni.sv). */
+enum { MT_KEY_NET = 1, MT_KEY_ROUTER = 2, MT_KEY_NI = 4, MT_KEY_ANY = 7 };
+typedef struct {
+  const char *key;        /* the one name: files, --set, CFG_<KEY> macros of the harnesses */
+  unsigned scope;         /* MT_KEY_* */
+  const char *c_field;    /* the C field it sets */
+  const char *rtl;        /* the RTL parameter (-G, chparam); NULL: none */
+  double min, max;        /* allowed range (whole numbers unless real) */
+  int real;
+  int net_type;           /* where in mt_net_cfg: 0 none, 1 unsigned, 2 uint32_t, 3 uint64_t, 4 double */
+  size_t net_off;
+  const char *what;
+} mt_cfg_key;
+const mt_cfg_key *mt_cfg_keys(int *n);
+
+/* A parsed file: the keys in the order first set, each with its last value. */
+#define MT_SHAPE_MAX 64
+typedef struct {
+  char name[32];          /* file name without folder and .cfg */
+  int n;
+  struct { int key; double v; } kv[MT_SHAPE_MAX];
+} mt_shape;
+/* Parse text (from src, for messages) allowing the keys of scope; `base = NAME` reads
+ * dir/NAME.cfg, or the built-in network configuration NAME when dir is NULL. Errors name
+ * src, the line and the key, and what is allowed. */
+int mt_shape_parse(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, mt_err *e);
+int mt_shape_load(mt_shape *s, const char *path, unsigned scope, mt_err *e);
+
+/* Network configurations. by_name: the built-in configs/net/NAME.cfg; load: a file. */
+int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e);
+int mt_net_cfg_load(mt_net_cfg *c, const char *path, mt_err *e);
+/* Override one field: "vc_depth=64", "link_lat=20", ... (the MT_KEY_NET keys). */
+int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e);
+/* configs/net/paper.cfg (Table III) and configs/net/small.cfg (short links and shallow
+ * buffers for fast tests); abort if the built-in file is broken (a build error). */
+void mt_net_cfg_paper(mt_net_cfg *c);
+void mt_net_cfg_small(mt_net_cfg *c);
+
+/* The built-in files (generated from configs/net/NAME.cfg), {NULL, NULL}-terminated. */
+typedef struct { const char *name, *text; } mt_cfg_text;
+extern const mt_cfg_text mt_net_cfg_builtin[];
+
+#ifdef __cplusplus
+}
+#endif
+#endif
