@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mt_link_init(mt_link *l, unsigned lat) {
+int mt_link_init(mt_link *l, unsigned lat, mt_err *e) {
   memset(l, 0, sizeof *l);
-  if (lat < 1u || lat > 1000000u) return -1;
+  if (lat < 1u || lat > 1000000u) return mt_fail(e, "link latency %u: must be 1..1000000 cycles", lat);
   l->lat = lat;
   if (lat > 1u) {
     l->ring = (mt_link_slot *)calloc(lat - 1u, sizeof *l->ring);
-    if (!l->ring) return -1;
+    if (!l->ring) return mt_fail(e, "link of latency %u: out of memory", lat);
   }
   return 0;
 }
@@ -37,9 +37,11 @@ void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out) {
   l->pos = (l->pos + 1u == l->lat - 1u) ? 0u : l->pos + 1u;
 }
 
-int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw) {
+int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw, mt_err *e) {
   memset(b, 0, sizeof *b);
-  if (lat < 1u || lat > 1000000u || rows < lat || rows > 2000000u || fw < 1u || fw > MT_FLIT_WORDS) return -1;
+  if (lat < 1u || lat > 1000000u) return mt_fail(e, "link latency %u: must be 1..1000000 cycles", lat);
+  if (rows < lat || rows > 2000000u) return mt_fail(e, "link bank of %u rows: must be %u..2000000", rows, lat);
+  if (fw < 1u || fw > MT_FLIT_WORDS) return mt_fail(e, "flit of %u words: must be 1..%d", fw, MT_FLIT_WORDS);
   b->lat = lat;
   b->nl = nl;
   b->fw = fw;
@@ -48,7 +50,7 @@ int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows,
   b->flit = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u) * fw, sizeof *b->flit);
   if (!b->hdr || !b->flit) {
     mt_link_bank_free(b);
-    return -1;
+    return mt_fail(e, "%u links of %u rows: out of memory", nl, rows);
   }
   return 0;
 }

@@ -12,6 +12,7 @@
 #define MT_LINK_H
 #include <stdint.h>
 #include "fmt/mt_flit.h"
+#include "util/mt_err.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +31,7 @@ typedef struct {
 } mt_link;
 
 /* Returns 0 on success, -1 on a bad latency or no memory. Reset state: all slots zero. */
-int mt_link_init(mt_link *l, unsigned lat);
+int mt_link_init(mt_link *l, unsigned lat, mt_err *e);
 void mt_link_reset(mt_link *l);
 void mt_link_free(mt_link *l);
 /* Writes the slot presented during this cycle to *out, then takes the edge (samples *in). */
@@ -56,7 +57,7 @@ typedef struct {
 
 /* fw: live words of a flit (mt_flit_words). Returns 0 on success, -1 on a bad latency or
  * no memory. */
-int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw);
+int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw, mt_err *e);
 void mt_link_bank_free(mt_link_bank *b);
 /* Row (slot offset within a link) written during cycle t, and the row presented during it. */
 static inline unsigned mt_link_bank_wrow(const mt_link_bank *b, uint64_t t) { return (unsigned)(t % b->rows); }

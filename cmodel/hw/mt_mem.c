@@ -28,13 +28,19 @@ static void advise_huge(void *p, size_t bytes) {
 #endif
 }
 
-int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed) {
+int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
+                   mt_err *e) {
   memset(m, 0, sizeof *m);
-  if (lanes < 1 || lanes > MT_MEM_MAX_LANES || p_ready < 1 || p_ready > 100 || lat_max < 1 || lat_max > 1000 ||
-      nports < 1 || nports > MT_MEM_MAX_PORTS) return -1;
+  if (lanes < 1 || lanes > MT_MEM_MAX_LANES) return mt_fail(e, "memory: %u lanes, must be 1..%d", lanes, MT_MEM_MAX_LANES);
+  if (p_ready < 1 || p_ready > 100) return mt_fail(e, "memory: mem_p_ready=%u, must be 1..100 (%%)", p_ready);
+  if (lat_max < 1 || lat_max > 1000) return mt_fail(e, "memory: mem_lat_max=%u, must be 1..1000 cycles", lat_max);
+  if (nports < 1 || nports > MT_MEM_MAX_PORTS) return mt_fail(e, "memory: %u ports, must be 1..%d", nports, MT_MEM_MAX_PORTS);
   m->w = calloc(nwords ? nwords : 1, 4);
   m->port = calloc(nports, sizeof *m->port);
-  if (!m->w || !m->port) { free(m->w); free(m->port); m->w = NULL; m->port = NULL; return -1; }
+  if (!m->w || !m->port) {
+    free(m->w); free(m->port); m->w = NULL; m->port = NULL;
+    return mt_fail(e, "memory of %llu words: out of memory", (unsigned long long)nwords);
+  }
   advise_huge(m->w, (size_t)(nwords ? nwords : 1) * 4u);
   m->nw = nwords; m->lanes = lanes; m->p_ready = p_ready; m->lat_max = lat_max; m->nports = nports;
   m->rng = seed ? seed : 1;
@@ -42,8 +48,8 @@ int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, 
   return 0;
 }
 
-int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed) {
-  return mt_mem_init_mp(m, nwords, lanes, 1, p_ready, lat_max, seed);
+int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed, mt_err *e) {
+  return mt_mem_init_mp(m, nwords, lanes, 1, p_ready, lat_max, seed, e);
 }
 
 void mt_mem_free(mt_mem *m) { free(m->w); free(m->port); memset(m, 0, sizeof *m); }

@@ -11,6 +11,7 @@
 #ifndef MT_MEM_H
 #define MT_MEM_H
 #include <stdint.h>
+#include "util/mt_err.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,9 +37,10 @@ typedef struct {
 } mt_mem;
 
 /* p_ready: % of cycles a port is ready (1..100); lat_max >= 1. Returns -1 on bad args. */
-int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed);
+int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed, mt_err *e);
 /* The same with nports ports (1..MT_MEM_MAX_PORTS); nports = 1 is mt_mem_init. */
-int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed);
+int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
+                   mt_err *e);
 void mt_mem_free(mt_mem *m);
 /* Values the memory presents during this cycle (port 0). */
 void mt_mem_comb(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data);

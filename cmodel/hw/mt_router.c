@@ -32,38 +32,31 @@ void mt_router_default_params(mt_router_params *p) {
   p->perturb = 0;
 }
 
-int mt_router_check_params(const mt_router_params *p, const char **why) {
-  const char *w = NULL;
-  unsigned d;
-  if (p->dims < 1 || p->dims > 3) w = "D must be 1..3";
-  else if (p->nlocal < 1) w = "L must be >= 1";
-  else if (2 * p->dims + p->nlocal > MT_RT_MAX_PORTS) w = "2*D+L must be <= 16";
-  else if (p->payload_w < 128 || p->payload_w % 32 || p->payload_w > MT_FLIT_MAX_PAYLOAD_W)
-    w = "PayloadW must be a multiple of 32 in 128..512";
-  else if (p->num_vcs < 2 || p->num_vcs % 2 || p->num_vcs > MT_RT_MAX_VCS)
-    w = "NumVcs must be even, 2..16";
-  else if (p->vc_depth < 1 || p->vc_depth > 65535 || p->ej_depth < 1 || p->ej_depth > 65535)
-    w = "VcDepth and EjDepth must be 1..65535";
-  else if (p->subpkt_flits < 1 || p->subpkt_flits > p->vc_depth ||
-           p->subpkt_flits > p->ej_depth)
-    w = "SubPktFlits must be 1..min(VcDepth, EjDepth)";
-  else if (p->wd_w < 1 || p->wd_w > 31) w = "WdW must be 1..31";
-  else {
-    unsigned tot = 1;
-    for (d = 0; d < p->dims; d++) {
-      if (p->k[d] < 2 || p->k[d] > 4096) { w = "K of every used dimension must be 2..4096"; break; }
-      tot *= p->k[d];
-    }
-    if (!w && tot > 4096) w = "at most 4096 nodes";
+int mt_router_check_params(const mt_router_params *p, mt_err *e) {
+  if (p->dims < 1 || p->dims > 3) return mt_fail(e, "D=%u: must be 1..3", p->dims);
+  if (p->nlocal < 1) return mt_fail(e, "L=%u: must be >= 1", p->nlocal);
+  if (2 * p->dims + p->nlocal > MT_RT_MAX_PORTS) return mt_fail(e, "2*D+L=%u: must be <= %d", 2 * p->dims + p->nlocal, MT_RT_MAX_PORTS);
+  if (p->payload_w < 128 || p->payload_w % 32 || p->payload_w > MT_FLIT_MAX_PAYLOAD_W)
+    return mt_fail(e, "PayloadW=%u: must be a multiple of 32 in 128..%d", p->payload_w, MT_FLIT_MAX_PAYLOAD_W);
+  if (p->num_vcs < 2 || p->num_vcs % 2 || p->num_vcs > MT_RT_MAX_VCS) return mt_fail(e, "NumVcs=%u: must be even, 2..%d", p->num_vcs, MT_RT_MAX_VCS);
+  if (p->vc_depth < 1 || p->vc_depth > 65535 || p->ej_depth < 1 || p->ej_depth > 65535)
+    return mt_fail(e, "VcDepth=%u, EjDepth=%u: must be 1..65535", p->vc_depth, p->ej_depth);
+  if (p->subpkt_flits < 1 || p->subpkt_flits > p->vc_depth || p->subpkt_flits > p->ej_depth)
+    return mt_fail(e, "SubPktFlits=%u: must be 1..min(VcDepth, EjDepth)", p->subpkt_flits);
+  if (p->wd_w < 1 || p->wd_w > 31) return mt_fail(e, "WdW=%u: must be 1..31", p->wd_w);
+  unsigned tot = 1;
+  for (unsigned d = 0; d < p->dims; d++) {
+    if (p->k[d] < 2 || p->k[d] > 4096) return mt_fail(e, "K%u=%u: every used dimension must be 2..4096", d, p->k[d]);
+    tot *= p->k[d];
   }
-  if (why) *why = w;
-  return w ? -1 : 0;
+  if (tot > 4096) return mt_fail(e, "%u nodes: at most 4096", tot);
+  return 0;
 }
 
-int mt_router_init(mt_router *r, const mt_router_params *p) {
+int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   unsigned i, o;
   memset(r, 0, sizeof *r);
-  if (mt_router_check_params(p, NULL)) return -1;
+  if (mt_router_check_params(p, e)) return -1;
   r->p = *p;
   r->np = 2 * p->dims + p->nlocal;
   r->nv = p->num_vcs;
@@ -76,7 +69,7 @@ int mt_router_init(mt_router *r, const mt_router_params *p) {
   r->dst_rt = (uint8_t *)calloc(4096, 1);
   if (!r->buf || !r->dst_rt) {
     mt_router_free(r);
-    return -1;
+    return mt_fail(e, "router buffers: out of memory (%u VCs of %u flits)", r->n, p->vc_depth);
   }
   for (i = 0; i < r->n; i++) {
     r->ivc_port[i] = (uint8_t)(i / r->nv);

@@ -12,6 +12,7 @@
 #define MT_ROUTER_H
 #include <stdint.h>
 #include "fmt/mt_flit.h"
+#include "util/mt_err.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,8 +40,9 @@ typedef struct {
 
 /* The defaults of rtl/mt_router.sv: 4x4 torus, D=2, L=4, 128-bit payload, 4 VCs, depth 16. */
 void mt_router_default_params(mt_router_params *p);
-/* 0 if the parameters are legal (the RTL's $fatal checks), else -1 with a reason in *why. */
-int mt_router_check_params(const mt_router_params *p, const char **why);
+/* 0 if the parameters are legal (the RTL's $fatal checks), else -1 with the parameter and
+ * what is allowed in e (e may be NULL). */
+int mt_router_check_params(const mt_router_params *p, mt_err *e);
 
 typedef struct {
   unsigned node_id;   /* this router's node id (12 bits); static */
@@ -121,8 +123,8 @@ typedef struct {
   uint64_t cycles, flits_out;
 } mt_router;
 
-/* Reset. Returns 0, or -1 on illegal parameters / no memory. */
-int mt_router_init(mt_router *r, const mt_router_params *p);
+/* Reset. Returns 0, or -1 with the reason in e (illegal parameters, no memory). */
+int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e);
 void mt_router_free(mt_router *r);
 /* *out receives all of the registered outputs. When out is one of the two buffers this
  * router wrote last, only the parts that can differ from what it wrote there are written:

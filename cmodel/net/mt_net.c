@@ -102,8 +102,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   for (int d = 0; d < 3; d++) rp.k[d] = d < n->D ? (unsigned)t->dim[d] : 1;
   rp.nlocal = (unsigned)n->L; rp.payload_w = c->payload_w; rp.num_vcs = c->num_vcs; rp.vc_depth = c->vc_depth;
   rp.ej_depth = c->ej_depth; rp.subpkt_flits = c->subpkt_flits; rp.step_prio = c->step_prio; rp.wd_w = 31;
-  const char *why = NULL;
-  if (mt_router_check_params(&rp, &why)) { mt_fail(e, "router: %s", why); mt_net_free(n); return NULL; }
+  if (mt_router_check_params(&rp, e)) { mt_err_wrap(e, "router"); mt_net_free(n); return NULL; }
   /* network interfaces */
   mt_ni_params np; mt_ni_default_params(&np);
   np.payload_w = c->payload_w; np.num_vcs = c->num_vcs; np.nlocal = (unsigned)n->L; np.net_ports = (unsigned)(2 * n->D);
@@ -118,7 +117,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   if (c->ni_chain > 1) { mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain); mt_net_free(n); return NULL; }
   np.reduce_chain = c->ni_chain;
   np.fmt = n->ly.fmt;
-  if (mt_ni_check_params(&np, e)) { char m[600]; snprintf(m, sizeof m, "network interface: %.500s", e->msg); mt_fail(e, "%s", m); mt_net_free(n); return NULL; }
+  if (mt_ni_check_params(&np, e)) { mt_err_wrap(e, "network interface"); mt_net_free(n); return NULL; }
   const int N = n->N;
   n->rt = mt_xcalloc((size_t)N, sizeof *n->rt); n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
   n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
@@ -128,7 +127,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   uint64_t *img = mt_xcalloc((size_t)depth * MT_NI_EW, 8);
   if (nw > MT_NI_EW) { mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW); free(img); mt_net_free(n); return NULL; }
   for (int i = 0; i < N; i++) {
-    if (mt_router_init(&n->rt[i], &rp)) { mt_fail(e, "router %d: init failed", i); free(img); mt_net_free(n); return NULL; }
+    if (mt_router_init(&n->rt[i], &rp, e)) { mt_err_wrap(e, "router %d", i); free(img); mt_net_free(n); return NULL; }
     if (mt_ni_init(&n->ni[i], &np, e)) { free(img); mt_net_free(n); return NULL; }
     mt_layout_node_image(&n->ly, tb, i, depth, MT_NI_EW, img);
     mt_ni_table_load(&n->ni[i], img, (unsigned)depth, MT_NI_EW);
@@ -137,8 +136,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     cf->base_units = (uint32_t)n->ly.base_units; cf->rem_units = (uint32_t)n->ly.rem_units; cf->elem = (uint32_t)n->ly.elem;
     cf->nop_bytes = (uint32_t)n->ly.nop_bytes; cf->wd_limit = c->wd_limit;
     n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
-    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u)) {
-      mt_fail(e, "memory: mem_p_ready must be 1..100 and mem_lat_max 1..1000"); free(img); mt_net_free(n); return NULL;
+    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
+      free(img); mt_net_free(n); return NULL;
     }
   }
   free(img);
@@ -162,9 +161,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
    * younger): the links keep link_lat - 1 more cycles for that */
   n->blk = c->link_lat - 1u;
-  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw)) {
-    mt_fail(e, "links: init failed"); mt_net_free(n); return NULL;
-  }
+  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw, e)) { mt_err_wrap(e, "links"); mt_net_free(n); return NULL; }
   n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
   n->lsrc = mt_xcalloc((size_t)n->nl, sizeof(int)); n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int)); n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));

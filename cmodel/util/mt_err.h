@@ -20,6 +20,12 @@ static inline int mt_fail(mt_err *e, const char *fmt, ...) {
   return -1;
 }
 
+/* Put context in front of the reason already in e ("router 3: " + reason); returns -1. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+int mt_err_wrap(mt_err *e, const char *fmt, ...);
+
 /* Allocation that never returns NULL: out of memory is not a recoverable input error. */
 void *mt_xcalloc(size_t n, size_t size);
 void *mt_xrealloc(void *p, size_t size);

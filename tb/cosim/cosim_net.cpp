@@ -530,8 +530,8 @@ int main(int argc, char **argv) {
   // the RTL's memories: exactly as mt_net_new / mt_net_start make the C model's
   cs.mem.resize((size_t)N);
   for (int i = 0; i < N; i++) {
-    if (mt_mem_init_mp(&cs.mem[i], nw, cfg.payload_w / 32, mt_net_mem_ports(n), cfg.mem_p_ready, cfg.mem_lat_max, 0x51ED + (uint32_t)i * 7919u)) {
-      printf("memory init failed\nRESULT %s pass=0 fail=1\n", rname); return 0;
+    if (mt_mem_init_mp(&cs.mem[i], nw, cfg.payload_w / 32, mt_net_mem_ports(n), cfg.mem_p_ready, cfg.mem_lat_max, 0x51ED + (uint32_t)i * 7919u, &e)) {
+      printf("%s\nRESULT %s pass=0 fail=1\n", e.msg, rname); return 0;
     }
     memcpy(cs.mem[i].w, mt_net_input(n, i), nw * 4);
   }

@@ -166,10 +166,9 @@ int main(int argc, char** argv) {
   prm.torus = CFG_TORUS; prm.nlocal = CFG_LOCAL_PORTS; prm.payload_w = CFG_PAYLOAD_W; prm.num_vcs = CFG_NUM_VCS;
   prm.vc_depth = CFG_VC_DEPTH; prm.ej_depth = CFG_EJ_DEPTH; prm.subpkt_flits = CFG_SUBPKT_FLITS;
   prm.step_prio = CFG_STEP_PRIO; prm.wd_w = CFG_WD_W; prm.perturb = perturb;
-  const char* why = nullptr;
-  if (mt_router_check_params(&prm, &why)) { fprintf(stderr, "bad params: %s\n", why); return 2; }
+  mt_err err;
   mt_router cr;
-  if (mt_router_init(&cr, &prm)) { fprintf(stderr, "init failed\n"); return 2; }
+  if (mt_router_init(&cr, &prm, &err)) { fprintf(stderr, "bad params: %s\n", err.msg); return 2; }
   const unsigned FW = mt_flit_bits(PW, NV), FB = PW / 8;
   const unsigned nodes = CFG_K0 * (CFG_DIMS > 1 ? CFG_K1 : 1) * (CFG_DIMS > 2 ? CFG_K2 : 1);
   Rng rng{seed * 2654435761u ^ 0x9e3779b9u};

@@ -150,7 +150,7 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
   }
   mt_ni_table_load(&ni, &img[0][0], (unsigned)nent + 1, MT_NI_EW);
   mt_mem mem;
-  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1)) { CHECK(0, "mem init"); mt_ni_free(&ni); return 0; }
+  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1, NULL)) { CHECK(0, "mem init"); mt_ni_free(&ni); return 0; }
   memcpy(mem.w, own, nwords * 4);
   mt_ni_in in; mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);

@@ -89,7 +89,7 @@ static void test_route(void) {
   for (int mesh3 = 0; mesh3 <= 1; mesh3++) {
     mt_router_default_params(&p);
     if (mesh3) { p.k[0] = 3; p.k[1] = 3; p.torus = 0; }
-    CHECK(mt_router_init(&r, &p) == 0, "init %s", mesh3 ? "mesh" : "torus");
+    CHECK(mt_router_init(&r, &p, NULL) == 0, "init %s", mesh3 ? "mesh" : "torus");
     for (int i = 0; i < nc; i++) {
       const route_case *c = &route_cases[i];
       if (c->mesh3 != mesh3) continue;
@@ -103,12 +103,16 @@ static void test_route(void) {
     mt_router_free(&r);
   }
   /* parameter checks */
+  mt_err e;
   mt_router_default_params(&p);
   p.num_vcs = 3;
-  CHECK(mt_router_check_params(&p, NULL) != 0, "odd NumVcs rejected");
+  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "NumVcs=3"), "odd NumVcs rejected, naming it");
   mt_router_default_params(&p);
   p.subpkt_flits = 17;
-  CHECK(mt_router_check_params(&p, NULL) != 0, "SubPktFlits > VcDepth rejected");
+  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "SubPktFlits=17"), "SubPktFlits > VcDepth rejected, naming it");
+  CHECK(mt_router_init(&r, &p, &e) != 0 && strstr(e.msg, "SubPktFlits=17"), "init refuses it too");
+  mt_router_default_params(&p);
+  CHECK(mt_router_check_params(&p, &e) == 0, "the defaults are legal");
 }
 
 /* A 3-flit packet from local port 0 to the +X neighbour: head in at call 0, out at call 1
@@ -121,7 +125,7 @@ static void test_latency(void) {
   mt_router_out out;
   int t;
   mt_router_default_params(&p);
-  mt_router_init(&r, &p);
+  mt_router_init(&r, &p, NULL);
   memset(&in, 0, sizeof in);
   for (t = 0; t < 6; t++) {
     memset(in.in_valid, 0, sizeof in.in_valid);
@@ -154,7 +158,7 @@ static void test_watchdog(void) {
   int t, first = -1;
   mt_router_default_params(&p);
   p.vc_depth = 4; p.ej_depth = 4; p.subpkt_flits = 2; p.num_vcs = 2;
-  CHECK(mt_router_init(&r, &p) == 0, "init");
+  CHECK(mt_router_init(&r, &p, NULL) == 0, "init");
   memset(&in, 0, sizeof in);
   in.wd_limit = 10;
   /* two 4-flit packets on local port 0, VC 0, to +X (class 0 = VC 0 only: one VC) */
@@ -220,10 +224,10 @@ static void net_init(net_t *nw, const mt_router_params *p, unsigned linklat) {
   nw->watch_node = -1;
   for (d = 0; d < p->dims; d++) nw->nn *= p->k[d];
   for (a = 0; a < nw->nn; a++) {
-    mt_router_init(&nw->r[a], p);
+    mt_router_init(&nw->r[a], p, NULL);
     for (i = 0; i < nw->np; i++) {
       nw->nb[a][i] = -1;
-      mt_link_init(&nw->link[a][i], i < nw->nd ? linklat : 1);
+      mt_link_init(&nw->link[a][i], i < nw->nd ? linklat : 1, NULL);
     }
     for (l = 0; l < p->nlocal; l++)
       for (v = 0; v < p->num_vcs; v++) nw->cred[a][l][v] = p->vc_depth;
@@ -473,7 +477,7 @@ static void test_link(void) {
   mt_link l;
   mt_link_slot in, out;
   unsigned t;
-  CHECK(mt_link_init(&l, 4) == 0, "link init");
+  CHECK(mt_link_init(&l, 4, NULL) == 0, "link init");
   for (t = 0; t < 12; t++) {
     memset(&in, 0, sizeof in);
     in.valid = 1;
@@ -482,7 +486,7 @@ static void test_link(void) {
     CHECK(out.credits == (t >= 3 ? t - 2 : 0), "link t=%u out %u", t, out.credits);
   }
   mt_link_free(&l);
-  CHECK(mt_link_init(&l, 1) == 0, "wire init");
+  CHECK(mt_link_init(&l, 1, NULL) == 0, "wire init");
   in.credits = 77;
   mt_link_step(&l, &in, &out);
   CHECK(out.credits == 77, "wire");

@@ -278,7 +278,7 @@ static int gold_run(gold *g, const cfg_t *c, uint32_t seed, unsigned long cycles
   unsigned long cyc, acc = 0;
   char tag[96];
   params_of(c, &p);
-  if (mt_router_init(&rn, &p)) {
+  if (mt_router_init(&rn, &p, NULL)) {
     CHECK(0, "%s: init failed", c->name);
     return -1;
   }
@@ -293,7 +293,7 @@ static int gold_run(gold *g, const cfg_t *c, uint32_t seed, unsigned long cycles
         uint32_t wl = e.wd_limit;
         acc += rn.flits_out;
         mt_router_free(&rn);
-        if (mt_router_init(&rn, &p)) return -1;
+        if (mt_router_init(&rn, &p, NULL)) return -1;
         env_init(&e, &p, seed + (uint32_t)cyc);
         e.node_id = nid;
         e.wd_limit = wl;
@@ -375,7 +375,7 @@ static void bench(const cfg_t *c, unsigned long cycles) {
   uint64_t flits = 0, sink = 0;
   params_of(c, &p);
   /* record: busy traffic on every port, fast drains, no chaos; driven by the optimized model */
-  mt_router_init(&rn, &p);
+  mt_router_init(&rn, &p, NULL);
   env_init(&e, &p, 7);
   for (pt = 0; pt < e.np; pt++) { e.inj[pt] = 16; e.drain[pt] = 15; }
   e.start = 8;
@@ -406,7 +406,7 @@ static void bench(const cfg_t *c, unsigned long cycles) {
     in.wd_limit = e.wd_limit;
     t = replay(rec.w, &e, cycles, &in, &out, NULL, NULL, &sink);
     if (t < t_dec) t_dec = t;
-    mt_router_init(&rn, &p);
+    mt_router_init(&rn, &p, NULL);
     t = replay(rec.w, &e, cycles, &in, &out, step_new, &rn, &sink);
     if (t < t_new) t_new = t;
     CHECK(rn.flits_out == flits, "%s: replay differs", c->name);
