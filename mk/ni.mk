@@ -2,7 +2,7 @@
 # root Makefile), RTL unit benches (Icarus), Verilator co-simulation against the C model,
 # formal (yosys-smtbmc + z3), area (Yosys). Standalone: make cosim-ni | formal-ni | area-ni
 NI_TOP    := $(CURDIR)
-NI_RTL    := $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
+NI_RTL    := rtl/mt_pkg.sv $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
 NI_RTL_ABS := $(addprefix $(NI_TOP)/,$(NI_RTL))
 NI_DIR    := $(BUILD)/ni
 
@@ -13,15 +13,19 @@ NI_G_COMMON := -GL=4 -GNetPorts=4 -GNumVcs=2 -GEjDepth=4 -GVcDepth=8 -GSubPktFli
                -GEjW=2 -GAddrW=16 -GSizeW=17 -GChildren=4
 NI_G_full    := $(NI_G_COMMON) -GCompact=0
 NI_G_compact := $(NI_G_COMMON) -GCompact=1
-NI_D_full    := -DCFG_COMPACT=0 -DCFG_ENTRYW=94 -DCFG_NAME=\\\"full\\\"
-NI_D_compact := -DCFG_COMPACT=1 -DCFG_ENTRYW=41 -DCFG_NAME=\\\"compact\\\"
+# CFG_ENTRYW: the table word width of these -G parameters, by the C model's derivation
+# (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_pkg.sv);
+# cosim_ni.cpp also checks it against mt_ni_entry_bits of the scenario's layout.
+ni_entryw     = $(shell $(GEN_MT_PKG) --entry-width $(patsubst -G%,%,$(NI_G_$(1))))
+NI_D_full     = -DCFG_COMPACT=0 -DCFG_ENTRYW=$(call ni_entryw,full) -DCFG_NAME=\\\"full\\\"
+NI_D_compact  = -DCFG_COMPACT=1 -DCFG_ENTRYW=$(call ni_entryw,compact) -DCFG_NAME=\\\"compact\\\"
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) | deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(GEN_MT_PKG) | deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1)
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
 	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $(NI_G_$(1)) \
-	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $(NI_D_$(1))" -LDFLAGS "-ljansson -lm" \
+	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$(NI_D_$(1))" -LDFLAGS "-ljansson -lm" \
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef
@@ -67,7 +71,7 @@ cosim-ni: t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
 # "the timestep only moves forward by one, towards the head entry's step" by Yosys' built-in
 # SAT BMC (z3 4.8.12 did not finish step 0 of this model in 5 minutes, measured); a mutant
 # with a wrong property must fail.
-NI_FML_ISSUE = read_verilog -sv -formal $(1) rtl/mt_ni_issue.sv rtl/mt_ni_timestep.sv rtl/mt_ni_lockstep.sv; \
+NI_FML_ISSUE = read_verilog -sv -formal $(1) rtl/mt_pkg.sv rtl/mt_ni_issue.sv rtl/mt_ni_timestep.sv rtl/mt_ni_lockstep.sv; \
   chparam -set L 2 -set Children 2 -set Depth 8 -set MaxFlows 4 -set WdW 4 mt_ni_issue; prep -top mt_ni_issue; \
   flatten; async2sync; opt -fast; dffunmap
 t-ni-formal: | deps-ok
