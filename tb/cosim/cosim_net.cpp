@@ -565,12 +565,12 @@ int main(int argc, char **argv) {
   reset();
   const mt_layout *ly = mt_net_layout(n);
   const int depth = CFG_DEPTH, TIW = depth > 1 ? (int)mt_clog2((unsigned)depth) : 1;
-  const int nw = mt_layout_words(ly);
-  std::vector<uint64_t> img((size_t)N * depth * nw);
-  for (int i = 0; i < N; i++) mt_layout_node_image(ly, &p.tb, i, depth, nw, &img[(size_t)i * depth * nw]);
+  const int tw = mt_layout_words(ly);
+  std::vector<uint64_t> img((size_t)N * depth * tw);
+  for (int i = 0; i < N; i++) mt_layout_node_image(ly, &p.tb, i, depth, tw, &img[(size_t)i * depth * tw]);
   for (int k = 0; k < depth; k++) {
     for (int i = 0; i < N; i++) {
-      const uint64_t *word = &img[((size_t)i * depth + k) * nw];
+      const uint64_t *word = &img[((size_t)i * depth + k) * tw];
       setb(d->tbl_we_i, i, 1, 1);
       setb(d->tbl_waddr_i, TIW * i, TIW, (uint32_t)k);
       for (int b = 0; b < ly->width; b += 32) {
