@@ -5,7 +5,7 @@
 # build/net/cosim_net_params (it plans the schedule and prints them). Standalone: make cosim-net
 NET_TOP     := $(CURDIR)
 NET_DIR     := $(BUILD)/net
-NET_RTL     := $(sort $(wildcard rtl/*.sv))
+NET_RTL     := rtl/mt_pkg.sv $(filter-out rtl/mt_pkg.sv,$(sort $(wildcard rtl/*.sv)))  # package first
 NET_RTL_ABS := $(addprefix $(NET_TOP)/,$(NET_RTL))
 
 # ---- named network configurations: configs/net/*.cfg compiled into libmt (mt_net_cfg_builtin,

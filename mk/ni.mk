@@ -2,22 +2,26 @@
 # root Makefile), RTL unit benches (Icarus), Verilator co-simulation against the C model,
 # formal (yosys-smtbmc + z3), area (Yosys). Standalone: make cosim-ni | formal-ni | area-ni
 NI_TOP    := $(CURDIR)
-NI_RTL    := $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
+NI_RTL    := rtl/mt_pkg.sv $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
 NI_RTL_ABS := $(addprefix $(NI_TOP)/,$(NI_RTL))
 NI_DIR    := $(BUILD)/ni
 
 # Co-simulation builds: configs/ni/{full,compact}.cfg give the -G list and the harness's
 # -DCFG_<KEY> macros (`multitree shape`). Every scenario is encoded in the layout of a 16-node,
 # 4-port, 4-child, 64-KiB schedule (mt_layout_make), so one build per layout kind serves all.
+# CFG_ENTRY_W: the table word width of those -G parameters by the C derivation
+# (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_pkg.sv);
+# cosim_ni.cpp checks it against mt_ni_entry_bits of the scenario's layout.
 NI_SHAPE = configs/ni/$(1).cfg
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1)
-	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) || exit 1; \
+	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) && \
+	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
 	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g \
-	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d" -LDFLAGS "-ljansson -lm" \
+	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d -DCFG_ENTRY_W=$$$$w" -LDFLAGS "-ljansson -lm" \
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef

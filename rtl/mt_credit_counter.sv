@@ -6,6 +6,7 @@
 // Formal (read_verilog -formal): with FormalTop=1 the module is its own environment (a
 // shadow occupancy of the downstream buffer), else the properties are assertions on the
 // surrounding design (e.g. the router never takes without a credit).
+`default_nettype none
 module mt_credit_counter #(
   parameter int Depth = 4,
   parameter int CntW = $clog2(Depth + 1),

@@ -3,6 +3,7 @@
 // Contract: Lat >= 1 counts the driving block's output register, so Lat = 1 is a wire and
 // Lat = n adds n-1 register stages: a value driven after edge k reaches the receiver's
 // input sampled at edge k+Lat. All stages reset to 0 (no valid flit, no credit).
+`default_nettype none
 module mt_link #(
   parameter int Width = 8,
   parameter int Lat = 1

@@ -12,12 +12,12 @@ module mt_ni_ejbuf #(
   parameter int NumVcs   = 2,
   parameter int EjDepth  = 4,
   parameter int PayloadW = 128,
-  localparam int VcW     = (NumVcs > 1) ? $clog2(NumVcs) : 1,
-  localparam int FlitW   = PayloadW + 3 + VcW,
+  localparam int VcW     = mt_pkg::vc_w(NumVcs),
+  localparam int FlitW   = mt_pkg::flit_w(PayloadW, NumVcs),
   localparam int S       = L * NumVcs,
-  localparam int SW      = (S > 1) ? $clog2(S) : 1,
+  localparam int SW      = mt_pkg::idx_w(S),
   localparam int CW      = $clog2(EjDepth + 1),
-  localparam int PW      = (EjDepth > 1) ? $clog2(EjDepth) : 1
+  localparam int PW      = mt_pkg::idx_w(EjDepth)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,

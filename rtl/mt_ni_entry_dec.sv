@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_ni_entry_dec: decodes one schedule-table word (cmodel/mt_layout.h, full or compact
+// mt_ni_entry_dec: decodes one schedule-table word (cmodel/fmt/mt_entry.h, full or compact
 // layout) into its fields. Purely combinational.
 // Contract: fields packed from bit 0: op(2) | flow | step | parent slot | Children slots |
-// [addr | size] (full only); slot = valid | [node id] (full only) | port | eject.
+// [addr | size] (full only); slot = valid | [node id] (full only) | port | eject. Offsets from
+// mt_pkg::entry_off / slot_off (one source: cmodel/fmt/mt_formats.h).
 // Compact: node ids from the per-port neighbour tables (sending slots: nbr_tx_i[port], the
 // node behind our output port; receiving slots: nbr_rx_i[port], the node that sends to us
 // through its output port), addr/size from the chunk tiling of the flow
 // (elem * (f*base + min(f, rem)), elem * (base + (f < rem))), NOP size = nop_bytes_i.
 // nchild_o counts the leading valid child slots, gap_o flags a valid slot after an empty one.
-// C model: mt_ni_decode() in cmodel/mt_ni.c.
+// C model: mt_ni_decode() in cmodel/hw/mt_ni.c.
 `default_nettype none
 
 module mt_ni_entry_dec #(
@@ -21,14 +22,19 @@ module mt_ni_entry_dec #(
   parameter int AddrW    = 12,
   parameter int SizeW    = 13,
   parameter int Children = 4,
-  localparam int SlotW   = 1 + (Compact != 0 ? 0 : IdW) + PortW + EjW,
-  localparam int OFlow   = 2,
-  localparam int OStep   = OFlow + FlowW,
-  localparam int OParent = OStep + StepW,
-  localparam int OChild  = OParent + SlotW,
-  localparam int OAddr   = OChild + Children * SlotW,
-  localparam int OSize   = OAddr + (Compact != 0 ? 0 : AddrW),
-  localparam int EntryW  = OSize + (Compact != 0 ? 0 : SizeW)
+  // field offsets: the one derivation in mt_pkg (cmodel/fmt/mt_formats.h MT_ENTRY_FIELDS)
+  localparam int SlotW   = mt_pkg::slot_off(mt_pkg::SLOT_F_NUM, Compact, IdW, PortW, EjW),
+  localparam int OSlotId = mt_pkg::slot_off(mt_pkg::SLOT_F_ID, Compact, IdW, PortW, EjW),
+  localparam int OSlotPt = mt_pkg::slot_off(mt_pkg::SLOT_F_PORT, Compact, IdW, PortW, EjW),
+  localparam int OSlotEj = mt_pkg::slot_off(mt_pkg::SLOT_F_EJ, Compact, IdW, PortW, EjW),
+  localparam int OOp     = mt_pkg::entry_off(mt_pkg::ENTRY_F_OP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OFlow   = mt_pkg::entry_off(mt_pkg::ENTRY_F_FLOW, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OStep   = mt_pkg::entry_off(mt_pkg::ENTRY_F_STEP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OParent = mt_pkg::entry_off(mt_pkg::ENTRY_F_PARENT, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OChild  = mt_pkg::entry_off(mt_pkg::ENTRY_F_CHILD, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OAddr   = mt_pkg::entry_off(mt_pkg::ENTRY_F_ADDR, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OSize   = mt_pkg::entry_off(mt_pkg::ENTRY_F_SIZE, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int EntryW  = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW)
 ) (
   input  logic [EntryW-1:0]       word_i,
   input  logic [16*12-1:0]        nbr_tx_i,
@@ -61,10 +67,10 @@ module mt_ni_entry_dec #(
   end
 
   logic is_gather;
-  assign op_o      = word_i[1:0];
+  assign op_o      = word_i[OOp +: mt_pkg::OP_W];
   assign flow_o    = 12'(word_i[OFlow +: FlowW]);
   assign step_o    = 16'(word_i[OStep +: StepW]);
-  assign is_gather = (op_o == 2'd2);
+  assign is_gather = (op_o == mt_pkg::OP_GATHER);
 
   // slot 0 = parent, slot k+1 = child k
   logic [Children:0]    sv;
@@ -72,18 +78,18 @@ module mt_ni_entry_dec #(
   logic [4*(Children+1)-1:0]  sport, sej;
   for (genvar k = 0; k <= Children; k++) begin : g_slot
     localparam int O = (k == 0) ? OParent : OChild + (k - 1) * SlotW;
-    localparam int OP = O + 1 + (Compact != 0 ? 0 : IdW);
+    localparam int OP = O + OSlotPt;
     logic [3:0] port;
     logic       recv;  // this node receives through the slot
     assign sv[k]   = word_i[O];
     assign port    = 4'(word_i[OP +: PortW]);
     assign sport[4*k +: 4] = port;
-    assign sej[4*k +: 4]   = 4'(word_i[OP + PortW +: EjW]);
+    assign sej[4*k +: 4]   = 4'(word_i[O + OSlotEj +: EjW]);
     assign recv    = (k == 0) ? is_gather : !is_gather;
     if (Compact != 0) begin : g_cmp
       assign snode[12*k +: 12] = recv ? nbr_rx_i[12*port +: 12] : nbr_tx_i[12*port +: 12];
     end else begin : g_full
-      assign snode[12*k +: 12] = 12'(word_i[O + 1 +: IdW]);
+      assign snode[12*k +: 12] = 12'(word_i[O + OSlotId +: IdW]);
       logic unused_recv;
       assign unused_recv = recv;
     end
@@ -117,7 +123,7 @@ module mt_ni_entry_dec #(
     assign f_lt = f32 < rem_units_i;
     assign fmin = f_lt ? f32 : rem_units_i;
     always_comb begin
-      if (op_o == 2'd0) begin
+      if (op_o == mt_pkg::OP_NOP) begin
         addr_o = 32'd0;
         size_o = nop_bytes_i;
       end else begin

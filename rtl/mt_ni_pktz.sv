@@ -24,9 +24,9 @@ module mt_ni_pktz #(
   localparam int FB         = PayloadW / 8,
   localparam int LgFb       = $clog2(FB),
   localparam int PktFlits   = PktBytes / FB,
-  localparam int VcW        = (NumVcs > 1) ? $clog2(NumVcs) : 1,
-  localparam int FlitW      = PayloadW + 3 + VcW,
-  localparam int SqW        = (SQ > 1) ? $clog2(SQ) : 1,
+  localparam int VcW        = mt_pkg::vc_w(NumVcs),
+  localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
+  localparam int SqW        = mt_pkg::idx_w(SQ),
   localparam int SqCW       = $clog2(SQ + 1)
 ) (
   input  logic                clk_i,
@@ -121,30 +121,31 @@ module mt_ni_pktz #(
   always_comb begin
     logic [31:0] off, rem, plen;
     logic [Lanes-1:0] m;
-    logic [2:0] ty;
-    logic [127:0] hd;
+    logic [mt_pkg::FT_W-1:0] ty;
+    logic [mt_pkg::HD_W-1:0] hd;
     flit_d = '0;
     off  = txj_q << LgFb;
     rem  = len_q - off;
     plen = (rem < 32'(PktBytes)) ? rem : 32'(PktBytes);
     m    = mask_of(txj_q, nfl_q, lastmask_q);
     hd   = '0;
-    ty   = 3'd0;
+    ty   = mt_pkg::FT_AR_HEAD;
     if (!hd_q) begin
       if (pm_q)
-        hd = {plen, addr_q + off, step_q, 1'b0, (txj_q + 32'(PktFlits) >= nfl_q), op_q, flow_q,
-              ej_q, 4'd0, node_id_i, dst_q};
+        hd = mt_pkg::head_pack(dst_q, node_id_i, 4'd0, ej_q, flow_q, op_q,
+                               (txj_q + 32'(PktFlits) >= nfl_q), step_q, addr_q + off, plen);
       else
-        hd = {len_q, addr_q, step_q, 1'b0, 1'b1, op_q, flow_q, ej_q, nxt_q, node_id_i, dst_q};
-      flit_d[127:0] = hd;
-      ty = pm_q ? 3'd4 : 3'd0;
+        hd = mt_pkg::head_pack(dst_q, node_id_i, nxt_q, ej_q, flow_q, op_q, 1'b1, step_q, addr_q, len_q);
+      flit_d[mt_pkg::HD_W-1:0] = hd;
+      ty = pm_q ? mt_pkg::FT_HEAD : mt_pkg::FT_AR_HEAD;
     end else begin
       for (int k = 0; k < Lanes; k++) flit_d[32*k +: 32] = m[k] ? fifo_q[frd_q][32*k +: 32] : 32'd0;
-      if (pm_q) ty = (last_flit || pc_q + 32'd1 == 32'(PktFlits)) ? 3'd6 : 3'd5;
-      else ty = last_flit ? 3'd3 : ((pc_q + 32'd1 == 32'(SubPktFlits)) ? 3'd2 : 3'd1);
+      if (pm_q) ty = (last_flit || pc_q + 32'd1 == 32'(PktFlits)) ? mt_pkg::FT_TAIL : mt_pkg::FT_BODY;
+      else ty = last_flit ? mt_pkg::FT_AR_TAIL
+                          : ((pc_q + 32'd1 == 32'(SubPktFlits)) ? mt_pkg::FT_AR_SUBTAIL : mt_pkg::FT_AR_BODY);
     end
-    flit_d[PayloadW +: 3] = ty;
-    flit_d[PayloadW + 3 +: VcW] = VcW'(InjVc);
+    flit_d[PayloadW +: mt_pkg::FT_W] = ty;
+    flit_d[PayloadW + mt_pkg::FT_W +: VcW] = VcW'(InjVc);
   end
 
   always_ff @(posedge clk_i) begin

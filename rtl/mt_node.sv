@@ -43,11 +43,9 @@ module mt_node #(
   localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
-  localparam int VcW        = (NumVcs > 1) ? $clog2(NumVcs) : 1,
-  localparam int FlitW      = PayloadW + 3 + VcW,
-  localparam int SlotW      = 1 + (Compact != 0 ? 0 : IdW) + PortW + EjW,
-  localparam int EntryW     = 2 + FlowW + StepW + (Children + 1) * SlotW + (Compact != 0 ? 0 : AddrW + SizeW),
-  localparam int TIW        = (Depth > 1) ? $clog2(Depth) : 1
+  localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
+  localparam int EntryW     = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int TIW        = mt_pkg::idx_w(Depth)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,

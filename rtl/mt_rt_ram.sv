@@ -2,10 +2,11 @@
 // mt_rt_ram: storage of one VC input buffer: one write port, one asynchronous read port.
 // Contract: we_i writes wdata_i at waddr_i on the clock edge; rdata_o = mem[raddr_i] at once.
 // No reset (the buffer's pointers say what is valid). Black-boxed for area (synth/).
+`default_nettype none
 module mt_rt_ram #(
   parameter int Depth = 4,
   parameter int Width = 8,
-  parameter int AddrW = (Depth > 1) ? $clog2(Depth) : 1
+  parameter int AddrW = mt_pkg::idx_w(Depth)
 ) (
   input  logic             clk_i,
   input  logic             we_i,

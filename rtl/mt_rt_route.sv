@@ -8,6 +8,7 @@
 // in total): only the highest VC of that set. Destination reached: local port 2D + eject (eject >= L -> 0).
 // All-reduce head: at a network input, local port 2D + next (next >= L -> 0); at a local
 // input (source router), port next (next >= NP -> 0) and swap_o = 1 (next <-> eject).
+`default_nettype none
 module mt_rt_route #(
   parameter int D = 2,
   parameter int L = 4,
@@ -44,13 +45,13 @@ module mt_rt_route #(
   logic [15:0] me16, dst16;
   logic [47:0] mc, dc;  // coordinates, 16 bits per dimension
   assign me16  = {4'b0, node_id_i};
-  assign dst16 = {4'b0, info_i[11:0]};
+  assign dst16 = {4'b0, info_i[mt_pkg::HD_DST_LSB +: mt_pkg::HD_DST_W]};
   assign mc = {me16 / 16'(K0 * K1e) % 16'(K2e), me16 / 16'(K0) % 16'(K1e), me16 % 16'(K0)};
   assign dc = {dst16 / 16'(K0 * K1e) % 16'(K2e), dst16 / 16'(K0) % 16'(K1e), dst16 % 16'(K0)};
 
   logic [3:0] nxt, ej;
-  assign nxt = info_i[27:24];
-  assign ej  = info_i[31:28];
+  assign nxt = info_i[mt_pkg::HD_NEXT_LSB +: mt_pkg::HD_NEXT_W];
+  assign ej  = info_i[mt_pkg::HD_EJECT_LSB +: mt_pkg::HD_EJECT_W];
 
   logic        found, plus, wrap, cls1, one;
   logic [NumVcs-1:0] hi;
@@ -112,5 +113,5 @@ module mt_rt_route #(
 
   // src field and the rest of info_i are not needed for routing
   logic unused_ok;
-  assign unused_ok = ^info_i[23:12];
+  assign unused_ok = ^info_i[mt_pkg::HD_SRC_LSB +: mt_pkg::HD_SRC_W];
 endmodule

@@ -6,10 +6,11 @@
 // flit leaves this cycle; unless it ends the unit (last_i) the output is held by it, and
 // while held only the holder may send, whenever go_i[holder] (flit and credit ready).
 // gnt_o/idx_o are combinational; held_o/holder_o are the registered hold state.
+`default_nettype none
 module mt_rt_sw_alloc #(
   parameter int N = 8,
   parameter int StepPrio = 0,
-  parameter int IdxW = (N > 1) ? $clog2(N) : 1
+  parameter int IdxW = mt_pkg::idx_w(N)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,

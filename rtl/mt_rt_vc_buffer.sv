@@ -3,6 +3,7 @@
 // Contract: push_i writes data_i unless the FIFO is full before the edge (then the flit is
 // dropped and ovf_o pulses: an upstream credit bug); pop_i (only while !empty_o) removes
 // data_o, the front flit, which is visible combinationally. Push and pop in one cycle are fine.
+`default_nettype none
 module mt_rt_vc_buffer #(
   parameter int Depth = 4,
   parameter int Width = 8
@@ -16,7 +17,7 @@ module mt_rt_vc_buffer #(
   output logic             empty_o,
   output logic             ovf_o
 );
-  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int AddrW = mt_pkg::idx_w(Depth);
   localparam int CntW = $clog2(Depth + 1);
   initial begin
     if (Depth < 1) $fatal(1, "mt_rt_vc_buffer: Depth=%0d must be >= 1", Depth);

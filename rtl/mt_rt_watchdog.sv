@@ -3,6 +3,7 @@
 // Contract: stall_i = the VC holds a flit and sent none this cycle. The counter counts
 // consecutive stalled cycles (saturating at 2^WdW-1) and clears on any other cycle;
 // err_o is sticky and rises after the edge at which the count reaches limit_i (0 = off).
+`default_nettype none
 module mt_rt_watchdog #(
   parameter int WdW = 24
 ) (

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_rt_xbar: crossbar from N input VCs to NP output ports.
 // Contract: combinational; out_o[o] = in_i[sel_i[o]] when valid_i[o], else all zeros.
+`default_nettype none
 module mt_rt_xbar #(
   parameter int N = 8,
   parameter int NP = 2,
   parameter int W = 8,
-  parameter int IdxW = (N > 1) ? $clog2(N) : 1
+  parameter int IdxW = mt_pkg::idx_w(N)
 ) (
   input  logic [N*W-1:0]     in_i,
   input  logic [NP*IdxW-1:0] sel_i,

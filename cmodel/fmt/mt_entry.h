@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_entry: the one bit format of a schedule-table entry (docs/formats.md), shared by the
  * planner's layouts (table/mt_layout), the NI model (hw/mt_ni) and rtl/mt_ni_entry_dec.sv.
- * The field widths depend on the network and the buffer; the order does not:
+ * The field widths depend on the network and the buffer; the order does not (the one
+ * definition of order and widths: MT_ENTRY_FIELDS / MT_SLOT_FIELDS in fmt/mt_formats.h,
+ * also the source of rtl/mt_pkg.sv's entry_off / entry_width):
  *
  *   full    (Fig. 5): op | flow | step | parent slot | C child slots | addr | size
  *                     slot = valid | node id | port | eject
@@ -13,13 +15,16 @@
 #ifndef MT_ENTRY_H
 #define MT_ENTRY_H
 #include <stdint.h>
+#include "fmt/mt_formats.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* op field: NOP (lockstep only), Reduce, Gather; END is the word after a node's last entry */
-enum { MT_OP_NOP = 0, MT_OP_REDUCE = 1, MT_OP_GATHER = 2, MT_OP_END = 3 };
-#define MT_OP_W 2
+/* op field (fmt/mt_formats.h MT_OPS): NOP (lockstep only), Reduce, Gather; END is the word
+ * after a node's last entry. MT_OP_W is its width. */
+#define MT_OP_ENUM_(n, v, d) MT_OP_##n = v,
+enum { MT_OPS(MT_OP_ENUM_) };
+#undef MT_OP_ENUM_
 
 /* The fields of a format, as a macro so that a layout or a parameter set can hold them as
  * its own members (an anonymous struct beside an mt_entry_fmt in a union) and still hand

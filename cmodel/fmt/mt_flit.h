@@ -2,12 +2,13 @@
  * mt_flit.h: the flit of docs/interfaces.md as an array of 32-bit words with the exact RTL
  * bit layout (bit b of the RTL vector is bit b%32 of w[b/32], as in Verilator's VlWide).
  * Contract: PayloadW is a multiple of 32, so type and VC sit in word PayloadW/32:
- * type = bits [2:0], VC = bits [3+VcW-1:3]. Bits above FlitW are always 0.
+ * type = bits [MT_FT_W-1:0], VC = bits [MT_FT_W+VcW-1:MT_FT_W] (MT_FT_W = 3). Bits above FlitW are always 0.
  * Header-only (static inline): shared by the router and the network interface. */
 #ifndef MT_FLIT_H
 #define MT_FLIT_H
 #include <stdint.h>
 #include <string.h>
+#include "fmt/mt_formats.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,17 +21,10 @@ typedef struct {
   uint32_t w[MT_FLIT_WORDS];
 } mt_flit;
 
-/* Table II flit types (bit 2 = normal packet). */
-enum {
-  MT_FT_AR_HEAD = 0,    /* all-reduce message head */
-  MT_FT_AR_BODY = 1,
-  MT_FT_AR_SUBTAIL = 2, /* ends a sub-packet */
-  MT_FT_AR_TAIL = 3,    /* ends the last sub-packet and the message */
-  MT_FT_HEAD = 4,       /* normal packet */
-  MT_FT_BODY = 5,
-  MT_FT_TAIL = 6,
-  MT_FT_HEADTAIL = 7
-};
+/* Table II flit types (bit 2 = normal packet), MT_FLIT_TYPES in fmt/mt_formats.h. */
+#define MT_FT_ENUM_(n, v, d) MT_FT_##n = v,
+enum { MT_FLIT_TYPES(MT_FT_ENUM_) };
+#undef MT_FT_ENUM_
 
 static inline unsigned mt_clog2(unsigned v) {
   unsigned r = 0;
@@ -43,7 +37,7 @@ static inline unsigned mt_flit_vcw(unsigned num_vcs) {
   return r ? r : 1u;
 }
 static inline unsigned mt_flit_bits(unsigned payload_w, unsigned num_vcs) {
-  return payload_w + 3u + mt_flit_vcw(num_vcs);
+  return payload_w + MT_FT_W + mt_flit_vcw(num_vcs);
 }
 static inline unsigned mt_flit_words(unsigned payload_w, unsigned num_vcs) {
   return (mt_flit_bits(payload_w, num_vcs) + 31u) / 32u;
@@ -55,19 +49,20 @@ static inline int mt_flit_eq(const mt_flit *a, const mt_flit *b) {
 }
 
 static inline unsigned mt_flit_type(const mt_flit *f, unsigned payload_w) {
-  return f->w[payload_w / 32u] & 7u;
+  return f->w[payload_w / 32u] & ((1u << MT_FT_W) - 1u);
 }
 static inline unsigned mt_flit_vc(const mt_flit *f, unsigned payload_w, unsigned num_vcs) {
-  return (f->w[payload_w / 32u] >> 3) & ((1u << mt_flit_vcw(num_vcs)) - 1u);
+  return (f->w[payload_w / 32u] >> MT_FT_W) & ((1u << mt_flit_vcw(num_vcs)) - 1u);
 }
 static inline void mt_flit_set_type(mt_flit *f, unsigned payload_w, unsigned type) {
   uint32_t *x = &f->w[payload_w / 32u];
-  *x = (*x & ~7u) | (type & 7u);
+  const uint32_t m = (1u << MT_FT_W) - 1u;
+  *x = (*x & ~m) | (type & m);
 }
 static inline void mt_flit_set_vc(mt_flit *f, unsigned payload_w, unsigned num_vcs, unsigned vc) {
   unsigned m = (1u << mt_flit_vcw(num_vcs)) - 1u;
   uint32_t *x = &f->w[payload_w / 32u];
-  *x = (*x & ~(m << 3)) | ((vc & m) << 3);
+  *x = (*x & ~(m << MT_FT_W)) | ((vc & m) << MT_FT_W);
 }
 
 /* Type predicates (Table II). */
@@ -80,31 +75,59 @@ static inline int mt_ft_is_tail(unsigned t) {
   return t == MT_FT_AR_TAIL || t == MT_FT_TAIL || t == MT_FT_HEADTAIL;
 }
 
-/* Head flit payload: packet info (docs/interfaces.md, Fig. 8). Word 0..3 of the payload. */
-static inline unsigned mt_hd_dst(const mt_flit *f) { return f->w[0] & 0xfffu; }
-static inline unsigned mt_hd_src(const mt_flit *f) { return (f->w[0] >> 12) & 0xfffu; }
-static inline unsigned mt_hd_next(const mt_flit *f) { return (f->w[0] >> 24) & 0xfu; }
-static inline unsigned mt_hd_eject(const mt_flit *f) { return (f->w[0] >> 28) & 0xfu; }
-static inline unsigned mt_hd_flow(const mt_flit *f) { return f->w[1] & 0xfffu; }
-static inline unsigned mt_hd_op(const mt_flit *f) { return (f->w[1] >> 12) & 3u; }
-static inline unsigned mt_hd_last(const mt_flit *f) { return (f->w[1] >> 14) & 1u; }
-static inline unsigned mt_hd_step(const mt_flit *f) { return (f->w[1] >> 16) & 0xffffu; }
-static inline uint32_t mt_hd_addr(const mt_flit *f) { return f->w[2]; }
-static inline uint32_t mt_hd_len(const mt_flit *f) { return f->w[3]; }
+/* Head flit payload: packet info (docs/interfaces.md, Fig. 8), payload bits [127:0]; the
+ * field offsets and widths are MT_HEAD_FIELDS of fmt/mt_formats.h (MT_HD_<F>_LSB, _W).
+ * No field crosses a 32-bit word. */
+#define MT_HD_ENUM_(n, l, w, d) MT_HD_##n##_LSB = l, MT_HD_##n##_W = w,
+enum { MT_HEAD_FIELDS(MT_HD_ENUM_) };
+#undef MT_HD_ENUM_
+#ifdef __cplusplus
+#define MT_HD_SASSERT_ static_assert
+#else
+#define MT_HD_SASSERT_ _Static_assert
+#endif
+#define MT_HD_CHECK_(n, l, w, d) MT_HD_SASSERT_((l) / 32 == ((l) + (w) - 1) / 32 && (l) + (w) <= MT_HEAD_W, "head field " #n);
+MT_HEAD_FIELDS(MT_HD_CHECK_)
+#undef MT_HD_CHECK_
+#undef MT_HD_SASSERT_
+static inline uint32_t mt_hd_mask(unsigned w) { return w >= 32u ? 0xffffffffu : (1u << w) - 1u; }
+static inline uint32_t mt_hd_get(const mt_flit *f, unsigned lsb, unsigned w) {
+  return (f->w[lsb / 32u] >> (lsb % 32u)) & mt_hd_mask(w);
+}
+static inline void mt_hd_put(mt_flit *f, unsigned lsb, unsigned w, uint32_t v) {
+  uint32_t m = mt_hd_mask(w) << (lsb % 32u);
+  f->w[lsb / 32u] = (f->w[lsb / 32u] & ~m) | ((v << (lsb % 32u)) & m);
+}
+static inline unsigned mt_hd_dst(const mt_flit *f) { return mt_hd_get(f, MT_HD_DST_LSB, MT_HD_DST_W); }
+static inline unsigned mt_hd_src(const mt_flit *f) { return mt_hd_get(f, MT_HD_SRC_LSB, MT_HD_SRC_W); }
+static inline unsigned mt_hd_next(const mt_flit *f) { return mt_hd_get(f, MT_HD_NEXT_LSB, MT_HD_NEXT_W); }
+static inline unsigned mt_hd_eject(const mt_flit *f) { return mt_hd_get(f, MT_HD_EJECT_LSB, MT_HD_EJECT_W); }
+static inline unsigned mt_hd_flow(const mt_flit *f) { return mt_hd_get(f, MT_HD_FLOW_LSB, MT_HD_FLOW_W); }
+static inline unsigned mt_hd_op(const mt_flit *f) { return mt_hd_get(f, MT_HD_OP_LSB, MT_HD_OP_W); }
+static inline unsigned mt_hd_last(const mt_flit *f) { return mt_hd_get(f, MT_HD_LAST_LSB, MT_HD_LAST_W); }
+static inline unsigned mt_hd_step(const mt_flit *f) { return mt_hd_get(f, MT_HD_STEP_LSB, MT_HD_STEP_W); }
+static inline uint32_t mt_hd_addr(const mt_flit *f) { return mt_hd_get(f, MT_HD_ADDR_LSB, MT_HD_ADDR_W); }
+static inline uint32_t mt_hd_len(const mt_flit *f) { return mt_hd_get(f, MT_HD_LEN_LSB, MT_HD_LEN_W); }
 
 typedef struct {
   unsigned dst, src, next, eject, flow, op, last, step;
   uint32_t addr, len;
 } mt_head_info;
 
-/* Writes the packet info into payload bits [127:0]; leaves the other words alone. */
+/* Writes the packet info into payload bits [127:0] (bits of no field are 0); leaves the other
+ * words alone. */
 static inline void mt_hd_pack(mt_flit *f, const mt_head_info *h) {
-  f->w[0] = (h->dst & 0xfffu) | ((h->src & 0xfffu) << 12) | ((h->next & 0xfu) << 24) |
-            ((uint32_t)(h->eject & 0xfu) << 28);
-  f->w[1] = (h->flow & 0xfffu) | ((h->op & 3u) << 12) | ((h->last & 1u) << 14) |
-            ((uint32_t)(h->step & 0xffffu) << 16);
-  f->w[2] = h->addr;
-  f->w[3] = h->len;
+  for (unsigned i = 0; i < MT_HEAD_W / 32u; i++) f->w[i] = 0;
+  mt_hd_put(f, MT_HD_DST_LSB, MT_HD_DST_W, h->dst);
+  mt_hd_put(f, MT_HD_SRC_LSB, MT_HD_SRC_W, h->src);
+  mt_hd_put(f, MT_HD_NEXT_LSB, MT_HD_NEXT_W, h->next);
+  mt_hd_put(f, MT_HD_EJECT_LSB, MT_HD_EJECT_W, h->eject);
+  mt_hd_put(f, MT_HD_FLOW_LSB, MT_HD_FLOW_W, h->flow);
+  mt_hd_put(f, MT_HD_OP_LSB, MT_HD_OP_W, h->op);
+  mt_hd_put(f, MT_HD_LAST_LSB, MT_HD_LAST_W, h->last);
+  mt_hd_put(f, MT_HD_STEP_LSB, MT_HD_STEP_W, h->step);
+  mt_hd_put(f, MT_HD_ADDR_LSB, MT_HD_ADDR_W, h->addr);
+  mt_hd_put(f, MT_HD_LEN_LSB, MT_HD_LEN_W, h->len);
 }
 static inline void mt_hd_unpack(const mt_flit *f, mt_head_info *h) {
   h->dst = mt_hd_dst(f);
@@ -120,8 +143,9 @@ static inline void mt_hd_unpack(const mt_flit *f, mt_head_info *h) {
 }
 /* Swap next and eject (done by the source router after route computation). */
 static inline void mt_hd_swap_next_eject(mt_flit *f) {
-  uint32_t nx = (f->w[0] >> 24) & 0xfu, ej = (f->w[0] >> 28) & 0xfu;
-  f->w[0] = (f->w[0] & 0x00ffffffu) | (ej << 24) | (nx << 28);
+  uint32_t nx = mt_hd_next(f), ej = mt_hd_eject(f);
+  mt_hd_put(f, MT_HD_NEXT_LSB, MT_HD_NEXT_W, ej);
+  mt_hd_put(f, MT_HD_EJECT_LSB, MT_HD_EJECT_W, nx);
 }
 
 /* Payload flits of a message/packet of len bytes: ceil(len / (PayloadW/8)). */

@@ -11,9 +11,10 @@
 #endif
 
 const char *mt_ni_err_name(int c) {
-  static const char *const n[] = {"none", "entry", "step", "flow", "port", "noend",
-                                  "rx_flow", "rx_src", "rx_range", "rx_frame", "ej_ovf", "watchdog"};
-  return c >= 0 && c < 12 ? n[c] : "?";
+#define MT_NI_E_NAME_(n, v, s, d) [v] = s,
+  static const char *const n[] = {MT_NI_ERRS(MT_NI_E_NAME_)};
+#undef MT_NI_E_NAME_
+  return c >= 0 && c < (int)(sizeof n / sizeof n[0]) && n[c] ? n[c] : "?";
 }
 
 void mt_ni_default_params(mt_ni_params *p) {

@@ -33,28 +33,16 @@ extern "C" {
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4       /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 
-/* Error codes (err_code), docs/ni.md. */
-enum {
-  MT_NI_E_NONE = 0,
-  MT_NI_E_ENTRY = 1,    /* malformed entry: Gather without child, Reduce that neither sends nor
-                           receives, child slot after an empty one, second Reduce entry of a
-                           flow, zero or unaligned size/addr */
-  MT_NI_E_STEP = 2,     /* step 0, or steps going backwards */
-  MT_NI_E_FLOW = 3,     /* entry flow >= nflows */
-  MT_NI_E_PORT = 4,     /* slot port >= network ports (and not routed), eject >= L, routed in compact */
-  MT_NI_E_NOEND = 5,    /* no END word within the table depth */
-  MT_NI_E_RX_FLOW = 6,  /* message: op not Reduce/Gather, flow out of range, no reduce entry for
-                           the flow, or a Gather for a flow this node is root of */
-  MT_NI_E_RX_SRC = 7,   /* message: sender is not one of the Children (Reduce) / not the Parent (Gather) */
-  MT_NI_E_RX_RANGE = 8, /* message: addr/len outside the flow's chunk, len 0 or not a multiple of 4 */
-  MT_NI_E_RX_FRAME = 9, /* flit sequence: no head at a message start, head/early tail inside one */
-  MT_NI_E_EJ_OVF = 10,  /* flit arrived on a full ejection FIFO (credit violation) */
-  MT_NI_E_WATCHDOG = 11 /* nothing progressed for wd_limit cycles */
-};
+/* Error codes (err_code) MT_NI_E_<NAME> and control states (status st) MT_NI_ST_<NAME>: the
+ * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/ni.md). */
+#define MT_NI_E_ENUM_(n, v, s, d) MT_NI_E_##n = v,
+enum { MT_NI_ERRS(MT_NI_E_ENUM_) };
+#undef MT_NI_E_ENUM_
 const char *mt_ni_err_name(int code);
 
-/* Control states (status st). */
-enum { MT_NI_ST_IDLE = 0, MT_NI_ST_SCAN = 1, MT_NI_ST_RUN = 2, MT_NI_ST_FIN = 3, MT_NI_ST_DONE = 4, MT_NI_ST_ERR = 5 };
+#define MT_NI_ST_ENUM_(n, v, d) MT_NI_ST_##n = v,
+enum { MT_NI_STATES(MT_NI_ST_ENUM_) };
+#undef MT_NI_ST_ENUM_
 
 typedef struct {
   /* network side (docs/interfaces.md) */

@@ -53,7 +53,6 @@ static const mt_cfg_key keys[] = {
   {"size_w", NI, "mt_ni_params.size_w", "SizeW", 1, 32, 0, 0, 0, "table entry: size bits"},
   {"children", NI, "mt_ni_params.children", "Children", 1, 8, 0, 0, 0, "table entry: child slots"},
   {"compact", NI, "mt_ni_params.compact", "Compact", 0, 1, 0, 0, 0, "1 compact table layout, 0 full"},
-  {"entry_w", NI, "mt_ni_entry_bits()", NULL, 1, 4096, 0, 0, 0, "harness check: entry bits of the C layout"},
 };
 #undef F
 
