@@ -30,7 +30,7 @@ $(foreach k,full compact,$(eval $(call NI_BUILD,$(k))))
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
 # (benches run in $(NI_DIR); tb_mt_ni_table reads the planner's ROM image of Fig. 5 node 0)
-$(NI_DIR)/tb_mt_ni_%.vvp: tb/rtl/tb_mt_ni_%.sv $(NI_RTL) | deps-ok
+$(NI_DIR)/tb_mt_ni_%.vvp: tb/rtl/tb_mt_ni_%.sv tb/rtl/mt_tb.svh $(NI_RTL) | deps-ok
 	@mkdir -p $(@D)
 	@$(IVERILOG) -g2012 -Irtl -Itb/rtl -o $@ $< $(NI_RTL) 2>&1 | grep -v 'sorry: constant selects' || true
 $(NI_DIR)/rom_mesh2x2/node0.hex: $(BUILD)/multitree

@@ -58,9 +58,9 @@ cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-r
 RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_xbar mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
 RT_TB_RTL := rtl/mt_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv)
 define RT_TB
-$(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv $(RT_TB_RTL) | deps-ok
+$(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) | deps-ok
 	@mkdir -p $$(@D)
-	$(IVERILOG) -g2012 -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) 2>&1 | { grep -v '^.*sorry: constant selects' || true; }
+	$(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) 2>&1 | { grep -v '^.*sorry: constant selects' || true; }
 t-router-tb-$(1): $(BUILD)/router_tb/tb_$(1).vvp
 	@scripts/runbench.sh $$@ 120 vvp -n $$<
 TEST_STEPS += t-router-tb-$(1)

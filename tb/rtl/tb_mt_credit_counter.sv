@@ -7,17 +7,12 @@ module tb_mt_credit_counter;
   logic clk = 0, rst_n = 0, take = 0, give = 0;
   logic [CntW-1:0] cnt;
   logic avail;
-  int n_pass = 0, n_fail = 0, ref_cnt = Depth, outst = 0;
-  int unsigned seed = 1;
+  int ref_cnt = Depth, outst = 0;
   mt_credit_counter #(.Depth(Depth), .CntW(CntW)) dut (.clk_i(clk), .rst_ni(rst_n), .take_i(take),
     .give_i(give), .cnt_o(cnt), .avail_o(avail));
   always #5 clk = ~clk;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 1
+  `include "mt_tb.svh"
   initial begin
     if (!$value$plusargs("seed=%d", seed)) seed = 1;
     #12 rst_n = 1;

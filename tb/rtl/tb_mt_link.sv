@@ -5,13 +5,10 @@ module tb_mt_link;
   logic clk = 0, rst_n = 0;
   logic [7:0] d = 0, q1, q4;
   logic [7:0] hist [0:7];
-  int n_pass = 0, n_fail = 0;
   mt_link #(.Width(8), .Lat(1)) u1 (.clk_i(clk), .rst_ni(rst_n), .d_i(d), .q_o(q1));
   mt_link #(.Width(8), .Lat(4)) u4 (.clk_i(clk), .rst_ni(rst_n), .d_i(d), .q_o(q4));
   always #5 clk = ~clk;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
   initial begin
     for (int i = 0; i < 8; i++) hist[i] = 0;
     #12 rst_n = 1;

@@ -4,10 +4,7 @@
 module tb_mt_ni_counters;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
 
   logic clr = 0, load = 0, set1 = 0, inc = 0;
   logic [7:0] val = 0, cnt;

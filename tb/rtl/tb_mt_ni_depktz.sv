@@ -31,14 +31,8 @@ module tb_mt_ni_depktz;
   localparam logic [3:0] ERxFlow = 4'd6, ERxSrc = 4'd7, ERxRange = 4'd8, ERxFrame = 4'd9;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
-  int unsigned seed = 5;
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 5
+  `include "mt_tb.svh"
 
   logic clr = 0, run = 0;
   logic [11:0] nflows = 12'd2;

@@ -9,10 +9,7 @@
 module tb_mt_ni_deps;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
 
   logic clr = 0, scan = 0, pv = 0, rdone = 0, done = 0;
   logic [11:0] nflows = 2, sflow = 0, rflow = 0, dflow = 0, aflow = 0, bflow = 0;

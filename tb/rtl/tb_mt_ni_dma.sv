@@ -17,14 +17,8 @@ module tb_mt_ni_dma;
   localparam int L = 2, PW = 128, LN = PW / 32, NR = L + 1, TQ = 5;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
-  int unsigned seed = 11;
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 11
+  `include "mt_tb.svh"
 
   logic run = 0, ready = 0, rsp_v = 0;
   logic [NR-1:0] req = '0, req_we = '0, gnt;

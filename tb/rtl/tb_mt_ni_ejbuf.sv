@@ -6,10 +6,7 @@ module tb_mt_ni_ejbuf;
   localparam int L = 2, NV = 2, D = 3, PW = 128, FW = PW + 3 + 1, S = L * NV;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
 
   logic [L*FW-1:0] flit = '0;
   logic [L-1:0] valid = '0;

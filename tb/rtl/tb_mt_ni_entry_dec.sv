@@ -8,10 +8,7 @@
 // elem*(f*base+min(f,rem)), elem*(base+(f<rem)), NOP size = nop_bytes.
 `timescale 1ns/1ps
 module tb_mt_ni_entry_dec;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s", what); end
-  endtask
+  `include "mt_tb.svh"
 
   // full: slot = valid | id(4) | port(3) | ej(2) = 10 bits; entry = 2+4+5+10+40+12+13 = 86
   localparam int FSW = 10, FW = 86, CSW = 6, CW = 2 + 4 + 5 + 6 + 4 * 6;

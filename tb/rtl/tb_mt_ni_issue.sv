@@ -31,14 +31,8 @@ module tb_mt_ni_issue;
   localparam logic [2:0] SScan = 3'd1, SRun = 3'd2, SFin = 3'd3, SDone = 3'd4, SErr = 3'd5;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
-  int unsigned seed = 3;
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 3
+  `include "mt_tb.svh"
 
   // ---- table (registered read at hp_d_o) ----
   logic [1:0] t_op [0:DEPTH-1]; logic [11:0] t_flow [0:DEPTH-1]; logic [15:0] t_step [0:DEPTH-1];

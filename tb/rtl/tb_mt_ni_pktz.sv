@@ -8,10 +8,7 @@ module tb_mt_ni_pktz;
   localparam int PW = 128, FW = PW + 3 + 1;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
 
   logic act = 0, pkt = 0, req, gnt, rsp_q = 0, busy, send, valid;
   logic [31:0] raddr;

@@ -11,10 +11,7 @@ module tb_mt_ni_table;
   localparam int W = 52;
   logic clk = 1'b0;
   always #5 clk = ~clk;
-  int n_pass = 0, n_fail = 0;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
 
   logic we = 0;
   logic [5:0] wa = 0, ra = 0, rb = 0;

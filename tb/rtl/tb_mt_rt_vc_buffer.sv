@@ -6,17 +6,11 @@ module tb_mt_rt_vc_buffer;
   logic clk = 0, rst_n = 0, push = 0, pop = 0, empty, ovf;
   logic [15:0] din = 0, dout;
   logic [15:0] q [$];
-  int n_pass = 0, n_fail = 0;
-  int unsigned seed = 7;
   mt_rt_vc_buffer #(.Depth(Depth), .Width(16)) dut (.clk_i(clk), .rst_ni(rst_n), .push_i(push),
     .data_i(din), .pop_i(pop), .data_o(dout), .empty_o(empty), .ovf_o(ovf));
   always #5 clk = ~clk;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 7
+  `include "mt_tb.svh"
   initial begin
     #12 rst_n = 1;
     for (int t = 0; t < 4000; t++) begin

@@ -4,12 +4,9 @@
 module tb_mt_rt_watchdog;
   logic clk = 0, rst_n = 0, stall = 0, err;
   logic [7:0] limit = 8'd5;
-  int n_pass = 0, n_fail = 0;
   mt_rt_watchdog #(.WdW(8)) dut (.clk_i(clk), .rst_ni(rst_n), .stall_i(stall), .limit_i(limit), .err_o(err));
   always #5 clk = ~clk;
-  task automatic check(input string what, input bit ok);
-    if (ok) n_pass++; else begin n_fail++; $display("FAIL %s t=%0t", what, $time); end
-  endtask
+  `include "mt_tb.svh"
   task automatic cyc(input bit s);
     @(negedge clk); stall = s; @(posedge clk); #1;
   endtask

@@ -7,12 +7,9 @@ module tb_mt_rt_xbar;
   logic [NP*IdxW-1:0] sel;
   logic [NP-1:0] valid;
   logic [NP*W-1:0] out;
-  int n_pass = 0, n_fail = 0;
-  int unsigned seed = 3;
   mt_rt_xbar #(.N(N), .NP(NP), .W(W), .IdxW(IdxW)) dut (.in_i(in), .sel_i(sel), .valid_i(valid), .out_o(out));
-  function automatic int unsigned xs();  // project PRNG (xorshift32) on `seed`
-    seed = seed ^ (seed << 13); seed = seed ^ (seed >> 17); seed = seed ^ (seed << 5); xs = seed;
-  endfunction
+  `define MT_TB_SEED 3
+  `include "mt_tb.svh"
   initial begin
     for (int t = 0; t < 500; t++) begin
       for (int i = 0; i < N; i++) in[i*W +: W] = W'(xs());
