@@ -88,10 +88,8 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
 }
 
 void mt_router_free(mt_router *r) {
-  free(r->buf);
-  free(r->dst_rt);
-  r->buf = NULL;
-  r->dst_rt = NULL;
+  free(r->buf); r->buf = NULL;
+  free(r->dst_rt); r->dst_rt = NULL;
 }
 
 /* coordinate of node id in dimension d (K of unused dimensions is 1) */

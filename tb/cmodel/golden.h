@@ -46,6 +46,14 @@ uint64_t gold_cycles(const gold *g);
 #include <time.h>
 static inline uint32_t mt_xs32(uint32_t *s) { uint32_t x = *s; x ^= x << 13; x ^= x >> 17; x ^= x << 5; return *s = x; }
 static inline double mt_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
+#else
+#include "util/mt_rng.h"
+#include "util/mt_time.h"
+#endif
+
+/* where the traces live (the Makefile passes the absolute path) */
+#ifndef MT_GOLDEN_DIR
+#define MT_GOLDEN_DIR "tb/golden"
 #endif
 
 #endif

@@ -22,18 +22,12 @@
 #include "mt_ni.h"
 #include "mt_ni_env.h"
 #else
-#include "util/mt_rng.h"
-#include "util/mt_time.h"
 #include "hw/mt_ni.h"
 #include "ni_env.h"
 #endif
 #include "golden.h" /* with MT_GOLDEN_FLAT: mt_xs32, mt_now */
 #include "mt_test.h"
 #include "ni_scen.h"
-
-#ifndef MT_GOLDEN_DIR
-#define MT_GOLDEN_DIR "tb/golden"
-#endif
 
 static uint32_t rs = 12345;
 static uint32_t rnd(void) { return mt_xs32(&rs); }

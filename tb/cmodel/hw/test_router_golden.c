@@ -23,17 +23,11 @@
 #include "mt_flit.h"
 #include "mt_router.h"
 #else
-#include "util/mt_rng.h"
-#include "util/mt_time.h"
 #include "fmt/mt_flit.h"
 #include "hw/mt_router.h"
 #endif
 #include "golden.h" /* with MT_GOLDEN_FLAT: mt_xs32, mt_now */
 #include "mt_test.h"
-
-#ifndef MT_GOLDEN_DIR
-#define MT_GOLDEN_DIR "tb/golden"
-#endif
 
 typedef struct {
   const char *name;
