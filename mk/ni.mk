@@ -1,4 +1,4 @@
-# mk/ni.mk: network interface (issue #4): C model (cmodel/mt_ni*.c, C unit test t-c-ni via the
+# mk/ni.mk: network interface (issue #4): C model (cmodel/hw/mt_ni*.c, C unit test t-c-ni via the
 # root Makefile), RTL unit benches (Icarus), Verilator co-simulation against the C model,
 # formal (yosys-smtbmc + z3), area (Yosys). Standalone: make cosim-ni | formal-ni | area-ni
 NI_TOP    := $(CURDIR)
