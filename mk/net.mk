@@ -7,6 +7,7 @@ NET_TOP     := $(CURDIR)
 NET_DIR     := $(BUILD)/net
 NET_RTL     := rtl/mt_pkg.sv $(filter-out rtl/mt_pkg.sv,$(sort $(wildcard rtl/*.sv)))  # package first
 NET_RTL_ABS := $(addprefix $(NET_TOP)/,$(NET_RTL))
+NET_SVH     := $(wildcard rtl/*.svh)  # `include'd by rtl/*.sv (found through -I rtl)
 
 # ---- named network configurations: configs/net/*.cfg compiled into libmt (mt_net_cfg_builtin,
 # `multitree sim --config NAME` from any directory); the files stay the one source. The
@@ -41,10 +42,10 @@ NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
 # The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
 # C++ optimisation are added per build); scripts/regress.py gets it through the environment.
 NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
-  --top-module mt_net_top -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm"
+  --top-module mt_net_top -I$(NET_TOP)/rtl -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm"
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 define NET_BUILD
-$(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
+$(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
 	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1)
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 t0=$$$$(date +%s); \

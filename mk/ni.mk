@@ -4,6 +4,7 @@
 NI_TOP    := $(CURDIR)
 NI_RTL    := rtl/mt_pkg.sv $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
 NI_RTL_ABS := $(addprefix $(NI_TOP)/,$(NI_RTL))
+NI_SVH    := $(wildcard rtl/*.svh)   # port/parameter lists `include'd by rtl/*.sv (found through -I rtl)
 NI_DIR    := $(BUILD)/ni
 
 # Co-simulation builds: configs/ni/{full,compact}.cfg give the -G list and the harness's
@@ -15,12 +16,12 @@ NI_DIR    := $(BUILD)/ni
 NI_SHAPE = configs/ni/$(1).cfg
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1)
 	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) && \
 	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
-	  --top-module mt_ni -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g \
+	  --top-module mt_ni -I$(NI_TOP)/rtl -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g \
 	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d -DCFG_ENTRY_W=$$$$w" -LDFLAGS "-ljansson -lm" \
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
@@ -30,7 +31,7 @@ $(foreach k,full compact,$(eval $(call NI_BUILD,$(k))))
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
 # (benches run in $(NI_DIR); tb_mt_ni_table reads the planner's ROM image of Fig. 5 node 0)
-$(NI_DIR)/tb_mt_ni_%.vvp: tb/rtl/tb_mt_ni_%.sv tb/rtl/mt_tb.svh $(NI_RTL) | deps-ok
+$(NI_DIR)/tb_mt_ni_%.vvp: tb/rtl/tb_mt_ni_%.sv tb/rtl/mt_tb.svh $(NI_RTL) $(NI_SVH) | deps-ok
 	@mkdir -p $(@D)
 	@$(IVERILOG) -g2012 -Irtl -Itb/rtl -o $@ $< $(NI_RTL) 2>&1 | grep -v 'sorry: constant selects' || true
 $(NI_DIR)/rom_mesh2x2/node0.hex: $(BUILD)/multitree

@@ -24,21 +24,14 @@ module mt_ni #(
   parameter int InjVc       = 0,
   // schedule table (mt_layout)
   parameter int Depth       = 64,
-  parameter int Compact     = 0,
-  parameter int FlowW       = 4,
-  parameter int StepW       = 5,
-  parameter int IdW         = 4,
-  parameter int PortW       = 3,
-  parameter int EjW         = 2,
-  parameter int AddrW       = 12,
-  parameter int SizeW       = 13,
-  parameter int Children    = 4,
+`include "mt_ni_layout_params.svh"
   parameter     InitFile    = "",
   // micro-architecture
   parameter int MaxFlows    = 16,
   parameter int SQ          = 4,
   parameter int RQ          = 4,
   parameter int WdW         = 24,
+  localparam int NiN        = 1,
   localparam int Lanes      = PayloadW / 32,
   localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
   localparam int EntryW     = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
@@ -49,31 +42,9 @@ module mt_ni #(
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
-  // configuration
-  input  logic                  dtype_i,       // 0 int32, 1 fp32
-  input  logic                  pkt_mode_i,    // 1: baseline 256-B packets
   input  logic [11:0]           node_id_i,
-  input  logic [11:0]           nflows_i,
-  input  logic [31:0]           base_units_i,  // compact: chunk tiling
-  input  logic [31:0]           rem_units_i,
-  input  logic [31:0]           elem_i,
-  input  logic [31:0]           nop_bytes_i,   // compact: NOP estimate in bytes
   input  logic [31:0]           wd_limit_i,    // 0 = watchdog off
-  input  logic [16*12-1:0]      nbr_tx_i,      // compact: node behind output port p
-  input  logic [16*12-1:0]      nbr_rx_i,      // compact: node sending to us through its port p
-  // processor
-  input  logic                  start_i,
-  input  logic                  tbl_we_i,
-  input  logic [TIW-1:0]        tbl_waddr_i,
-  input  logic [EntryW-1:0]     tbl_wdata_i,
-  output logic                  busy_o,
-  output logic                  done_o,
-  output logic                  err_o,
-  output logic [3:0]            err_code_o,
-  output logic [15:0]           err_idx_o,
-  output logic [15:0]           idx_o,
-  output logic [15:0]           step_o,
-  output logic [2:0]            st_o,
+`include "mt_ni_ports.svh"
   // injection: router local input ports 2D+l
   output logic [L*FlitW-1:0]    inj_flit_o,
   output logic [L-1:0]          inj_valid_o,
@@ -81,16 +52,7 @@ module mt_ni #(
   // ejection: router local output ports 2D+l
   input  logic [L*FlitW-1:0]    ej_flit_i,
   input  logic [L-1:0]          ej_valid_i,
-  output logic [L*NumVcs-1:0]   ej_credit_o,
-  // memory port (gradient buffer)
-  output logic                  mem_req_valid_o,
-  input  logic                  mem_req_ready_i,
-  output logic                  mem_req_we_o,
-  output logic [31:0]           mem_req_addr_o,
-  output logic [Lanes-1:0]      mem_req_be_o,
-  output logic [PayloadW-1:0]   mem_req_wdata_o,
-  input  logic                  mem_rsp_valid_i,
-  input  logic [PayloadW-1:0]   mem_rsp_data_i
+  output logic [L*NumVcs-1:0]   ej_credit_o
 );
   initial begin
     if (PayloadW != 128 && PayloadW != 256 && PayloadW != 512) $fatal(1, "mt_ni: PayloadW=%0d, need 128/256/512", PayloadW);

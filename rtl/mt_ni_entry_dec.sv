@@ -13,15 +13,7 @@
 `default_nettype none
 
 module mt_ni_entry_dec #(
-  parameter int Compact  = 0,
-  parameter int FlowW    = 4,
-  parameter int StepW    = 5,
-  parameter int IdW      = 4,
-  parameter int PortW    = 3,
-  parameter int EjW      = 2,
-  parameter int AddrW    = 12,
-  parameter int SizeW    = 13,
-  parameter int Children = 4,
+`include "mt_ni_layout_params.svh"
   // field offsets: the one derivation in mt_pkg (cmodel/fmt/mt_formats.h MT_ENTRY_FIELDS)
   localparam int SlotW   = mt_pkg::slot_off(mt_pkg::SLOT_F_NUM, Compact, IdW, PortW, EjW),
   localparam int OSlotId = mt_pkg::slot_off(mt_pkg::SLOT_F_ID, Compact, IdW, PortW, EjW),

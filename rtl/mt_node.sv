@@ -12,34 +12,12 @@
 module mt_node #(
   // topology (router)
   parameter int D           = 2,
-  parameter int L           = 4,
   parameter int K0          = 4,
   parameter int K1          = 4,
   parameter int Torus       = 1,
-  // network
-  parameter int PayloadW    = 128,
-  parameter int NumVcs      = 4,
-  parameter int VcDepth     = 8,
-  parameter int EjDepth     = 8,
-  parameter int SubPktFlits = 4,
-  parameter int PktBytes    = 64,
-  parameter int StepPrio    = 0,
-  parameter int RtWdW       = 31,
-  // NI table layout and micro-architecture
-  parameter int Depth       = 64,
-  parameter int Compact     = 0,
-  parameter int FlowW       = 4,
-  parameter int StepW       = 5,
-  parameter int IdW         = 4,
-  parameter int PortW       = 3,
-  parameter int EjW         = 2,
-  parameter int AddrW       = 12,
-  parameter int SizeW       = 13,
-  parameter int Children    = 4,
-  parameter int MaxFlows    = 16,
-  parameter int SQ          = 4,
-  parameter int RQ          = 8,
-  parameter int NiWdW       = 32,
+`include "mt_node_params.svh"
+`include "mt_ni_layout_params.svh"
+  localparam int NiN        = 1,
   localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
@@ -61,46 +39,15 @@ module mt_node #(
   output logic [ND*FlitW-1:0]   net_out_flit_o,
   output logic [ND-1:0]         net_out_valid_o,
   input  logic [ND*NumVcs-1:0]  net_out_credit_i,
+  input  logic [31:0]           ni_wd_limit_i,   // NI watchdog limit, 0 = off
+`include "mt_ni_ports.svh"
   // local taps (router <-> NI), read-only
   output logic [L*FlitW-1:0]    inj_flit_o,
   output logic [L-1:0]          inj_valid_o,
   output logic [L*NumVcs-1:0]   inj_credit_o,
   output logic [L*FlitW-1:0]    ej_flit_o,
   output logic [L-1:0]          ej_valid_o,
-  output logic [L*NumVcs-1:0]   ej_credit_o,
-  // NI configuration
-  input  logic                  dtype_i,
-  input  logic                  pkt_mode_i,
-  input  logic [11:0]           nflows_i,
-  input  logic [31:0]           base_units_i,
-  input  logic [31:0]           rem_units_i,
-  input  logic [31:0]           elem_i,
-  input  logic [31:0]           nop_bytes_i,
-  input  logic [31:0]           ni_wd_limit_i,
-  input  logic [16*12-1:0]      nbr_tx_i,
-  input  logic [16*12-1:0]      nbr_rx_i,
-  // NI processor side
-  input  logic                  start_i,
-  input  logic                  tbl_we_i,
-  input  logic [TIW-1:0]        tbl_waddr_i,
-  input  logic [EntryW-1:0]     tbl_wdata_i,
-  output logic                  busy_o,
-  output logic                  done_o,
-  output logic                  err_o,
-  output logic [3:0]            err_code_o,
-  output logic [15:0]           err_idx_o,
-  output logic [15:0]           idx_o,
-  output logic [15:0]           step_o,
-  output logic [2:0]            st_o,
-  // NI memory port (gradient buffer, in the harness)
-  output logic                  mem_req_valid_o,
-  input  logic                  mem_req_ready_i,
-  output logic                  mem_req_we_o,
-  output logic [31:0]           mem_req_addr_o,
-  output logic [Lanes-1:0]      mem_req_be_o,
-  output logic [PayloadW-1:0]   mem_req_wdata_o,
-  input  logic                  mem_rsp_valid_i,
-  input  logic [PayloadW-1:0]   mem_rsp_data_i
+  output logic [L*NumVcs-1:0]   ej_credit_o
 );
   initial begin
     if (D != 2) $fatal(1, "mt_node: D=%0d, only 2-D networks for now", D);

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+// mt_node_params.svh: the parameters of one network node (router + NI) besides its topology,
+// declared once for mt_node and mt_net_top, which passes them to every mt_node (`include
+// inside the parameter port list, before at least one more parameter; the table layout
+// comes from mt_ni_layout_params.svh).
+  parameter int L           = 4,     // local ports (router <-> NI)
+  // network
+  parameter int PayloadW    = 128,
+  parameter int NumVcs      = 4,
+  parameter int VcDepth     = 8,
+  parameter int EjDepth     = 8,
+  parameter int SubPktFlits = 4,
+  parameter int PktBytes    = 64,
+  parameter int StepPrio    = 0,
+  parameter int RtWdW       = 31,
+  // NI table depth and micro-architecture
+  parameter int Depth       = 64,
+  parameter int MaxFlows    = 16,
+  parameter int SQ          = 4,
+  parameter int RQ          = 8,
+  parameter int NiWdW       = 32,
