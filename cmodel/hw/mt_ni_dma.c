@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni_dma.c: twin of rtl/mt_ni_dma.sv, the memory ports. Requesters: the packetisers
+ * (agent l < L: reads of the chunk being sent) and the receive engines (agent L + e: reads
+ * of the running sum, writes of results and gathered data). Per port one request register
+ * drives the valid/ready port; a new request is granted, round robin after the last grant,
+ * when the register is empty or its request is accepted at this edge. Reads complete in
+ * order: a tag FIFO per port remembers the requester of every read in flight. The RTL has
+ * one port (mem_ports 1); more ports are C-model-only (docs/ni.md "Bandwidth"). */
+#include <string.h>
+#include "hw/mt_ni_blocks.h"
+
+/* responses: the tag FIFO front of every port with mem_rsp_valid names the requester */
+void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal, TQD = s->tq_depth;
+  for (unsigned e = 0; e < s->ne; e++) w->eng_rsp[e] = -1;
+  w->rspm = 0;
+  const uint32_t rv = mt_ni_nz_mp(in->mem_rsp_valid, s->nmp);
+  if (rv) w->progress = 1;
+  for (uint32_t mm = rv; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (!s->tq_cnt[m]) continue;
+    w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
+    w->rspm |= 1u << m;
+    if (w->rsp_tag[m] >= (int)L) w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m;
+  }
+}
+
+/* arbiters: per port, round robin after the last grant, among the requesters of the port
+ * (needs the packetisers' req (mt_ni_pktz_eval) and the engines' (mt_ni_depktz_eval)) */
+void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal, NE = s->ne, M = s->nmp;
+  w->gntm = 0; w->gnt_tx = 0;
+  for (unsigned e = 0; e < NE; e++) { w->gnt_wr[e] = 0; w->gnt_rd[e] = 0; w->wacc[e] = 0; }
+  /* writes accepted at this edge (the engines count them: reduce_chain) */
+  for (uint32_t mm = w->rqv & mt_ni_nz_mp(in->mem_req_ready, M); mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (s->rq_we[m] && s->rq_ag[m] >= L) w->wacc[s->rq_ag[m] - L]++;
+  }
+  /* ports with at least one requester (the others grant nothing) */
+  uint32_t cand = 0;
+  if (w->running) {
+    for (unsigned l = 0; l < L; l++) if (w->sreq[l]) cand |= s->apm[l][0];
+    for (unsigned e = 0; e < NE; e++) {
+      if (w->rx_wr[e] || w->rx_rd[e]) cand |= s->apm[L + e][0];
+      if (w->rx_rd[e]) cand |= s->apm[L + e][1];
+      if (w->rx_wr[e]) cand |= s->apm[L + e][2];
+    }
+    cand &= ~w->rqv | mt_ni_nz_mp(in->mem_req_ready, M);
+  }
+  for (uint32_t cm = cand; cm; cm &= cm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(cm);
+    const unsigned na = s->na[m];
+    unsigned i = s->mrr[m];
+    for (unsigned k = 1; k <= na; k++) {
+      if (++i >= na) i = 0;
+      const unsigned a = s->ag[m][i], md = s->agm[m][i];
+      int rq;
+      if (a < L) rq = w->sreq[a];
+      else rq = md == 0 ? (w->rx_wr[a - L] || w->rx_rd[a - L]) : md == 1 ? w->rx_rd[a - L] : w->rx_wr[a - L];
+      if (!rq) continue;
+      w->gnt[m] = (int)i; w->gntm |= 1u << m;
+      /* what the grant does: a packetiser read; an engine's write (mode 2, or mode 0 when
+       * it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
+      if (a < L) { w->gnt_kind[m] = MT_NI_GNT_TX; w->gnt_tx |= 1u << a; break; }
+      const unsigned e = a - L;
+      if (md == 2 || (md == 0 && w->rx_wr[e])) {
+        w->gnt_kind[m] = MT_NI_GNT_RX_WR; w->gnt_wr[e] = 1;
+        if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
+      } else {
+        w->gnt_kind[m] = MT_NI_GNT_RX_RD; w->gnt_rd[e] = 1;
+        w->ej_pop[e] = s->rx[e].s;
+      }
+      break;
+    }
+  }
+}
+
+/* request registers (accepted -> empty; granted -> the requester's request) and tag FIFOs
+ * (answered front popped; a granted read pushes its requester) */
+void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
+  for (uint32_t um = (w->rqv & mt_ni_nz_mp(in->mem_req_ready, s->nmp)) | w->rspm | w->gntm; um; um &= um - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(um);
+    if (s->rq_v[m] && in->mem_req_ready[m]) s->rq_v[m] = 0;
+    if ((w->rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
+    if (!((w->gntm >> m) & 1u)) continue;
+    const unsigned a = s->ag[m][w->gnt[m]];
+    uint8_t *tq = s->tq + (size_t)m * TQD;
+    s->mrr[m] = (uint32_t)w->gnt[m];
+    s->rq_v[m] = 1;
+    s->rq_ag[m] = (uint8_t)a;
+    if (w->gnt_kind[m] == MT_NI_GNT_TX) { /* packetiser read of flit rdj */
+      const mt_ni_tx *t = &s->tx[a];
+      s->rq_we[m] = 0;
+      s->rq_addr[m] = t->addr + (t->rdj << s->lg_fb);
+      s->rq_be[m] = mt_ni_lane_mask(s, t->rdj, t->nfl, t->lastmask);
+      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
+      tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
+      s->tq_cnt[m]++;
+      continue;
+    }
+    const unsigned e = a - L;
+    const mt_ni_rx *r = &s->rx[e];
+    if (w->gnt_kind[m] == MT_NI_GNT_RX_WR) { /* engine write of flit wj: a sum, or the gathered flit */
+      s->rq_we[m] = 1;
+      s->rq_addr[m] = r->addr + (r->wj << s->lg_fb);
+      s->rq_be[m] = mt_ni_lane_mask(s, r->wj, r->nfl, r->lastmask);
+      if (r->op == MT_OP_REDUCE) memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
+      else for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[e]->w[k];
+    } else { /* engine read (reduce) of flit popj */
+      s->rq_we[m] = 0;
+      s->rq_addr[m] = r->addr + (r->popj << s->lg_fb);
+      s->rq_be[m] = mt_ni_lane_mask(s, r->popj, r->nfl, r->lastmask);
+      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
+      tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
+      s->tq_cnt[m]++;
+    }
+  }
+}
