@@ -16,8 +16,9 @@
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
- *   mt_ni_lockstep.c   mt_ni_lockstep.sv and    mt_ni_lockstep_update, mt_ni_timestep_update
- *                      mt_ni_timestep.sv (both tiny, one file)
+ *   (this header)      mt_ni_lockstep.sv,       mt_ni_lockstep_update, mt_ni_timestep_update:
+ *                      mt_ni_timestep.sv        a few lines each, static inline below (measured:
+ *                                               two calls per step cost ~1% of mt_ni_step)
  *   mt_ni_table.c      mt_ni_table.sv           mt_ni_table_update
  *
  * The order of the eval phases matters only for the error code: the first error raised in
@@ -54,41 +55,41 @@ typedef struct {
   /* ---- mt_ni_dma: responses (tag FIFO fronts) and arbiters ---- */
   uint32_t rspm;                  /* rsp_v_o: ports whose tag FIFO front is answered this cycle */
   int rsp_tag[MT_NI_MAX_MP];      /* rsp_tag_o: requester answered on port m (valid in rspm) */
-  int eng_rsp[MT_NI_MAX_L];       /* rsp_i of engine e: the port answering it, or -1 */
+  uint32_t eng_rspm;              /* rsp_i of the engines: bit e, engine e is answered ... */
+  int eng_rsp[MT_NI_MAX_L];       /* ... on this port (valid in eng_rspm) */
   uint32_t gntm;                  /* ports with a grant (|gnt) */
   int gnt[MT_NI_MAX_MP];          /* gnt: index into the port's requester list (valid in gntm) */
   uint8_t gnt_kind[MT_NI_MAX_MP]; /* MT_NI_GNT_*: what the grant on port m does */
   uint32_t gnt_tx;                /* gnt_tx: packetisers granted, bit per port l */
-  uint8_t gnt_wr[MT_NI_MAX_L];    /* engine e granted a write (gnt[L] with req_we) */
-  uint8_t gnt_rd[MT_NI_MAX_L];    /* engine e granted a read (gnt[L] without req_we) */
-  uint8_t wacc[MT_NI_MAX_L];      /* engine e's writes accepted by the memory at this edge */
+  uint32_t gnt_wr;                /* engines granted a write (gnt[L] with req_we), bit per engine */
+  uint32_t gnt_rd;                /* engines granted a read (gnt[L] without req_we) */
+  uint32_t wacc;                  /* engines whose write is accepted by the memory at this edge
+                                     (at most one per engine: its writes use one port) */
 
   /* ---- mt_ni_pktz ---- */
-  int sreq[MT_NI_MAX_L];          /* req_tx: packetiser l requests a read */
-  int send[MT_NI_MAX_L];          /* send: packetiser l sends a flit at this edge */
-  int any_send;                   /* |send */
+  uint32_t sreq;                  /* req_tx: packetisers requesting a read, bit per port l */
+  uint32_t send;                  /* send: packetisers sending a flit at this edge */
   uint32_t vmask;                 /* inj_valid_o after the edge, bit per port (mt_ni_pktz_update) */
 
   /* ---- mt_ni_depktz (receive engines) ---- */
-  int front_v[MT_NI_MAX_L];       /* engine e's stream has a flit (nonempty_i[sel]) */
-  const mt_flit *front[MT_NI_MAX_L]; /* front_i: that flit */
-  int rx_busy[MT_NI_MAX_L];       /* engine e in BUSY while running */
-  int rx_wr[MT_NI_MAX_L];         /* req_o with req_we_o: a write (result or gathered flit) */
-  int rx_rd[MT_NI_MAX_L];         /* req_o without req_we_o: a read of the running sum */
+  /* (bit masks: bit e for engine e) */
+  const mt_flit *front[MT_NI_MAX_L]; /* front_i: the front flit of engine e's stream in BUSY, or NULL */
+  uint32_t rx_busy;               /* engines in BUSY while running */
+  uint32_t rx_wr;                 /* req_o with req_we_o: a write (result or gathered flit) */
+  uint32_t rx_rd;                 /* req_o without req_we_o: a read of the running sum */
   int rx_pick[MT_NI_MAX_L];       /* IDLE: stream picked (sel_o), or -1 */
   int rx_pick_l[MT_NI_MAX_L];     /* the same stream's index in engine e's own list */
   mt_head_info rx_hd[MT_NI_MAX_L];/* the picked stream's head (valid when rx_pick >= 0) */
-  int rx_look_go[MT_NI_MAX_L];    /* LOOK: message accepted -> BUSY (look_go_o) */
-  int rx_look_wait[MT_NI_MAX_L];  /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
+  uint32_t rx_look_go;            /* LOOK: message accepted -> BUSY (look_go_o) */
+  uint32_t rx_look_wait;          /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
   int rx_chain_k[MT_NI_MAX_L];    /* reduce look-up: the sender's child position, or -1 */
   int rx_chain_pe[MT_NI_MAX_L];   /* reduce_chain: engine adding the predecessor child, or -1 */
-  int rx_done[MT_NI_MAX_L];       /* done_o: engine e's message is complete */
-  int any_rx;                     /* some look_go or done */
+  uint32_t rx_done;               /* done_o: the engine's message is complete */
   uint32_t rb_d[MT_NI_MAX_L];     /* rb_o: table port B address of engine e after the edge */
   uint32_t ej_pop[MT_NI_MAX_L];   /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
 
   /* ---- mt_ni_ejbuf ---- */
-  int ej_full[MT_NI_MAX_L];       /* ovf_o per port: a flit arrived on a full FIFO (dropped) */
+  uint32_t ej_full;               /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
 
   /* ---- mt_ni_issue ---- */
   int issue;                      /* issue_o: head entry issued */
@@ -106,7 +107,7 @@ typedef struct {
   int scan_done;                  /* END scanned without error: RUN, timestep 1 */
   int rdone;                      /* rdone_o: the flow's root Reduce entry issued */
   int lock_load;                  /* lockstep load_i (NOP issued) */
-  uint32_t lock_val;              /* lockstep val_i */
+  uint32_t lock_val;              /* lockstep val_i (valid with lock_load) */
   uint32_t hp_d;                  /* hp_d_o: head index after the edge (table port A address) */
 } mt_ni_wires;
 
@@ -127,9 +128,25 @@ void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w);
 void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w);
 void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
 void mt_ni_issue_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_lockstep_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_timestep_update(mt_ni *s, const mt_ni_wires *w);
+static inline void mt_ni_lockstep_update(mt_ni *s, const mt_ni_wires *w);
+static inline void mt_ni_timestep_update(mt_ni *s, const mt_ni_wires *w);
 void mt_ni_table_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
+
+/* ---- mt_ni_lockstep.sv and mt_ni_timestep.sv: the two counters of Fig. 6 ----
+ * Lockstep: a NOP loads the estimated step time (flits of the NOP size, +1 when perturbed);
+ * the counter then decrements once per cycle and stops at zero; issue is stalled while it
+ * is non-zero. Start and the end of the scan empty it; clear has priority over load. */
+static inline void mt_ni_lockstep_update(mt_ni *s, const mt_ni_wires *w) {
+  if (w->clear || w->scan_done) s->lock = 0;
+  else if (w->lock_load) s->lock = w->lock_val;
+  else if (s->lock != 0) s->lock--;
+}
+/* Timestep: start sets 0, the end of the scan 1, the issue logic's advance adds 1. */
+static inline void mt_ni_timestep_update(mt_ni *s, const mt_ni_wires *w) {
+  if (w->clear) s->ts = 0;
+  else if (w->scan_done) s->ts = 1;
+  else if (w->advance) s->ts++;
+}
 
 /* ---- small helpers shared by the blocks ---- */
 

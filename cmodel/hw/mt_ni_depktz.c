@@ -21,7 +21,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const mt_ni_rx *r = &s->rx[e];
   const mt_ni_entry *B = w->eb[e];
-  int look_code = 0;
+  int look_code = 0, wait = 0;
   unsigned f = r->flow, fi = mt_ni_fi(s, f);
   uint32_t ea = B->addr, es = B->size;
   if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
@@ -37,7 +37,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
         if (B->cej[j] == B->cej[k] || (uint32_t)B->cport[j] == all1_port || (uint32_t)B->cport[k] == all1_port) ok = 0;
-      if (ok) w->rx_chain_k[e] = k; else w->rx_look_wait[e] = 1;
+      if (ok) w->rx_chain_k[e] = k; else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
     else if (p->reduce_chain && NE > 1 && (uint32_t)k == s->act[fi] && (uint32_t)k > s->cnt[fi] &&
              r->addr == ea && r->len == es) {
@@ -46,29 +46,30 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
         const mt_ni_rx *q = &s->rx[e2];
         if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->whole && q->flow == f && q->cpos + 1 == (uint32_t)k) { w->rx_chain_pe[e] = (int)e2; break; }
       }
-      if (w->rx_chain_pe[e] >= 0) w->rx_chain_k[e] = k; else w->rx_look_wait[e] = 1;
-    } else w->rx_look_wait[e] = 1;
+      if (w->rx_chain_pe[e] >= 0) w->rx_chain_k[e] = k; else wait = 1;
+    } else wait = 1;
   } else {
     if (s->gv[fi] && (uint32_t)B->pnode != r->src) look_code = MT_NI_E_RX_SRC;
-    else if (s->grx[fi]) w->rx_look_wait[e] = 1;
+    else if (s->grx[fi]) wait = 1;
   }
   if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea ||
                      (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
-  if (look_code) { mt_ni_set_err(w, look_code); w->rx_look_wait[e] = 0; }
-  else if (!w->rx_look_wait[e]) w->rx_look_go[e] = 1;
-  if (w->rx_look_wait[e]) w->rx_look_go[e] = 0;
+  if (look_code) mt_ni_set_err(w, look_code);
+  else if (wait) w->rx_look_wait |= 1u << e;
+  else w->rx_look_go |= 1u << e;
 }
 
 void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne;
   /* BUSY: the stream's front flit, its check, the read / write requests */
+  w->rx_busy = 0; w->rx_wr = 0; w->rx_rd = 0;
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     const unsigned rs = r->s;
     const int fv = r->st == 2 && s->ej_cnt[rs] != 0;
     const mt_flit *fr = fv ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
-    w->front_v[e] = fv; w->front[e] = fr;
+    w->front[e] = fr;
     int front_bad = 0;
     if (fv && r->popj < r->nfl) {
       unsigned t = mt_flit_type(fr, p->payload_w);
@@ -78,8 +79,8 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     const int busy = w->running && r->st == 2;
     const int pop_ok = fv && r->popj < r->nfl && !front_bad;
     int rd = busy && r->op == MT_OP_REDUCE && pop_ok && r->infl < p->rq;
-    w->rx_busy[e] = busy;
-    w->rx_wr[e] = busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok);
+    w->rx_busy |= (uint32_t)busy << e;
+    w->rx_wr |= (uint32_t)(busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok)) << e;
     /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
     if (rd && r->chn && r->cpos != s->cnt[mt_ni_fi(s, r->flow)] && s->rx[r->pe].wa <= r->popj) rd = 0;
     /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
@@ -87,14 +88,14 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
       const unsigned fi = mt_ni_fi(s, r->flow);
       if (r->cpos > s->cnt[fi] && s->pwm[fi * MT_NI_MAX_C + r->cpos - 1] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
     }
-    w->rx_rd[e] = rd;
+    w->rx_rd |= (uint32_t)rd << e;
     if (busy && fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);
   }
   /* IDLE: pick a stream (round robin); its front must be a head; the head's flow names
    * the entry to read on port B */
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
-    w->rx_pick[e] = -1; w->rx_pick_l[e] = -1; w->rx_look_go[e] = 0; w->rx_look_wait[e] = 0; w->rx_done[e] = 0;
+    w->rx_pick[e] = -1; w->rx_pick_l[e] = -1;
     w->rx_chain_k[e] = -1; w->rx_chain_pe[e] = -1;
     w->rb_d[e] = s->rb[e];
     w->ej_pop[e] = MT_NI_NO_POP;
@@ -115,23 +116,21 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     w->rb_d[e] = (h->op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
   }
   /* LOOK */
-  w->any_rx = 0;
+  w->rx_look_go = 0; w->rx_look_wait = 0; w->rx_done = 0;
   for (unsigned e = 0; e < NE; e++) {
     if (!(w->running && s->rx[e].st == 1)) continue;
     look_up(s, in, e, w);
-    if (w->rx_look_go[e]) w->ej_pop[e] = s->rx[e].s; /* the head */
-    w->any_rx |= w->rx_look_go[e];
+    if ((w->rx_look_go >> e) & 1u) w->ej_pop[e] = s->rx[e].s; /* the head */
   }
   /* BUSY -> IDLE: done when every write is issued; with its own write port, also accepted
    * by the memory (nothing held), so a later reader on another port sees the data */
-  for (unsigned e = 0; e < NE; e++) {
+  for (uint32_t em = w->rx_busy; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e];
-    if (w->rx_busy[e] && r->wj == r->nfl) {
-      unsigned wp = s->wport[e];
-      w->rx_done[e] = (s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
-                      (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]);
-      w->any_rx |= w->rx_done[e];
-    }
+    if (r->wj != r->nfl) continue;
+    unsigned wp = s->wport[e];
+    w->rx_done |= (uint32_t)((s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
+                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)])) << e;
   }
 }
 
@@ -142,14 +141,14 @@ void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
   const unsigned NE = s->ne, lanes = s->lanes;
   for (unsigned e = 0; e < NE; e++) {
     mt_ni_rx *r = &s->rx[e];
-    r->wa += w->wacc[e];
-    if (w->gnt_rd[e]) {
+    r->wa += (w->wacc >> e) & 1u;
+    if ((w->gnt_rd >> e) & 1u) {
       unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
       for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = w->front[e]->w[k];
       r->inq_cnt++;
       r->popj++; r->infl++;
     }
-    if (w->gnt_wr[e]) {
+    if ((w->gnt_wr >> e) & 1u) {
       if (r->op == MT_OP_REDUCE) {
         if (++r->wq_rd == p->rq) r->wq_rd = 0;
         r->wq_cnt--; r->infl--;
@@ -164,7 +163,7 @@ void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
       r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
     } else if (r->st == 1 && w->running) {
       const mt_ni_entry *B = w->eb[e];
-      if (w->rx_look_go[e]) {
+      if ((w->rx_look_go >> e) & 1u) {
         r->st = 2; r->size = B->size;
         r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
         r->lastmask = mt_ni_last_mask(s, r->len);
@@ -174,10 +173,10 @@ void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
         r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
         r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
         r->cbase = B->addr;
-      } else if (w->rx_look_wait[e]) {
+      } else if ((w->rx_look_wait >> e) & 1u) {
         r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
       }
-    } else if (w->rx_done[e]) {
+    } else if ((w->rx_done >> e) & 1u) {
       r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     }
     s->rb[e] = w->rb_d[e];

@@ -38,15 +38,16 @@ void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const size_t F = p->max_flows;
   /* receive engines: a message started (reduce_chain: its child position), or complete */
-  for (unsigned e = 0; e < s->ne; e++) {
+  for (uint32_t em = w->rx_look_go | w->rx_done; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e]; /* as mt_ni_depktz_update left it */
     const unsigned fi = mt_ni_fi(s, r->flow);
-    if (w->rx_look_go[e]) {
+    if ((w->rx_look_go >> e) & 1u) {
       if (p->reduce_chain && r->op == MT_OP_REDUCE && (r->whole || r->pk))
         if (s->act[fi] < r->cpos + 1) s->act[fi] = (uint8_t)(r->cpos + 1);
-    } else if (w->rx_done[e] && r->pk) {
+    } else if (((w->rx_done >> e) & 1u) && r->pk) {
       chain_done(s, r, fi);
-    } else if (w->rx_done[e]) {
+    } else if ((w->rx_done >> e) & 1u) {
       uint32_t nb = s->rxb[fi] + r->len;
       if (nb == r->size) {
         s->rxb[fi] = 0;

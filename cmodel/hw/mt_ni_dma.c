@@ -12,7 +12,7 @@
 /* responses: the tag FIFO front of every port with mem_rsp_valid names the requester */
 void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, TQD = s->tq_depth;
-  for (unsigned e = 0; e < s->ne; e++) w->eng_rsp[e] = -1;
+  w->eng_rspm = 0;
   w->rspm = 0;
   const uint32_t rv = mt_ni_nz_mp(in->mem_rsp_valid, s->nmp);
   if (rv) w->progress = 1;
@@ -21,29 +21,29 @@ void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     if (!s->tq_cnt[m]) continue;
     w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
     w->rspm |= 1u << m;
-    if (w->rsp_tag[m] >= (int)L) w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m;
+    if (w->rsp_tag[m] >= (int)L) { w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m; w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L); }
   }
 }
 
 /* arbiters: per port, round robin after the last grant, among the requesters of the port
  * (needs the packetisers' req (mt_ni_pktz_eval) and the engines' (mt_ni_depktz_eval)) */
 void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
-  const unsigned L = s->p.nlocal, NE = s->ne, M = s->nmp;
-  w->gntm = 0; w->gnt_tx = 0;
-  for (unsigned e = 0; e < NE; e++) { w->gnt_wr[e] = 0; w->gnt_rd[e] = 0; w->wacc[e] = 0; }
+  const unsigned L = s->p.nlocal, M = s->nmp;
+  w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
   /* writes accepted at this edge (the engines count them: reduce_chain) */
   for (uint32_t mm = w->rqv & mt_ni_nz_mp(in->mem_req_ready, M); mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
-    if (s->rq_we[m] && s->rq_ag[m] >= L) w->wacc[s->rq_ag[m] - L]++;
+    if (s->rq_we[m] && s->rq_ag[m] >= L) w->wacc |= 1u << (s->rq_ag[m] - L);
   }
   /* ports with at least one requester (the others grant nothing) */
   uint32_t cand = 0;
   if (w->running) {
-    for (unsigned l = 0; l < L; l++) if (w->sreq[l]) cand |= s->apm[l][0];
-    for (unsigned e = 0; e < NE; e++) {
-      if (w->rx_wr[e] || w->rx_rd[e]) cand |= s->apm[L + e][0];
-      if (w->rx_rd[e]) cand |= s->apm[L + e][1];
-      if (w->rx_wr[e]) cand |= s->apm[L + e][2];
+    for (uint32_t lm = w->sreq; lm; lm &= lm - 1u) cand |= s->apm[__builtin_ctz(lm)][0];
+    for (uint32_t em = w->rx_wr | w->rx_rd; em; em &= em - 1u) {
+      const unsigned e = (unsigned)__builtin_ctz(em);
+      cand |= s->apm[L + e][0];
+      if ((w->rx_rd >> e) & 1u) cand |= s->apm[L + e][1];
+      if ((w->rx_wr >> e) & 1u) cand |= s->apm[L + e][2];
     }
     cand &= ~w->rqv | mt_ni_nz_mp(in->mem_req_ready, M);
   }
@@ -54,20 +54,18 @@ void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     for (unsigned k = 1; k <= na; k++) {
       if (++i >= na) i = 0;
       const unsigned a = s->ag[m][i], md = s->agm[m][i];
-      int rq;
-      if (a < L) rq = w->sreq[a];
-      else rq = md == 0 ? (w->rx_wr[a - L] || w->rx_rd[a - L]) : md == 1 ? w->rx_rd[a - L] : w->rx_wr[a - L];
-      if (!rq) continue;
+      const uint32_t rq = a < L ? w->sreq >> a : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd : w->rx_wr) >> (a - L);
+      if (!(rq & 1u)) continue;
       w->gnt[m] = (int)i; w->gntm |= 1u << m;
       /* what the grant does: a packetiser read; an engine's write (mode 2, or mode 0 when
        * it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
       if (a < L) { w->gnt_kind[m] = MT_NI_GNT_TX; w->gnt_tx |= 1u << a; break; }
       const unsigned e = a - L;
-      if (md == 2 || (md == 0 && w->rx_wr[e])) {
-        w->gnt_kind[m] = MT_NI_GNT_RX_WR; w->gnt_wr[e] = 1;
+      if (md == 2 || (md == 0 && ((w->rx_wr >> e) & 1u))) {
+        w->gnt_kind[m] = MT_NI_GNT_RX_WR; w->gnt_wr |= 1u << e;
         if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
       } else {
-        w->gnt_kind[m] = MT_NI_GNT_RX_RD; w->gnt_rd[e] = 1;
+        w->gnt_kind[m] = MT_NI_GNT_RX_RD; w->gnt_rd |= 1u << e;
         w->ej_pop[e] = s->rx[e].s;
       }
       break;

@@ -15,9 +15,10 @@ static inline unsigned ej_stream(const mt_ni *s, const mt_ni_in *in, unsigned l)
 
 /* ovf_o: a flit on a full FIFO (dropped) */
 void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
-  for (unsigned l = 0; l < s->p.nlocal; l++) {
-    w->ej_full[l] = in->ej_valid[l] && s->ej_cnt[ej_stream(s, in, l)] >= s->p.ej_depth;
-    if (w->ej_full[l]) mt_ni_set_err(w, MT_NI_E_EJ_OVF);
+  w->ej_full = 0;
+  for (uint32_t lm = mt_ni_nz8(in->ej_valid) & ((1u << s->p.nlocal) - 1u); lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
+    if (s->ej_cnt[ej_stream(s, in, l)] >= s->p.ej_depth) { w->ej_full |= 1u << l; mt_ni_set_err(w, MT_NI_E_EJ_OVF); }
   }
 }
 
@@ -33,8 +34,8 @@ void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
     s->q.ej_credit[q / NV][q % NV] = 1;
     s->ncred = 1;
   }
-  for (unsigned l = 0; l < p->nlocal; l++) {
-    if (!in->ej_valid[l] || w->ej_full[l]) continue;
+  for (uint32_t lm = mt_ni_nz8(in->ej_valid) & ((1u << p->nlocal) - 1u) & ~w->ej_full; lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
     unsigned i = ej_stream(s, in, l);
     unsigned wi = mt_ni_wrap(s->ej_rd[i] + s->ej_cnt[i], p->ej_depth);
     s->ej[(size_t)i * p->ej_depth + wi] = in->ej_flit[l];

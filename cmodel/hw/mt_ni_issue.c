@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_ni_issue.c: twin of rtl/mt_ni_issue.sv, the NI's control (Fig. 6): start, start-up
  * scan of the table, issue of the head entry, END, errors and the watchdog (the timestep
- * and lockstep counters are in mt_ni_lockstep.c, the per-flow state in mt_ni_deps.c).
+ * and lockstep counters are static inline in mt_ni_blocks.h, the per-flow state in
+ * mt_ni_deps.c).
  *  SCAN  one entry per cycle from index 0: checks it (codes in docs/ni.md) and records it
  *        in deps; END -> RUN with timestep 1, head index 0.
  *  RUN   head entry E (table port A). Nothing while the lockstep counter runs; END -> FIN;
@@ -58,7 +59,7 @@ void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   }
   w->rdone = w->issue && E->op == MT_OP_REDUCE && !E->pv;
   w->lock_load = w->issue && E->op == MT_OP_NOP;
-  w->lock_val = ((E->size + s->fb - 1u) >> s->lg_fb) + (p->perturb == 1 ? 1u : 0u);
+  if (w->lock_load) w->lock_val = ((E->size + s->fb - 1u) >> s->lg_fb) + (p->perturb == 1 ? 1u : 0u);
   w->scan_end = 0;
   if (s->st == MT_NI_ST_SCAN) {
     int scan_code = 0;
@@ -99,7 +100,7 @@ void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 void mt_ni_issue_wd_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   if (w->gntm || w->issue || w->advance || s->lock != 0) w->progress = 1;
-  if (w->any_rx || w->any_send) w->progress = 1; /* an engine finished or looked up, a flit was sent */
+  if (w->rx_look_go || w->rx_done || w->send) w->progress = 1; /* an engine finished or looked up, a flit was sent */
   const uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;
   w->wd_d = (w->progress || !w->busy) ? 0 : (s->wd == wmax ? wmax : s->wd + 1);
   const uint32_t wlim = in->wd_limit & wmax;

@@ -12,13 +12,15 @@
 /* req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
 void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  w->any_send = 0;
-  for (unsigned l = 0; l < p->nlocal; l++) {
-    const mt_ni_tx *t = &s->tx[l];
-    w->sreq[l] = w->running && t->act && t->rdj < t->nfl && t->fcnt + t->outst < p->sq;
-    w->send[l] = w->running && t->act && s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0);
-    w->any_send |= w->send[l];
-  }
+  uint32_t sreq = 0, send = 0;
+  if (w->running)
+    for (unsigned l = 0; l < p->nlocal; l++) {
+      const mt_ni_tx *t = &s->tx[l];
+      if (!t->act) continue;
+      sreq |= (uint32_t)(t->rdj < t->nfl && t->fcnt + t->outst < p->sq) << l;
+      send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
+    }
+  w->sreq = sreq; w->send = send;
 }
 
 /* the flit packetiser l sends at this edge, into its (all zero) output register */
@@ -78,15 +80,14 @@ void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     for (unsigned k = 0; k < s->lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[m][k];
     t->fcnt++; t->outst--;
   }
-  w->vmask = 0; /* injection ports valid after the edge */
-  for (unsigned l = 0; l < L; l++) {
-    if (!w->send[l]) continue;
+  w->vmask = w->send; /* injection ports valid after the edge */
+  for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
     send_flit(s, in, &s->tx[l], &s->q.inj_flit[l]); /* all zero: not valid last cycle, or cleared */
     s->q.inj_valid[l] = 1;
-    w->vmask |= 1u << l;
+    s->cred[l][p->inj_vc]--;
   }
   for (unsigned l = 0; l < L; l++) {
-    if (w->send[l]) s->cred[l][p->inj_vc]--;
     for (uint32_t vm = mt_ni_nz8(in->inj_credit[l]) & ((1u << NV) - 1u); vm; vm &= vm - 1u) s->cred[l][__builtin_ctz(vm)]++;
   }
   if (w->act_l >= 0) {

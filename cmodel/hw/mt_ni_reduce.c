@@ -18,7 +18,7 @@ void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
       r->wq_cnt++;
     }
     r->alu_v = 0;
-    if (w->eng_rsp[e] >= 0) {
+    if ((w->eng_rspm >> e) & 1u) {
       const uint32_t *d = in->mem_rsp_data[w->eng_rsp[e]];
       for (unsigned k = 0; k < s->lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], r->inq[r->inq_rd][k]);
       r->alu_v = 1;
