@@ -87,31 +87,21 @@ void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
     s->mrr[m] = (uint32_t)w->gnt[m];
     s->rq_v[m] = 1;
     s->rq_ag[m] = (uint8_t)a;
-    if (w->gnt_kind[m] == MT_NI_GNT_TX) { /* packetiser read of flit rdj */
-      const mt_ni_tx *t = &s->tx[a];
-      s->rq_we[m] = 0;
-      s->rq_addr[m] = t->addr + (t->rdj << s->lg_fb);
-      s->rq_be[m] = mt_ni_lane_mask(s, t->rdj, t->nfl, t->lastmask);
+    /* a read (packetiser: flit rdj; engine: the running sum of flit popj) or an engine's
+     * write of flit wj (a sum from wq, or the gathered flit) */
+    const int wr = w->gnt_kind[m] == MT_NI_GNT_RX_WR;
+    const mt_ni_rx *r = a < L ? NULL : &s->rx[a - L];
+    uint32_t base, j, nfl, lastmask;
+    if (!r) { const mt_ni_tx *t = &s->tx[a]; base = t->addr; j = t->rdj; nfl = t->nfl; lastmask = t->lastmask; }
+    else { base = r->addr; j = wr ? r->wj : r->popj; nfl = r->nfl; lastmask = r->lastmask; }
+    s->rq_we[m] = (uint8_t)wr;
+    s->rq_addr[m] = base + (j << s->lg_fb);
+    s->rq_be[m] = mt_ni_lane_mask(s, j, nfl, lastmask);
+    if (!wr) {
       memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
       tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
-      continue;
-    }
-    const unsigned e = a - L;
-    const mt_ni_rx *r = &s->rx[e];
-    if (w->gnt_kind[m] == MT_NI_GNT_RX_WR) { /* engine write of flit wj: a sum, or the gathered flit */
-      s->rq_we[m] = 1;
-      s->rq_addr[m] = r->addr + (r->wj << s->lg_fb);
-      s->rq_be[m] = mt_ni_lane_mask(s, r->wj, r->nfl, r->lastmask);
-      if (r->op == MT_OP_REDUCE) memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
-      else for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[e]->w[k];
-    } else { /* engine read (reduce) of flit popj */
-      s->rq_we[m] = 0;
-      s->rq_addr[m] = r->addr + (r->popj << s->lg_fb);
-      s->rq_be[m] = mt_ni_lane_mask(s, r->popj, r->nfl, r->lastmask);
-      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
-      tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
-      s->tq_cnt[m]++;
-    }
+    } else if (r->op == MT_OP_REDUCE) memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
+    else for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[a - L]->w[k];
   }
 }
