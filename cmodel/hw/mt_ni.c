@@ -206,15 +206,14 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   w.ecode = 0;
   w.progress = 0;
 
-  /* evaluate: this cycle's combinational values (the order of the error sources matters) */
+  /* evaluate: this cycle's combinational values */
   mt_ni_entry_dec_eval(s, in, &w);   /* table words -> entries E (port A), B (port B) */
-  mt_ni_dma_rsp_eval(s, in, &w);     /* memory responses -> their requesters */
   mt_ni_pktz_eval(s, &w);            /* packetisers: read requests, flits to send */
   mt_ni_depktz_eval(s, in, &w);      /* engines: requests, frame check, pick, look-up, done */
-  mt_ni_dma_eval(s, in, &w);         /* memory arbiters: grants */
-  mt_ni_issue_eval(s, in, &w);       /* issue, timestep advance, END, scan checks, finish */
   mt_ni_ejbuf_eval(s, in, &w);       /* ejection overflow */
-  mt_ni_issue_wd_eval(s, in, &w);    /* watchdog, start, next head index */
+  mt_ni_dma_eval(s, in, &w);         /* memory responses -> requesters; arbiters: grants */
+  mt_ni_issue_eval(s, in, &w);       /* issue, advance, END, scan, finish, errors, watchdog,
+                                        start, next head index */
 
   /* update: the rising edge */
   outputs_clear(s);

@@ -9,10 +9,10 @@
  *
  *   C file             RTL twin                 phases
  *   mt_ni_entry_dec.c  mt_ni_entry_dec.sv (x2)  mt_ni_entry_dec_eval
- *   mt_ni_dma.c        mt_ni_dma.sv             mt_ni_dma_rsp_eval, mt_ni_dma_eval, mt_ni_dma_update
+ *   mt_ni_dma.c        mt_ni_dma.sv             mt_ni_dma_eval, mt_ni_dma_update
  *   mt_ni_pktz.c       mt_ni_pktz.sv (x L)      mt_ni_pktz_eval, mt_ni_pktz_update
  *   mt_ni_depktz.c     mt_ni_depktz.sv          mt_ni_depktz_eval, mt_ni_depktz_update
- *   mt_ni_issue.c      mt_ni_issue.sv           mt_ni_issue_eval, mt_ni_issue_wd_eval, mt_ni_issue_update
+ *   mt_ni_issue.c      mt_ni_issue.sv           mt_ni_issue_eval, mt_ni_issue_update
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
@@ -21,9 +21,9 @@
  *                                               two calls per step cost ~1% of mt_ni_step)
  *   mt_ni_table.c      mt_ni_table.sv           mt_ni_table_update
  *
- * The order of the eval phases matters only for the error code: the first error raised in
- * a cycle wins (mt_ni_set_err), in the order rx frame, rx pick, rx look-up, issue step,
- * scan, ejection overflow, watchdog. */
+ * Of several errors in one cycle the first raised wins (mt_ni_set_err), in the order rx
+ * frame, rx pick, rx look-up (mt_ni_depktz_eval), issue step, scan, ejection overflow,
+ * watchdog (mt_ni_issue_eval, the last eval phase). */
 #ifndef MT_NI_BLOCKS_H
 #define MT_NI_BLOCKS_H
 #include <stdint.h>
@@ -67,7 +67,8 @@ typedef struct {
                                      (at most one per engine: its writes use one port) */
 
   /* ---- mt_ni_pktz ---- */
-  uint32_t sreq;                  /* req_tx: packetisers requesting a read, bit per port l */
+  uint32_t tx_busy;               /* tx_busy: packetisers active (sending a message), bit per port l */
+  uint32_t sreq;                  /* req_tx: packetisers requesting a read */
   uint32_t send;                  /* send: packetisers sending a flit at this edge */
   uint32_t vmask;                 /* inj_valid_o after the edge, bit per port (mt_ni_pktz_update) */
 
@@ -99,8 +100,6 @@ typedef struct {
   int act_node, act_port, act_ej; /* act_node_o, act_port_o, act_ej_o: the slot it sends to */
   int scan_end;                   /* SCAN: head entry is END */
   int fin_ok;                     /* FIN: everything drained -> DONE */
-  int any_free;                   /* lowest idle packetiser, or -1 */
-  int sidle;                      /* every packetiser idle */
   uint32_t wd_d;                  /* watchdog counter after the edge */
   int clear;                      /* clear_o: start accepted (every block resets its run state) */
   int scan_rec;                   /* scan_rec_o: the scanned entry is recorded in deps */
@@ -113,13 +112,11 @@ typedef struct {
 
 /* ---- phases (in the order mt_ni_step calls them) ---- */
 void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w);
 void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
+void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_issue_wd_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 
 void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
 void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);

@@ -10,7 +10,7 @@
 #include "hw/mt_ni_blocks.h"
 
 /* responses: the tag FIFO front of every port with mem_rsp_valid names the requester */
-void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, TQD = s->tq_depth;
   w->eng_rspm = 0;
   w->rspm = 0;
@@ -25,10 +25,12 @@ void mt_ni_dma_rsp_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   }
 }
 
-/* arbiters: per port, round robin after the last grant, among the requesters of the port
- * (needs the packetisers' req (mt_ni_pktz_eval) and the engines' (mt_ni_depktz_eval)) */
+/* responses, then the arbiters: per port, round robin after the last grant, among the
+ * requesters of the port (needs the packetisers' req (mt_ni_pktz_eval) and the engines'
+ * (mt_ni_depktz_eval)) */
 void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, M = s->nmp;
+  responses(s, in, w);
   w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
   /* writes accepted at this edge (the engines count them: reduce_chain) */
   for (uint32_t mm = w->rqv & mt_ni_nz_mp(in->mem_req_ready, M); mm; mm &= mm - 1u) {

@@ -13,12 +13,12 @@ static inline unsigned ej_stream(const mt_ni *s, const mt_ni_in *in, unsigned l)
   return l * NV + (v < NV ? v : 0);
 }
 
-/* ovf_o: a flit on a full FIFO (dropped) */
+/* ovf_o: a flit on a full FIFO (dropped; the issue logic raises EJ_OVF) */
 void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->ej_full = 0;
   for (uint32_t lm = mt_ni_nz8(in->ej_valid) & ((1u << s->p.nlocal) - 1u); lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
-    if (s->ej_cnt[ej_stream(s, in, l)] >= s->p.ej_depth) { w->ej_full |= 1u << l; mt_ni_set_err(w, MT_NI_E_EJ_OVF); }
+    if (s->ej_cnt[ej_stream(s, in, l)] >= s->p.ej_depth) w->ej_full |= 1u << l;
   }
 }
 

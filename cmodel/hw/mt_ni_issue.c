@@ -18,26 +18,25 @@
  * "Packetiser per port"); a routed slot takes the lowest idle one */
 static int own_pktz(const mt_ni *s, const mt_ni_wires *w, uint32_t port) {
   const unsigned L = s->p.nlocal;
-  return port == (1u << s->p.port_w) - 1u ? w->any_free : (s->tx[port % L].act ? -1 : (int)(port % L));
+  const uint32_t idle = ~w->tx_busy & ((1u << L) - 1u);
+  if (port == (1u << s->p.port_w) - 1u) return idle ? __builtin_ctz(idle) : -1;
+  return (idle >> (port % L)) & 1u ? (int)(port % L) : -1;
 }
 
-/* RUN: issue / advance / END; SCAN: the entry's checks; FIN: drained */
+/* RUN: issue / advance / END; SCAN: the entry's checks; FIN: drained; errors, watchdog,
+ * start, next head index */
 void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned L = p->nlocal, F = p->max_flows;
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const mt_ni_entry *E = w->ea;
   const unsigned ef = w->ef;
-  w->any_free = -1; w->sidle = 1;
-  for (unsigned l = 0; l < L; l++) {
-    if (s->tx[l].act) w->sidle = 0;
-    else if (w->any_free < 0) w->any_free = (int)l;
-  }
+  const int sidle = w->tx_busy == 0; /* every packetiser idle */
   w->issue = 0; w->advance = 0; w->to_fin = 0; w->act_l = -1;
   int act_k = -2; /* slot of the activated packetiser: -1 parent, else child */
   if (s->st == MT_NI_ST_RUN && s->lock == 0) {
     if (E->op == MT_OP_END) w->to_fin = 1;
-    else if ((unsigned)E->step > s->ts) w->advance = w->sidle;
+    else if ((unsigned)E->step > s->ts) w->advance = sidle;
     else if ((unsigned)E->step == s->ts) {
       if (E->op == MT_OP_NOP) w->issue = 1;
       else if (E->op == MT_OP_REDUCE) {
@@ -91,14 +90,12 @@ void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
     for (unsigned f = 0; f < F; f++) if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
     int ridle = 1;
     for (unsigned e = 0; e < s->ne; e++) if (s->rx[e].st != 0) ridle = 0;
-    w->fin_ok = w->sidle && ridle && w->mem_quiet && g;
+    w->fin_ok = sidle && ridle && w->mem_quiet && g;
   }
-}
-
-/* the last eval phase, once every error of the cycle is known: progress and watchdog,
- * start accepted (clear), what the scan does, the next head index (hp_d_o) */
-void mt_ni_issue_wd_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
-  const mt_ni_params *p = &s->p;
+  /* the last eval phase: the other error inputs (ovf_i), progress and watchdog; then, with
+   * every error of the cycle known, start accepted (clear), what the scan does, the next
+   * head index (hp_d_o) */
+  if (w->ej_full) mt_ni_set_err(w, MT_NI_E_EJ_OVF);
   if (w->gntm || w->issue || w->advance || s->lock != 0) w->progress = 1;
   if (w->rx_look_go || w->rx_done || w->send) w->progress = 1; /* an engine finished or looked up, a flit was sent */
   const uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;

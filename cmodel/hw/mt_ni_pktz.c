@@ -9,18 +9,19 @@
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
-/* req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
+/* busy_o, req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
 void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  uint32_t sreq = 0, send = 0;
-  if (w->running)
-    for (unsigned l = 0; l < p->nlocal; l++) {
-      const mt_ni_tx *t = &s->tx[l];
-      if (!t->act) continue;
-      sreq |= (uint32_t)(t->rdj < t->nfl && t->fcnt + t->outst < p->sq) << l;
-      send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
-    }
-  w->sreq = sreq; w->send = send;
+  uint32_t act = 0, sreq = 0, send = 0;
+  for (unsigned l = 0; l < p->nlocal; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    if (!t->act) continue;
+    act |= 1u << l;
+    sreq |= (uint32_t)(t->rdj < t->nfl && t->fcnt + t->outst < p->sq) << l;
+    send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
+  }
+  w->tx_busy = act;
+  w->sreq = w->running ? sreq : 0; w->send = w->running ? send : 0;
 }
 
 /* the flit packetiser l sends at this edge, into its (all zero) output register */

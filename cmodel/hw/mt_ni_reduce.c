@@ -9,7 +9,7 @@
 #include "util/mt_fp32.h"
 
 void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
-  const unsigned rq = s->p.rq;
+  const unsigned rq = s->p.rq, lanes = s->lanes;
   for (unsigned e = 0; e < s->ne; e++) {
     mt_ni_rx *r = &s->rx[e];
     if (r->alu_v) { /* result of the previous cycle into the write queue */
@@ -20,7 +20,8 @@ void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
     r->alu_v = 0;
     if ((w->eng_rspm >> e) & 1u) {
       const uint32_t *d = in->mem_rsp_data[w->eng_rsp[e]];
-      for (unsigned k = 0; k < s->lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], r->inq[r->inq_rd][k]);
+      const uint32_t *b = r->inq[r->inq_rd];
+      for (unsigned k = 0; k < lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], b[k]);
       r->alu_v = 1;
       if (++r->inq_rd == rq) r->inq_rd = 0;
       r->inq_cnt--;
