@@ -201,6 +201,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   w.running = s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
   w.busy = s->st == MT_NI_ST_SCAN || w.running;
   w.rqv = mt_ni_nz_mp(s->rq_v, s->nmp);
+  w.rdy = mt_ni_nz_mp(in->mem_req_ready, s->nmp);
   w.mem_quiet = w.rqv == 0;
   if (w.mem_quiet) for (unsigned m = 0; m < s->nmp; m++) if (s->tq_cnt[m]) { w.mem_quiet = 0; break; }
   w.ecode = 0;
@@ -217,7 +218,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* update: the rising edge */
   outputs_clear(s);
-  mt_ni_dma_update(s, in, &w);       /* request registers, tag FIFOs */
+  mt_ni_dma_update(s, &w);             /* request registers, tag FIFOs */
   mt_ni_reduce_update(s, in, &w);    /* adders' output register -> wq; response + inq -> adders */
   mt_ni_pktz_update(s, in, &w);      /* reads, data FIFOs, flits out, credits, activation */
   mt_ni_depktz_update(s, &w);        /* engines' queues and state */

@@ -43,6 +43,7 @@ typedef struct {
   int running;            /* run: RUN or FIN */
   int busy;               /* busy: SCAN, RUN or FIN */
   uint32_t rqv;           /* dma: request registers full (mem_req_valid_o), bit per port */
+  uint32_t rdy;           /* mem_req_ready_i, bit per port */
   int mem_quiet;          /* dma quiet_o: no request held, no read outstanding */
   uint8_t ecode;          /* first error raised this cycle (issue's error inputs), 0 none */
   int progress;           /* prog: something moved (resets the watchdog) */
@@ -79,11 +80,11 @@ typedef struct {
   uint32_t rx_wr;                 /* req_o with req_we_o: a write (result or gathered flit) */
   uint32_t rx_rd;                 /* req_o without req_we_o: a read of the running sum */
   int rx_pick[MT_NI_MAX_L];       /* IDLE: stream picked (sel_o), or -1 */
-  int rx_pick_l[MT_NI_MAX_L];     /* the same stream's index in engine e's own list */
+  int rx_pick_l[MT_NI_MAX_L];     /* the same stream's index in engine e's own list (valid with rx_pick) */
   mt_head_info rx_hd[MT_NI_MAX_L];/* the picked stream's head (valid when rx_pick >= 0) */
   uint32_t rx_look_go;            /* LOOK: message accepted -> BUSY (look_go_o) */
   uint32_t rx_look_wait;          /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
-  int rx_chain_k[MT_NI_MAX_L];    /* reduce look-up: the sender's child position, or -1 */
+  int rx_chain_k[MT_NI_MAX_L];    /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
   int rx_chain_pe[MT_NI_MAX_L];   /* reduce_chain: engine adding the predecessor child, or -1 */
   uint32_t rx_done;               /* done_o: the engine's message is complete */
   uint32_t rb_d[MT_NI_MAX_L];     /* rb_o: table port B address of engine e after the edge */
@@ -118,7 +119,7 @@ void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 
-void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
+void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w);
 void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
 void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
 void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w);

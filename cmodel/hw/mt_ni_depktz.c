@@ -95,8 +95,7 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
    * the entry to read on port B */
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
-    w->rx_pick[e] = -1; w->rx_pick_l[e] = -1;
-    w->rx_chain_k[e] = -1; w->rx_chain_pe[e] = -1;
+    w->rx_pick[e] = -1;
     w->rb_d[e] = s->rb[e];
     w->ej_pop[e] = MT_NI_NO_POP;
     if (!(w->running && r->st == 0 && (s->ejnz & s->engm[e]))) continue;
@@ -119,6 +118,7 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->rx_look_go = 0; w->rx_look_wait = 0; w->rx_done = 0;
   for (unsigned e = 0; e < NE; e++) {
     if (!(w->running && s->rx[e].st == 1)) continue;
+    w->rx_chain_k[e] = -1; w->rx_chain_pe[e] = -1;
     look_up(s, in, e, w);
     if ((w->rx_look_go >> e) & 1u) w->ej_pop[e] = s->rx[e].s; /* the head */
   }

@@ -29,11 +29,11 @@ static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w)
  * requesters of the port (needs the packetisers' req (mt_ni_pktz_eval) and the engines'
  * (mt_ni_depktz_eval)) */
 void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
-  const unsigned L = s->p.nlocal, M = s->nmp;
+  const unsigned L = s->p.nlocal;
   responses(s, in, w);
   w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
   /* writes accepted at this edge (the engines count them: reduce_chain) */
-  for (uint32_t mm = w->rqv & mt_ni_nz_mp(in->mem_req_ready, M); mm; mm &= mm - 1u) {
+  for (uint32_t mm = w->rqv & w->rdy; mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
     if (s->rq_we[m] && s->rq_ag[m] >= L) w->wacc |= 1u << (s->rq_ag[m] - L);
   }
@@ -47,7 +47,7 @@ void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
       if ((w->rx_rd >> e) & 1u) cand |= s->apm[L + e][1];
       if ((w->rx_wr >> e) & 1u) cand |= s->apm[L + e][2];
     }
-    cand &= ~w->rqv | mt_ni_nz_mp(in->mem_req_ready, M);
+    cand &= ~w->rqv | w->rdy;
   }
   for (uint32_t cm = cand; cm; cm &= cm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(cm);
@@ -77,11 +77,12 @@ void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 
 /* request registers (accepted -> empty; granted -> the requester's request) and tag FIFOs
  * (answered front popped; a granted read pushes its requester) */
-void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
-  for (uint32_t um = (w->rqv & mt_ni_nz_mp(in->mem_req_ready, s->nmp)) | w->rspm | w->gntm; um; um &= um - 1u) {
+  const uint32_t acc = w->rqv & w->rdy; /* requests accepted at this edge */
+  for (uint32_t um = acc | w->rspm | w->gntm; um; um &= um - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(um);
-    if (s->rq_v[m] && in->mem_req_ready[m]) s->rq_v[m] = 0;
+    if ((acc >> m) & 1u) s->rq_v[m] = 0;
     if ((w->rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
     if (!((w->gntm >> m) & 1u)) continue;
     const unsigned a = s->ag[m][w->gnt[m]];
