@@ -9,6 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
+/* the blocks (static phases, inlined into mt_ni_step; see mt_ni_blocks.h) */
+#include "hw/mt_ni_entry_dec.c"
+#include "hw/mt_ni_dma.c"
+#include "hw/mt_ni_pktz.c"
+#include "hw/mt_ni_depktz.c"
+#include "hw/mt_ni_ejbuf.c"
+#include "hw/mt_ni_issue.c"
+#include "hw/mt_ni_reduce.c"
+#include "hw/mt_ni_deps.c"
+#include "hw/mt_ni_lockstep.c"
+#include "hw/mt_ni_table.c"
 
 const char *mt_ni_err_name(int c) {
   static const char *const n[] = {"none", "entry", "step", "flow", "port", "noend",
@@ -131,6 +142,11 @@ void mt_ni_free(mt_ni *s) {
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride) {
   for (unsigned i = 0; i < n && i < s->p.tbl_depth; i++)
     for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)i * MT_NI_EW + k] = k < stride ? words[(size_t)i * stride + k] : 0;
+}
+
+void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
+  dec_raw(s, w, en);
+  if (s->p.compact) dec_cfg(s, cfg, en);
 }
 
 /* registered outputs, before the edge: last cycle's valid flits, credit pulses and memory

@@ -7,6 +7,13 @@
  * from the wires (and, where the RTL does so, the registers it reads). mt_ni_step in
  * mt_ni.c lists the phases in order; docs/ni.md "C model" maps each to its RTL twin.
  *
+ * The block files hold only static functions and are #included by mt_ni.c, so that every
+ * phase inlines into mt_ni_step (one translation unit). Measured on make bench-ni
+ * (2026-11-23): with the phases as separate functions in separate objects the step took
+ * ~5 % longer than the single function it replaced (same instruction count, the cost is
+ * the 13 calls); inlined it is faster than before. Compiled alone (the Makefile compiles
+ * every .c file of cmodel/hw) a block file yields an empty object.
+ *
  *   C file             RTL twin                 phases
  *   mt_ni_entry_dec.c  mt_ni_entry_dec.sv (x2)  mt_ni_entry_dec_eval
  *   mt_ni_dma.c        mt_ni_dma.sv             mt_ni_dma_eval, mt_ni_dma_update
@@ -16,9 +23,8 @@
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
- *   (this header)      mt_ni_lockstep.sv,       mt_ni_lockstep_update, mt_ni_timestep_update:
- *                      mt_ni_timestep.sv        a few lines each, static inline below (measured:
- *                                               two calls per step cost ~1% of mt_ni_step)
+ *   mt_ni_lockstep.c   mt_ni_lockstep.sv and    mt_ni_lockstep_update, mt_ni_timestep_update
+ *                      mt_ni_timestep.sv        (both counters tiny: one file)
  *   mt_ni_table.c      mt_ni_table.sv           mt_ni_table_update
  *
  * Of several errors in one cycle the first raised wins (mt_ni_set_err), in the order rx
@@ -110,41 +116,6 @@ typedef struct {
   uint32_t lock_val;              /* lockstep val_i (valid with lock_load) */
   uint32_t hp_d;                  /* hp_d_o: head index after the edge (table port A address) */
 } mt_ni_wires;
-
-/* ---- phases (in the order mt_ni_step calls them) ---- */
-void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w);
-void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-
-void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
-void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w);
-void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
-void mt_ni_issue_update(mt_ni *s, const mt_ni_wires *w);
-static inline void mt_ni_lockstep_update(mt_ni *s, const mt_ni_wires *w);
-static inline void mt_ni_timestep_update(mt_ni *s, const mt_ni_wires *w);
-void mt_ni_table_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w);
-
-/* ---- mt_ni_lockstep.sv and mt_ni_timestep.sv: the two counters of Fig. 6 ----
- * Lockstep: a NOP loads the estimated step time (flits of the NOP size, +1 when perturbed);
- * the counter then decrements once per cycle and stops at zero; issue is stalled while it
- * is non-zero. Start and the end of the scan empty it; clear has priority over load. */
-static inline void mt_ni_lockstep_update(mt_ni *s, const mt_ni_wires *w) {
-  if (w->clear || w->scan_done) s->lock = 0;
-  else if (w->lock_load) s->lock = w->lock_val;
-  else if (s->lock != 0) s->lock--;
-}
-/* Timestep: start sets 0, the end of the scan 1, the issue logic's advance adds 1. */
-static inline void mt_ni_timestep_update(mt_ni *s, const mt_ni_wires *w) {
-  if (w->clear) s->ts = 0;
-  else if (w->scan_done) s->ts = 1;
-  else if (w->advance) s->ts++;
-}
 
 /* ---- small helpers shared by the blocks ---- */
 

@@ -10,7 +10,8 @@
  *        writes the result (wq); Gather: writes every flit; -> IDLE when every write is
  *        issued (and, on its own write port, accepted). The flow's counters are in
  *        mt_ni_deps.c. reduce_chain (C model only) lets a child's message start before its
- *        predecessor's has been added (docs/ni.md "Chained reduction"). */
+ *        predecessor's has been added (docs/ni.md "Chained reduction"). 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
@@ -59,7 +60,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   else w->rx_look_go |= 1u << e;
 }
 
-void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne;
   /* BUSY: the stream's front flit, its check, the read / write requests */
@@ -136,7 +137,7 @@ void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 
 /* grants (read: the flit into inq; write: wq popped or the gathered flit popped), writes
  * accepted, then the state machine */
-void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne, lanes = s->lanes;
   for (unsigned e = 0; e < NE; e++) {

@@ -7,7 +7,8 @@
  *   grx       the flow's gathered data has arrived; rdone: the root's Reduce entry issued
  *   act, pb, pwm, ppl/pph  reduce_chain only (C model): child positions started, bytes
  *             added per child, its completed prefix of the chunk and ranges beyond it.
- * All of it is cleared by start. */
+ * All of it is cleared by start. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
@@ -34,7 +35,7 @@ static void chain_done(mt_ni *s, const mt_ni_rx *r, unsigned fi) {
   if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
 }
 
-void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const size_t F = p->max_flows;
   /* receive engines: a message started (reduce_chain: its child position), or complete */

@@ -5,7 +5,8 @@
  * drives the valid/ready port; a new request is granted, round robin after the last grant,
  * when the register is empty or its request is accepted at this edge. Reads complete in
  * order: a tag FIFO per port remembers the requester of every read in flight. The RTL has
- * one port (mem_ports 1); more ports are C-model-only (docs/ni.md "Bandwidth"). */
+ * one port (mem_ports 1); more ports are C-model-only (docs/ni.md "Bandwidth"). 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
@@ -28,7 +29,7 @@ static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w)
 /* responses, then the arbiters: per port, round robin after the last grant, among the
  * requesters of the port (needs the packetisers' req (mt_ni_pktz_eval) and the engines'
  * (mt_ni_depktz_eval)) */
-void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal;
   responses(s, in, w);
   w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
@@ -77,7 +78,7 @@ void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 
 /* request registers (accepted -> empty; granted -> the requester's request) and tag FIFOs
  * (answered front popped; a granted read pushes its requester) */
-void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
   const uint32_t acc = w->rqv & w->rdy; /* requests accepted at this edge */
   for (uint32_t um = acc | w->rspm | w->gntm; um; um &= um - 1u) {

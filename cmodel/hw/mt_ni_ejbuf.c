@@ -3,7 +3,8 @@
  * flits per (local port, VC), stream s = port * NumVcs + vc. A flit arriving on port l is
  * stored in the FIFO of its VC field if that FIFO was not full before the edge (otherwise
  * it is dropped and EJ_OVF raised: a credit violation). Every pop (by a receive engine)
- * returns one credit pulse on ej_credit[l][vc] in the next cycle (registered). */
+ * returns one credit pulse on ej_credit[l][vc] in the next cycle (registered). 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include "hw/mt_ni_blocks.h"
 
 /* the stream a flit arriving on port l goes to (out-of-range VCs to VC 0) */
@@ -14,7 +15,7 @@ static inline unsigned ej_stream(const mt_ni *s, const mt_ni_in *in, unsigned l)
 }
 
 /* ovf_o: a flit on a full FIFO (dropped; the issue logic raises EJ_OVF) */
-void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->ej_full = 0;
   for (uint32_t lm = mt_ni_nz8(in->ej_valid) & ((1u << s->p.nlocal) - 1u); lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
@@ -23,7 +24,7 @@ void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 }
 
 /* pops (credit pulses), then pushes of the flits accepted (FIFO not full before the edge) */
-void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+static inline void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NV = p->num_vcs;
   for (unsigned e = 0; e < s->ne; e++) {

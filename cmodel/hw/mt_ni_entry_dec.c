@@ -2,7 +2,8 @@
  * mt_ni_entry_dec.c: twin of rtl/mt_ni_entry_dec.sv, the decoder of a schedule-table word
  * (fmt/mt_entry.h, full or compact), instantiated twice: u_dec_a on table port A (head
  * entry E of the scan and issue logic), u_dec_b on port B (the receive engines' look-up;
- * in the C model one per engine). Purely combinational. */
+ * in the C model one per engine). Purely combinational. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
@@ -60,11 +61,6 @@ static void dec_cfg(const mt_ni *s, const mt_ni_in *cfg, mt_ni_entry *en) {
   }
 }
 
-void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
-  dec_raw(s, w, en);
-  if (s->p.compact) dec_cfg(s, cfg, en);
-}
-
 /* decoded entry of read port c (0: A, 1 + e: B of engine e) holding word w: cached on w
  * (speed only: the cache holds no RTL state) */
 static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, const uint64_t *w) {
@@ -81,7 +77,7 @@ static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, co
 
 /* u_dec_a: the head entry E (port A, every cycle); u_dec_b: engine e's look-up entry
  * (port B, only while the engine is in LOOK, the only state that reads it) */
-void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->ea = dec_port(s, 0, in, s->tba);
   w->ef = mt_ni_fi(s, (uint32_t)w->ea->flow);
   for (unsigned e = 0; e < s->ne; e++) w->eb[e] = s->rx[e].st == 1 ? dec_port(s, 1 + e, in, s->tbb[e]) : NULL;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_ni_issue.c: twin of rtl/mt_ni_issue.sv, the NI's control (Fig. 6): start, start-up
  * scan of the table, issue of the head entry, END, errors and the watchdog (the timestep
- * and lockstep counters are static inline in mt_ni_blocks.h, the per-flow state in
- * mt_ni_deps.c).
+ * and lockstep counters are in mt_ni_lockstep.c, the per-flow state in mt_ni_deps.c).
  *  SCAN  one entry per cycle from index 0: checks it (codes in docs/ni.md) and records it
  *        in deps; END -> RUN with timestep 1, head index 0.
  *  RUN   head entry E (table port A). Nothing while the lockstep counter runs; END -> FIN;
@@ -10,7 +9,8 @@
  *        an entry of this step issues when its dependencies are met (NOP: loads the
  *        lockstep counter; Reduce: its children are added, sends to the Parent; Gather:
  *        the data is here, sends to one child per cycle); an earlier step is an error.
- *  FIN   -> DONE once packetisers, engines and memory are idle and every gather arrived. */
+ *  FIN   -> DONE once packetisers, engines and memory are idle and every gather arrived. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include "hw/mt_ni_blocks.h"
 
 /* the packetiser of the slot to send to: port p -> packetiser p mod L, so that a source's
@@ -25,7 +25,7 @@ static int own_pktz(const mt_ni *s, const mt_ni_wires *w, uint32_t port) {
 
 /* RUN: issue / advance / END; SCAN: the entry's checks; FIN: drained; errors, watchdog,
  * start, next head index */
-void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned L = p->nlocal, F = p->max_flows;
   const uint32_t all1_port = (1u << p->port_w) - 1u;
@@ -116,7 +116,7 @@ void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
 }
 
 /* control state, child index, error, done, watchdog, head index */
-void mt_ni_issue_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_issue_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_entry *E = w->ea;
   if (w->scan_done) { s->st = MT_NI_ST_RUN; s->ci = 0; }
   if (w->scan_rec) s->prev_step = (uint16_t)E->step;

@@ -5,12 +5,13 @@
  * SQ flits buffered or in flight) and sends, on VC InjVc and only with a credit, a head
  * then the data flits (message mode: one all-reduce head, sub-tails every SubPktFlits;
  * packet mode or routed slot: a head per PktBytes packet). Credits: one counter per VC,
- * reset to VcDepth, -1 per flit sent, +1 per inj_credit pulse. */
+ * reset to VcDepth, -1 per flit sent, +1 per inj_credit pulse. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
 /* busy_o, req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
-void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
+static inline void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   uint32_t act = 0, sreq = 0, send = 0;
   for (unsigned l = 0; l < p->nlocal; l++) {
@@ -65,7 +66,7 @@ static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
 }
 
 /* read granted, read data in, flit out, credits, activation by the issue logic, clear */
-void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned L = p->nlocal, NV = p->num_vcs;
   for (uint32_t lm = w->gnt_tx; lm; lm &= lm - 1u) {

@@ -3,12 +3,13 @@
  * adders (int32 wrap-around or fp32, util/mt_fp32.h mt_reduce_add) and one output register
  * (latency 1 cycle, one vector per cycle, no stall). Operands: the memory's response (the
  * running sum) and the received flit at the front of the engine's inq; the registered sum
- * goes into the engine's write queue wq in the next cycle. */
+ * goes into the engine's write queue wq in the next cycle. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 #include "util/mt_fp32.h"
 
-void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+static inline void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const unsigned rq = s->p.rq, lanes = s->lanes;
   for (unsigned e = 0; e < s->ne; e++) {
     mt_ni_rx *r = &s->rx[e];

@@ -3,11 +3,12 @@
  * write port (loading while not busy) and registered read ports, A at the head index
  * (scan/issue) and B, one per receive engine, at its look-up address. A write and a read of
  * the same word at one edge read the old word. (The back door, like the RTL's $readmemh
- * image, is mt_ni_table_load in mt_ni.c.) */
+ * image, is mt_ni_table_load in mt_ni.c.)
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
-void mt_ni_table_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+static inline void mt_ni_table_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const unsigned D = s->p.tbl_depth;
   memcpy(s->tba, s->tbl + (size_t)(w->hp_d < D ? w->hp_d : 0) * MT_NI_EW, sizeof s->tba);
   for (unsigned e = 0; e < s->ne; e++)
