@@ -225,7 +225,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* evaluate: this cycle's combinational values */
   mt_ni_entry_dec_eval(s, in, &w);   /* table words -> entries E (port A), B (port B) */
-  mt_ni_pktz_eval(s, &w);            /* packetisers: read requests, flits to send */
+  mt_ni_pktz_eval(s, &w);            /* packetisers: busy, read requests, flits to send */
   mt_ni_depktz_eval(s, in, &w);      /* engines: requests, frame check, pick, look-up, done */
   mt_ni_ejbuf_eval(s, in, &w);       /* ejection overflow */
   mt_ni_dma_eval(s, in, &w);         /* memory responses -> requesters; arbiters: grants */
@@ -234,7 +234,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* update: the rising edge */
   outputs_clear(s);
-  mt_ni_dma_update(s, &w);             /* request registers, tag FIFOs */
+  mt_ni_dma_update(s, &w);          /* request registers, tag FIFOs */
   mt_ni_reduce_update(s, in, &w);    /* adders' output register -> wq; response + inq -> adders */
   mt_ni_pktz_update(s, in, &w);      /* reads, data FIFOs, flits out, credits, activation */
   mt_ni_depktz_update(s, &w);        /* engines' queues and state */
