@@ -140,9 +140,9 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
 static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne, lanes = s->lanes;
+  for (uint32_t em = w->wacc; em; em &= em - 1u) s->rx[__builtin_ctz(em)].wa++;
   for (unsigned e = 0; e < NE; e++) {
     mt_ni_rx *r = &s->rx[e];
-    r->wa += (w->wacc >> e) & 1u;
     if ((w->gnt_rd >> e) & 1u) {
       unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
       for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = w->front[e]->w[k];

@@ -80,5 +80,6 @@ static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, co
 static inline void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->ea = dec_port(s, 0, in, s->tba);
   w->ef = mt_ni_fi(s, (uint32_t)w->ea->flow);
-  for (unsigned e = 0; e < s->ne; e++) w->eb[e] = s->rx[e].st == 1 ? dec_port(s, 1 + e, in, s->tbb[e]) : NULL;
+  const unsigned NE = s->ne;
+  for (unsigned e = 0; e < NE; e++) w->eb[e] = s->rx[e].st == 1 ? dec_port(s, 1 + e, in, s->tbb[e]) : NULL;
 }

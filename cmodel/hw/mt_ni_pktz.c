@@ -45,8 +45,9 @@ static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
     }
     t->hd = 1;
   } else {
-    uint32_t m = mt_ni_lane_mask(s, t->txj, t->nfl, t->lastmask);
-    for (unsigned k = 0; k < s->lanes; k++) fl->w[k] = (m >> k) & 1u ? t->fifo[t->frd][k] : 0;
+    const unsigned lanes = s->lanes;
+    const uint32_t m = mt_ni_lane_mask(s, t->txj, t->nfl, t->lastmask), *src = t->fifo[t->frd];
+    for (unsigned k = 0; k < lanes; k++) fl->w[k] = (m >> k) & 1u ? src[k] : 0;
     int last = t->txj + 1 == t->nfl;
     unsigned ty;
     if (t->pm) {
@@ -68,7 +69,7 @@ static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
 /* read granted, read data in, flit out, credits, activation by the issue logic, clear */
 static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  const unsigned L = p->nlocal, NV = p->num_vcs;
+  const unsigned L = p->nlocal, NV = p->num_vcs, lanes = s->lanes;
   for (uint32_t lm = w->gnt_tx; lm; lm &= lm - 1u) {
     mt_ni_tx *t = &s->tx[__builtin_ctz(lm)];
     t->rdj++;
@@ -78,8 +79,9 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     const unsigned m = (unsigned)__builtin_ctz(mm);
     if (w->rsp_tag[m] >= (int)L) continue;
     mt_ni_tx *t = &s->tx[w->rsp_tag[m]];
-    unsigned wi = mt_ni_wrap(t->frd + t->fcnt, p->sq);
-    for (unsigned k = 0; k < s->lanes; k++) t->fifo[wi][k] = in->mem_rsp_data[m][k];
+    uint32_t *dst = t->fifo[mt_ni_wrap(t->frd + t->fcnt, p->sq)];
+    const uint32_t *src = in->mem_rsp_data[m];
+    for (unsigned k = 0; k < lanes; k++) dst[k] = src[k];
     t->fcnt++; t->outst--;
   }
   w->vmask = w->send; /* injection ports valid after the edge */
