@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni_depktz.c: twin of rtl/mt_ni_depktz.sv, the receive engines (depacketiser and
+ * reduction), rx_engines of them (the RTL has one). One message (or packet) at a time:
+ *  IDLE  picks the first non-empty stream of its list from rr (round robin); its front must
+ *        be a head (else RX_FRAME); reads the flow's table entry on port B -> LOOK.
+ *  LOOK  checks the message against the entry (RX_FLOW, RX_SRC, RX_RANGE); a Reduce
+ *        message waits for its child's turn, a Gather one for the previous to be consumed
+ *        (-> IDLE, stream not popped); else pops the head -> BUSY.
+ *  BUSY  Reduce: reads the running sum for every flit (inq), adds it (mt_ni_reduce.c),
+ *        writes the result (wq); Gather: writes every flit; -> IDLE when every write is
+ *        issued (and, on its own write port, accepted). The flow's counters are in
+ *        mt_ni_deps.c. reduce_chain (C model only) lets a child's message start before its
+ *        predecessor's has been added (docs/ni.md "Chained reduction"). 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
+#include <string.h>
+#include "hw/mt_ni_blocks.h"
+
+/* LOOK of engine e: the message (head in r) against its table entry B */
+static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires *w) {
+  const mt_ni_params *p = &s->p;
+  const unsigned F = p->max_flows, NE = s->ne;
+  const uint32_t all1_port = (1u << p->port_w) - 1u;
+  const mt_ni_rx *r = &s->rx[e];
+  const mt_ni_entry *B = w->eb[e];
+  int look_code = 0, wait = 0;
+  unsigned f = r->flow, fi = mt_ni_fi(s, f);
+  uint32_t ea = B->addr, es = B->size;
+  if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
+      (r->op == MT_OP_GATHER && s->root[fi])) look_code = MT_NI_E_RX_FLOW;
+  else if (r->op == MT_OP_REDUCE) {
+    int k = -1;
+    for (int c = 0; c < B->nchild; c++) if ((uint32_t)B->cnode[c] == r->src) { k = c; break; }
+    if (k < 0) look_code = MT_NI_E_RX_SRC;
+    else if (p->reduce_chain && NE > 1 && !(r->addr == ea && r->len == es)) {
+      /* packet unit: child cnt's at once; child k > cnt once k-1 started, if k's ejection
+       * port is not that of any child in between (none routed) */
+      const uint32_t c0 = s->cnt[fi];
+      int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
+      for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
+        if (B->cej[j] == B->cej[k] || (uint32_t)B->cport[j] == all1_port || (uint32_t)B->cport[k] == all1_port) ok = 0;
+      if (ok) w->rx_chain_k[e] = k; else wait = 1;
+    } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
+    else if (p->reduce_chain && NE > 1 && (uint32_t)k == s->act[fi] && (uint32_t)k > s->cnt[fi] &&
+             r->addr == ea && r->len == es) {
+      /* chained behind child k-1, whose whole message another engine is adding now */
+      for (unsigned e2 = 0; e2 < NE; e2++) {
+        const mt_ni_rx *q = &s->rx[e2];
+        if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->whole && q->flow == f && q->cpos + 1 == (uint32_t)k) { w->rx_chain_pe[e] = (int)e2; break; }
+      }
+      if (w->rx_chain_pe[e] >= 0) w->rx_chain_k[e] = k; else wait = 1;
+    } else wait = 1;
+  } else {
+    if (s->gv[fi] && (uint32_t)B->pnode != r->src) look_code = MT_NI_E_RX_SRC;
+    else if (s->grx[fi]) wait = 1;
+  }
+  if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea ||
+                     (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
+  if (look_code) mt_ni_set_err(w, look_code);
+  else if (wait) w->rx_look_wait |= 1u << e;
+  else w->rx_look_go |= 1u << e;
+}
+
+static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const mt_ni_params *p = &s->p;
+  const unsigned NE = s->ne;
+  /* BUSY: the stream's front flit, its check, the read / write requests */
+  w->rx_busy = 0; w->rx_wr = 0; w->rx_rd = 0;
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    const unsigned rs = r->s;
+    const int fv = r->st == 2 && s->ej_cnt[rs] != 0;
+    const mt_flit *fr = fv ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
+    w->front[e] = fr;
+    int front_bad = 0;
+    if (fv && r->popj < r->nfl) {
+      unsigned t = mt_flit_type(fr, p->payload_w);
+      front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
+                  mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
+    }
+    const int busy = w->running && r->st == 2;
+    const int pop_ok = fv && r->popj < r->nfl && !front_bad;
+    int rd = busy && r->op == MT_OP_REDUCE && pop_ok && r->infl < p->rq;
+    w->rx_busy |= (uint32_t)busy << e;
+    w->rx_wr |= (uint32_t)(busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok)) << e;
+    /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
+    if (rd && r->chn && r->cpos != s->cnt[mt_ni_fi(s, r->flow)] && s->rx[r->pe].wa <= r->popj) rd = 0;
+    /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
+    if (rd && r->pk) {
+      const unsigned fi = mt_ni_fi(s, r->flow);
+      if (r->cpos > s->cnt[fi] && s->pwm[fi * MT_NI_MAX_C + r->cpos - 1] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
+    }
+    w->rx_rd |= (uint32_t)rd << e;
+    if (busy && fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);
+  }
+  /* IDLE: pick a stream (round robin); its front must be a head; the head's flow names
+   * the entry to read on port B */
+  for (unsigned e = 0; e < NE; e++) {
+    const mt_ni_rx *r = &s->rx[e];
+    w->rx_pick[e] = -1;
+    w->rb_d[e] = s->rb[e];
+    w->ej_pop[e] = MT_NI_NO_POP;
+    if (!(w->running && r->st == 0 && (s->ejnz & s->engm[e]))) continue;
+    const unsigned ses = s->ses;
+    unsigned i = r->rr < ses ? r->rr : r->rr % ses;
+    for (unsigned k = 0; k < ses; k++) {
+      const unsigned g = s->estr[e][i];
+      if (s->ej_cnt[g]) { w->rx_pick[e] = (int)g; w->rx_pick_l[e] = (int)i; break; }
+      if (++i == ses) i = 0;
+    }
+    if (w->rx_pick[e] < 0) continue;
+    const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
+    if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) { mt_ni_set_err(w, MT_NI_E_RX_FRAME); w->rx_pick[e] = -1; continue; }
+    mt_head_info *h = &w->rx_hd[e];
+    mt_hd_unpack(f, h);
+    const unsigned fi = mt_ni_fi(s, h->flow);
+    w->rb_d[e] = (h->op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
+  }
+  /* LOOK */
+  w->rx_look_go = 0; w->rx_look_wait = 0; w->rx_done = 0;
+  for (unsigned e = 0; e < NE; e++) {
+    if (!(w->running && s->rx[e].st == 1)) continue;
+    w->rx_chain_k[e] = -1; w->rx_chain_pe[e] = -1;
+    look_up(s, in, e, w);
+    if ((w->rx_look_go >> e) & 1u) w->ej_pop[e] = s->rx[e].s; /* the head */
+  }
+  /* BUSY -> IDLE: done when every write is issued; with its own write port, also accepted
+   * by the memory (nothing held), so a later reader on another port sees the data */
+  for (uint32_t em = w->rx_busy; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    const mt_ni_rx *r = &s->rx[e];
+    if (r->wj != r->nfl) continue;
+    unsigned wp = s->wport[e];
+    w->rx_done |= (uint32_t)((s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
+                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)])) << e;
+  }
+}
+
+/* grants (read: the flit into inq; write: wq popped or the gathered flit popped), writes
+ * accepted, then the state machine */
+static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
+  const mt_ni_params *p = &s->p;
+  const unsigned NE = s->ne, lanes = s->lanes;
+  for (uint32_t em = w->wacc; em; em &= em - 1u) s->rx[__builtin_ctz(em)].wa++;
+  for (unsigned e = 0; e < NE; e++) {
+    mt_ni_rx *r = &s->rx[e];
+    if ((w->gnt_rd >> e) & 1u) {
+      unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
+      for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = w->front[e]->w[k];
+      r->inq_cnt++;
+      r->popj++; r->infl++;
+    }
+    if ((w->gnt_wr >> e) & 1u) {
+      if (r->op == MT_OP_REDUCE) {
+        if (++r->wq_rd == p->rq) r->wq_rd = 0;
+        r->wq_cnt--; r->infl--;
+      } else r->popj++;
+      r->wj++;
+    }
+    if (w->rx_pick[e] >= 0) {
+      const mt_head_info *h = &w->rx_hd[e];
+      const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
+      r->st = 1; r->s = (uint32_t)w->rx_pick[e]; r->sl = (uint32_t)w->rx_pick_l[e];
+      r->op = (uint8_t)h->op; r->flow = h->flow; r->src = h->src; r->addr = h->addr; r->len = h->len;
+      r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
+    } else if (r->st == 1 && w->running) {
+      const mt_ni_entry *B = w->eb[e];
+      if ((w->rx_look_go >> e) & 1u) {
+        r->st = 2; r->size = B->size;
+        r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
+        r->lastmask = mt_ni_last_mask(s, r->len);
+        r->popj = 0; r->wj = 0; r->infl = 0; r->wa = 0;
+        r->chn = w->rx_chain_pe[e] >= 0; r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
+        r->cpos = w->rx_chain_k[e] >= 0 ? (uint32_t)w->rx_chain_k[e] : 0;
+        r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
+        r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
+        r->cbase = B->addr;
+      } else if ((w->rx_look_wait >> e) & 1u) {
+        r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+      }
+    } else if ((w->rx_done >> e) & 1u) {
+      r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+    }
+    s->rb[e] = w->rb_d[e];
+    if (w->clear) { r->st = 0; r->inq_cnt = 0; r->inq_rd = 0; r->wq_cnt = 0; r->wq_rd = 0; }
+  }
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni_dma.c: twin of rtl/mt_ni_dma.sv, the memory ports. Requesters: the packetisers
+ * (agent l < L: reads of the chunk being sent) and the receive engines (agent L + e: reads
+ * of the running sum, writes of results and gathered data). Per port one request register
+ * drives the valid/ready port; a new request is granted, round robin after the last grant,
+ * when the register is empty or its request is accepted at this edge. Reads complete in
+ * order: a tag FIFO per port remembers the requester of every read in flight. The RTL has
+ * one port (mem_ports 1); more ports are C-model-only (docs/ni.md "Bandwidth"). 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
+#include <string.h>
+#include "hw/mt_ni_blocks.h"
+
+/* responses: the tag FIFO front of every port with mem_rsp_valid names the requester */
+static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal, TQD = s->tq_depth;
+  w->eng_rspm = 0;
+  w->rspm = 0;
+  const uint32_t rv = mt_ni_nz_mp(in->mem_rsp_valid, s->nmp);
+  if (rv) w->progress = 1;
+  for (uint32_t mm = rv; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (!s->tq_cnt[m]) continue;
+    w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
+    w->rspm |= 1u << m;
+    if (w->rsp_tag[m] >= (int)L) { w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m; w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L); }
+  }
+}
+
+/* responses, then the arbiters: per port, round robin after the last grant, among the
+ * requesters of the port (needs the packetisers' req (mt_ni_pktz_eval) and the engines'
+ * (mt_ni_depktz_eval)) */
+static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal;
+  responses(s, in, w);
+  w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
+  /* writes accepted at this edge (the engines count them: reduce_chain) */
+  for (uint32_t mm = w->rqv & w->rdy; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (s->rq_we[m] && s->rq_ag[m] >= L) w->wacc |= 1u << (s->rq_ag[m] - L);
+  }
+  /* ports with at least one requester (the others grant nothing) */
+  uint32_t cand = 0;
+  if (w->running) {
+    for (uint32_t lm = w->sreq; lm; lm &= lm - 1u) cand |= s->apm[__builtin_ctz(lm)][0];
+    for (uint32_t em = w->rx_wr | w->rx_rd; em; em &= em - 1u) {
+      const unsigned e = (unsigned)__builtin_ctz(em);
+      cand |= s->apm[L + e][0];
+      if ((w->rx_rd >> e) & 1u) cand |= s->apm[L + e][1];
+      if ((w->rx_wr >> e) & 1u) cand |= s->apm[L + e][2];
+    }
+    cand &= ~w->rqv | w->rdy;
+  }
+  for (uint32_t cm = cand; cm; cm &= cm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(cm);
+    const unsigned na = s->na[m];
+    unsigned i = s->mrr[m];
+    for (unsigned k = 1; k <= na; k++) {
+      if (++i >= na) i = 0;
+      const unsigned a = s->ag[m][i], md = s->agm[m][i];
+      const uint32_t rq = a < L ? w->sreq >> a : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd : w->rx_wr) >> (a - L);
+      if (!(rq & 1u)) continue;
+      w->gnt[m] = (int)i; w->gntm |= 1u << m;
+      /* what the grant does: a packetiser read; an engine's write (mode 2, or mode 0 when
+       * it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
+      if (a < L) { w->gnt_kind[m] = MT_NI_GNT_TX; w->gnt_tx |= 1u << a; break; }
+      const unsigned e = a - L;
+      if (md == 2 || (md == 0 && ((w->rx_wr >> e) & 1u))) {
+        w->gnt_kind[m] = MT_NI_GNT_RX_WR; w->gnt_wr |= 1u << e;
+        if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
+      } else {
+        w->gnt_kind[m] = MT_NI_GNT_RX_RD; w->gnt_rd |= 1u << e;
+        w->ej_pop[e] = s->rx[e].s;
+      }
+      break;
+    }
+  }
+}
+
+/* request registers (accepted -> empty; granted -> the requester's request) and tag FIFOs
+ * (answered front popped; a granted read pushes its requester) */
+static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
+  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
+  const uint32_t acc = w->rqv & w->rdy; /* requests accepted at this edge */
+  for (uint32_t um = acc | w->rspm | w->gntm; um; um &= um - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(um);
+    if ((acc >> m) & 1u) s->rq_v[m] = 0;
+    if ((w->rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
+    if (!((w->gntm >> m) & 1u)) continue;
+    const unsigned a = s->ag[m][w->gnt[m]];
+    uint8_t *tq = s->tq + (size_t)m * TQD;
+    s->mrr[m] = (uint32_t)w->gnt[m];
+    s->rq_v[m] = 1;
+    s->rq_ag[m] = (uint8_t)a;
+    /* a read (packetiser: flit rdj; engine: the running sum of flit popj) or an engine's
+     * write of flit wj (a sum from wq, or the gathered flit) */
+    const int wr = w->gnt_kind[m] == MT_NI_GNT_RX_WR;
+    const mt_ni_rx *r = a < L ? NULL : &s->rx[a - L];
+    uint32_t base, j, nfl, lastmask;
+    if (!r) { const mt_ni_tx *t = &s->tx[a]; base = t->addr; j = t->rdj; nfl = t->nfl; lastmask = t->lastmask; }
+    else { base = r->addr; j = wr ? r->wj : r->popj; nfl = r->nfl; lastmask = r->lastmask; }
+    s->rq_we[m] = (uint8_t)wr;
+    s->rq_addr[m] = base + (j << s->lg_fb);
+    s->rq_be[m] = mt_ni_lane_mask(s, j, nfl, lastmask);
+    if (!wr) {
+      memset(s->rq_data[m], 0, sizeof s->rq_data[m]);
+      tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
+      s->tq_cnt[m]++;
+    } else if (r->op == MT_OP_REDUCE) memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
+    else for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[a - L]->w[k];
+  }
+}

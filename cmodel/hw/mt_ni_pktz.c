@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_ni_pktz.c: twin of rtl/mt_ni_pktz.sv, one per injection port l: the DMA reader and
+ * packetiser. Activated by the issue logic with one message (destination slot, flow, op,
+ * step, chunk addr/len), it reads the chunk flit by flit through the memory port (at most
+ * SQ flits buffered or in flight) and sends, on VC InjVc and only with a credit, a head
+ * then the data flits (message mode: one all-reduce head, sub-tails every SubPktFlits;
+ * packet mode or routed slot: a head per PktBytes packet). Credits: one counter per VC,
+ * reset to VcDepth, -1 per flit sent, +1 per inj_credit pulse. 
+ * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
+#include <string.h>
+#include "hw/mt_ni_blocks.h"
+
+/* busy_o, req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
+static inline void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
+  const mt_ni_params *p = &s->p;
+  uint32_t act = 0, sreq = 0, send = 0;
+  for (unsigned l = 0; l < p->nlocal; l++) {
+    const mt_ni_tx *t = &s->tx[l];
+    if (!t->act) continue;
+    act |= 1u << l;
+    sreq |= (uint32_t)(t->rdj < t->nfl && t->fcnt + t->outst < p->sq) << l;
+    send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
+  }
+  w->tx_busy = act;
+  w->sreq = w->running ? sreq : 0; w->send = w->running ? send : 0;
+}
+
+/* the flit packetiser l sends at this edge, into its (all zero) output register */
+static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
+  const mt_ni_params *p = &s->p;
+  if (!t->hd) {
+    mt_head_info h; memset(&h, 0, sizeof h);
+    h.dst = t->dst; h.src = in->node_id; h.eject = t->ej; h.flow = t->flow; h.op = t->op;
+    h.step = t->step;
+    if (t->pm) {
+      uint32_t off = t->txj << s->lg_fb, rem = t->len - off;
+      h.next = 0; h.addr = t->addr + off; h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
+      h.last = t->txj + s->pkt_flits >= t->nfl;
+      mt_hd_pack(fl, &h);
+      mt_flit_set_type(fl, p->payload_w, MT_FT_HEAD);
+    } else {
+      h.next = t->nxt; h.addr = t->addr; h.len = t->len; h.last = 1;
+      mt_hd_pack(fl, &h);
+      mt_flit_set_type(fl, p->payload_w, MT_FT_AR_HEAD);
+    }
+    t->hd = 1;
+  } else {
+    const unsigned lanes = s->lanes;
+    const uint32_t m = mt_ni_lane_mask(s, t->txj, t->nfl, t->lastmask), *src = t->fifo[t->frd];
+    for (unsigned k = 0; k < lanes; k++) fl->w[k] = (m >> k) & 1u ? src[k] : 0;
+    int last = t->txj + 1 == t->nfl;
+    unsigned ty;
+    if (t->pm) {
+      ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
+      if (t->pc + 1 == s->pkt_flits) { t->pc = 0; t->hd = 0; } else t->pc++;
+    } else {
+      ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
+      t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
+    }
+    mt_flit_set_type(fl, p->payload_w, ty);
+    if (++t->frd == p->sq) t->frd = 0;
+    t->fcnt--;
+    t->txj++;
+    if (last) t->act = 0;
+  }
+  mt_flit_set_vc(fl, p->payload_w, p->num_vcs, p->inj_vc);
+}
+
+/* read granted, read data in, flit out, credits, activation by the issue logic, clear */
+static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
+  const mt_ni_params *p = &s->p;
+  const unsigned L = p->nlocal, NV = p->num_vcs, lanes = s->lanes;
+  for (uint32_t lm = w->gnt_tx; lm; lm &= lm - 1u) {
+    mt_ni_tx *t = &s->tx[__builtin_ctz(lm)];
+    t->rdj++;
+    t->outst++;
+  }
+  for (uint32_t mm = w->rspm; mm; mm &= mm - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(mm);
+    if (w->rsp_tag[m] >= (int)L) continue;
+    mt_ni_tx *t = &s->tx[w->rsp_tag[m]];
+    uint32_t *dst = t->fifo[mt_ni_wrap(t->frd + t->fcnt, p->sq)];
+    const uint32_t *src = in->mem_rsp_data[m];
+    for (unsigned k = 0; k < lanes; k++) dst[k] = src[k];
+    t->fcnt++; t->outst--;
+  }
+  w->vmask = w->send; /* injection ports valid after the edge */
+  for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
+    send_flit(s, in, &s->tx[l], &s->q.inj_flit[l]); /* all zero: not valid last cycle, or cleared */
+    s->q.inj_valid[l] = 1;
+    s->cred[l][p->inj_vc]--;
+  }
+  for (unsigned l = 0; l < L; l++) {
+    for (uint32_t vm = mt_ni_nz8(in->inj_credit[l]) & ((1u << NV) - 1u); vm; vm &= vm - 1u) s->cred[l][__builtin_ctz(vm)]++;
+  }
+  if (w->act_l >= 0) {
+    const mt_ni_entry *E = w->ea;
+    mt_ni_tx *t = &s->tx[w->act_l];
+    t->act = 1; t->op = (uint8_t)E->op; t->flow = (uint32_t)E->flow; t->step = (uint16_t)E->step;
+    t->dst = (uint32_t)w->act_node; t->nxt = (uint32_t)w->act_port; t->ej = (uint32_t)w->act_ej;
+    t->pm = (uint8_t)(in->pkt_mode || (uint32_t)w->act_port == (1u << p->port_w) - 1u);
+    t->addr = E->addr; t->len = E->size;
+    t->nfl = (E->size + s->fb - 1u) >> s->lg_fb;
+    t->lastmask = mt_ni_last_mask(s, E->size);
+    t->rdj = 0; t->txj = 0; t->pc = 0; t->hd = 0;
+  }
+  if (w->clear)
+    for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
+}
