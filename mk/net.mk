@@ -46,7 +46,7 @@ NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-as
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 define NET_BUILD
 $(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
-	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1)
+	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 t0=$$$$(date +%s); \
 	 $(NET_VERILATE) $(NET_TRACE) -Mdir $(BUILD)/obj_net$(NET_SFX)_$(1) $$$$g \

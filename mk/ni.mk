@@ -17,7 +17,7 @@ NI_SHAPE = configs/ni/$(1).cfg
 
 define NI_BUILD
 $(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
-	@mkdir -p $(BUILD)/obj_ni_$(1)
+	@mkdir -p $(BUILD)/obj_ni_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) && \
 	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \

@@ -30,6 +30,7 @@ t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
 
 # ---- Verilator co-simulation against the C model ----
 $(BUILD)/obj_fp32/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
+	@rm -f $@
 	$(VERILATOR) $(RD_VFLAGS) -Mdir $(BUILD)/obj_fp32 $(RD_RTL_ABS) \
 	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) >$(BUILD)/obj_fp32.log 2>&1 \
 	  || { tail -30 $(BUILD)/obj_fp32.log; exit 1; }
@@ -45,6 +46,7 @@ $(RD_DIR)/fp32_soak_trunc: tb/cmodel/util/fp32_soak.c cmodel/util/mt_fp32.c cmod
 t-reduce-neg-c: $(RD_DIR)/fp32_soak_trunc
 	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
 $(BUILD)/obj_fp32_trunc/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
+	@rm -f $@
 	$(VERILATOR) $(RD_VFLAGS) -Wno-UNUSEDSIGNAL -DMT_FP32_MUTANT_TRUNC -Mdir $(BUILD)/obj_fp32_trunc \
 	  $(RD_RTL_ABS) $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) \
 	  >$(BUILD)/obj_fp32_trunc.log 2>&1 || { tail -30 $(BUILD)/obj_fp32_trunc.log; exit 1; }

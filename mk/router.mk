@@ -22,7 +22,7 @@ $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmod
 # one Verilator build per parameter set: build/obj_router_<set>/cosim_router
 define RT_BUILD
 $(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
-	@mkdir -p $(BUILD)/obj_router_$(1)
+	@mkdir -p $(BUILD)/obj_router_$(1); rm -f $$@  # relink: Verilator's make does not track the C objects
 	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 \
 	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
