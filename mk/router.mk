@@ -15,7 +15,7 @@ RT_CFLAGS   := $(CWARN) -O2 -g -Icmodel
 RT_SETS   := $(patsubst configs/router/%.cfg,%,$(sort $(wildcard configs/router/*.cfg)))
 RT_SHAPE   = configs/router/$(1).cfg
 
-$(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmodel/fmt/mt_flit.h | deps-ok
+$(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmodel/fmt/mt_flit.h cmodel/fmt/mt_formats.h cmodel/util/mt_err.h | deps-ok
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
