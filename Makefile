@@ -104,15 +104,20 @@ demo: deps $(BUILD)/multitree
 	@scripts/demo.sh $(BUILD)
 
 # Every rtl/*.sv linted as its own top by Verilator -Wall, parsed by Yosys and Icarus; the
-# C model's layer rule (scripts/lint_layers.py: which layer may include which).
+# C model's layer rule (scripts/lint_layers.py: which layer may include which); C/C++ format
+# (scripts/lint_format.sh against .clang-format).
 lint: deps
-	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; exit $$((a | b))
+	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; exit $$((a | b | c))
 t-lint:
 	@scripts/runbench.sh $@ 600 scripts/lint.sh
 # the layer lint on the tree, and on copies broken on purpose (it must catch them)
 t-lint-layers:
 	@scripts/runbench.sh $@ 120 tb/lint/test_lint_layers.sh
-TEST_STEPS += t-lint t-lint-layers
+# the format check on the tree, and on a copy broken on purpose
+t-lint-format:
+	@mkdir -p $(BUILD)
+	@scripts/runbench.sh $@ 300 tb/lint/test_lint_format.sh
+TEST_STEPS += t-lint t-lint-layers t-lint-format
 
 .PHONY: formal area
 formal: deps $(FORMAL_STEPS)

@@ -6,7 +6,7 @@ set -u
 need=(
   "cc:gcc" "c++:g++" "make:make" "pkg-config:pkg-config"
   "verilator:verilator" "iverilog:iverilog" "yosys:yosys" "yosys-smtbmc:yosys"
-  "z3:z3" "gnuplot:gnuplot-nox" "python3:python3"
+  "z3:z3" "gnuplot:gnuplot-nox" "python3:python3" "clang-format:clang-format"
   "/usr/include/jansson.h:libjansson-dev" "/usr/include/zlib.h:zlib1g-dev"
 )
 missing=()

@@ -17,15 +17,24 @@
 static int entry_width(int argc, char **argv) {
   mt_entry_fmt f;
   memset(&f, 0, sizeof f);
-  f.children = 4; f.flow_w = 4; f.step_w = 5; f.id_w = 4; f.port_w = 3; f.ej_w = 2; /* mt_ni.sv */
-  f.addr_w = 12; f.size_w = 13;
+  f.children = 4;
+  f.flow_w = 4;
+  f.step_w = 5;
+  f.id_w = 4;
+  f.port_w = 3;
+  f.ej_w = 2; /* mt_ni.sv */
+  f.addr_w = 12;
+  f.size_w = 13;
   static const char *const names[] = {"Compact", "Children", "FlowW", "StepW", "IdW",
                                       "PortW", "EjW", "AddrW", "SizeW"};
   int *const dst[] = {&f.compact, &f.children, &f.flow_w, &f.step_w, &f.id_w,
                       &f.port_w, &f.ej_w, &f.addr_w, &f.size_w};
   for (int a = 0; a < argc; a++) {
     const char *eq = strchr(argv[a], '=');
-    if (!eq) { fprintf(stderr, "gen_mt_pkg: %s: want Name=value\n", argv[a]); return 1; }
+    if (!eq) {
+      fprintf(stderr, "gen_mt_pkg: %s: want Name=value\n", argv[a]);
+      return 1;
+    }
     for (int k = 0; k < 9; k++)
       if (strlen(names[k]) == (size_t)(eq - argv[a]) && !strncmp(argv[a], names[k], (size_t)(eq - argv[a])))
         *dst[k] = atoi(eq + 1);
@@ -135,8 +144,8 @@ int main(int argc, char **argv) {
 
   hdr("head flit: packet info in payload bits [HD_<F>_LSB +: HD_<F>_W] (MT_HEAD_FIELDS)");
   printf("  localparam int HD_W = %d;  /// payload bits the packet info occupies\n", MT_HEAD_W);
-#define X(n, l, w, d)                                                             \
-  printf("  localparam int HD_%s_LSB = %d;  /// %s: lowest bit\n", #n, l, d);    \
+#define X(n, l, w, d) \
+  printf("  localparam int HD_%s_LSB = %d;  /// %s: lowest bit\n", #n, l, d); \
   printf("  localparam int HD_%s_W = %d;  /// %s: width\n", #n, w, d);
   MT_HEAD_FIELDS(X)
 #undef X
@@ -144,7 +153,9 @@ int main(int argc, char **argv) {
     const char *sep = "";
     printf("\n  // the packet info of a head flit from its fields (bits of no field are 0)\n"
            "  function automatic logic [HD_W-1:0] head_pack(\n      ");
-#define X(n, l, w, d) printf("%sinput logic [%d:0] %s_v", sep, w - 1, lo(#n)); sep = ",\n      ";
+#define X(n, l, w, d) \
+  printf("%sinput logic [%d:0] %s_v", sep, w - 1, lo(#n)); \
+  sep = ",\n      ";
     MT_HEAD_FIELDS(X)
 #undef X
     printf(");\n    head_pack = '0;\n");

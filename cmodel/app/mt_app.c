@@ -10,28 +10,46 @@
 #include "util/mt_time.h"
 
 static int parse_bytes(const char *s, uint64_t *out) {
-  char *end; errno = 0;
-  if (*s == '-' ) return -1;
+  char *end;
+  errno = 0;
+  if (*s == '-') return -1;
   unsigned long long v = strtoull(s, &end, 10);
   if (end == s || errno) return -1;
   uint64_t mul = 1;
-  if (*end == 'k' || *end == 'K') { mul = 1024; end++; }
-  else if (*end == 'm' || *end == 'M') { mul = 1024 * 1024; end++; }
-  else if (*end == 'g' || *end == 'G') { mul = 1024ull * 1024 * 1024; end++; }
+  if (*end == 'k' || *end == 'K') {
+    mul = 1024;
+    end++;
+  } else if (*end == 'm' || *end == 'M') {
+    mul = 1024 * 1024;
+    end++;
+  } else if (*end == 'g' || *end == 'G') {
+    mul = 1024ull * 1024 * 1024;
+    end++;
+  }
   if (mul > 1 && (!strcmp(end, "iB") || !strcmp(end, "B"))) end += strlen(end);
   if (*end) return -1;
   if (v > UINT64_MAX / mul) return -1;
-  *out = v * mul; return 0;
+  *out = v * mul;
+  return 0;
 }
 
 /* Options that take a string value, stored as given. */
-static const struct { const char *name; size_t off; } str_opts[] = {
-  {"--topo", offsetof(mt_app_opts, topo)},       {"--algo", offsetof(mt_app_opts, algo)},
-  {"--json", offsetof(mt_app_opts, json)},       {"--dot", offsetof(mt_app_opts, dot)},
-  {"--format", offsetof(mt_app_opts, format)},   {"--out", offsetof(mt_app_opts, out)},
-  {"--compare", offsetof(mt_app_opts, compare)}, {"--dtype", offsetof(mt_app_opts, dtype)},
-  {"--flow", offsetof(mt_app_opts, flow)},       {"--config", offsetof(mt_app_opts, config)},
-  {"--dump-dir", offsetof(mt_app_opts, dump_dir)}, {"--trace", offsetof(mt_app_opts, trace)},
+static const struct {
+  const char *name;
+  size_t off;
+} str_opts[] = {
+  {"--topo", offsetof(mt_app_opts, topo)},
+  {"--algo", offsetof(mt_app_opts, algo)},
+  {"--json", offsetof(mt_app_opts, json)},
+  {"--dot", offsetof(mt_app_opts, dot)},
+  {"--format", offsetof(mt_app_opts, format)},
+  {"--out", offsetof(mt_app_opts, out)},
+  {"--compare", offsetof(mt_app_opts, compare)},
+  {"--dtype", offsetof(mt_app_opts, dtype)},
+  {"--flow", offsetof(mt_app_opts, flow)},
+  {"--config", offsetof(mt_app_opts, config)},
+  {"--dump-dir", offsetof(mt_app_opts, dump_dir)},
+  {"--trace", offsetof(mt_app_opts, trace)},
 };
 
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
@@ -43,44 +61,83 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-                            !strcmp(a, "--elem") || !strcmp(a, "--local-ports");
+      !strcmp(a, "--elem") || !strcmp(a, "--local-ports");
     if (takes_value) {
-      if (!v) { fprintf(stderr, "multitree: %s needs a value\n", a); return -1; }
+      if (!v) {
+        fprintf(stderr, "multitree: %s needs a value\n", a);
+        return -1;
+      }
       i++;
     }
     if (k < nstr) *(const char **)((char *)o + str_opts[k].off) = v;
     else if (!strcmp(a, "--set")) {
-      if (o->nsets == 32) { fprintf(stderr, "multitree: too many --set\n"); return -1; }
+      if (o->nsets == 32) {
+        fprintf(stderr, "multitree: too many --set\n");
+        return -1;
+      }
       o->sets[o->nsets++] = v;
     } else if (!strcmp(a, "--seed")) {
-      char *end; errno = 0; unsigned long x = strtoul(v, &end, 10);
-      if (end == v || *end || errno || x > 0xFFFFFFFFul) { fprintf(stderr, "multitree: --seed '%s': expected 0..4294967295\n", v); return -1; }
+      char *end;
+      errno = 0;
+      unsigned long x = strtoul(v, &end, 10);
+      if (end == v || *end || errno || x > 0xFFFFFFFFul) {
+        fprintf(stderr, "multitree: --seed '%s': expected 0..4294967295\n", v);
+        return -1;
+      }
       o->seed = (uint32_t)x;
     } else if (!strcmp(a, "--bytes")) {
-      if (parse_bytes(v, &o->bytes)) { fprintf(stderr, "multitree: --bytes '%s': expected a byte count such as 67108864 or 64M\n", v); return -1; }
+      if (parse_bytes(v, &o->bytes)) {
+        fprintf(stderr, "multitree: --bytes '%s': expected a byte count such as 67108864 or 64M\n", v);
+        return -1;
+      }
       o->have_bytes = 1;
     } else if (!strcmp(a, "--elem") || !strcmp(a, "--local-ports")) {
-      char *end; errno = 0; long x = strtol(v, &end, 10);
-      if (end == v || *end || errno || x < 1 || x > 64) { fprintf(stderr, "multitree: %s '%s': expected 1..64\n", a, v); return -1; }
-      if (a[2] == 'e') o->elem = (int)x; else o->local_ports = (int)x;
-    }
-    else if (!strcmp(a, "--compact")) o->compact = 1;
+      char *end;
+      errno = 0;
+      long x = strtol(v, &end, 10);
+      if (end == v || *end || errno || x < 1 || x > 64) {
+        fprintf(stderr, "multitree: %s '%s': expected 1..64\n", a, v);
+        return -1;
+      }
+      if (a[2] == 'e') o->elem = (int)x;
+      else o->local_ports = (int)x;
+    } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
-    else if (a[0] == '-') { fprintf(stderr, "multitree %s: unknown option '%s'\n", argv[1], a); return -1; }
-    else if (!o->file) o->file = a;
-    else { fprintf(stderr, "multitree %s: unexpected argument '%s'\n", argv[1], a); return -1; }
+    else if (a[0] == '-') {
+      fprintf(stderr, "multitree %s: unknown option '%s'\n", argv[1], a);
+      return -1;
+    } else if (!o->file) o->file = a;
+    else {
+      fprintf(stderr, "multitree %s: unexpected argument '%s'\n", argv[1], a);
+      return -1;
+    }
   }
   return 0;
 }
 
 int mt_app_plan_from_opts(const mt_app_opts *o, mt_topo *t, mt_sched *s, mt_tables *tb, double *secs) {
   mt_err e = {{0}};
-  if (!o->topo || !o->algo || !o->have_bytes) { fprintf(stderr, "multitree: --topo, --algo and --bytes are required\n"); return 2; }
-  if (mt_topo_from_name(t, o->topo, &e)) { fprintf(stderr, "multitree: %s\n", e.msg); return 2; }
+  if (!o->topo || !o->algo || !o->have_bytes) {
+    fprintf(stderr, "multitree: --topo, --algo and --bytes are required\n");
+    return 2;
+  }
+  if (mt_topo_from_name(t, o->topo, &e)) {
+    fprintf(stderr, "multitree: %s\n", e.msg);
+    return 2;
+  }
   double t0 = mt_now();
-  if (mt_plan(s, t, o->algo, o->bytes, o->elem, &e)) { fprintf(stderr, "multitree: %s\n", e.msg); mt_topo_free(t); return 2; }
-  if (mt_sched_tables(s, o->local_ports, tb, &e)) { fprintf(stderr, "multitree: %s\n", e.msg); mt_sched_free(s); mt_topo_free(t); return 2; }
+  if (mt_plan(s, t, o->algo, o->bytes, o->elem, &e)) {
+    fprintf(stderr, "multitree: %s\n", e.msg);
+    mt_topo_free(t);
+    return 2;
+  }
+  if (mt_sched_tables(s, o->local_ports, tb, &e)) {
+    fprintf(stderr, "multitree: %s\n", e.msg);
+    mt_sched_free(s);
+    mt_topo_free(t);
+    return 2;
+  }
   if (secs) *secs = mt_now() - t0;
   return 0;
 }
@@ -88,7 +145,10 @@ int mt_app_plan_from_opts(const mt_app_opts *o, mt_topo *t, mt_sched *s, mt_tabl
 int mt_app_dtype(const char *cmd, const mt_app_opts *o, int *dtype) {
   *dtype = MT_DTYPE_INT32;
   if (o->dtype && !strcmp(o->dtype, "fp32")) *dtype = MT_DTYPE_FP32;
-  else if (o->dtype && strcmp(o->dtype, "int32")) { fprintf(stderr, "multitree %s: --dtype '%s': expected int32 or fp32\n", cmd, o->dtype); return 2; }
+  else if (o->dtype && strcmp(o->dtype, "int32")) {
+    fprintf(stderr, "multitree %s: --dtype '%s': expected int32 or fp32\n", cmd, o->dtype);
+    return 2;
+  }
   return 0;
 }
 
@@ -101,7 +161,10 @@ int mt_app_whole_words(const char *cmd, const mt_app_opts *o) {
 }
 
 static void print_slot_list(FILE *f, const mt_entry *en) {
-  if (en->nchild == 0) { fputc('-', f); return; }
+  if (en->nchild == 0) {
+    fputc('-', f);
+    return;
+  }
   fputc('[', f);
   for (int c = 0; c < en->nchild; c++) fprintf(f, "%s%d", c ? "," : "", en->child[c].node);
   fputc(']', f);
@@ -113,9 +176,13 @@ void mt_app_print_tables(FILE *f, const mt_tables *tb) {
     fprintf(f, "node %d:", n);
     const mt_entry *en = mt_node_entries(tb, n);
     for (int i = 0; i < tb->count[n]; i++) {
-      if (en[i].op == MT_OP_NOP) { fprintf(f, " nop(%d)", en[i].step); continue; }
+      if (en[i].op == MT_OP_NOP) {
+        fprintf(f, " nop(%d)", en[i].step);
+        continue;
+      }
       fprintf(f, " %s(%d,", mt_op_name(en[i].op), en[i].flow);
-      if (en[i].has_parent) fprintf(f, "%d,", en[i].parent.node); else fprintf(f, "root,");
+      if (en[i].has_parent) fprintf(f, "%d,", en[i].parent.node);
+      else fprintf(f, "root,");
       print_slot_list(f, &en[i]);
       fprintf(f, ",%d)", en[i].step);
     }

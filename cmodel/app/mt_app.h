@@ -12,8 +12,10 @@
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
   const char *dtype, *flow, *config, *dump_dir, *trace;
-  const char *sets[32]; int nsets;
-  uint64_t bytes; int have_bytes, elem, local_ports, compact, print, quiet;
+  const char *sets[32];
+  int nsets;
+  uint64_t bytes;
+  int have_bytes, elem, local_ports, compact, print, quiet;
   uint32_t seed;
 } mt_app_opts;
 

@@ -8,15 +8,23 @@
 #include "table/mt_json.h"
 
 int mt_app_check(const mt_app_opts *o) {
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e = {{0}};
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e = {{0}};
   int rc;
   if (o->file) {
-    if (mt_json_read(o->file, &t, &s, &tb, &e)) { fprintf(stderr, "multitree check: %s\n", e.msg); return 2; }
+    if (mt_json_read(o->file, &t, &s, &tb, &e)) {
+      fprintf(stderr, "multitree check: %s\n", e.msg);
+      return 2;
+    }
     s.topo = &t;
   } else if ((rc = mt_app_plan_from_opts(o, &t, &s, &tb, NULL))) return rc;
   mt_check_report r;
-  if (mt_check(&s, &tb, stdout, &r, &e)) { fprintf(stderr, "multitree check: %s\n", e.msg); rc = 2; }
-  else {
+  if (mt_check(&s, &tb, stdout, &r, &e)) {
+    fprintf(stderr, "multitree check: %s\n", e.msg);
+    rc = 2;
+  } else {
     printf("check: %s on %s, %d nodes, %d flows: %s\n", s.algo, t.spec, s.n_nodes, s.n_flows, r.violations ? "VIOLATIONS" : "OK");
     printf("steps: %d = %d reduce-scatter + %d all-gather; all-gather lower bound %d (diameter %d)\n", r.steps, r.reduce_steps,
            r.gather_steps, r.lower_bound, r.diameter);
@@ -25,6 +33,8 @@ int mt_app_check(const mt_app_opts *o) {
     if (r.violations) printf("violations: %d\n", r.violations);
     rc = r.violations ? 1 : 0;
   }
-  mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+  mt_tables_free(&tb);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
   return rc;
 }

@@ -36,13 +36,20 @@ int mt_app_shape(int argc, char **argv) {
     }
     return 0;
   }
-  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) { shape_usage(stdout); return 0; }
+  if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    shape_usage(stdout);
+    return 0;
+  }
   if (argc != 3 || (strcmp(argv[1], "--gflags") && strcmp(argv[1], "--cflags") && strcmp(argv[1], "--chparam") && strcmp(argv[1], "--check"))) {
     shape_usage(stderr);
     return 2;
   }
-  mt_shape s; mt_err e;
-  if (mt_shape_load(&s, argv[2], MT_KEY_ANY, &e)) { fprintf(stderr, "multitree shape: %s\n", e.msg); return 2; }
+  mt_shape s;
+  mt_err e;
+  if (mt_shape_load(&s, argv[2], MT_KEY_ANY, &e)) {
+    fprintf(stderr, "multitree shape: %s\n", e.msg);
+    return 2;
+  }
   const char *what = argv[1];
   if (!strcmp(what, "--check")) return 0;
   if (!strcmp(what, "--cflags")) printf("-DCFG_NAME=\\\"%s\\\"", s.name);
@@ -51,9 +58,11 @@ int mt_app_shape(int argc, char **argv) {
     const mt_cfg_key *q = &k[s.kv[i].key];
     const double v = s.kv[i].v;
     char val[40];
-    if (q->real) snprintf(val, sizeof val, "%.17g", v); else snprintf(val, sizeof val, "%.0f", v);
+    if (q->real) snprintf(val, sizeof val, "%.17g", v);
+    else snprintf(val, sizeof val, "%.0f", v);
     if (!strcmp(what, "--cflags")) {
-      char up[40]; size_t j = 0;
+      char up[40];
+      size_t j = 0;
       for (; q->key[j] && j + 1 < sizeof up; j++) up[j] = (char)toupper((unsigned char)q->key[j]);
       up[j] = 0;
       printf(" -DCFG_%s=%s", up, val);

@@ -12,10 +12,17 @@
 #include "util/mt_time.h"
 
 static int dump_words(const char *dir, int node, const char *what, const uint32_t *w, uint64_t n) {
-  char path[4096]; snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
   FILE *f = fopen(path, "wb");
-  if (!f) { fprintf(stderr, "multitree sim: %s: cannot create: %s\n", path, strerror(errno)); return -1; }
-  for (uint64_t k = 0; k < n; k++) { unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)}; fwrite(b, 1, 4, f); }
+  if (!f) {
+    fprintf(stderr, "multitree sim: %s: cannot create: %s\n", path, strerror(errno));
+    return -1;
+  }
+  for (uint64_t k = 0; k < n; k++) {
+    unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)};
+    fwrite(b, 1, 4, f);
+  }
   return fclose(f) ? -1 : 0;
 }
 
@@ -50,9 +57,13 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
                         "wall_s", real_as("%.3f", wall), "cycles_per_s", real_as("%.1f", (double)r->cycles / wall), "config", c);
   FILE *f = j ? fopen(path, "w") : NULL;
   int rc = 0;
-  if (!j) { fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path); rc = -1; }
-  else if (!f) { fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno)); rc = -1; }
-  else {
+  if (!j) {
+    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
+    rc = -1;
+  } else if (!f) {
+    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
+    rc = -1;
+  } else {
     if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
     if (fclose(f)) rc = -1;
   }
@@ -65,30 +76,62 @@ int mt_app_sim(const mt_app_opts *o) {
   mt_net_cfg cfg;
   const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
   size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
-  for (int i = 0; i < o->nsets; i++) if (mt_net_cfg_set(&cfg, o->sets[i], &e)) { fprintf(stderr, "multitree sim: %s\n", e.msg); return 2; }
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  for (int i = 0; i < o->nsets; i++)
+    if (mt_net_cfg_set(&cfg, o->sets[i], &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      return 2;
+    }
   int dtype, pkt = 0;
   if (mt_app_dtype("sim", o, &dtype)) return 2;
   if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
-  else if (o->flow && strcmp(o->flow, "message")) { fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow); return 2; }
+  else if (o->flow && strcmp(o->flow, "message")) {
+    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
+    return 2;
+  }
   if (mt_app_whole_words("sim", o)) return 2;
   mt_app_opts o2 = *o;
   if (!o2.local_ports && cfg.local_ports) o2.local_ports = (int)cfg.local_ports;
-  mt_topo t; mt_sched s; mt_tables tb;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
   int rc = mt_app_plan_from_opts(&o2, &t, &s, &tb, NULL);
   if (rc) return rc;
   double t0 = mt_now();
   mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
-  mt_net_result r; memset(&r, 0, sizeof r);
-  if (!net) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  mt_net_result r;
+  memset(&r, 0, sizeof r);
+  if (!net) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    rc = 2;
+    goto out;
+  }
   FILE *trf = NULL;
   if (o->trace) {
     trf = fopen(o->trace, "w");
-    if (!trf || mt_net_set_trace(net, trf)) { fprintf(stderr, "multitree sim: --trace %s: cannot write: %s\n", o->trace, strerror(errno)); if (trf) fclose(trf); rc = 2; goto out; }
+    if (!trf || mt_net_set_trace(net, trf)) {
+      fprintf(stderr, "multitree sim: --trace %s: cannot write: %s\n", o->trace, strerror(errno));
+      if (trf) fclose(trf);
+      rc = 2;
+      goto out;
+    }
   }
   int run_rc = mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e);
-  if (trf) { mt_net_set_trace(net, NULL); if (fclose(trf)) { fprintf(stderr, "multitree sim: --trace %s: write failed\n", o->trace); rc = 2; } }
-  if (run_rc) { fprintf(stderr, "multitree sim: %s\n", e.msg); rc = 2; goto out; }
+  if (trf) {
+    mt_net_set_trace(net, NULL);
+    if (fclose(trf)) {
+      fprintf(stderr, "multitree sim: --trace %s: write failed\n", o->trace);
+      rc = 2;
+    }
+  }
+  if (run_rc) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    rc = 2;
+    goto out;
+  }
   double wall = mt_now() - t0;
   const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
   if (r.err_node >= 0) {
@@ -100,7 +143,8 @@ int mt_app_sim(const mt_app_opts *o) {
       fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/network.md \"Deadlock dump\"):\n");
       mt_net_dump(net, stderr, 200);
     }
-    rc = 1; goto out;
+    rc = 1;
+    goto out;
   }
   double bpc = (double)r.bytes / (double)r.cycles;
   printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
@@ -109,20 +153,28 @@ int mt_app_sim(const mt_app_opts *o) {
   printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
          r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
-  if (!r.correct) { fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words); rc = 1; }
+  if (!r.correct) {
+    fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);
+    rc = 1;
+  }
   if (r.router_err) {
     fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, r.rerr_ovf ? "overflow" : "watchdog",
             r.rerr_port, r.rerr_vc);
     rc = 1;
   }
   if (o->dump_dir) {
-    if (mkdir(o->dump_dir, 0777) && errno != EEXIST) { fprintf(stderr, "multitree sim: %s: %s\n", o->dump_dir, strerror(errno)); rc = 2; }
+    if (mkdir(o->dump_dir, 0777) && errno != EEXIST) {
+      fprintf(stderr, "multitree sim: %s: %s\n", o->dump_dir, strerror(errno));
+      rc = 2;
+    }
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
   if (o->json && write_json(o->json, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
 out:
   mt_net_free(net);
-  mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+  mt_tables_free(&tb);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
   return rc;
 }

@@ -12,14 +12,24 @@ int mt_app_sizes(const mt_app_opts *o) {
   printf("| N | torus | entries/node | full bits | full table | compact bits | compact table | paper (2N x 200 bits) |\n");
   printf("|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < 4; i++) {
-    char name[32]; snprintf(name, sizeof name, "torus:%dx%d", side[i], side[i]);
-    mt_topo t; mt_sched s; mt_tables tb; mt_layout full, comp; mt_err e = {{0}};
+    char name[32];
+    snprintf(name, sizeof name, "torus:%dx%d", side[i], side[i]);
+    mt_topo t;
+    mt_sched s;
+    mt_tables tb;
+    mt_layout full, comp;
+    mt_err e = {{0}};
     if (mt_topo_from_name(&t, name, &e) || mt_plan(&s, &t, "multitree", bytes, 4, &e) || mt_sched_tables(&s, 0, &tb, &e) ||
-        mt_layout_for(&s, &tb, 0, &full, &e) || mt_layout_for(&s, &tb, 1, &comp, &e)) { fprintf(stderr, "multitree sizes: %s\n", e.msg); return 2; }
+        mt_layout_for(&s, &tb, 0, &full, &e) || mt_layout_for(&s, &tb, 1, &comp, &e)) {
+      fprintf(stderr, "multitree sizes: %s\n", e.msg);
+      return 2;
+    }
     int N = s.n_nodes, D = mt_layout_depth(&tb);
     printf("| %d | %s | %d (+1 END) | %d | %.2f KiB | %d | %.2f KiB | %.2f KiB |\n", N, name, tb.max_entries, full.width,
            (double)D * full.width / 8 / 1024, comp.width, (double)D * comp.width / 8 / 1024, 2.0 * N * 200 / 8 / 1024);
-    mt_tables_free(&tb); mt_sched_free(&s); mt_topo_free(&t);
+    mt_tables_free(&tb);
+    mt_sched_free(&s);
+    mt_topo_free(&t);
   }
   printf("(buffer %llu bytes; field widths in docs/formats.md)\n", (unsigned long long)bytes);
   return 0;

@@ -9,29 +9,36 @@
 static const mt_app_cmd commands[] = {
   {"plan", mt_app_plan,
    "multitree plan --topo T --algo A --bytes N [--elem B] [--local-ports L] [--json FILE] [--dot FILE] [--print] [--quiet]\n"
-   "  Build an all-reduce schedule and its per-node schedule tables.\n", NULL},
+   "  Build an all-reduce schedule and its per-node schedule tables.\n",
+   NULL},
   {"rom", mt_app_rom,
    "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"
-   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n", NULL},
+   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n",
+   NULL},
   {"check", mt_app_check,
    "multitree check FILE.json | --topo T --algo A --bytes N\n"
-   "  Prove a schedule correct by running its tables symbolically; exit 1 on any violation.\n", NULL},
+   "  Prove a schedule correct by running its tables symbolically; exit 1 on any violation.\n",
+   NULL},
   {"decode", mt_app_decode,
    "multitree decode DIR [--compare FILE.json | --topo T --algo A --bytes N] [--print]\n"
-   "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n", NULL},
+   "  Read ROM images back; with a schedule to compare, exit 1 unless the tables are identical.\n",
+   NULL},
   {"ref", mt_app_ref,
    "multitree ref --topo T --algo A --bytes N [--dtype int32|fp32] [--seed S]\n"
    "  Untimed all-reduce of seeded inputs through the schedule tables (the reference the\n"
-   "  cycle models are checked against); int32 is compared with the exact sum.\n", NULL},
+   "  cycle models are checked against); int32 is compared with the exact sum.\n",
+   NULL},
   {"sim", mt_app_sim,
    "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
    "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
    "  against the reference sums; a wrong result exits 1. --config: configs/net/NAME.cfg (built in:\n"
-   "  paper, small; default small) or a file path; keys for the file and --set: multitree shape --keys.\n", NULL},
+   "  paper, small; default small) or a file path; keys for the file and --set: multitree shape --keys.\n",
+   NULL},
   {"sizes", mt_app_sizes,
    "multitree sizes [--bytes N]\n"
-   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n", NULL},
+   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n",
+   NULL},
   {"shape", NULL,
    "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
    "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg): the keys, or a file's flags.\n",
@@ -46,7 +53,8 @@ static void usage(FILE *f, const mt_app_cmd *cmd) {
   if (!cmd)
     fputs("\nTopologies: torus:XxY[xZ] mesh:XxY[xZ] ring:N fattree:K,L dgx2 bigraph:MxN file:PATH\n"
           "Algorithms:" MT_ALGO_NAMES_STR "\n"
-          "Sizes take K, M, G suffixes (powers of 1024), e.g. --bytes 64M.\n", f);
+          "Sizes take K, M, G suffixes (powers of 1024), e.g. --bytes 64M.\n",
+          f);
 }
 
 int main(int argc, char **argv) {
@@ -57,11 +65,21 @@ int main(int argc, char **argv) {
   const mt_app_cmd *cmd = NULL;
   for (int i = 0; i < NCMD; i++)
     if (!strcmp(argv[1], commands[i].name)) cmd = &commands[i];
-  if (!cmd) { fprintf(stderr, "multitree: unknown command '%s'\n", argv[1]); usage(stderr, NULL); return 2; }
+  if (!cmd) {
+    fprintf(stderr, "multitree: unknown command '%s'\n", argv[1]);
+    usage(stderr, NULL);
+    return 2;
+  }
   if (cmd->run_argv) return cmd->run_argv(argc - 1, argv + 1);
   for (int i = 2; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { usage(stdout, cmd); return 0; }
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout, cmd);
+      return 0;
+    }
   mt_app_opts o;
-  if (mt_app_parse_opts(argc, argv, &o)) { usage(stderr, cmd); return 2; }
+  if (mt_app_parse_opts(argc, argv, &o)) {
+    usage(stderr, cmd);
+    return 2;
+  }
   return cmd->run(&o);
 }

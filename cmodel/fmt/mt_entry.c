@@ -11,7 +11,9 @@ void mt_entry_fmt_offsets(mt_entry_fmt *f) {
 #define MT_SLOT_ADD_(n, w, d) slot_w += (w);
   MT_SLOT_FIELDS(MT_SLOT_ADD_)
 #undef MT_SLOT_ADD_
-#define MT_ENTRY_OFF_(n, w, d) f->o_##n = o; o += (w);
+#define MT_ENTRY_OFF_(n, w, d) \
+  f->o_##n = o; \
+  o += (w);
   MT_ENTRY_FIELDS(MT_ENTRY_OFF_)
 #undef MT_ENTRY_OFF_
   f->op_w = op_w;

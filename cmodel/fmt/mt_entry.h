@@ -29,14 +29,16 @@ enum { MT_OPS(MT_OP_ENUM_) };
 /* The fields of a format, as a macro so that a layout or a parameter set can hold them as
  * its own members (an anonymous struct beside an mt_entry_fmt in a union) and still hand
  * the format on whole. */
-#define MT_ENTRY_FMT_FIELDS                                                                 \
-  int compact;  /* 1: slots without node ids, no addr/size */                              \
-  int children; /* child slots per entry */                                                 \
-  int op_w, flow_w, step_w, id_w, port_w, ej_w, addr_w, size_w; /* field widths */          \
-  int slot_w, width;                                            /* derived: bits */         \
+#define MT_ENTRY_FMT_FIELDS \
+  int compact;                                                  /* 1: slots without node ids, no addr/size */ \
+  int children;                                                 /* child slots per entry */ \
+  int op_w, flow_w, step_w, id_w, port_w, ej_w, addr_w, size_w; /* field widths */ \
+  int slot_w, width;                                            /* derived: bits */ \
   int o_op, o_flow, o_step, o_parent, o_child, o_addr, o_size;  /* derived: offsets */
 
-typedef struct { MT_ENTRY_FMT_FIELDS } mt_entry_fmt;
+typedef struct {
+  MT_ENTRY_FMT_FIELDS
+} mt_entry_fmt;
 
 /* Set op_w, slot_w, the offsets and width from compact, children and the field widths. In
  * the compact format o_addr and o_size are 0 (no such fields). */

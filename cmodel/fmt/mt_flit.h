@@ -86,7 +86,7 @@ enum { MT_HEAD_FIELDS(MT_HD_ENUM_) };
 #else
 #define MT_HD_SASSERT_ _Static_assert
 #endif
-#define MT_HD_CHECK_(n, l, w, d) MT_HD_SASSERT_((l) / 32 == ((l) + (w) - 1) / 32 && (l) + (w) <= MT_HEAD_W, "head field " #n);
+#define MT_HD_CHECK_(n, l, w, d) MT_HD_SASSERT_((l) / 32 == ((l) + (w)-1) / 32 && (l) + (w) <= MT_HEAD_W, "head field " #n);
 MT_HEAD_FIELDS(MT_HD_CHECK_)
 #undef MT_HD_CHECK_
 #undef MT_HD_SASSERT_

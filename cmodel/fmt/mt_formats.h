@@ -20,6 +20,9 @@
 #ifndef MT_FORMATS_H
 #define MT_FORMATS_H
 
+/* The tables are text shared with rtl/mt_pkg.sv (widths are stringized into SystemVerilog): keep
+ * them as written. */
+// clang-format off
 /* ---- table entry ---- */
 #define MT_OP_W 2
 /* X(NAME, value, meaning) */
@@ -106,4 +109,5 @@
   X(DONE, 4, "finished")                                                          \
   X(ERR, 5, "stopped on an error (err_code)")
 
+// clang-format on
 #endif

@@ -56,8 +56,10 @@ int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows,
 }
 
 void mt_link_bank_free(mt_link_bank *b) {
-  free(b->hdr); b->hdr = NULL;
-  free(b->flit); b->flit = NULL;
+  free(b->hdr);
+  b->hdr = NULL;
+  free(b->flit);
+  b->flit = NULL;
 }
 
 void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s) {

@@ -24,7 +24,8 @@ static void advise_huge(void *p, size_t bytes) {
   const uintptr_t a = ((uintptr_t)p + hp - 1u) & ~(hp - 1u), e = ((uintptr_t)p + bytes) & ~(hp - 1u);
   if (bytes >= MEM_HUGE_MIN && e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
 #else
-  (void)p; (void)bytes;
+  (void)p;
+  (void)bytes;
 #endif
 }
 
@@ -38,11 +39,18 @@ int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, 
   m->w = calloc(nwords ? nwords : 1, 4);
   m->port = calloc(nports, sizeof *m->port);
   if (!m->w || !m->port) {
-    free(m->w); free(m->port); m->w = NULL; m->port = NULL;
+    free(m->w);
+    free(m->port);
+    m->w = NULL;
+    m->port = NULL;
     return mt_fail(e, "memory of %llu words: out of memory", (unsigned long long)nwords);
   }
   advise_huge(m->w, (size_t)(nwords ? nwords : 1) * 4u);
-  m->nw = nwords; m->lanes = lanes; m->p_ready = p_ready; m->lat_max = lat_max; m->nports = nports;
+  m->nw = nwords;
+  m->lanes = lanes;
+  m->p_ready = p_ready;
+  m->lat_max = lat_max;
+  m->nports = nports;
   m->rng = seed ? seed : 1;
   for (unsigned p = 0; p < nports; p++) m->ready[p] = 1;
   return 0;
@@ -52,7 +60,11 @@ int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, un
   return mt_mem_init_mp(m, nwords, lanes, 1, p_ready, lat_max, seed, e);
 }
 
-void mt_mem_free(mt_mem *m) { free(m->w); free(m->port); memset(m, 0, sizeof *m); }
+void mt_mem_free(mt_mem *m) {
+  free(m->w);
+  free(m->port);
+  memset(m, 0, sizeof *m);
+}
 
 void mt_mem_comb_port(const mt_mem *m, unsigned p, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data) {
   const mt_mem_port *q = &m->port[p];
@@ -94,17 +106,25 @@ static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, 
     if (req_we) {
       if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 1);
       for (unsigned k = 0; k < m->lanes; k++)
-        if ((be >> k) & 1u) { if (w0 + k < m->nw) m->w[w0 + k] = wdata[k]; else m->errors++; }
+        if ((be >> k) & 1u) {
+          if (w0 + k < m->nw) m->w[w0 + k] = wdata[k];
+          else m->errors++;
+        }
     } else if (q->rsp_cnt == MT_MEM_RSPQ) m->errors++;
     else {
       if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 0);
       unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
       memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
       for (unsigned k = 0; k < m->lanes; k++)
-        if ((be >> k) & 1u) { if (w0 + k < m->nw) q->rsp[wi].d[k] = m->w[w0 + k]; else m->errors++; }
+        if ((be >> k) & 1u) {
+          if (w0 + k < m->nw) q->rsp[wi].d[k] = m->w[w0 + k];
+          else m->errors++;
+        }
       uint64_t due = m->cyc + (m->lat_max > 1 ? 1 + mt_xs32(&m->rng) % m->lat_max : 1);
       if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
-      q->rsp[wi].due = due; q->last_due = due; q->rsp_cnt++;
+      q->rsp[wi].due = due;
+      q->last_due = due;
+      q->rsp_cnt++;
     }
   }
   if (q->rsp_cnt) m->rspm |= 1u << p;

@@ -23,17 +23,21 @@ extern "C" {
 typedef struct {
   uint64_t last_due;
   unsigned rsp_rd, rsp_cnt;
-  struct { uint64_t due; uint32_t d[MT_MEM_MAX_LANES]; } rsp[MT_MEM_RSPQ];
+  struct {
+    uint64_t due;
+    uint32_t d[MT_MEM_MAX_LANES];
+  } rsp[MT_MEM_RSPQ];
 } mt_mem_port;
 
 typedef struct {
-  uint32_t *w; uint64_t nw;       /* the buffer, 32-bit words */
+  uint32_t *w;
+  uint64_t nw; /* the buffer, 32-bit words */
   unsigned lanes, p_ready, lat_max, nports;
   uint32_t rng;
   uint64_t cyc, errors;
-  mt_mem_port *port;              /* [nports] */
+  mt_mem_port *port;               /* [nports] */
   uint8_t ready[MT_MEM_MAX_PORTS]; /* per port: ready during this cycle (drawn at the last edge) */
-  uint32_t rspm;                  /* bit p: port p has responses queued (rsp_cnt != 0) */
+  uint32_t rspm;                   /* bit p: port p has responses queued (rsp_cnt != 0) */
 } mt_mem;
 
 /* p_ready: % of cycles a port is ready (1..100); lat_max >= 1. Returns -1 on bad args. */

@@ -30,15 +30,37 @@ const char *mt_ni_err_name(int c) {
 
 void mt_ni_default_params(mt_ni_params *p) {
   memset(p, 0, sizeof *p);
-  p->payload_w = 128; p->num_vcs = 2; p->nlocal = 4; p->net_ports = 4; p->ej_depth = 4;
-  p->vc_depth = 8; p->subpkt_flits = 16; p->pkt_bytes = 256; p->inj_vc = 0;
-  p->tbl_depth = 64; p->max_flows = 16; p->sq = 4; p->rq = 4; p->wd_w = 24;
-  p->rx_engines = 1; p->mem_ports = 1;
-  p->flow_w = 4; p->step_w = 5; p->id_w = 4; p->port_w = 3; p->ej_w = 2; p->addr_w = 12;
-  p->size_w = 13; p->children = 4;
+  p->payload_w = 128;
+  p->num_vcs = 2;
+  p->nlocal = 4;
+  p->net_ports = 4;
+  p->ej_depth = 4;
+  p->vc_depth = 8;
+  p->subpkt_flits = 16;
+  p->pkt_bytes = 256;
+  p->inj_vc = 0;
+  p->tbl_depth = 64;
+  p->max_flows = 16;
+  p->sq = 4;
+  p->rq = 4;
+  p->wd_w = 24;
+  p->rx_engines = 1;
+  p->mem_ports = 1;
+  p->flow_w = 4;
+  p->step_w = 5;
+  p->id_w = 4;
+  p->port_w = 3;
+  p->ej_w = 2;
+  p->addr_w = 12;
+  p->size_w = 13;
+  p->children = 4;
 }
 
-int mt_ni_entry_bits(const mt_ni_params *p) { mt_entry_fmt f = p->fmt; mt_entry_fmt_offsets(&f); return f.width; }
+int mt_ni_entry_bits(const mt_ni_params *p) {
+  mt_entry_fmt f = p->fmt;
+  mt_entry_fmt_offsets(&f);
+  return f.width;
+}
 
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
@@ -77,8 +99,10 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   memset(s, 0, sizeof *s);
   if (mt_ni_check_params(p, e)) return -1;
   s->p = *p;
-  s->lanes = p->payload_w / 32; s->fb = p->payload_w / 8;
-  s->lg_fb = 0; while ((1u << s->lg_fb) < s->fb) s->lg_fb++;
+  s->lanes = p->payload_w / 32;
+  s->fb = p->payload_w / 8;
+  s->lg_fb = 0;
+  while ((1u << s->lg_fb) < s->fb) s->lg_fb++;
   s->pkt_flits = p->pkt_bytes / s->fb;
   s->nstreams = p->nlocal * p->num_vcs;
   s->ne = p->rx_engines ? p->rx_engines : 1;
@@ -88,16 +112,30 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   {
     const unsigned L = p->nlocal, E = s->ne;
     if (s->nmp == 1) {
-      for (unsigned a = 0; a < L + E; a++) { s->ag[0][a] = (uint8_t)a; s->agm[0][a] = 0; }
+      for (unsigned a = 0; a < L + E; a++) {
+        s->ag[0][a] = (uint8_t)a;
+        s->agm[0][a] = 0;
+      }
       s->na[0] = (uint8_t)(L + E);
       for (unsigned e2 = 0; e2 < E; e2++) s->wport[e2] = 0;
     } else {
-      for (unsigned l = 0; l < L; l++) { s->na[l] = 1; s->ag[l][0] = (uint8_t)l; s->agm[l][0] = 0; }
+      for (unsigned l = 0; l < L; l++) {
+        s->na[l] = 1;
+        s->ag[l][0] = (uint8_t)l;
+        s->agm[l][0] = 0;
+      }
       const int split = s->nmp == L + 2 * E;
       for (unsigned e2 = 0; e2 < E; e2++) {
-        s->na[L + e2] = 1; s->ag[L + e2][0] = (uint8_t)(L + e2); s->agm[L + e2][0] = (uint8_t)(split ? 1 : 0);
+        s->na[L + e2] = 1;
+        s->ag[L + e2][0] = (uint8_t)(L + e2);
+        s->agm[L + e2][0] = (uint8_t)(split ? 1 : 0);
         s->wport[e2] = (uint8_t)(L + e2);
-        if (split) { s->na[L + E + e2] = 1; s->ag[L + E + e2][0] = (uint8_t)(L + e2); s->agm[L + E + e2][0] = 2; s->wport[e2] = (uint8_t)(L + E + e2); }
+        if (split) {
+          s->na[L + E + e2] = 1;
+          s->ag[L + E + e2][0] = (uint8_t)(L + e2);
+          s->agm[L + E + e2][0] = 2;
+          s->wport[e2] = (uint8_t)(L + E + e2);
+        }
       }
     }
   }
@@ -112,32 +150,68 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
     for (unsigned i = 0; i < s->ses; i++) s->engm[e2] |= 1ull << s->estr[e2][i];
   for (unsigned m = 0; m < s->nmp; m++)
     for (unsigned k = 0; k < s->na[m]; k++) s->apm[s->ag[m][k]][s->agm[m][k]] |= 1u << m;
-  s->f = p->fmt; mt_entry_fmt_offsets(&s->f); s->width = (unsigned)s->f.width;
+  s->f = p->fmt;
+  mt_entry_fmt_offsets(&s->f);
+  s->width = (unsigned)s->f.width;
   s->tbl = calloc((size_t)p->tbl_depth * MT_NI_EW, 8);
   size_t F = p->max_flows;
-  s->rv = calloc(F, 1); s->gv = calloc(F, 1); s->root = calloc(F, 1); s->grx = calloc(F, 1);
-  s->rdone = calloc(F, 1); s->cnt = calloc(F, 1); s->act = calloc(F, 1);
-  s->ridx = calloc(F, 4); s->gidx = calloc(F, 4); s->rxb = calloc(F, 4);
+  s->rv = calloc(F, 1);
+  s->gv = calloc(F, 1);
+  s->root = calloc(F, 1);
+  s->grx = calloc(F, 1);
+  s->rdone = calloc(F, 1);
+  s->cnt = calloc(F, 1);
+  s->act = calloc(F, 1);
+  s->ridx = calloc(F, 4);
+  s->gidx = calloc(F, 4);
+  s->rxb = calloc(F, 4);
   s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
   if (p->reduce_chain) {
     const size_t FC = F * MT_NI_MAX_C;
-    s->pb = calloc(FC, 4); s->pwm = calloc(FC, 4); s->ppl = calloc(FC * MT_NI_PEND, 4); s->pph = calloc(FC * MT_NI_PEND, 4);
-    if (!s->pb || !s->pwm || !s->ppl || !s->pph) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
+    s->pb = calloc(FC, 4);
+    s->pwm = calloc(FC, 4);
+    s->ppl = calloc(FC * MT_NI_PEND, 4);
+    s->pph = calloc(FC * MT_NI_PEND, 4);
+    if (!s->pb || !s->pwm || !s->ppl || !s->pph) {
+      mt_ni_free(s);
+      return mt_fail(e, "out of memory");
+    }
   }
   if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
-      !s->gidx || !s->rxb || !s->ej || !s->tq) { mt_ni_free(s); return mt_fail(e, "out of memory"); }
+      !s->gidx || !s->rxb || !s->ej || !s->tq) {
+    mt_ni_free(s);
+    return mt_fail(e, "out of memory");
+  }
   for (unsigned l = 0; l < p->nlocal; l++)
     for (unsigned v = 0; v < p->num_vcs; v++) s->cred[l][v] = (uint16_t)p->vc_depth;
   return 0;
 }
 
 void mt_ni_free(mt_ni *s) {
-  free(s->tbl); free(s->rv); free(s->gv); free(s->root); free(s->grx); free(s->rdone); free(s->cnt); free(s->act);
-  free(s->pb); free(s->pwm); free(s->ppl); free(s->pph); s->pb = s->pwm = s->ppl = s->pph = NULL;
-  free(s->ridx); free(s->gidx); free(s->rxb); free(s->ej); free(s->tq);
-  s->tbl = NULL; s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = s->act = NULL;
-  s->ridx = s->gidx = s->rxb = NULL; s->ej = NULL; s->tq = NULL;
+  free(s->tbl);
+  free(s->rv);
+  free(s->gv);
+  free(s->root);
+  free(s->grx);
+  free(s->rdone);
+  free(s->cnt);
+  free(s->act);
+  free(s->pb);
+  free(s->pwm);
+  free(s->ppl);
+  free(s->pph);
+  s->pb = s->pwm = s->ppl = s->pph = NULL;
+  free(s->ridx);
+  free(s->gidx);
+  free(s->rxb);
+  free(s->ej);
+  free(s->tq);
+  s->tbl = NULL;
+  s->rv = s->gv = s->root = s->grx = s->rdone = s->cnt = s->act = NULL;
+  s->ridx = s->gidx = s->rxb = NULL;
+  s->ej = NULL;
+  s->tq = NULL;
 }
 
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride) {
@@ -156,12 +230,19 @@ static void outputs_clear(mt_ni *s) {
   mt_ni_out *const nq = &s->q;
   for (uint32_t lm = mt_ni_nz8(nq->inj_valid); lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
-    nq->inj_valid[l] = 0; memset(&nq->inj_flit[l], 0, sizeof nq->inj_flit[l]);
+    nq->inj_valid[l] = 0;
+    memset(&nq->inj_flit[l], 0, sizeof nq->inj_flit[l]);
   }
-  if (s->ncred) { memset(nq->ej_credit, 0, sizeof nq->ej_credit); s->ncred = 0; }
+  if (s->ncred) {
+    memset(nq->ej_credit, 0, sizeof nq->ej_credit);
+    s->ncred = 0;
+  }
   for (uint32_t mm = mt_ni_nz_mp(nq->mem_req_valid, s->nmp); mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
-    nq->mem_req_valid[m] = 0; nq->mem_req_we[m] = 0; nq->mem_req_addr[m] = 0; nq->mem_req_be[m] = 0;
+    nq->mem_req_valid[m] = 0;
+    nq->mem_req_we[m] = 0;
+    nq->mem_req_addr[m] = 0;
+    nq->mem_req_be[m] = 0;
     memset(nq->mem_req_wdata[m], 0, sizeof nq->mem_req_wdata[m]);
   }
 }
@@ -173,42 +254,63 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   const uint32_t mmask = mt_ni_nz_mp(s->rq_v, s->nmp); /* memory ports with a request after the edge */
   for (uint32_t mm = mmask; mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
-    nq->mem_req_valid[m] = 1; nq->mem_req_we[m] = s->rq_we[m]; nq->mem_req_addr[m] = s->rq_addr[m];
+    nq->mem_req_valid[m] = 1;
+    nq->mem_req_we[m] = s->rq_we[m];
+    nq->mem_req_addr[m] = s->rq_addr[m];
     nq->mem_req_be[m] = s->rq_be[m];
     memcpy(nq->mem_req_wdata[m], s->rq_data[m], sizeof nq->mem_req_wdata[m]);
   }
   nq->st = s->st;
   nq->busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
-  nq->done = s->done; nq->err = s->st == MT_NI_ST_ERR; nq->err_code = s->err_code;
-  nq->err_idx = s->err_idx; nq->idx = s->hp; nq->step = s->ts;
+  nq->done = s->done;
+  nq->err = s->st == MT_NI_ST_ERR;
+  nq->err_code = s->err_code;
+  nq->err_idx = s->err_idx;
+  nq->idx = s->hp;
+  nq->step = s->ts;
   /* *out = s->q. Only the live parts of s->q are ever non-zero (ports < L, memory ports < M,
    * live lanes, flit words and VCs), and of those only the valid ports and the credit pulses
    * of this cycle. A buffer that one of the last two steps of this NI wrote (callers never
    * write their output buffers) holds zeros but where that step's masks say otherwise, so
    * only those parts and this cycle's are written; any other buffer is written in full. */
   const uint32_t vmask = w->vmask;
-  const int b = out == s->ob[0] ? 0 : out == s->ob[1] ? 1 : -1;
+  const int b = out == s->ob[0] ? 0 : out == s->ob[1] ? 1
+                                                      : -1;
   if (b >= 0) {
     for (uint32_t lm = vmask | s->obi[b]; lm; lm &= lm - 1u) {
       const unsigned l = (unsigned)__builtin_ctz(lm);
-      out->inj_valid[l] = nq->inj_valid[l]; out->inj_flit[l] = nq->inj_flit[l];
+      out->inj_valid[l] = nq->inj_valid[l];
+      out->inj_flit[l] = nq->inj_flit[l];
     }
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
     for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
       const unsigned m = (unsigned)__builtin_ctz(mm);
-      out->mem_req_valid[m] = nq->mem_req_valid[m]; out->mem_req_we[m] = nq->mem_req_we[m];
-      out->mem_req_addr[m] = nq->mem_req_addr[m]; out->mem_req_be[m] = nq->mem_req_be[m];
+      out->mem_req_valid[m] = nq->mem_req_valid[m];
+      out->mem_req_we[m] = nq->mem_req_we[m];
+      out->mem_req_addr[m] = nq->mem_req_addr[m];
+      out->mem_req_be[m] = nq->mem_req_be[m];
       memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
     }
-    out->busy = nq->busy; out->done = nq->done; out->err = nq->err; out->err_code = nq->err_code;
-    out->st = nq->st; out->err_idx = nq->err_idx; out->idx = nq->idx; out->step = nq->step;
+    out->busy = nq->busy;
+    out->done = nq->done;
+    out->err = nq->err;
+    out->err_code = nq->err_code;
+    out->st = nq->st;
+    out->err_idx = nq->err_idx;
+    out->idx = nq->idx;
+    out->step = nq->step;
   } else {
     memcpy(out, nq, sizeof *out);
-    s->ob[1] = s->ob[0]; s->obi[1] = s->obi[0]; s->obc[1] = s->obc[0]; s->obm[1] = s->obm[0];
+    s->ob[1] = s->ob[0];
+    s->obi[1] = s->obi[0];
+    s->obc[1] = s->obc[0];
+    s->obm[1] = s->obm[0];
     s->ob[0] = out;
   }
   const unsigned bb = b >= 0 ? (unsigned)b : 0u;
-  s->obi[bb] = vmask; s->obc[bb] = s->ncred; s->obm[bb] = mmask;
+  s->obi[bb] = vmask;
+  s->obc[bb] = s->ncred;
+  s->obm[bb] = mmask;
 }
 
 void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
@@ -220,31 +322,36 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   w.rqv = mt_ni_nz_mp(s->rq_v, s->nmp);
   w.rdy = mt_ni_nz_mp(in->mem_req_ready, s->nmp);
   w.mem_quiet = w.rqv == 0;
-  if (w.mem_quiet) for (unsigned m = 0; m < s->nmp; m++) if (s->tq_cnt[m]) { w.mem_quiet = 0; break; }
+  if (w.mem_quiet)
+    for (unsigned m = 0; m < s->nmp; m++)
+      if (s->tq_cnt[m]) {
+        w.mem_quiet = 0;
+        break;
+      }
   w.ecode = 0;
   w.progress = 0;
 
   /* evaluate: this cycle's combinational values */
-  mt_ni_entry_dec_eval(s, in, &w);   /* table words -> entries E (port A), B (port B) */
-  mt_ni_pktz_eval(s, &w);            /* packetisers: busy, read requests, flits to send */
-  mt_ni_depktz_eval(s, in, &w);      /* engines: requests, frame check, pick, look-up, done */
-  mt_ni_ejbuf_eval(s, in, &w);       /* ejection overflow */
-  mt_ni_dma_eval(s, in, &w);         /* memory responses -> requesters; arbiters: grants */
-  mt_ni_issue_eval(s, in, &w);       /* issue, advance, END, scan, finish, errors, watchdog,
+  mt_ni_entry_dec_eval(s, in, &w); /* table words -> entries E (port A), B (port B) */
+  mt_ni_pktz_eval(s, &w);          /* packetisers: busy, read requests, flits to send */
+  mt_ni_depktz_eval(s, in, &w);    /* engines: requests, frame check, pick, look-up, done */
+  mt_ni_ejbuf_eval(s, in, &w);     /* ejection overflow */
+  mt_ni_dma_eval(s, in, &w);       /* memory responses -> requesters; arbiters: grants */
+  mt_ni_issue_eval(s, in, &w);     /* issue, advance, END, scan, finish, errors, watchdog,
                                         start, next head index */
 
   /* update: the rising edge */
   outputs_clear(s);
-  mt_ni_dma_update(s, &w);          /* request registers, tag FIFOs */
-  mt_ni_reduce_update(s, in, &w);    /* adders' output register -> wq; response + inq -> adders */
-  mt_ni_pktz_update(s, in, &w);      /* reads, data FIFOs, flits out, credits, activation */
-  mt_ni_depktz_update(s, &w);        /* engines' queues and state */
-  mt_ni_deps_update(s, &w);          /* per-flow counters, scan records */
-  mt_ni_ejbuf_update(s, in, &w);     /* ejection FIFOs, credit pulses */
-  mt_ni_issue_update(s, &w);         /* control state, errors, head index */
+  mt_ni_dma_update(s, &w);        /* request registers, tag FIFOs */
+  mt_ni_reduce_update(s, in, &w); /* adders' output register -> wq; response + inq -> adders */
+  mt_ni_pktz_update(s, in, &w);   /* reads, data FIFOs, flits out, credits, activation */
+  mt_ni_depktz_update(s, &w);     /* engines' queues and state */
+  mt_ni_deps_update(s, &w);       /* per-flow counters, scan records */
+  mt_ni_ejbuf_update(s, in, &w);  /* ejection FIFOs, credit pulses */
+  mt_ni_issue_update(s, &w);      /* control state, errors, head index */
   mt_ni_lockstep_update(s, &w);
   mt_ni_timestep_update(s, &w);
-  mt_ni_table_update(s, in, &w);     /* read ports A and B, write port */
+  mt_ni_table_update(s, in, &w); /* read ports A and B, write port */
   outputs_update(s, &w, out);
   s->cycles++;
 }

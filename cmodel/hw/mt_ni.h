@@ -21,17 +21,17 @@
 extern "C" {
 #endif
 
-#define MT_NI_MAX_L 8      /* local ports */
+#define MT_NI_MAX_L 8 /* local ports */
 #define MT_NI_MAX_VCS 8
-#define MT_NI_MAX_C 8      /* child slots per entry */
-#define MT_NI_MAX_PORTS 16 /* router ports (4-bit port fields) */
-#define MT_NI_MAX_LANES 16 /* PayloadW / 32 */
-#define MT_NI_MAX_SQ 16    /* sender data FIFO depth */
-#define MT_NI_MAX_RQ 16    /* receive pipeline depth */
-#define MT_NI_MAX_EJD 64   /* ejection FIFO depth per VC */
-#define MT_NI_EW 4         /* table word: up to 256 bits */
+#define MT_NI_MAX_C 8                  /* child slots per entry */
+#define MT_NI_MAX_PORTS 16             /* router ports (4-bit port fields) */
+#define MT_NI_MAX_LANES 16             /* PayloadW / 32 */
+#define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
+#define MT_NI_MAX_RQ 16                /* receive pipeline depth */
+#define MT_NI_MAX_EJD 64               /* ejection FIFO depth per VC */
+#define MT_NI_EW 4                     /* table word: up to 256 bits */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
-#define MT_NI_PEND 4       /* reduce_chain: completed packet ranges kept beyond a child's prefix */
+#define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 
 /* Error codes (err_code) MT_NI_E_<NAME> and control states (status st) MT_NI_ST_<NAME>: the
  * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/ni.md). */
@@ -56,19 +56,21 @@ typedef struct {
   unsigned pkt_bytes;    /* baseline packet payload (256), a multiple of the flit bytes */
   unsigned inj_vc;       /* VC used for injection */
   /* table */
-  unsigned tbl_depth;    /* entries (>= 1) */
-  union {                /* entry format: from the planner's layout (p.fmt = ly.fmt) or by hand */
+  unsigned tbl_depth; /* entries (>= 1) */
+  union {             /* entry format: from the planner's layout (p.fmt = ly.fmt) or by hand */
     mt_entry_fmt fmt;
-    struct { MT_ENTRY_FMT_FIELDS };
+    struct {
+      MT_ENTRY_FMT_FIELDS
+    };
   };
-  unsigned max_flows;    /* per-flow state entries (>= nflows at run time) */
+  unsigned max_flows; /* per-flow state entries (>= nflows at run time) */
   /* micro-architecture */
-  unsigned sq;           /* sender data FIFO depth */
-  unsigned rq;           /* receive pipeline depth (reads in flight) */
-  unsigned wd_w;         /* watchdog counter width */
+  unsigned sq;   /* sender data FIFO depth */
+  unsigned rq;   /* receive pipeline depth (reads in flight) */
+  unsigned wd_w; /* watchdog counter width */
   /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the RTL */
-  unsigned rx_engines;   /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
-  unsigned mem_ports;    /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
+  unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
+  unsigned mem_ports;  /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
   /* chained reduction (C model only, needs rx_engines > 1; docs/ni.md "Chained reduction"):
    * 1 lets the message of a flow's child k start while child k-1's is still being added
@@ -93,8 +95,8 @@ int mt_ni_entry_bits(const mt_ni_params *p);
 
 typedef struct {
   /* configuration, stable while busy */
-  uint8_t dtype;         /* MT_DTYPE_INT32 / MT_DTYPE_FP32 */
-  uint8_t pkt_mode;      /* 1: baseline, 256-B packets with their own heads */
+  uint8_t dtype;    /* MT_DTYPE_INT32 / MT_DTYPE_FP32 */
+  uint8_t pkt_mode; /* 1: baseline, 256-B packets with their own heads */
   uint16_t node_id;
   uint16_t nflows;
   uint32_t base_units, rem_units, elem; /* chunk tiling (compact layout) */
@@ -120,7 +122,7 @@ typedef struct {
 
 typedef struct {
   uint8_t inj_valid[MT_NI_MAX_L];
-  mt_flit inj_flit[MT_NI_MAX_L];               /* zero when not valid */
+  mt_flit inj_flit[MT_NI_MAX_L];                 /* zero when not valid */
   uint8_t ej_credit[MT_NI_MAX_L][MT_NI_MAX_VCS]; /* one pulse per flit removed */
   uint8_t mem_req_valid[MT_NI_MAX_MP], mem_req_we[MT_NI_MAX_MP];
   uint32_t mem_req_addr[MT_NI_MAX_MP], mem_req_be[MT_NI_MAX_MP];
@@ -139,10 +141,10 @@ typedef struct {
 } mt_ni_tx;
 
 typedef struct {
-  uint8_t st;            /* 0 idle, 1 look, 2 busy */
-  uint32_t s;            /* stream = l * NumVcs + vc */
-  uint32_t sl;           /* the same stream in this engine's own list */
-  uint32_t rr;           /* next stream to look at (index in this engine's list) */
+  uint8_t st;  /* 0 idle, 1 look, 2 busy */
+  uint32_t s;  /* stream = l * NumVcs + vc */
+  uint32_t sl; /* the same stream in this engine's own list */
+  uint32_t rr; /* next stream to look at (index in this engine's list) */
   uint8_t op, normal;
   uint32_t flow, src, addr, len, size, nfl, popj, wj, infl, lastmask, tidx;
   /* reduce: child position k of the message; chained (reduce_chain): started while its
@@ -174,14 +176,14 @@ typedef struct {
   mt_ni_params p;
   /* derived */
   unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width, words;
-  mt_entry_fmt f;          /* p.fmt with its offsets */
-  unsigned ne, nmp, ses;  /* engines, memory ports, streams per engine */
+  mt_entry_fmt f;        /* p.fmt with its offsets */
+  unsigned ne, nmp, ses; /* engines, memory ports, streams per engine */
   /* requesters of each memory port, in round-robin order: agent a < L is sender a,
    * a >= L engine a - L; mode 0 reads and writes (writes first), 1 reads only, 2 writes only */
   uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L];
   uint8_t wport[MT_NI_MAX_L]; /* the port that carries engine e's writes */
   /* table memory and its registered read ports: A (scan/issue), B one per engine (look-up) */
-  uint64_t *tbl;          /* [tbl_depth * MT_NI_EW] */
+  uint64_t *tbl; /* [tbl_depth * MT_NI_EW] */
   uint64_t tba[MT_NI_EW], tbb[MT_NI_MAX_L][MT_NI_EW];
   uint32_t rb[MT_NI_MAX_L]; /* port B address registers */
   /* control */
@@ -191,7 +193,7 @@ typedef struct {
   uint8_t err_code, done;
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
-  uint8_t *act;           /* reduce_chain: child positions started (>= cnt) */
+  uint8_t *act; /* reduce_chain: child positions started (>= cnt) */
   /* reduce_chain, per (flow, child position) [max_flows * MT_NI_MAX_C]: bytes of the child's
    * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
    * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
@@ -210,22 +212,22 @@ typedef struct {
   uint32_t rq_addr[MT_NI_MAX_MP], rq_be[MT_NI_MAX_MP], rq_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
   uint8_t *tq;
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
-  mt_ni_out q;            /* registered outputs */
+  mt_ni_out q; /* registered outputs */
   uint64_t cycles;
   /* speed only (no RTL state): decoded-entry caches of the table read ports (keyed on the
    * raw word; the configuration-dependent fields are re-derived every step) and the global
    * stream of entry i in engine e's list */
-  mt_ni_entry dce[1 + MT_NI_MAX_L];          /* 0: port A, 1 + e: engine e's port B */
+  mt_ni_entry dce[1 + MT_NI_MAX_L]; /* 0: port A, 1 + e: engine e's port B */
   uint64_t dcw[1 + MT_NI_MAX_L][MT_NI_EW];
   uint8_t dcok[1 + MT_NI_MAX_L];
-  uint8_t ncred;                             /* q.ej_credit has a pulse set */
-  const mt_ni_out *ob[2];                    /* the last two output buffers written */
-  uint32_t obi[2], obm[2];                   /* their valid injection / memory ports */
-  uint8_t obc[2];                            /* their ej_credit had a pulse */
+  uint8_t ncred;           /* q.ej_credit has a pulse set */
+  const mt_ni_out *ob[2];  /* the last two output buffers written */
+  uint32_t obi[2], obm[2]; /* their valid injection / memory ports */
+  uint8_t obc[2];          /* their ej_credit had a pulse */
   uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
-  uint64_t engm[MT_NI_MAX_L];                /* streams of engine e (bit = stream) */
-  uint64_t ejnz;                             /* streams whose ejection FIFO is not empty */
-  uint32_t apm[2 * MT_NI_MAX_L][3];          /* agent a, mode: the memory ports it requests on */
+  uint64_t engm[MT_NI_MAX_L];       /* streams of engine e (bit = stream) */
+  uint64_t ejnz;                    /* streams whose ejection FIFO is not empty */
+  uint32_t apm[2 * MT_NI_MAX_L][3]; /* agent a, mode: the memory ports it requests on */
 } mt_ni;
 
 int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);

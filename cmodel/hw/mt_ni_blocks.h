@@ -41,18 +41,20 @@
 #define MT_NI_NO_POP 0xffffffffu /* ej_pop: no stream popped */
 
 /* grant kinds of a memory port (gnt_kind) */
-enum { MT_NI_GNT_TX = 0, MT_NI_GNT_RX_WR = 1, MT_NI_GNT_RX_RD = 2 };
+enum { MT_NI_GNT_TX = 0,
+       MT_NI_GNT_RX_WR = 1,
+       MT_NI_GNT_RX_RD = 2 };
 
 typedef struct {
   /* ---- state summaries of the registers before the edge (mt_ni_step) ---- */
-  int st;                 /* control state before the edge (st_o) */
-  int running;            /* run: RUN or FIN */
-  int busy;               /* busy: SCAN, RUN or FIN */
-  uint32_t rqv;           /* dma: request registers full (mem_req_valid_o), bit per port */
-  uint32_t rdy;           /* mem_req_ready_i, bit per port */
-  int mem_quiet;          /* dma quiet_o: no request held, no read outstanding */
-  uint8_t ecode;          /* first error raised this cycle (issue's error inputs), 0 none */
-  int progress;           /* prog: something moved (resets the watchdog) */
+  int st;        /* control state before the edge (st_o) */
+  int running;   /* run: RUN or FIN */
+  int busy;      /* busy: SCAN, RUN or FIN */
+  uint32_t rqv;  /* dma: request registers full (mem_req_valid_o), bit per port */
+  uint32_t rdy;  /* mem_req_ready_i, bit per port */
+  int mem_quiet; /* dma quiet_o: no request held, no read outstanding */
+  uint8_t ecode; /* first error raised this cycle (issue's error inputs), 0 none */
+  int progress;  /* prog: something moved (resets the watchdog) */
 
   /* ---- mt_ni_entry_dec (u_dec_a, u_dec_b) ---- */
   const mt_ni_entry *ea;              /* e_*: head entry E on table port A */
@@ -74,30 +76,30 @@ typedef struct {
                                      (at most one per engine: its writes use one port) */
 
   /* ---- mt_ni_pktz ---- */
-  uint32_t tx_busy;               /* tx_busy: packetisers active (sending a message), bit per port l */
-  uint32_t sreq;                  /* req_tx: packetisers requesting a read */
-  uint32_t send;                  /* send: packetisers sending a flit at this edge */
-  uint32_t vmask;                 /* inj_valid_o after the edge, bit per port (mt_ni_pktz_update) */
+  uint32_t tx_busy; /* tx_busy: packetisers active (sending a message), bit per port l */
+  uint32_t sreq;    /* req_tx: packetisers requesting a read */
+  uint32_t send;    /* send: packetisers sending a flit at this edge */
+  uint32_t vmask;   /* inj_valid_o after the edge, bit per port (mt_ni_pktz_update) */
 
   /* ---- mt_ni_depktz (receive engines) ---- */
   /* (bit masks: bit e for engine e) */
   const mt_flit *front[MT_NI_MAX_L]; /* front_i: the front flit of engine e's stream in BUSY, or NULL */
-  uint32_t rx_busy;               /* engines in BUSY while running */
-  uint32_t rx_wr;                 /* req_o with req_we_o: a write (result or gathered flit) */
-  uint32_t rx_rd;                 /* req_o without req_we_o: a read of the running sum */
-  int rx_pick[MT_NI_MAX_L];       /* IDLE: stream picked (sel_o), or -1 */
-  int rx_pick_l[MT_NI_MAX_L];     /* the same stream's index in engine e's own list (valid with rx_pick) */
-  mt_head_info rx_hd[MT_NI_MAX_L];/* the picked stream's head (valid when rx_pick >= 0) */
-  uint32_t rx_look_go;            /* LOOK: message accepted -> BUSY (look_go_o) */
-  uint32_t rx_look_wait;          /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
-  int rx_chain_k[MT_NI_MAX_L];    /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
-  int rx_chain_pe[MT_NI_MAX_L];   /* reduce_chain: engine adding the predecessor child, or -1 */
-  uint32_t rx_done;               /* done_o: the engine's message is complete */
-  uint32_t rb_d[MT_NI_MAX_L];     /* rb_o: table port B address of engine e after the edge */
-  uint32_t ej_pop[MT_NI_MAX_L];   /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
+  uint32_t rx_busy;                  /* engines in BUSY while running */
+  uint32_t rx_wr;                    /* req_o with req_we_o: a write (result or gathered flit) */
+  uint32_t rx_rd;                    /* req_o without req_we_o: a read of the running sum */
+  int rx_pick[MT_NI_MAX_L];          /* IDLE: stream picked (sel_o), or -1 */
+  int rx_pick_l[MT_NI_MAX_L];        /* the same stream's index in engine e's own list (valid with rx_pick) */
+  mt_head_info rx_hd[MT_NI_MAX_L];   /* the picked stream's head (valid when rx_pick >= 0) */
+  uint32_t rx_look_go;               /* LOOK: message accepted -> BUSY (look_go_o) */
+  uint32_t rx_look_wait;             /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
+  int rx_chain_k[MT_NI_MAX_L];       /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
+  int rx_chain_pe[MT_NI_MAX_L];      /* reduce_chain: engine adding the predecessor child, or -1 */
+  uint32_t rx_done;                  /* done_o: the engine's message is complete */
+  uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge */
+  uint32_t ej_pop[MT_NI_MAX_L];      /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
 
   /* ---- mt_ni_ejbuf ---- */
-  uint32_t ej_full;               /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
+  uint32_t ej_full; /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
 
   /* ---- mt_ni_issue ---- */
   int issue;                      /* issue_o: head entry issued */
@@ -120,7 +122,9 @@ typedef struct {
 /* ---- small helpers shared by the blocks ---- */
 
 /* the first error of a cycle wins */
-static inline void mt_ni_set_err(mt_ni_wires *w, int c) { if (!w->ecode) w->ecode = (uint8_t)c; }
+static inline void mt_ni_set_err(mt_ni_wires *w, int c) {
+  if (!w->ecode) w->ecode = (uint8_t)c;
+}
 
 /* per-flow index of flow f (out-of-range flows use entry 0; their errors are raised elsewhere) */
 static inline unsigned mt_ni_fi(const mt_ni *s, uint32_t f) { return f < s->p.max_flows ? f : 0; }
@@ -162,6 +166,7 @@ static inline uint32_t mt_ni_nz_mp(const uint8_t *a, unsigned n) {
 }
 
 /* a mod n (a < 2n on every path of the model; exact anyway) */
-static inline uint32_t mt_ni_wrap(uint32_t a, uint32_t n) { return a < n ? a : a - n < n ? a - n : a % n; }
+static inline uint32_t mt_ni_wrap(uint32_t a, uint32_t n) { return a < n ? a : a - n < n ? a - n
+                                                                                         : a % n; }
 
 #endif

@@ -29,7 +29,11 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       (r->op == MT_OP_GATHER && s->root[fi])) look_code = MT_NI_E_RX_FLOW;
   else if (r->op == MT_OP_REDUCE) {
     int k = -1;
-    for (int c = 0; c < B->nchild; c++) if ((uint32_t)B->cnode[c] == r->src) { k = c; break; }
+    for (int c = 0; c < B->nchild; c++)
+      if ((uint32_t)B->cnode[c] == r->src) {
+        k = c;
+        break;
+      }
     if (k < 0) look_code = MT_NI_E_RX_SRC;
     else if (p->reduce_chain && NE > 1 && !(r->addr == ea && r->len == es)) {
       /* packet unit: child cnt's at once; child k > cnt once k-1 started, if k's ejection
@@ -38,23 +42,27 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
         if (B->cej[j] == B->cej[k] || (uint32_t)B->cport[j] == all1_port || (uint32_t)B->cport[k] == all1_port) ok = 0;
-      if (ok) w->rx_chain_k[e] = k; else wait = 1;
+      if (ok) w->rx_chain_k[e] = k;
+      else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
     else if (p->reduce_chain && NE > 1 && (uint32_t)k == s->act[fi] && (uint32_t)k > s->cnt[fi] &&
              r->addr == ea && r->len == es) {
       /* chained behind child k-1, whose whole message another engine is adding now */
       for (unsigned e2 = 0; e2 < NE; e2++) {
         const mt_ni_rx *q = &s->rx[e2];
-        if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->whole && q->flow == f && q->cpos + 1 == (uint32_t)k) { w->rx_chain_pe[e] = (int)e2; break; }
+        if (e2 != e && q->st == 2 && q->op == MT_OP_REDUCE && q->whole && q->flow == f && q->cpos + 1 == (uint32_t)k) {
+          w->rx_chain_pe[e] = (int)e2;
+          break;
+        }
       }
-      if (w->rx_chain_pe[e] >= 0) w->rx_chain_k[e] = k; else wait = 1;
+      if (w->rx_chain_pe[e] >= 0) w->rx_chain_k[e] = k;
+      else wait = 1;
     } else wait = 1;
   } else {
     if (s->gv[fi] && (uint32_t)B->pnode != r->src) look_code = MT_NI_E_RX_SRC;
     else if (s->grx[fi]) wait = 1;
   }
-  if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea ||
-                     (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
+  if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea || (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
   if (look_code) mt_ni_set_err(w, look_code);
   else if (wait) w->rx_look_wait |= 1u << e;
   else w->rx_look_go |= 1u << e;
@@ -64,7 +72,9 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne;
   /* BUSY: the stream's front flit, its check, the read / write requests */
-  w->rx_busy = 0; w->rx_wr = 0; w->rx_rd = 0;
+  w->rx_busy = 0;
+  w->rx_wr = 0;
+  w->rx_rd = 0;
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     const unsigned rs = r->s;
@@ -75,7 +85,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     if (fv && r->popj < r->nfl) {
       unsigned t = mt_flit_type(fr, p->payload_w);
       front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
-                  mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
+        mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
     }
     const int busy = w->running && r->st == 2;
     const int pop_ok = fv && r->popj < r->nfl && !front_bad;
@@ -104,22 +114,33 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     unsigned i = r->rr < ses ? r->rr : r->rr % ses;
     for (unsigned k = 0; k < ses; k++) {
       const unsigned g = s->estr[e][i];
-      if (s->ej_cnt[g]) { w->rx_pick[e] = (int)g; w->rx_pick_l[e] = (int)i; break; }
+      if (s->ej_cnt[g]) {
+        w->rx_pick[e] = (int)g;
+        w->rx_pick_l[e] = (int)i;
+        break;
+      }
       if (++i == ses) i = 0;
     }
     if (w->rx_pick[e] < 0) continue;
     const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
-    if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) { mt_ni_set_err(w, MT_NI_E_RX_FRAME); w->rx_pick[e] = -1; continue; }
+    if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) {
+      mt_ni_set_err(w, MT_NI_E_RX_FRAME);
+      w->rx_pick[e] = -1;
+      continue;
+    }
     mt_head_info *h = &w->rx_hd[e];
     mt_hd_unpack(f, h);
     const unsigned fi = mt_ni_fi(s, h->flow);
     w->rb_d[e] = (h->op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
   }
   /* LOOK */
-  w->rx_look_go = 0; w->rx_look_wait = 0; w->rx_done = 0;
+  w->rx_look_go = 0;
+  w->rx_look_wait = 0;
+  w->rx_done = 0;
   for (unsigned e = 0; e < NE; e++) {
     if (!(w->running && s->rx[e].st == 1)) continue;
-    w->rx_chain_k[e] = -1; w->rx_chain_pe[e] = -1;
+    w->rx_chain_k[e] = -1;
+    w->rx_chain_pe[e] = -1;
     look_up(s, in, e, w);
     if ((w->rx_look_go >> e) & 1u) w->ej_pop[e] = s->rx[e].s; /* the head */
   }
@@ -131,7 +152,8 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     if (r->wj != r->nfl) continue;
     unsigned wp = s->wport[e];
     w->rx_done |= (uint32_t)((s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
-                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)])) << e;
+                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]))
+      << e;
   }
 }
 
@@ -147,40 +169,61 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
       unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
       for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = w->front[e]->w[k];
       r->inq_cnt++;
-      r->popj++; r->infl++;
+      r->popj++;
+      r->infl++;
     }
     if ((w->gnt_wr >> e) & 1u) {
       if (r->op == MT_OP_REDUCE) {
         if (++r->wq_rd == p->rq) r->wq_rd = 0;
-        r->wq_cnt--; r->infl--;
+        r->wq_cnt--;
+        r->infl--;
       } else r->popj++;
       r->wj++;
     }
     if (w->rx_pick[e] >= 0) {
       const mt_head_info *h = &w->rx_hd[e];
       const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
-      r->st = 1; r->s = (uint32_t)w->rx_pick[e]; r->sl = (uint32_t)w->rx_pick_l[e];
-      r->op = (uint8_t)h->op; r->flow = h->flow; r->src = h->src; r->addr = h->addr; r->len = h->len;
+      r->st = 1;
+      r->s = (uint32_t)w->rx_pick[e];
+      r->sl = (uint32_t)w->rx_pick_l[e];
+      r->op = (uint8_t)h->op;
+      r->flow = h->flow;
+      r->src = h->src;
+      r->addr = h->addr;
+      r->len = h->len;
       r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
     } else if (r->st == 1 && w->running) {
       const mt_ni_entry *B = w->eb[e];
       if ((w->rx_look_go >> e) & 1u) {
-        r->st = 2; r->size = B->size;
+        r->st = 2;
+        r->size = B->size;
         r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
         r->lastmask = mt_ni_last_mask(s, r->len);
-        r->popj = 0; r->wj = 0; r->infl = 0; r->wa = 0;
-        r->chn = w->rx_chain_pe[e] >= 0; r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
+        r->popj = 0;
+        r->wj = 0;
+        r->infl = 0;
+        r->wa = 0;
+        r->chn = w->rx_chain_pe[e] >= 0;
+        r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
         r->cpos = w->rx_chain_k[e] >= 0 ? (uint32_t)w->rx_chain_k[e] : 0;
         r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
         r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
         r->cbase = B->addr;
       } else if ((w->rx_look_wait >> e) & 1u) {
-        r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+        r->st = 0;
+        r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
       }
     } else if ((w->rx_done >> e) & 1u) {
-      r->st = 0; r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+      r->st = 0;
+      r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
     }
     s->rb[e] = w->rb_d[e];
-    if (w->clear) { r->st = 0; r->inq_cnt = 0; r->inq_rd = 0; r->wq_cnt = 0; r->wq_rd = 0; }
+    if (w->clear) {
+      r->st = 0;
+      r->inq_cnt = 0;
+      r->inq_rd = 0;
+      r->wq_cnt = 0;
+      r->wq_rd = 0;
+    }
   }
 }

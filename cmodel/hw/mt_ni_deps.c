@@ -23,12 +23,21 @@ static void chain_done(mt_ni *s, const mt_ni_rx *r, unsigned fi) {
     for (int merged = 1; merged;) {
       merged = 0;
       for (unsigned q = 0; q < MT_NI_PEND; q++)
-        if (ph[q] && pl[q] == s->pwm[ix]) { s->pwm[ix] = ph[q]; pl[q] = ph[q] = 0; merged = 1; }
+        if (ph[q] && pl[q] == s->pwm[ix]) {
+          s->pwm[ix] = ph[q];
+          pl[q] = ph[q] = 0;
+          merged = 1;
+        }
     }
   } else {
     /* beyond the prefix: kept in a free slot; with none free the range is not recorded
      * and the successor waits for this child to complete (still correct) */
-    for (unsigned q = 0; q < MT_NI_PEND; q++) if (!ph[q]) { pl[q] = lo; ph[q] = hi; break; }
+    for (unsigned q = 0; q < MT_NI_PEND; q++)
+      if (!ph[q]) {
+        pl[q] = lo;
+        ph[q] = hi;
+        break;
+      }
   }
   /* children complete in order */
   while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
@@ -54,7 +63,8 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
         s->rxb[fi] = 0;
         if (r->op == MT_OP_REDUCE) {
           s->cnt[fi]++;
-          if (s->pb) while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
+          if (s->pb)
+            while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
           if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
         } else s->grx[fi] = 1;
       } else s->rxb[fi] = nb;
@@ -64,17 +74,34 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
   if (w->scan_rec) {
     const mt_ni_entry *E = w->ea;
     const unsigned ef = w->ef;
-    if (E->op == MT_OP_REDUCE) { s->rv[ef] = 1; s->ridx[ef] = s->hp; s->root[ef] = (uint8_t)!E->pv; }
-    if (E->op == MT_OP_GATHER && E->pv && !s->gv[ef]) { s->gv[ef] = 1; s->gidx[ef] = s->hp; }
+    if (E->op == MT_OP_REDUCE) {
+      s->rv[ef] = 1;
+      s->ridx[ef] = s->hp;
+      s->root[ef] = (uint8_t)!E->pv;
+    }
+    if (E->op == MT_OP_GATHER && E->pv && !s->gv[ef]) {
+      s->gv[ef] = 1;
+      s->gidx[ef] = s->hp;
+    }
   }
   if (w->rdone) s->rdone[w->ef] = 1;
   if (w->clear) {
-    memset(s->rv, 0, F); memset(s->gv, 0, F); memset(s->root, 0, F); memset(s->grx, 0, F);
-    memset(s->rdone, 0, F); memset(s->cnt, 0, F); memset(s->act, 0, F);
+    memset(s->rv, 0, F);
+    memset(s->gv, 0, F);
+    memset(s->root, 0, F);
+    memset(s->grx, 0, F);
+    memset(s->rdone, 0, F);
+    memset(s->cnt, 0, F);
+    memset(s->act, 0, F);
     if (s->pb) {
       const size_t FC = F * MT_NI_MAX_C;
-      memset(s->pb, 0, FC * 4); memset(s->pwm, 0, FC * 4); memset(s->ppl, 0, FC * MT_NI_PEND * 4); memset(s->pph, 0, FC * MT_NI_PEND * 4);
+      memset(s->pb, 0, FC * 4);
+      memset(s->pwm, 0, FC * 4);
+      memset(s->ppl, 0, FC * MT_NI_PEND * 4);
+      memset(s->pph, 0, FC * MT_NI_PEND * 4);
     }
-    memset(s->ridx, 0, F * 4); memset(s->gidx, 0, F * 4); memset(s->rxb, 0, F * 4);
+    memset(s->ridx, 0, F * 4);
+    memset(s->gidx, 0, F * 4);
+    memset(s->rxb, 0, F * 4);
   }
 }

@@ -22,7 +22,10 @@ static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w)
     if (!s->tq_cnt[m]) continue;
     w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
     w->rspm |= 1u << m;
-    if (w->rsp_tag[m] >= (int)L) { w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m; w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L); }
+    if (w->rsp_tag[m] >= (int)L) {
+      w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m;
+      w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L);
+    }
   }
 }
 
@@ -32,7 +35,11 @@ static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w)
 static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal;
   responses(s, in, w);
-  w->gntm = 0; w->gnt_tx = 0; w->gnt_wr = 0; w->gnt_rd = 0; w->wacc = 0;
+  w->gntm = 0;
+  w->gnt_tx = 0;
+  w->gnt_wr = 0;
+  w->gnt_rd = 0;
+  w->wacc = 0;
   /* writes accepted at this edge (the engines count them: reduce_chain) */
   for (uint32_t mm = w->rqv & w->rdy; mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
@@ -57,18 +64,27 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
     for (unsigned k = 1; k <= na; k++) {
       if (++i >= na) i = 0;
       const unsigned a = s->ag[m][i], md = s->agm[m][i];
-      const uint32_t rq = a < L ? w->sreq >> a : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd : w->rx_wr) >> (a - L);
+      const uint32_t rq = a < L ? w->sreq >> a : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd
+                                                                                          : w->rx_wr) >>
+          (a - L);
       if (!(rq & 1u)) continue;
-      w->gnt[m] = (int)i; w->gntm |= 1u << m;
+      w->gnt[m] = (int)i;
+      w->gntm |= 1u << m;
       /* what the grant does: a packetiser read; an engine's write (mode 2, or mode 0 when
        * it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
-      if (a < L) { w->gnt_kind[m] = MT_NI_GNT_TX; w->gnt_tx |= 1u << a; break; }
+      if (a < L) {
+        w->gnt_kind[m] = MT_NI_GNT_TX;
+        w->gnt_tx |= 1u << a;
+        break;
+      }
       const unsigned e = a - L;
       if (md == 2 || (md == 0 && ((w->rx_wr >> e) & 1u))) {
-        w->gnt_kind[m] = MT_NI_GNT_RX_WR; w->gnt_wr |= 1u << e;
+        w->gnt_kind[m] = MT_NI_GNT_RX_WR;
+        w->gnt_wr |= 1u << e;
         if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
       } else {
-        w->gnt_kind[m] = MT_NI_GNT_RX_RD; w->gnt_rd |= 1u << e;
+        w->gnt_kind[m] = MT_NI_GNT_RX_RD;
+        w->gnt_rd |= 1u << e;
         w->ej_pop[e] = s->rx[e].s;
       }
       break;
@@ -84,7 +100,10 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
   for (uint32_t um = acc | w->rspm | w->gntm; um; um &= um - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(um);
     if ((acc >> m) & 1u) s->rq_v[m] = 0;
-    if ((w->rspm >> m) & 1u) { if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0; s->tq_cnt[m]--; }
+    if ((w->rspm >> m) & 1u) {
+      if (++s->tq_rd[m] == TQD) s->tq_rd[m] = 0;
+      s->tq_cnt[m]--;
+    }
     if (!((w->gntm >> m) & 1u)) continue;
     const unsigned a = s->ag[m][w->gnt[m]];
     uint8_t *tq = s->tq + (size_t)m * TQD;
@@ -96,8 +115,18 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
     const int wr = w->gnt_kind[m] == MT_NI_GNT_RX_WR;
     const mt_ni_rx *r = a < L ? NULL : &s->rx[a - L];
     uint32_t base, j, nfl, lastmask;
-    if (!r) { const mt_ni_tx *t = &s->tx[a]; base = t->addr; j = t->rdj; nfl = t->nfl; lastmask = t->lastmask; }
-    else { base = r->addr; j = wr ? r->wj : r->popj; nfl = r->nfl; lastmask = r->lastmask; }
+    if (!r) {
+      const mt_ni_tx *t = &s->tx[a];
+      base = t->addr;
+      j = t->rdj;
+      nfl = t->nfl;
+      lastmask = t->lastmask;
+    } else {
+      base = r->addr;
+      j = wr ? r->wj : r->popj;
+      nfl = r->nfl;
+      lastmask = r->lastmask;
+    }
     s->rq_we[m] = (uint8_t)wr;
     s->rq_addr[m] = base + (j << s->lg_fb);
     s->rq_be[m] = mt_ni_lane_mask(s, j, nfl, lastmask);
@@ -106,6 +135,7 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
       tq[mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
     } else if (r->op == MT_OP_REDUCE) memcpy(s->rq_data[m], r->wq[r->wq_rd], sizeof s->rq_data[m]);
-    else for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[a - L]->w[k];
+    else
+      for (unsigned k = 0; k < lanes; k++) s->rq_data[m][k] = w->front[a - L]->w[k];
   }
 }

@@ -27,17 +27,32 @@ static void dec_raw(const mt_ni *s, const uint64_t *w, mt_ni_entry *en) {
     int o = k < 0 ? s->f.o_parent : s->f.o_child + k * s->f.slot_w;
     int v = (int)getb(w, o, 1), node = 0, port, ej;
     o += 1;
-    if (!p->compact) { node = (int)getb(w, o, p->id_w); o += p->id_w; }
-    port = (int)getb(w, o, p->port_w); o += p->port_w;
+    if (!p->compact) {
+      node = (int)getb(w, o, p->id_w);
+      o += p->id_w;
+    }
+    port = (int)getb(w, o, p->port_w);
+    o += p->port_w;
     ej = (int)getb(w, o, p->ej_w);
-    if (k < 0) { en->pv = v; en->pnode = node; en->pport = port; en->pej = ej; }
-    else { en->cv[k] = v; en->cnode[k] = node; en->cport[k] = port; en->cej[k] = ej; }
+    if (k < 0) {
+      en->pv = v;
+      en->pnode = node;
+      en->pport = port;
+      en->pej = ej;
+    } else {
+      en->cv[k] = v;
+      en->cnode[k] = node;
+      en->cport[k] = port;
+      en->cej[k] = ej;
+    }
   }
   /* nchild: leading valid slots; gap: a valid slot after an empty one */
   int seen_empty = 0;
   for (int k = 0; k < p->children; k++) {
-    if (en->cv[k]) { if (seen_empty) en->gap = 1; else en->nchild++; }
-    else seen_empty = 1;
+    if (en->cv[k]) {
+      if (seen_empty) en->gap = 1;
+      else en->nchild++;
+    } else seen_empty = 1;
   }
   if (!p->compact) {
     en->addr = getb(w, s->f.o_addr, p->addr_w);
@@ -53,7 +68,8 @@ static void dec_cfg(const mt_ni *s, const mt_ni_in *cfg, mt_ni_entry *en) {
   const uint16_t *cn = rx_parent ? cfg->nbr_tx : cfg->nbr_rx;
   for (int k = 0; k < p->children; k++) en->cnode[k] = cn[en->cport[k] & 15];
   if (en->op == MT_OP_NOP) {
-    en->addr = 0; en->size = cfg->nop_bytes;
+    en->addr = 0;
+    en->size = cfg->nop_bytes;
   } else {
     uint32_t f = (uint32_t)en->flow, rem = cfg->rem_units;
     en->addr = cfg->elem * (f * cfg->base_units + (f < rem ? f : rem));
@@ -68,7 +84,10 @@ static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, co
   uint64_t *k = s->dcw[c];
   if (!s->dcok[c] || k[0] != w[0] || k[1] != w[1] || k[2] != w[2] || k[3] != w[3]) {
     dec_raw(s, w, en);
-    k[0] = w[0]; k[1] = w[1]; k[2] = w[2]; k[3] = w[3];
+    k[0] = w[0];
+    k[1] = w[1];
+    k[2] = w[2];
+    k[3] = w[3];
     s->dcok[c] = 1;
   }
   if (s->p.compact) dec_cfg(s, cfg, en);

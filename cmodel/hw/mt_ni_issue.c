@@ -32,7 +32,10 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
   const mt_ni_entry *E = w->ea;
   const unsigned ef = w->ef;
   const int sidle = w->tx_busy == 0; /* every packetiser idle */
-  w->issue = 0; w->advance = 0; w->to_fin = 0; w->act_l = -1;
+  w->issue = 0;
+  w->advance = 0;
+  w->to_fin = 0;
+  w->act_l = -1;
   int act_k = -2; /* slot of the activated packetiser: -1 parent, else child */
   if (s->st == MT_NI_ST_RUN && s->lock == 0) {
     if (E->op == MT_OP_END) w->to_fin = 1;
@@ -43,18 +46,33 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
         if (s->cnt[ef] == (unsigned)E->nchild) {
           const int own = own_pktz(s, w, (uint32_t)E->pport);
           if (!E->pv) w->issue = 1;
-          else if (own >= 0) { w->issue = 1; w->act_l = own; act_k = -1; }
+          else if (own >= 0) {
+            w->issue = 1;
+            w->act_l = own;
+            act_k = -1;
+          }
         }
       } else { /* Gather */
         const int own = own_pktz(s, w, (uint32_t)E->cport[s->ci < MT_NI_MAX_C ? s->ci : 0]);
         const int dep = E->pv ? s->grx[ef] : s->rdone[ef];
-        if (dep && own >= 0) { w->issue = 1; w->act_l = own; act_k = (int)s->ci; }
+        if (dep && own >= 0) {
+          w->issue = 1;
+          w->act_l = own;
+          act_k = (int)s->ci;
+        }
       }
     } else mt_ni_set_err(w, MT_NI_E_STEP);
   }
   if (w->act_l >= 0) {
-    if (act_k < 0) { w->act_node = E->pnode; w->act_port = E->pport; w->act_ej = E->pej; }
-    else { w->act_node = E->cnode[act_k]; w->act_port = E->cport[act_k]; w->act_ej = E->cej[act_k]; }
+    if (act_k < 0) {
+      w->act_node = E->pnode;
+      w->act_port = E->pport;
+      w->act_ej = E->pej;
+    } else {
+      w->act_node = E->cnode[act_k];
+      w->act_port = E->cport[act_k];
+      w->act_ej = E->cej[act_k];
+    }
   }
   w->rdone = w->issue && E->op == MT_OP_REDUCE && !E->pv;
   w->lock_load = w->issue && E->op == MT_OP_NOP;
@@ -87,9 +105,11 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
   w->fin_ok = 0;
   if (s->st == MT_NI_ST_FIN) {
     int g = 1;
-    for (unsigned f = 0; f < F; f++) if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
+    for (unsigned f = 0; f < F; f++)
+      if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
     int ridle = 1;
-    for (unsigned e = 0; e < s->ne; e++) if (s->rx[e].st != 0) ridle = 0;
+    for (unsigned e = 0; e < s->ne; e++)
+      if (s->rx[e].st != 0) ridle = 0;
     w->fin_ok = sidle && ridle && w->mem_quiet && g;
   }
   /* the last eval phase: the other error inputs (ovf_i), progress and watchdog; then, with
@@ -118,21 +138,34 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
 /* control state, child index, error, done, watchdog, head index */
 static inline void mt_ni_issue_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_entry *E = w->ea;
-  if (w->scan_done) { s->st = MT_NI_ST_RUN; s->ci = 0; }
+  if (w->scan_done) {
+    s->st = MT_NI_ST_RUN;
+    s->ci = 0;
+  }
   if (w->scan_rec) s->prev_step = (uint16_t)E->step;
   if (w->to_fin) s->st = MT_NI_ST_FIN;
   if (w->issue && E->op != MT_OP_NOP && E->op != MT_OP_REDUCE) { /* Gather: one child per issue */
     if (s->ci + 1 >= (unsigned)E->nchild) s->ci = 0;
     else s->ci++;
   }
-  if (w->st == MT_NI_ST_FIN && w->fin_ok) { s->st = MT_NI_ST_DONE; s->done = 1; }
+  if (w->st == MT_NI_ST_FIN && w->fin_ok) {
+    s->st = MT_NI_ST_DONE;
+    s->done = 1;
+  }
   s->wd = w->wd_d;
   if (w->ecode && s->st != MT_NI_ST_ERR) {
-    s->st = MT_NI_ST_ERR; s->err_code = w->ecode; s->err_idx = s->hp;
+    s->st = MT_NI_ST_ERR;
+    s->err_code = w->ecode;
+    s->err_idx = s->hp;
   }
   if (w->clear) {
-    s->st = MT_NI_ST_SCAN; s->ci = 0; s->prev_step = 0;
-    s->err_code = 0; s->err_idx = 0; s->done = 0; s->wd = 0;
+    s->st = MT_NI_ST_SCAN;
+    s->ci = 0;
+    s->prev_step = 0;
+    s->err_code = 0;
+    s->err_idx = 0;
+    s->done = 0;
+    s->wd = 0;
   }
   s->hp = w->hp_d;
 }

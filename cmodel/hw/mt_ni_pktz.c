@@ -22,24 +22,35 @@ static inline void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
     send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
   }
   w->tx_busy = act;
-  w->sreq = w->running ? sreq : 0; w->send = w->running ? send : 0;
+  w->sreq = w->running ? sreq : 0;
+  w->send = w->running ? send : 0;
 }
 
 /* the flit packetiser l sends at this edge, into its (all zero) output register */
 static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
   const mt_ni_params *p = &s->p;
   if (!t->hd) {
-    mt_head_info h; memset(&h, 0, sizeof h);
-    h.dst = t->dst; h.src = in->node_id; h.eject = t->ej; h.flow = t->flow; h.op = t->op;
+    mt_head_info h;
+    memset(&h, 0, sizeof h);
+    h.dst = t->dst;
+    h.src = in->node_id;
+    h.eject = t->ej;
+    h.flow = t->flow;
+    h.op = t->op;
     h.step = t->step;
     if (t->pm) {
       uint32_t off = t->txj << s->lg_fb, rem = t->len - off;
-      h.next = 0; h.addr = t->addr + off; h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
+      h.next = 0;
+      h.addr = t->addr + off;
+      h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
       h.last = t->txj + s->pkt_flits >= t->nfl;
       mt_hd_pack(fl, &h);
       mt_flit_set_type(fl, p->payload_w, MT_FT_HEAD);
     } else {
-      h.next = t->nxt; h.addr = t->addr; h.len = t->len; h.last = 1;
+      h.next = t->nxt;
+      h.addr = t->addr;
+      h.len = t->len;
+      h.last = 1;
       mt_hd_pack(fl, &h);
       mt_flit_set_type(fl, p->payload_w, MT_FT_AR_HEAD);
     }
@@ -52,7 +63,10 @@ static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
     unsigned ty;
     if (t->pm) {
       ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
-      if (t->pc + 1 == s->pkt_flits) { t->pc = 0; t->hd = 0; } else t->pc++;
+      if (t->pc + 1 == s->pkt_flits) {
+        t->pc = 0;
+        t->hd = 0;
+      } else t->pc++;
     } else {
       ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
       t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
@@ -82,7 +96,8 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     uint32_t *dst = t->fifo[mt_ni_wrap(t->frd + t->fcnt, p->sq)];
     const uint32_t *src = in->mem_rsp_data[m];
     for (unsigned k = 0; k < lanes; k++) dst[k] = src[k];
-    t->fcnt++; t->outst--;
+    t->fcnt++;
+    t->outst--;
   }
   w->vmask = w->send; /* injection ports valid after the edge */
   for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
@@ -97,14 +112,28 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
   if (w->act_l >= 0) {
     const mt_ni_entry *E = w->ea;
     mt_ni_tx *t = &s->tx[w->act_l];
-    t->act = 1; t->op = (uint8_t)E->op; t->flow = (uint32_t)E->flow; t->step = (uint16_t)E->step;
-    t->dst = (uint32_t)w->act_node; t->nxt = (uint32_t)w->act_port; t->ej = (uint32_t)w->act_ej;
+    t->act = 1;
+    t->op = (uint8_t)E->op;
+    t->flow = (uint32_t)E->flow;
+    t->step = (uint16_t)E->step;
+    t->dst = (uint32_t)w->act_node;
+    t->nxt = (uint32_t)w->act_port;
+    t->ej = (uint32_t)w->act_ej;
     t->pm = (uint8_t)(in->pkt_mode || (uint32_t)w->act_port == (1u << p->port_w) - 1u);
-    t->addr = E->addr; t->len = E->size;
+    t->addr = E->addr;
+    t->len = E->size;
     t->nfl = (E->size + s->fb - 1u) >> s->lg_fb;
     t->lastmask = mt_ni_last_mask(s, E->size);
-    t->rdj = 0; t->txj = 0; t->pc = 0; t->hd = 0;
+    t->rdj = 0;
+    t->txj = 0;
+    t->pc = 0;
+    t->hd = 0;
   }
   if (w->clear)
-    for (unsigned l = 0; l < L; l++) { s->tx[l].act = 0; s->tx[l].fcnt = 0; s->tx[l].frd = 0; s->tx[l].outst = 0; }
+    for (unsigned l = 0; l < L; l++) {
+      s->tx[l].act = 0;
+      s->tx[l].fcnt = 0;
+      s->tx[l].frd = 0;
+      s->tx[l].outst = 0;
+    }
 }

@@ -88,8 +88,10 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
 }
 
 void mt_router_free(mt_router *r) {
-  free(r->buf); r->buf = NULL;
-  free(r->dst_rt); r->dst_rt = NULL;
+  free(r->buf);
+  r->buf = NULL;
+  free(r->dst_rt);
+  r->dst_rt = NULL;
 }
 
 /* coordinate of node id in dimension d (K of unused dimensions is 1) */
@@ -197,13 +199,13 @@ static inline unsigned nonzero_bytes(const uint8_t *x, unsigned nb) {
   b &= ~lo7;
   /* gather the 8 high bits of each word */
   m = (unsigned)((a >> 7) * 0x0102040810204080ULL >> 56) |
-      ((unsigned)((b >> 7) * 0x0102040810204080ULL >> 56) << 8);
+    ((unsigned)((b >> 7) * 0x0102040810204080ULL >> 56) << 8);
   return nb >= 16 ? m : m & ((1u << nb) - 1u);
 }
 
-#define BIT(s, i) (((s)[(i) >> 6] >> ((i) & 63u)) & 1u)
-#define SET(s, i) ((s)[(i) >> 6] |= (uint64_t)1 << ((i) & 63u))
-#define CLR(s, i) ((s)[(i) >> 6] &= ~((uint64_t)1 << ((i) & 63u)))
+#define BIT(s, i) (((s)[(i) >> 6] >> ((i)&63u)) & 1u)
+#define SET(s, i) ((s)[(i) >> 6] |= (uint64_t)1 << ((i)&63u))
+#define CLR(s, i) ((s)[(i) >> 6] &= ~((uint64_t)1 << ((i)&63u)))
 
 /* A new front flit of input VC i: its type and, for a head of an idle VC, its route (as
  * mt_router_route, with the per-destination cache); then the output it asks for, if any:
@@ -404,7 +406,8 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
    * wrote its valid ports, credit rows and error flags: only those are cleared. Any other
    * buffer is cleared in full but for the error flags (copied or cleared below); a libc
    * call: faster than the inlined rep stos of a constant size. */
-  const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1 : -1;
+  const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1
+                                                       : -1;
   uint32_t credm = 0; /* input ports with a credit pulse in *out */
   if (ob >= 0) {
     for (unsigned vo = r->obv[ob]; vo; vo &= vo - 1u) {
@@ -415,7 +418,10 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     for (unsigned co = r->obc[ob]; co; co &= co - 1u) memset(out->in_credit[__builtin_ctz(co)], 0, sizeof out->in_credit[0]);
   } else {
     memset(out, 0, r->out_bytes);
-    r->ob[1] = r->ob[0]; r->obv[1] = r->obv[0]; r->obc[1] = r->obc[0]; r->obe[1] = r->obe[0];
+    r->ob[1] = r->ob[0];
+    r->obv[1] = r->obv[0];
+    r->obc[1] = r->obc[0];
+    r->obe[1] = r->obe[0];
     r->ob[0] = out;
   }
   {
@@ -461,7 +467,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         }
       } else if ((0x48u >> t) & 1u) { /* Tail, all-reduce Tail: it ends */
         r->active[i] = 0;
-        r->busy_vc[o] &= (uint16_t)~(1u << ov);
+        r->busy_vc[o] &= (uint16_t) ~(1u << ov);
       }
       r->flits_out++;
       /* pop: credit pulse, watchdog count 0, the next flit is a new front */

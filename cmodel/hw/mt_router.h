@@ -45,8 +45,8 @@ void mt_router_default_params(mt_router_params *p);
 int mt_router_check_params(const mt_router_params *p, mt_err *e);
 
 typedef struct {
-  unsigned node_id;   /* this router's node id (12 bits); static */
-  uint32_t wd_limit;  /* watchdog: stall cycles before a VC raises its error; 0 = off */
+  unsigned node_id;  /* this router's node id (12 bits); static */
+  uint32_t wd_limit; /* watchdog: stall cycles before a VC raises its error; 0 = off */
   uint8_t in_valid[MT_RT_MAX_PORTS];
   mt_flit in_flit[MT_RT_MAX_PORTS];
   uint8_t out_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* pulses from downstream (port, vc) */
@@ -54,10 +54,10 @@ typedef struct {
 
 typedef struct {
   uint8_t out_valid[MT_RT_MAX_PORTS];
-  mt_flit out_flit[MT_RT_MAX_PORTS];                  /* all zero when not valid */
-  uint8_t in_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];  /* one pulse per freed input slot */
-  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];     /* sticky: input VC stalled >= limit */
-  uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: flit arrived on a full VC */
+  mt_flit out_flit[MT_RT_MAX_PORTS];                 /* all zero when not valid */
+  uint8_t in_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* one pulse per freed input slot */
+  uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: input VC stalled >= limit */
+  uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];   /* sticky: flit arrived on a full VC */
 } mt_router_out;
 
 /* Router state. Internal: only mt_router_init/step/free/route are the API. The layout is
@@ -103,14 +103,14 @@ typedef struct {
   /* sticky error flags in the layout of mt_router_out; nerr: any flag set */
   uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS], ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   unsigned nerr;
-  size_t out_bytes;                  /* bytes of mt_router_out before wd_err */
-  uint8_t vc_bytes[MT_RT_MAX_VCS];   /* 0xff for the VCs in use, else 0 */
+  size_t out_bytes;                /* bytes of mt_router_out before wd_err */
+  uint8_t vc_bytes[MT_RT_MAX_VCS]; /* 0xff for the VCs in use, else 0 */
   /* per output port */
   uint8_t held[MT_RT_MAX_PORTS];
   uint32_t heldm; /* bit o: held[o] */
   uint16_t holder[MT_RT_MAX_PORTS], rr[MT_RT_MAX_PORTS];
   uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
-  uint16_t busy_vc[MT_RT_MAX_PORTS]; /* bit v: output VC v allocated to a packet/message */
+  uint16_t busy_vc[MT_RT_MAX_PORTS];               /* bit v: output VC v allocated to a packet/message */
   uint16_t ej_src[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: source of the last unit started on VC v */
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];

@@ -10,35 +10,41 @@
 
 struct mt_net {
   mt_net_cfg c;
-  const mt_sched *s; const mt_tables *tb; const mt_topo *t;
+  const mt_sched *s;
+  const mt_tables *tb;
+  const mt_topo *t;
   mt_layout ly;
   int N, D, L, NP, dtype, pkt_mode;
-  unsigned nmp;                              /* NI memory ports */
+  unsigned nmp; /* NI memory ports */
   /* Registered outputs. One buffer per block: a cycle reads a block's outputs (into the
    * inputs of the blocks it drives, the links first) before that block's edge writes them. */
-  mt_router *rt; mt_router_out *rq;
-  mt_ni *ni; mt_ni_out *nq;
-  mt_ni_in *ncfg;                            /* per-node configuration part of the NI inputs */
+  mt_router *rt;
+  mt_router_out *rq;
+  mt_ni *ni;
+  mt_ni_out *nq;
+  mt_ni_in *ncfg; /* per-node configuration part of the NI inputs */
   mt_mem *mem;
   uint32_t **input;
-  int nl;                                    /* directed network links */
-  mt_link_bank lnk; int *lsrc, *lsport, *ldst, *ldport;
-  int *in_link;                              /* [node*NP + port] -> link feeding it, or -1 */
-  int *out_link;                             /* [node*NP + port] -> link it drives, or -1 */
-  unsigned blk;                              /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
-  mt_link_slot *lview;                       /* [nl] mt_net_link_slot's answers (the model never reads them) */
+  int nl; /* directed network links */
+  mt_link_bank lnk;
+  int *lsrc, *lsport, *ldst, *ldport;
+  int *in_link;        /* [node*NP + port] -> link feeding it, or -1 */
+  int *out_link;       /* [node*NP + port] -> link it drives, or -1 */
+  unsigned blk;        /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  mt_link_slot *lview; /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
   uint8_t started;
-  uint32_t seed;                             /* of mt_net_start */
-  uint32_t wd, rwd;                          /* effective NI / router watchdog limits */
-  unsigned fw;                               /* live 32-bit words of a flit (the others are 0) */
+  uint32_t seed;    /* of mt_net_start */
+  uint32_t wd, rwd; /* effective NI / router watchdog limits */
+  unsigned fw;      /* live 32-bit words of a flit (the others are 0) */
   /* Every block's inputs, kept from cycle to cycle: each cycle rewrites the fields that
    * come from registered outputs (valid bits, credits; a flit only when valid: a block
    * reads a flit only when it is valid); the configuration fields are set once. */
-  mt_router_in *rin;                         /* [N] */
-  mt_ni_in *nin;                             /* [N] */
-  FILE *trace;                               /* --trace: NI events, CSV (docs/network.md) */
-  uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L]; uint16_t *tr_ts; /* last traced state */
+  mt_router_in *rin; /* [N] */
+  mt_ni_in *nin;     /* [N] */
+  FILE *trace;       /* --trace: NI events, CSV (docs/network.md) */
+  uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L];
+  uint16_t *tr_ts; /* last traced state */
 };
 
 /* everything mt_net_new allocated but the struct itself */
@@ -50,9 +56,26 @@ static void net_release(mt_net *n) {
     if (n->input) free(n->input[i]);
   }
   mt_link_bank_free(&n->lnk);
-  free(n->rt); free(n->rq); free(n->ni); free(n->nq); free(n->ncfg); free(n->mem);
-  free(n->input); free(n->lsrc); free(n->lsport); free(n->ldst); free(n->ldport); free(n->in_link); free(n->out_link);
-  free(n->lflits); free(n->lview); free(n->rin); free(n->nin); free(n->tr_tx); free(n->tr_rx); free(n->tr_ts);
+  free(n->rt);
+  free(n->rq);
+  free(n->ni);
+  free(n->nq);
+  free(n->ncfg);
+  free(n->mem);
+  free(n->input);
+  free(n->lsrc);
+  free(n->lsport);
+  free(n->ldst);
+  free(n->ldport);
+  free(n->in_link);
+  free(n->out_link);
+  free(n->lflits);
+  free(n->lview);
+  free(n->rin);
+  free(n->nin);
+  free(n->tr_tx);
+  free(n->tr_rx);
+  free(n->tr_ts);
 }
 
 void mt_net_free(mt_net *n) {
@@ -68,11 +91,23 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
   const mt_topo *t = s->topo;
-  if (!mt_topo_is_grid(t)) { mt_fail(e, "the network model simulates tori and meshes; %s is not one", t->spec); return NULL; }
+  if (!mt_topo_is_grid(t)) {
+    mt_fail(e, "the network model simulates tori and meshes; %s is not one", t->spec);
+    return NULL;
+  }
   for (int d = 0; d < t->ndims; d++)
-    if (t->dim[d] < 2) { mt_fail(e, "%s: every dimension must be at least 2 wide for the router (use ring:N for one dimension)", t->spec); return NULL; }
-  if (s->bytes % 4) { mt_fail(e, "%llu bytes is not a whole number of 4-byte elements", (unsigned long long)s->bytes); return NULL; }
-  if (s->elem != 4) { mt_fail(e, "the network model moves 4-byte elements; the schedule was planned with %d-byte elements", s->elem); return NULL; }
+    if (t->dim[d] < 2) {
+      mt_fail(e, "%s: every dimension must be at least 2 wide for the router (use ring:N for one dimension)", t->spec);
+      return NULL;
+    }
+  if (s->bytes % 4) {
+    mt_fail(e, "%llu bytes is not a whole number of 4-byte elements", (unsigned long long)s->bytes);
+    return NULL;
+  }
+  if (s->elem != 4) {
+    mt_fail(e, "the network model moves 4-byte elements; the schedule was planned with %d-byte elements", s->elem);
+    return NULL;
+  }
   const unsigned fb = c->payload_w / 8;
   const unsigned pkt_flits = fb ? c->pkt_bytes / fb : 0;
   int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
@@ -88,56 +123,138 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
             c->subpkt_flits, c->vc_depth, c->ej_depth);
     return NULL;
   }
-  if (c->link_lat < 1) { mt_fail(e, "link_lat must be >= 1"); return NULL; }
+  if (c->link_lat < 1) {
+    mt_fail(e, "link_lat must be >= 1");
+    return NULL;
+  }
   mt_net *n = mt_xcalloc(1, sizeof *n);
-  n->c = *c; n->s = s; n->tb = tb; n->t = t; n->dtype = dtype; n->pkt_mode = pkt_mode;
-  n->N = t->n_nodes; n->D = t->ndims; n->L = c->local_ports ? (int)c->local_ports : 2 * n->D; n->NP = 2 * n->D + n->L;
-  if (tb->local_ports && tb->local_ports != n->L) { mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L); mt_net_free(n); return NULL; }
-  if (mt_layout_for(s, tb, 0, &n->ly, e) || (hw && mt_layout_fit(&n->ly, hw, e))) { mt_net_free(n); return NULL; }
-  if (tbl_depth && tbl_depth < (unsigned)mt_layout_depth(tb)) { mt_fail(e, "the tables need %d words per node, the NI holds %u", mt_layout_depth(tb), tbl_depth); mt_net_free(n); return NULL; }
-  if (max_flows && max_flows < (unsigned)s->n_flows) { mt_fail(e, "%s has %d flows, the NI tracks %u", s->algo, s->n_flows, max_flows); mt_net_free(n); return NULL; }
+  n->c = *c;
+  n->s = s;
+  n->tb = tb;
+  n->t = t;
+  n->dtype = dtype;
+  n->pkt_mode = pkt_mode;
+  n->N = t->n_nodes;
+  n->D = t->ndims;
+  n->L = c->local_ports ? (int)c->local_ports : 2 * n->D;
+  n->NP = 2 * n->D + n->L;
+  if (tb->local_ports && tb->local_ports != n->L) {
+    mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L);
+    mt_net_free(n);
+    return NULL;
+  }
+  if (mt_layout_for(s, tb, 0, &n->ly, e) || (hw && mt_layout_fit(&n->ly, hw, e))) {
+    mt_net_free(n);
+    return NULL;
+  }
+  if (tbl_depth && tbl_depth < (unsigned)mt_layout_depth(tb)) {
+    mt_fail(e, "the tables need %d words per node, the NI holds %u", mt_layout_depth(tb), tbl_depth);
+    mt_net_free(n);
+    return NULL;
+  }
+  if (max_flows && max_flows < (unsigned)s->n_flows) {
+    mt_fail(e, "%s has %d flows, the NI tracks %u", s->algo, s->n_flows, max_flows);
+    mt_net_free(n);
+    return NULL;
+  }
   /* routers */
-  mt_router_params rp; mt_router_default_params(&rp);
-  rp.dims = (unsigned)n->D; rp.torus = t->kind == MT_TOPO_TORUS;
+  mt_router_params rp;
+  mt_router_default_params(&rp);
+  rp.dims = (unsigned)n->D;
+  rp.torus = t->kind == MT_TOPO_TORUS;
   for (int d = 0; d < 3; d++) rp.k[d] = d < n->D ? (unsigned)t->dim[d] : 1;
-  rp.nlocal = (unsigned)n->L; rp.payload_w = c->payload_w; rp.num_vcs = c->num_vcs; rp.vc_depth = c->vc_depth;
-  rp.ej_depth = c->ej_depth; rp.subpkt_flits = c->subpkt_flits; rp.step_prio = c->step_prio; rp.wd_w = 31;
-  if (mt_router_check_params(&rp, e)) { mt_err_wrap(e, "router"); mt_net_free(n); return NULL; }
+  rp.nlocal = (unsigned)n->L;
+  rp.payload_w = c->payload_w;
+  rp.num_vcs = c->num_vcs;
+  rp.vc_depth = c->vc_depth;
+  rp.ej_depth = c->ej_depth;
+  rp.subpkt_flits = c->subpkt_flits;
+  rp.step_prio = c->step_prio;
+  rp.wd_w = 31;
+  if (mt_router_check_params(&rp, e)) {
+    mt_err_wrap(e, "router");
+    mt_net_free(n);
+    return NULL;
+  }
   /* network interfaces */
-  mt_ni_params np; mt_ni_default_params(&np);
-  np.payload_w = c->payload_w; np.num_vcs = c->num_vcs; np.nlocal = (unsigned)n->L; np.net_ports = (unsigned)(2 * n->D);
-  np.ej_depth = c->ej_depth; np.vc_depth = c->vc_depth; np.subpkt_flits = c->subpkt_flits; np.pkt_bytes = c->pkt_bytes;
-  np.tbl_depth = tbl_depth ? tbl_depth : (unsigned)mt_layout_depth(tb); np.max_flows = max_flows ? max_flows : (unsigned)s->n_flows; np.sq = c->ni_sq; np.rq = c->ni_rq; np.wd_w = 32;
+  mt_ni_params np;
+  mt_ni_default_params(&np);
+  np.payload_w = c->payload_w;
+  np.num_vcs = c->num_vcs;
+  np.nlocal = (unsigned)n->L;
+  np.net_ports = (unsigned)(2 * n->D);
+  np.ej_depth = c->ej_depth;
+  np.vc_depth = c->vc_depth;
+  np.subpkt_flits = c->subpkt_flits;
+  np.pkt_bytes = c->pkt_bytes;
+  np.tbl_depth = tbl_depth ? tbl_depth : (unsigned)mt_layout_depth(tb);
+  np.max_flows = max_flows ? max_flows : (unsigned)s->n_flows;
+  np.sq = c->ni_sq;
+  np.rq = c->ni_rq;
+  np.wd_w = 32;
   /* bandwidth: 0 = full (one engine per local port, L + 2L memory ports) */
   /* 0: two engines per ejection port (they take turns on its packets, hiding the
    * per-packet look-up and write drain), or one per port if 2L exceeds MT_NI_MAX_L */
   np.rx_engines = c->ni_rx_engines ? c->ni_rx_engines : (2u * (unsigned)n->L <= MT_NI_MAX_L ? 2u : 1u) * (unsigned)n->L;
   np.mem_ports = c->ni_mem_ports ? c->ni_mem_ports : (unsigned)n->L + 2 * np.rx_engines;
   n->nmp = np.mem_ports;
-  if (c->ni_chain > 1) { mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain); mt_net_free(n); return NULL; }
+  if (c->ni_chain > 1) {
+    mt_fail(e, "ni_chain=%u: 0 or 1", c->ni_chain);
+    mt_net_free(n);
+    return NULL;
+  }
   np.reduce_chain = c->ni_chain;
   np.fmt = n->ly.fmt;
-  if (mt_ni_check_params(&np, e)) { mt_err_wrap(e, "network interface"); mt_net_free(n); return NULL; }
+  if (mt_ni_check_params(&np, e)) {
+    mt_err_wrap(e, "network interface");
+    mt_net_free(n);
+    return NULL;
+  }
   const int N = n->N;
-  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt); n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
-  n->ni = mt_xcalloc((size_t)N, sizeof *n->ni); n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
-  n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg); n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
+  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt);
+  n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
+  n->ni = mt_xcalloc((size_t)N, sizeof *n->ni);
+  n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
+  n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg);
+  n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
   n->input = mt_xcalloc((size_t)N, sizeof *n->input);
   const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
   uint64_t *img = mt_xcalloc((size_t)depth * MT_NI_EW, 8);
-  if (nw > MT_NI_EW) { mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW); free(img); mt_net_free(n); return NULL; }
+  if (nw > MT_NI_EW) {
+    mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW);
+    free(img);
+    mt_net_free(n);
+    return NULL;
+  }
   for (int i = 0; i < N; i++) {
-    if (mt_router_init(&n->rt[i], &rp, e)) { mt_err_wrap(e, "router %d", i); free(img); mt_net_free(n); return NULL; }
-    if (mt_ni_init(&n->ni[i], &np, e)) { free(img); mt_net_free(n); return NULL; }
+    if (mt_router_init(&n->rt[i], &rp, e)) {
+      mt_err_wrap(e, "router %d", i);
+      free(img);
+      mt_net_free(n);
+      return NULL;
+    }
+    if (mt_ni_init(&n->ni[i], &np, e)) {
+      free(img);
+      mt_net_free(n);
+      return NULL;
+    }
     mt_layout_node_image(&n->ly, tb, i, depth, MT_NI_EW, img);
     mt_ni_table_load(&n->ni[i], img, (unsigned)depth, MT_NI_EW);
     mt_ni_in *cf = &n->ncfg[i];
-    cf->dtype = (uint8_t)dtype; cf->pkt_mode = (uint8_t)pkt_mode; cf->node_id = (uint16_t)i; cf->nflows = (uint16_t)s->n_flows;
-    cf->base_units = (uint32_t)n->ly.base_units; cf->rem_units = (uint32_t)n->ly.rem_units; cf->elem = (uint32_t)n->ly.elem;
-    cf->nop_bytes = (uint32_t)n->ly.nop_bytes; cf->wd_limit = c->wd_limit;
+    cf->dtype = (uint8_t)dtype;
+    cf->pkt_mode = (uint8_t)pkt_mode;
+    cf->node_id = (uint16_t)i;
+    cf->nflows = (uint16_t)s->n_flows;
+    cf->base_units = (uint32_t)n->ly.base_units;
+    cf->rem_units = (uint32_t)n->ly.rem_units;
+    cf->elem = (uint32_t)n->ly.elem;
+    cf->nop_bytes = (uint32_t)n->ly.nop_bytes;
+    cf->wd_limit = c->wd_limit;
     n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
     if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
-      free(img); mt_net_free(n); return NULL;
+      free(img);
+      mt_net_free(n);
+      return NULL;
     }
   }
   free(img);
@@ -148,7 +265,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
    * buffer: wd_limit plus 64 cycles per flit of all the data. */
   {
     uint64_t mx = 0;
-    for (int f = 0; f < s->n_flows; f++) if (s->chunk[f].size > mx) mx = s->chunk[f].size;
+    for (int f = 0; f < s->n_flows; f++)
+      if (s->chunk[f].size > mx) mx = s->chunk[f].size;
     uint64_t wd = (uint64_t)c->wd_limit + 64ull * ((mx + fb - 1) / fb);
     uint64_t rwd = (uint64_t)c->wd_limit + 64ull * ((s->bytes + fb - 1) / fb);
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
@@ -161,17 +279,26 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
    * younger): the links keep link_lat - 1 more cycles for that */
   n->blk = c->link_lat - 1u;
-  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw, e)) { mt_err_wrap(e, "links"); mt_net_free(n); return NULL; }
+  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw, e)) {
+    mt_err_wrap(e, "links");
+    mt_net_free(n);
+    return NULL;
+  }
   n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
-  n->lsrc = mt_xcalloc((size_t)n->nl, sizeof(int)); n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
-  n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int)); n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->lsrc = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int));
+  n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->in_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
   n->out_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
   for (int i = 0; i < N * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
   n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
   for (int k = 0; k < n->nl; k++) {
     const mt_edge *l = &t->links[k];
-    n->lsrc[k] = l->src; n->lsport[k] = l->src_port; n->ldst[k] = l->dst; n->ldport[k] = l->dst_port;
+    n->lsrc[k] = l->src;
+    n->lsport[k] = l->src_port;
+    n->ldst[k] = l->dst;
+    n->ldport[k] = l->dst_port;
     n->in_link[l->dst * n->NP + l->dst_port] = k;
     n->out_link[l->src * n->NP + l->src_port] = k;
   }
@@ -179,7 +306,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->rin = mt_xcalloc((size_t)N, sizeof *n->rin);
   n->nin = mt_xcalloc((size_t)N, sizeof *n->nin);
   for (int i = 0; i < N; i++) {
-    n->rin[i].node_id = (unsigned)i; n->rin[i].wd_limit = c->wd_limit ? n->rwd : 0;
+    n->rin[i].node_id = (unsigned)i;
+    n->rin[i].wd_limit = c->wd_limit ? n->rwd : 0;
     n->nin[i] = n->ncfg[i];
   }
   return n;
@@ -295,7 +423,10 @@ static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int 
   const size_t x = (size_t)k * lb->rows + r;
   const uint32_t h = lb->hdr[x];
   ri->in_valid[dp] = (uint8_t)(h >> 31);
-  if (h & MT_LINK_VALID) { flit_copy(ri->in_flit[dp].w, lb->flit + x * n->fw, n->fw); n->lflits[k]++; }
+  if (h & MT_LINK_VALID) {
+    flit_copy(ri->in_flit[dp].w, lb->flit + x * n->fw, n->fw);
+    n->lflits[k]++;
+  }
   credit_bytes(ri->out_credit[dp], h, n->c.num_vcs);
 }
 
@@ -366,14 +497,18 @@ void mt_net_step(mt_net *n) {
 /* The network as mt_net_new and mt_net_start made it (the same seed and perturbation flags). */
 static int net_restart(mt_net *n, mt_err *e) {
   const mt_net_cfg c = n->c;
-  const mt_sched *s = n->s; const mt_tables *tb = n->tb;
+  const mt_sched *s = n->s;
+  const mt_tables *tb = n->tb;
   const int dtype = n->dtype, pkt_mode = n->pkt_mode;
   const uint32_t seed = n->seed;
   const unsigned rpt = n->rt[0].p.perturb, npt = n->ni[0].p.perturb;
   FILE *trace = n->trace;
   net_release(n); /* first: a large network's buffers twice might not fit */
   mt_net *f = mt_net_new(&c, s, tb, dtype, pkt_mode, e);
-  if (!f) { memset(n, 0, sizeof *n); return -1; }
+  if (!f) {
+    memset(n, 0, sizeof *n);
+    return -1;
+  }
   *n = *f;
   free(f);
   mt_net_set_perturb(n, rpt, npt);
@@ -394,7 +529,10 @@ static int net_restart(mt_net *n, mt_err *e) {
 /* A progress line to f when the last one is more than 10 s of wall time old. */
 static void progress_line(FILE *f, uint64_t cycle, double t0, double *last) {
   double tn = mt_now();
-  if (tn - *last > 10.0) { fprintf(f, "sim: cycle %llu, %.0f s\n", (unsigned long long)cycle, tn - t0); *last = tn; }
+  if (tn - *last > 10.0) {
+    fprintf(f, "sim: cycle %llu, %.0f s\n", (unsigned long long)cycle, tn - t0);
+    *last = tn;
+  }
 }
 
 static int run_blocks(mt_net *n, uint64_t limit, FILE *progress, double t0) {
@@ -418,12 +556,16 @@ static int run_blocks(mt_net *n, uint64_t limit, FILE *progress, double t0) {
     uint64_t end = E;
     if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
       end = T;
-      for (int i = 0; i < n->N; i++) if (at[i] > end) end = at[i];
+      for (int i = 0; i < n->N; i++)
+        if (at[i] > end) end = at[i];
     }
     for (int i = 0; i < n->N && !rc; i++)
       while (at[i] < end) {
         node_cycle(n, i, at[i]++, 1);
-        if (n->nq[i].err) { rc = 1; break; }
+        if (n->nq[i].err) {
+          rc = 1;
+          break;
+        }
       }
     if (rc) break;
     n->cycle = end;
@@ -456,7 +598,10 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
     mt_net_step(n);
     all_done = 1;
     for (int i = 0; i < n->N; i++) {
-      if (n->nq[i].err && r->err_node < 0) { r->err_node = i; r->err_code = n->nq[i].err_code; }
+      if (n->nq[i].err && r->err_node < 0) {
+        r->err_node = i;
+        r->err_code = n->nq[i].err_code;
+      }
       all_done &= n->nq[i].done;
     }
     if (r->err_node >= 0 || all_done) break;
@@ -469,13 +614,23 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
     for (int p = 0; p < n->NP; p++)
       for (int v = 0; v < (int)n->c.num_vcs; v++)
         if ((n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v]) && !r->router_err) {
-          r->router_err = 1; r->rerr_node = i; r->rerr_port = p; r->rerr_vc = v; r->rerr_ovf = n->rq[i].ovf_err[p][v];
+          r->router_err = 1;
+          r->rerr_node = i;
+          r->rerr_port = p;
+          r->rerr_vc = v;
+          r->rerr_ovf = n->rq[i].ovf_err[p][v];
         }
   /* link utilisation over the run */
   uint64_t tot = 0, mx = 0;
-  for (int k = 0; k < n->nl; k++) { tot += n->lflits[k]; if (n->lflits[k] > mx) mx = n->lflits[k]; }
+  for (int k = 0; k < n->nl; k++) {
+    tot += n->lflits[k];
+    if (n->lflits[k] > mx) mx = n->lflits[k];
+  }
   r->link_flits = tot;
-  if (r->cycles && n->nl) { r->util_mean = (double)tot / (double)n->nl / (double)r->cycles; r->util_max = (double)mx / (double)r->cycles; }
+  if (r->cycles && n->nl) {
+    r->util_mean = (double)tot / (double)n->nl / (double)r->cycles;
+    r->util_max = (double)mx / (double)r->cycles;
+  }
   /* bandwidth lower bound: 2(N-1)S / (N d B), d = links per node, B = bytes per cycle */
   double d = (double)n->nl / (double)n->N, B = (double)(n->c.payload_w / 8);
   r->lb_cycles = 2.0 * (n->N - 1) * (double)n->s->bytes / ((double)n->N * d * B);
@@ -486,7 +641,10 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   /* every node's buffer against the reference computed from the inputs and tables */
   const uint64_t nw = n->s->bytes / 4;
   uint32_t *ref = mt_xcalloc(nw + 1, 4);
-  if (mt_ref_result(n->s, n->tb, n->dtype, n->input, ref, e)) { free(ref); return -1; }
+  if (mt_ref_result(n->s, n->tb, n->dtype, n->input, ref, e)) {
+    free(ref);
+    return -1;
+  }
   for (int i = 0; i < n->N; i++)
     for (uint64_t k = 0; k < nw; k++) r->wrong_words += n->mem[i].w[k] != ref[k];
   free(ref);
@@ -505,7 +663,10 @@ uint32_t mt_net_router_wd_limit(const mt_net *n) { return n->c.wd_limit ? n->rwd
 const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node) { return &n->ncfg[node]; }
 int mt_net_num_links(const mt_net *n) { return n->nl; }
 void mt_net_link_ends(const mt_net *n, int k, int *src, int *src_port, int *dst, int *dst_port) {
-  *src = n->lsrc[k]; *src_port = n->lsport[k]; *dst = n->ldst[k]; *dst_port = n->ldport[k];
+  *src = n->lsrc[k];
+  *src_port = n->lsport[k];
+  *dst = n->ldst[k];
+  *dst_port = n->ldport[k];
 }
 const mt_link_slot *mt_net_link_slot(const mt_net *n, int k) {
   if (n->cycle == 0) memset(&n->lview[k], 0, sizeof n->lview[k]);
@@ -516,7 +677,10 @@ const mt_router_out *mt_net_router_out(const mt_net *n, int node) { return &n->r
 const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node]; }
 const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
-  for (int i = 0; i < n->N; i++) { n->rt[i].p.perturb = router_perturb; n->ni[i].p.perturb = ni_perturb; }
+  for (int i = 0; i < n->N; i++) {
+    n->rt[i].p.perturb = router_perturb;
+    n->ni[i].p.perturb = ni_perturb;
+  }
 }
 
 /* A flit's type (mt_flit.h, MT_FT_*) and, for a head, source, destination, flow and op. */

@@ -68,12 +68,15 @@ static int find_key(const char *k) {
 }
 
 static const char *scope_name(unsigned scope) {
-  return scope == NET ? "network configuration" : scope == RT ? "router shape" : scope == NI ? "NI shape" : "shape";
+  return scope == NET ? "network configuration" : scope == RT ? "router shape"
+    : scope == NI                                             ? "NI shape"
+                                                              : "shape";
 }
 
 /* the keys allowed in scope, space-separated */
 static void key_list(char *buf, size_t n, unsigned scope) {
-  size_t o = 0; buf[0] = 0;
+  size_t o = 0;
+  buf[0] = 0;
   for (size_t i = 0; i < sizeof keys / sizeof keys[0] && o < n; i++)
     if (keys[i].scope & scope) o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", keys[i].key);
 }
@@ -86,8 +89,10 @@ static void allowed(char *buf, size_t n, const mt_cfg_key *k) {
 /* value text -> number within key ki's range; where: "FILE:LINE" or "--set" */
 static int parse_value(int ki, const char *txt, double *v, const char *where, mt_err *e) {
   const mt_cfg_key *k = &keys[ki];
-  char al[160]; allowed(al, sizeof al, k);
-  char *end; errno = 0;
+  char al[160];
+  allowed(al, sizeof al, k);
+  char *end;
+  errno = 0;
   double x = strtod(txt, &end);
   if (end == txt || *end || errno || x != x) return mt_fail(e, "%s: %s: '%s' is not a number (%s)", where, k->key, txt, al);
   if (x < k->min || x > k->max) return mt_fail(e, "%s: %s = %s is out of range (%s)", where, k->key, txt, al);
@@ -98,18 +103,38 @@ static int parse_value(int ki, const char *txt, double *v, const char *where, mt
 
 static void shape_put(mt_shape *s, int ki, double v) {
   for (int i = 0; i < s->n; i++)
-    if (s->kv[i].key == ki) { s->kv[i].v = v; return; }
-  s->kv[s->n].key = ki; s->kv[s->n].v = v; s->n++; /* MT_SHAPE_MAX >= number of keys */
+    if (s->kv[i].key == ki) {
+      s->kv[i].v = v;
+      return;
+    }
+  s->kv[s->n].key = ki;
+  s->kv[s->n].v = v;
+  s->n++; /* MT_SHAPE_MAX >= number of keys */
 }
 
 static char *read_all(const char *path, mt_err *e) {
   FILE *f = fopen(path, "rb");
-  if (!f) { mt_fail(e, "%s: cannot open: %s", path, strerror(errno)); return NULL; }
-  size_t cap = 4096, n = 0; char *b = mt_xcalloc(cap, 1);
+  if (!f) {
+    mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *b = mt_xcalloc(cap, 1);
   size_t r;
-  while ((r = fread(b + n, 1, cap - n - 1, f)) > 0) { n += r; if (n + 1 == cap) { cap *= 2; b = mt_xrealloc(b, cap); } }
-  int bad = ferror(f); fclose(f);
-  if (bad) { free(b); mt_fail(e, "%s: read error", path); return NULL; }
+  while ((r = fread(b + n, 1, cap - n - 1, f)) > 0) {
+    n += r;
+    if (n + 1 == cap) {
+      cap *= 2;
+      b = mt_xrealloc(b, cap);
+    }
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(b);
+    mt_fail(e, "%s: read error", path);
+    return NULL;
+  }
   b[n] = 0;
   return b;
 }
@@ -119,22 +144,30 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
   const char *p = text;
   while (*p) {
     line++;
-    const char *eol = strchr(p, '\n'); if (!eol) eol = p + strlen(p);
+    const char *eol = strchr(p, '\n');
+    if (!eol) eol = p + strlen(p);
     char buf[256];
     size_t len = (size_t)(eol - p);
     if (len >= sizeof buf) return mt_fail(e, "%s:%d: line longer than %zu characters", src, line, sizeof buf - 1);
-    memcpy(buf, p, len); buf[len] = 0;
+    memcpy(buf, p, len);
+    buf[len] = 0;
     p = *eol ? eol + 1 : eol;
-    char *h = strchr(buf, '#'); if (h) *h = 0;
-    char *b = buf; while (isspace((unsigned char)*b)) b++;
-    char *z = b + strlen(b); while (z > b && isspace((unsigned char)z[-1])) *--z = 0;
+    char *h = strchr(buf, '#');
+    if (h) *h = 0;
+    char *b = buf;
+    while (isspace((unsigned char)*b)) b++;
+    char *z = b + strlen(b);
+    while (z > b && isspace((unsigned char)z[-1])) *--z = 0;
     if (!*b) continue;
     char *eq = strchr(b, '=');
     if (!eq) return mt_fail(e, "%s:%d: '%s': expected key = value", src, line, b);
-    char *ke = eq; while (ke > b && isspace((unsigned char)ke[-1])) ke--;
+    char *ke = eq;
+    while (ke > b && isspace((unsigned char)ke[-1])) ke--;
     *ke = 0;
-    char *val = eq + 1; while (isspace((unsigned char)*val)) val++;
-    char where[300]; snprintf(where, sizeof where, "%s:%d", src, line);
+    char *val = eq + 1;
+    while (isspace((unsigned char)*val)) val++;
+    char where[300];
+    snprintf(where, sizeof where, "%s:%d", src, line);
     if (!strcmp(b, "base")) {
       if (depth >= 4) return mt_fail(e, "%s: base: more than 4 levels of base", where);
       if (!*val || strchr(val, '/')) return mt_fail(e, "%s: base: '%s' is not a configuration name", where, val);
@@ -142,12 +175,18 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
         const mt_cfg_text *t = mt_net_cfg_builtin;
         while (t->name && strcmp(t->name, val)) t++;
         if (!t->name) return mt_fail(e, "%s: base: no built-in configuration '%s'", where, val);
-        char bsrc[64]; snprintf(bsrc, sizeof bsrc, "configs/net/%s.cfg", t->name);
+        char bsrc[64];
+        snprintf(bsrc, sizeof bsrc, "configs/net/%s.cfg", t->name);
         if (parse_rec(s, t->text, bsrc, NULL, scope, depth + 1, e)) return -1;
       } else {
-        char path[4096]; snprintf(path, sizeof path, "%s/%s.cfg", dir, val);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.cfg", dir, val);
         char *t = read_all(path, e);
-        if (!t) { char m[sizeof e->msg]; snprintf(m, sizeof m, "%.200s: base: %.300s", where, e->msg); return mt_fail(e, "%s", m); }
+        if (!t) {
+          char m[sizeof e->msg];
+          snprintf(m, sizeof m, "%.200s: base: %.300s", where, e->msg);
+          return mt_fail(e, "%s", m);
+        }
         int rc = parse_rec(s, t, path, dir, scope, depth + 1, e);
         free(t);
         if (rc) return -1;
@@ -156,7 +195,8 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
     }
     int ki = find_key(b);
     if (ki < 0 || !(keys[ki].scope & scope)) {
-      char kl[1024]; key_list(kl, sizeof kl, scope);
+      char kl[1024];
+      key_list(kl, sizeof kl, scope);
       return mt_fail(e, "%s: unknown key '%s' in a %s (keys: base %s)", where, b, scope_name(scope), kl);
     }
     double v;
@@ -167,11 +207,13 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
 }
 
 static void base_name(char *out, size_t n, const char *path) {
-  const char *b = strrchr(path, '/'); b = b ? b + 1 : path;
+  const char *b = strrchr(path, '/');
+  b = b ? b + 1 : path;
   size_t l = strlen(b);
   if (l > 4 && !strcmp(b + l - 4, ".cfg")) l -= 4;
   if (l >= n) l = n - 1;
-  memcpy(out, b, l); out[l] = 0;
+  memcpy(out, b, l);
+  out[l] = 0;
 }
 
 int mt_shape_parse(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, mt_err *e) {
@@ -183,9 +225,11 @@ int mt_shape_parse(mt_shape *s, const char *text, const char *src, const char *d
 int mt_shape_load(mt_shape *s, const char *path, unsigned scope, mt_err *e) {
   char *t = read_all(path, e);
   if (!t) return -1;
-  char dir[4096]; snprintf(dir, sizeof dir, "%s", path);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
   char *sl = strrchr(dir, '/');
-  if (sl) *sl = 0; else snprintf(dir, sizeof dir, ".");
+  if (sl) *sl = 0;
+  else snprintf(dir, sizeof dir, ".");
   int rc = mt_shape_parse(s, t, path, dir, scope, e);
   free(t);
   return rc;
@@ -218,10 +262,12 @@ static int net_from_shape(mt_net_cfg *c, const mt_shape *s, const char *src, mt_
 
 int mt_net_cfg_by_name(mt_net_cfg *c, const char *name, mt_err *e) {
   const mt_cfg_text *t = mt_net_cfg_builtin;
-  char names[256] = ""; size_t o = 0;
+  char names[256] = "";
+  size_t o = 0;
   for (; t->name; t++) {
     if (!strcmp(t->name, name)) {
-      mt_shape s; char src[64];
+      mt_shape s;
+      char src[64];
       snprintf(src, sizeof src, "configs/net/%s.cfg", t->name);
       if (mt_shape_parse(&s, t->text, src, NULL, NET, e)) return -1;
       return net_from_shape(c, &s, src, e);
@@ -240,12 +286,15 @@ int mt_net_cfg_load(mt_net_cfg *c, const char *path, mt_err *e) {
 int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
   const char *eq = strchr(kv, '=');
   if (!eq) return mt_fail(e, "--set '%s': expected name=value", kv);
-  char key[32]; size_t kl = (size_t)(eq - kv);
+  char key[32];
+  size_t kl = (size_t)(eq - kv);
   if (kl == 0 || kl >= sizeof key) return mt_fail(e, "--set '%s': bad name", kv);
-  memcpy(key, kv, kl); key[kl] = 0;
+  memcpy(key, kv, kl);
+  key[kl] = 0;
   int ki = find_key(key);
   if (ki < 0 || !(keys[ki].scope & NET)) {
-    char l[1024]; key_list(l, sizeof l, NET);
+    char l[1024];
+    key_list(l, sizeof l, NET);
     return mt_fail(e, "--set: unknown field '%s' (%s)", key, l);
   }
   double v;
@@ -256,7 +305,10 @@ int mt_net_cfg_set(mt_net_cfg *c, const char *kv, mt_err *e) {
 
 static void builtin_or_abort(mt_net_cfg *c, const char *name) {
   mt_err e;
-  if (mt_net_cfg_by_name(c, name, &e)) { fprintf(stderr, "built-in configuration %s: %s\n", name, e.msg); abort(); }
+  if (mt_net_cfg_by_name(c, name, &e)) {
+    fprintf(stderr, "built-in configuration %s: %s\n", name, e.msg);
+    abort();
+  }
 }
 void mt_net_cfg_paper(mt_net_cfg *c) { builtin_or_abort(c, "paper"); }
 void mt_net_cfg_small(mt_net_cfg *c) { builtin_or_abort(c, "small"); }

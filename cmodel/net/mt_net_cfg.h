@@ -18,13 +18,13 @@ extern "C" {
 
 typedef struct {
   char name[16];
-  unsigned payload_w;     /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
+  unsigned payload_w; /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
   unsigned num_vcs, vc_depth, ej_depth;
-  unsigned link_lat;      /* cycles, flits and credits alike */
-  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
-  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
-  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
-  unsigned local_ports;   /* L; 0 = 2*D */
+  unsigned link_lat;     /* cycles, flits and credits alike */
+  unsigned subpkt_flits; /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;    /* packet payload of the packet-based flow control */
+  unsigned step_prio;    /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;
   unsigned ni_rx_engines; /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
@@ -37,15 +37,18 @@ typedef struct {
 
 /* Where a key may appear: a network configuration (mt_net_cfg, `multitree sim`), a router
  * shape (rtl/mt_router.sv, tb/cosim/cosim_router.cpp), an NI shape (rtl/mt_ni.sv). */
-enum { MT_KEY_NET = 1, MT_KEY_ROUTER = 2, MT_KEY_NI = 4, MT_KEY_ANY = 7 };
+enum { MT_KEY_NET = 1,
+       MT_KEY_ROUTER = 2,
+       MT_KEY_NI = 4,
+       MT_KEY_ANY = 7 };
 typedef struct {
-  const char *key;        /* the one name: files, --set, CFG_<KEY> macros of the harnesses */
-  unsigned scope;         /* MT_KEY_* */
-  const char *c_field;    /* the C field it sets */
-  const char *rtl;        /* the RTL parameter (-G, chparam); NULL: none */
-  double min, max;        /* allowed range (whole numbers unless real) */
+  const char *key;     /* the one name: files, --set, CFG_<KEY> macros of the harnesses */
+  unsigned scope;      /* MT_KEY_* */
+  const char *c_field; /* the C field it sets */
+  const char *rtl;     /* the RTL parameter (-G, chparam); NULL: none */
+  double min, max;     /* allowed range (whole numbers unless real) */
   int real;
-  int net_type;           /* where in mt_net_cfg: 0 none, 1 unsigned, 2 uint32_t, 3 uint64_t, 4 double */
+  int net_type; /* where in mt_net_cfg: 0 none, 1 unsigned, 2 uint32_t, 3 uint64_t, 4 double */
   size_t net_off;
   const char *what;
 } mt_cfg_key;
@@ -54,9 +57,12 @@ const mt_cfg_key *mt_cfg_keys(int *n);
 /* A parsed file: the keys in the order first set, each with its last value. */
 #define MT_SHAPE_MAX 64
 typedef struct {
-  char name[32];          /* file name without folder and .cfg */
+  char name[32]; /* file name without folder and .cfg */
   int n;
-  struct { int key; double v; } kv[MT_SHAPE_MAX];
+  struct {
+    int key;
+    double v;
+  } kv[MT_SHAPE_MAX];
 } mt_shape;
 /* Parse text (from src, for messages) allowing the keys of scope; `base = NAME` reads
  * dir/NAME.cfg, or the built-in network configuration NAME when dir is NULL. Errors name
@@ -75,7 +81,9 @@ void mt_net_cfg_paper(mt_net_cfg *c);
 void mt_net_cfg_small(mt_net_cfg *c);
 
 /* The built-in files (generated from configs/net/NAME.cfg), {NULL, NULL}-terminated. */
-typedef struct { const char *name, *text; } mt_cfg_text;
+typedef struct {
+  const char *name, *text;
+} mt_cfg_text;
 extern const mt_cfg_text mt_net_cfg_builtin[];
 
 #ifdef __cplusplus

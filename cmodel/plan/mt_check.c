@@ -6,23 +6,32 @@
 #include <string.h>
 
 typedef struct {
-  FILE *log; int viol;
+  FILE *log;
+  int viol;
 } ck;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void bad(ck *c, const char *fmt, ...) {
+static void
+bad(ck *c, const char *fmt, ...) {
   c->viol++;
   if (c->viol <= 20 && c->log) {
-    va_list ap; va_start(ap, fmt);
-    fprintf(c->log, "violation: "); vfprintf(c->log, fmt, ap); fputc('\n', c->log);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(c->log, "violation: ");
+    vfprintf(c->log, fmt, ap);
+    fputc('\n', c->log);
     va_end(ap);
   } else if (c->viol == 21 && c->log) fprintf(c->log, "violation: (further violations not shown)\n");
 }
 
-typedef struct { int op, flow, src, dst, step; } key5;
-typedef struct { int link, step, src, dst; } use4;
+typedef struct {
+  int op, flow, src, dst, step;
+} key5;
+typedef struct {
+  int link, step, src, dst;
+} use4;
 static int use_cmp(const void *a, const void *b) {
   const use4 *x = a, *y = b;
   if (x->link != y->link) return x->link - y->link;
@@ -46,7 +55,9 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
   if ((double)N * F * W > (double)(1u << 25))
     return mt_fail(e, "schedule too large to check symbolically (%d nodes x %d flows)", N, F);
   ck c = {log, 0};
-  rep->steps = T; rep->reduce_steps = s->reduce_steps; rep->gather_steps = T - s->reduce_steps;
+  rep->steps = T;
+  rep->reduce_steps = s->reduce_steps;
+  rep->gather_steps = T - s->reduce_steps;
   /* chunks tile the buffer */
   {
     uint64_t at = 0;
@@ -57,16 +68,20 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
     }
     if (at != s->bytes) bad(&c, "chunks end at byte %llu, the buffer has %llu", (unsigned long long)at, (unsigned long long)s->bytes);
   }
-  uint64_t *set = mt_xcalloc((size_t)N * F * W, 8);      /* node's contributions for flow */
-  uint64_t *rmsg = mt_xcalloc((size_t)N * F * W, 8);     /* reduce message sent by node for flow */
+  uint64_t *set = mt_xcalloc((size_t)N * F * W, 8);  /* node's contributions for flow */
+  uint64_t *rmsg = mt_xcalloc((size_t)N * F * W, 8); /* reduce message sent by node for flow */
   int *rdst = mt_xcalloc((size_t)N * F, sizeof(int)), *rstep = mt_xcalloc((size_t)N * F, sizeof(int));
   unsigned char *rclaimed = mt_xcalloc((size_t)N * F, 1);
   int *gsrc = mt_xcalloc((size_t)N * F, sizeof(int)), *gstep = mt_xcalloc((size_t)N * F, sizeof(int));
   int *rootdone = mt_xcalloc((size_t)N * F, sizeof(int)); /* step the root entry completed, 0 = not */
-  for (size_t i = 0; i < (size_t)N * F; i++) { rdst[i] = -1; gsrc[i] = -1; }
-  for (int n = 0; n < N; n++) for (int f = 0; f < F; f++) set[((size_t)n * F + f) * W + n / 64] |= 1ull << (n % 64);
-#define SET(n, f) (set + ((size_t)(n) * F + (f)) * W)
-#define RMSG(n, f) (rmsg + ((size_t)(n) * F + (f)) * W)
+  for (size_t i = 0; i < (size_t)N * F; i++) {
+    rdst[i] = -1;
+    gsrc[i] = -1;
+  }
+  for (int n = 0; n < N; n++)
+    for (int f = 0; f < F; f++) set[((size_t)n * F + f) * W + n / 64] |= 1ull << (n % 64);
+#define SET(n, f) (set + ((size_t)(n)*F + (f)) * W)
+#define RMSG(n, f) (rmsg + ((size_t)(n)*F + (f)) * W)
   /* table sanity: sorted by step, fields in range, chunk fields right */
   for (int n = 0; n < N; n++) {
     const mt_entry *en = mt_node_entries(tb, n);
@@ -76,7 +91,10 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       if (x->step < last) bad(&c, "node %d entry %d: step %d after step %d (steps must not go backwards)", n, i, x->step, last);
       if (x->step < 1 || x->step > T) bad(&c, "node %d entry %d: step %d outside 1..%d", n, i, x->step, T);
       if (x->op != MT_OP_NOP) {
-        if (x->flow < 0 || x->flow >= F) { bad(&c, "node %d entry %d: flow %d out of range", n, i, x->flow); continue; }
+        if (x->flow < 0 || x->flow >= F) {
+          bad(&c, "node %d entry %d: flow %d out of range", n, i, x->flow);
+          continue;
+        }
         if (x->addr != s->chunk[x->flow].addr || x->size != s->chunk[x->flow].size)
           bad(&c, "node %d entry %d: chunk [%llu,+%llu) is not flow %d's [%llu,+%llu)", n, i, (unsigned long long)x->addr,
               (unsigned long long)x->size, x->flow, (unsigned long long)s->chunk[x->flow].addr, (unsigned long long)s->chunk[x->flow].size);
@@ -94,62 +112,79 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
    * before the root's gather of the same step) */
   int *cursor = mt_xcalloc((size_t)N, sizeof(int));
   for (int st = 1; st <= T; st++) {
-      for (int n = 0; n < N; n++) {
-        const mt_entry *en = mt_node_entries(tb, n);
-        for (int i = cursor[n]; i < tb->count[n] && en[i].step == st; i++) {
-          const mt_entry *x = &en[i];
-          int f = x->flow;
-          if (x->op == MT_OP_NOP || f < 0 || f >= F) continue;
-          int is_root_entry = x->op == MT_OP_REDUCE && !x->has_parent;
-          if (x->op == MT_OP_REDUCE) {
-            if (is_root_entry && s->root[f] != n) bad(&c, "node %d has a root reduce entry for flow %d whose root is %d", n, f, s->root[f]);
-            if (!is_root_entry && s->root[f] == n) bad(&c, "root %d of flow %d sends its reduce to %d", n, f, x->parent.node);
-            for (int k = 0; k < x->nchild; k++) {
-              int ch = x->child[k].node;
-              size_t ci = (size_t)ch * F + f;
-              if (rdst[ci] != n) { bad(&c, "node %d step %d flow %d: reduce from child %d has not arrived (it %s)", n, st, f, ch, rdst[ci] < 0 ? "never sent one before this step" : "sent it elsewhere"); continue; }
-              if (rstep[ci] >= st) { bad(&c, "node %d step %d flow %d: child %d's reduce arrives in step %d", n, st, f, ch, rstep[ci]); continue; }
-              if (rclaimed[ci]) { bad(&c, "node %d flow %d: child %d's reduce used twice", n, f, ch); continue; }
-              rclaimed[ci] = 1;
-              uint64_t *a = SET(n, f), *b = RMSG(ch, f);
-              for (int w = 0; w < W; w++) {
-                if (a[w] & b[w]) { bad(&c, "node %d flow %d: child %d's partial sum repeats contributions already added", n, f, ch); break; }
-              }
-              for (int w = 0; w < W; w++) a[w] |= b[w];
+    for (int n = 0; n < N; n++) {
+      const mt_entry *en = mt_node_entries(tb, n);
+      for (int i = cursor[n]; i < tb->count[n] && en[i].step == st; i++) {
+        const mt_entry *x = &en[i];
+        int f = x->flow;
+        if (x->op == MT_OP_NOP || f < 0 || f >= F) continue;
+        int is_root_entry = x->op == MT_OP_REDUCE && !x->has_parent;
+        if (x->op == MT_OP_REDUCE) {
+          if (is_root_entry && s->root[f] != n) bad(&c, "node %d has a root reduce entry for flow %d whose root is %d", n, f, s->root[f]);
+          if (!is_root_entry && s->root[f] == n) bad(&c, "root %d of flow %d sends its reduce to %d", n, f, x->parent.node);
+          for (int k = 0; k < x->nchild; k++) {
+            int ch = x->child[k].node;
+            size_t ci = (size_t)ch * F + f;
+            if (rdst[ci] != n) {
+              bad(&c, "node %d step %d flow %d: reduce from child %d has not arrived (it %s)", n, st, f, ch, rdst[ci] < 0 ? "never sent one before this step" : "sent it elsewhere");
+              continue;
             }
-            if (is_root_entry) rootdone[(size_t)n * F + f] = st;
-            else {
-              int p = x->parent.node;
-              size_t ni = (size_t)n * F + f;
-              if (rdst[ni] >= 0) bad(&c, "node %d sends the reduce of flow %d twice", n, f);
-              rdst[ni] = p; rstep[ni] = st;
-              memcpy(RMSG(n, f), SET(n, f), (size_t)W * 8);
+            if (rstep[ci] >= st) {
+              bad(&c, "node %d step %d flow %d: child %d's reduce arrives in step %d", n, st, f, ch, rstep[ci]);
+              continue;
             }
-          } else { /* gather */
-            size_t ni = (size_t)n * F + f;
-            if (x->has_parent) {
-              if (gsrc[ni] != x->parent.node || gstep[ni] >= st)
-                bad(&c, "node %d step %d flow %d: gather from parent %d has not arrived", n, st, f, x->parent.node);
-            } else {
-              if (s->root[f] != n) bad(&c, "node %d gathers flow %d without a parent but is not its root", n, f);
-              else if (!rootdone[ni] || rootdone[ni] > st) bad(&c, "root %d step %d: gathers flow %d before its reduction completed", n, st, f);
+            if (rclaimed[ci]) {
+              bad(&c, "node %d flow %d: child %d's reduce used twice", n, f, ch);
+              continue;
             }
-            int full = 1;
+            rclaimed[ci] = 1;
+            uint64_t *a = SET(n, f), *b = RMSG(ch, f);
             for (int w = 0; w < W; w++) {
-              uint64_t want = (w == W - 1 && N % 64) ? ((1ull << (N % 64)) - 1) : ~0ull;
-              if (SET(n, f)[w] != want) full = 0;
+              if (a[w] & b[w]) {
+                bad(&c, "node %d flow %d: child %d's partial sum repeats contributions already added", n, f, ch);
+                break;
+              }
             }
-            if (!full) bad(&c, "node %d step %d: gather of flow %d carries an incomplete sum", n, st, f);
-            for (int k = 0; k < x->nchild; k++) {
-              int ch = x->child[k].node;
-              size_t ci = (size_t)ch * F + f;
-              if (gsrc[ci] >= 0) { bad(&c, "node %d receives the gather of flow %d twice", ch, f); continue; }
-              gsrc[ci] = n; gstep[ci] = st;
-              memcpy(SET(ch, f), SET(n, f), (size_t)W * 8);
+            for (int w = 0; w < W; w++) a[w] |= b[w];
+          }
+          if (is_root_entry) rootdone[(size_t)n * F + f] = st;
+          else {
+            int p = x->parent.node;
+            size_t ni = (size_t)n * F + f;
+            if (rdst[ni] >= 0) bad(&c, "node %d sends the reduce of flow %d twice", n, f);
+            rdst[ni] = p;
+            rstep[ni] = st;
+            memcpy(RMSG(n, f), SET(n, f), (size_t)W * 8);
+          }
+        } else { /* gather */
+          size_t ni = (size_t)n * F + f;
+          if (x->has_parent) {
+            if (gsrc[ni] != x->parent.node || gstep[ni] >= st)
+              bad(&c, "node %d step %d flow %d: gather from parent %d has not arrived", n, st, f, x->parent.node);
+          } else {
+            if (s->root[f] != n) bad(&c, "node %d gathers flow %d without a parent but is not its root", n, f);
+            else if (!rootdone[ni] || rootdone[ni] > st) bad(&c, "root %d step %d: gathers flow %d before its reduction completed", n, st, f);
+          }
+          int full = 1;
+          for (int w = 0; w < W; w++) {
+            uint64_t want = (w == W - 1 && N % 64) ? ((1ull << (N % 64)) - 1) : ~0ull;
+            if (SET(n, f)[w] != want) full = 0;
+          }
+          if (!full) bad(&c, "node %d step %d: gather of flow %d carries an incomplete sum", n, st, f);
+          for (int k = 0; k < x->nchild; k++) {
+            int ch = x->child[k].node;
+            size_t ci = (size_t)ch * F + f;
+            if (gsrc[ci] >= 0) {
+              bad(&c, "node %d receives the gather of flow %d twice", ch, f);
+              continue;
             }
+            gsrc[ci] = n;
+            gstep[ci] = st;
+            memcpy(SET(ch, f), SET(n, f), (size_t)W * 8);
           }
         }
       }
+    }
     for (int n = 0; n < N; n++) {
       const mt_entry *en = mt_node_entries(tb, n);
       while (cursor[n] < tb->count[n] && en[cursor[n]].step == st) cursor[n]++;
@@ -167,7 +202,14 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       if (s->root[f] != n && rdst[i] < 0) bad(&c, "node %d never sends its contribution to flow %d", n, f);
       if (s->root[f] != n && gsrc[i] < 0) bad(&c, "node %d never receives the gather of flow %d", n, f);
     }
-  free(set); free(rmsg); free(rdst); free(rstep); free(rclaimed); free(gsrc); free(gstep); free(rootdone);
+  free(set);
+  free(rmsg);
+  free(rdst);
+  free(rstep);
+  free(rclaimed);
+  free(gsrc);
+  free(gstep);
+  free(rootdone);
   /* tables against transfers, and the links they use */
   {
     size_t nk = 0;
@@ -180,7 +222,8 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
     for (int n = 0; n < N; n++) {
       const mt_entry *en = mt_node_entries(tb, n);
       for (int i = 0; i < tb->count[n]; i++) {
-        if (en[i].op == MT_OP_GATHER) for (int q = 0; q < en[i].nchild; q++) keys[k++] = (key5){MT_OP_GATHER, en[i].flow, n, en[i].child[q].node, en[i].step};
+        if (en[i].op == MT_OP_GATHER)
+          for (int q = 0; q < en[i].nchild; q++) keys[k++] = (key5){MT_OP_GATHER, en[i].flow, n, en[i].child[q].node, en[i].step};
         else if (en[i].op == MT_OP_REDUCE && en[i].has_parent) keys[k++] = (key5){MT_OP_REDUCE, en[i].flow, n, en[i].parent.node, en[i].step};
       }
     }

@@ -10,11 +10,11 @@ extern "C" {
 
 typedef struct {
   int steps, reduce_steps, gather_steps;
-  int lower_bound;          /* all-gather half: max(max_n ceil((N-1)/in_capacity(n)), diameter) */
+  int lower_bound; /* all-gather half: max(max_n ceil((N-1)/in_capacity(n)), diameter) */
   int diameter;
   int violations;
-  int max_link_load;        /* most messages on one directed link in one step, over its multiplicity */
-  int max_link_pairs;       /* most distinct sender->receiver pairs on one link in one step (contention) */
+  int max_link_load;  /* most messages on one directed link in one step, over its multiplicity */
+  int max_link_pairs; /* most distinct sender->receiver pairs on one link in one step (contention) */
   long transfers, multihop;
 } mt_check_report;
 

@@ -12,7 +12,8 @@
 /* The grid's dimensions wider than 1, fastest first. */
 static int live_dims(const mt_topo *t, int *d) {
   int n = 0;
-  for (int k = 0; k < t->ndims; k++) if (t->dim[k] > 1) d[n++] = k;
+  for (int k = 0; k < t->ndims; k++)
+    if (t->dim[k] > 1) d[n++] = k;
   return n;
 }
 
@@ -20,7 +21,8 @@ static int live_dims(const mt_topo *t, int *d) {
  * neighbours; the cycle closes with a routed transfer where last and first are not. */
 static void snake(const mt_topo *t, int *order) {
   for (int i = 0; i < t->n_nodes; i++) {
-    int c[3] = {0, 0, 0}; long below = 1;
+    int c[3] = {0, 0, 0};
+    long below = 1;
     for (int k = 0; k < t->ndims; k++) {
       long digit = (i / below) % t->dim[k];
       long lines = i / (below * t->dim[k]);
@@ -35,20 +37,35 @@ static void snake(const mt_topo *t, int *order) {
  * the rest leaving column 0 free, and back along column 0: a cycle of neighbours. */
 static void grid_cycle(const mt_topo *t, int od, int ev, int *order) {
   int W = t->dim[od], H = t->dim[ev], n = 0, c[3] = {0, 0, 0};
-  for (int a = 0; a < W; a++) { c[od] = a; c[ev] = 0; order[n++] = mt_topo_node_at(t, c); }
+  for (int a = 0; a < W; a++) {
+    c[od] = a;
+    c[ev] = 0;
+    order[n++] = mt_topo_node_at(t, c);
+  }
   for (int b = 1; b < H; b++)
     for (int k = 0; k < W - 1; k++) {
-      c[ev] = b; c[od] = (b & 1) ? W - 1 - k : 1 + k;
+      c[ev] = b;
+      c[od] = (b & 1) ? W - 1 - k : 1 + k;
       order[n++] = mt_topo_node_at(t, c);
     }
-  for (int b = H - 1; b >= 1; b--) { c[od] = 0; c[ev] = b; order[n++] = mt_topo_node_at(t, c); }
+  for (int b = H - 1; b >= 1; b--) {
+    c[od] = 0;
+    c[ev] = b;
+    order[n++] = mt_topo_node_at(t, c);
+  }
 }
 
 static void ring_order(const mt_topo *t, int *order) {
   if (mt_topo_is_grid(t)) {
     int d[3], nd = live_dims(t, d);
-    if (nd == 2 && t->dim[d[1]] % 2 == 0) { grid_cycle(t, d[0], d[1], order); return; }
-    if (nd == 2 && t->dim[d[0]] % 2 == 0) { grid_cycle(t, d[1], d[0], order); return; }
+    if (nd == 2 && t->dim[d[1]] % 2 == 0) {
+      grid_cycle(t, d[0], d[1], order);
+      return;
+    }
+    if (nd == 2 && t->dim[d[0]] % 2 == 0) {
+      grid_cycle(t, d[1], d[0], order);
+      return;
+    }
     snake(t, order);
     return;
   }
@@ -72,9 +89,14 @@ int mt_plan_ring(mt_sched *s, const mt_topo *t, mt_err *e) {
     for (int k = 0; k <= N - 2 && !rc; k++)
       rc = mt_sched_add_routed(s, f, MT_OP_GATHER, a[(pos[f] + k) % N], a[(pos[f] + k + 1) % N], N + k, e) < 0;
   }
-  free(a); free(pos);
-  s->reduce_steps = N - 1; s->steps = 2 * (N - 1);
-  if (rc) { mt_sched_free(s); return -1; }
+  free(a);
+  free(pos);
+  s->reduce_steps = N - 1;
+  s->steps = 2 * (N - 1);
+  if (rc) {
+    mt_sched_free(s);
+    return -1;
+  }
   return 0;
 }
 
@@ -104,14 +126,25 @@ int mt_plan_ring2d(mt_sched *s, const mt_topo *t, mt_err *e) {
         rc = mt_sched_add_routed(s, f, MT_OP_GATHER, AT(xf + k, y), AT(xf + k + 1, y), R + Y + k, e) < 0;
   }
 #undef AT
-  s->reduce_steps = R; s->steps = 2 * R;
-  if (rc) { mt_sched_free(s); return -1; }
+  s->reduce_steps = R;
+  s->steps = 2 * R;
+  if (rc) {
+    mt_sched_free(s);
+    return -1;
+  }
   return 0;
 }
 
 /* ---------- double binary tree ---------- */
 
-static int ctz(unsigned v) { int n = 0; while (!(v & 1u)) { v >>= 1; n++; } return n; }
+static int ctz(unsigned v) {
+  int n = 0;
+  while (!(v & 1u)) {
+    v >>= 1;
+    n++;
+  }
+  return n;
+}
 
 /* In-order binary tree on ranks 1..N (a rank's height is its count of trailing zero
  * bits; leaves are the odd ranks). Returns the parent rank, 0 for the root. */
@@ -136,14 +169,20 @@ int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e) {
    * steps, tree 1 on even steps, so a node never serves both in one step. */
   int *par[2], *dep[2], H = 0, rc = 0;
   for (int k = 0; k < 2; k++) {
-    par[k] = mt_xcalloc((size_t)N, sizeof(int)); dep[k] = mt_xcalloc((size_t)N, sizeof(int));
+    par[k] = mt_xcalloc((size_t)N, sizeof(int));
+    dep[k] = mt_xcalloc((size_t)N, sizeof(int));
     for (int r = 1; r <= N; r++) {
       int node = k == 0 ? r - 1 : (N % 2 == 0 ? N - r : r % N);
       int pr = bt_parent(r, N);
       par[k][node] = pr == 0 ? -1 : (k == 0 ? pr - 1 : (N % 2 == 0 ? N - pr : pr % N));
       if (pr == 0) s->root[k] = node;
     }
-    for (int v = 0; v < N; v++) { int d = 0; for (int u = v; par[k][u] >= 0; u = par[k][u]) d++; dep[k][v] = d; if (d > H) H = d; }
+    for (int v = 0; v < N; v++) {
+      int d = 0;
+      for (int u = v; par[k][u] >= 0; u = par[k][u]) d++;
+      dep[k][v] = d;
+      if (d > H) H = d;
+    }
   }
   const int R = 2 * H;
   for (int k = 0; k < 2 && !rc; k++) {
@@ -152,9 +191,16 @@ int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e) {
     for (int v = 0; v < N && !rc; v++)
       if (par[k][v] >= 0) rc = mt_sched_add_routed(s, k, MT_OP_GATHER, par[k][v], v, R + 2 * (dep[k][v] - 1) + 1 + k, e) < 0;
   }
-  for (int k = 0; k < 2; k++) { free(par[k]); free(dep[k]); }
-  s->reduce_steps = R; s->steps = 2 * R;
-  if (rc) { mt_sched_free(s); return -1; }
+  for (int k = 0; k < 2; k++) {
+    free(par[k]);
+    free(dep[k]);
+  }
+  s->reduce_steps = R;
+  s->steps = 2 * R;
+  if (rc) {
+    mt_sched_free(s);
+    return -1;
+  }
   return 0;
 }
 
@@ -165,9 +211,11 @@ static int plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
   const char *name = rank_mapping ? "hdrm" : "hd";
   if (N & (N - 1)) return mt_fail(e, "%s needs a power-of-two number of nodes; %s has %d", name, t->spec, N);
   if (rank_mapping && t->kind != MT_TOPO_BIGRAPH) return mt_fail(e, "hdrm is defined on BiGraph networks (bigraph:MxN), not %s", t->spec);
-  int T = 0; while ((1 << T) < N) T++;
+  int T = 0;
+  while ((1 << T) < N) T++;
   int *node = mt_xcalloc((size_t)N, sizeof(int));
-  if (!rank_mapping) for (int r = 0; r < N; r++) node[r] = r;
+  if (!rank_mapping)
+    for (int r = 0; r < N; r++) node[r] = r;
   else {
     /* Every exchange pairs ranks differing in one bit, so putting even-parity ranks on
      * upper-switch nodes and odd-parity ranks on lower ones makes every pair cross
@@ -178,7 +226,8 @@ static int plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
      * exchanges (needs M and N_sw/2 powers of two, M <= N_sw/2; otherwise the plain
      * parity mapping, and the checker reports the contention). */
     int nsw = t->n_sw, M = N / nsw, half = nsw / 2;
-    int lm = 0; while ((1 << lm) < M) lm++;
+    int lm = 0;
+    while ((1 << lm) < M) lm++;
     int structured = !(M & (M - 1)) && !(half & (half - 1)) && M <= half;
     int nu = 0, nl = 0;
     for (int r = 0; r < N; r++) {
@@ -213,8 +262,12 @@ static int plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
         rc = mt_sched_add_routed(s, f, MT_OP_GATHER, node[i ^ (int)hb], node[i], T + k, e) < 0;
       }
   free(node);
-  s->reduce_steps = T; s->steps = 2 * T;
-  if (rc) { mt_sched_free(s); return -1; }
+  s->reduce_steps = T;
+  s->steps = 2 * T;
+  if (rc) {
+    mt_sched_free(s);
+    return -1;
+  }
   return 0;
 }
 

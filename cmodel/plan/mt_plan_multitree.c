@@ -20,14 +20,14 @@
 typedef struct {
   const mt_topo *t;
   int N;
-  unsigned char *in_tree;  /* [r*N + v] */
-  int *order;              /* [r*N + i]: nodes of tree r in the order added */
-  int *ostep;              /* [r*N + i]: step node order[i] was added in */
-  int *size;               /* [r] */
-  int *front, *fsize;      /* [r*N + i]: candidate parents (indices into order), in order */
-  unsigned char *sat;      /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
-  int *cap;                /* [link] capacity left in this step */
-  int *freecap;            /* [vertex] sum of cap over its out links (a quick "nothing left") */
+  unsigned char *in_tree; /* [r*N + v] */
+  int *order;             /* [r*N + i]: nodes of tree r in the order added */
+  int *ostep;             /* [r*N + i]: step node order[i] was added in */
+  int *size;              /* [r] */
+  int *front, *fsize;     /* [r*N + i]: candidate parents (indices into order), in order */
+  unsigned char *sat;     /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  int *cap;               /* [link] capacity left in this step */
+  int *freecap;           /* [vertex] sum of cap over its out links (a quick "nothing left") */
   /* BFS scratch for switch networks */
   int *bprev, *bq, *bseen, bstamp;
 } mt_state;
@@ -37,7 +37,7 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   const mt_topo *t = m->t;
   const unsigned char *in = m->in_tree + (size_t)r * m->N;
   if (t->n_sw == 0) {
-    if (m->freecap[p] == 0) {   /* no link left this step; saturation is decided another step */
+    if (m->freecap[p] == 0) { /* no link left this step; saturation is decided another step */
       *saturated = 0;
       return -1;
     }
@@ -46,7 +46,11 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
       int l = t->out_list[k], c = t->links[l].dst;
       if (in[c]) continue;
       all_in = 0;
-      if (m->cap[l] > 0) { path[0] = l; *plen = 1; return c; }
+      if (m->cap[l] > 0) {
+        path[0] = l;
+        *plen = 1;
+        return c;
+      }
     }
     *saturated = all_in;
     return -1;
@@ -54,7 +58,9 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   *saturated = 0;
   m->bstamp++;
   int h = 0, n = 0;
-  m->bq[n++] = p; m->bseen[p] = m->bstamp; m->bprev[p] = -1;
+  m->bq[n++] = p;
+  m->bseen[p] = m->bstamp;
+  m->bprev[p] = -1;
   while (h < n) {
     int u = m->bq[h++];
     for (int k = t->out_start[u]; k < t->out_start[u + 1]; k++) {
@@ -69,7 +75,9 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
         for (int v = u, i = len - 1; v != p; v = t->links[m->bprev[v]].src, i--) path[i] = m->bprev[v];
         return w;
       }
-      m->bseen[w] = m->bstamp; m->bprev[w] = l; m->bq[n++] = w;
+      m->bseen[w] = m->bstamp;
+      m->bprev[w] = l;
+      m->bq[n++] = w;
     }
   }
   return -1;
@@ -80,7 +88,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_sched_init(s, t, "multitree", N);
   s->one_hop = 1;
   mt_state m = {0};
-  m.t = t; m.N = N;
+  m.t = t;
+  m.N = N;
   size_t NN = (size_t)N * (size_t)N;
   m.in_tree = mt_xcalloc(NN, 1);
   m.order = mt_xcalloc(NN, sizeof(int));
@@ -99,54 +108,89 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   for (int r = 0; r < N; r++) {
     s->root[r] = r;
     m.in_tree[(size_t)r * N + r] = 1;
-    m.order[(size_t)r * N] = r; m.ostep[(size_t)r * N] = 0; m.size[r] = 1;
-    m.front[(size_t)r * N] = 0; m.fsize[r] = 1;
+    m.order[(size_t)r * N] = r;
+    m.ostep[(size_t)r * N] = 0;
+    m.size[r] = 1;
+    m.front[(size_t)r * N] = 0;
+    m.fsize[r] = 1;
   }
   long remaining = (long)N * (N - 1);
   int tstep = 0, rc = 0;
   while (remaining > 0) {
     tstep++;
     memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
-    for (int l = 0; l < t->n_links; l++) { m.cap[l] = t->links[l].mult; m.freecap[t->links[l].src] += t->links[l].mult; }
+    for (int l = 0; l < t->n_links; l++) {
+      m.cap[l] = t->links[l].mult;
+      m.freecap[t->links[l].src] += t->links[l].mult;
+    }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       int *f = m.front + (size_t)r * N, k = 0;
-      for (int i = 0; i < m.fsize[r]; i++) if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
-      m.fsize[r] = k; ptr[r] = 0;
+      for (int i = 0; i < m.fsize[r]; i++)
+        if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
+      m.fsize[r] = k;
+      ptr[r] = 0;
     }
     long added = 0;
     int progress;
     do {
       progress = 0;
-      for (int r = 0; r < N; r++) {           /* trees take turns by root id */
+      for (int r = 0; r < N; r++) { /* trees take turns by root id */
         if (m.size[r] == N) continue;
         int *f = m.front + (size_t)r * N;
-        while (ptr[r] < m.fsize[r]) {          /* parents in the order they were added */
+        while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
           int oi = f[ptr[r]];
-          if (m.ostep[(size_t)r * N + oi] >= tstep) { ptr[r] = m.fsize[r]; break; }
+          if (m.ostep[(size_t)r * N + oi] >= tstep) {
+            ptr[r] = m.fsize[r];
+            break;
+          }
           int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
           int c = find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
-            for (int i = 0; i < plen; i++) { m.cap[path[i]]--; m.freecap[t->links[path[i]].src]--; }
+            for (int i = 0; i < plen; i++) {
+              m.cap[path[i]]--;
+              m.freecap[t->links[path[i]].src]--;
+            }
             size_t at = (size_t)r * N + m.size[r];
-            m.order[at] = c; m.ostep[at] = tstep;
+            m.order[at] = c;
+            m.ostep[at] = tstep;
             f[m.fsize[r]++] = m.size[r];
             m.size[r]++;
             m.in_tree[(size_t)r * N + c] = 1;
             mt_sched_add(s, r, MT_OP_GATHER, p, c, tstep, path, plen);
-            added++; remaining--; progress = 1;
-            break;                             /* one node per turn */
+            added++;
+            remaining--;
+            progress = 1;
+            break; /* one node per turn */
           }
           if (satd) m.sat[(size_t)r * N + oi] = 1;
           ptr[r]++;
         }
       }
     } while (progress);
-    if (added == 0) { rc = mt_fail(e, "multitree on %s: no tree can grow in step %d (disconnected network?)", t->spec, tstep); break; }
+    if (added == 0) {
+      rc = mt_fail(e, "multitree on %s: no tree can grow in step %d (disconnected network?)", t->spec, tstep);
+      break;
+    }
   }
-  free(m.in_tree); free(m.order); free(m.ostep); free(m.front); free(m.sat); free(m.size); free(m.fsize);
-  free(m.cap); free(m.freecap); free(m.bprev); free(m.bq); free(m.bseen); free(ptr);
-  if (rc) { free(path); mt_sched_free(s); return rc; }
+  free(m.in_tree);
+  free(m.order);
+  free(m.ostep);
+  free(m.front);
+  free(m.sat);
+  free(m.size);
+  free(m.fsize);
+  free(m.cap);
+  free(m.freecap);
+  free(m.bprev);
+  free(m.bq);
+  free(m.bseen);
+  free(ptr);
+  if (rc) {
+    free(path);
+    mt_sched_free(s);
+    return rc;
+  }
   /* reduce-scatter = reversed all-gather, then all-gather after it */
   const int tot = tstep, ng = s->nx;
   for (int i = 0; i < ng; i++) {
@@ -159,7 +203,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     mt_sched_add(s, g.flow, MT_OP_REDUCE, g.dst, g.src, tot - g.step + 1, path, len);
   }
   for (int i = 0; i < ng; i++) s->x[i].step += tot;
-  s->steps = 2 * tot; s->reduce_steps = tot;
+  s->steps = 2 * tot;
+  s->reduce_steps = tot;
   free(path);
   return 0;
 }

@@ -33,7 +33,10 @@ int mt_ref_partials(const mt_sched *s, const mt_tables *tb, int dtype, uint32_t 
         for (int i = cur[n]; i < tb->count[n] && en[i].step == st; i++) {
           const mt_entry *x = &en[i];
           if (x->op != MT_OP_REDUCE || x->has_parent != !phase) continue;
-          if (x->addr % 4 || x->size % 4 || x->addr + x->size > s->bytes) { free(cur); return mt_fail(e, "reference: node %d flow %d chunk not aligned to elements", n, x->flow); }
+          if (x->addr % 4 || x->size % 4 || x->addr + x->size > s->bytes) {
+            free(cur);
+            return mt_fail(e, "reference: node %d flow %d chunk not aligned to elements", n, x->flow);
+          }
           uint32_t *acc = partial[n] + x->addr / 4;
           for (int c = 0; c < x->nchild; c++) {
             const uint32_t *inc = partial[x->child[c].node] + x->addr / 4;

@@ -28,14 +28,24 @@ void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows)
 }
 
 void mt_sched_free(mt_sched *s) {
-  free(s->chunk); free(s->root); free(s->x); free(s->path);
+  free(s->chunk);
+  free(s->root);
+  free(s->x);
+  free(s->path);
   memset(s, 0, sizeof *s);
 }
 
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
-  if (s->nx == s->capx) { s->capx = s->capx ? 2 * s->capx : 1024; s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x); }
+  if (s->nx == s->capx) {
+    s->capx = s->capx ? 2 * s->capx : 1024;
+    s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x);
+  }
   mt_xfer *x = &s->x[s->nx];
-  x->flow = flow; x->op = (uint8_t)op; x->src = src; x->dst = dst; x->step = step;
+  x->flow = flow;
+  x->op = (uint8_t)op;
+  x->src = src;
+  x->dst = dst;
+  x->step = step;
   x->path_len = (uint16_t)nlinks;
   if (nlinks == 1) x->path_off = links[0];
   else {
@@ -61,7 +71,8 @@ int mt_sched_add_routed(mt_sched *s, int flow, int op, int src, int dst, int ste
 
 int mt_sched_hops(const mt_sched *s, const mt_xfer *x) {
   int h = 0;
-  for (int i = 0; i < x->path_len; i++) if (!mt_is_switch(s->topo, s->topo->links[MT_XLINK(s, x, i)].dst)) h++;
+  for (int i = 0; i < x->path_len; i++)
+    if (!mt_is_switch(s->topo, s->topo->links[MT_XLINK(s, x, i)].dst)) h++;
   return h;
 }
 
@@ -74,7 +85,8 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
   if (base == 0)
     return mt_fail(e, "%llu bytes = %llu elements of %d bytes, fewer than the %d flows of %s: every flow needs at least one element",
                    (unsigned long long)bytes, (unsigned long long)units, elem, s->n_flows, s->algo);
-  s->bytes = bytes; s->elem = elem;
+  s->bytes = bytes;
+  s->elem = elem;
   uint64_t at = 0;
   for (int f = 0; f < s->n_flows; f++) {
     uint64_t u = base + ((uint64_t)f < rem ? 1 : 0);
@@ -103,7 +115,9 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
 }
 
 const char *mt_op_name(int op) {
-  return op == MT_OP_REDUCE ? "reduce" : op == MT_OP_GATHER ? "gather" : op == MT_OP_NOP ? "nop" : "?";
+  return op == MT_OP_REDUCE ? "reduce" : op == MT_OP_GATHER ? "gather"
+    : op == MT_OP_NOP                                       ? "nop"
+                                                            : "?";
 }
 
 /* ---------------- schedule tables ---------------- */
@@ -150,15 +164,28 @@ static int entry_cmp(const void *a, const void *b) {
 int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e) {
   const int N = s->n_nodes, F = s->n_flows;
   memset(tb, 0, sizeof *tb);
-  tb->n_nodes = N; tb->steps = s->steps; tb->n_flows = F; tb->local_ports = local_ports;
+  tb->n_nodes = N;
+  tb->steps = s->steps;
+  tb->n_flows = F;
+  tb->local_ports = local_ports;
   /* transfers by sender and by receiver (CSR, creation order) */
   int *os = mt_xcalloc((size_t)N + 1, sizeof(int)), *is = mt_xcalloc((size_t)N + 1, sizeof(int));
-  for (int i = 0; i < s->nx; i++) { os[s->x[i].src + 1]++; is[s->x[i].dst + 1]++; }
-  for (int n = 0; n < N; n++) { os[n + 1] += os[n]; is[n + 1] += is[n]; }
+  for (int i = 0; i < s->nx; i++) {
+    os[s->x[i].src + 1]++;
+    is[s->x[i].dst + 1]++;
+  }
+  for (int n = 0; n < N; n++) {
+    os[n + 1] += os[n];
+    is[n + 1] += is[n];
+  }
   int *ol = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *il = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
   int *fo = mt_xcalloc((size_t)N, sizeof(int)), *fi = mt_xcalloc((size_t)N, sizeof(int));
-  for (int i = 0; i < s->nx; i++) { ol[os[s->x[i].src] + fo[s->x[i].src]++] = i; il[is[s->x[i].dst] + fi[s->x[i].dst]++] = i; }
-  free(fo); free(fi);
+  for (int i = 0; i < s->nx; i++) {
+    ol[os[s->x[i].src] + fo[s->x[i].src]++] = i;
+    il[is[s->x[i].dst] + fi[s->x[i].dst]++] = i;
+  }
+  free(fo);
+  free(fi);
   /* roots by node */
   int *rs = mt_xcalloc((size_t)N + 1, sizeof(int)), *rl = mt_xcalloc((size_t)F + 1, sizeof(int)), *rf = mt_xcalloc((size_t)N, sizeof(int));
   for (int f = 0; f < F; f++) rs[s->root[f] + 1]++;
@@ -200,35 +227,60 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
       const mt_xfer *x = &s->x[il[k]];
       if (x->op == MT_OP_REDUCE) rcnt[x->flow]++;
       else if (gpar[x->flow] < 0) gpar[x->flow] = il[k];
-      else { rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow); break; }
+      else {
+        rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow);
+        break;
+      }
     }
-    { int at = 0; for (int k = is[n]; k < is[n + 1]; k++) { int f = s->x[il[k]].flow; if (s->x[il[k]].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) { rbeg[f] = at + 1; at += rcnt[f]; } } }
+    {
+      int at = 0;
+      for (int k = is[n]; k < is[n + 1]; k++) {
+        int f = s->x[il[k]].flow;
+        if (s->x[il[k]].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) {
+          rbeg[f] = at + 1;
+          at += rcnt[f];
+        }
+      }
+    }
     for (int k = is[n]; k < is[n + 1]; k++) {
       const mt_xfer *x = &s->x[il[k]];
-      if (x->op == MT_OP_REDUCE) { int f = x->flow; rin[rbeg[f] - 1 + --rcnt[f]] = il[k]; }
+      if (x->op == MT_OP_REDUCE) {
+        int f = x->flow;
+        rin[rbeg[f] - 1 + --rcnt[f]] = il[k];
+      }
     }
     /* rcnt is back to 0; restore counts while emitting */
-    for (int k = is[n]; k < is[n + 1]; k++) if (s->x[il[k]].op == MT_OP_REDUCE) rcnt[s->x[il[k]].flow]++;
+    for (int k = is[n]; k < is[n + 1]; k++)
+      if (s->x[il[k]].op == MT_OP_REDUCE) rcnt[s->x[il[k]].flow]++;
     /* reduce entries: one per reduce transfer sent by n, plus one per flow rooted at n */
     for (int k = os[n]; k < os[n + 1]; k++) {
       const mt_xfer *x = &s->x[ol[k]];
       if (x->op != MT_OP_REDUCE) continue;
       mt_entry *en = &tb->entries[tb->n_entries++];
-      en->op = MT_OP_REDUCE; en->flow = x->flow; en->step = x->step;
-      en->has_parent = 1; en->parent = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
-      en->addr = s->chunk[x->flow].addr; en->size = s->chunk[x->flow].size;
+      en->op = MT_OP_REDUCE;
+      en->flow = x->flow;
+      en->step = x->step;
+      en->has_parent = 1;
+      en->parent = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
+      en->addr = s->chunk[x->flow].addr;
+      en->size = s->chunk[x->flow].size;
     }
     for (int r = rs[n]; r < rs[n + 1]; r++) {
       mt_entry *en = &tb->entries[tb->n_entries++];
-      en->op = MT_OP_REDUCE; en->flow = rl[r]; en->step = 0; en->has_parent = 0;
-      en->addr = s->chunk[rl[r]].addr; en->size = s->chunk[rl[r]].size;
+      en->op = MT_OP_REDUCE;
+      en->flow = rl[r];
+      en->step = 0;
+      en->has_parent = 0;
+      en->addr = s->chunk[rl[r]].addr;
+      en->size = s->chunk[rl[r]].size;
     }
     for (int i = first; i < tb->n_entries && rc == 0; i++) {
       mt_entry *en = &tb->entries[i];
       int f = en->flow, nt = rcnt[f];
       if (nt) memcpy(tmp, rin + rbeg[f] - 1, (size_t)nt * sizeof(int));
       qsort(tmp, (size_t)nt, sizeof(int), xfer_by_step_src);
-      en->child = tb->slots + tb->n_slots; en->nchild = nt;
+      en->child = tb->slots + tb->n_slots;
+      en->nchild = nt;
       for (int c = 0; c < nt; c++) {
         const mt_xfer *x = &s->x[tmp[c]];
         tb->slots[tb->n_slots++] = make_slot(s, x, 0, L);
@@ -244,15 +296,20 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     }
     /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
     int ng = 0;
-    for (int k = os[n]; k < os[n + 1]; k++) if (s->x[ol[k]].op == MT_OP_GATHER) tmp[ng++] = ol[k];
+    for (int k = os[n]; k < os[n + 1]; k++)
+      if (s->x[ol[k]].op == MT_OP_GATHER) tmp[ng++] = ol[k];
     qsort(tmp, (size_t)ng, sizeof(int), xfer_by_flow_step_idx);
     for (int k = 0; k < ng && rc == 0; k++) {
       const mt_xfer *x = &s->x[tmp[k]];
       if (k == 0 || s->x[tmp[k - 1]].flow != x->flow || s->x[tmp[k - 1]].step != x->step) {
         mt_entry *en = &tb->entries[tb->n_entries++];
-        en->op = MT_OP_GATHER; en->flow = x->flow; en->step = x->step;
-        en->addr = s->chunk[x->flow].addr; en->size = s->chunk[x->flow].size;
-        en->child = tb->slots + tb->n_slots; en->nchild = 0;
+        en->op = MT_OP_GATHER;
+        en->flow = x->flow;
+        en->step = x->step;
+        en->addr = s->chunk[x->flow].addr;
+        en->size = s->chunk[x->flow].size;
+        en->child = tb->slots + tb->n_slots;
+        en->nchild = 0;
         en->has_parent = gpar[x->flow] >= 0;
         if (en->has_parent) en->parent = make_slot(s, &s->x[gpar[x->flow]], 0, L);
         else if (s->root[x->flow] != n) rc = mt_fail(e, "%s: node %d sends the gather of flow %d without receiving it", s->algo, n, x->flow);
@@ -261,7 +318,12 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
       tb->entries[tb->n_entries - 1].nchild++;
     }
     /* reset the per-flow scratch */
-    for (int k = is[n]; k < is[n + 1]; k++) { int f = s->x[il[k]].flow; rcnt[f] = 0; rbeg[f] = 0; gpar[f] = -1; }
+    for (int k = is[n]; k < is[n + 1]; k++) {
+      int f = s->x[il[k]].flow;
+      rcnt[f] = 0;
+      rbeg[f] = 0;
+      gpar[f] = -1;
+    }
     /* NOPs for idle steps */
     memset(busy, 0, (size_t)(s->steps + 2) * sizeof(int));
     for (int i = first; i < tb->n_entries; i++) busy[tb->entries[i].step] = 1;
@@ -269,21 +331,38 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
       if (!busy[st]) {
         mt_entry *en = &tb->entries[tb->n_entries++];
         memset(en, 0, sizeof *en);
-        en->op = MT_OP_NOP; en->step = st; en->size = stepmax[st];
+        en->op = MT_OP_NOP;
+        en->step = st;
+        en->size = stepmax[st];
       }
     tb->count[n] = tb->n_entries - first;
     qsort(tb->entries + first, (size_t)tb->count[n], sizeof(mt_entry), entry_cmp);
     if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
-    for (int i = first; i < tb->n_entries; i++) if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
+    for (int i = first; i < tb->n_entries; i++)
+      if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
   }
   g_cmp_sched = NULL;
-  free(os); free(is); free(ol); free(il); free(rs); free(rl); free(stepmax); free(busy); free(tmp);
-  free(rcnt); free(rbeg); free(rin); free(gpar);
+  free(os);
+  free(is);
+  free(ol);
+  free(il);
+  free(rs);
+  free(rl);
+  free(stepmax);
+  free(busy);
+  free(tmp);
+  free(rcnt);
+  free(rbeg);
+  free(rin);
+  free(gpar);
   if (rc) mt_tables_free(tb);
   return rc;
 }
 
 void mt_tables_free(mt_tables *tb) {
-  free(tb->start); free(tb->count); free(tb->entries); free(tb->slots);
+  free(tb->start);
+  free(tb->count);
+  free(tb->entries);
+  free(tb->slots);
   memset(tb, 0, sizeof *tb);
 }

@@ -18,28 +18,33 @@ extern "C" {
 
 typedef struct {
   int32_t flow, src, dst, step;
-  int32_t path_off;       /* path_len == 1: the link id itself; else offset in mt_sched.path */
-  uint16_t path_len;      /* directed links on the path */
-  uint8_t op;             /* MT_OP_REDUCE or MT_OP_GATHER */
-  uint8_t multihop;       /* routed hop by hop by destination (baselines) */
+  int32_t path_off;  /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  uint16_t path_len; /* directed links on the path */
+  uint8_t op;        /* MT_OP_REDUCE or MT_OP_GATHER */
+  uint8_t multihop;  /* routed hop by hop by destination (baselines) */
 } mt_xfer;
 
 /* i-th link of a transfer's path */
 #define MT_XLINK(s, x, i) ((x)->path_len == 1 ? (x)->path_off : (s)->path[(x)->path_off + (i)])
 
-typedef struct { uint64_t addr, size; } mt_chunk;
+typedef struct {
+  uint64_t addr, size;
+} mt_chunk;
 
 typedef struct {
-  const mt_topo *topo;    /* not owned */
+  const mt_topo *topo; /* not owned */
   char algo[32];
   int n_nodes, n_flows, steps;
-  int reduce_steps;       /* steps 1..reduce_steps are the reduce-scatter half */
-  int one_hop;            /* claims: every transfer on one link (or switch path), no link over capacity */
-  uint64_t bytes; int elem;
-  mt_chunk *chunk;        /* [n_flows] */
-  int *root;              /* [n_flows] */
-  mt_xfer *x; int nx, capx;
-  int *path; int npath, cappath;
+  int reduce_steps; /* steps 1..reduce_steps are the reduce-scatter half */
+  int one_hop;      /* claims: every transfer on one link (or switch path), no link over capacity */
+  uint64_t bytes;
+  int elem;
+  mt_chunk *chunk; /* [n_flows] */
+  int *root;       /* [n_flows] */
+  mt_xfer *x;
+  int nx, capx;
+  int *path;
+  int npath, cappath;
 } mt_sched;
 
 /* ---- building (used by the algorithms) ---- */
@@ -61,18 +66,18 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
  * (mt_algo_<name>), the names (mt_algo_names), the descriptions, the dispatch in mt_plan
  * and the command line's list (MT_ALGO_NAMES_STR). A planner fills s from t (steps, roots,
  * transfers; not the chunk sizes) or returns -1 with the reason in e. */
-#define MT_ALGO_LIST(X)                                                                                     \
-  X(multitree, mt_plan_multitree, "MultiTree (Algorithm 1): one tree per node, grown top-down together")  \
-  X(ring, mt_plan_ring, "ring: reduce-scatter then all-gather round a Hamiltonian cycle")                 \
-  X(ring2d, mt_plan_ring2d, "2-D ring: rings along X, then along Y (2-D torus or mesh)")                 \
-  X(dbtree, mt_plan_dbtree, "double binary tree: two in-order binary trees, half the buffer each")      \
-  X(hd, mt_plan_hd, "recursive halving-doubling (power-of-two node count)")                             \
+#define MT_ALGO_LIST(X) \
+  X(multitree, mt_plan_multitree, "MultiTree (Algorithm 1): one tree per node, grown top-down together") \
+  X(ring, mt_plan_ring, "ring: reduce-scatter then all-gather round a Hamiltonian cycle") \
+  X(ring2d, mt_plan_ring2d, "2-D ring: rings along X, then along Y (2-D torus or mesh)") \
+  X(dbtree, mt_plan_dbtree, "double binary tree: two in-order binary trees, half the buffer each") \
+  X(hd, mt_plan_hd, "recursive halving-doubling (power-of-two node count)") \
   X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
 #undef MT_ALGO_ENUM_
-  MT_ALGO_COUNT
+    MT_ALGO_COUNT
 } mt_algo;
 #define MT_ALGO_STR_(name, fn, desc) " " #name
 /* " multitree ring ring2d dbtree hd hdrm": the names, each after a space */
@@ -80,8 +85,8 @@ typedef enum {
 #define MT_ALGO_DECL_(name, fn, desc) int fn(mt_sched *s, const mt_topo *t, mt_err *e);
 MT_ALGO_LIST(MT_ALGO_DECL_)
 #undef MT_ALGO_DECL_
-extern const char *const mt_algo_names[];  /* [MT_ALGO_COUNT + 1], NULL-terminated */
-extern const char *const mt_algo_descs[];  /* [MT_ALGO_COUNT] */
+extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */
+extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */
 int mt_algo_from_name(const char *name);
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e);
@@ -93,23 +98,27 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
  * gather parent) `port` is the sender's output port and `eject` this node's ejection
  * port. port = MT_PORT_ROUTED marks a multi-hop transfer routed by destination id. */
 #define MT_PORT_ROUTED (-2)
-typedef struct { int node, port, eject; } mt_slot;
+typedef struct {
+  int node, port, eject;
+} mt_slot;
 
 typedef struct {
   int op, flow, step;
   int has_parent;
   mt_slot parent;
   int nchild;
-  mt_slot *child;         /* [nchild], points into mt_tables.slots */
-  uint64_t addr, size;    /* the chunk (NOP: size = the step's largest chunk, for the lockstep estimate) */
+  mt_slot *child;      /* [nchild], points into mt_tables.slots */
+  uint64_t addr, size; /* the chunk (NOP: size = the step's largest chunk, for the lockstep estimate) */
 } mt_entry;
 
 typedef struct {
   int n_nodes, steps, n_flows;
-  int local_ports;        /* L: ejection ports per node */
-  int *start, *count;     /* node n: entries[start[n] .. start[n]+count[n]) */
-  mt_entry *entries; int n_entries;
-  mt_slot *slots; int n_slots;
+  int local_ports;    /* L: ejection ports per node */
+  int *start, *count; /* node n: entries[start[n] .. start[n]+count[n]) */
+  mt_entry *entries;
+  int n_entries;
+  mt_slot *slots;
+  int n_slots;
   int max_entries, max_children;
 } mt_tables;
 

@@ -8,8 +8,12 @@
 
 static const char *kind_name(int k) {
   switch (k) {
-  case MT_TOPO_TORUS: return "torus"; case MT_TOPO_MESH: return "mesh"; case MT_TOPO_FATTREE: return "fattree";
-  case MT_TOPO_DGX2: return "dgx2"; case MT_TOPO_BIGRAPH: return "bigraph"; default: return "file";
+  case MT_TOPO_TORUS: return "torus";
+  case MT_TOPO_MESH: return "mesh";
+  case MT_TOPO_FATTREE: return "fattree";
+  case MT_TOPO_DGX2: return "dgx2";
+  case MT_TOPO_BIGRAPH: return "bigraph";
+  default: return "file";
   }
 }
 
@@ -33,7 +37,8 @@ json_t *mt_json_topology(const mt_topo *t) {
     int first = mt_topo_is_grid(t) ? (l->dir > 0) : (i % 2 == 0);
     if (!first) continue;
     json_t *a = json_array();
-    json_array_append_new(a, json_integer(l->src)); json_array_append_new(a, json_integer(l->dst));
+    json_array_append_new(a, json_integer(l->src));
+    json_array_append_new(a, json_integer(l->dst));
     json_array_append_new(a, json_integer(l->mult));
     json_array_append_new(jl, a);
   }
@@ -120,7 +125,10 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
 
 /* ---------------- reading ---------------- */
 
-typedef struct { const char *file; mt_err *e; } rd;
+typedef struct {
+  const char *file;
+  mt_err *e;
+} rd;
 
 static int get_int(rd *r, json_t *o, const char *key, const char *where, long long lo, long long hi, long long *out) {
   json_t *v = json_object_get(o, key);
@@ -128,14 +136,19 @@ static int get_int(rd *r, json_t *o, const char *key, const char *where, long lo
   if (!json_is_integer(v)) return mt_fail(r->e, "%s: %s.%s: expected an integer", r->file, where, key);
   long long x = json_integer_value(v);
   if (x < lo || x > hi) return mt_fail(r->e, "%s: %s.%s = %lld: out of range %lld..%lld", r->file, where, key, x, lo, hi);
-  *out = x; return 0;
+  *out = x;
+  return 0;
 }
 
 static int get_port(rd *r, json_t *v, const char *where, int *out) {
-  if (json_is_string(v) && !strcmp(json_string_value(v), "routed")) { *out = MT_PORT_ROUTED; return 0; }
+  if (json_is_string(v) && !strcmp(json_string_value(v), "routed")) {
+    *out = MT_PORT_ROUTED;
+    return 0;
+  }
   if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
     return mt_fail(r->e, "%s: %s: expected a port number or \"routed\"", r->file, where);
-  *out = (int)json_integer_value(v); return 0;
+  *out = (int)json_integer_value(v);
+  return 0;
 }
 
 static int op_from(const char *s) {
@@ -148,7 +161,7 @@ static int op_from(const char *s) {
 int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) {
   rd r = {path, e};
   int rc = -1;
-  int (*ll)[3] = NULL;
+  int(*ll)[3] = NULL;
   if (!json_is_object(jt)) return mt_fail(e, "%s: missing object \"topology\"", path);
   json_t *spec = json_object_get(jt, "spec"), *kind = json_object_get(jt, "kind");
   if (!json_is_string(spec) || !json_is_string(kind)) return mt_fail(e, "%s: topology: \"spec\" and \"kind\" must be strings", path);
@@ -162,16 +175,22 @@ int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) 
   ll = mt_xcalloc(nl + 1, sizeof *ll);
   for (size_t i = 0; i < nl; i++) {
     json_t *a = json_array_get(jl, i);
-    if (!json_is_array(a) || json_array_size(a) != 3) { mt_fail(e, "%s: topology.links[%zu]: expected [a, b, mult]", path, i); goto out; }
+    if (!json_is_array(a) || json_array_size(a) != 3) {
+      mt_fail(e, "%s: topology.links[%zu]: expected [a, b, mult]", path, i);
+      goto out;
+    }
     for (int q = 0; q < 3; q++) {
       json_t *x = json_array_get(a, (size_t)q);
-      if (!json_is_integer(x)) { mt_fail(e, "%s: topology.links[%zu][%d]: expected an integer", path, i, q); goto out; }
+      if (!json_is_integer(x)) {
+        mt_fail(e, "%s: topology.links[%zu][%d]: expected an integer", path, i, q);
+        goto out;
+      }
       ll[i][q] = (int)json_integer_value(x);
     }
   }
   memset(t, 0, sizeof *t);
   snprintf(t->spec, sizeof t->spec, "%s", json_string_value(spec));
-  rc = mt_topo_from_links(t, json_string_value(spec), (int)nn, (int)ns, (int)nl, (const int (*)[3])ll, e);
+  rc = mt_topo_from_links(t, json_string_value(spec), (int)nn, (int)ns, (int)nl, (const int(*)[3])ll, e);
 out:
   free(ll);
   return rc;
@@ -179,7 +198,9 @@ out:
 
 int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
   json_error_t je;
-  memset(t, 0, sizeof *t); memset(s, 0, sizeof *s); memset(tb, 0, sizeof *tb);
+  memset(t, 0, sizeof *t);
+  memset(s, 0, sizeof *s);
+  memset(tb, 0, sizeof *tb);
   FILE *probe = fopen(path, "r");
   if (!probe) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
   fclose(probe);
@@ -190,15 +211,22 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   long long v;
   json_t *fmt = json_object_get(root, "format");
   if (!json_is_object(root) || !json_is_string(fmt) || strcmp(json_string_value(fmt), "multitree-schedule/1")) {
-    mt_fail(e, "%s: not a \"multitree-schedule/1\" file (field \"format\")", path); goto out;
+    mt_fail(e, "%s: not a \"multitree-schedule/1\" file (field \"format\")", path);
+    goto out;
   }
   json_t *algo = json_object_get(root, "algorithm");
-  if (!json_is_string(algo)) { mt_fail(e, "%s: field \"algorithm\": expected a string", path); goto out; }
+  if (!json_is_string(algo)) {
+    mt_fail(e, "%s: field \"algorithm\": expected a string", path);
+    goto out;
+  }
   if (mt_json_topology_parse(json_object_get(root, "topology"), path, t, e)) goto out;
   const int N = t->n_nodes;
   /* flows */
   json_t *jf = json_object_get(root, "flows");
-  if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > (size_t)N * 2) { mt_fail(e, "%s: \"flows\": expected an array of 1..%d flows", path, 2 * N); goto out; }
+  if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > (size_t)N * 2) {
+    mt_fail(e, "%s: \"flows\": expected an array of 1..%d flows", path, 2 * N);
+    goto out;
+  }
   mt_sched_init(s, t, json_string_value(algo), (int)json_array_size(jf));
   if (get_int(&r, root, "steps", "$", 1, 65535, &v)) goto out;
   s->steps = (int)v;
@@ -213,34 +241,51 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   long long lp = 0;
   if (json_object_get(root, "local_ports") && get_int(&r, root, "local_ports", "$", 0, 16, &lp)) goto out;
   for (int f = 0; f < s->n_flows; f++) {
-    char where[64]; snprintf(where, sizeof where, "flows[%d]", f);
+    char where[64];
+    snprintf(where, sizeof where, "flows[%d]", f);
     json_t *o = json_array_get(jf, (size_t)f);
-    if (!json_is_object(o)) { mt_fail(e, "%s: %s: expected an object", path, where); goto out; }
+    if (!json_is_object(o)) {
+      mt_fail(e, "%s: %s: expected an object", path, where);
+      goto out;
+    }
     long long fl, ro, ad, sz;
     if (get_int(&r, o, "flow", where, f, f, &fl) || get_int(&r, o, "root", where, 0, N - 1, &ro) ||
         get_int(&r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(&r, o, "size", where, 1, 0xFFFFFFFFll, &sz)) goto out;
-    s->root[f] = (int)ro; s->chunk[f].addr = (uint64_t)ad; s->chunk[f].size = (uint64_t)sz;
+    s->root[f] = (int)ro;
+    s->chunk[f].addr = (uint64_t)ad;
+    s->chunk[f].size = (uint64_t)sz;
   }
   /* tables */
   json_t *jn = json_object_get(root, "nodes");
-  if (!json_is_array(jn) || json_array_size(jn) != (size_t)N) { mt_fail(e, "%s: \"nodes\": expected an array of %d nodes", path, N); goto out; }
+  if (!json_is_array(jn) || json_array_size(jn) != (size_t)N) {
+    mt_fail(e, "%s: \"nodes\": expected an array of %d nodes", path, N);
+    goto out;
+  }
   size_t tot_e = 0, tot_s = 0;
   for (int n = 0; n < N; n++) {
     json_t *ents = json_object_get(json_array_get(jn, (size_t)n), "entries");
-    if (!json_is_array(ents)) { mt_fail(e, "%s: nodes[%d].entries: expected an array", path, n); goto out; }
+    if (!json_is_array(ents)) {
+      mt_fail(e, "%s: nodes[%d].entries: expected an array", path, n);
+      goto out;
+    }
     tot_e += json_array_size(ents);
     for (size_t i = 0; i < json_array_size(ents); i++) {
       json_t *ch = json_object_get(json_array_get(ents, i), "children");
       if (json_is_array(ch)) tot_s += json_array_size(ch);
     }
   }
-  tb->n_nodes = N; tb->steps = s->steps; tb->n_flows = s->n_flows; tb->local_ports = (int)lp;
+  tb->n_nodes = N;
+  tb->steps = s->steps;
+  tb->n_flows = s->n_flows;
+  tb->local_ports = (int)lp;
   tb->entries = mt_xcalloc(tot_e + 1, sizeof(mt_entry));
   tb->slots = mt_xcalloc(tot_s + 1, sizeof(mt_slot));
-  tb->start = mt_xcalloc((size_t)N, sizeof(int)); tb->count = mt_xcalloc((size_t)N, sizeof(int));
+  tb->start = mt_xcalloc((size_t)N, sizeof(int));
+  tb->count = mt_xcalloc((size_t)N, sizeof(int));
   for (int n = 0; n < N; n++) {
     json_t *node = json_array_get(jn, (size_t)n);
-    char where[96]; snprintf(where, sizeof where, "nodes[%d]", n);
+    char where[96];
+    snprintf(where, sizeof where, "nodes[%d]", n);
     if (get_int(&r, node, "id", where, n, n, &v)) goto out;
     json_t *ents = json_object_get(node, "entries");
     tb->start[n] = tb->n_entries;
@@ -249,34 +294,56 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
       json_t *o = json_array_get(ents, i);
       mt_entry *en = &tb->entries[tb->n_entries++];
       json_t *jop = json_object_get(o, "op");
-      if (!json_is_string(jop) || op_from(json_string_value(jop)) < 0) { mt_fail(e, "%s: %s.op: expected \"reduce\", \"gather\" or \"nop\"", path, where); goto out; }
+      if (!json_is_string(jop) || op_from(json_string_value(jop)) < 0) {
+        mt_fail(e, "%s: %s.op: expected \"reduce\", \"gather\" or \"nop\"", path, where);
+        goto out;
+      }
       en->op = op_from(json_string_value(jop));
       long long fl, st, ad, sz;
       if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "step", where, 1, s->steps, &st) ||
           get_int(&r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(&r, o, "size", where, 0, 0xFFFFFFFFll, &sz)) goto out;
-      en->flow = (int)fl; en->step = (int)st; en->addr = (uint64_t)ad; en->size = (uint64_t)sz;
+      en->flow = (int)fl;
+      en->step = (int)st;
+      en->addr = (uint64_t)ad;
+      en->size = (uint64_t)sz;
       json_t *par = json_object_get(o, "parent");
-      if (!par) { mt_fail(e, "%s: %s: missing field \"parent\"", path, where); goto out; }
+      if (!par) {
+        mt_fail(e, "%s: %s: missing field \"parent\"", path, where);
+        goto out;
+      }
       en->has_parent = !json_is_null(par);
       if (en->has_parent) {
-        if (!json_is_integer(par) || json_integer_value(par) < 0 || json_integer_value(par) >= N) { mt_fail(e, "%s: %s.parent: expected null or a node id 0..%d", path, where, N - 1); goto out; }
+        if (!json_is_integer(par) || json_integer_value(par) < 0 || json_integer_value(par) >= N) {
+          mt_fail(e, "%s: %s.parent: expected null or a node id 0..%d", path, where, N - 1);
+          goto out;
+        }
         en->parent.node = (int)json_integer_value(par);
         json_t *pp = json_object_get(o, "parent_port"), *pe = json_object_get(o, "parent_eject");
-        en->parent.port = -1; en->parent.eject = 0;
+        en->parent.port = -1;
+        en->parent.eject = 0;
         if (pp && get_port(&r, pp, where, &en->parent.port)) goto out;
         if (pe && json_is_integer(pe)) en->parent.eject = (int)json_integer_value(pe);
       }
       json_t *ch = json_object_get(o, "children"), *cp = json_object_get(o, "child_ports"), *ce = json_object_get(o, "child_ejects");
-      if (!json_is_array(ch)) { mt_fail(e, "%s: %s.children: expected an array", path, where); goto out; }
+      if (!json_is_array(ch)) {
+        mt_fail(e, "%s: %s.children: expected an array", path, where);
+        goto out;
+      }
       en->nchild = (int)json_array_size(ch);
       en->child = tb->slots + tb->n_slots;
       for (int c = 0; c < en->nchild; c++) {
         json_t *x = json_array_get(ch, (size_t)c);
-        if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) >= N) { mt_fail(e, "%s: %s.children[%d]: expected a node id 0..%d", path, where, c, N - 1); goto out; }
+        if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) >= N) {
+          mt_fail(e, "%s: %s.children[%d]: expected a node id 0..%d", path, where, c, N - 1);
+          goto out;
+        }
         mt_slot *sl = &tb->slots[tb->n_slots++];
-        sl->node = (int)json_integer_value(x); sl->port = -1; sl->eject = 0;
+        sl->node = (int)json_integer_value(x);
+        sl->port = -1;
+        sl->eject = 0;
         if (json_is_array(cp) && (size_t)c < json_array_size(cp)) {
-          char w2[128]; snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
+          char w2[128];
+          snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
           if (get_port(&r, json_array_get(cp, (size_t)c), w2, &sl->port)) goto out;
         }
         if (json_is_array(ce) && (size_t)c < json_array_size(ce) && json_is_integer(json_array_get(ce, (size_t)c)))
@@ -290,28 +357,48 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   /* transfers (optional: the checker then uses direct links) */
   json_t *jx = json_object_get(root, "transfers");
   if (jx) {
-    if (!json_is_array(jx)) { mt_fail(e, "%s: \"transfers\": expected an array", path); goto out; }
+    if (!json_is_array(jx)) {
+      mt_fail(e, "%s: \"transfers\": expected an array", path);
+      goto out;
+    }
     int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int));
     for (size_t i = 0; i < json_array_size(jx); i++) {
-      char where[64]; snprintf(where, sizeof where, "transfers[%zu]", i);
+      char where[64];
+      snprintf(where, sizeof where, "transfers[%zu]", i);
       json_t *o = json_array_get(jx, i);
       long long fl, sr, ds, st;
       if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "src", where, 0, N - 1, &sr) ||
-          get_int(&r, o, "dst", where, 0, N - 1, &ds) || get_int(&r, o, "step", where, 1, s->steps, &st)) { free(links); goto out; }
+          get_int(&r, o, "dst", where, 0, N - 1, &ds) || get_int(&r, o, "step", where, 1, s->steps, &st)) {
+        free(links);
+        goto out;
+      }
       json_t *jop = json_object_get(o, "op"), *p = json_object_get(o, "path");
       int op = json_is_string(jop) ? op_from(json_string_value(jop)) : -1;
-      if (op != MT_OP_REDUCE && op != MT_OP_GATHER) { mt_fail(e, "%s: %s.op: expected \"reduce\" or \"gather\"", path, where); free(links); goto out; }
-      if (!json_is_array(p) || json_array_size(p) < 2 || json_array_size(p) > (size_t)t->n_vert + 1) { mt_fail(e, "%s: %s.path: expected a list of vertices", path, where); free(links); goto out; }
+      if (op != MT_OP_REDUCE && op != MT_OP_GATHER) {
+        mt_fail(e, "%s: %s.op: expected \"reduce\" or \"gather\"", path, where);
+        free(links);
+        goto out;
+      }
+      if (!json_is_array(p) || json_array_size(p) < 2 || json_array_size(p) > (size_t)t->n_vert + 1) {
+        mt_fail(e, "%s: %s.path: expected a list of vertices", path, where);
+        free(links);
+        goto out;
+      }
       int nl = (int)json_array_size(p) - 1, ok = 1;
       for (int q = 0; q < nl && ok; q++) {
         json_t *a = json_array_get(p, (size_t)q), *b = json_array_get(p, (size_t)q + 1);
         if (!json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 || json_integer_value(a) >= t->n_vert ||
-            json_integer_value(b) < 0 || json_integer_value(b) >= t->n_vert) { ok = 0; break; }
+            json_integer_value(b) < 0 || json_integer_value(b) >= t->n_vert) {
+          ok = 0;
+          break;
+        }
         links[q] = mt_topo_find_link(t, (int)json_integer_value(a), (int)json_integer_value(b));
         if (links[q] < 0) ok = 0;
       }
       if (!ok || json_integer_value(json_array_get(p, 0)) != sr || json_integer_value(json_array_get(p, (size_t)nl)) != ds) {
-        mt_fail(e, "%s: %s.path: not a chain of links of the topology from src to dst", path, where); free(links); goto out;
+        mt_fail(e, "%s: %s.path: not a chain of links of the topology from src to dst", path, where);
+        free(links);
+        goto out;
       }
       mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
     }
@@ -321,6 +408,10 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   rc = 0;
 out:
   json_decref(root);
-  if (rc) { mt_tables_free(tb); mt_sched_free(s); mt_topo_free(t); }
+  if (rc) {
+    mt_tables_free(tb);
+    mt_sched_free(s);
+    mt_topo_free(t);
+  }
   return rc;
 }

@@ -16,13 +16,16 @@ extern "C" {
 
 typedef struct {
   union {
-    mt_entry_fmt fmt;                 /* the format, whole (what the NI is given) */
-    struct { MT_ENTRY_FMT_FIELDS };   /* the same fields by name: ly->flow_w, ly->o_step */
+    mt_entry_fmt fmt; /* the format, whole (what the NI is given) */
+    struct {
+      MT_ENTRY_FMT_FIELDS
+    }; /* the same fields by name: ly->flow_w, ly->o_step */
   };
   int n_nodes, ports, local_ports, n_flows, max_steps;
   uint64_t bytes;
-  int elem; uint64_t base_units, rem_units; /* chunk tiling: flow f has base + (f < rem) elements */
-  uint64_t nop_bytes;                       /* compact: the lockstep estimate of every NOP */
+  int elem;
+  uint64_t base_units, rem_units; /* chunk tiling: flow f has base + (f < rem) elements */
+  uint64_t nop_bytes;             /* compact: the lockstep estimate of every NOP */
 } mt_layout;
 
 /* Number of bits needed to write x (at least 1). */

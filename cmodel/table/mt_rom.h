@@ -11,9 +11,15 @@
 extern "C" {
 #endif
 
-enum { MT_ROM_HEX, MT_ROM_MIF, MT_ROM_COE, MT_ROM_MEM, MT_ROM_BIN, MT_ROM_CHDR, MT_ROM_NFORMATS };
-int mt_rom_format(const char *name);      /* -1 if unknown */
-const char *mt_rom_format_name(int fmt);  /* Write DIR/node<i>.<ext> for every node and DIR/layout.json. */
+enum { MT_ROM_HEX,
+       MT_ROM_MIF,
+       MT_ROM_COE,
+       MT_ROM_MEM,
+       MT_ROM_BIN,
+       MT_ROM_CHDR,
+       MT_ROM_NFORMATS };
+int mt_rom_format(const char *name);     /* -1 if unknown */
+const char *mt_rom_format_name(int fmt); /* Write DIR/node<i>.<ext> for every node and DIR/layout.json. */
 int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, const char *dir, mt_err *e);
 /* Read one image into words[depth * mt_layout_words(ly)]. */
 int mt_rom_read_image(const char *path, int fmt, const mt_layout *ly, int depth, uint64_t *words, mt_err *e);

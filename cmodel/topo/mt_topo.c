@@ -8,10 +8,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { mt_edge *l; int n, cap; } linkvec;
+typedef struct {
+  mt_edge *l;
+  int n, cap;
+} linkvec;
 
 static void lv_push(linkvec *v, mt_edge l) {
-  if (v->n == v->cap) { v->cap = v->cap ? 2 * v->cap : 64; v->l = mt_xrealloc(v->l, (size_t)v->cap * sizeof *v->l); }
+  if (v->n == v->cap) {
+    v->cap = v->cap ? 2 * v->cap : 64;
+    v->l = mt_xrealloc(v->l, (size_t)v->cap * sizeof *v->l);
+  }
   v->l[v->n++] = l;
 }
 
@@ -34,7 +40,8 @@ static int pref_cmp(const void *pa, const void *pb) {
 }
 
 static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
-  t->links = v->l; t->n_links = v->n;
+  t->links = v->l;
+  t->n_links = v->n;
   t->n_vert = t->n_nodes + t->n_sw;
   if (t->n_nodes < 2) return mt_fail(e, "%s: %d node(s); an all-reduce needs at least 2", t->spec, t->n_nodes);
   if (t->n_nodes > MT_MAX_NODES)
@@ -47,9 +54,11 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
     t->out_start[t->links[i].src + 1]++;
     if (t->links[i].src_port + 1 > t->n_ports[t->links[i].src]) t->n_ports[t->links[i].src] = t->links[i].src_port + 1;
   }
-  if (mt_topo_is_grid(t)) for (int i = 0; i < t->n_nodes; i++) t->n_ports[i] = 2 * t->ndims;
+  if (mt_topo_is_grid(t))
+    for (int i = 0; i < t->n_nodes; i++) t->n_ports[i] = 2 * t->ndims;
   t->max_ports = 1;
-  for (int i = 0; i < t->n_vert; i++) if (t->n_ports[i] > t->max_ports) t->max_ports = t->n_ports[i];
+  for (int i = 0; i < t->n_vert; i++)
+    if (t->n_ports[i] > t->max_ports) t->max_ports = t->n_ports[i];
   for (int i = 0; i < t->n_vert; i++) t->out_start[i + 1] += t->out_start[i];
   int *fill = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   for (int i = 0; i < t->n_links; i++) {
@@ -73,18 +82,27 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
   /* connectivity: every node reachable from node 0 */
   int *seen = mt_xcalloc((size_t)t->n_vert, sizeof(int)), *q = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   int h = 0, n = 0, reached = 0;
-  q[n++] = 0; seen[0] = 1;
+  q[n++] = 0;
+  seen[0] = 1;
   while (h < n) {
     int u = q[h++];
     if (u < t->n_nodes) reached++;
     for (int k = t->out_start[u]; k < t->out_start[u + 1]; k++) {
       int w = t->links[t->out_list[k]].dst;
-      if (!seen[w]) { seen[w] = 1; q[n++] = w; }
+      if (!seen[w]) {
+        seen[w] = 1;
+        q[n++] = w;
+      }
     }
   }
   int first_missing = -1;
-  for (int i = 0; i < t->n_nodes; i++) if (!seen[i]) { first_missing = i; break; }
-  free(seen); free(q);
+  for (int i = 0; i < t->n_nodes; i++)
+    if (!seen[i]) {
+      first_missing = i;
+      break;
+    }
+  free(seen);
+  free(q);
   if (reached != t->n_nodes)
     return mt_fail(e, "%s: the network is disconnected (node %d cannot be reached from node 0)", t->spec, first_missing);
   return 0;
@@ -99,7 +117,10 @@ static int finish(mt_topo *t, linkvec *v, mt_err *e) {
 
 void mt_topo_coords(const mt_topo *t, int node, int c[3]) {
   c[0] = c[1] = c[2] = 0;
-  for (int d = 0; d < t->ndims; d++) { c[d] = node % t->dim[d]; node /= t->dim[d]; }
+  for (int d = 0; d < t->ndims; d++) {
+    c[d] = node % t->dim[d];
+    node /= t->dim[d];
+  }
 }
 int mt_topo_node_at(const mt_topo *t, const int c[3]) {
   int id = 0;
@@ -113,13 +134,16 @@ static int build_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *
   long n = 1;
   for (int d = 0; d < ndims; d++) {
     if (dim[d] < 1) return mt_fail(e, "%s: dimension %d has size %d; sizes must be >= 1", t->spec, d, dim[d]);
-    t->dim[d] = dim[d]; n *= dim[d];
+    t->dim[d] = dim[d];
+    n *= dim[d];
     if (n > MT_MAX_NODES) return mt_fail(e, "%s: more than %d nodes, the most the 12-bit node-id fields can carry", t->spec, MT_MAX_NODES);
   }
-  t->n_nodes = (int)n; t->n_sw = 0;
+  t->n_nodes = (int)n;
+  t->n_sw = 0;
   linkvec v = {0};
   for (int id = 0; id < t->n_nodes; id++) {
-    int c[3]; mt_topo_coords(t, id, c);
+    int c[3];
+    mt_topo_coords(t, id, c);
     for (int d = 0; d < ndims; d++) {
       int w = dim[d];
       if (w == 1) continue;
@@ -131,11 +155,10 @@ static int build_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *
         int wrap = 0;
         if (nc[d] < 0 || nc[d] >= w) {
           if (!torus) continue;
-          nc[d] = (nc[d] + w) % w; wrap = 1;
+          nc[d] = (nc[d] + w) % w;
+          wrap = 1;
         }
-        mt_edge l = {.src = id, .dst = mt_topo_node_at(t, nc), .src_port = 2 * d + (dir < 0),
-                     .dst_port = (torus && w == 2) ? 2 * d : 2 * d + (dir > 0),
-                     .mult = 1, .dim = d, .dir = dir, .wrap = wrap};
+        mt_edge l = {.src = id, .dst = mt_topo_node_at(t, nc), .src_port = 2 * d + (dir < 0), .dst_port = (torus && w == 2) ? 2 * d : 2 * d + (dir > 0), .mult = 1, .dim = d, .dir = dir, .wrap = wrap};
         lv_push(&v, l);
       }
     }
@@ -147,20 +170,23 @@ int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
                        int n_links, const int (*links)[3], mt_err *e) {
   if (t->spec[0] == 0) snprintf(t->spec, sizeof t->spec, "%s", spec);
   if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH) t->kind = MT_TOPO_FILE;
-  t->n_nodes = n_nodes; t->n_sw = n_sw;
+  t->n_nodes = n_nodes;
+  t->n_sw = n_sw;
   int nv = n_nodes + n_sw;
   int *nport = mt_xcalloc((size_t)(nv > 0 ? nv : 1), sizeof(int));
   linkvec v = {0};
   for (int i = 0; i < n_links; i++) {
     int a = links[i][0], b = links[i][1], m = links[i][2];
     if (a < 0 || a >= nv || b < 0 || b >= nv || a == b || m < 1) {
-      free(nport); free(v.l);
+      free(nport);
+      free(v.l);
       return mt_fail(e, "%s: link %d (%d-%d x%d) is not valid", spec, i, a, b, m);
     }
     int pa = nport[a]++, pb = nport[b]++;
     mt_edge ab = {.src = a, .dst = b, .src_port = pa, .dst_port = pb, .mult = m, .dim = -1};
     mt_edge ba = {.src = b, .dst = a, .src_port = pb, .dst_port = pa, .mult = m, .dim = -1};
-    lv_push(&v, ab); lv_push(&v, ba);
+    lv_push(&v, ab);
+    lv_push(&v, ba);
   }
   free(nport);
   return finish(t, &v, e);
@@ -170,7 +196,8 @@ static int parse_dims(const char *s, char sep, int *dim, int maxd, int *nd) {
   *nd = 0;
   while (*s) {
     if (*nd == maxd) return -1;
-    char *end; errno = 0;
+    char *end;
+    errno = 0;
     long x = strtol(s, &end, 10);
     if (end == s || errno || x < 0 || x > 1000000) return -1;
     dim[(*nd)++] = (int)x;
@@ -197,34 +224,59 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
     return build_grid(t, 1, 1, dim, e);
   }
   if (!strncmp(name, "file:", 5)) return mt_topo_from_file(t, name + 5, e);
-  int (*ll)[3] = NULL; int nl = 0, nn = 0, ns = 0, rc;
+  int(*ll)[3] = NULL;
+  int nl = 0, nn = 0, ns = 0, rc;
   if (!strncmp(name, "fattree:", 8)) {
     /* k-ary L-level fat-tree (k-ary n-tree): k^L nodes, L levels of k^(L-1) switches of
      * 2k ports; switch <w,l> links <w',l+1> when w, w' differ at most in digit l. */
     if (parse_dims(name + 8, ',', dim, 2, &nd) || nd != 2 || dim[0] < 2 || dim[1] < 1)
       return mt_fail(e, "topology '%s': expected fattree:K,L with K >= 2, L >= 1", name);
     int k = dim[0], L = dim[1];
-    long per = 1; for (int i = 0; i < L - 1; i++) { per *= k; if (per > MT_MAX_NODES) break; }
+    long per = 1;
+    for (int i = 0; i < L - 1; i++) {
+      per *= k;
+      if (per > MT_MAX_NODES) break;
+    }
     if (per * k > MT_MAX_NODES) return mt_fail(e, "topology '%s': %ld nodes exceed %d", name, per * k, MT_MAX_NODES);
     t->kind = MT_TOPO_FATTREE;
-    nn = (int)(per * k); ns = (int)(per * L);
+    nn = (int)(per * k);
+    ns = (int)(per * L);
     ll = mt_xcalloc((size_t)(nn + per * k * L), sizeof *ll);
-    for (int i = 0; i < nn; i++) { ll[nl][0] = i; ll[nl][1] = nn + i / k; ll[nl][2] = 1; nl++; }
+    for (int i = 0; i < nn; i++) {
+      ll[nl][0] = i;
+      ll[nl][1] = nn + i / k;
+      ll[nl][2] = 1;
+      nl++;
+    }
     for (int l = 0; l + 1 < L; l++)
       for (int w = 0; w < per; w++) {
-        long pw = 1; for (int i = 0; i < l; i++) pw *= k;
+        long pw = 1;
+        for (int i = 0; i < l; i++) pw *= k;
         int digit = (int)((w / pw) % k);
         for (int dgt = 0; dgt < k; dgt++) {
           int w2 = (int)(w + (dgt - digit) * pw);
-          ll[nl][0] = nn + l * (int)per + w; ll[nl][1] = nn + (l + 1) * (int)per + w2; ll[nl][2] = 1; nl++;
+          ll[nl][0] = nn + l * (int)per + w;
+          ll[nl][1] = nn + (l + 1) * (int)per + w2;
+          ll[nl][2] = 1;
+          nl++;
         }
       }
   } else if (!strcmp(name, "dgx2")) {
     /* DGX-2-like: 2 switches x 8 nodes, 8 parallel links between the switches. */
-    t->kind = MT_TOPO_DGX2; nn = 16; ns = 2;
+    t->kind = MT_TOPO_DGX2;
+    nn = 16;
+    ns = 2;
     ll = mt_xcalloc(17, sizeof *ll);
-    for (int i = 0; i < 16; i++) { ll[nl][0] = i; ll[nl][1] = 16 + i / 8; ll[nl][2] = 1; nl++; }
-    ll[nl][0] = 16; ll[nl][1] = 17; ll[nl][2] = 8; nl++;
+    for (int i = 0; i < 16; i++) {
+      ll[nl][0] = i;
+      ll[nl][1] = 16 + i / 8;
+      ll[nl][2] = 1;
+      nl++;
+    }
+    ll[nl][0] = 16;
+    ll[nl][1] = 17;
+    ll[nl][2] = 8;
+    nl++;
   } else if (!strncmp(name, "bigraph:", 8)) {
     /* BiGraph M x N: N switches with M nodes each; switches 0..N/2-1 (upper) each link
      * every switch N/2..N-1 (lower). */
@@ -232,15 +284,27 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
       return mt_fail(e, "topology '%s': expected bigraph:MxN, M >= 1 nodes per switch, N >= 2 switches, N even", name);
     int M = dim[0], N = dim[1];
     if ((long)M * N > MT_MAX_NODES) return mt_fail(e, "topology '%s': %ld nodes exceed %d", name, (long)M * N, MT_MAX_NODES);
-    t->kind = MT_TOPO_BIGRAPH; nn = M * N; ns = N;
+    t->kind = MT_TOPO_BIGRAPH;
+    nn = M * N;
+    ns = N;
     ll = mt_xcalloc((size_t)(nn + N * N / 4), sizeof *ll);
-    for (int i = 0; i < nn; i++) { ll[nl][0] = i; ll[nl][1] = nn + i / M; ll[nl][2] = 1; nl++; }
+    for (int i = 0; i < nn; i++) {
+      ll[nl][0] = i;
+      ll[nl][1] = nn + i / M;
+      ll[nl][2] = 1;
+      nl++;
+    }
     for (int u = 0; u < N / 2; u++)
-      for (int l = N / 2; l < N; l++) { ll[nl][0] = nn + u; ll[nl][1] = nn + l; ll[nl][2] = 1; nl++; }
+      for (int l = N / 2; l < N; l++) {
+        ll[nl][0] = nn + u;
+        ll[nl][1] = nn + l;
+        ll[nl][2] = 1;
+        nl++;
+      }
   } else {
     return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH)", name);
   }
-  rc = mt_topo_from_links(t, name, nn, ns, nl, (const int (*)[3])ll, e);
+  rc = mt_topo_from_links(t, name, nn, ns, nl, (const int(*)[3])ll, e);
   free(ll);
   return rc;
 }
@@ -250,80 +314,147 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
  *   switches S       switches s0..s{S-1} (optional)
  *   link A B [M]     undirected link of multiplicity M (default 1); A, B: node number or sK */
 static int parse_vertex(const char *tok, int nn, int ns, int *v) {
-  char *end; long x;
+  char *end;
+  long x;
   if (tok[0] == 's' || tok[0] == 'S') {
-    errno = 0; x = strtol(tok + 1, &end, 10);
+    errno = 0;
+    x = strtol(tok + 1, &end, 10);
     if (end == tok + 1 || *end || errno || x < 0 || x >= ns) return -1;
-    *v = nn + (int)x; return 0;
+    *v = nn + (int)x;
+    return 0;
   }
-  errno = 0; x = strtol(tok, &end, 10);
+  errno = 0;
+  x = strtol(tok, &end, 10);
   if (end == tok || *end || errno || x < 0 || x >= nn) return -1;
-  *v = (int)x; return 0;
+  *v = (int)x;
+  return 0;
 }
 
 int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
   FILE *f = fopen(path, "r");
   if (!f) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
-  char line[1024]; int lineno = 0, nn = -1, ns = 0, nl = 0, cap = 0, rc = -1;
-  int (*ll)[3] = NULL;
+  char line[1024];
+  int lineno = 0, nn = -1, ns = 0, nl = 0, cap = 0, rc = -1;
+  int(*ll)[3] = NULL;
   memset(t, 0, sizeof *t);
   snprintf(t->spec, sizeof t->spec, "file:%s", path);
   while (fgets(line, sizeof line, f)) {
     lineno++;
-    if (!strchr(line, '\n') && !feof(f)) { mt_fail(e, "%s:%d: line longer than %zu characters", path, lineno, sizeof line - 2); goto out; }
-    char *hash = strchr(line, '#'); if (hash) *hash = 0;
-    char *tok[8]; int nt = 0;
+    if (!strchr(line, '\n') && !feof(f)) {
+      mt_fail(e, "%s:%d: line longer than %zu characters", path, lineno, sizeof line - 2);
+      goto out;
+    }
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    char *tok[8];
+    int nt = 0;
     for (char *p = strtok(line, " \t\r\n"); p; p = strtok(NULL, " \t\r\n")) {
-      if (nt == 8) { mt_fail(e, "%s:%d: too many fields", path, lineno); goto out; }
+      if (nt == 8) {
+        mt_fail(e, "%s:%d: too many fields", path, lineno);
+        goto out;
+      }
       tok[nt++] = p;
     }
     if (nt == 0) continue;
-    char *end; long x;
+    char *end;
+    long x;
     if (!strcmp(tok[0], "nodes") || !strcmp(tok[0], "switches")) {
       int isn = tok[0][0] == 'n';
-      if (nt != 2) { mt_fail(e, "%s:%d: '%s' takes one number", path, lineno, tok[0]); goto out; }
-      if (nl) { mt_fail(e, "%s:%d: '%s' must come before the first link", path, lineno, tok[0]); goto out; }
-      errno = 0; x = strtol(tok[1], &end, 10);
-      if (end == tok[1] || *end || errno || x < 0 || x > (isn ? MT_MAX_NODES : 100000)) {
-        mt_fail(e, "%s:%d: '%s %s': expected a count from 0 to %d", path, lineno, tok[0], tok[1], isn ? MT_MAX_NODES : 100000); goto out;
+      if (nt != 2) {
+        mt_fail(e, "%s:%d: '%s' takes one number", path, lineno, tok[0]);
+        goto out;
       }
-      if (isn) nn = (int)x; else ns = (int)x;
+      if (nl) {
+        mt_fail(e, "%s:%d: '%s' must come before the first link", path, lineno, tok[0]);
+        goto out;
+      }
+      errno = 0;
+      x = strtol(tok[1], &end, 10);
+      if (end == tok[1] || *end || errno || x < 0 || x > (isn ? MT_MAX_NODES : 100000)) {
+        mt_fail(e, "%s:%d: '%s %s': expected a count from 0 to %d", path, lineno, tok[0], tok[1], isn ? MT_MAX_NODES : 100000);
+        goto out;
+      }
+      if (isn) nn = (int)x;
+      else ns = (int)x;
     } else if (!strcmp(tok[0], "link")) {
-      if (nn < 0) { mt_fail(e, "%s:%d: 'link' before 'nodes'", path, lineno); goto out; }
-      if (nt != 3 && nt != 4) { mt_fail(e, "%s:%d: expected 'link A B [MULT]'", path, lineno); goto out; }
+      if (nn < 0) {
+        mt_fail(e, "%s:%d: 'link' before 'nodes'", path, lineno);
+        goto out;
+      }
+      if (nt != 3 && nt != 4) {
+        mt_fail(e, "%s:%d: expected 'link A B [MULT]'", path, lineno);
+        goto out;
+      }
       int a, b, m = 1;
-      if (parse_vertex(tok[1], nn, ns, &a)) { mt_fail(e, "%s:%d: link end '%s' is not a node 0..%d or a switch s0..s%d", path, lineno, tok[1], nn - 1, ns - 1); goto out; }
-      if (parse_vertex(tok[2], nn, ns, &b)) { mt_fail(e, "%s:%d: link end '%s' is not a node 0..%d or a switch s0..s%d", path, lineno, tok[2], nn - 1, ns - 1); goto out; }
-      if (a == b) { mt_fail(e, "%s:%d: link from '%s' to itself", path, lineno, tok[1]); goto out; }
+      if (parse_vertex(tok[1], nn, ns, &a)) {
+        mt_fail(e, "%s:%d: link end '%s' is not a node 0..%d or a switch s0..s%d", path, lineno, tok[1], nn - 1, ns - 1);
+        goto out;
+      }
+      if (parse_vertex(tok[2], nn, ns, &b)) {
+        mt_fail(e, "%s:%d: link end '%s' is not a node 0..%d or a switch s0..s%d", path, lineno, tok[2], nn - 1, ns - 1);
+        goto out;
+      }
+      if (a == b) {
+        mt_fail(e, "%s:%d: link from '%s' to itself", path, lineno, tok[1]);
+        goto out;
+      }
       if (nt == 4) {
-        errno = 0; x = strtol(tok[3], &end, 10);
-        if (end == tok[3] || *end || errno || x < 1 || x > 1024) { mt_fail(e, "%s:%d: multiplicity '%s': expected 1..1024", path, lineno, tok[3]); goto out; }
+        errno = 0;
+        x = strtol(tok[3], &end, 10);
+        if (end == tok[3] || *end || errno || x < 1 || x > 1024) {
+          mt_fail(e, "%s:%d: multiplicity '%s': expected 1..1024", path, lineno, tok[3]);
+          goto out;
+        }
         m = (int)x;
       }
       for (int i = 0; i < nl; i++)
         if ((ll[i][0] == a && ll[i][1] == b) || (ll[i][0] == b && ll[i][1] == a)) {
-          mt_fail(e, "%s:%d: link %s-%s given twice (use the multiplicity field for parallel links)", path, lineno, tok[1], tok[2]); goto out;
+          mt_fail(e, "%s:%d: link %s-%s given twice (use the multiplicity field for parallel links)", path, lineno, tok[1], tok[2]);
+          goto out;
         }
-      if (nl == cap) { cap = cap ? 2 * cap : 64; ll = mt_xrealloc(ll, (size_t)cap * sizeof *ll); }
-      ll[nl][0] = a; ll[nl][1] = b; ll[nl][2] = m; nl++;
+      if (nl == cap) {
+        cap = cap ? 2 * cap : 64;
+        ll = mt_xrealloc(ll, (size_t)cap * sizeof *ll);
+      }
+      ll[nl][0] = a;
+      ll[nl][1] = b;
+      ll[nl][2] = m;
+      nl++;
     } else {
-      mt_fail(e, "%s:%d: unknown statement '%s' (expected nodes, switches or link)", path, lineno, tok[0]); goto out;
+      mt_fail(e, "%s:%d: unknown statement '%s' (expected nodes, switches or link)", path, lineno, tok[0]);
+      goto out;
     }
   }
-  if (ferror(f)) { mt_fail(e, "%s: read error", path); goto out; }
-  if (nn < 0) { mt_fail(e, "%s: no 'nodes' statement", path); goto out; }
-  if (nn < 2) { mt_fail(e, "%s: %d node(s); an all-reduce needs at least 2", path, nn); goto out; }
+  if (ferror(f)) {
+    mt_fail(e, "%s: read error", path);
+    goto out;
+  }
+  if (nn < 0) {
+    mt_fail(e, "%s: no 'nodes' statement", path);
+    goto out;
+  }
+  if (nn < 2) {
+    mt_fail(e, "%s: %d node(s); an all-reduce needs at least 2", path, nn);
+    goto out;
+  }
   {
-    char spec[300]; snprintf(spec, sizeof spec, "file:%s", path);
-    rc = mt_topo_from_links(t, spec, nn, ns, nl, (const int (*)[3])ll, e);
+    char spec[300];
+    snprintf(spec, sizeof spec, "file:%s", path);
+    rc = mt_topo_from_links(t, spec, nn, ns, nl, (const int(*)[3])ll, e);
   }
 out:
-  free(ll); fclose(f);
+  free(ll);
+  fclose(f);
   return rc;
 }
 
 void mt_topo_free(mt_topo *t) {
-  free(t->links); free(t->out_start); free(t->out_list); free(t->port_link); free(t->n_ports); free(t->rx_peer);
+  free(t->links);
+  free(t->out_start);
+  free(t->out_list);
+  free(t->port_link);
+  free(t->n_ports);
+  free(t->rx_peer);
   memset(t, 0, sizeof *t);
 }
 
@@ -335,7 +466,8 @@ int mt_topo_find_link(const mt_topo *t, int src, int dst) {
 
 int mt_topo_in_capacity(const mt_topo *t, int v) {
   int c = 0;
-  for (int i = 0; i < t->n_links; i++) if (t->links[i].dst == v) c += t->links[i].mult;
+  for (int i = 0; i < t->n_links; i++)
+    if (t->links[i].dst == v) c += t->links[i].mult;
   return c;
 }
 
@@ -343,39 +475,59 @@ int mt_topo_route(const mt_topo *t, int src, int dst, int *out, int max) {
   int n = 0;
   if (src == dst) return 0;
   if (mt_topo_is_grid(t)) {
-    int c[3], g[3]; mt_topo_coords(t, src, c); mt_topo_coords(t, dst, g);
+    int c[3], g[3];
+    mt_topo_coords(t, src, c);
+    mt_topo_coords(t, dst, g);
     int v = src;
     for (int d = 0; d < t->ndims; d++) {
       int w = t->dim[d];
       while (c[d] != g[d]) {
         int dir;
-        if (t->kind == MT_TOPO_TORUS) { int fwd = ((g[d] - c[d]) % w + w) % w; dir = (fwd <= w - fwd) ? +1 : -1; }
-        else dir = g[d] > c[d] ? +1 : -1;
+        if (t->kind == MT_TOPO_TORUS) {
+          int fwd = ((g[d] - c[d]) % w + w) % w;
+          dir = (fwd <= w - fwd) ? +1 : -1;
+        } else dir = g[d] > c[d] ? +1 : -1;
         int port = 2 * d + (dir < 0);
         if (t->kind == MT_TOPO_TORUS && w == 2) port = 2 * d;
         int l = t->port_link[v * t->max_ports + port];
         if (l < 0 || n >= max) return -1;
-        out[n++] = l; v = t->links[l].dst; mt_topo_coords(t, v, c);
+        out[n++] = l;
+        v = t->links[l].dst;
+        mt_topo_coords(t, v, c);
       }
     }
     return n;
   }
   int *prev = mt_xcalloc((size_t)t->n_vert, sizeof(int)), *q = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   for (int i = 0; i < t->n_vert; i++) prev[i] = -2;
-  int h = 0, qn = 0; q[qn++] = src; prev[src] = -1;
+  int h = 0, qn = 0;
+  q[qn++] = src;
+  prev[src] = -1;
   while (h < qn && prev[dst] == -2) {
     int u = q[h++];
     for (int k = t->out_start[u]; k < t->out_start[u + 1]; k++) {
       int l = t->out_list[k], w = t->links[l].dst;
-      if (prev[w] == -2) { prev[w] = l; q[qn++] = w; }
+      if (prev[w] == -2) {
+        prev[w] = l;
+        q[qn++] = w;
+      }
     }
   }
-  if (prev[dst] == -2) { free(prev); free(q); return -1; }
+  if (prev[dst] == -2) {
+    free(prev);
+    free(q);
+    return -1;
+  }
   for (int v = dst; v != src; v = t->links[prev[v]].src) n++;
-  if (n > max) { free(prev); free(q); return -1; }
+  if (n > max) {
+    free(prev);
+    free(q);
+    return -1;
+  }
   int i = n;
   for (int v = dst; v != src; v = t->links[prev[v]].src) out[--i] = prev[v];
-  free(prev); free(q);
+  free(prev);
+  free(q);
   return n;
 }
 
@@ -388,19 +540,23 @@ int mt_topo_diameter(const mt_topo *t) {
   for (int s = 0; s < t->n_nodes; s++) {
     for (int i = 0; i < nv; i++) dist[i] = INT_MAX;
     int head = span, tail = span; /* deque in dq[head..tail) */
-    dist[s] = 0; dq[tail++] = s;
+    dist[s] = 0;
+    dq[tail++] = s;
     while (head < tail) {
       int u = dq[head++];
       for (int k = t->out_start[u]; k < t->out_start[u + 1]; k++) {
         int w = t->links[t->out_list[k]].dst, c = mt_is_switch(t, w) ? 0 : 1;
         if (dist[u] + c < dist[w]) {
           dist[w] = dist[u] + c;
-          if (c == 0) dq[--head] = w; else dq[tail++] = w;
+          if (c == 0) dq[--head] = w;
+          else dq[tail++] = w;
         }
       }
     }
-    for (int i = 0; i < t->n_nodes; i++) if (dist[i] > diam) diam = dist[i];
+    for (int i = 0; i < t->n_nodes; i++)
+      if (dist[i] > diam) diam = dist[i];
   }
-  free(dist); free(dq);
+  free(dist);
+  free(dq);
   return diam;
 }

@@ -12,31 +12,36 @@
 extern "C" {
 #endif
 
-enum { MT_TOPO_TORUS, MT_TOPO_MESH, MT_TOPO_FATTREE, MT_TOPO_DGX2, MT_TOPO_BIGRAPH, MT_TOPO_FILE };
+enum { MT_TOPO_TORUS,
+       MT_TOPO_MESH,
+       MT_TOPO_FATTREE,
+       MT_TOPO_DGX2,
+       MT_TOPO_BIGRAPH,
+       MT_TOPO_FILE };
 #define MT_MAX_NODES 4096 /* 12-bit node ids in the head flit (docs/interfaces.md) */
 
 typedef struct {
-  int src, dst;         /* vertices */
-  int src_port;         /* port index at src (out port) */
-  int dst_port;         /* port index at dst (in port: same index as dst's out port back) */
-  int mult;             /* parallel links: messages per step */
-  int dim, dir;         /* grids: dimension and +1/-1; -1/0 otherwise */
-  int wrap;             /* grids: crosses the torus wrap-around (dateline) */
+  int src, dst; /* vertices */
+  int src_port; /* port index at src (out port) */
+  int dst_port; /* port index at dst (in port: same index as dst's out port back) */
+  int mult;     /* parallel links: messages per step */
+  int dim, dir; /* grids: dimension and +1/-1; -1/0 otherwise */
+  int wrap;     /* grids: crosses the torus wrap-around (dateline) */
 } mt_edge;
 
 typedef struct {
   int kind;
-  char spec[256];       /* the name it was built from, e.g. "torus:8x8" */
-  int ndims, dim[3];    /* grids (ring:N is a 1-D torus) */
+  char spec[256];    /* the name it was built from, e.g. "torus:8x8" */
+  int ndims, dim[3]; /* grids (ring:N is a 1-D torus) */
   int n_nodes, n_sw, n_vert;
   int n_links;
   mt_edge *links;
   int *out_start, *out_list; /* per vertex: out links in preference order (CSR) */
-  int *port_link;       /* [v * max_ports + port] -> link id or -1 */
-  int max_ports;        /* ports per vertex (grids: 2*ndims) */
-  int *rx_peer;         /* [v * max_ports + p]: the vertex that sends to v through ITS port p;
+  int *port_link;            /* [v * max_ports + port] -> link id or -1 */
+  int max_ports;             /* ports per vertex (grids: 2*ndims) */
+  int *rx_peer;              /* [v * max_ports + p]: the vertex that sends to v through ITS port p;
                            -1 none, -2 several (the compact layout needs it unique) */
-  int *n_ports;         /* ports per vertex */
+  int *n_ports;              /* ports per vertex */
 } mt_topo;
 
 /* Build from a name: torus:8x8, mesh:4x4, torus:4x4x4, ring:8, fattree:8,2, dgx2,

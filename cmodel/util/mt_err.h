@@ -10,13 +10,21 @@
 extern "C" {
 #endif
 
-typedef struct { char msg[512]; } mt_err;
+typedef struct {
+  char msg[512];
+} mt_err;
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static inline int mt_fail(mt_err *e, const char *fmt, ...) {
-  if (e) { va_list ap; va_start(ap, fmt); vsnprintf(e->msg, sizeof e->msg, fmt, ap); va_end(ap); }
+static inline int
+mt_fail(mt_err *e, const char *fmt, ...) {
+  if (e) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+  }
   return -1;
 }
 
@@ -24,7 +32,8 @@ static inline int mt_fail(mt_err *e, const char *fmt, ...) {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-int mt_err_wrap(mt_err *e, const char *fmt, ...);
+int
+mt_err_wrap(mt_err *e, const char *fmt, ...);
 
 /* Allocation that never returns NULL: out of memory is not a recoverable input error. */
 void *mt_xcalloc(size_t n, size_t size);

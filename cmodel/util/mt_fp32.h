@@ -14,7 +14,8 @@ extern "C" {
 #endif
 
 /* Element type of an all-reduce (the NI's dtype select; RTL dtype_i = value). */
-enum mt_dtype { MT_DTYPE_INT32 = 0, MT_DTYPE_FP32 = 1 };
+enum mt_dtype { MT_DTYPE_INT32 = 0,
+                MT_DTYPE_FP32 = 1 };
 
 #define MT_FP32_QNAN UINT32_C(0x7FC00000)
 

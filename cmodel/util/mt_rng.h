@@ -12,7 +12,9 @@ extern "C" {
 
 static inline uint32_t mt_xs32(uint32_t *s) {
   uint32_t x = *s;
-  x ^= x << 13; x ^= x >> 17; x ^= x << 5;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
   return *s = x;
 }
 

@@ -19,21 +19,24 @@ struct gold {
   char line[160];
   unsigned nline;
   /* check mode: the recorded run */
-  char *dig;            /* one digit per cycle */
+  char *dig; /* one digit per cycle */
   size_t ndig, cap;
-  uint32_t *kh;         /* nk windows x nf hashes */
+  uint32_t *kh; /* nk windows x nf hashes */
   uint64_t *kend;
   size_t nk, kcap, ik;
   uint64_t rec_cycles;
   int bad_tag;
-  uint64_t first_dig;   /* first cycle whose digit differs (UINT64_MAX: none) */
-  int first_win;        /* first window whose hashes differ (-1: none) */
-  uint32_t win_bad;     /* fields differing in that window */
+  uint64_t first_dig; /* first cycle whose digit differs (UINT64_MAX: none) */
+  int first_win;      /* first window whose hashes differ (-1: none) */
+  uint32_t win_bad;   /* fields differing in that window */
 };
 
 static uint32_t fnv(uint32_t h, const void *p, size_t n) {
   const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 16777619u; }
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 16777619u;
+  }
   return h;
 }
 
@@ -43,7 +46,11 @@ gold *gold_open(const char *path, int record, const char *header) {
   g->record = record;
   snprintf(g->path, sizeof g->path, "%s", path);
   g->f = gzopen(path, record ? "wb9" : "rb");
-  if (!g->f) { fprintf(stderr, "golden: cannot open %s\n", path); free(g); return NULL; }
+  if (!g->f) {
+    fprintf(stderr, "golden: cannot open %s\n", path);
+    free(g);
+    return NULL;
+  }
   if (record && header) {
     const char *s = header;
     while (*s) {
@@ -72,26 +79,46 @@ int gold_close(gold *g) {
   if (!g) return -1;
   if (!g->record) {
     char buf[512];
-    if (next_line(g, buf, sizeof buf)) { fprintf(stderr, "golden: %s: runs left unchecked (next: %.80s)\n", g->path, buf); rc = -1; }
+    if (next_line(g, buf, sizeof buf)) {
+      fprintf(stderr, "golden: %s: runs left unchecked (next: %.80s)\n", g->path, buf);
+      rc = -1;
+    }
   }
   if (gzclose(g->f) != Z_OK) rc = -1;
-  free(g->dig); free(g->kh); free(g->kend); free(g);
+  free(g->dig);
+  free(g->kh);
+  free(g->kend);
+  free(g);
   return rc;
 }
 
 static void flush_line(gold *g) {
-  if (g->nline) { gzprintf(g->f, "c %.*s\n", (int)g->nline, g->line); g->nline = 0; }
+  if (g->nline) {
+    gzprintf(g->f, "c %.*s\n", (int)g->nline, g->line);
+    g->nline = 0;
+  }
 }
 
 int gold_begin(gold *g, const char *tag, unsigned nf, const char *const *names) {
   snprintf(g->tag, sizeof g->tag, "%s", tag);
   g->nf = nf < GOLD_MAXF ? nf : GOLD_MAXF;
   g->names = names;
-  g->cyc = 0; g->nline = 0; g->ndig = 0; g->nk = 0; g->ik = 0; g->rec_cycles = 0;
-  g->bad_tag = 0; g->first_dig = UINT64_MAX; g->first_win = -1; g->win_bad = 0;
+  g->cyc = 0;
+  g->nline = 0;
+  g->ndig = 0;
+  g->nk = 0;
+  g->ik = 0;
+  g->rec_cycles = 0;
+  g->bad_tag = 0;
+  g->first_dig = UINT64_MAX;
+  g->first_win = -1;
+  g->win_bad = 0;
   memset(g->prev, 0, sizeof g->prev);
   for (unsigned i = 0; i < GOLD_MAXF; i++) g->win[i] = 2166136261u;
-  if (g->record) { gzprintf(g->f, "run %s\n", tag); return 0; }
+  if (g->record) {
+    gzprintf(g->f, "run %s\n", tag);
+    return 0;
+  }
   /* load the recorded run */
   char buf[1024];
   if (!next_line(g, buf, sizeof buf) || strncmp(buf, "run ", 4) || strcmp(buf + 4, tag)) {
@@ -102,7 +129,10 @@ int gold_begin(gold *g, const char *tag, unsigned nf, const char *const *names) 
   while (next_line(g, buf, sizeof buf)) {
     if (buf[0] == 'c' && buf[1] == ' ') {
       size_t n = strlen(buf + 2);
-      if (g->ndig + n > g->cap) { g->cap = 2 * (g->ndig + n) + 4096; g->dig = realloc(g->dig, g->cap); }
+      if (g->ndig + n > g->cap) {
+        g->cap = 2 * (g->ndig + n) + 4096;
+        g->dig = realloc(g->dig, g->cap);
+      }
       memcpy(g->dig + g->ndig, buf + 2, n);
       g->ndig += n;
     } else if (buf[0] == 'k' && buf[1] == ' ') {
@@ -113,7 +143,10 @@ int gold_begin(gold *g, const char *tag, unsigned nf, const char *const *names) 
       }
       char *s = buf + 2, *e;
       g->kend[g->nk] = strtoull(s, &e, 10);
-      for (unsigned i = 0; i < g->nf; i++) { s = e; g->kh[g->nk * GOLD_MAXF + i] = (uint32_t)strtoul(s, &e, 16); }
+      for (unsigned i = 0; i < g->nf; i++) {
+        s = e;
+        g->kh[g->nk * GOLD_MAXF + i] = (uint32_t)strtoul(s, &e, 16);
+      }
       g->nk++;
     } else if (!strncmp(buf, "end ", 4)) {
       g->rec_cycles = strtoull(buf + 4, NULL, 10);
@@ -137,7 +170,10 @@ static void window_end(gold *g) {
     else
       for (unsigned i = 0; i < g->nf; i++)
         if (g->kh[g->ik * GOLD_MAXF + i] != g->win[i]) bad |= 1u << i;
-    if (bad) { g->first_win = (int)g->ik; g->win_bad = bad; }
+    if (bad) {
+      g->first_win = (int)g->ik;
+      g->win_bad = bad;
+    }
   }
   g->ik++;
   for (unsigned i = 0; i < GOLD_MAXF; i++) g->win[i] = 2166136261u;
@@ -154,7 +190,13 @@ void gold_cycle(gold *g, const gold_field *f) {
     all = fnv(all, &h[i], sizeof h[i]);
   }
   unsigned d = 0;
-  if (!same) { all ^= all >> 16; all ^= all >> 8; all ^= all >> 4; d = all & 15u; if (!d) d = 1; }
+  if (!same) {
+    all ^= all >> 16;
+    all ^= all >> 8;
+    all ^= all >> 4;
+    d = all & 15u;
+    if (!d) d = 1;
+  }
   char c = "0123456789abcdef"[d];
   if (g->record) {
     g->line[g->nline++] = c;
@@ -168,8 +210,15 @@ void gold_cycle(gold *g, const gold_field *f) {
 
 int gold_end(gold *g) {
   if (g->cyc % GOLD_K || g->cyc == 0) window_end(g);
-  if (g->record) { flush_line(g); gzprintf(g->f, "end %llu\n", (unsigned long long)g->cyc); return 0; }
-  if (g->bad_tag) { fprintf(stderr, "MISMATCH %s: no matching recorded run\n", g->tag); return -1; }
+  if (g->record) {
+    flush_line(g);
+    gzprintf(g->f, "end %llu\n", (unsigned long long)g->cyc);
+    return 0;
+  }
+  if (g->bad_tag) {
+    fprintf(stderr, "MISMATCH %s: no matching recorded run\n", g->tag);
+    return -1;
+  }
   if (g->first_dig == UINT64_MAX && g->cyc != g->rec_cycles) g->first_dig = g->cyc < g->rec_cycles ? g->cyc : g->rec_cycles;
   if (g->first_dig == UINT64_MAX && g->first_win < 0) return 0;
   char fl[512] = "";

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GOLD_K 1024      /* cycles per checkpoint window */
-#define GOLD_MAXF 24     /* fields per cycle */
+#define GOLD_K 1024  /* cycles per checkpoint window */
+#define GOLD_MAXF 24 /* fields per cycle */
 
 typedef struct {
   const void *p;
@@ -44,8 +44,18 @@ uint64_t gold_cycles(const gold *g);
 
 #ifdef MT_GOLDEN_FLAT /* a reference build before util/mt_rng.h and util/mt_time.h (5c3eebf) */
 #include <time.h>
-static inline uint32_t mt_xs32(uint32_t *s) { uint32_t x = *s; x ^= x << 13; x ^= x >> 17; x ^= x << 5; return *s = x; }
-static inline double mt_now(void) { struct timespec ts; clock_gettime(CLOCK_MONOTONIC, &ts); return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec; }
+static inline uint32_t mt_xs32(uint32_t *s) {
+  uint32_t x = *s;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  return *s = x;
+}
+static inline double mt_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 #else
 #include "util/mt_rng.h"
 #include "util/mt_time.h"

@@ -10,21 +10,22 @@
 
 static unsigned long mt_t_pass, mt_t_fail;
 
-#define CHECK(cond, ...)                                                     \
-  do {                                                                       \
-    if (cond) { mt_t_pass++; }                                               \
-    else {                                                                   \
-      mt_t_fail++;                                                           \
-      if (mt_t_fail <= 50) {                                                 \
-        fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);      \
-        fprintf(stderr, __VA_ARGS__);                                        \
-        fputc('\n', stderr);                                                 \
-      }                                                                      \
-    }                                                                        \
+#define CHECK(cond, ...) \
+  do { \
+    if (cond) { \
+      mt_t_pass++; \
+    } else { \
+      mt_t_fail++; \
+      if (mt_t_fail <= 50) { \
+        fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond); \
+        fprintf(stderr, __VA_ARGS__); \
+        fputc('\n', stderr); \
+      } \
+    } \
   } while (0)
 
-#define MT_TEST_END(name)                                                    \
-  (printf("RESULT %s pass=%lu fail=%lu\n", (name), mt_t_pass, mt_t_fail),    \
+#define MT_TEST_END(name) \
+  (printf("RESULT %s pass=%lu fail=%lu\n", (name), mt_t_pass, mt_t_fail), \
    fflush(stdout), mt_t_fail ? 1 : 0)
 
 #endif

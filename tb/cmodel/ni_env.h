@@ -27,31 +27,31 @@ extern "C" {
 /* deliberate faults (error-path tests) */
 enum {
   MT_NI_F_NONE = 0,
-  MT_NI_F_TBL_STEP,   /* an entry's step below its predecessor's */
-  MT_NI_F_TBL_FLOW,   /* an entry's flow >= nflows */
-  MT_NI_F_TBL_PORT,   /* a slot's port out of range */
-  MT_NI_F_TBL_ENTRY,  /* a Gather without children */
-  MT_NI_F_TBL_NOEND,  /* END word removed, table full of entries */
-  MT_NI_F_RX_FLOW,    /* an incoming reduce names a flow out of range */
-  MT_NI_F_RX_SRC,     /* an incoming reduce from a node that is not a child */
-  MT_NI_F_RX_RANGE,   /* an incoming message with a shifted address */
-  MT_NI_F_RX_FRAME,   /* a payload flit typed Head */
-  MT_NI_F_EJ_OVF,     /* the network ignores the NI's credits */
-  MT_NI_F_DROP,       /* one incoming message never delivered (watchdog) */
+  MT_NI_F_TBL_STEP,  /* an entry's step below its predecessor's */
+  MT_NI_F_TBL_FLOW,  /* an entry's flow >= nflows */
+  MT_NI_F_TBL_PORT,  /* a slot's port out of range */
+  MT_NI_F_TBL_ENTRY, /* a Gather without children */
+  MT_NI_F_TBL_NOEND, /* END word removed, table full of entries */
+  MT_NI_F_RX_FLOW,   /* an incoming reduce names a flow out of range */
+  MT_NI_F_RX_SRC,    /* an incoming reduce from a node that is not a child */
+  MT_NI_F_RX_RANGE,  /* an incoming message with a shifted address */
+  MT_NI_F_RX_FRAME,  /* a payload flit typed Head */
+  MT_NI_F_EJ_OVF,    /* the network ignores the NI's credits */
+  MT_NI_F_DROP,      /* one incoming message never delivered (watchdog) */
   MT_NI_F_COUNT
 };
 const char *mt_ni_fault_name(int f);
 int mt_ni_fault_code(int f); /* the error code the NI must report */
 
 typedef struct {
-  uint32_t seed;         /* PRNG for delays and inputs */
+  uint32_t seed; /* PRNG for delays and inputs */
   int dtype, pkt_mode;
   int fault;
-  unsigned p_ready;      /* % of cycles the memory is ready */
-  unsigned lat_max;      /* memory latency 1..lat_max */
-  unsigned p_flit;       /* % of cycles a port offers a flit */
-  unsigned p_drain;      /* % of cycles a router input buffer frees a slot */
-  unsigned max_delay;    /* cycles between the messages of one source */
+  unsigned p_ready;   /* % of cycles the memory is ready */
+  unsigned lat_max;   /* memory latency 1..lat_max */
+  unsigned p_flit;    /* % of cycles a port offers a flit */
+  unsigned p_drain;   /* % of cycles a router input buffer frees a slot */
+  unsigned max_delay; /* cycles between the messages of one source */
   uint32_t wd_limit;
 } mt_ni_env_run;
 /* The usual run: memory ready 70 %, latency 1..6, ports 80 %, drain 60 %, up to 40 cycles

@@ -18,7 +18,11 @@
 #endif
 
 typedef struct {
-  mt_topo t; mt_sched s; mt_tables tb; mt_layout ly; mt_ni_params p;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_layout ly;
+  mt_ni_params p;
 } scen;
 
 static inline int scen_make(scen *c, const char *topo, const char *algo, uint64_t bytes, int compact) {
@@ -35,11 +39,16 @@ static inline int scen_make(scen *c, const char *topo, const char *algo, uint64_
   c->p.net_ports = (unsigned)c->t.max_ports;
   c->p.max_flows = (unsigned)c->s.n_flows;
   int d = 0;
-  for (int n = 0; n < c->tb.n_nodes; n++) if (c->tb.count[n] > d) d = c->tb.count[n];
+  for (int n = 0; n < c->tb.n_nodes; n++)
+    if (c->tb.count[n] > d) d = c->tb.count[n];
   c->p.tbl_depth = (unsigned)d + 2;
   c->p.subpkt_flits = 4;
   return 0;
 }
-static inline void scen_free(scen *c) { mt_tables_free(&c->tb); mt_sched_free(&c->s); mt_topo_free(&c->t); }
+static inline void scen_free(scen *c) {
+  mt_tables_free(&c->tb);
+  mt_sched_free(&c->s);
+  mt_topo_free(&c->t);
+}
 
 #endif

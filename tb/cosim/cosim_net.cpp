@@ -62,7 +62,12 @@ extern "C" {
 #include "topo/mt_topo.h"
 }
 
-struct Case { const char *name, *build, *topo, *algo; uint64_t bytes; int dtype, pkt; uint32_t seed; };
+struct Case {
+  const char *name, *build, *topo, *algo;
+  uint64_t bytes;
+  int dtype, pkt;
+  uint32_t seed;
+};
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration "small"
 static const Case kCases[] = {
   {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11},
@@ -75,18 +80,19 @@ static const Case kCases[] = {
 };
 
 static const Case *find_case(const char *name) {
-  for (const Case &c : kCases) if (!strcmp(c.name, name) || !strcmp(c.build, name)) return &c;
+  for (const Case &c : kCases)
+    if (!strcmp(c.name, name) || !strcmp(c.build, name)) return &c;
   return nullptr;
 }
 
 // ---- one run: what is chosen at run time ----
 struct Run {
-  std::string name, topo, algo;       // topo: from the case, else the build's
+  std::string name, topo, algo; // topo: from the case, else the build's
   uint64_t bytes = 0;
   int dtype = MT_DTYPE_INT32, pkt = 0;
   uint32_t seed = 1;
   unsigned mem_ready = 100, mem_lat = 1;
-  uint32_t wd_limit = 20000;          // the `small` configuration's
+  uint32_t wd_limit = 20000; // the `small` configuration's
   uint64_t max_cycles = 2000000;
 };
 
@@ -99,43 +105,84 @@ static int run_opt(Run &r, int argc, char **argv, int &i) {
   auto num = [&](uint64_t &x) { x = strtoull(v, &end, 0); return end != v && !*end; };
   uint64_t x = 0;
   if (!strcmp(a, "--algo")) r.algo = v;
-  else if (!strcmp(a, "--bytes")) { if (!num(r.bytes)) return -1; }
-  else if (!strcmp(a, "--dtype")) {
-    if (!strcmp(v, "int32")) r.dtype = MT_DTYPE_INT32; else if (!strcmp(v, "fp32")) r.dtype = MT_DTYPE_FP32; else return -1;
+  else if (!strcmp(a, "--bytes")) {
+    if (!num(r.bytes)) return -1;
+  } else if (!strcmp(a, "--dtype")) {
+    if (!strcmp(v, "int32")) r.dtype = MT_DTYPE_INT32;
+    else if (!strcmp(v, "fp32")) r.dtype = MT_DTYPE_FP32;
+    else return -1;
   } else if (!strcmp(a, "--flow")) {
-    if (!strcmp(v, "message")) r.pkt = 0; else if (!strcmp(v, "packet")) r.pkt = 1; else return -1;
-  } else if (!strcmp(a, "--seed")) { if (!num(x) || x > 0xFFFFFFFFull) return -1; r.seed = (uint32_t)x; }
-  else if (!strcmp(a, "--mem-ready")) { if (!num(x) || x > 1000000) return -1; r.mem_ready = (unsigned)x; }
-  else if (!strcmp(a, "--mem-lat")) { if (!num(x) || x > 1000000) return -1; r.mem_lat = (unsigned)x; }
-  else if (!strcmp(a, "--wd-limit")) { if (!num(x) || x > 0x7FFFFFFFull) return -1; r.wd_limit = (uint32_t)x; }
-  else if (!strcmp(a, "--max-cycles")) { if (!num(r.max_cycles)) return -1; }
-  else if (!strcmp(a, "--name")) r.name = v;
+    if (!strcmp(v, "message")) r.pkt = 0;
+    else if (!strcmp(v, "packet")) r.pkt = 1;
+    else return -1;
+  } else if (!strcmp(a, "--seed")) {
+    if (!num(x) || x > 0xFFFFFFFFull) return -1;
+    r.seed = (uint32_t)x;
+  } else if (!strcmp(a, "--mem-ready")) {
+    if (!num(x) || x > 1000000) return -1;
+    r.mem_ready = (unsigned)x;
+  } else if (!strcmp(a, "--mem-lat")) {
+    if (!num(x) || x > 1000000) return -1;
+    r.mem_lat = (unsigned)x;
+  } else if (!strcmp(a, "--wd-limit")) {
+    if (!num(x) || x > 0x7FFFFFFFull) return -1;
+    r.wd_limit = (uint32_t)x;
+  } else if (!strcmp(a, "--max-cycles")) {
+    if (!num(r.max_cycles)) return -1;
+  } else if (!strcmp(a, "--name")) r.name = v;
   else return 0;
   i++;
   return 1;
 }
 [[maybe_unused]] static void run_from_case(Run &r, const Case &c) {
-  r.name = c.name; r.topo = c.topo; r.algo = c.algo; r.bytes = c.bytes; r.dtype = c.dtype; r.pkt = c.pkt; r.seed = c.seed;
+  r.name = c.name;
+  r.topo = c.topo;
+  r.algo = c.algo;
+  r.bytes = c.bytes;
+  r.dtype = c.dtype;
+  r.pkt = c.pkt;
+  r.seed = c.seed;
 }
 
 // ---- a build's hardware ----
 struct Hw {
-  std::string topo;                   // "torus:NXxNY" / "mesh:NXxNY"
-  mt_net_cfg cfg;                     // hardware fields (num_vcs ... ni_rq); run-time fields set per run
-  mt_layout ly;                       // field widths and children (schedule part unused)
+  std::string topo; // "torus:NXxNY" / "mesh:NXxNY"
+  mt_net_cfg cfg;   // hardware fields (num_vcs ... ni_rq); run-time fields set per run
+  mt_layout ly;     // field widths and children (schedule part unused)
   int depth = 0, max_flows = 0;
 };
 
-struct Planned { mt_topo t; mt_sched s; mt_tables tb; bool ok = false; };
+struct Planned {
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  bool ok = false;
+};
 static bool plan(Planned &p, const char *topo, const char *algo, uint64_t bytes, mt_err *e) {
-  memset(&p.t, 0, sizeof p.t); memset(&p.s, 0, sizeof p.s); memset(&p.tb, 0, sizeof p.tb);
+  memset(&p.t, 0, sizeof p.t);
+  memset(&p.s, 0, sizeof p.s);
+  memset(&p.tb, 0, sizeof p.tb);
   if (mt_topo_from_name(&p.t, topo, e)) return false;
-  if (mt_plan(&p.s, &p.t, algo, bytes, 4, e)) { mt_topo_free(&p.t); return false; }
-  if (mt_sched_tables(&p.s, 0, &p.tb, e)) { mt_sched_free(&p.s); mt_topo_free(&p.t); return false; }
+  if (mt_plan(&p.s, &p.t, algo, bytes, 4, e)) {
+    mt_topo_free(&p.t);
+    return false;
+  }
+  if (mt_sched_tables(&p.s, 0, &p.tb, e)) {
+    mt_sched_free(&p.s);
+    mt_topo_free(&p.t);
+    return false;
+  }
   p.ok = true;
   return true;
 }
-static void unplan(Planned &p) { if (p.ok) { mt_tables_free(&p.tb); mt_sched_free(&p.s); mt_topo_free(&p.t); p.ok = false; } }
+static void unplan(Planned &p) {
+  if (p.ok) {
+    mt_tables_free(&p.tb);
+    mt_sched_free(&p.s);
+    mt_topo_free(&p.t);
+    p.ok = false;
+  }
+}
 
 // the RTL's NI: one receive engine, one memory port
 static int rtl_ni(mt_net_cfg *cfg, mt_err *e) {
@@ -146,11 +193,20 @@ static int rtl_ni(mt_net_cfg *cfg, mt_err *e) {
 // build's), configures and builds it with the build's layout. nullptr with a reason.
 static mt_net *make_net(const Hw &hw, const Run &r, Planned &p, mt_net_cfg &cfg, mt_err *e) {
   const std::string topo = r.topo.empty() ? hw.topo : r.topo;
-  if (topo != hw.topo) { mt_fail(e, "%s is not this build's topology (%s)", topo.c_str(), hw.topo.c_str()); return nullptr; }
-  if (r.algo.empty() || !r.bytes) { mt_fail(e, "--algo and --bytes are required"); return nullptr; }
+  if (topo != hw.topo) {
+    mt_fail(e, "%s is not this build's topology (%s)", topo.c_str(), hw.topo.c_str());
+    return nullptr;
+  }
+  if (r.algo.empty() || !r.bytes) {
+    mt_fail(e, "--algo and --bytes are required");
+    return nullptr;
+  }
   if (!plan(p, topo.c_str(), r.algo.c_str(), r.bytes, e)) return nullptr;
   cfg = hw.cfg;
-  cfg.mem_p_ready = r.mem_ready; cfg.mem_lat_max = r.mem_lat; cfg.wd_limit = r.wd_limit; cfg.max_cycles = r.max_cycles;
+  cfg.mem_p_ready = r.mem_ready;
+  cfg.mem_lat_max = r.mem_lat;
+  cfg.wd_limit = r.wd_limit;
+  cfg.max_cycles = r.max_cycles;
   mt_err e2;
   mt_net *n = mt_net_new_layout(&cfg, &p.s, &p.tb, r.dtype, r.pkt, &hw.ly, (unsigned)hw.depth, (unsigned)hw.max_flows, &e2);
   if (!n) {
@@ -214,9 +270,13 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
   }
   if (topo.empty()) return mt_fail(e, "shape: topo= is required");
   if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e) || rtl_ni(&hw.cfg, e)) return -1;
-  for (const std::string &kv : sets) if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
+  for (const std::string &kv : sets)
+    if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
   if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
-  if (!mt_topo_is_grid(&t) || t.ndims != 2) { mt_topo_free(&t); return mt_fail(e, "shape: %s is not a 2-D torus or mesh", topo.c_str()); }
+  if (!mt_topo_is_grid(&t) || t.ndims != 2) {
+    mt_topo_free(&t);
+    return mt_fail(e, "shape: %s is not a 2-D torus or mesh", topo.c_str());
+  }
   char tn[64];
   snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : "mesh", t.dim[0], t.dim[1]);
   hw.topo = tn;
@@ -236,14 +296,18 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
       algos_skip += (algos_skip.empty() ? "" : " || ") + al + ": " + e2.msg;
       continue;
     }
-    if (!any) hw.ly = ly; else mt_layout_widen(&hw.ly, &ly);
+    if (!any) hw.ly = ly;
+    else mt_layout_widen(&hw.ly, &ly);
     if (mt_layout_depth(&p.tb) > hw.depth) hw.depth = mt_layout_depth(&p.tb);
     if (p.s.n_flows > hw.max_flows) hw.max_flows = p.s.n_flows;
     any = true;
     algos_ok += (algos_ok.empty() ? "" : ",") + al;
     unplan(p);
   }
-  if (!any) { mt_topo_free(&t); return mt_fail(e, "shape: none of the algorithms plans on %s (%s)", topo.c_str(), algos_skip.c_str()); }
+  if (!any) {
+    mt_topo_free(&t);
+    return mt_fail(e, "shape: none of the algorithms plans on %s (%s)", topo.c_str(), algos_skip.c_str());
+  }
   return 0;
 }
 
@@ -255,14 +319,18 @@ int main(int argc, char **argv) {
   if (argc == 2 && argv[1][0] != '-') {
     // a fixed build of `make cosim-net`: the case's topology and schedule, configuration small
     const Case *c = find_case(argv[1]);
-    if (!c) { fprintf(stderr, "unknown build %s\n", argv[1]); return 2; }
+    if (!c) {
+      fprintf(stderr, "unknown build %s\n", argv[1]);
+      return 2;
+    }
     Planned p;
     mt_net_cfg_small(&hw.cfg);
     if (rtl_ni(&hw.cfg, &e) || !plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
       fprintf(stderr, "%s\n", e.msg);
       return 1;
     }
-    hw.depth = mt_layout_depth(&p.tb); hw.max_flows = p.s.n_flows;
+    hw.depth = mt_layout_depth(&p.tb);
+    hw.max_flows = p.s.n_flows;
     print_flags(hw, &p.t);
     unplan(p);
     return 0;
@@ -272,7 +340,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string ok, skip;
-  if (shape_from_spec(hw, t, argv[2], ok, skip, &e)) { fprintf(stderr, "cosim_net_params: %s\n", e.msg); return 1; }
+  if (shape_from_spec(hw, t, argv[2], ok, skip, &e)) {
+    fprintf(stderr, "cosim_net_params: %s\n", e.msg);
+    return 1;
+  }
   int rc = 0;
   if (argc == 3) print_flags(hw, &t);
   else if (!strcmp(argv[3], "--describe")) {
@@ -285,15 +356,25 @@ int main(int argc, char **argv) {
     Run r;
     for (int i = 4; i < argc; i++) {
       int k = run_opt(r, argc, argv, i);
-      if (k <= 0) { fprintf(stderr, "cosim_net_params --check: bad option %s\n", argv[i]); return 2; }
+      if (k <= 0) {
+        fprintf(stderr, "cosim_net_params --check: bad option %s\n", argv[i]);
+        return 2;
+      }
     }
     Planned p;
     mt_net_cfg cfg;
     mt_net *n = make_net(hw, r, p, cfg, &e);
-    if (n) printf("ok\n"); else { printf("illegal: %s\n", e.msg); rc = 1; }
+    if (n) printf("ok\n");
+    else {
+      printf("illegal: %s\n", e.msg);
+      rc = 1;
+    }
     mt_net_free(n);
     unplan(p);
-  } else { fprintf(stderr, "cosim_net_params: unknown option %s\n", argv[3]); rc = 2; }
+  } else {
+    fprintf(stderr, "cosim_net_params: unknown option %s\n", argv[3]);
+    rc = 2;
+  }
   mt_topo_free(&t);
   return rc;
 }
@@ -315,8 +396,10 @@ static uint32_t getb(const uint32_t *w, unsigned off, unsigned n) {
   if (s + n > 32) v |= (uint64_t)w[i + 1] << (32 - s);
   return (uint32_t)(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
 }
-template <std::size_t W> static uint32_t getb(const VlWide<W> &x, unsigned off, unsigned n) { return getb(&x[0], off, n); }
-template <typename T> static void setb(T &x, unsigned off, unsigned n, uint32_t v) {
+template <std::size_t W>
+static uint32_t getb(const VlWide<W> &x, unsigned off, unsigned n) { return getb(&x[0], off, n); }
+template <typename T>
+static void setb(T &x, unsigned off, unsigned n, uint32_t v) {
   uint64_t m = (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)) << off;
   x = (T)(((uint64_t)x & ~m) | (((uint64_t)v << off) & m));
 }
@@ -325,9 +408,13 @@ static void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
   const uint64_t x = (uint64_t)v & m;
   const unsigned i = off / 32, s = off % 32;
   w[i] = (w[i] & ~(uint32_t)(m << s)) | (uint32_t)(x << s);
-  if (s + n > 32) { const unsigned k = 32 - s; w[i + 1] = (w[i + 1] & ~(uint32_t)(m >> k)) | (uint32_t)(x >> k); }
+  if (s + n > 32) {
+    const unsigned k = 32 - s;
+    w[i + 1] = (w[i + 1] & ~(uint32_t)(m >> k)) | (uint32_t)(x >> k);
+  }
 }
-template <std::size_t W> static void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
+template <std::size_t W>
+static void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
 
 // this build's hardware (the -G parameters, also given as CFG_* macros)
 static Hw build_hw() {
@@ -336,17 +423,33 @@ static Hw build_hw() {
   snprintf(hw.cfg.name, sizeof hw.cfg.name, "build");
   mt_err e;
   (void)rtl_ni(&hw.cfg, &e);
-  hw.cfg.payload_w = CFG_PAYLOADW; hw.cfg.num_vcs = CFG_NUMVCS; hw.cfg.vc_depth = CFG_VCDEPTH; hw.cfg.ej_depth = CFG_EJDEPTH;
-  hw.cfg.link_lat = CFG_LINKLAT; hw.cfg.subpkt_flits = CFG_SUBPKT; hw.cfg.pkt_bytes = CFG_PKTBYTES; hw.cfg.step_prio = CFG_STEPPRIO;
-  hw.cfg.local_ports = CFG_L; hw.cfg.ni_sq = CFG_SQ; hw.cfg.ni_rq = CFG_RQ;
+  hw.cfg.payload_w = CFG_PAYLOADW;
+  hw.cfg.num_vcs = CFG_NUMVCS;
+  hw.cfg.vc_depth = CFG_VCDEPTH;
+  hw.cfg.ej_depth = CFG_EJDEPTH;
+  hw.cfg.link_lat = CFG_LINKLAT;
+  hw.cfg.subpkt_flits = CFG_SUBPKT;
+  hw.cfg.pkt_bytes = CFG_PKTBYTES;
+  hw.cfg.step_prio = CFG_STEPPRIO;
+  hw.cfg.local_ports = CFG_L;
+  hw.cfg.ni_sq = CFG_SQ;
+  hw.cfg.ni_rq = CFG_RQ;
   char tn[64];
   snprintf(tn, sizeof tn, "%s:%dx%d", CFG_TORUS ? "torus" : "mesh", CFG_NX, CFG_NY);
   hw.topo = tn;
   memset(&hw.ly, 0, sizeof hw.ly);
-  hw.ly.op_w = 2; hw.ly.flow_w = CFG_FLOWW; hw.ly.step_w = CFG_STEPW; hw.ly.id_w = CFG_IDW; hw.ly.port_w = CFG_PORTW;
-  hw.ly.ej_w = CFG_EJW; hw.ly.addr_w = CFG_ADDRW; hw.ly.size_w = CFG_SIZEW; hw.ly.children = CFG_CHILDREN;
+  hw.ly.op_w = 2;
+  hw.ly.flow_w = CFG_FLOWW;
+  hw.ly.step_w = CFG_STEPW;
+  hw.ly.id_w = CFG_IDW;
+  hw.ly.port_w = CFG_PORTW;
+  hw.ly.ej_w = CFG_EJW;
+  hw.ly.addr_w = CFG_ADDRW;
+  hw.ly.size_w = CFG_SIZEW;
+  hw.ly.children = CFG_CHILDREN;
   mt_layout_offsets(&hw.ly);
-  hw.depth = CFG_DEPTH; hw.max_flows = CFG_MAXFLOWS;
+  hw.depth = CFG_DEPTH;
+  hw.max_flows = CFG_MAXFLOWS;
   return hw;
 }
 
@@ -358,7 +461,7 @@ struct Cosim {
   std::unique_ptr<VerilatedFstC> tr;
 #endif
   std::vector<mt_mem> mem;
-  std::vector<uint8_t> conn;          // [node*ND + port]: input fed by a link
+  std::vector<uint8_t> conn; // [node*ND + port]: input fed by a link
   int N = 0, L = 4, NV = 0, ND = 4, NP = 8;
   unsigned PW = 0, FW = 0, lanes = 0;
   uint64_t cycles = 0, checks = 0, link_flits = 0, transit_heads = 0;
@@ -366,7 +469,8 @@ struct Cosim {
   bool mism = false;
 
   void tick_half(int clk) {
-    d->clk_i = (uint8_t)clk; d->eval();
+    d->clk_i = (uint8_t)clk;
+    d->eval();
 #if VM_TRACE
     if (tr) tr->dump(ctx->time());
 #endif
@@ -378,15 +482,23 @@ struct Cosim {
     printf("MISMATCH cycle %llu node %d port %d vc %d: %s rtl 0x%llx c 0x%llx\n", (unsigned long long)mt_net_cycle(n) - 1, node, port,
            vc, what, (unsigned long long)rtl, (unsigned long long)cm);
   }
-  template <typename T> void cmp_flit(const char *what, const T &v, unsigned base, const mt_flit &f, int node, int port) {
+  template <typename T>
+  void cmp_flit(const char *what, const T &v, unsigned base, const mt_flit &f, int node, int port) {
     for (unsigned b = 0; b < FW; b += 32) {
       unsigned k = FW - b < 32 ? FW - b : 32;
       uint32_t r = getb(v, base + b, k), m = f.w[b / 32] & (k >= 32 ? 0xFFFFFFFFu : ((1u << k) - 1));
       checks++;
-      if (r != m) { char s[96]; snprintf(s, sizeof s, "%s bits [%u +: %u]", what, b, k); fail(s, node, port, -1, r, m); }
+      if (r != m) {
+        char s[96];
+        snprintf(s, sizeof s, "%s bits [%u +: %u]", what, b, k);
+        fail(s, node, port, -1, r, m);
+      }
     }
   }
-  void cmp(const char *what, uint64_t r, uint64_t m, int node, int port, int vc) { checks++; if (r != m) fail(what, node, port, vc, r, m); }
+  void cmp(const char *what, uint64_t r, uint64_t m, int node, int port, int vc) {
+    checks++;
+    if (r != m) fail(what, node, port, vc, r, m);
+  }
 
   // before the edge: the links (what every router input sees during this cycle)
   void compare_links() {
@@ -467,8 +579,14 @@ int main(int argc, char **argv) {
   const Hw hw = build_hw();
   for (int i = 1; i < argc; i++) {
     int k = run_opt(r, argc, argv, i);
-    if (k < 0) { fprintf(stderr, "cosim_net: bad value for %s\n", argv[i]); return 2; }
-    if (k > 0) { case_opts = true; continue; }
+    if (k < 0) {
+      fprintf(stderr, "cosim_net: bad value for %s\n", argv[i]);
+      return 2;
+    }
+    if (k > 0) {
+      case_opts = true;
+      continue;
+    }
     if (!strcmp(argv[i], "--case") && i + 1 < argc) cname = argv[++i];
     else if (!strcmp(argv[i], "--fst") && i + 1 < argc) fst = argv[++i];
     else if (!strcmp(argv[i], "--perturb-router") && i + 1 < argc) prt = (unsigned)atoi(argv[++i]);
@@ -481,26 +599,37 @@ int main(int argc, char **argv) {
              hw.cfg.ni_sq, hw.cfg.ni_rq, hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w,
              hw.ly.addr_w, hw.ly.size_w, hw.ly.children, hw.ly.width);
       return 0;
-    } else { usage(); return 2; }
+    } else {
+      usage();
+      return 2;
+    }
   }
   if (cname) {
     const Case *cp = find_case(cname);
-    if (!cp) { fprintf(stderr, "cosim_net: unknown case %s\n", cname); return 2; }
+    if (!cp) {
+      fprintf(stderr, "cosim_net: unknown case %s\n", cname);
+      return 2;
+    }
     // the case's settings, then any run option given overrides them
     r = Run();
     run_from_case(r, *cp);
     for (int i = 1; i < argc && case_opts; i++) (void)run_opt(r, argc, argv, i);
-  } else if (r.algo.empty() || !r.bytes) { usage(); return 2; }
+  } else if (r.algo.empty() || !r.bytes) {
+    usage();
+    return 2;
+  }
   if (r.name.empty()) {
     char nm[160];
     snprintf(nm, sizeof nm, "%s_%s_%llu_%s_%s_s%u", hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes,
              r.pkt ? "pkt" : "msg", r.dtype == MT_DTYPE_FP32 ? "f32" : "i32", r.seed);
-    for (char *c = nm; *c; c++) if (*c == ':') *c = '_';
+    for (char *c = nm; *c; c++)
+      if (*c == ':') *c = '_';
     r.name = nm;
   }
   const bool perturbed = prt || pni;
   char rname[224];
-  snprintf(rname, sizeof rname, "cosim_net_%s%s", r.name.c_str(), prt ? "_perturb_router" : pni ? "_perturb_ni" : "");
+  snprintf(rname, sizeof rname, "cosim_net_%s%s", r.name.c_str(), prt ? "_perturb_router" : pni ? "_perturb_ni"
+                                                                                                : "");
   const char *nm = r.name.c_str();
   unsigned long pass = 0, fail = 0;
   mt_err e;
@@ -508,8 +637,15 @@ int main(int argc, char **argv) {
   mt_net_cfg cfg;
   Cosim cs;
   cs.n = make_net(hw, r, p, cfg, &e);
-  if (!cs.n) { printf("%s: does not run on this build: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname); unplan(p); return 0; }
-  if (mt_net_start(cs.n, r.seed, &e)) { printf("%s: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname); return 0; }
+  if (!cs.n) {
+    printf("%s: does not run on this build: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname);
+    unplan(p);
+    return 0;
+  }
+  if (mt_net_start(cs.n, r.seed, &e)) {
+    printf("%s: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname);
+    return 0;
+  }
   if (mt_net_layout(cs.n)->width != CFG_ENTRYW || mt_net_mem_ports(cs.n) != 1) {
     printf("%s: internal: layout of %d bits (build %d), %u memory ports\nRESULT %s pass=0 fail=1\n", nm, mt_net_layout(cs.n)->width,
            CFG_ENTRYW, mt_net_mem_ports(cs.n), rname);
@@ -518,8 +654,14 @@ int main(int argc, char **argv) {
   if (perturbed) mt_net_set_perturb(cs.n, prt, pni);
   mt_net *n = cs.n;
   const int N = mt_net_nodes(n);
-  cs.N = N; cs.NV = (int)cfg.num_vcs; cs.L = cfg.local_ports ? (int)cfg.local_ports : 4; cs.ND = 4; cs.NP = cs.ND + cs.L;
-  cs.PW = cfg.payload_w; cs.FW = mt_flit_bits(cfg.payload_w, cfg.num_vcs); cs.lanes = cfg.payload_w / 32;
+  cs.N = N;
+  cs.NV = (int)cfg.num_vcs;
+  cs.L = cfg.local_ports ? (int)cfg.local_ports : 4;
+  cs.ND = 4;
+  cs.NP = cs.ND + cs.L;
+  cs.PW = cfg.payload_w;
+  cs.FW = mt_flit_bits(cfg.payload_w, cfg.num_vcs);
+  cs.lanes = cfg.payload_w / 32;
   cs.conn.assign((size_t)N * cs.ND, 0);
   for (int k = 0; k < mt_net_num_links(n); k++) {
     int s, sp, dn, dp;
@@ -531,7 +673,8 @@ int main(int argc, char **argv) {
   cs.mem.resize((size_t)N);
   for (int i = 0; i < N; i++) {
     if (mt_mem_init_mp(&cs.mem[i], nw, cfg.payload_w / 32, mt_net_mem_ports(n), cfg.mem_p_ready, cfg.mem_lat_max, 0x51ED + (uint32_t)i * 7919u, &e)) {
-      printf("%s\nRESULT %s pass=0 fail=1\n", e.msg, rname); return 0;
+      printf("%s\nRESULT %s pass=0 fail=1\n", e.msg, rname);
+      return 0;
     }
     memcpy(cs.mem[i].w, mt_net_input(n, i), nw * 4);
   }
@@ -539,27 +682,46 @@ int main(int argc, char **argv) {
 #if VM_TRACE
   if (fst) cs.ctx->traceEverOn(true);
 #else
-  if (fst) { printf("--fst needs a build with --trace-fst (make cosim-net NET_FST=1)\nRESULT %s pass=0 fail=1\n", rname); return 0; }
+  if (fst) {
+    printf("--fst needs a build with --trace-fst (make cosim-net NET_FST=1)\nRESULT %s pass=0 fail=1\n", rname);
+    return 0;
+  }
 #endif
   cs.d.reset(new Vmt_net_top(cs.ctx.get()));
   Vmt_net_top *d = cs.d.get();
 #if VM_TRACE
-  if (fst) { cs.tr.reset(new VerilatedFstC); d->trace(cs.tr.get(), 99); cs.tr->open(fst); }
+  if (fst) {
+    cs.tr.reset(new VerilatedFstC);
+    d->trace(cs.tr.get(), 99);
+    cs.tr->open(fst);
+  }
 #endif
   // static configuration (the C model's per-node NI configuration and router watchdog)
   const uint32_t rwd = mt_net_router_wd_limit(n);
   for (int i = 0; i < N; i++) {
     const mt_ni_in *cf = mt_net_ni_cfg(n, i);
     setb(d->rt_wd_limit_i, 31 * i, 31, rwd);
-    setb(d->dtype_i, i, 1, cf->dtype); setb(d->pkt_mode_i, i, 1, cf->pkt_mode);
+    setb(d->dtype_i, i, 1, cf->dtype);
+    setb(d->pkt_mode_i, i, 1, cf->pkt_mode);
     setb(d->nflows_i, 12 * i, 12, cf->nflows);
-    setb(d->base_units_i, 32 * i, 32, cf->base_units); setb(d->rem_units_i, 32 * i, 32, cf->rem_units);
-    setb(d->elem_i, 32 * i, 32, cf->elem); setb(d->nop_bytes_i, 32 * i, 32, cf->nop_bytes);
+    setb(d->base_units_i, 32 * i, 32, cf->base_units);
+    setb(d->rem_units_i, 32 * i, 32, cf->rem_units);
+    setb(d->elem_i, 32 * i, 32, cf->elem);
+    setb(d->nop_bytes_i, 32 * i, 32, cf->nop_bytes);
     setb(d->ni_wd_limit_i, 32 * i, 32, cf->wd_limit);
-    for (int k = 0; k < 16; k++) { setb(d->nbr_tx_i, 192 * i + 12 * k, 12, cf->nbr_tx[k]); setb(d->nbr_rx_i, 192 * i + 12 * k, 12, cf->nbr_rx[k]); }
-    if (cf->node_id != i) { printf("node id %d != %d\n", cf->node_id, i); fail++; }
+    for (int k = 0; k < 16; k++) {
+      setb(d->nbr_tx_i, 192 * i + 12 * k, 12, cf->nbr_tx[k]);
+      setb(d->nbr_rx_i, 192 * i + 12 * k, 12, cf->nbr_rx[k]);
+    }
+    if (cf->node_id != i) {
+      printf("node id %d != %d\n", cf->node_id, i);
+      fail++;
+    }
   }
-  d->start_i = 0; d->tbl_we_i = 0; d->mem_req_ready_i = 0; d->mem_rsp_valid_i = 0;
+  d->start_i = 0;
+  d->tbl_we_i = 0;
+  d->mem_req_ready_i = 0;
+  d->mem_rsp_valid_i = 0;
   // reset, load the tables through the write ports (all Depth words of the build), reset again
   auto reset = [&]() { d->rst_ni = 0; cs.tick_half(0); cs.tick_half(1); cs.tick_half(0); d->rst_ni = 1; cs.tick_half(0); };
   reset();
@@ -578,7 +740,9 @@ int main(int argc, char **argv) {
         setb(d->tbl_wdata_i, CFG_ENTRYW * i + b, m, (uint32_t)(word[b / 64] >> (b % 64)));
       }
     }
-    cs.tick_half(0); cs.tick_half(1); cs.tick_half(0);
+    cs.tick_half(0);
+    cs.tick_half(1);
+    cs.tick_half(0);
   }
   d->tbl_we_i = 0;
   reset();
@@ -596,14 +760,17 @@ int main(int argc, char **argv) {
       uint8_t rdy, vld;
       memset(rsp, 0, sizeof rsp);
       mt_mem_comb_port(&cs.mem[i], 0, &rdy, &vld, rsp);
-      setb(d->mem_req_ready_i, i, 1, rdy); setb(d->mem_rsp_valid_i, i, 1, vld);
+      setb(d->mem_req_ready_i, i, 1, rdy);
+      setb(d->mem_rsp_valid_i, i, 1, vld);
       for (unsigned k = 0; k < cs.lanes; k++) setb(d->mem_rsp_data_i, cs.PW * i + 32 * k, 32, rsp[k]);
       setb(d->start_i, i, 1, start);
     }
     d->eval();
-    for (int i = 0; i < N; i++) {  // the NI's registered request during this cycle
-      rv[i] = (uint8_t)getb(d->mem_req_valid_o, i, 1); rwe[i] = (uint8_t)getb(d->mem_req_we_o, i, 1);
-      raddr[i] = getb(d->mem_req_addr_o, 32 * i, 32); rbe[i] = getb(d->mem_req_be_o, cs.lanes * i, cs.lanes);
+    for (int i = 0; i < N; i++) { // the NI's registered request during this cycle
+      rv[i] = (uint8_t)getb(d->mem_req_valid_o, i, 1);
+      rwe[i] = (uint8_t)getb(d->mem_req_we_o, i, 1);
+      raddr[i] = getb(d->mem_req_addr_o, 32 * i, 32);
+      rbe[i] = getb(d->mem_req_be_o, cs.lanes * i, cs.lanes);
       for (unsigned k = 0; k < cs.lanes; k++) rwdata[16 * i + k] = getb(d->mem_req_wdata_o, cs.PW * i + 32 * k, 32);
     }
     double tb = mt_now();
@@ -622,8 +789,12 @@ int main(int argc, char **argv) {
     cs.t_c += tc - tb;
     cs.t_cmp += (td - tc) + (tf - te);
     cs.cycles++;
-    all_done = true; any_err = false;
-    for (int i = 0; i < N; i++) { all_done &= mt_net_ni_out(n, i)->done != 0; any_err |= mt_net_ni_out(n, i)->err != 0; }
+    all_done = true;
+    any_err = false;
+    for (int i = 0; i < N; i++) {
+      all_done &= mt_net_ni_out(n, i)->done != 0;
+      any_err |= mt_net_ni_out(n, i)->err != 0;
+    }
     if (all_done || any_err) break;
     if (progress && (cs.cycles & 0x3FF) == 0 && tg - tlast > 30.0) {
       fprintf(stderr, "cosim_net %s: cycle %llu, %.0f s\n", nm, (unsigned long long)cs.cycles, tg - t0);
@@ -637,7 +808,9 @@ int main(int argc, char **argv) {
   printf("case %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u%s: %llu cycles co-simulated, %llu comparisons, %s\n",
          nm, hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
          r.pkt ? "packets" : "messages", r.seed, cfg.mem_p_ready, cfg.mem_lat_max,
-         prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)" : "", (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
+         prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)"
+                                              : "",
+         (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
          cs.mism ? "MISMATCH" : "no mismatch");
   printf("links: %d directed, %llu flits carried, %llu packet heads passed through a node on a multi-hop route\n", mt_net_num_links(n),
          (unsigned long long)cs.link_flits, (unsigned long long)cs.transit_heads);
@@ -647,14 +820,21 @@ int main(int argc, char **argv) {
          cs.t_c, cs.cycles / (cs.t_c > 0 ? cs.t_c : 1e-9), cs.t_cmp);
   if (perturbed) {
     // the perturbed C model must be caught (a mismatch, or the models ending differently)
-    if (cs.mism) { pass++; printf("perturbed model caught\n"); }
-    else { fail++; printf("perturbed model NOT caught\n"); }
+    if (cs.mism) {
+      pass++;
+      printf("perturbed model caught\n");
+    } else {
+      fail++;
+      printf("perturbed model NOT caught\n");
+    }
   } else {
-    if (cs.mism) fail++; else pass++;
+    if (cs.mism) fail++;
+    else pass++;
     if (!all_done) {
       fail++;
       int en = -1;
-      for (int i = 0; i < N && en < 0; i++) if (mt_net_ni_out(n, i)->err) en = i;
+      for (int i = 0; i < N && en < 0; i++)
+        if (mt_net_ni_out(n, i)->err) en = i;
       if (en >= 0) printf("the all-reduce did not finish (NI error: node %d %s)\n", en, mt_ni_err_name(mt_net_ni_out(n, en)->err_code));
       else printf("the all-reduce did not finish (%s)\n", cs.mism ? "stopped at the mismatch" : "cycle limit");
     } else pass++;
@@ -662,8 +842,10 @@ int main(int argc, char **argv) {
     std::vector<uint32_t> ref(nw + 1);
     std::vector<uint32_t *> in((size_t)N);
     for (int i = 0; i < N; i++) in[i] = const_cast<uint32_t *>(mt_net_input(n, i));
-    if (mt_ref_result(&p.s, &p.tb, r.dtype, in.data(), ref.data(), &e)) { printf("reference: %s\n", e.msg); fail++; }
-    else {
+    if (mt_ref_result(&p.s, &p.tb, r.dtype, in.data(), ref.data(), &e)) {
+      printf("reference: %s\n", e.msg);
+      fail++;
+    } else {
       uint64_t bad_rc = 0, bad_ref = 0;
       for (int i = 0; i < N; i++)
         for (uint64_t k = 0; k < nw; k++) {
@@ -671,11 +853,17 @@ int main(int argc, char **argv) {
           if (rr != m && bad_rc++ < 3) printf("buffer node %d word %llu: rtl 0x%08x c 0x%08x\n", i, (unsigned long long)k, rr, m);
           if (rr != ref[k] && bad_ref++ < 3) printf("buffer node %d word %llu: rtl 0x%08x reference 0x%08x\n", i, (unsigned long long)k, rr, ref[k]);
         }
-      for (int i = 0; i < N; i++) if (cs.mem[i].errors) { printf("node %d: RTL memory port errors %llu\n", i, (unsigned long long)cs.mem[i].errors); bad_rc++; }
+      for (int i = 0; i < N; i++)
+        if (cs.mem[i].errors) {
+          printf("node %d: RTL memory port errors %llu\n", i, (unsigned long long)cs.mem[i].errors);
+          bad_rc++;
+        }
       printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nw,
              (unsigned long long)bad_rc, (unsigned long long)bad_ref);
-      if (bad_rc) fail++; else pass++;
-      if (bad_ref) fail++; else pass++;
+      if (bad_rc) fail++;
+      else pass++;
+      if (bad_ref) fail++;
+      else pass++;
     }
   }
   for (int i = 0; i < N; i++) mt_mem_free(&cs.mem[i]);

@@ -49,21 +49,30 @@ static void setbits(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
     w[(off + i) / 32] = (w[(off + i) / 32] & ~(1u << ((off + i) % 32))) | (b << ((off + i) % 32));
   }
 }
-template <std::size_t N> static uint32_t *wp(VlWide<N> &x) { return &x[0]; }
-template <std::size_t N> static const uint32_t *wp(const VlWide<N> &x) { return &x[0]; }
+template <std::size_t N>
+static uint32_t *wp(VlWide<N> &x) { return &x[0]; }
+template <std::size_t N>
+static const uint32_t *wp(const VlWide<N> &x) { return &x[0]; }
 static void set_word(QData &q, const uint64_t *w, unsigned) { q = w[0]; }
-template <std::size_t N> static void set_word(VlWide<N> &x, const uint64_t *w, unsigned) {
+template <std::size_t N>
+static void set_word(VlWide<N> &x, const uint64_t *w, unsigned) {
   for (std::size_t i = 0; i < N; i++) x[i] = (uint32_t)(w[i / 2] >> (32 * (i % 2)));
 }
 
 struct Scen {
-  mt_topo t; mt_sched s; mt_tables tb; mt_layout ly; mt_ni_params p;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_layout ly;
+  mt_ni_params p;
   bool ok = false;
 };
 
 static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t bytes, int compact) {
   mt_err e;
-  memset(&c.t, 0, sizeof c.t); memset(&c.s, 0, sizeof c.s); memset(&c.tb, 0, sizeof c.tb);
+  memset(&c.t, 0, sizeof c.t);
+  memset(&c.s, 0, sizeof c.s);
+  memset(&c.tb, 0, sizeof c.tb);
   mt_layout real;
   if (mt_topo_from_name(&c.t, topo, &e) || mt_plan(&c.s, &c.t, algo, bytes, 4, &e) ||
       mt_sched_tables(&c.s, 0, &c.tb, &e) || mt_layout_for(&c.s, &c.tb, compact, &real, &e)) {
@@ -71,13 +80,24 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
     return false;
   }
   mt_layout_make(&c.ly, compact, kN, kPorts, kL, kC, kF, kBytes, kSteps);
-  c.ly.elem = real.elem; c.ly.base_units = real.base_units; c.ly.rem_units = real.rem_units;
+  c.ly.elem = real.elem;
+  c.ly.base_units = real.base_units;
+  c.ly.rem_units = real.rem_units;
   c.ly.nop_bytes = real.nop_bytes;
   mt_ni_default_params(&c.p);
   c.p.fmt = c.ly.fmt;
-  c.p.nlocal = kL; c.p.net_ports = kPorts; c.p.max_flows = kF; c.p.tbl_depth = kDepth;
-  c.p.num_vcs = kVcs; c.p.ej_depth = 4; c.p.vc_depth = 8; c.p.subpkt_flits = 4; c.p.pkt_bytes = 256;
-  c.p.sq = 4; c.p.rq = 4; c.p.wd_w = 24;
+  c.p.nlocal = kL;
+  c.p.net_ports = kPorts;
+  c.p.max_flows = kF;
+  c.p.tbl_depth = kDepth;
+  c.p.num_vcs = kVcs;
+  c.p.ej_depth = 4;
+  c.p.vc_depth = 8;
+  c.p.subpkt_flits = 4;
+  c.p.pkt_bytes = 256;
+  c.p.sq = 4;
+  c.p.rq = 4;
+  c.p.wd_w = 24;
 #ifdef CFG_ENTRY_W
   if (mt_ni_entry_bits(&c.p) != CFG_ENTRY_W) {
     fprintf(stderr, "layout of %d bits, the RTL build has EntryW=%d\n", mt_ni_entry_bits(&c.p), CFG_ENTRY_W);
@@ -89,32 +109,50 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
 }
 static void scen_free(Scen &c) {
   if (!c.ok) return;
-  mt_tables_free(&c.tb); mt_sched_free(&c.s); mt_topo_free(&c.t);
+  mt_tables_free(&c.tb);
+  mt_sched_free(&c.s);
+  mt_topo_free(&c.t);
 }
 
-struct Stats { unsigned long pass = 0, fail = 0, cycles = 0, mism = 0; };
+struct Stats {
+  unsigned long pass = 0, fail = 0, cycles = 0, mism = 0;
+};
 
 // drive the RTL inputs from the C input struct
 static void drive(Vmt_ni *d, const mt_ni_in &in, const mt_ni_params &p) {
   const unsigned pw = p.payload_w, fw = mt_flit_bits(pw, p.num_vcs);
-  d->dtype_i = in.dtype; d->pkt_mode_i = in.pkt_mode; d->node_id_i = in.node_id; d->nflows_i = in.nflows;
-  d->base_units_i = in.base_units; d->rem_units_i = in.rem_units; d->elem_i = in.elem;
-  d->nop_bytes_i = in.nop_bytes; d->wd_limit_i = in.wd_limit;
-  for (unsigned k = 0; k < 16; k++) { setbits(wp(d->nbr_tx_i), 12 * k, 12, in.nbr_tx[k]); setbits(wp(d->nbr_rx_i), 12 * k, 12, in.nbr_rx[k]); }
-  d->start_i = in.start; d->tbl_we_i = in.tbl_we; d->tbl_waddr_i = in.tbl_waddr;
+  d->dtype_i = in.dtype;
+  d->pkt_mode_i = in.pkt_mode;
+  d->node_id_i = in.node_id;
+  d->nflows_i = in.nflows;
+  d->base_units_i = in.base_units;
+  d->rem_units_i = in.rem_units;
+  d->elem_i = in.elem;
+  d->nop_bytes_i = in.nop_bytes;
+  d->wd_limit_i = in.wd_limit;
+  for (unsigned k = 0; k < 16; k++) {
+    setbits(wp(d->nbr_tx_i), 12 * k, 12, in.nbr_tx[k]);
+    setbits(wp(d->nbr_rx_i), 12 * k, 12, in.nbr_rx[k]);
+  }
+  d->start_i = in.start;
+  d->tbl_we_i = in.tbl_we;
+  d->tbl_waddr_i = in.tbl_waddr;
   set_word(d->tbl_wdata_i, in.tbl_wdata, 0);
   uint32_t cr = 0, ev = 0;
   for (unsigned l = 0; l < p.nlocal; l++) {
-    for (unsigned v = 0; v < p.num_vcs; v++) if (in.inj_credit[l][v]) cr |= 1u << (l * p.num_vcs + v);
+    for (unsigned v = 0; v < p.num_vcs; v++)
+      if (in.inj_credit[l][v]) cr |= 1u << (l * p.num_vcs + v);
     if (in.ej_valid[l]) ev |= 1u << l;
     for (unsigned b = 0; b < fw; b += 32) {
       unsigned n = fw - b < 32 ? fw - b : 32;
       setbits(wp(d->ej_flit_i), l * fw + b, n, getbits(in.ej_flit[l].w, b, n));
     }
   }
-  d->inj_credit_i = cr; d->ej_valid_i = ev;
+  d->inj_credit_i = cr;
+  d->ej_valid_i = ev;
   // the RTL has one memory port: port 0 of the C model (mem_ports = 1)
-  d->mem_req_ready_i = in.mem_req_ready[0]; d->mem_rsp_valid_i = in.mem_rsp_valid[0];
+  d->mem_req_ready_i = in.mem_req_ready[0];
+  d->mem_rsp_valid_i = in.mem_rsp_valid[0];
   for (unsigned k = 0; k < pw / 32; k++) d->mem_rsp_data_i[k] = in.mem_rsp_data[0][k];
 }
 
@@ -124,7 +162,10 @@ static unsigned compare(Vmt_ni *d, const mt_ni_out &o, const mt_ni_params &p, ui
   unsigned bad = 0;
   char what[256] = "";
   auto diff = [&](const char *name, uint64_t r, uint64_t c) {
-    if (r != c) { bad++; if (!what[0]) snprintf(what, sizeof what, "%s rtl %llx c %llx", name, (unsigned long long)r, (unsigned long long)c); }
+    if (r != c) {
+      bad++;
+      if (!what[0]) snprintf(what, sizeof what, "%s rtl %llx c %llx", name, (unsigned long long)r, (unsigned long long)c);
+    }
   };
   for (unsigned l = 0; l < p.nlocal; l++) {
     diff("inj_valid", (d->inj_valid_o >> l) & 1u, o.inj_valid[l]);
@@ -139,9 +180,14 @@ static unsigned compare(Vmt_ni *d, const mt_ni_out &o, const mt_ni_params &p, ui
   diff("mem_req_addr", d->mem_req_addr_o, o.mem_req_addr[0]);
   diff("mem_req_be", d->mem_req_be_o, o.mem_req_be[0]);
   for (unsigned k = 0; k < pw / 32; k++) diff("mem_req_wdata", d->mem_req_wdata_o[k], o.mem_req_wdata[0][k]);
-  diff("busy", d->busy_o, o.busy); diff("done", d->done_o, o.done); diff("err", d->err_o, o.err);
-  diff("err_code", d->err_code_o, o.err_code); diff("err_idx", d->err_idx_o, o.err_idx);
-  diff("idx", d->idx_o, o.idx); diff("step", d->step_o, o.step); diff("st", d->st_o, o.st);
+  diff("busy", d->busy_o, o.busy);
+  diff("done", d->done_o, o.done);
+  diff("err", d->err_o, o.err);
+  diff("err_code", d->err_code_o, o.err_code);
+  diff("err_idx", d->err_idx_o, o.err_idx);
+  diff("idx", d->idx_o, o.idx);
+  diff("step", d->step_o, o.step);
+  diff("st", d->st_o, o.st);
   if (bad && shown < 5) fprintf(stderr, "MISMATCH %s cycle %llu: %u fields, first %s\n", tag, (unsigned long long)cyc, bad, what);
   return bad;
 }
@@ -153,20 +199,39 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
   mt_ni ni;
   mt_ni_params p = c.p;
   p.perturb = (unsigned)perturb;
-  if (mt_ni_init(&ni, &p, &e)) { fprintf(stderr, "%s: init: %s\n", tag, e.msg); st.fail++; return 0; }
+  if (mt_ni_init(&ni, &p, &e)) {
+    fprintf(stderr, "%s: init: %s\n", tag, e.msg);
+    st.fail++;
+    return 0;
+  }
   mt_ni_env *env = mt_ni_env_new(&c.s, &c.tb, &c.ly, &c.t, node, &p, &e);
-  if (!env) { fprintf(stderr, "%s: env: %s\n", tag, e.msg); st.fail++; mt_ni_free(&ni); return 0; }
+  if (!env) {
+    fprintf(stderr, "%s: env: %s\n", tag, e.msg);
+    st.fail++;
+    mt_ni_free(&ni);
+    return 0;
+  }
   std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
   std::unique_ptr<Vmt_ni> d(new Vmt_ni(ctx.get()));
-  d->clk_i = 0; d->rst_ni = 0; d->eval();
-  d->clk_i = 1; d->eval(); d->clk_i = 0; d->eval();
-  d->rst_ni = 1; d->eval();
+  d->clk_i = 0;
+  d->rst_ni = 0;
+  d->eval();
+  d->clk_i = 1;
+  d->eval();
+  d->clk_i = 0;
+  d->eval();
+  d->rst_ni = 1;
+  d->eval();
   mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
   unsigned long mism = 0, cyc = 0;
   unsigned fails_here = 0;
   for (size_t r = 0; r < runs.size(); r++) {
-    if (mt_ni_env_begin(env, &runs[r], &e)) { fprintf(stderr, "%s: begin: %s\n", tag, e.msg); st.fail++; break; }
+    if (mt_ni_env_begin(env, &runs[r], &e)) {
+      fprintf(stderr, "%s: begin: %s\n", tag, e.msg);
+      st.fail++;
+      break;
+    }
     uint64_t t0 = mt_ni_env_cycle(env);
     while (!mt_ni_env_finished(env) && mt_ni_env_cycle(env) - t0 < 500000) {
       mt_ni_in in;
@@ -174,18 +239,27 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
       drive(d.get(), in, p);
       d->eval();
       mt_ni_step(&ni, &in, &out);
-      d->clk_i = 1; d->eval();
+      d->clk_i = 1;
+      d->eval();
       if (compare(d.get(), out, p, mt_ni_env_cycle(env), tag, (unsigned)mism)) mism++;
       mt_ni_env_edge(env, &prev);
       prev = out;
-      d->clk_i = 0; d->eval();
+      d->clk_i = 0;
+      d->eval();
       cyc++;
     }
     char t2[200];
     snprintf(t2, sizeof t2, "%s run %zu", tag, r);
     unsigned pass = 0, f = mt_ni_env_check(env, &out, t2, &pass);
-    if (!mt_ni_env_finished(env)) { f++; fprintf(stderr, "%s: did not finish\n", t2); }
-    if (!expect_mismatch) { st.pass += pass; st.fail += f; fails_here += f; }
+    if (!mt_ni_env_finished(env)) {
+      f++;
+      fprintf(stderr, "%s: did not finish\n", t2);
+    }
+    if (!expect_mismatch) {
+      st.pass += pass;
+      st.fail += f;
+      fails_here += f;
+    }
     printf("case %-44s run %zu: %llu cycles, %s, code %u, mismatching cycles so far %lu\n", tag, r,
            (unsigned long long)(mt_ni_env_cycle(env) - t0), out.done ? "done" : (out.err ? "error" : "unfinished"),
            out.err_code, mism);
@@ -193,9 +267,16 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
   }
   st.cycles += cyc;
   if (expect_mismatch) {
-    if (mism) st.pass++; else { st.fail++; fprintf(stderr, "%s: perturbed model NOT caught\n", tag); }
+    if (mism) st.pass++;
+    else {
+      st.fail++;
+      fprintf(stderr, "%s: perturbed model NOT caught\n", tag);
+    }
   } else {
-    if (mism) { st.fail++; st.mism += mism; } else st.pass++;
+    if (mism) {
+      st.fail++;
+      st.mism += mism;
+    } else st.pass++;
   }
   (void)fails_here;
   mt_ni_env_free(env);
@@ -220,10 +301,15 @@ int main(int argc, char **argv) {
       int node = -1;
       for (int n = 0; n < c.tb.n_nodes && node < 0; n++) {
         const mt_entry *en = mt_node_entries(&c.tb, n);
-        for (int i = 0; i < c.tb.count[n]; i++) if (en[i].op == MT_OP_NOP) { node = n; break; }
+        for (int i = 0; i < c.tb.count[n]; i++)
+          if (en[i].op == MT_OP_NOP) {
+            node = n;
+            break;
+          }
       }
       std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(77, 1, 0)};
-      char tag[80]; snprintf(tag, sizeof tag, "%s perturbed lockstep mesh4x4 node %d", CFG_NAME, node);
+      char tag[80];
+      snprintf(tag, sizeof tag, "%s perturbed lockstep mesh4x4 node %d", CFG_NAME, node);
       unsigned long m = run_case(c, node, runs, tag, 1, st, true);
       printf("perturbed model: %lu mismatching cycles (must be > 0)\n", m);
     } else st.fail++;
@@ -232,58 +318,64 @@ int main(int argc, char **argv) {
     return 0;
   }
   for (int rep = 0; rep < reps; rep++) {
-  const uint32_t so = 100000u * (uint32_t)rep;
-  // 1. Fig. 5: 2x2 mesh, every node; int32/fp32 x message/packet mode
-  {
-    Scen c;
-    if (scen_make(c, "mesh:2x2", "multitree", 1000, compact)) {
-      for (int n = 0; n < 4; n++)
-        for (int m = 0; m < 4; m++) {
-          if (quick && m != n) continue;
-          std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 1000 + 4 * n + m, m & 1, m >> 1)};
-          char tag[80]; snprintf(tag, sizeof tag, "%s mesh2x2 node %d %s %s", CFG_NAME, n, (m & 1) ? "fp32" : "int32", (m >> 1) ? "pkt" : "msg");
-          run_case(c, n, runs, tag, 0, st, false);
-        }
-    } else st.fail++;
-    scen_free(c);
-  }
-  // 2. 4x4 torus and 4x4 mesh (NOPs); two back-to-back all-reduces without reset
-  {
-    const char *topo[] = {"torus:4x4", "mesh:4x4"};
-    for (int k = 0; k < 2; k++) {
+    const uint32_t so = 100000u * (uint32_t)rep;
+    // 1. Fig. 5: 2x2 mesh, every node; int32/fp32 x message/packet mode
+    {
       Scen c;
-      if (!scen_make(c, topo[k], "multitree", 4096, compact)) { st.fail++; continue; }
-      int nodes[] = {0, 5, 10, 15};
-      for (int i = 0; i < (quick ? 2 : 4); i++) {
-        std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 2000 + 10 * k + i, i & 1, (i >> 1) & 1)};
-        if (i == 1) runs.push_back(mt_ni_env_run_default(so + 3000 + k, 0, 1)); // back to back: fp32 msg, then int32 pkt
-        char tag[80]; snprintf(tag, sizeof tag, "%s %s node %d%s", CFG_NAME, topo[k], nodes[i], i == 1 ? " x2" : "");
-        run_case(c, nodes[i], runs, tag, 0, st, false);
-      }
+      if (scen_make(c, "mesh:2x2", "multitree", 1000, compact)) {
+        for (int n = 0; n < 4; n++)
+          for (int m = 0; m < 4; m++) {
+            if (quick && m != n) continue;
+            std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 1000 + 4 * n + m, m & 1, m >> 1)};
+            char tag[80];
+            snprintf(tag, sizeof tag, "%s mesh2x2 node %d %s %s", CFG_NAME, n, (m & 1) ? "fp32" : "int32", (m >> 1) ? "pkt" : "msg");
+            run_case(c, n, runs, tag, 0, st, false);
+          }
+      } else st.fail++;
       scen_free(c);
     }
-  }
-  // 3. routed (multi-hop) slots: halving-doubling on a 4x4 mesh (full layout only)
-  if (!compact) {
-    Scen c;
-    if (scen_make(c, "mesh:4x4", "hd", 4096, 0)) {
-      std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 4000, 1, 0)};
-      run_case(c, 6, runs, CFG_NAME " mesh4x4 hd node 6 (routed)", 0, st, false);
-    } else st.fail++;
-    scen_free(c);
-  }
-  // 4. long messages: 4-KiB chunks (256 flits: 64 sub-packets, 16 packets)
-  {
-    Scen c;
-    if (scen_make(c, "mesh:2x2", "multitree", 16384, compact)) {
-      for (int n = 0; n < 4; n++) {
-        std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 6000 + n, n & 1, n >> 1)};
-        char tag[80]; snprintf(tag, sizeof tag, "%s mesh2x2 16KiB node %d", CFG_NAME, n);
-        run_case(c, n, runs, tag, 0, st, false);
+    // 2. 4x4 torus and 4x4 mesh (NOPs); two back-to-back all-reduces without reset
+    {
+      const char *topo[] = {"torus:4x4", "mesh:4x4"};
+      for (int k = 0; k < 2; k++) {
+        Scen c;
+        if (!scen_make(c, topo[k], "multitree", 4096, compact)) {
+          st.fail++;
+          continue;
+        }
+        int nodes[] = {0, 5, 10, 15};
+        for (int i = 0; i < (quick ? 2 : 4); i++) {
+          std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 2000 + 10 * k + i, i & 1, (i >> 1) & 1)};
+          if (i == 1) runs.push_back(mt_ni_env_run_default(so + 3000 + k, 0, 1)); // back to back: fp32 msg, then int32 pkt
+          char tag[80];
+          snprintf(tag, sizeof tag, "%s %s node %d%s", CFG_NAME, topo[k], nodes[i], i == 1 ? " x2" : "");
+          run_case(c, nodes[i], runs, tag, 0, st, false);
+        }
+        scen_free(c);
       }
-    } else st.fail++;
-    scen_free(c);
-  }
+    }
+    // 3. routed (multi-hop) slots: halving-doubling on a 4x4 mesh (full layout only)
+    if (!compact) {
+      Scen c;
+      if (scen_make(c, "mesh:4x4", "hd", 4096, 0)) {
+        std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 4000, 1, 0)};
+        run_case(c, 6, runs, CFG_NAME " mesh4x4 hd node 6 (routed)", 0, st, false);
+      } else st.fail++;
+      scen_free(c);
+    }
+    // 4. long messages: 4-KiB chunks (256 flits: 64 sub-packets, 16 packets)
+    {
+      Scen c;
+      if (scen_make(c, "mesh:2x2", "multitree", 16384, compact)) {
+        for (int n = 0; n < 4; n++) {
+          std::vector<mt_ni_env_run> runs{mt_ni_env_run_default(so + 6000 + n, n & 1, n >> 1)};
+          char tag[80];
+          snprintf(tag, sizeof tag, "%s mesh2x2 16KiB node %d", CFG_NAME, n);
+          run_case(c, n, runs, tag, 0, st, false);
+        }
+      } else st.fail++;
+      scen_free(c);
+    }
   } // reps
   // 5. error cases: each must end with its documented code, both models agreeing
   {
@@ -291,9 +383,11 @@ int main(int argc, char **argv) {
     if (scen_make(c, "mesh:2x2", "multitree", 1024, compact)) {
       for (int f = 1; f < MT_NI_F_COUNT; f++) {
         mt_ni_env_run r = mt_ni_env_run_default(5000 + f, 0, 0);
-        r.fault = f; r.wd_limit = 3000;
+        r.fault = f;
+        r.wd_limit = 3000;
         std::vector<mt_ni_env_run> runs{r};
-        char tag[80]; snprintf(tag, sizeof tag, "%s fault %s", CFG_NAME, mt_ni_fault_name(f));
+        char tag[80];
+        snprintf(tag, sizeof tag, "%s fault %s", CFG_NAME, mt_ni_fault_name(f));
         run_case(c, 1, runs, tag, 0, st, false);
       }
     } else st.fail++;

@@ -79,29 +79,33 @@ struct Rng {
 };
 
 // ---------------- Verilator vector access ----------------
-template <std::size_t N> static void get_words(const VlWide<N>& v, uint32_t* o) {
+template <std::size_t N>
+static void get_words(const VlWide<N> &v, uint32_t *o) {
   for (std::size_t i = 0; i < N; i++) o[i] = v[i];
 }
-template <class T> static void get_words(const T& v, uint32_t* o) {
+template <class T>
+static void get_words(const T &v, uint32_t *o) {
   uint64_t x = (uint64_t)v;
   o[0] = (uint32_t)x;
   o[1] = (uint32_t)(x >> 32);
 }
-template <std::size_t N> static void set_words(VlWide<N>& v, const uint32_t* in) {
+template <std::size_t N>
+static void set_words(VlWide<N> &v, const uint32_t *in) {
   for (std::size_t i = 0; i < N; i++) v[i] = in[i];
 }
-template <class T> static void set_words(T& v, const uint32_t* in) {
+template <class T>
+static void set_words(T &v, const uint32_t *in) {
   v = (T)((uint64_t)in[0] | ((uint64_t)in[1] << 32));
 }
-static inline unsigned getbit(const uint32_t* a, unsigned b) { return (a[b / 32] >> (b % 32)) & 1u; }
-static inline void setbit(uint32_t* a, unsigned b, unsigned v) {
+static inline unsigned getbit(const uint32_t *a, unsigned b) { return (a[b / 32] >> (b % 32)) & 1u; }
+static inline void setbit(uint32_t *a, unsigned b, unsigned v) {
   if (v) a[b / 32] |= 1u << (b % 32);
   else a[b / 32] &= ~(1u << (b % 32));
 }
-static void put_flit(uint32_t* a, unsigned pos, const mt_flit& f, unsigned w) {
+static void put_flit(uint32_t *a, unsigned pos, const mt_flit &f, unsigned w) {
   for (unsigned b = 0; b < w; b++) setbit(a, pos + b, (f.w[b / 32] >> (b % 32)) & 1u);
 }
-static void take_flit(const uint32_t* a, unsigned pos, mt_flit& f, unsigned w) {
+static void take_flit(const uint32_t *a, unsigned pos, mt_flit &f, unsigned w) {
   mt_flit_clear(&f);
   for (unsigned b = 0; b < w; b++)
     if (getbit(a, pos + b)) f.w[b / 32] |= 1u << (b % 32);
@@ -115,13 +119,13 @@ struct Pkt {
   uint32_t uid = 0;
   mt_head_info h{};
 };
-struct Mon {  // per (output port, vc)
+struct Mon { // per (output port, vc)
   bool in = false, ar = false;
   uint32_t uid = 0, seq = 0;
-  unsigned occ = 0, pend = 0;  // downstream buffer occupancy, credits not yet returned
+  unsigned occ = 0, pend = 0; // downstream buffer occupancy, credits not yet returned
 };
 
-static std::string flit_str(const mt_flit& f, unsigned fw) {
+static std::string flit_str(const mt_flit &f, unsigned fw) {
   std::string s;
   char b[16];
   for (int i = (int)((fw + 31) / 32) - 1; i >= 0; i--) {
@@ -138,7 +142,7 @@ struct Stats {
   uint64_t share_ar = 0, share_n = 0;
 };
 
-int main(int argc, char** argv) {
+int main(int argc, char **argv) {
   uint32_t seed = 1;
   uint64_t cycles = 100000;
   unsigned perturb = 0, linklat = 150;
@@ -146,15 +150,18 @@ int main(int argc, char** argv) {
   std::string mode = "random";
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
-    auto nxt = [&]() { return i + 1 < argc ? argv[++i] : (char*)"0"; };
+    auto nxt = [&]() { return i + 1 < argc ? argv[++i] : (char *)"0"; };
     if (a == "--seed") seed = (uint32_t)strtoul(nxt(), nullptr, 0);
     else if (a == "--cycles") cycles = strtoull(nxt(), nullptr, 0);
     else if (a == "--perturb") perturb = (unsigned)strtoul(nxt(), nullptr, 0);
     else if (a == "--mode") mode = nxt();
     else if (a == "--linklat") linklat = (unsigned)strtoul(nxt(), nullptr, 0);
     else if (a == "--cbench") cbench = true;
-    else if (a[0] == '+') continue;  // verilator plusargs
-    else { fprintf(stderr, "unknown argument %s\n", a.c_str()); return 2; }
+    else if (a[0] == '+') continue; // verilator plusargs
+    else {
+      fprintf(stderr, "unknown argument %s\n", a.c_str());
+      return 2;
+    }
   }
   if (!seed) seed = 1;
   const bool random_mode = mode == "random";
@@ -162,13 +169,26 @@ int main(int argc, char** argv) {
 
   mt_router_params prm;
   mt_router_default_params(&prm);
-  prm.dims = CFG_DIMS; prm.k[0] = CFG_K0; prm.k[1] = CFG_K1; prm.k[2] = CFG_K2;
-  prm.torus = CFG_TORUS; prm.nlocal = CFG_LOCAL_PORTS; prm.payload_w = CFG_PAYLOAD_W; prm.num_vcs = CFG_NUM_VCS;
-  prm.vc_depth = CFG_VC_DEPTH; prm.ej_depth = CFG_EJ_DEPTH; prm.subpkt_flits = CFG_SUBPKT_FLITS;
-  prm.step_prio = CFG_STEP_PRIO; prm.wd_w = CFG_WD_W; prm.perturb = perturb;
+  prm.dims = CFG_DIMS;
+  prm.k[0] = CFG_K0;
+  prm.k[1] = CFG_K1;
+  prm.k[2] = CFG_K2;
+  prm.torus = CFG_TORUS;
+  prm.nlocal = CFG_LOCAL_PORTS;
+  prm.payload_w = CFG_PAYLOAD_W;
+  prm.num_vcs = CFG_NUM_VCS;
+  prm.vc_depth = CFG_VC_DEPTH;
+  prm.ej_depth = CFG_EJ_DEPTH;
+  prm.subpkt_flits = CFG_SUBPKT_FLITS;
+  prm.step_prio = CFG_STEP_PRIO;
+  prm.wd_w = CFG_WD_W;
+  prm.perturb = perturb;
   mt_err err;
   mt_router cr;
-  if (mt_router_init(&cr, &prm, &err)) { fprintf(stderr, "bad params: %s\n", err.msg); return 2; }
+  if (mt_router_init(&cr, &prm, &err)) {
+    fprintf(stderr, "bad params: %s\n", err.msg);
+    return 2;
+  }
   const unsigned FW = mt_flit_bits(PW, NV), FB = PW / 8;
   const unsigned nodes = CFG_K0 * (CFG_DIMS > 1 ? CFG_K1 : 1) * (CFG_DIMS > 2 ? CFG_K2 : 1);
   Rng rng{seed * 2654435761u ^ 0x9e3779b9u};
@@ -192,7 +212,10 @@ int main(int argc, char** argv) {
   set_words(dut->in_flit_i, wbuf);
   set_words(dut->out_credit_i, wcred);
   dut->eval();
-  dut->clk_i = 1; dut->eval(); dut->clk_i = 0; dut->eval();
+  dut->clk_i = 1;
+  dut->eval();
+  dut->clk_i = 0;
+  dut->eval();
   dut->rst_ni = 1;
   dut->eval();
 
@@ -200,7 +223,7 @@ int main(int argc, char** argv) {
   std::vector<Pkt> pk(NP * NV);
   std::vector<unsigned> upc(NP * NV, CFG_VC_DEPTH);
   std::vector<Mon> mon(NP * NV);
-  std::vector<unsigned> inj_rate(NP, 4), drain_rate(NP, 16), cred_rate(NP, 16);  // x/16
+  std::vector<unsigned> inj_rate(NP, 4), drain_rate(NP, 16), cred_rate(NP, 16); // x/16
   // fixed-latency credit delay line (efficiency modes model a link of linklat cycles)
   const unsigned dl = random_mode ? 1 : 2 * linklat;
   std::vector<std::vector<uint8_t>> cdelay(dl, std::vector<uint8_t>(NP * NV, 0));
@@ -222,20 +245,27 @@ int main(int argc, char** argv) {
 
   auto start_pkt = [&](unsigned p, unsigned v, bool ar, unsigned len, unsigned dst, unsigned next,
                        unsigned eject) {
-    Pkt& k = pk[p * NV + v];
+    Pkt &k = pk[p * NV + v];
     k.on = true;
     k.ar = ar;
     k.sent = 0;
     k.uid = uid++;
     k.h = mt_head_info{};
-    k.h.dst = dst; k.h.src = rng.below(4096); k.h.next = next; k.h.eject = eject;
-    k.h.flow = rng.below(4096); k.h.op = ar ? 1 + rng.below(2) : rng.below(3);
-    k.h.last = ar ? 1 : rng.below(2); k.h.step = rng.below(4); k.h.addr = k.uid; k.h.len = len;
+    k.h.dst = dst;
+    k.h.src = rng.below(4096);
+    k.h.next = next;
+    k.h.eject = eject;
+    k.h.flow = rng.below(4096);
+    k.h.op = ar ? 1 + rng.below(2) : rng.below(3);
+    k.h.last = ar ? 1 : rng.below(2);
+    k.h.step = rng.below(4);
+    k.h.addr = k.uid;
+    k.h.len = len;
     k.nf = 1 + mt_payload_flits(len, PW);
     if (ar && k.nf - 1 > ar_max_flits) ar_max_flits = k.nf - 1;
     st.started++;
   };
-  auto flit_of = [&](const Pkt& k, unsigned v) {
+  auto flit_of = [&](const Pkt &k, unsigned v) {
     mt_flit f;
     mt_flit_clear(&f);
     unsigned i = k.sent, t;
@@ -270,14 +300,17 @@ int main(int argc, char** argv) {
       }
     }
     if (draining) {
-      for (unsigned p = 0; p < NP; p++) { drain_rate[p] = 16; cred_rate[p] = 16; }
+      for (unsigned p = 0; p < NP; p++) {
+        drain_rate[p] = 16;
+        cred_rate[p] = 16;
+      }
     }
     // ---- upstream: start packets ----
     memset(cin.in_valid, 0, sizeof cin.in_valid);
     memset(wbuf, 0, sizeof wbuf);
     for (unsigned p = 0; p < NP; p++) {
       for (unsigned v = 0; v < NV; v++) {
-        Pkt& k = pk[p * NV + v];
+        Pkt &k = pk[p * NV + v];
         if (k.on || (draining && (random_mode || mode == "share"))) continue;
         if (random_mode) {
           if (!rng.chance(1, 8)) continue;
@@ -316,7 +349,7 @@ int main(int argc, char** argv) {
       unsigned off = rng.below(NV);
       for (unsigned j = 0; j < NV; j++) {
         unsigned v = (off + j) % NV;
-        Pkt& k = pk[p * NV + v];
+        Pkt &k = pk[p * NV + v];
         if (!k.on || upc[p * NV + v] == 0) continue;
         mt_flit f = flit_of(k, v);
         cin.in_valid[p] = 1;
@@ -331,22 +364,31 @@ int main(int argc, char** argv) {
     memset(cin.out_credit, 0, sizeof cin.out_credit);
     memset(wcred, 0, sizeof wcred);
     {
-      std::vector<uint8_t>& slot = cdelay[cyc % dl];
+      std::vector<uint8_t> &slot = cdelay[cyc % dl];
       for (unsigned o = 0; o < NP; o++)
         for (unsigned v = 0; v < NV; v++) {
-          Mon& m = mon[o * NV + v];
+          Mon &m = mon[o * NV + v];
           unsigned j = o * NV + v;
-          if (slot[j]) { cin.out_credit[o][v] = 1; setbit(wcred, j, 1); slot[j] = 0; }
+          if (slot[j]) {
+            cin.out_credit[o][v] = 1;
+            setbit(wcred, j, 1);
+            slot[j] = 0;
+          }
           // drain one flit from the downstream buffer
-          if (m.occ > 0 && rng.chance(drain_rate[o], 16)) { m.occ--; m.pend++; }
+          if (m.occ > 0 && rng.chance(drain_rate[o], 16)) {
+            m.occ--;
+            m.pend++;
+          }
           // return one pending credit (into the delay line)
           if (m.pend > 0 && rng.chance(cred_rate[o], 16)) {
             unsigned at = (unsigned)((cyc + dl - 1) % dl);
             if (dl == 1) at = (unsigned)(cyc % dl);
             if (!cdelay[at][j]) {
               m.pend--;
-              if (dl == 1) { cin.out_credit[o][v] = 1; setbit(wcred, j, 1); }
-              else cdelay[at][j] = 1;
+              if (dl == 1) {
+                cin.out_credit[o][v] = 1;
+                setbit(wcred, j, 1);
+              } else cdelay[at][j] = 1;
             }
           }
         }
@@ -355,7 +397,8 @@ int main(int argc, char** argv) {
     set_words(dut->in_flit_i, wbuf);
     {
       uint32_t vw[2] = {0, 0};
-      for (unsigned p = 0; p < NP; p++) if (cin.in_valid[p]) vw[0] |= 1u << p;
+      for (unsigned p = 0; p < NP; p++)
+        if (cin.in_valid[p]) vw[0] |= 1u << p;
       set_words(dut->in_valid_i, vw);
     }
     set_words(dut->out_credit_i, wcred);
@@ -369,7 +412,7 @@ int main(int argc, char** argv) {
     st.cycles++;
     // ---- compare ----
     static uint32_t rf[1024], rv[2], rc[64], rw[64], ro[64];
-    const mt_router_out* ref = &cout_;
+    const mt_router_out *ref = &cout_;
     mt_router_out rtl;
     if (!cbench) {
       get_words(dut->out_flit_o, rf);
@@ -408,7 +451,7 @@ int main(int argc, char** argv) {
       }
       if (bad) st.mism++;
     }
-    const mt_router_out* drv = cbench ? ref : &rtl;  // the RTL drives the environment
+    const mt_router_out *drv = cbench ? ref : &rtl; // the RTL drives the environment
     // ---- upstream credit counters ----
     for (unsigned p = 0; p < NP; p++)
       for (unsigned v = 0; v < NV; v++)
@@ -422,7 +465,7 @@ int main(int argc, char** argv) {
     // ---- downstream receivers and monitors ----
     for (unsigned o = 0; o < NP; o++) {
       if (!drv->out_valid[o]) continue;
-      const mt_flit& f = drv->out_flit[o];
+      const mt_flit &f = drv->out_flit[o];
       unsigned t = mt_flit_type(&f, PW), v = mt_flit_vc(&f, PW, NV);
       st.flits++;
       if (o == 0) {
@@ -430,11 +473,17 @@ int main(int argc, char** argv) {
         st.link_last = cyc;
         st.link_flits++;
         if (mt_ft_is_head(t)) st.link_heads++;
-        if (cyc >= 2000 && cyc < 10000) { if (mt_ft_is_normal(t)) st.share_n++; else st.share_ar++; }
+        if (cyc >= 2000 && cyc < 10000) {
+          if (mt_ft_is_normal(t)) st.share_n++;
+          else st.share_ar++;
+        }
       }
-      if (v >= NV) { st.mon_err++; continue; }
-      Mon& m = mon[o * NV + v];
-      const char* err = nullptr;
+      if (v >= NV) {
+        st.mon_err++;
+        continue;
+      }
+      Mon &m = mon[o * NV + v];
+      const char *err = nullptr;
       unsigned depth = o < ND ? CFG_VC_DEPTH : CFG_EJ_DEPTH;
       if (++m.occ + m.pend > depth) err = "sent without a credit (downstream overflow)";
       if (mt_ft_is_head(t)) {
@@ -449,7 +498,10 @@ int main(int argc, char** argv) {
         else if (m.ar == (bool)mt_ft_is_normal(t)) err = "flit kind changes inside a packet";
         else if (f.w[0] != m.uid || f.w[1] != m.seq) err = "payload tag/sequence wrong";
         m.seq++;
-        if (mt_ft_is_tail(t)) { m.in = false; st.delivered++; }
+        if (mt_ft_is_tail(t)) {
+          m.in = false;
+          st.delivered++;
+        }
       }
       if (err) {
         st.mon_err++;
@@ -462,8 +514,12 @@ int main(int argc, char** argv) {
       for (unsigned j = 0; j < NP * NV && idle; j++)
         if (pk[j].on || mon[j].occ || mon[j].pend || mon[j].in || upc[j] != CFG_VC_DEPTH) idle = false;
       for (unsigned j = 0; j < dl && idle; j++)
-        for (unsigned x = 0; x < NP * NV; x++) if (cdelay[j][x]) idle = false;
-      if (idle && st.delivered == st.started) { cyc++; break; }
+        for (unsigned x = 0; x < NP * NV; x++)
+          if (cdelay[j][x]) idle = false;
+      if (idle && st.delivered == st.started) {
+        cyc++;
+        break;
+      }
     }
   }
   auto t1 = std::chrono::steady_clock::now();
@@ -471,9 +527,12 @@ int main(int argc, char** argv) {
   dut->final();
 
   unsigned pass = 0, fail = 0;
-  auto check = [&](bool ok, const char* what) {
+  auto check = [&](bool ok, const char *what) {
     if (ok) pass++;
-    else { fail++; printf("FAIL %s: %s\n", rname.c_str(), what); }
+    else {
+      fail++;
+      printf("FAIL %s: %s\n", rname.c_str(), what);
+    }
   };
   printf("%s: seed %u node %u cycles %llu mismatching-cycles %llu monitor-errors %llu packets %llu/%llu flits %llu "
          "max-msg %llu flits, %.2f s, %.0f cycles/s%s\n",

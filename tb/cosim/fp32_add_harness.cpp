@@ -31,33 +31,49 @@ struct Bench {
   uint32_t last[kLanes] = {};
 
   void edge() {
-    dut->clk_i = 0; dut->eval(); ctx->timeInc(1);
-    dut->clk_i = 1; dut->eval(); ctx->timeInc(1);
+    dut->clk_i = 0;
+    dut->eval();
+    ctx->timeInc(1);
+    dut->clk_i = 1;
+    dut->eval();
+    ctx->timeInc(1);
   }
   void fail(const char *what, int dtype, uint32_t a, uint32_t b, uint32_t rtl, uint32_t model) {
     if (++n_fail <= 20)
       std::printf("MISMATCH %s dtype=%d a=%08" PRIx32 " b=%08" PRIx32 " rtl=%08" PRIx32
-                  " model=%08" PRIx32 "\n", what, dtype, a, b, rtl, model);
+                  " model=%08" PRIx32 "\n",
+                  what, dtype, a, b, rtl, model);
   }
   // One vector of kLanes pairs through the ALU, checked after the edge.
   void vec(int dtype, const uint32_t *a, const uint32_t *b) {
-    dut->valid_i = 1; dut->dtype_i = dtype;
-    for (int k = 0; k < kLanes; k++) { dut->a_i[k] = a[k]; dut->b_i[k] = b[k]; }
+    dut->valid_i = 1;
+    dut->dtype_i = dtype;
+    for (int k = 0; k < kLanes; k++) {
+      dut->a_i[k] = a[k];
+      dut->b_i[k] = b[k];
+    }
     edge();
-    if (dut->valid_o) n_pass++; else fail("valid_o low", dtype, 0, 0, 0, 1);
+    if (dut->valid_o) n_pass++;
+    else fail("valid_o low", dtype, 0, 0, 0, 1);
     for (int k = 0; k < kLanes; k++) {
       uint32_t rtl = dut->sum_o[k], model = mt_reduce_add(dtype, a[k], b[k]);
-      if (rtl == model) n_pass++; else fail("lane", dtype, a[k], b[k], rtl, model);
+      if (rtl == model) n_pass++;
+      else fail("lane", dtype, a[k], b[k], rtl, model);
       last[k] = rtl;
     }
   }
   void idle(uint64_t *s) {
-    dut->valid_i = 0; dut->dtype_i = fp32_rng32(s) & 1u;
-    for (int k = 0; k < kLanes; k++) { dut->a_i[k] = fp32_rng32(s); dut->b_i[k] = fp32_rng32(s); }
+    dut->valid_i = 0;
+    dut->dtype_i = fp32_rng32(s) & 1u;
+    for (int k = 0; k < kLanes; k++) {
+      dut->a_i[k] = fp32_rng32(s);
+      dut->b_i[k] = fp32_rng32(s);
+    }
     edge();
     bool ok = !dut->valid_o;
     for (int k = 0; k < kLanes; k++) ok = ok && dut->sum_o[k] == last[k];
-    if (ok) n_pass++; else fail("idle cycle changed valid_o/sum_o", -1, 0, 0, 0, 0);
+    if (ok) n_pass++;
+    else fail("idle cycle changed valid_o/sum_o", -1, 0, 0, 0, 0);
   }
 };
 
@@ -68,12 +84,18 @@ struct Feeder {
   uint32_t qa[kLanes], qb[kLanes];
   int n = 0;
   void push(uint32_t a, uint32_t bb) {
-    qa[n] = a; qb[n] = bb;
-    if (++n == kLanes) { b.vec(dtype, qa, qb); n = 0; }
+    qa[n] = a;
+    qb[n] = bb;
+    if (++n == kLanes) {
+      b.vec(dtype, qa, qb);
+      n = 0;
+    }
   }
-  void flush() { while (n) push(0, 0); }
+  void flush() {
+    while (n) push(0, 0);
+  }
 };
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
   uint64_t pairs = 4000000, seed = 1;
@@ -81,7 +103,7 @@ int main(int argc, char **argv) {
   int pos = 0;
   for (int i = 1; i < argc; i++) {
     if (!std::strcmp(argv[i], "--expect-mismatch")) expect_mismatch = true;
-    else if (argv[i][0] == '+') continue;  // leave plusargs to Verilator
+    else if (argv[i][0] == '+') continue; // leave plusargs to Verilator
     else if (pos++ == 0) pairs = std::strtoull(argv[i], nullptr, 0);
     else seed = std::strtoull(argv[i], nullptr, 0);
   }
@@ -90,10 +112,15 @@ int main(int argc, char **argv) {
   uint64_t s = seed;
 
   // reset: valid_o must be low
-  bench.dut->clk_i = 0; bench.dut->rst_ni = 0; bench.dut->valid_i = 0; bench.dut->eval();
+  bench.dut->clk_i = 0;
+  bench.dut->rst_ni = 0;
+  bench.dut->valid_i = 0;
+  bench.dut->eval();
   bench.ctx->timeInc(1);
-  bench.dut->rst_ni = 1; bench.dut->eval();
-  if (!bench.dut->valid_o) n_pass++; else bench.fail("valid_o after reset", -1, 0, 0, 1, 0);
+  bench.dut->rst_ni = 1;
+  bench.dut->eval();
+  if (!bench.dut->valid_o) n_pass++;
+  else bench.fail("valid_o after reset", -1, 0, 0, 1, 0);
 
   Feeder fp{bench, MT_DTYPE_FP32}, in{bench, MT_DTYPE_INT32};
   // 1. every ordered pair of special-class values (fp32), and the same patterns as int32
@@ -101,21 +128,31 @@ int main(int argc, char **argv) {
   size_t ns = fp32_specials(sp, sizeof sp / sizeof sp[0], &s);
   uint64_t n_special = 0;
   for (size_t i = 0; i < ns; i++)
-    for (size_t j = 0; j < ns; j++) { fp.push(sp[i], sp[j]); in.push(sp[i], sp[j]); n_special++; }
-  fp.flush(); in.flush();
+    for (size_t j = 0; j < ns; j++) {
+      fp.push(sp[i], sp[j]);
+      in.push(sp[i], sp[j]);
+      n_special++;
+    }
+  fp.flush();
+  in.flush();
   // 2. random fp32 pairs; every 16th vector an int32 vector; every 64th an idle cycle
   uint64_t n_int = 0;
   for (uint64_t k = 0; k < pairs; k++) {
     uint32_t a, b;
     fp32_pair(&s, (int)(k % FP32_NMODES), &a, &b);
     fp.push(a, b);
-    if ((k & 63) == 0) { for (int l = 0; l < kLanes; l++) in.push(fp32_rng32(&s), fp32_rng32(&s)); n_int += kLanes; }
+    if ((k & 63) == 0) {
+      for (int l = 0; l < kLanes; l++) in.push(fp32_rng32(&s), fp32_rng32(&s));
+      n_int += kLanes;
+    }
     if ((k & 255) == 1) bench.idle(&s);
   }
-  fp.flush(); in.flush();
+  fp.flush();
+  in.flush();
   std::printf("fp32_add_harness: %zu specials -> %" PRIu64 " special pairs (fp32 and int32), %" PRIu64
               " random fp32 pairs, %" PRIu64 " random int32 pairs, seed %" PRIu64 ", %" PRIu64
-              " cycles, %" PRIu64 " mismatches\n", ns, n_special, pairs, n_int, seed,
+              " cycles, %" PRIu64 " mismatches\n",
+              ns, n_special, pairs, n_int, seed,
               bench.ctx->time() / 2, n_fail);
   bench.dut->final();
   if (expect_mismatch) {

@@ -29,20 +29,46 @@ static inline uint32_t fp32_make(uint32_t sign, uint32_t exp, uint32_t frac) {
 /* Special values; returns the count (<= cap). Random subnormals come from *s. */
 static inline size_t fp32_specials(uint32_t *v, size_t cap, uint64_t *s) {
   static const uint32_t fixed[] = {
-    0x00000000u, /* +0 */            0x00000001u, /* min subnormal */
-    0x00000002u, 0x00000003u,        0x007FFFFFu, /* max subnormal */
-    0x007FFFFEu, 0x00400000u,        0x00400001u,
-    0x00800000u, /* min normal */    0x00800001u, 0x00FFFFFFu, 0x01000000u,
-    0x7F7FFFFFu, /* max normal */    0x7F7FFFFEu, 0x7F000000u, 0x7EFFFFFFu,
-    0x3F800000u, /* 1 */             0x3F800001u, 0x3FFFFFFFu, 0x40000000u,
-    0x33800000u, /* 2^-24: half ulp of 1 */ 0x33800001u, 0x337FFFFFu,
-    0x34000000u, /* 2^-23: ulp of 1 */      0x33000000u, /* 2^-25 */
-    0x73000000u, /* 2^103: half ulp of max normal */ 0x73000001u, 0x72FFFFFFu,
+    0x00000000u,
+    /* +0 */ 0x00000001u, /* min subnormal */
+    0x00000002u,
+    0x00000003u,
+    0x007FFFFFu, /* max subnormal */
+    0x007FFFFEu,
+    0x00400000u,
+    0x00400001u,
+    0x00800000u,
+    /* min normal */ 0x00800001u,
+    0x00FFFFFFu,
+    0x01000000u,
+    0x7F7FFFFFu,
+    /* max normal */ 0x7F7FFFFEu,
+    0x7F000000u,
+    0x7EFFFFFFu,
+    0x3F800000u,
+    /* 1 */ 0x3F800001u,
+    0x3FFFFFFFu,
+    0x40000000u,
+    0x33800000u,
+    /* 2^-24: half ulp of 1 */ 0x33800001u,
+    0x337FFFFFu,
+    0x34000000u,
+    /* 2^-23: ulp of 1 */ 0x33000000u, /* 2^-25 */
+    0x73000000u,
+    /* 2^103: half ulp of max normal */ 0x73000001u,
+    0x72FFFFFFu,
     0x73800000u, /* 2^104: ulp of max */
-    0x4B000000u, /* 2^23 */ 0x4B800000u, 0x3EFFFFFFu, 0x3F000000u,
+    0x4B000000u,
+    /* 2^23 */ 0x4B800000u,
+    0x3EFFFFFFu,
+    0x3F000000u,
     0x7F800000u, /* +inf */
-    0x7FC00000u, /* qNaN */ 0x7FC00001u, 0x7FFFFFFFu,
-    0x7F800001u, /* sNaN */ 0x7FA00000u, 0x7FBFFFFFu,
+    0x7FC00000u,
+    /* qNaN */ 0x7FC00001u,
+    0x7FFFFFFFu,
+    0x7F800001u,
+    /* sNaN */ 0x7FA00000u,
+    0x7FBFFFFFu,
   };
   size_t n = 0;
   for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
@@ -83,7 +109,8 @@ static inline void fp32_pair(uint64_t *s, int mode, uint32_t *pa, uint32_t *pb) 
   switch (mode) {
   default:
   case FP32_M_UNIFORM:
-    a = fa; b = fb;
+    a = fa;
+    b = fb;
     break;
   case FP32_M_CLOSE: {
     uint32_t ea = 1u + (uint32_t)((r >> 8) % 254u);
@@ -91,58 +118,76 @@ static inline void fp32_pair(uint64_t *s, int mode, uint32_t *pa, uint32_t *pb) 
     int32_t eb = (int32_t)ea + db;
     if (eb < 0) eb = 0;
     if (eb > 254) eb = 254;
-    a = fp32_make(sa, ea, fa); b = fp32_make(sb, (uint32_t)eb, fb);
-    break; }
+    a = fp32_make(sa, ea, fa);
+    b = fp32_make(sb, (uint32_t)eb, fb);
+    break;
+  }
   case FP32_M_SPREAD: {
     uint32_t ea = (uint32_t)((r >> 8) % 255u);
     int32_t d = (int32_t)((r >> 20) % 31u);
     int32_t eb = ((r >> 30) & 1u) ? (int32_t)ea - d : (int32_t)ea + d;
     if (eb < 0) eb = 0;
     if (eb > 254) eb = 254;
-    a = fp32_make(sa, ea, fa); b = fp32_make(sb, (uint32_t)eb, fb);
-    break; }
+    a = fp32_make(sa, ea, fa);
+    b = fp32_make(sb, (uint32_t)eb, fb);
+    break;
+  }
   case FP32_M_SUBNORMAL: {
     uint32_t ea = ((r >> 8) & 3u) ? 0u : 1u + (uint32_t)((r >> 10) % 3u);
     uint32_t eb = ((r >> 12) & 3u) ? 0u : 1u + (uint32_t)((r >> 14) % 3u);
     /* vary the fraction's magnitude so tiny subnormals show up too */
     uint32_t ka = (uint32_t)((r >> 16) % 24u), kb = (uint32_t)((r >> 21) % 24u);
-    a = fp32_make(sa, ea, fa >> (ea ? 0u : ka)); b = fp32_make(sb, eb, fb >> (eb ? 0u : kb));
-    break; }
+    a = fp32_make(sa, ea, fa >> (ea ? 0u : ka));
+    b = fp32_make(sb, eb, fb >> (eb ? 0u : kb));
+    break;
+  }
   case FP32_M_CANCEL: {
     uint32_t ea = (uint32_t)((r >> 8) % 255u);
     a = fp32_make(sa, ea, fa);
-    uint32_t k = (uint32_t)((r >> 20) % 25u);            /* perturb k low bits */
+    uint32_t k = (uint32_t)((r >> 20) % 25u); /* perturb k low bits */
     uint32_t mask = k ? ((1u << k) - 1u) : 0u;
     uint32_t mag = (a & 0x7FFFFFFFu) ^ (fb & mask);
     if (((r >> 26) & 3u) == 0 && ea > 0) mag = (a & 0x7FFFFFFFu) - 1u - (fb & 7u);
     if (mag >= 0x7F800000u) mag = 0x7F7FFFFFu;
     b = (((a >> 31) ^ 1u) << 31) | mag;
-    break; }
+    break;
+  }
   case FP32_M_TIE: {
     uint32_t ea = 26u + (uint32_t)((r >> 8) % 229u); /* 26..254 */
     a = fp32_make(sa, ea, fa);
     /* half an ulp of a is 2^(ea-127-24): exponent field ea-24; vary by -1..+1 and fraction */
     int32_t eb = (int32_t)ea - 24 + (int32_t)((r >> 20) % 3u) - 1;
     uint32_t fsel = (uint32_t)((r >> 24) % 4u);
-    uint32_t frac = fsel == 0 ? 0u : fsel == 1 ? 1u : fsel == 2 ? 0x7FFFFFu : fb;
+    uint32_t frac = fsel == 0 ? 0u : fsel == 1 ? 1u
+      : fsel == 2                              ? 0x7FFFFFu
+                                               : fb;
     b = fp32_make(sb, (uint32_t)eb, frac);
-    break; }
+    break;
+  }
   case FP32_M_OVERFLOW: {
     uint32_t ea = 250u + (uint32_t)((r >> 8) % 5u), eb = 250u + (uint32_t)((r >> 12) % 5u);
     uint32_t fa2 = ((r >> 16) & 1u) ? (fa | 0x7FFF00u) : fa;
     a = fp32_make(0, ea, fa2) | (sa << 31);
     b = fp32_make(0, eb, fb) | ((((r >> 17) & 7u) ? sa : sb) << 31);
-    break; }
+    break;
   }
-  if ((r >> 40) & 1u) { uint32_t t = a; a = b; b = t; }
-  *pa = a; *pb = b;
+  }
+  if ((r >> 40) & 1u) {
+    uint32_t t = a;
+    a = b;
+    b = t;
+  }
+  *pa = a;
+  *pb = b;
 }
 
 static inline uint32_t fp32_host_add(uint32_t a, uint32_t b) {
   volatile float x, y, z;
   float t;
-  memcpy(&t, &a, 4); x = t;
-  memcpy(&t, &b, 4); y = t;
+  memcpy(&t, &a, 4);
+  x = t;
+  memcpy(&t, &b, 4);
+  y = t;
   z = x + y;
   t = z;
   uint32_t r;

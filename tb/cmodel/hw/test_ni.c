@@ -23,14 +23,24 @@
 static uint64_t run_node(scen *c, int node, const mt_ni_env_run *runs, int nruns, const char *tag) {
   mt_err e;
   mt_ni ni;
-  if (mt_ni_init(&ni, &c->p, &e)) { CHECK(0, "%s: ni init: %s", tag, e.msg); return 0; }
+  if (mt_ni_init(&ni, &c->p, &e)) {
+    CHECK(0, "%s: ni init: %s", tag, e.msg);
+    return 0;
+  }
   mt_ni_env *env = mt_ni_env_new(&c->s, &c->tb, &c->ly, &c->t, node, &c->p, &e);
-  if (!env) { CHECK(0, "%s: env: %s", tag, e.msg); mt_ni_free(&ni); return 0; }
+  if (!env) {
+    CHECK(0, "%s: env: %s", tag, e.msg);
+    mt_ni_free(&ni);
+    return 0;
+  }
   mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
   uint64_t cyc = 0;
   for (int r = 0; r < nruns; r++) {
-    if (mt_ni_env_begin(env, &runs[r], &e)) { CHECK(0, "%s: begin: %s", tag, e.msg); break; }
+    if (mt_ni_env_begin(env, &runs[r], &e)) {
+      CHECK(0, "%s: begin: %s", tag, e.msg);
+      break;
+    }
     uint64_t t0 = mt_ni_env_cycle(env), lim = 2000000;
     while (!mt_ni_env_finished(env) && mt_ni_env_cycle(env) - t0 < lim) {
       mt_ni_in in;
@@ -56,21 +66,28 @@ static uint64_t run_node(scen *c, int node, const mt_ni_env_run *runs, int nruns
 /* the NI's decoder against the planner's */
 static void test_decode(const char *topo, int compact) {
   scen c;
-  if (scen_make(&c, topo, "multitree", 4096, compact)) { CHECK(0, "scenario"); return; }
-  mt_ni ni; mt_err e;
+  if (scen_make(&c, topo, "multitree", 4096, compact)) {
+    CHECK(0, "scenario");
+    return;
+  }
+  mt_ni ni;
+  mt_err e;
   CHECK(mt_ni_init(&ni, &c.p, &e) == 0, "init: %s", e.msg);
   CHECK(mt_ni_entry_bits(&c.p) == c.ly.width, "entry bits %d vs layout %d", mt_ni_entry_bits(&c.p), c.ly.width);
   for (int n = 0; n < c.tb.n_nodes; n++) {
     mt_ni_env *env = mt_ni_env_new(&c.s, &c.tb, &c.ly, &c.t, n, &c.p, &e);
     mt_ni_env_run r = mt_ni_env_run_default(1, 0, 0);
     mt_ni_env_begin(env, &r, &e);
-    mt_ni_in cfg; mt_ni_env_comb(env, &cfg);
+    mt_ni_in cfg;
+    mt_ni_env_comb(env, &cfg);
     const mt_entry *en = mt_node_entries(&c.tb, n);
     for (int i = 0; i < c.tb.count[n]; i++) {
       uint64_t w[MT_LAYOUT_MAX_WORDS], w4[MT_NI_EW] = {0};
       mt_layout_encode(&c.ly, &en[i], w);
       for (int k = 0; k < mt_layout_words(&c.ly); k++) w4[k] = w[k];
-      mt_ni_entry d; mt_entry r2; mt_slot sl[64];
+      mt_ni_entry d;
+      mt_entry r2;
+      mt_slot sl[64];
       mt_ni_decode(&ni, &cfg, w4, &d);
       mt_layout_decode(&c.ly, &c.t, n, w, &r2, sl, &e);
       int ok = d.op == r2.op && d.step == r2.step && d.addr == r2.addr && d.size == r2.size;
@@ -94,22 +111,39 @@ static void test_decode(const char *topo, int compact) {
  * edge moves to FIN (END), one edge to DONE. So done is first seen after edge
  * 5 + c1 + 1 + 1 + c2 + 1 + 1 with c = ceil(S/16). */
 static void test_lockstep_hand(unsigned perturb) {
-  mt_ni_params p; mt_err e;
+  mt_ni_params p;
+  mt_err e;
   mt_ni_default_params(&p);
   p.perturb = perturb;
   mt_ni ni;
   CHECK(mt_ni_init(&ni, &p, &e) == 0, "init");
-  mt_layout ly; mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
+  mt_layout ly;
+  mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
   CHECK(mt_ni_entry_bits(&p) == ly.width, "default params = layout of 16 nodes");
-  mt_entry a; memset(&a, 0, sizeof a);
-  uint64_t img[3][MT_NI_EW]; memset(img, 0, sizeof img);
+  mt_entry a;
+  memset(&a, 0, sizeof a);
+  uint64_t img[3][MT_NI_EW];
+  memset(img, 0, sizeof img);
   uint64_t w[MT_LAYOUT_MAX_WORDS];
-  a.op = MT_OP_NOP; a.step = 1; a.size = 100; mt_layout_encode(&ly, &a, w); img[0][0] = w[0]; img[0][1] = w[1];
-  a.step = 2; a.size = 32; mt_layout_encode(&ly, &a, w); img[1][0] = w[0]; img[1][1] = w[1];
-  mt_layout_encode(&ly, NULL, w); img[2][0] = w[0]; img[2][1] = w[1];
+  a.op = MT_OP_NOP;
+  a.step = 1;
+  a.size = 100;
+  mt_layout_encode(&ly, &a, w);
+  img[0][0] = w[0];
+  img[0][1] = w[1];
+  a.step = 2;
+  a.size = 32;
+  mt_layout_encode(&ly, &a, w);
+  img[1][0] = w[0];
+  img[1][1] = w[1];
+  mt_layout_encode(&ly, NULL, w);
+  img[2][0] = w[0];
+  img[2][1] = w[1];
   mt_ni_table_load(&ni, &img[0][0], 3, MT_NI_EW);
-  mt_ni_in in; memset(&in, 0, sizeof in);
-  in.nflows = 0; in.mem_req_ready[0] = 1;
+  mt_ni_in in;
+  memset(&in, 0, sizeof in);
+  in.nflows = 0;
+  in.mem_req_ready[0] = 1;
   mt_ni_out out;
   unsigned edge = 0, done_edge = 0, c1 = 7, c2 = 2;
   for (edge = 1; edge < 100 && !done_edge; edge++) {
@@ -130,19 +164,31 @@ static void test_lockstep_hand(unsigned perturb) {
  * port's VC has a credit; the memory (mt_mem, mem_ports ports, always ready, latency 1)
  * starts with `own`. Returns the edge after which done was first seen (0: not within
  * the limit), and the final buffer in *buf. */
-typedef struct { int flow, src, ej; uint32_t addr, at; const uint32_t *data; } dmsg;
+typedef struct {
+  int flow, src, ej;
+  uint32_t addr, at;
+  const uint32_t *data;
+} dmsg;
 
 static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int nent, unsigned nflows,
                              const dmsg *msgs, int nmsg, uint32_t nflit, const uint32_t *own, uint32_t nwords,
                              int dtype, uint32_t *buf, unsigned *err) {
-  mt_ni_params p; mt_err e;
+  mt_ni_params p;
+  mt_err e;
   mt_ni_default_params(&p);
-  p.rx_engines = E; p.mem_ports = M; p.rq = 8;
-  mt_layout ly; mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
+  p.rx_engines = E;
+  p.mem_ports = M;
+  p.rq = 8;
+  mt_layout ly;
+  mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
   mt_ni ni;
   *err = 0;
-  if (mt_ni_init(&ni, &p, &e)) { CHECK(0, "direct: init E=%u M=%u: %s", E, M, e.msg); return 0; }
-  uint64_t img[8][MT_NI_EW]; memset(img, 0, sizeof img);
+  if (mt_ni_init(&ni, &p, &e)) {
+    CHECK(0, "direct: init E=%u M=%u: %s", E, M, e.msg);
+    return 0;
+  }
+  uint64_t img[8][MT_NI_EW];
+  memset(img, 0, sizeof img);
   uint64_t w[MT_LAYOUT_MAX_WORDS];
   for (int i = 0; i <= nent; i++) {
     mt_layout_encode(&ly, i < nent ? &ents[i] : NULL, w);
@@ -150,17 +196,26 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
   }
   mt_ni_table_load(&ni, &img[0][0], (unsigned)nent + 1, MT_NI_EW);
   mt_mem mem;
-  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1, NULL)) { CHECK(0, "mem init"); mt_ni_free(&ni); return 0; }
+  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1, NULL)) {
+    CHECK(0, "mem init");
+    mt_ni_free(&ni);
+    return 0;
+  }
   memcpy(mem.w, own, nwords * 4);
-  mt_ni_in in; mt_ni_out out, prev;
+  mt_ni_in in;
+  mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
-  int cred[MT_NI_MAX_L]; uint32_t pos[8] = {0}; /* flits of message i delivered (0 = head next) */
+  int cred[MT_NI_MAX_L];
+  uint32_t pos[8] = {0}; /* flits of message i delivered (0 = head next) */
   for (int l = 0; l < MT_NI_MAX_L; l++) cred[l] = (int)p.ej_depth;
   unsigned done_edge = 0;
   for (unsigned edge = 1; edge < 20000 && !done_edge; edge++) {
     const unsigned cyc = edge - 1;
     memset(&in, 0, sizeof in);
-    in.dtype = (uint8_t)dtype; in.node_id = 0; in.nflows = (uint16_t)nflows; in.wd_limit = 5000;
+    in.dtype = (uint8_t)dtype;
+    in.node_id = 0;
+    in.nflows = (uint16_t)nflows;
+    in.wd_limit = 5000;
     in.start = edge == 1;
     for (unsigned l = 0; l < p.nlocal; l++) cred[l] += prev.ej_credit[l][0];
     for (int i = 0; i < nmsg; i++) {
@@ -169,13 +224,24 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
       if (cyc < m->at || pos[i] > nflit || cred[l] <= 0 || in.ej_valid[l]) continue;
       /* messages on one port go one after the other */
       int busy_before = 0;
-      for (int j = 0; j < i; j++) if (msgs[j].ej == m->ej && pos[j] <= nflit) busy_before = 1;
+      for (int j = 0; j < i; j++)
+        if (msgs[j].ej == m->ej && pos[j] <= nflit) busy_before = 1;
       if (busy_before) continue;
-      mt_flit f; mt_flit_clear(&f);
+      mt_flit f;
+      mt_flit_clear(&f);
       if (pos[i] == 0) {
-        mt_head_info h; memset(&h, 0, sizeof h);
-        h.dst = 0; h.src = (unsigned)m->src; h.flow = (unsigned)m->flow; h.op = MT_OP_REDUCE; h.step = 1;
-        h.addr = m->addr; h.len = nflit * 16; h.last = 1; h.next = l; h.eject = 0;
+        mt_head_info h;
+        memset(&h, 0, sizeof h);
+        h.dst = 0;
+        h.src = (unsigned)m->src;
+        h.flow = (unsigned)m->flow;
+        h.op = MT_OP_REDUCE;
+        h.step = 1;
+        h.addr = m->addr;
+        h.len = nflit * 16;
+        h.last = 1;
+        h.next = l;
+        h.eject = 0;
         mt_hd_pack(&f, &h);
         mt_flit_set_type(&f, p.payload_w, MT_FT_AR_HEAD);
       } else {
@@ -184,13 +250,19 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
         mt_flit_set_type(&f, p.payload_w, q + 1 == nflit ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
       }
       mt_flit_set_vc(&f, p.payload_w, p.num_vcs, 0);
-      in.ej_valid[l] = 1; in.ej_flit[l] = f; cred[l]--; pos[i]++;
+      in.ej_valid[l] = 1;
+      in.ej_flit[l] = f;
+      cred[l]--;
+      pos[i]++;
     }
     for (unsigned m = 0; m < M; m++) mt_mem_comb_port(&mem, m, &in.mem_req_ready[m], &in.mem_rsp_valid[m], in.mem_rsp_data[m]);
     mt_ni_step(&ni, &in, &out);
     mt_mem_edge_mp(&mem, prev.mem_req_valid, prev.mem_req_we, prev.mem_req_addr, prev.mem_req_be, &prev.mem_req_wdata[0][0], MT_NI_MAX_LANES);
     prev = out;
-    if (out.err) { *err = out.err_code; break; }
+    if (out.err) {
+      *err = out.err_code;
+      break;
+    }
     if (out.done) done_edge = edge;
   }
   memcpy(buf, mem.w, nwords * 4);
@@ -201,9 +273,16 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
 }
 
 static mt_entry root_reduce(int flow, uint32_t addr, uint32_t size, mt_slot *ch, int nch) {
-  mt_entry a; memset(&a, 0, sizeof a);
-  a.op = MT_OP_REDUCE; a.flow = flow; a.step = 1; a.has_parent = 0; a.nchild = nch; a.child = ch;
-  a.addr = addr; a.size = size;
+  mt_entry a;
+  memset(&a, 0, sizeof a);
+  a.op = MT_OP_REDUCE;
+  a.flow = flow;
+  a.step = 1;
+  a.has_parent = 0;
+  a.nchild = nch;
+  a.child = ch;
+  a.addr = addr;
+  a.size = size;
   return a;
 }
 
@@ -223,7 +302,8 @@ static mt_entry root_reduce(int flow, uint32_t addr, uint32_t size, mt_slot *ch,
  *    entries issue at n + 12 and n + 13, END -> FIN at n + 14, DONE at n + 15.
  *  - 2 engines (engine 0: ports 0, 2; engine 1: ports 1, 3), L + 4 ports: the same. */
 static void test_bandwidth_direct(void) {
-  enum { NF = 64, NW = 512 };
+  enum { NF = 64,
+         NW = 512 };
   static uint32_t own[NW], a[NF * 4], b[NF * 4], c2[NF * 4], buf[NW];
   const unsigned L = 4, n = NF;
   for (int dt = 0; dt < 2; dt++) {
@@ -264,8 +344,11 @@ static void test_bandwidth_direct(void) {
    * other order gives 1. */
   {
     static uint32_t own1[NW];
-    for (unsigned i = 0; i < NW; i++) own1[i] = 0x3f800000u;           /* 1.0f */
-    for (unsigned i = 0; i < n * 4; i++) { a[i] = 0x4b800000u; c2[i] = 0xcb800000u; } /* +-2^24 */
+    for (unsigned i = 0; i < NW; i++) own1[i] = 0x3f800000u; /* 1.0f */
+    for (unsigned i = 0; i < n * 4; i++) {
+      a[i] = 0x4b800000u;
+      c2[i] = 0xcb800000u;
+    } /* +-2^24 */
     mt_slot sc[2] = {{1, 0, 0}, {2, 1, 1}};
     mt_entry ents[1] = {root_reduce(0, 0, n * 16, sc, 2)};
     dmsg ms[2] = {{0, 1, 0, 0, 300, a}, {0, 2, 1, 0, 0, c2}};
@@ -282,11 +365,16 @@ static void test_bandwidth_direct(void) {
   }
   /* illegal combinations are refused */
   {
-    mt_ni_params p; mt_err e;
+    mt_ni_params p;
+    mt_err e;
     mt_ni_default_params(&p);
-    p.rx_engines = 3; CHECK(mt_ni_check_params(&p, &e) != 0, "rx_engines=3 with L=4 accepted");
-    p.rx_engines = 4; p.mem_ports = 5; CHECK(mt_ni_check_params(&p, &e) != 0, "mem_ports=5 accepted");
-    p.mem_ports = 12; CHECK(mt_ni_check_params(&p, &e) == 0, "rx_engines=4 mem_ports=12 refused: %s", e.msg);
+    p.rx_engines = 3;
+    CHECK(mt_ni_check_params(&p, &e) != 0, "rx_engines=3 with L=4 accepted");
+    p.rx_engines = 4;
+    p.mem_ports = 5;
+    CHECK(mt_ni_check_params(&p, &e) != 0, "mem_ports=5 accepted");
+    p.mem_ports = 12;
+    CHECK(mt_ni_check_params(&p, &e) == 0, "rx_engines=4 mem_ports=12 refused: %s", e.msg);
   }
 }
 
@@ -306,7 +394,8 @@ int main(void) {
       for (int n = 0; n < 4; n++)
         for (int mode = 0; mode < 4; mode++) {
           mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(11 + n * 4 + mode), mode & 1, mode >> 1);
-          char tag[64]; snprintf(tag, sizeof tag, "2x2 node %d dtype %d pkt %d", n, mode & 1, mode >> 1);
+          char tag[64];
+          snprintf(tag, sizeof tag, "2x2 node %d dtype %d pkt %d", n, mode & 1, mode >> 1);
           run_node(&c, n, &r, 1, tag);
         }
       scen_free(&c);
@@ -314,7 +403,8 @@ int main(void) {
     if (scen_make(&c, "mesh:2x2", "multitree", 4096, 1) == 0) {
       for (int n = 0; n < 4; n++) {
         mt_ni_env_run r[2] = {mt_ni_env_run_default(5, 1, 1), mt_ni_env_run_default(6, 0, 0)};
-        char tag[64]; snprintf(tag, sizeof tag, "2x2 compact 4096 node %d back-to-back", n);
+        char tag[64];
+        snprintf(tag, sizeof tag, "2x2 compact 4096 node %d back-to-back", n);
         run_node(&c, n, r, 2, tag);
       }
       scen_free(&c);
@@ -326,11 +416,15 @@ int main(void) {
     const char *algo[] = {"multitree", "multitree", "hd"};
     for (int k = 0; k < 3; k++) {
       scen c;
-      if (scen_make(&c, topo[k], algo[k], 4096, 0)) { CHECK(0, "scenario"); continue; }
+      if (scen_make(&c, topo[k], algo[k], 4096, 0)) {
+        CHECK(0, "scenario");
+        continue;
+      }
       int nodes[] = {0, 5, 15};
       for (int i = 0; i < 3; i++) {
         mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(100 + k * 10 + i), i & 1, k == 2 ? 0 : (i == 2));
-        char tag[80]; snprintf(tag, sizeof tag, "%s %s node %d", topo[k], algo[k], nodes[i]);
+        char tag[80];
+        snprintf(tag, sizeof tag, "%s %s node %d", topo[k], algo[k], nodes[i]);
         run_node(&c, nodes[i], &r, 1, tag);
       }
       scen_free(&c);
@@ -346,17 +440,22 @@ int main(void) {
     const uint64_t bytes[] = {1000, 4096, 4096};
     for (int k = 0; k < 3; k++) {
       scen c;
-      if (scen_make(&c, topo[k], algo[k], bytes[k], k == 1)) { CHECK(0, "scenario"); continue; }
+      if (scen_make(&c, topo[k], algo[k], bytes[k], k == 1)) {
+        CHECK(0, "scenario");
+        continue;
+      }
       const unsigned L = c.p.nlocal, Ms[3] = {1, 2 * L, 3 * L};
       for (int mi = 0; mi < 3; mi++) {
-        c.p.rx_engines = L; c.p.mem_ports = Ms[mi];
+        c.p.rx_engines = L;
+        c.p.mem_ports = Ms[mi];
         int nodes[] = {0, 1, 3};
         for (int i = 0; i < 3; i++)
           for (int mode = 0; mode < 4; mode++) {
             if (k == 2 && (mode >> 1)) continue;
             mt_ni_env_run r[2] = {mt_ni_env_run_default((uint32_t)(300 + k * 40 + mi * 10 + i * 4 + mode), mode & 1, mode >> 1),
                                   mt_ni_env_run_default((uint32_t)(700 + k * 40 + mi * 10 + i * 4 + mode), !(mode & 1), mode >> 1)};
-            char tag[96]; snprintf(tag, sizeof tag, "%s %s node %d E=%u M=%u dtype %d pkt %d", topo[k], algo[k], nodes[i], L, Ms[mi], mode & 1, mode >> 1);
+            char tag[96];
+            snprintf(tag, sizeof tag, "%s %s node %d E=%u M=%u dtype %d pkt %d", topo[k], algo[k], nodes[i], L, Ms[mi], mode & 1, mode >> 1);
             run_node(&c, nodes[i], r, 2, tag);
           }
       }
@@ -368,11 +467,14 @@ int main(void) {
     scen c;
     if (scen_make(&c, "mesh:2x2", "multitree", 1024, 0) == 0) {
       for (int bw = 0; bw < 2; bw++) { /* 1 engine, 1 port; then L engines, L + 2L ports */
-        c.p.rx_engines = bw ? c.p.nlocal : 1; c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
+        c.p.rx_engines = bw ? c.p.nlocal : 1;
+        c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
         for (int f = 1; f < MT_NI_F_COUNT; f++) {
           mt_ni_env_run r = mt_ni_env_run_default(7, 0, 0);
-          r.fault = f; r.wd_limit = 3000;
-          char tag[64]; snprintf(tag, sizeof tag, "fault %s E=%u", mt_ni_fault_name(f), c.p.rx_engines);
+          r.fault = f;
+          r.wd_limit = 3000;
+          char tag[64];
+          snprintf(tag, sizeof tag, "fault %s E=%u", mt_ni_fault_name(f), c.p.rx_engines);
           run_node(&c, 1, &r, 1, tag);
         }
       }

@@ -42,7 +42,8 @@ static const char *const ni_fields[] = {"inj_valid", "inj_flit", "ej_credit", "m
                                         "err_code", "st", "err_idx", "idx", "step"};
 #define NI_NF (sizeof ni_fields / sizeof ni_fields[0])
 static void ni_cycle(gold *g, const mt_ni_out *o) {
-#define F(x) {&o->x, sizeof o->x}
+#define F(x) \
+  { &o->x, sizeof o->x }
   const gold_field f[NI_NF] = {F(inj_valid), F(inj_flit), F(ej_credit), F(mem_req_valid), F(mem_req_we),
                                F(mem_req_addr), F(mem_req_be), F(mem_req_wdata), F(busy), F(done), F(err),
                                F(err_code), F(st), F(err_idx), F(idx), F(step)};
@@ -58,27 +59,65 @@ static gold *group_open(const char *name) {
   CHECK(g != NULL, "%s: cannot open", path);
   return g;
 }
-static void group_close(gold *g) { if (g) CHECK(gold_close(g) == 0, "golden file not fully checked"); }
+static void group_close(gold *g) {
+  if (g) CHECK(gold_close(g) == 0, "golden file not fully checked");
+}
 
 
 /* chaos: garbage into this cycle's inputs (rate: 1 in `rate` cycles per kind). One draw per
  * statement: the order of two draws in one expression is unspecified (UBSan builds chose
  * another order than -O2 ones, so the stimulus differed between builds). */
 static void chaos(mt_ni_in *in, const mt_ni_params *p, unsigned rate) {
-  if (!below(rate)) { unsigned l = below(MT_NI_MAX_L); in->ej_valid[l] = (uint8_t)(1 + below(2)); unsigned w = below(MT_FLIT_WORDS); in->ej_flit[l].w[w] ^= rnd(); }
-  if (!below(rate)) { unsigned l = below(MT_NI_MAX_L); in->ej_flit[l].w[p->payload_w / 32] = rnd(); }
-  if (!below(rate)) { unsigned l = below(MT_NI_MAX_L), v = below(MT_NI_MAX_VCS); in->inj_credit[l][v] = (uint8_t)rnd(); }
-  if (!below(rate)) { unsigned m = below(MT_NI_MAX_MP); in->mem_rsp_valid[m] = (uint8_t)below(3); unsigned w = below(MT_NI_MAX_LANES); in->mem_rsp_data[m][w] = rnd(); }
-  if (!below(rate)) { unsigned m = below(MT_NI_MAX_MP); in->mem_req_ready[m] = (uint8_t)below(2); }
-  if (!below(rate)) { unsigned q = below(MT_NI_MAX_PORTS); in->nbr_tx[q] = (uint16_t)below(20); }
-  if (!below(rate)) { unsigned q = below(MT_NI_MAX_PORTS); in->nbr_rx[q] = (uint16_t)below(20); }
+  if (!below(rate)) {
+    unsigned l = below(MT_NI_MAX_L);
+    in->ej_valid[l] = (uint8_t)(1 + below(2));
+    unsigned w = below(MT_FLIT_WORDS);
+    in->ej_flit[l].w[w] ^= rnd();
+  }
+  if (!below(rate)) {
+    unsigned l = below(MT_NI_MAX_L);
+    in->ej_flit[l].w[p->payload_w / 32] = rnd();
+  }
+  if (!below(rate)) {
+    unsigned l = below(MT_NI_MAX_L), v = below(MT_NI_MAX_VCS);
+    in->inj_credit[l][v] = (uint8_t)rnd();
+  }
+  if (!below(rate)) {
+    unsigned m = below(MT_NI_MAX_MP);
+    in->mem_rsp_valid[m] = (uint8_t)below(3);
+    unsigned w = below(MT_NI_MAX_LANES);
+    in->mem_rsp_data[m][w] = rnd();
+  }
+  if (!below(rate)) {
+    unsigned m = below(MT_NI_MAX_MP);
+    in->mem_req_ready[m] = (uint8_t)below(2);
+  }
+  if (!below(rate)) {
+    unsigned q = below(MT_NI_MAX_PORTS);
+    in->nbr_tx[q] = (uint16_t)below(20);
+  }
+  if (!below(rate)) {
+    unsigned q = below(MT_NI_MAX_PORTS);
+    in->nbr_rx[q] = (uint16_t)below(20);
+  }
   if (!below(rate * 4)) in->nop_bytes = below(5000);
   if (!below(rate * 4)) in->start = 1;
-  if (!below(rate * 4)) { in->tbl_we = 1; in->tbl_waddr = below(p->tbl_depth + 2); for (int k = 0; k < MT_NI_EW; k++) { uint64_t x = rnd(); in->tbl_wdata[k] ^= x << below(40); } }
+  if (!below(rate * 4)) {
+    in->tbl_we = 1;
+    in->tbl_waddr = below(p->tbl_depth + 2);
+    for (int k = 0; k < MT_NI_EW; k++) {
+      uint64_t x = rnd();
+      in->tbl_wdata[k] ^= x << below(40);
+    }
+  }
   if (!below(rate * 4)) in->wd_limit = below(400);
   if (!below(rate * 8)) in->dtype = (uint8_t)below(2);
   if (!below(rate * 8)) in->nflows = (uint16_t)(in->nflows + below(3) - 1);
-  if (!below(rate * 8)) { in->elem = below(8); in->base_units = below(300); in->rem_units = below(4); }
+  if (!below(rate * 8)) {
+    in->elem = below(8);
+    in->base_units = below(300);
+    in->rem_units = below(4);
+  }
 }
 
 /* node `node` of scenario c through the runs, one golden run */
@@ -86,14 +125,24 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
   mt_err e;
   mt_ni ni;
   if (!g) return;
-  if (mt_ni_init(&ni, &c->p, &e)) { CHECK(0, "%s: init: %s", tag, e.msg); return; }
+  if (mt_ni_init(&ni, &c->p, &e)) {
+    CHECK(0, "%s: init: %s", tag, e.msg);
+    return;
+  }
   mt_ni_env *env = mt_ni_env_new(&c->s, &c->tb, &c->ly, &c->t, node, &c->p, &e);
-  if (!env) { CHECK(0, "%s: env: %s", tag, e.msg); mt_ni_free(&ni); return; }
+  if (!env) {
+    CHECK(0, "%s: env: %s", tag, e.msg);
+    mt_ni_free(&ni);
+    return;
+  }
   /* the back-door image too (also exercises mt_ni_table_load) */
   {
     unsigned n = c->p.tbl_depth;
     uint64_t *img = calloc((size_t)n * MT_NI_EW, 8);
-    for (unsigned i = 0; i < n * MT_NI_EW; i++) { uint64_t hi = rnd(); img[i] = hi << 32 | rnd(); }
+    for (unsigned i = 0; i < n * MT_NI_EW; i++) {
+      uint64_t hi = rnd();
+      img[i] = hi << 32 | rnd();
+    }
     mt_ni_table_load(&ni, img, n, MT_NI_EW);
     free(img);
   }
@@ -102,7 +151,10 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
   memset(&prev, 0, sizeof prev);
   uint64_t cyc = 0;
   for (int r = 0; r < nruns; r++) {
-    if (mt_ni_env_begin(env, &runs[r], &e)) { CHECK(0, "%s: begin: %s", tag, e.msg); break; }
+    if (mt_ni_env_begin(env, &runs[r], &e)) {
+      CHECK(0, "%s: begin: %s", tag, e.msg);
+      break;
+    }
     uint64_t t0 = mt_ni_env_cycle(env), lim = chaos_rate ? 30000 : 2000000;
     while (!mt_ni_env_finished(env) && mt_ni_env_cycle(env) - t0 < lim) {
       mt_ni_in in;
@@ -111,7 +163,10 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
       /* two output buffers used in turn, as mt_net does; now and then a third one full of
        * garbage (the step must write all of it) */
       mt_ni_out *o = &out[cyc & 1];
-      if (cyc % 997 == 500) { o = &out[2]; memset(o, 0xa5, sizeof *o); }
+      if (cyc % 997 == 500) {
+        o = &out[2];
+        memset(o, 0xa5, sizeof *o);
+      }
       mt_ni_step(&ni, &in, o);
       ni_cycle(g, o);
       cyc++;
@@ -121,7 +176,8 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
     n_runs++;
   }
   int bad = gold_end(g);
-  n_cycles += cyc; n_bad_runs += bad != 0;
+  n_cycles += cyc;
+  n_bad_runs += bad != 0;
   CHECK(bad == 0, "%s: differs from the golden trace (%llu cycles)", tag, (unsigned long long)cyc);
   if (getenv("MT_DIFF_VERBOSE")) printf("%s: %llu cycles\n", tag, (unsigned long long)cyc);
   mt_ni_env_free(env);
@@ -132,25 +188,33 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
  * 2 back-to-back runs, replayed reps times on fresh models). The baseline is this program built
  * against another commit (make bench-ni BENCH_NI_REF=<commit>, docs/bench.md). */
 static int bench(int reps, int compact) {
-  scen c; mt_err e;
+  scen c;
+  mt_err e;
   if (scen_make(&c, "torus:4x4", "multitree", 16384, compact)) return 1;
   mt_ni ni;
   mt_ni_init(&ni, &c.p, &e);
   mt_ni_env *env = mt_ni_env_new(&c.s, &c.tb, &c.ly, &c.t, 5, &c.p, &e);
   size_t cap = 1u << 16, n = 0;
   mt_ni_in *rec = malloc(cap * sizeof *rec);
-  mt_ni_out out, prev; memset(&prev, 0, sizeof prev);
+  mt_ni_out out, prev;
+  memset(&prev, 0, sizeof prev);
   for (int r = 0; r < 2; r++) {
     mt_ni_env_run run = mt_ni_env_run_default(77 + (uint32_t)r, r, 0);
     mt_ni_env_begin(env, &run, &e);
     while (!mt_ni_env_finished(env)) {
-      if (n == cap) { cap *= 2; rec = realloc(rec, cap * sizeof *rec); }
+      if (n == cap) {
+        cap *= 2;
+        rec = realloc(rec, cap * sizeof *rec);
+      }
       mt_ni_env_comb(env, &rec[n]);
-      mt_ni_step(&ni, &rec[n], &out); n++;
-      mt_ni_env_edge(env, &prev); prev = out;
+      mt_ni_step(&ni, &rec[n], &out);
+      n++;
+      mt_ni_env_edge(env, &prev);
+      prev = out;
     }
   }
-  mt_ni_env_free(env); mt_ni_free(&ni);
+  mt_ni_env_free(env);
+  mt_ni_free(&ni);
   /* each step's inputs are copied into one hot scratch first (as mt_net builds them); the
    * time of the copies alone is subtracted */
   double tn = 0, tc = 0;
@@ -159,16 +223,25 @@ static int bench(int reps, int compact) {
   for (int k = 0; k < reps; k++) {
     mt_ni_init(&ni, &c.p, &e);
     double t0 = mt_now();
-    for (size_t i = 0; i < n; i++) { hot = rec[i]; mt_ni_step(&ni, &hot, &ob[i & 1]); }
-    tn += mt_now() - t0; mt_ni_free(&ni);
+    for (size_t i = 0; i < n; i++) {
+      hot = rec[i];
+      mt_ni_step(&ni, &hot, &ob[i & 1]);
+    }
+    tn += mt_now() - t0;
+    mt_ni_free(&ni);
     t0 = mt_now();
-    for (size_t i = 0; i < n; i++) { hot = rec[i]; __asm__ volatile("" ::"r"(&hot) : "memory"); }
+    for (size_t i = 0; i < n; i++) {
+      hot = rec[i];
+      __asm__ volatile("" ::"r"(&hot)
+                       : "memory");
+    }
     tc += mt_now() - t0;
   }
   tn -= tc;
   printf("bench %s: %zu cycles x %d: mt_ni_step %.1f ns/step\n", compact ? "compact" : "full", n, reps,
          1e9 * tn / ((double)n * reps));
-  free(rec); scen_free(&c);
+  free(rec);
+  scen_free(&c);
   return 0;
 }
 
@@ -177,7 +250,10 @@ int main(int argc, char **argv) {
     int reps = argc > 2 ? atoi(argv[2]) : 20;
     return bench(reps, 0) || bench(reps, 1);
   }
-  if (argc > 2 && !strcmp(argv[1], "--record")) { rec_dir = argv[2]; rec_hdr = argc > 3 ? argv[3] : ""; }
+  if (argc > 2 && !strcmp(argv[1], "--record")) {
+    rec_dir = argv[2];
+    rec_hdr = argc > 3 ? argv[3] : "";
+  }
   static const unsigned chaos_rates[] = {0, 50, 7};
   for (int ch = 0; ch < 3; ch++) {
     const unsigned cr = chaos_rates[ch];
@@ -191,14 +267,23 @@ int main(int argc, char **argv) {
       char gname[64];
       snprintf(gname, sizeof gname, "chaos%u_%d", cr, k);
       gold *g = group_open(gname);
-      if (scen_make(&c, topo[k], algo[k], bytes[k], compact[k])) { CHECK(0, "scenario"); gold_close(g); continue; }
+      if (scen_make(&c, topo[k], algo[k], bytes[k], compact[k])) {
+        CHECK(0, "scenario");
+        gold_close(g);
+        continue;
+      }
       const unsigned L = c.p.nlocal;
       /* variant 4 (not in the frozen copy the golden traces replace): chained reduction */
       const unsigned Es[5] = {1, L, L, L, L}, Ms[5] = {1, 1, 2 * L, 3 * L, 3 * L};
       for (int v = 0; v < 5; v++) {
-        c.p.rx_engines = Es[v]; c.p.mem_ports = Ms[v]; c.p.reduce_chain = v == 4;
-        c.p.payload_w = v == 2 ? 256 : 128; c.p.num_vcs = v == 3 ? 3 : 2; c.p.ej_depth = v == 1 ? 2 : 4;
-        c.p.sq = v == 3 ? 2 : 4; c.p.rq = v == 2 ? 8 : 4;
+        c.p.rx_engines = Es[v];
+        c.p.mem_ports = Ms[v];
+        c.p.reduce_chain = v == 4;
+        c.p.payload_w = v == 2 ? 256 : 128;
+        c.p.num_vcs = v == 3 ? 3 : 2;
+        c.p.ej_depth = v == 1 ? 2 : 4;
+        c.p.sq = v == 3 ? 2 : 4;
+        c.p.rq = v == 2 ? 8 : 4;
         int nodes[] = {0, 1, 3, 5};
         for (int i = 0; i < (cr ? 2 : 4); i++) {
           if (nodes[i] >= c.tb.n_nodes) continue;
@@ -225,11 +310,15 @@ int main(int argc, char **argv) {
       gold *g = group_open(gname);
       if (scen_make(&c, "mesh:2x2", "multitree", 1024, 0) == 0) {
         for (int bw = 0; bw < 3; bw++) {
-          c.p.rx_engines = bw ? c.p.nlocal : 1; c.p.mem_ports = bw ? 3 * c.p.nlocal : 1; c.p.reduce_chain = bw == 2;
+          c.p.rx_engines = bw ? c.p.nlocal : 1;
+          c.p.mem_ports = bw ? 3 * c.p.nlocal : 1;
+          c.p.reduce_chain = bw == 2;
           for (int f = 1; f < MT_NI_F_COUNT; f++) {
             mt_ni_env_run r = mt_ni_env_run_default(7 + (uint32_t)ch, f & 1, 0);
-            r.fault = f; r.wd_limit = 3000;
-            char tag[96]; snprintf(tag, sizeof tag, "chaos %u fault %s E=%u chain %u", cr, mt_ni_fault_name(f), c.p.rx_engines, c.p.reduce_chain);
+            r.fault = f;
+            r.wd_limit = 3000;
+            char tag[96];
+            snprintf(tag, sizeof tag, "chaos %u fault %s E=%u chain %u", cr, mt_ni_fault_name(f), c.p.rx_engines, c.p.reduce_chain);
             run_gold(g, &c, 1, &r, 1, cr, tag);
           }
         }

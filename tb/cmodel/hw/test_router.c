@@ -19,7 +19,12 @@ static mt_flit mk_head(const mt_router_params *p, unsigned type, unsigned vc, un
   mt_head_info h;
   mt_flit_clear(&f);
   memset(&h, 0, sizeof h);
-  h.dst = dst; h.next = next; h.eject = eject; h.step = step; h.addr = addr; h.len = len;
+  h.dst = dst;
+  h.next = next;
+  h.eject = eject;
+  h.step = step;
+  h.addr = addr;
+  h.len = len;
   h.op = mt_ft_is_normal(type) ? 0 : 1;
   mt_hd_pack(&f, &h);
   mt_flit_set_type(&f, p->payload_w, type);
@@ -41,7 +46,7 @@ static mt_flit mk_data(const mt_router_params *p, unsigned type, unsigned vc, ui
  * VC `vc`, must leave on port `op` with VC mask `mask` (and swap flag `sw`, -1 unchecked). */
 typedef struct {
   const char *what;
-  int mesh3;  /* 0: the default 4x4 torus; 1: a 3x3 mesh */
+  int mesh3; /* 0: the default 4x4 torus; 1: a 3x3 mesh */
   unsigned node, in, vc, type, dst, next, eject, len, op;
   uint32_t mask;
   int sw;
@@ -88,7 +93,11 @@ static void test_route(void) {
   const int nc = (int)(sizeof route_cases / sizeof route_cases[0]);
   for (int mesh3 = 0; mesh3 <= 1; mesh3++) {
     mt_router_default_params(&p);
-    if (mesh3) { p.k[0] = 3; p.k[1] = 3; p.torus = 0; }
+    if (mesh3) {
+      p.k[0] = 3;
+      p.k[1] = 3;
+      p.torus = 0;
+    }
     CHECK(mt_router_init(&r, &p, NULL) == 0, "init %s", mesh3 ? "mesh" : "torus");
     for (int i = 0; i < nc; i++) {
       const route_case *c = &route_cases[i];
@@ -138,7 +147,9 @@ static void test_latency(void) {
     if (t >= 1 && t <= 3) {
       CHECK(out.out_valid[0] == 1, "t=%d valid", t);
       CHECK(mt_flit_vc(&out.out_flit[0], 128, 4) == 1, "t=%d vc", t);
-      CHECK(mt_flit_type(&out.out_flit[0], 128) == (t == 1 ? 4u : t == 2 ? 5u : 6u), "t=%d type", t);
+      CHECK(mt_flit_type(&out.out_flit[0], 128) == (t == 1 ? 4u : t == 2 ? 5u
+                                                                         : 6u),
+            "t=%d type", t);
       CHECK(out.in_credit[4][1] == 1, "t=%d credit", t);
     } else {
       CHECK(out.out_valid[0] == 0 && out.in_credit[4][1] == 0, "t=%d idle", t);
@@ -157,7 +168,10 @@ static void test_watchdog(void) {
   mt_router_out out;
   int t, first = -1;
   mt_router_default_params(&p);
-  p.vc_depth = 4; p.ej_depth = 4; p.subpkt_flits = 2; p.num_vcs = 2;
+  p.vc_depth = 4;
+  p.ej_depth = 4;
+  p.subpkt_flits = 2;
+  p.num_vcs = 2;
   CHECK(mt_router_init(&r, &p, NULL) == 0, "init");
   memset(&in, 0, sizeof in);
   in.wd_limit = 10;
@@ -201,7 +215,7 @@ typedef struct {
   unsigned cred[MAXN][8][MT_RT_MAX_VCS];
   /* ejection monitors per (node, local port, vc) */
   unsigned in_pkt[MAXN][8][MT_RT_MAX_VCS], cur_tag[MAXN][8][MT_RT_MAX_VCS],
-      seq[MAXN][8][MT_RT_MAX_VCS];
+    seq[MAXN][8][MT_RT_MAX_VCS];
   unsigned long delivered, injected, bad, flits_on_link, heads_on_link;
   unsigned long link_first, link_last;
   int watch_node, watch_port;
@@ -335,7 +349,10 @@ static void net_cycle(net_t *nw, unsigned long cyc) {
         } else {
           if (!*ip || f->w[0] != *tg || f->w[1] != *sq) nw->bad++;
           (*sq)++;
-          if (mt_ft_is_tail(t)) { *ip = 0; nw->delivered++; }
+          if (mt_ft_is_tail(t)) {
+            *ip = 0;
+            nw->delivered++;
+          }
         }
       }
       /* injection: the head-of-queue packet, one flit per cycle, with credits */
@@ -364,8 +381,14 @@ static void test_network(unsigned dims, unsigned k0, unsigned k1, unsigned torus
   uint32_t s = seed;
   unsigned tag = 1, a, l;
   mt_router_default_params(&p);
-  p.dims = dims; p.k[0] = k0; p.k[1] = k1; p.torus = torus;
-  p.nlocal = 2; p.vc_depth = 6; p.ej_depth = 6; p.subpkt_flits = 3;
+  p.dims = dims;
+  p.k[0] = k0;
+  p.k[1] = k1;
+  p.torus = torus;
+  p.nlocal = 2;
+  p.vc_depth = 6;
+  p.ej_depth = 6;
+  p.subpkt_flits = 3;
   net_init(&nw, &p, 3);
   for (cyc = 0; cyc < 20000; cyc++) {
     if (cyc < 15000)
@@ -412,18 +435,27 @@ static void test_efficiency(int ar, double *eff, double *rate) {
   unsigned long cyc;
   unsigned i, tag = 1;
   mt_router_default_params(&p);
-  p.vc_depth = 318; p.ej_depth = 318;
+  p.vc_depth = 318;
+  p.ej_depth = 318;
   net_init(&nw, &p, 150);
   nw.watch_node = 0;
   nw.watch_port = 0;
   if (ar) {
     pkt_t k = {0};
-    k.is_ar = 1; k.next = 0; k.eject = 1; k.len = 65536; k.tag = tag++;
+    k.is_ar = 1;
+    k.next = 0;
+    k.eject = 1;
+    k.len = 65536;
+    k.tag = tag++;
     net_push(&nw, 0, 0, k);
   } else {
     for (i = 0; i < 256; i++) {
       pkt_t k = {0};
-      k.dst = 1; k.eject = 1; k.len = 256; k.tag = tag++; k.vc = 0;
+      k.dst = 1;
+      k.eject = 1;
+      k.len = 256;
+      k.tag = tag++;
+      k.vc = 0;
       net_push(&nw, 0, 0, k);
       if (i % 60 == 59) { /* queue holds 64: drain in between */
         for (cyc = 0; cyc < 1100; cyc++) net_cycle(&nw, cyc + i * 2000);
@@ -449,18 +481,28 @@ static void test_sharing(void) {
   net_init(&nw, &p, 2);
   {
     pkt_t k = {0};
-    k.is_ar = 1; k.next = 0; k.eject = 1; k.len = 16 * 2000; k.tag = 1; k.vc = 0;
+    k.is_ar = 1;
+    k.next = 0;
+    k.eject = 1;
+    k.len = 16 * 2000;
+    k.tag = 1;
+    k.vc = 0;
     net_push(&nw, 0, 0, k);
   }
   for (i = 0; i < 60; i++) {
     pkt_t k = {0};
-    k.dst = 1; k.eject = 2; k.len = 64; k.tag = 100 + i; k.vc = 1;
+    k.dst = 1;
+    k.eject = 2;
+    k.len = 64;
+    k.tag = 100 + i;
+    k.vc = 1;
     net_push(&nw, 0, 1, k);
   }
   for (cyc = 0; cyc < 800; cyc++) {
     net_cycle(&nw, cyc);
     if (nw.out[0].out_valid[0]) {
-      if (mt_ft_is_normal(mt_flit_type(&nw.out[0].out_flit[0], 128))) n_f++; else ar_f++;
+      if (mt_ft_is_normal(mt_flit_type(&nw.out[0].out_flit[0], 128))) n_f++;
+      else ar_f++;
     }
   }
   /* 800 cycles, both streams backlogged; round-robin per allocation unit alternates one
@@ -507,7 +549,8 @@ int main(void) {
   test_efficiency(1, &e_ar, &r_ar);
   test_efficiency(0, &e_pk, &r_pk);
   printf("efficiency (C): 64 KiB all-reduce message %.4f payload share, %.4f flits/cycle; "
-         "256-B packets %.4f payload share\n", e_ar, r_ar, e_pk);
+         "256-B packets %.4f payload share\n",
+         e_ar, r_ar, e_pk);
   CHECK(e_ar >= 0.99 && r_ar >= 0.99, "AR efficiency %.4f rate %.4f", e_ar, r_ar);
   CHECK(e_pk > 0.9411 && e_pk < 0.9412, "packet efficiency %.5f (16/17 = 0.94118)", e_pk);
   return MT_TEST_END("test_router");

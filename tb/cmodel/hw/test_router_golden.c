@@ -35,16 +35,16 @@ typedef struct {
 } cfg_t;
 
 static const cfg_t cfgs[] = {
-    {"d2l4v4", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 0, 16, 0},
-    {"min", 1, 1, 3, 1, 1, 1, 128, 2, 2, 2, 1, 0, 8, 0},
-    {"d3mesh", 3, 2, 3, 2, 2, 0, 160, 6, 5, 7, 3, 1, 12, 0},
-    {"paper", 2, 4, 4, 4, 1, 1, 128, 4, 318, 318, 16, 0, 24, 0},
-    {"np16v16", 3, 10, 4, 4, 4, 1, 512, 16, 4, 3, 2, 1, 10, 0},
-    {"k2v8", 2, 1, 2, 3, 1, 1, 256, 8, 12, 9, 5, 0, 20, 0},
-    {"mesh1d", 1, 3, 5, 1, 1, 0, 192, 2, 3, 40, 2, 1, 5, 0},
-    {"v12", 2, 2, 3, 3, 1, 1, 224, 12, 6, 5, 2, 1, 14, 0},
-    {"d2l4v4_pt1", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 0, 16, 1},
-    {"d2l4v4_pt2", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 1, 16, 2},
+  {"d2l4v4", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 0, 16, 0},
+  {"min", 1, 1, 3, 1, 1, 1, 128, 2, 2, 2, 1, 0, 8, 0},
+  {"d3mesh", 3, 2, 3, 2, 2, 0, 160, 6, 5, 7, 3, 1, 12, 0},
+  {"paper", 2, 4, 4, 4, 1, 1, 128, 4, 318, 318, 16, 0, 24, 0},
+  {"np16v16", 3, 10, 4, 4, 4, 1, 512, 16, 4, 3, 2, 1, 10, 0},
+  {"k2v8", 2, 1, 2, 3, 1, 1, 256, 8, 12, 9, 5, 0, 20, 0},
+  {"mesh1d", 1, 3, 5, 1, 1, 0, 192, 2, 3, 40, 2, 1, 5, 0},
+  {"v12", 2, 2, 3, 3, 1, 1, 224, 12, 6, 5, 2, 1, 14, 0},
+  {"d2l4v4_pt1", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 0, 16, 1},
+  {"d2l4v4_pt2", 2, 4, 4, 4, 1, 1, 128, 4, 8, 6, 4, 1, 16, 2},
 };
 
 typedef struct {
@@ -66,11 +66,11 @@ typedef struct {
   unsigned np, nd, nv, fw, fb, nodes, pw;
   rng_t rng;
   pkt_t pk[MT_RT_MAX_IVCS];
-  unsigned upc[MT_RT_MAX_IVCS]; /* upstream credits per input VC */
-  unsigned occ[MT_RT_MAX_IVCS]; /* downstream occupancy per output VC */
+  unsigned upc[MT_RT_MAX_IVCS];                                 /* upstream credits per input VC */
+  unsigned occ[MT_RT_MAX_IVCS];                                 /* downstream occupancy per output VC */
   unsigned inj[MT_RT_MAX_PORTS], drain[MT_RT_MAX_PORTS], start; /* x/16 */
-  unsigned chaos;                /* 0: well-formed; else rule breaking, x/64 per event */
-  int no_long;                   /* no normal packets longer than the buffers (bench) */
+  unsigned chaos;                                               /* 0: well-formed; else rule breaking, x/64 per event */
+  int no_long;                                                  /* no normal packets longer than the buffers (bench) */
   unsigned node_id;
   uint32_t wd_limit, uid;
 } env_t;
@@ -92,7 +92,10 @@ static void env_init(env_t *e, const mt_router_params *p, uint32_t seed) {
   e->node_id = below(&e->rng, e->nodes);
   e->wd_limit = 50 + below(&e->rng, 400);
   e->uid = 1;
-  for (i = 0; i < e->np; i++) { e->inj[i] = 16; e->drain[i] = 16; }
+  for (i = 0; i < e->np; i++) {
+    e->inj[i] = 16;
+    e->drain[i] = 16;
+  }
   e->start = 2;
 }
 
@@ -252,9 +255,19 @@ static void env_phase(env_t *e, int allow_chaos) {
 
 static void params_of(const cfg_t *c, mt_router_params *p) {
   mt_router_default_params(p);
-  p->dims = c->d; p->nlocal = c->l; p->k[0] = c->k0; p->k[1] = c->k1; p->k[2] = c->k2;
-  p->torus = c->torus; p->payload_w = c->pw; p->num_vcs = c->nv; p->vc_depth = c->vcd;
-  p->ej_depth = c->ejd; p->subpkt_flits = c->sub; p->step_prio = c->prio; p->wd_w = c->wdw;
+  p->dims = c->d;
+  p->nlocal = c->l;
+  p->k[0] = c->k0;
+  p->k[1] = c->k1;
+  p->k[2] = c->k2;
+  p->torus = c->torus;
+  p->payload_w = c->pw;
+  p->num_vcs = c->nv;
+  p->vc_depth = c->vcd;
+  p->ej_depth = c->ejd;
+  p->subpkt_flits = c->sub;
+  p->step_prio = c->prio;
+  p->wd_w = c->wdw;
   p->perturb = c->perturb;
 }
 
@@ -298,9 +311,7 @@ static int gold_run(gold *g, const cfg_t *c, uint32_t seed, unsigned long cycles
     env_inputs(&e, &in);
     mt_router_step(&rn, &in, &on);
     {
-      const gold_field f[RT_NF] = {{on.out_valid, sizeof on.out_valid}, {on.out_flit, sizeof on.out_flit},
-                                   {on.in_credit, sizeof on.in_credit}, {on.wd_err, sizeof on.wd_err},
-                                   {on.ovf_err, sizeof on.ovf_err},     {rn.cred, sizeof rn.cred}};
+      const gold_field f[RT_NF] = {{on.out_valid, sizeof on.out_valid}, {on.out_flit, sizeof on.out_flit}, {on.in_credit, sizeof on.in_credit}, {on.wd_err, sizeof on.wd_err}, {on.ovf_err, sizeof on.ovf_err}, {rn.cred, sizeof rn.cred}};
       gold_cycle(g, f);
     }
     env_outputs(&e, &on);
@@ -319,7 +330,10 @@ static void rec_put(rec_t *r, uint32_t x) {
   if (r->n == r->cap) {
     r->cap = r->cap ? 2 * r->cap : 1u << 20;
     r->w = (uint32_t *)realloc(r->w, r->cap * sizeof *r->w);
-    if (!r->w) { fprintf(stderr, "out of memory\n"); exit(2); }
+    if (!r->w) {
+      fprintf(stderr, "out of memory\n");
+      exit(2);
+    }
   }
   r->w[r->n++] = x;
 }
@@ -371,7 +385,10 @@ static void bench(const cfg_t *c, unsigned long cycles) {
   /* record: busy traffic on every port, fast drains, no chaos; driven by the optimized model */
   mt_router_init(&rn, &p, NULL);
   env_init(&e, &p, 7);
-  for (pt = 0; pt < e.np; pt++) { e.inj[pt] = 16; e.drain[pt] = 15; }
+  for (pt = 0; pt < e.np; pt++) {
+    e.inj[pt] = 16;
+    e.drain[pt] = 15;
+  }
   e.start = 8;
   e.no_long = 1;
   memset(&in, 0, sizeof in);
@@ -445,7 +462,8 @@ int main(int argc, char **argv) {
         /* seed 1: well-formed traffic only; seed 2: with chaos phases */
         int bad = gold_run(g, &cfgs[ci], 1000u * ci + s, cycles, s == 2, &fl);
         printf("golden %-11s seed %u %s: %lu cycles, %lu flits out, %s\n", cfgs[ci].name, 1000u * ci + s,
-               s == 2 ? "chaos" : "clean", cycles, fl, rec_dir ? "recorded" : bad ? "DIFFERS" : "matches");
+               s == 2 ? "chaos" : "clean", cycles, fl, rec_dir ? "recorded" : bad ? "DIFFERS"
+                                                                                  : "matches");
         CHECK(bad == 0, "%s seed %u: differs from the golden trace", cfgs[ci].name, s);
         CHECK(fl > cycles / 40, "%s seed %u: too little traffic (%lu flits)", cfgs[ci].name, s, fl);
         total += cycles;

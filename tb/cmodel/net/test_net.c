@@ -10,24 +10,45 @@
 #include "net/mt_net.h"
 #include "mt_test.h"
 
-typedef struct { mt_topo t; mt_sched s; mt_tables tb; } planned;
+typedef struct {
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+} planned;
 
 static int plan(planned *p, const char *topo, const char *algo, uint64_t bytes, mt_err *e) {
   if (mt_topo_from_name(&p->t, topo, e)) return -1;
-  if (mt_plan(&p->s, &p->t, algo, bytes, 4, e)) { mt_topo_free(&p->t); return -1; }
-  if (mt_sched_tables(&p->s, 0, &p->tb, e)) { mt_sched_free(&p->s); mt_topo_free(&p->t); return -1; }
+  if (mt_plan(&p->s, &p->t, algo, bytes, 4, e)) {
+    mt_topo_free(&p->t);
+    return -1;
+  }
+  if (mt_sched_tables(&p->s, 0, &p->tb, e)) {
+    mt_sched_free(&p->s);
+    mt_topo_free(&p->t);
+    return -1;
+  }
   return 0;
 }
-static void unplan(planned *p) { mt_tables_free(&p->tb); mt_sched_free(&p->s); mt_topo_free(&p->t); }
+static void unplan(planned *p) {
+  mt_tables_free(&p->tb);
+  mt_sched_free(&p->s);
+  mt_topo_free(&p->t);
+}
 
 static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
-  planned p; mt_err e; mt_net_cfg c = *cfg;
-  if (plan(&p, topo, algo, bytes, &e)) { fprintf(stderr, "%s\n", e.msg); return -1; }
+  planned p;
+  mt_err e;
+  mt_net_cfg c = *cfg;
+  if (plan(&p, topo, algo, bytes, &e)) {
+    fprintf(stderr, "%s\n", e.msg);
+    return -1;
+  }
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, pkt, &e);
   int rc = -1;
   if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, NULL, &e)) rc = 0;
   else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
-  mt_net_free(n); unplan(&p);
+  mt_net_free(n);
+  unplan(&p);
   return rc;
 }
 
@@ -40,7 +61,9 @@ static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, in
 /* The small configuration with `set` applied: accepted by mt_net_cfg_set, refused by
  * mt_net_new (MultiTree on torus:4x4) with a message naming `needle`. */
 static void expect_refused(const char *set, const char *needle) {
-  mt_net_cfg c; mt_err e; planned p;
+  mt_net_cfg c;
+  mt_err e;
+  planned p;
   mt_net_cfg_small(&c);
   CHECK(mt_net_cfg_set(&c, set, &e) == 0, "set %s", set);
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
@@ -55,7 +78,8 @@ static void expect_refused(const char *set, const char *needle) {
  * (fp32: the same reference, so the same bits), and MultiTree, which receives on every
  * link at once, faster with the wider NI */
 static void test_ni_bandwidth(void) {
-  mt_net_cfg c1, cw; mt_err e;
+  mt_net_cfg c1, cw;
+  mt_err e;
   mt_net_cfg_small(&cw);
   c1 = cw;
   CHECK(mt_net_cfg_set(&c1, "ni_rx_engines=1", &e) == 0 && mt_net_cfg_set(&c1, "ni_mem_ports=1", &e) == 0, "--set ni_*: %s", e.msg);
@@ -72,7 +96,8 @@ static void test_ni_bandwidth(void) {
    * never chained, so one engine per port pays its per-packet look-up and write drain on
    * every 64-B packet; two take turns. Ring, one sender per node, must get faster. */
   {
-    mt_net_cfg cl = cw; mt_net_result rl, r2;
+    mt_net_cfg cl = cw;
+    mt_net_result rl, r2;
     CHECK(mt_net_cfg_set(&cl, "ni_rx_engines=4", &e) == 0, "set");
     CHECK(run_cfg(&cl, "torus:4x4", "ring", 16384, MT_DTYPE_FP32, 1, 9, &rl) == 0 && rl.correct, "ring packets E=L: failed or wrong");
     CHECK(run_cfg(&cw, "torus:4x4", "ring", 16384, MT_DTYPE_FP32, 1, 9, &r2) == 0 && r2.correct, "ring packets E=2L: failed or wrong");
@@ -93,16 +118,18 @@ static void test_ni_bandwidth(void) {
  * predecessor's completed prefix), and E=2 or E=L engines, hd (routed slots: never chained
  * across a shared port) and dbtree stay correct. */
 static void test_chain(void) {
-  static const struct { const char *topo, *algo; int pkt; const char *set1, *set2; } cases[] = {
-    {"torus:4x4", "multitree", 0, NULL, NULL}, {"mesh:4x4", "multitree", 0, "mem_p_ready=50", "mem_lat_max=6"},
-    {"mesh:3x5", "multitree", 0, "ni_rx_engines=2", NULL}, {"torus:4x4", "multitree", 1, NULL, NULL},
-    {"mesh:3x5", "dbtree", 0, "mem_p_ready=70", "mem_lat_max=3"}, {"torus:4x4", "ring2d", 0, NULL, NULL},
-    {"mesh:4x4", "multitree", 1, "mem_p_ready=50", "mem_lat_max=6"}, {"mesh:3x5", "dbtree", 1, NULL, NULL},
-    {"mesh:4x4", "hd", 0, NULL, NULL}, {"torus:4x4", "multitree", 1, "ni_rx_engines=4", NULL}};
+  static const struct {
+    const char *topo, *algo;
+    int pkt;
+    const char *set1, *set2;
+  } cases[] = {
+    {"torus:4x4", "multitree", 0, NULL, NULL}, {"mesh:4x4", "multitree", 0, "mem_p_ready=50", "mem_lat_max=6"}, {"mesh:3x5", "multitree", 0, "ni_rx_engines=2", NULL}, {"torus:4x4", "multitree", 1, NULL, NULL}, {"mesh:3x5", "dbtree", 0, "mem_p_ready=70", "mem_lat_max=3"}, {"torus:4x4", "ring2d", 0, NULL, NULL}, {"mesh:4x4", "multitree", 1, "mem_p_ready=50", "mem_lat_max=6"}, {"mesh:3x5", "dbtree", 1, NULL, NULL}, {"mesh:4x4", "hd", 0, NULL, NULL}, {"torus:4x4", "multitree", 1, "ni_rx_engines=4", NULL}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    mt_net_result r[2]; mt_err e;
+    mt_net_result r[2];
+    mt_err e;
     for (int ch = 0; ch < 2; ch++) {
-      mt_net_cfg c; mt_net_cfg_small(&c);
+      mt_net_cfg c;
+      mt_net_cfg_small(&c);
       CHECK(mt_net_cfg_set(&c, ch ? "ni_chain=1" : "ni_chain=0", &e) == 0, "%s", e.msg);
       if (cases[i].set1) CHECK(mt_net_cfg_set(&c, cases[i].set1, &e) == 0, "%s", e.msg);
       if (cases[i].set2) CHECK(mt_net_cfg_set(&c, cases[i].set2, &e) == 0, "%s", e.msg);
@@ -117,9 +144,11 @@ static void test_chain(void) {
       CHECK(r[1].cycles * 10 < r[0].cycles * 9, "%s: chained %llu cycles, strict %llu: not 10%% faster", cases[i].topo,
             (unsigned long long)r[1].cycles, (unsigned long long)r[0].cycles);
   }
-  mt_net_cfg c; mt_err e; mt_net_cfg_small(&c);
+  mt_net_cfg c;
+  mt_err e;
+  mt_net_cfg_small(&c);
   CHECK(mt_net_cfg_set(&c, "ni_chain=2", &e) != 0 && strstr(e.msg, "ni_chain"), "--set ni_chain=2 accepted"); /* range 0..1 */
-  c.ni_chain = 2; /* and the model refuses it too */
+  c.ni_chain = 2;                                                                                             /* and the model refuses it too */
   planned p;
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
@@ -129,11 +158,26 @@ static void test_chain(void) {
 }
 
 static void test_matrix(void) {
-  static const struct { const char *topo, *algo; int pkt; } cases[] = {
-    {"mesh:2x2", "multitree", 0}, {"mesh:2x2", "multitree", 1}, {"mesh:2x2", "ring", 0}, {"mesh:2x2", "dbtree", 0},
-    {"torus:4x4", "multitree", 0}, {"torus:4x4", "ring", 0}, {"torus:4x4", "ring", 1}, {"torus:4x4", "ring2d", 0},
-    {"mesh:4x4", "multitree", 0}, {"mesh:4x4", "multitree", 1}, {"mesh:4x4", "ring", 0}, {"mesh:4x4", "dbtree", 0},
-    {"mesh:3x5", "multitree", 0}, {"mesh:3x5", "ring", 1}, {"mesh:3x5", "dbtree", 0}, {"mesh:3x5", "ring2d", 1},
+  static const struct {
+    const char *topo, *algo;
+    int pkt;
+  } cases[] = {
+    {"mesh:2x2", "multitree", 0},
+    {"mesh:2x2", "multitree", 1},
+    {"mesh:2x2", "ring", 0},
+    {"mesh:2x2", "dbtree", 0},
+    {"torus:4x4", "multitree", 0},
+    {"torus:4x4", "ring", 0},
+    {"torus:4x4", "ring", 1},
+    {"torus:4x4", "ring2d", 0},
+    {"mesh:4x4", "multitree", 0},
+    {"mesh:4x4", "multitree", 1},
+    {"mesh:4x4", "ring", 0},
+    {"mesh:4x4", "dbtree", 0},
+    {"mesh:3x5", "multitree", 0},
+    {"mesh:3x5", "ring", 1},
+    {"mesh:3x5", "dbtree", 0},
+    {"mesh:3x5", "ring2d", 1},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int dt = 0; dt < 2; dt++) {
@@ -165,14 +209,18 @@ static void test_repeatable_and_flits(void) {
 }
 
 static void test_bad_input(void) {
-  planned p; mt_err e; mt_net_cfg c;
+  planned p;
+  mt_err e;
+  mt_net_cfg c;
   mt_net_cfg_small(&c);
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-  mt_net_cfg c2 = c; c2.vc_depth = 3;
+  mt_net_cfg c2 = c;
+  c2.vc_depth = 3;
   mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, 1, &e);
   CHECK(!n && strstr(e.msg, "virtual cut-through"), "too small buffers for packets accepted: %s", e.msg);
   mt_net_free(n);
-  c2 = c; c2.max_cycles = 100;
+  c2 = c;
+  c2.max_cycles = 100;
   n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
   mt_net_result r;
   CHECK(n && mt_net_start(n, 1, &e) == 0, "new");

@@ -18,29 +18,50 @@
 
 static int plan(const char *topo, const char *algo, uint64_t bytes, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
   if (mt_topo_from_name(t, topo, e)) return -1;
-  if (mt_plan(s, t, algo, bytes, 4, e)) { mt_topo_free(t); return -1; }
-  if (mt_sched_tables(s, 0, tb, e)) { mt_sched_free(s); mt_topo_free(t); return -1; }
+  if (mt_plan(s, t, algo, bytes, 4, e)) {
+    mt_topo_free(t);
+    return -1;
+  }
+  if (mt_sched_tables(s, 0, tb, e)) {
+    mt_sched_free(s);
+    mt_topo_free(t);
+    return -1;
+  }
   return 0;
 }
-static void done(mt_topo *t, mt_sched *s, mt_tables *tb) { mt_tables_free(tb); mt_sched_free(s); mt_topo_free(t); }
+static void done(mt_topo *t, mt_sched *s, mt_tables *tb) {
+  mt_tables_free(tb);
+  mt_sched_free(s);
+  mt_topo_free(t);
+}
 
 /* Fig. 5 notation, root reduce entries left out (Fig. 5 leaves them implicit) */
 static void fig5_row(const mt_tables *tb, int n, int roots, char *out, size_t cap) {
-  size_t k = 0; out[0] = 0;
+  size_t k = 0;
+  out[0] = 0;
   const mt_entry *en = mt_node_entries(tb, n);
   for (int i = 0; i < tb->count[n]; i++) {
     const mt_entry *x = &en[i];
     int is_root_reduce = x->op == MT_OP_REDUCE && !x->has_parent;
     if (is_root_reduce != roots || x->op == MT_OP_NOP) continue;
     char par[16], ch[64] = "-";
-    if (x->has_parent) snprintf(par, sizeof par, "%d", x->parent.node); else snprintf(par, sizeof par, "%s", roots ? "root" : "root");
-    if (x->nchild) { size_t q = 0; q += (size_t)snprintf(ch, sizeof ch, "["); for (int c = 0; c < x->nchild; c++) q += (size_t)snprintf(ch + q, sizeof ch - q, "%s%d", c ? "," : "", x->child[c].node); snprintf(ch + q, sizeof ch - q, "]"); }
+    if (x->has_parent) snprintf(par, sizeof par, "%d", x->parent.node);
+    else snprintf(par, sizeof par, "%s", roots ? "root" : "root");
+    if (x->nchild) {
+      size_t q = 0;
+      q += (size_t)snprintf(ch, sizeof ch, "[");
+      for (int c = 0; c < x->nchild; c++) q += (size_t)snprintf(ch + q, sizeof ch - q, "%s%d", c ? "," : "", x->child[c].node);
+      snprintf(ch + q, sizeof ch - q, "]");
+    }
     k += (size_t)snprintf(out + k, cap - k, "%s%s(%d,%s,%s,%d)", k ? " " : "", mt_op_name(x->op), x->flow, x->has_parent || x->op == MT_OP_REDUCE ? par : "root", ch, x->step);
   }
 }
 
 static void test_fig5(void) {
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
   CHECK(plan("mesh:2x2", "multitree", 1024, &t, &s, &tb, &e) == 0, "%s", e.msg);
   /* Derived by hand from Algorithm 1 (ids 0 1 / 2 3, Y before X): the table */
   static const char *want[4] = {
@@ -91,7 +112,9 @@ static const char *topos[] = {"mesh:2x2", "torus:2x2", "torus:4x4", "mesh:4x4", 
 static int applies(const mt_topo *t, const char *algo) {
   int pow2 = !(t->n_nodes & (t->n_nodes - 1));
   switch ((mt_algo)mt_algo_from_name(algo)) {
-  case mt_algo_multitree: case mt_algo_ring: case mt_algo_dbtree: return 1;
+  case mt_algo_multitree:
+  case mt_algo_ring:
+  case mt_algo_dbtree: return 1;
   case mt_algo_ring2d: return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
   case mt_algo_hd: return pow2;
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
@@ -103,7 +126,10 @@ static int applies(const mt_topo *t, const char *algo) {
 static void test_checker_all(void) {
   for (int i = 0; topos[i]; i++)
     for (int a = 0; mt_algo_names[a]; a++) {
-      mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+      mt_topo t;
+      mt_sched s;
+      mt_tables tb;
+      mt_err e;
       CHECK(mt_topo_from_name(&t, topos[i], &e) == 0, "%s", e.msg);
       if (!t.n_nodes) continue;
       int ok = applies(&t, mt_algo_names[a]);
@@ -115,7 +141,10 @@ static void test_checker_all(void) {
         continue;
       }
       CHECK(rc == 0, "%s on %s: %s", mt_algo_names[a], topos[i], e.msg);
-      if (rc) { mt_topo_free(&t); continue; }
+      if (rc) {
+        mt_topo_free(&t);
+        continue;
+      }
       CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
       mt_check_report r;
       CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0, "%s", e.msg);
@@ -127,7 +156,10 @@ static void test_checker_all(void) {
       }
       /* chunks tile the buffer exactly, sizes differ by at most one element */
       uint64_t sum = 0;
-      for (int f = 0; f < s.n_flows; f++) { sum += s.chunk[f].size; CHECK(s.chunk[f].size - s.chunk[s.n_flows - 1].size <= 4, "tiling"); }
+      for (int f = 0; f < s.n_flows; f++) {
+        sum += s.chunk[f].size;
+        CHECK(s.chunk[f].size - s.chunk[s.n_flows - 1].size <= 4, "tiling");
+      }
       CHECK(sum == bytes, "%s on %s: chunks sum to %llu of %llu", mt_algo_names[a], topos[i], (unsigned long long)sum, (unsigned long long)bytes);
       done(&t, &s, &tb);
     }
@@ -135,27 +167,34 @@ static void test_checker_all(void) {
 
 /* The checker must be able to fail: mutate valid tables and expect violations. */
 static int violations(const mt_sched *s, const mt_tables *tb) {
-  mt_check_report r; mt_err e;
+  mt_check_report r;
+  mt_err e;
   if (mt_check(s, tb, NULL, &r, &e)) return -1;
   return r.violations;
 }
 static void test_checker_catches(void) {
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
   CHECK(plan("torus:4x4", "multitree", 4096, &t, &s, &tb, &e) == 0, "%s", e.msg);
   CHECK(violations(&s, &tb) == 0, "baseline must be clean");
   /* find a reduce entry with a child */
   mt_entry *x = NULL;
-  for (int i = 0; i < tb.n_entries && !x; i++) if (tb.entries[i].op == MT_OP_REDUCE && tb.entries[i].has_parent && tb.entries[i].nchild) x = &tb.entries[i];
+  for (int i = 0; i < tb.n_entries && !x; i++)
+    if (tb.entries[i].op == MT_OP_REDUCE && tb.entries[i].has_parent && tb.entries[i].nchild) x = &tb.entries[i];
   CHECK(x != NULL, "no reduce entry with children");
   if (x) {
-    int keep = x->nchild; x->nchild = 0;                         /* drop a child */
+    int keep = x->nchild;
+    x->nchild = 0; /* drop a child */
     CHECK(violations(&s, &tb) > 0, "dropped child not caught");
     x->nchild = keep;
-    mt_slot c0 = x->child[0]; int st = x->step;
-    x->step = 1;                                                  /* send before the child */
+    mt_slot c0 = x->child[0];
+    int st = x->step;
+    x->step = 1; /* send before the child */
     CHECK(violations(&s, &tb) > 0, "early send not caught");
     x->step = st;
-    x->child[0].node = (c0.node + 1) % 16;                        /* wrong child */
+    x->child[0].node = (c0.node + 1) % 16; /* wrong child */
     CHECK(violations(&s, &tb) > 0, "wrong child not caught");
     x->child[0] = c0;
     CHECK(violations(&s, &tb) == 0, "restored tables must be clean");
@@ -165,13 +204,18 @@ static void test_checker_catches(void) {
   for (int i = 0; i < s.nx && !moved; i++)
     for (int j = i + 1; j < s.nx && !moved; j++)
       if (s.x[i].op == MT_OP_GATHER && s.x[j].op == MT_OP_GATHER && MT_XLINK(&s, &s.x[i], 0) == MT_XLINK(&s, &s.x[j], 0) && s.x[i].step != s.x[j].step) {
-        s.x[j].step = s.x[i].step; moved = 1;
+        s.x[j].step = s.x[i].step;
+        moved = 1;
       }
   CHECK(moved && violations(&s, &tb) > 0, "link contention not caught");
   done(&t, &s, &tb);
   /* a gather sent before the root has everything */
   CHECK(plan("ring:4", "ring", 64, &t, &s, &tb, &e) == 0, "%s", e.msg);
-  for (int i = 0; i < tb.n_entries; i++) if (tb.entries[i].op == MT_OP_GATHER && !tb.entries[i].has_parent) { tb.entries[i].step = 1; break; }
+  for (int i = 0; i < tb.n_entries; i++)
+    if (tb.entries[i].op == MT_OP_GATHER && !tb.entries[i].has_parent) {
+      tb.entries[i].step = 1;
+      break;
+    }
   CHECK(violations(&s, &tb) > 0, "early root gather not caught");
   done(&t, &s, &tb);
 }
@@ -181,56 +225,90 @@ static void test_checker_catches(void) {
  * by their root, and chunk c ends reduced on node c - 1). */
 static void test_ring_seed(void) {
   for (int N = 3; N <= 6; N++) {
-    char name[32]; snprintf(name, sizeof name, "ring:%d", N);
-    mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+    char name[32];
+    snprintf(name, sizeof name, "ring:%d", N);
+    mt_topo t;
+    mt_sched s;
+    mt_tables tb;
+    mt_err e;
     CHECK(plan(name, "ring", 4ull * N * 8, &t, &s, &tb, &e) == 0, "%s", e.msg);
     CHECK(s.steps == 2 * (N - 1), "ring:%d steps %d", N, s.steps);
     for (int i = 0; i < s.nx; i++) {
       const mt_xfer *x = &s.x[i];
       int chunk = (x->flow + 1) % N;
       CHECK(x->dst == (x->src + 1) % N && !x->multihop, "ring transfer %d->%d", x->src, x->dst);
-      if (x->op == MT_OP_REDUCE) { int k = x->step - 1; CHECK(chunk == ((x->src - k) % N + N) % N, "rs step %d node %d chunk %d", x->step, x->src, chunk); }
-      else { int k = x->step - N; CHECK(chunk == ((x->src + 1 - k) % N + N) % N, "ag step %d node %d chunk %d", x->step, x->src, chunk); }
+      if (x->op == MT_OP_REDUCE) {
+        int k = x->step - 1;
+        CHECK(chunk == ((x->src - k) % N + N) % N, "rs step %d node %d chunk %d", x->step, x->src, chunk);
+      } else {
+        int k = x->step - N;
+        CHECK(chunk == ((x->src + 1 - k) % N + N) % N, "ag step %d node %d chunk %d", x->step, x->src, chunk);
+      }
     }
     done(&t, &s, &tb);
   }
   /* on a torus with an even side the ring is a cycle of neighbours: no multi-hop */
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
   CHECK(plan("torus:4x3", "ring", 4096, &t, &s, &tb, &e) == 0, "%s", e.msg);
-  int mh = 0; for (int i = 0; i < s.nx; i++) mh += s.x[i].multihop;
+  int mh = 0;
+  for (int i = 0; i < s.nx; i++) mh += s.x[i].multihop;
   CHECK(mh == 0, "ring on torus:4x3 has %d multi-hop transfers", mh);
   done(&t, &s, &tb);
 }
 
 /* mt_ref: int32 equals the exact wrap-around sum; fp32 follows the tree order. */
 static void test_reference(void) {
-  const char *cases[][2] = {{"mesh:2x2", "multitree"}, {"torus:4x4", "multitree"}, {"mesh:3x5", "ring"}, {"torus:4x4", "dbtree"},
-                            {"torus:4x4", "ring2d"}, {"mesh:4x4", "hd"}, {"dgx2", "multitree"}, {"bigraph:4x8", "hdrm"}};
+  const char *cases[][2] = {{"mesh:2x2", "multitree"}, {"torus:4x4", "multitree"}, {"mesh:3x5", "ring"}, {"torus:4x4", "dbtree"}, {"torus:4x4", "ring2d"}, {"mesh:4x4", "hd"}, {"dgx2", "multitree"}, {"bigraph:4x8", "hdrm"}};
   for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-    mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+    mt_topo t;
+    mt_sched s;
+    mt_tables tb;
+    mt_err e;
     CHECK(plan(cases[c][0], cases[c][1], 4ull * 997, &t, &s, &tb, &e) == 0, "%s", e.msg);
-    const int N = s.n_nodes; const uint64_t nw = s.bytes / 4;
+    const int N = s.n_nodes;
+    const uint64_t nw = s.bytes / 4;
     uint32_t **in = calloc((size_t)N, sizeof *in), *out = calloc(nw, 4);
-    for (int n = 0; n < N; n++) { in[n] = calloc(nw, 4); mt_ref_inputs(7, n, MT_DTYPE_INT32, in[n], nw); }
+    for (int n = 0; n < N; n++) {
+      in[n] = calloc(nw, 4);
+      mt_ref_inputs(7, n, MT_DTYPE_INT32, in[n], nw);
+    }
     CHECK(mt_ref_result(&s, &tb, MT_DTYPE_INT32, in, out, &e) == 0, "%s", e.msg);
     int bad = 0;
-    for (uint64_t k = 0; k < nw; k++) { uint32_t sum = 0; for (int n = 0; n < N; n++) sum += in[n][k]; bad += sum != out[k]; }
+    for (uint64_t k = 0; k < nw; k++) {
+      uint32_t sum = 0;
+      for (int n = 0; n < N; n++) sum += in[n][k];
+      bad += sum != out[k];
+    }
     CHECK(bad == 0, "%s on %s: %d int32 elements differ from the exact sum", cases[c][1], cases[c][0], bad);
     for (int n = 0; n < N; n++) free(in[n]);
-    free(in); free(out);
+    free(in);
+    free(out);
     done(&t, &s, &tb);
   }
   /* fp32 on the 2x2 mesh, flow 0: root 0 adds child 1 then child 2, and node 2 first
    * added its child 3: (a0 + a1) + (a2 + a3), computed here with the host's floats */
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
   CHECK(plan("mesh:2x2", "multitree", 4ull * 64, &t, &s, &tb, &e) == 0, "%s", e.msg);
   uint32_t *in[4], out[64];
-  for (int n = 0; n < 4; n++) { in[n] = calloc(64, 4); mt_ref_inputs(3, n, MT_DTYPE_FP32, in[n], 64); }
+  for (int n = 0; n < 4; n++) {
+    in[n] = calloc(64, 4);
+    mt_ref_inputs(3, n, MT_DTYPE_FP32, in[n], 64);
+  }
   CHECK(mt_ref_result(&s, &tb, MT_DTYPE_FP32, in, out, &e) == 0, "%s", e.msg);
   int bad = 0;
   for (int k = 0; k < 16; k++) {
-    volatile float a[4]; for (int n = 0; n < 4; n++) memcpy((void *)&a[n], &in[n][k], 4);
-    volatile float l = a[0] + a[1], r = a[2] + a[3], want = l + r; uint32_t w; float wf = want; memcpy(&w, &wf, 4);
+    volatile float a[4];
+    for (int n = 0; n < 4; n++) memcpy((void *)&a[n], &in[n][k], 4);
+    volatile float l = a[0] + a[1], r = a[2] + a[3], want = l + r;
+    uint32_t w;
+    float wf = want;
+    memcpy(&w, &wf, 4);
     bad += w != out[k];
   }
   CHECK(bad == 0, "fp32 flow 0: %d elements differ from (a0+a1)+(a2+a3)", bad);
@@ -241,7 +319,10 @@ static void test_reference(void) {
 static void test_json_roundtrip(void) {
   const char *cases[][2] = {{"torus:4x4", "multitree"}, {"mesh:3x5", "ring"}, {"fattree:4,2", "multitree"}, {"file:" MT_TEST_DATA "/multilink.topo", "multitree"}};
   for (size_t c = 0; c < 4; c++) {
-    mt_topo t, t2; mt_sched s, s2; mt_tables tb, tb2; mt_err e;
+    mt_topo t, t2;
+    mt_sched s, s2;
+    mt_tables tb, tb2;
+    mt_err e;
     CHECK(plan(cases[c][0], cases[c][1], 4096, &t, &s, &tb, &e) == 0, "%s", e.msg);
     const char *path = "build/test_planner_roundtrip.json";
     CHECK(mt_json_write(&s, &tb, path, &e) == 0, "%s", e.msg);
@@ -257,19 +338,31 @@ static void test_json_roundtrip(void) {
       if (a->has_parent && b->has_parent) diff += a->parent.node != b->parent.node || a->parent.port != b->parent.port || a->parent.eject != b->parent.eject;
     }
     CHECK(diff == 0, "%s: %d entries differ after the JSON round trip", cases[c][0], diff);
-    mt_tables_free(&tb2); mt_sched_free(&s2); mt_topo_free(&t2);
+    mt_tables_free(&tb2);
+    mt_sched_free(&s2);
+    mt_topo_free(&t2);
     done(&t, &s, &tb);
   }
 }
 
 static void expect_err(const char *topo, const char *algo, uint64_t bytes, const char *needle) {
-  mt_topo t; mt_sched s; mt_err e = {{0}};
+  mt_topo t;
+  mt_sched s;
+  mt_err e = {{0}};
   int rc = mt_topo_from_name(&t, topo, &e);
-  if (rc == 0) { rc = mt_plan(&s, &t, algo, bytes, 4, &e); if (rc == 0) mt_sched_free(&s); mt_topo_free(&t); }
+  if (rc == 0) {
+    rc = mt_plan(&s, &t, algo, bytes, 4, &e);
+    if (rc == 0) mt_sched_free(&s);
+    mt_topo_free(&t);
+  }
   CHECK(rc != 0 && strstr(e.msg, needle), "%s/%s/%llu: expected an error containing '%s', got rc=%d '%s'", topo, algo, (unsigned long long)bytes, needle, rc, e.msg);
 }
 static void test_bad_input(void) {
-  static const struct { const char *topo, *algo; uint64_t bytes; const char *needle; } cases[] = {
+  static const struct {
+    const char *topo, *algo;
+    uint64_t bytes;
+    const char *needle;
+  } cases[] = {
     {"torus:1x1", "multitree", 64, "at least 2"},
     {"mesh:1", "multitree", 64, "at least 2"},
     {"torus:65x64", "multitree", 64, "4096"},
@@ -296,13 +389,19 @@ static void test_bad_input(void) {
  * Step 2: T1 adds 2 via 0->2, T2 adds 1 via 0->1, T3 adds 1 via 0->1 (second unit);
  * T1 adds 3 via 0->3. Step 3: T2 adds 3, T3 adds 2. */
 static void test_multilink(void) {
-  mt_topo t; mt_sched s; mt_tables tb; mt_err e;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
   CHECK(plan("file:" MT_TEST_DATA "/star.topo", "multitree", 4096, &t, &s, &tb, &e) == 0, "%s", e.msg);
   CHECK(s.reduce_steps == 3, "star: %d steps per phase, want 3", s.reduce_steps);
   int l01 = mt_topo_find_link(&t, 0, 1), mask = 0, n = 0;
   for (int i = 0; i < s.nx; i++) {
     const mt_xfer *x = &s.x[i];
-    if (x->op == MT_OP_GATHER && x->step - s.reduce_steps == 2 && MT_XLINK(&s, x, 0) == l01) { mask |= 1 << x->flow; n++; }
+    if (x->op == MT_OP_GATHER && x->step - s.reduce_steps == 2 && MT_XLINK(&s, x, 0) == l01) {
+      mask |= 1 << x->flow;
+      n++;
+    }
   }
   CHECK(n == 2 && mask == ((1 << 2) | (1 << 3)), "step 2 on 0->1: %d messages, flows mask %x (want flows 2 and 3)", n, mask);
   mt_check_report r;
@@ -316,7 +415,11 @@ static void test_hdrm_contention(void) {
   const char *nets[] = {"bigraph:4x8", "bigraph:4x16"};
   for (int i = 0; i < 2; i++)
     for (int rm = 0; rm < 2; rm++) {
-      mt_topo t; mt_sched s; mt_tables tb; mt_err e; mt_check_report r;
+      mt_topo t;
+      mt_sched s;
+      mt_tables tb;
+      mt_err e;
+      mt_check_report r;
       CHECK(plan(nets[i], rm ? "hdrm" : "hd", 1 << 20, &t, &s, &tb, &e) == 0, "%s", e.msg);
       CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0 && r.violations == 0, "%s check", nets[i]);
       if (rm) CHECK(r.max_link_pairs == 1, "hdrm on %s: %d exchanges share a link-step", nets[i], r.max_link_pairs);

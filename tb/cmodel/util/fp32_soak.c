@@ -18,9 +18,13 @@
 static uint64_t n_pass, n_fail;
 static void check(uint32_t a, uint32_t b) {
   uint32_t h = fp32_host_expect(a, b), m = mt_fp32_add(a, b);
-  if (m == h) { n_pass++; return; }
+  if (m == h) {
+    n_pass++;
+    return;
+  }
   if (++n_fail <= 20) printf("MISMATCH %08" PRIx32 " + %08" PRIx32 ": model %08" PRIx32
-                             " host %08" PRIx32 "\n", a, b, m, h);
+                             " host %08" PRIx32 "\n",
+                             a, b, m, h);
 }
 
 int main(int argc, char **argv) {
@@ -43,7 +47,8 @@ int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &t1);
   double sec = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
   printf("fp32_soak: %" PRIu64 " random pairs + %" PRIu64 " x+(-x) pairs, seed %" PRIu64
-         ", %" PRIu64 " mismatches, %.2f s\n", pairs, (pairs + 15) / 16, seed, n_fail, sec);
+         ", %" PRIu64 " mismatches, %.2f s\n",
+         pairs, (pairs + 15) / 16, seed, n_fail, sec);
   if (expect_mismatch) {
     printf("RESULT fp32_soak_neg pass=%d fail=%d\n", n_fail > 0, n_fail == 0);
     return 0;

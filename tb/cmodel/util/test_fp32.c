@@ -10,8 +10,8 @@
 #include "mt_test.h"
 #include "../../cosim/fp32_pairs.h"
 
-#define CHECK_FP(a, b, what)                                                       \
-  do {                                                                             \
+#define CHECK_FP(a, b, what) \
+  do { \
     uint32_t a_ = (a), b_ = (b), m_ = mt_fp32_add(a_, b_), e_ = fp32_host_expect(a_, b_); \
     CHECK(m_ == e_, "%s: %08x + %08x: model %08x host %08x", (what), a_, b_, m_, e_); \
   } while (0)
