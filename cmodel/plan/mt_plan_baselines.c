@@ -10,6 +10,15 @@
 /* ---------- ring order: a Hamiltonian cycle where one is easy to build ---------- */
 
 /* The grid's dimensions wider than 1, fastest first. */
+/* The end of every baseline: a reduce-scatter half of R steps and an all-gather half as long;
+ * a failed add (rc) frees the schedule. */
+static int finish(mt_sched *s, int R, int rc) {
+  s->reduce_steps = R;
+  s->steps = 2 * R;
+  if (rc) mt_sched_free(s);
+  return rc ? -1 : 0;
+}
+
 static int live_dims(const mt_topo *t, int *d) {
   int n = 0;
   for (int k = 0; k < t->ndims; k++)
@@ -91,13 +100,7 @@ int mt_plan_ring(mt_sched *s, const mt_topo *t, mt_err *e) {
   }
   free(a);
   free(pos);
-  s->reduce_steps = N - 1;
-  s->steps = 2 * (N - 1);
-  if (rc) {
-    mt_sched_free(s);
-    return -1;
-  }
-  return 0;
+  return finish(s, N - 1, rc);
 }
 
 int mt_plan_ring2d(mt_sched *s, const mt_topo *t, mt_err *e) {
@@ -126,13 +129,7 @@ int mt_plan_ring2d(mt_sched *s, const mt_topo *t, mt_err *e) {
         rc = mt_sched_add_routed(s, f, MT_OP_GATHER, AT(xf + k, y), AT(xf + k + 1, y), R + Y + k, e) < 0;
   }
 #undef AT
-  s->reduce_steps = R;
-  s->steps = 2 * R;
-  if (rc) {
-    mt_sched_free(s);
-    return -1;
-  }
-  return 0;
+  return finish(s, R, rc);
 }
 
 /* ---------- double binary tree ---------- */
@@ -195,13 +192,7 @@ int mt_plan_dbtree(mt_sched *s, const mt_topo *t, mt_err *e) {
     free(par[k]);
     free(dep[k]);
   }
-  s->reduce_steps = R;
-  s->steps = 2 * R;
-  if (rc) {
-    mt_sched_free(s);
-    return -1;
-  }
-  return 0;
+  return finish(s, R, rc);
 }
 
 /* ---------- recursive halving-doubling (and with BiGraph rank mapping) ---------- */
@@ -262,13 +253,7 @@ static int plan_hd(mt_sched *s, const mt_topo *t, int rank_mapping, mt_err *e) {
         rc = mt_sched_add_routed(s, f, MT_OP_GATHER, node[i ^ (int)hb], node[i], T + k, e) < 0;
       }
   free(node);
-  s->reduce_steps = T;
-  s->steps = 2 * T;
-  if (rc) {
-    mt_sched_free(s);
-    return -1;
-  }
-  return 0;
+  return finish(s, T, rc);
 }
 
 int mt_plan_hd(mt_sched *s, const mt_topo *t, mt_err *e) { return plan_hd(s, t, 0, e); }

@@ -42,24 +42,10 @@ int gold_end(gold *g);
 /* Cycles seen in the last run. */
 uint64_t gold_cycles(const gold *g);
 
-#ifdef MT_GOLDEN_FLAT /* a reference build before util/mt_rng.h and util/mt_time.h (5c3eebf) */
-#include <time.h>
-static inline uint32_t mt_xs32(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-static inline double mt_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-#else
+/* the one PRNG and clock (header-only; a reference build of a commit before them, 5c3eebf, gets
+ * them from this tree: tb/golden/record.sh) */
 #include "util/mt_rng.h"
 #include "util/mt_time.h"
-#endif
 
 /* where the traces live (the Makefile passes the absolute path) */
 #ifndef MT_GOLDEN_DIR

@@ -229,18 +229,7 @@ static const mt_slot *sent_slot(const mt_entry *x, int k) {
 }
 
 mt_ni_env_run mt_ni_env_run_default(uint32_t seed, int dtype, int pkt_mode) {
-  mt_ni_env_run r;
-  memset(&r, 0, sizeof r);
-  r.seed = seed;
-  r.dtype = dtype;
-  r.pkt_mode = pkt_mode;
-  r.p_ready = 70;
-  r.lat_max = 6;
-  r.p_flit = 80;
-  r.p_drain = 60;
-  r.max_delay = 40;
-  r.wd_limit = 5000;
-  return r;
+  return (mt_ni_env_run){.seed = seed, .dtype = dtype, .pkt_mode = pkt_mode, .p_ready = 70, .lat_max = 6, .p_flit = 80, .p_drain = 60, .max_delay = 40, .wd_limit = 5000};
 }
 
 

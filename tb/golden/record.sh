@@ -31,7 +31,7 @@ cp tb/cmodel/golden.h tb/cmodel/mt_test.h "$out/front/"
 cc=${CC:-cc}
 cflags="-std=c11 -Wall -Wextra -Werror -ffp-contract=off -D_POSIX_C_SOURCE=200809L -O2 -I$out/front"
 if [ -f "$src/cmodel/mt_ni.h" ]; then   # before the layer folders: flat includes, env in libmt
-  inc="-DMT_GOLDEN_FLAT -I$src/cmodel -Itb/cmodel"; libs="$src/build/libmt.a"
+  inc="-DMT_GOLDEN_FLAT -I$src/cmodel -Itb/cmodel -I$top/cmodel"; libs="$src/build/libmt.a"
 else
   [ -f "$src/build/libmttb.a" ] || make -C "$src" build/libmttb.a >>"$src.build.log" 2>&1
   inc="-I$src/tb/cmodel -I$src/cmodel -Itb/cmodel"; libs="$src/build/libmttb.a $src/build/libmt.a"

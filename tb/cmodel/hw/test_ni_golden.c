@@ -25,8 +25,14 @@
 #include "hw/mt_ni.h"
 #include "ni_env.h"
 #endif
-#include "golden.h" /* with MT_GOLDEN_FLAT: mt_xs32, mt_now */
+#include "golden.h"
 #include "mt_test.h"
+#ifdef MT_GOLDEN_FLAT
+/* the reference's environment predates mt_ni_env_run_default: the same defaults as tb/cmodel/ni_env.c */
+static mt_ni_env_run mt_ni_env_run_default(uint32_t seed, int dtype, int pkt_mode) {
+  return (mt_ni_env_run){.seed = seed, .dtype = dtype, .pkt_mode = pkt_mode, .p_ready = 70, .lat_max = 6, .p_flit = 80, .p_drain = 60, .max_delay = 40, .wd_limit = 5000};
+}
+#endif
 #include "ni_scen.h"
 
 static uint32_t rs = 12345;
