@@ -5,7 +5,7 @@
 # build/net/cosim_net_params (it plans the schedule and prints them). Standalone: make cosim-net
 NET_TOP     := $(CURDIR)
 NET_DIR     := $(BUILD)/net
-NET_RTL     := rtl/mt_pkg.sv $(filter-out rtl/mt_pkg.sv,$(sort $(wildcard rtl/*.sv)))  # package first
+NET_RTL     := rtl/mt_common_pkg.sv $(filter-out rtl/mt_common_pkg.sv,$(sort $(wildcard rtl/*.sv)))  # package first
 NET_RTL_ABS := $(addprefix $(NET_TOP)/,$(NET_RTL))
 NET_SVH     := $(wildcard rtl/*.svh)  # `include'd by rtl/*.sv (found through -I rtl)
 

@@ -2,7 +2,7 @@
 # root Makefile), RTL unit benches (Icarus), Verilator co-simulation against the C model,
 # formal (yosys-smtbmc + z3), area (Yosys). Standalone: make cosim-ni | formal-ni | area-ni
 NI_TOP    := $(CURDIR)
-NI_RTL    := rtl/mt_pkg.sv $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
+NI_RTL    := rtl/mt_common_pkg.sv $(sort $(wildcard rtl/mt_ni*.sv)) rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv
 NI_RTL_ABS := $(addprefix $(NI_TOP)/,$(NI_RTL))
 NI_SVH    := $(wildcard rtl/*.svh)   # port/parameter lists `include'd by rtl/*.sv (found through -I rtl)
 NI_DIR    := $(BUILD)/ni
@@ -11,7 +11,7 @@ NI_DIR    := $(BUILD)/ni
 # -DCFG_<KEY> macros (`multitree shape`). Every scenario is encoded in the layout of a 16-node,
 # 4-port, 4-child, 64-KiB schedule (mt_layout_make), so one build per layout kind serves all.
 # CFG_ENTRY_W: the table word width of those -G parameters by the C derivation
-# (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_pkg.sv);
+# (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_common_pkg.sv);
 # cosim_ni.cpp checks it against mt_ni_entry_bits of the scenario's layout.
 NI_SHAPE = configs/ni/$(1).cfg
 

@@ -33,11 +33,11 @@ module mt_ni #(
   parameter int WdW         = 24,
   localparam int NiN        = 1,
   localparam int Lanes      = PayloadW / 32,
-  localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
-  localparam int EntryW     = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int TIW        = mt_pkg::idx_w(Depth),
+  localparam int FlitW      = mt_common_pkg::flit_w(PayloadW, NumVcs),
+  localparam int EntryW     = mt_common_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int TIW        = mt_common_pkg::idx_w(Depth),
   localparam int S          = L * NumVcs,
-  localparam int SW         = mt_pkg::idx_w(S),
+  localparam int SW         = mt_common_pkg::idx_w(S),
   localparam int CntW       = $clog2(Children + 1)
 ) (
   input  logic                  clk_i,

@@ -30,10 +30,10 @@ module mt_ni_depktz #(
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
-  localparam int FlitW   = mt_pkg::flit_w(PayloadW, NumVcs),
+  localparam int FlitW   = mt_common_pkg::flit_w(PayloadW, NumVcs),
   localparam int S       = L * NumVcs,
-  localparam int SW      = mt_pkg::idx_w(S),
-  localparam int RqW     = mt_pkg::idx_w(RQ),
+  localparam int SW      = mt_common_pkg::idx_w(S),
+  localparam int RqW     = mt_common_pkg::idx_w(RQ),
   localparam int RqCW    = $clog2(RQ + 1)
 ) (
   input  logic                   clk_i,
@@ -80,7 +80,7 @@ module mt_ni_depktz #(
   input  logic                   rsp_i,
   input  logic [PayloadW-1:0]    rsp_data_i,
   // status
-  output logic [mt_pkg::NI_ERR_W-1:0]             err_o,      // error raised this cycle (0 = none)
+  output logic [mt_common_pkg::NI_ERR_W-1:0]             err_o,      // error raised this cycle (0 = none)
   output logic                   look_go_o,
   output logic                   idle_o
 );
@@ -119,10 +119,10 @@ module mt_ni_depktz #(
     next_s = (32'(x) + 32'd1 >= 32'(S)) ? '0 : x + 1'b1;
   endfunction
   function automatic logic is_head(input logic [2:0] t);
-    is_head = (t == mt_pkg::FT_AR_HEAD) || (t == mt_pkg::FT_HEAD) || (t == mt_pkg::FT_HEADTAIL);
+    is_head = (t == mt_common_pkg::FT_AR_HEAD) || (t == mt_common_pkg::FT_HEAD) || (t == mt_common_pkg::FT_HEADTAIL);
   endfunction
   function automatic logic is_tail(input logic [2:0] t);
-    is_tail = (t == mt_pkg::FT_AR_TAIL) || (t == mt_pkg::FT_TAIL) || (t == mt_pkg::FT_HEADTAIL);
+    is_tail = (t == mt_common_pkg::FT_AR_TAIL) || (t == mt_common_pkg::FT_TAIL) || (t == mt_common_pkg::FT_HEADTAIL);
   endfunction
 
   // ---- idle: pick the first non-empty stream from rr ----
@@ -144,15 +144,15 @@ module mt_ni_depktz #(
   assign sel_o = (st_q == StIdle) ? pick : s_q;
 
   logic [2:0]  fty;
-  assign fty = front_i[PayloadW +: mt_pkg::FT_W];
+  assign fty = front_i[PayloadW +: mt_common_pkg::FT_W];
   logic unused_vc;
-  assign unused_vc = ^front_i[FlitW-1:PayloadW+mt_pkg::FT_W];
+  assign unused_vc = ^front_i[FlitW-1:PayloadW+mt_common_pkg::FT_W];
   // head fields of the front flit
   logic [11:0] h_flow, h_src;
   logic [1:0]  h_op;
-  assign h_src  = front_i[mt_pkg::HD_SRC_LSB +: mt_pkg::HD_SRC_W];
-  assign h_flow = front_i[mt_pkg::HD_FLOW_LSB +: mt_pkg::HD_FLOW_W];
-  assign h_op   = front_i[mt_pkg::HD_OP_LSB +: mt_pkg::HD_OP_W];
+  assign h_src  = front_i[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W];
+  assign h_flow = front_i[mt_common_pkg::HD_FLOW_LSB +: mt_common_pkg::HD_FLOW_W];
+  assign h_op   = front_i[mt_common_pkg::HD_OP_LSB +: mt_common_pkg::HD_OP_W];
 
   logic idle_pick, idle_bad;
   assign idle_pick = run_i && (st_q == StIdle) && pick_any && is_head(fty);
@@ -165,35 +165,35 @@ module mt_ni_depktz #(
   always_comb begin
     logic found;
     logic [3:0] k;
-    look_code = mt_pkg::NI_E_NONE;
+    look_code = mt_common_pkg::NI_E_NONE;
     look_wait = 1'b0;
     found = 1'b0;
     k = '0;
-    if ((op_q != mt_pkg::OP_REDUCE && op_q != mt_pkg::OP_GATHER) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
-        (op_q == mt_pkg::OP_GATHER && b_root_i))
-      look_code = mt_pkg::NI_E_RX_FLOW;
-    else if (op_q == mt_pkg::OP_REDUCE) begin
+    if ((op_q != mt_common_pkg::OP_REDUCE && op_q != mt_common_pkg::OP_GATHER) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
+        (op_q == mt_common_pkg::OP_GATHER && b_root_i))
+      look_code = mt_common_pkg::NI_E_RX_FLOW;
+    else if (op_q == mt_common_pkg::OP_REDUCE) begin
       for (int c = 0; c < Children; c++)
         if (!found && 4'(c) < eb_nchild_i && eb_cnode_i[12*c +: 12] == src_q) begin
           found = 1'b1;
           k = 4'(c);
         end
-      if (!found) look_code = mt_pkg::NI_E_RX_SRC;
+      if (!found) look_code = mt_common_pkg::NI_E_RX_SRC;
       else if (32'(k) != 32'(b_cnt_i)) look_wait = 1'b1;
     end else begin
-      if (b_gv_i && eb_pnode_i != src_q) look_code = mt_pkg::NI_E_RX_SRC;
+      if (b_gv_i && eb_pnode_i != src_q) look_code = mt_common_pkg::NI_E_RX_SRC;
       else if (b_grx_i) look_wait = 1'b1;
     end
-    if (look_code == mt_pkg::NI_E_NONE && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
+    if (look_code == mt_common_pkg::NI_E_NONE && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
         {1'b0, addr_q} + {1'b0, len_q} > {1'b0, eb_addr_i} + {1'b0, eb_size_i}))
-      look_code = mt_pkg::NI_E_RX_RANGE;
-    if (look_code != mt_pkg::NI_E_NONE) look_wait = 1'b0;
+      look_code = mt_common_pkg::NI_E_RX_RANGE;
+    if (look_code != mt_common_pkg::NI_E_NONE) look_wait = 1'b0;
     if (!run_i || st_q != StLook) begin
-      look_code = mt_pkg::NI_E_NONE;
+      look_code = mt_common_pkg::NI_E_NONE;
       look_wait = 1'b0;
     end
   end
-  assign look_go   = run_i && (st_q == StLook) && (look_code == mt_pkg::NI_E_NONE) && !look_wait;
+  assign look_go   = run_i && (st_q == StLook) && (look_code == mt_common_pkg::NI_E_NONE) && !look_wait;
   assign look_go_o = look_go;
 
   // ---- busy: payload flits ----
@@ -203,13 +203,13 @@ module mt_ni_depktz #(
   assign front_bad = front_v && (popj_q < nfl_q) &&
                      (is_head(fty) || fty[2] != normal_q || is_tail(fty) != (popj_q + 32'd1 == nfl_q));
   assign pop_ok    = front_v && (popj_q < nfl_q) && !front_bad;
-  assign rx_wr     = rx_busy && ((op_q == mt_pkg::OP_REDUCE) ? (wq_cnt_q != '0) : pop_ok);
-  assign rx_rd     = rx_busy && (op_q == mt_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ));
+  assign rx_wr     = rx_busy && ((op_q == mt_common_pkg::OP_REDUCE) ? (wq_cnt_q != '0) : pop_ok);
+  assign rx_rd     = rx_busy && (op_q == mt_common_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ));
   assign req_o     = rx_wr || rx_rd;
   assign req_we_o  = rx_wr;
   assign req_addr_o = rx_wr ? addr_q + (wj_q << LgFb) : addr_q + (popj_q << LgFb);
   assign req_be_o   = rx_wr ? mask_of(wj_q, nfl_q, lastmask_q) : mask_of(popj_q, nfl_q, lastmask_q);
-  assign req_wdata_o = (op_q == mt_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
+  assign req_wdata_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
   logic rx_done;
   assign rx_done     = rx_busy && (wj_q == nfl_q);
@@ -221,22 +221,22 @@ module mt_ni_depktz #(
   assign idle_o      = (st_q == StIdle);
 
   always_comb begin
-    err_o = mt_pkg::NI_E_NONE;
-    if (rx_busy && front_v && popj_q < nfl_q && front_bad) err_o = mt_pkg::NI_E_RX_FRAME;
-    else if (idle_bad) err_o = mt_pkg::NI_E_RX_FRAME;
-    else if (look_code != mt_pkg::NI_E_NONE) err_o = look_code;
+    err_o = mt_common_pkg::NI_E_NONE;
+    if (rx_busy && front_v && popj_q < nfl_q && front_bad) err_o = mt_common_pkg::NI_E_RX_FRAME;
+    else if (idle_bad) err_o = mt_common_pkg::NI_E_RX_FRAME;
+    else if (look_code != mt_common_pkg::NI_E_NONE) err_o = look_code;
   end
 
   // pops: the head when due, payload flits with their memory request
   logic gnt_rd, gnt_wr, pop_payload;
   assign gnt_wr      = gnt_i && rx_wr;
   assign gnt_rd      = gnt_i && !rx_wr;
-  assign pop_payload = (gnt_rd) || (gnt_wr && op_q == mt_pkg::OP_GATHER);
+  assign pop_payload = (gnt_rd) || (gnt_wr && op_q == mt_common_pkg::OP_GATHER);
   assign pop_o       = look_go || pop_payload;
   assign pop_s_o     = s_q;
 
   // table port B address
-  assign rb_o = idle_pick ? ((h_op == mt_pkg::OP_GATHER && b_gv_i) ? b_gidx_i : b_ridx_i) : rb_q;
+  assign rb_o = idle_pick ? ((h_op == mt_common_pkg::OP_GATHER && b_gv_i) ? b_gidx_i : b_ridx_i) : rb_q;
 
   // ---- reduction unit ----
   logic                alu_v;
@@ -267,19 +267,19 @@ module mt_ni_depktz #(
       // memory grants
       if (gnt_wr) begin
         wj_q <= wj_q + 32'd1;
-        if (op_q == mt_pkg::OP_GATHER) popj_q <= popj_q + 32'd1;
+        if (op_q == mt_common_pkg::OP_GATHER) popj_q <= popj_q + 32'd1;
       end else if (gnt_rd) begin
         popj_q <= popj_q + 32'd1;
       end
-      infl_q <= infl_q + RqCW'(gnt_rd) - RqCW'(gnt_wr && op_q == mt_pkg::OP_REDUCE);
-      if (gnt_wr && op_q == mt_pkg::OP_REDUCE) wq_rd_q <= wrap(32'(wq_rd_q) + 32'd1);
-      wq_cnt_q  <= wq_cnt_q + RqCW'(alu_v) - RqCW'(gnt_wr && op_q == mt_pkg::OP_REDUCE);
+      infl_q <= infl_q + RqCW'(gnt_rd) - RqCW'(gnt_wr && op_q == mt_common_pkg::OP_REDUCE);
+      if (gnt_wr && op_q == mt_common_pkg::OP_REDUCE) wq_rd_q <= wrap(32'(wq_rd_q) + 32'd1);
+      wq_cnt_q  <= wq_cnt_q + RqCW'(alu_v) - RqCW'(gnt_wr && op_q == mt_common_pkg::OP_REDUCE);
       if (rsp_i) inq_rd_q <= wrap(32'(inq_rd_q) + 32'd1);
       inq_cnt_q <= inq_cnt_q + RqCW'(gnt_rd) - RqCW'(rsp_i);
       // state
       if (idle_pick) begin
         st_q <= StLook; s_q <= pick; op_q <= h_op; flow_q <= h_flow; src_q <= h_src;
-        addr_q <= front_i[mt_pkg::HD_ADDR_LSB +: mt_pkg::HD_ADDR_W]; len_q <= front_i[mt_pkg::HD_LEN_LSB +: mt_pkg::HD_LEN_W]; normal_q <= fty[2];
+        addr_q <= front_i[mt_common_pkg::HD_ADDR_LSB +: mt_common_pkg::HD_ADDR_W]; len_q <= front_i[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]; normal_q <= fty[2];
       end else if (st_q == StLook && run_i) begin
         if (look_go) begin
           st_q <= StBusy; size_q <= eb_size_i;

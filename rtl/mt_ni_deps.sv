@@ -60,7 +60,7 @@ module mt_ni_deps #(
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
   end
-  localparam int FW = mt_pkg::idx_w(MaxFlows);
+  localparam int FW = mt_common_pkg::idx_w(MaxFlows);
 
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
   logic [MaxFlows*TIW-1:0]  ridx_q, gidx_q;

@@ -18,7 +18,7 @@ module mt_ni_dma #(
   localparam int Lanes   = PayloadW / 32,
   localparam int NR      = L + 1,
   localparam int TW      = $clog2(NR),
-  localparam int QW      = mt_pkg::idx_w(TqDepth),
+  localparam int QW      = mt_common_pkg::idx_w(TqDepth),
   localparam int QCW     = $clog2(TqDepth + 1)
 ) (
   input  logic                clk_i,

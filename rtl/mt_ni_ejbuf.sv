@@ -12,12 +12,12 @@ module mt_ni_ejbuf #(
   parameter int NumVcs   = 2,
   parameter int EjDepth  = 4,
   parameter int PayloadW = 128,
-  localparam int VcW     = mt_pkg::vc_w(NumVcs),
-  localparam int FlitW   = mt_pkg::flit_w(PayloadW, NumVcs),
+  localparam int VcW     = mt_common_pkg::vc_w(NumVcs),
+  localparam int FlitW   = mt_common_pkg::flit_w(PayloadW, NumVcs),
   localparam int S       = L * NumVcs,
-  localparam int SW      = mt_pkg::idx_w(S),
+  localparam int SW      = mt_common_pkg::idx_w(S),
   localparam int CW      = $clog2(EjDepth + 1),
-  localparam int PW      = mt_pkg::idx_w(EjDepth)
+  localparam int PW      = mt_common_pkg::idx_w(EjDepth)
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,

@@ -3,7 +3,7 @@
 // layout) into its fields. Purely combinational.
 // Contract: fields packed from bit 0: op(2) | flow | step | parent slot | Children slots |
 // [addr | size] (full only); slot = valid | [node id] (full only) | port | eject. Offsets from
-// mt_pkg::entry_off / slot_off (one source: cmodel/fmt/mt_formats.h).
+// mt_common_pkg::entry_off / slot_off (one source: cmodel/fmt/mt_formats.h).
 // Compact: node ids from the per-port neighbour tables (sending slots: nbr_tx_i[port], the
 // node behind our output port; receiving slots: nbr_rx_i[port], the node that sends to us
 // through its output port), addr/size from the chunk tiling of the flow
@@ -14,19 +14,19 @@
 
 module mt_ni_entry_dec #(
 `include "mt_ni_layout_params.svh"
-  // field offsets: the one derivation in mt_pkg (cmodel/fmt/mt_formats.h MT_ENTRY_FIELDS)
-  localparam int SlotW   = mt_pkg::slot_off(mt_pkg::SLOT_F_NUM, Compact, IdW, PortW, EjW),
-  localparam int OSlotId = mt_pkg::slot_off(mt_pkg::SLOT_F_ID, Compact, IdW, PortW, EjW),
-  localparam int OSlotPt = mt_pkg::slot_off(mt_pkg::SLOT_F_PORT, Compact, IdW, PortW, EjW),
-  localparam int OSlotEj = mt_pkg::slot_off(mt_pkg::SLOT_F_EJ, Compact, IdW, PortW, EjW),
-  localparam int OOp     = mt_pkg::entry_off(mt_pkg::ENTRY_F_OP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OFlow   = mt_pkg::entry_off(mt_pkg::ENTRY_F_FLOW, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OStep   = mt_pkg::entry_off(mt_pkg::ENTRY_F_STEP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OParent = mt_pkg::entry_off(mt_pkg::ENTRY_F_PARENT, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OChild  = mt_pkg::entry_off(mt_pkg::ENTRY_F_CHILD, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OAddr   = mt_pkg::entry_off(mt_pkg::ENTRY_F_ADDR, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int OSize   = mt_pkg::entry_off(mt_pkg::ENTRY_F_SIZE, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int EntryW  = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW)
+  // field offsets: the one derivation in mt_common_pkg (cmodel/fmt/mt_formats.h MT_ENTRY_FIELDS)
+  localparam int SlotW   = mt_common_pkg::slot_off(mt_common_pkg::SLOT_F_NUM, Compact, IdW, PortW, EjW),
+  localparam int OSlotId = mt_common_pkg::slot_off(mt_common_pkg::SLOT_F_ID, Compact, IdW, PortW, EjW),
+  localparam int OSlotPt = mt_common_pkg::slot_off(mt_common_pkg::SLOT_F_PORT, Compact, IdW, PortW, EjW),
+  localparam int OSlotEj = mt_common_pkg::slot_off(mt_common_pkg::SLOT_F_EJ, Compact, IdW, PortW, EjW),
+  localparam int OOp     = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_OP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OFlow   = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_FLOW, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OStep   = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_STEP, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OParent = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_PARENT, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OChild  = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_CHILD, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OAddr   = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_ADDR, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int OSize   = mt_common_pkg::entry_off(mt_common_pkg::ENTRY_F_SIZE, Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int EntryW  = mt_common_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW)
 ) (
   input  logic [EntryW-1:0]       word_i,
   input  logic [16*12-1:0]        nbr_tx_i,
@@ -59,10 +59,10 @@ module mt_ni_entry_dec #(
   end
 
   logic is_gather;
-  assign op_o      = word_i[OOp +: mt_pkg::OP_W];
+  assign op_o      = word_i[OOp +: mt_common_pkg::OP_W];
   assign flow_o    = 12'(word_i[OFlow +: FlowW]);
   assign step_o    = 16'(word_i[OStep +: StepW]);
-  assign is_gather = (op_o == mt_pkg::OP_GATHER);
+  assign is_gather = (op_o == mt_common_pkg::OP_GATHER);
 
   // slot 0 = parent, slot k+1 = child k
   logic [Children:0]    sv;
@@ -115,7 +115,7 @@ module mt_ni_entry_dec #(
     assign f_lt = f32 < rem_units_i;
     assign fmin = f_lt ? f32 : rem_units_i;
     always_comb begin
-      if (op_o == mt_pkg::OP_NOP) begin
+      if (op_o == mt_common_pkg::OP_NOP) begin
         addr_o = 32'd0;
         size_o = nop_bytes_i;
       end else begin

@@ -28,7 +28,7 @@ module mt_ni_issue #(
   parameter int Compact  = 0,
   parameter int WdW      = 24,
   parameter int CntW     = 4,
-  localparam int TIW     = mt_pkg::idx_w(Depth),
+  localparam int TIW     = mt_common_pkg::idx_w(Depth),
   localparam int LgFb    = $clog2(PayloadW / 8)
 ) (
   input  logic                   clk_i,
@@ -74,16 +74,16 @@ module mt_ni_issue #(
   // others
   input  logic                   rx_idle_i,
   input  logic                   mem_quiet_i,
-  input  logic [mt_pkg::NI_ERR_W-1:0] rx_err_i,
+  input  logic [mt_common_pkg::NI_ERR_W-1:0] rx_err_i,
   input  logic                   ovf_i,
   input  logic                   prog_i,        // grants, responses, flits sent, receive progress
   output logic                   run_o,
   // status
-  output logic [mt_pkg::NI_ST_W-1:0] st_o,
+  output logic [mt_common_pkg::NI_ST_W-1:0] st_o,
   output logic                   busy_o,
   output logic                   done_o,
   output logic                   err_o,
-  output logic [mt_pkg::NI_ERR_W-1:0] err_code_o,
+  output logic [mt_common_pkg::NI_ERR_W-1:0] err_code_o,
   output logic [15:0]            err_idx_o,
   output logic [15:0]            idx_o,
   output logic [15:0]            step_o,
@@ -99,12 +99,12 @@ module mt_ni_issue #(
   localparam logic [3:0] All1 = 4'((1 << PortW) - 1);
   localparam logic [31:0] WMax = (WdW >= 32) ? 32'hffff_ffff : 32'((64'd1 << WdW) - 1);
 
-  logic [mt_pkg::NI_ST_W-1:0] st_q;
+  logic [mt_common_pkg::NI_ST_W-1:0] st_q;
   logic [TIW-1:0] hp_q;
   logic [3:0]     ci_q;
   logic [15:0]    prev_q;
   logic           done_q;
-  logic [mt_pkg::NI_ERR_W-1:0] err_code_q;
+  logic [mt_common_pkg::NI_ERR_W-1:0] err_code_q;
   logic [TIW-1:0] err_idx_q;
   logic [31:0]    wd_q;
 
@@ -114,8 +114,8 @@ module mt_ni_issue #(
 
   logic running, busy, sidle, any_free;
   logic [L-1:0] free1;  // one-hot lowest idle packetiser
-  assign running = (st_q == mt_pkg::NI_ST_RUN) || (st_q == mt_pkg::NI_ST_FIN);
-  assign busy    = (st_q == mt_pkg::NI_ST_SCAN) || running;
+  assign running = (st_q == mt_common_pkg::NI_ST_RUN) || (st_q == mt_common_pkg::NI_ST_FIN);
+  assign busy    = (st_q == mt_common_pkg::NI_ST_SCAN) || running;
   always_comb begin
     any_free = 1'b0;
     free1    = '0;
@@ -131,7 +131,7 @@ module mt_ni_issue #(
   logic [L-1:0] want1;
   logic         avail;
   always_comb begin
-    sel_port = (e_op_i == mt_pkg::OP_REDUCE) ? e_pport_i : e_cport_i[4*ci_q +: 4];
+    sel_port = (e_op_i == mt_common_pkg::OP_REDUCE) ? e_pport_i : e_cport_i[4*ci_q +: 4];
     want1 = '0;
     for (int l = 0; l < L; l++) if (32'(sel_port) % L == l) want1[l] = 1'b1;
     avail = (tx_busy_i & want1) == '0;
@@ -143,12 +143,12 @@ module mt_ni_issue #(
   always_comb begin
     issue = 1'b0; advance = 1'b0; to_fin = 1'b0; act_parent = 1'b0; act_child = 1'b0;
     run_step_err = 1'b0;
-    if (st_q == mt_pkg::NI_ST_RUN && lock_zero) begin
-      if (e_op_i == mt_pkg::OP_END) to_fin = 1'b1;
+    if (st_q == mt_common_pkg::NI_ST_RUN && lock_zero) begin
+      if (e_op_i == mt_common_pkg::OP_END) to_fin = 1'b1;
       else if (e_step_i > ts) advance = sidle;
       else if (e_step_i == ts) begin
-        if (e_op_i == mt_pkg::OP_NOP) issue = 1'b1;
-        else if (e_op_i == mt_pkg::OP_REDUCE) begin
+        if (e_op_i == mt_common_pkg::OP_NOP) issue = 1'b1;
+        else if (e_op_i == mt_common_pkg::OP_REDUCE) begin
           if (32'(a_cnt_i) == 32'(e_nchild_i)) begin
             if (!e_pv_i) issue = 1'b1;
             else if (avail) begin issue = 1'b1; act_parent = 1'b1; end
@@ -163,7 +163,7 @@ module mt_ni_issue #(
 
   // ---- SCAN: checks ----
   logic       scan_end;
-  logic [mt_pkg::NI_ERR_W-1:0] scan_code;
+  logic [mt_common_pkg::NI_ERR_W-1:0] scan_code;
   always_comb begin
     logic bad_port;
     bad_port = 1'b0;
@@ -174,47 +174,47 @@ module mt_ni_issue #(
       if (e_cv_i[k] && 32'(e_cej_i[4*k +: 4]) >= L) bad_port = 1'b1;
     end
     scan_end  = 1'b0;
-    scan_code = mt_pkg::NI_E_NONE;
-    if (st_q == mt_pkg::NI_ST_SCAN) begin
-      if (e_op_i == mt_pkg::OP_END) scan_end = 1'b1;
+    scan_code = mt_common_pkg::NI_E_NONE;
+    if (st_q == mt_common_pkg::NI_ST_SCAN) begin
+      if (e_op_i == mt_common_pkg::OP_END) scan_end = 1'b1;
       else begin
-        if (e_step_i == 16'd0 || e_step_i < prev_q) scan_code = mt_pkg::NI_E_STEP;
-        else if (e_op_i == mt_pkg::OP_NOP) scan_code = mt_pkg::NI_E_NONE;
-        else if (e_flow_i >= nflows_i || 32'(e_flow_i) >= MaxFlows) scan_code = mt_pkg::NI_E_FLOW;
-        else if (bad_port) scan_code = mt_pkg::NI_E_PORT;
-        else if (e_gap_i || (e_op_i == mt_pkg::OP_GATHER && e_nchild_i == 4'd0) ||
-                 (e_op_i == mt_pkg::OP_REDUCE && !e_pv_i && e_nchild_i == 4'd0) ||
-                 (e_op_i == mt_pkg::OP_REDUCE && a_rv_i) || e_size_i == 32'd0 || e_size_i[1:0] != 2'd0 ||
+        if (e_step_i == 16'd0 || e_step_i < prev_q) scan_code = mt_common_pkg::NI_E_STEP;
+        else if (e_op_i == mt_common_pkg::OP_NOP) scan_code = mt_common_pkg::NI_E_NONE;
+        else if (e_flow_i >= nflows_i || 32'(e_flow_i) >= MaxFlows) scan_code = mt_common_pkg::NI_E_FLOW;
+        else if (bad_port) scan_code = mt_common_pkg::NI_E_PORT;
+        else if (e_gap_i || (e_op_i == mt_common_pkg::OP_GATHER && e_nchild_i == 4'd0) ||
+                 (e_op_i == mt_common_pkg::OP_REDUCE && !e_pv_i && e_nchild_i == 4'd0) ||
+                 (e_op_i == mt_common_pkg::OP_REDUCE && a_rv_i) || e_size_i == 32'd0 || e_size_i[1:0] != 2'd0 ||
                  e_addr_i[1:0] != 2'd0)
-          scan_code = mt_pkg::NI_E_ENTRY;
-        if (scan_code == mt_pkg::NI_E_NONE && 32'(hp_q) + 32'd1 >= Depth) scan_code = mt_pkg::NI_E_NOEND;
+          scan_code = mt_common_pkg::NI_E_ENTRY;
+        if (scan_code == mt_common_pkg::NI_E_NONE && 32'(hp_q) + 32'd1 >= Depth) scan_code = mt_common_pkg::NI_E_NOEND;
       end
     end
   end
 
   // ---- FIN ----
   logic fin_ok;
-  assign fin_ok = (st_q == mt_pkg::NI_ST_FIN) && sidle && rx_idle_i && mem_quiet_i && all_gathers_i;
+  assign fin_ok = (st_q == mt_common_pkg::NI_ST_FIN) && sidle && rx_idle_i && mem_quiet_i && all_gathers_i;
 
   // ---- errors and watchdog ----
   logic        progress;
   logic [31:0] wd_d, wlim;
   logic [3:0]  ecode;
-  assign progress = prog_i || (st_q == mt_pkg::NI_ST_SCAN) || issue || advance || !lock_zero;
+  assign progress = prog_i || (st_q == mt_common_pkg::NI_ST_SCAN) || issue || advance || !lock_zero;
   assign wd_d     = (progress || !busy) ? 32'd0 : ((wd_q == WMax) ? WMax : wd_q + 32'd1);
   assign wlim     = wd_limit_i & WMax;
   always_comb begin
-    ecode = mt_pkg::NI_E_NONE;
-    if (rx_err_i != mt_pkg::NI_E_NONE) ecode = rx_err_i;
-    else if (run_step_err) ecode = mt_pkg::NI_E_STEP;
-    else if (scan_code != mt_pkg::NI_E_NONE) ecode = scan_code;
-    else if (ovf_i) ecode = mt_pkg::NI_E_EJ_OVF;
-    else if (busy && wlim != 32'd0 && wd_d >= wlim) ecode = mt_pkg::NI_E_WATCHDOG;
+    ecode = mt_common_pkg::NI_E_NONE;
+    if (rx_err_i != mt_common_pkg::NI_E_NONE) ecode = rx_err_i;
+    else if (run_step_err) ecode = mt_common_pkg::NI_E_STEP;
+    else if (scan_code != mt_common_pkg::NI_E_NONE) ecode = scan_code;
+    else if (ovf_i) ecode = mt_common_pkg::NI_E_EJ_OVF;
+    else if (busy && wlim != 32'd0 && wd_d >= wlim) ecode = mt_common_pkg::NI_E_WATCHDOG;
   end
 
   logic start_acc, scan_ok;
-  assign start_acc = start_i && !busy && (ecode == mt_pkg::NI_E_NONE) && mem_quiet_i && !tbl_we_i;
-  assign scan_ok   = (st_q == mt_pkg::NI_ST_SCAN) && (ecode == mt_pkg::NI_E_NONE);
+  assign start_acc = start_i && !busy && (ecode == mt_common_pkg::NI_E_NONE) && mem_quiet_i && !tbl_we_i;
+  assign scan_ok   = (st_q == mt_common_pkg::NI_ST_SCAN) && (ecode == mt_common_pkg::NI_E_NONE);
   assign clear_o   = start_acc;
   assign run_o     = running;
 
@@ -229,7 +229,7 @@ module mt_ni_issue #(
   mt_ni_lockstep #(.W(32)) u_lock (
     .clk_i, .rst_ni,
     .clear_i(start_acc || (scan_ok && scan_end)),
-    .load_i (issue && e_op_i == mt_pkg::OP_NOP),
+    .load_i (issue && e_op_i == mt_common_pkg::OP_NOP),
     .val_i  ((e_size_i + 32'(PayloadW / 8 - 1)) >> LgFb),
     .cnt_o  (lock),
     .zero_o (lock_zero)
@@ -242,7 +242,7 @@ module mt_ni_issue #(
   always_comb begin
     hp_d_o = hp_q;
     if (scan_ok) hp_d_o = scan_end ? '0 : hp_q + 1'b1;
-    if (issue && (e_op_i != mt_pkg::OP_GATHER || gather_last)) hp_d_o = hp_q + 1'b1;
+    if (issue && (e_op_i != mt_common_pkg::OP_GATHER || gather_last)) hp_d_o = hp_q + 1'b1;
     if (start_acc) hp_d_o = '0;
   end
 
@@ -260,29 +260,29 @@ module mt_ni_issue #(
 
   assign scan_rec_o = scan_ok && !scan_end;
   assign scan_idx_o = hp_q;
-  assign rdone_o    = issue && e_op_i == mt_pkg::OP_REDUCE && !e_pv_i;
+  assign rdone_o    = issue && e_op_i == mt_common_pkg::OP_REDUCE && !e_pv_i;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      st_q <= mt_pkg::NI_ST_IDLE; hp_q <= '0; ci_q <= '0; prev_q <= '0; done_q <= 1'b0;
+      st_q <= mt_common_pkg::NI_ST_IDLE; hp_q <= '0; ci_q <= '0; prev_q <= '0; done_q <= 1'b0;
       err_code_q <= '0; err_idx_q <= '0; wd_q <= '0;
     end else begin
       hp_q <= hp_d_o;
       wd_q <= wd_d;
       if (scan_ok) begin
-        if (scan_end) begin st_q <= mt_pkg::NI_ST_RUN; ci_q <= '0; end
+        if (scan_end) begin st_q <= mt_common_pkg::NI_ST_RUN; ci_q <= '0; end
         else prev_q <= e_step_i;
       end
-      if (st_q == mt_pkg::NI_ST_RUN) begin
-        if (to_fin) st_q <= mt_pkg::NI_ST_FIN;
-        if (issue && e_op_i == mt_pkg::OP_GATHER) ci_q <= gather_last ? '0 : ci_q + 4'd1;
+      if (st_q == mt_common_pkg::NI_ST_RUN) begin
+        if (to_fin) st_q <= mt_common_pkg::NI_ST_FIN;
+        if (issue && e_op_i == mt_common_pkg::OP_GATHER) ci_q <= gather_last ? '0 : ci_q + 4'd1;
       end
-      if (fin_ok) begin st_q <= mt_pkg::NI_ST_DONE; done_q <= 1'b1; end
-      if (ecode != mt_pkg::NI_E_NONE && st_q != mt_pkg::NI_ST_ERR) begin
-        st_q <= mt_pkg::NI_ST_ERR; err_code_q <= ecode; err_idx_q <= hp_q;
+      if (fin_ok) begin st_q <= mt_common_pkg::NI_ST_DONE; done_q <= 1'b1; end
+      if (ecode != mt_common_pkg::NI_E_NONE && st_q != mt_common_pkg::NI_ST_ERR) begin
+        st_q <= mt_common_pkg::NI_ST_ERR; err_code_q <= ecode; err_idx_q <= hp_q;
       end
       if (start_acc) begin
-        st_q <= mt_pkg::NI_ST_SCAN; ci_q <= '0; prev_q <= '0; err_code_q <= '0; err_idx_q <= '0;
+        st_q <= mt_common_pkg::NI_ST_SCAN; ci_q <= '0; prev_q <= '0; err_code_q <= '0; err_idx_q <= '0;
         done_q <= 1'b0; wd_q <= '0;
       end
     end
@@ -294,7 +294,7 @@ module mt_ni_issue #(
   assign st_o       = st_q;
   assign busy_o     = busy;
   assign done_o     = done_q;
-  assign err_o      = (st_q == mt_pkg::NI_ST_ERR);
+  assign err_o      = (st_q == mt_common_pkg::NI_ST_ERR);
   assign err_code_o = err_code_q;
   assign err_idx_o  = 16'(err_idx_q);
   assign idx_o      = 16'(hp_q);
@@ -305,7 +305,7 @@ module mt_ni_issue #(
   always @(*) if (rst_ni && issue) begin
     assert (e_step_i == ts);
     assert (lock == 32'd0);
-    assert (st_q == mt_pkg::NI_ST_RUN);
+    assert (st_q == mt_common_pkg::NI_ST_RUN);
 `ifdef MT_NI_FORMAL_MUTANT
     assert (e_step_i != ts);  // deliberately wrong: the check must fail
 `endif
@@ -314,7 +314,7 @@ module mt_ni_issue #(
   logic f_past_valid = 1'b0;
   always_ff @(posedge clk_i) f_past_valid <= 1'b1;
   always @(*) if (!f_past_valid) assume (!rst_ni);
-  always_ff @(posedge clk_i) if (f_past_valid && rst_ni && $past(rst_ni) && $past(st_q) == mt_pkg::NI_ST_RUN && ts != $past(ts))
+  always_ff @(posedge clk_i) if (f_past_valid && rst_ni && $past(rst_ni) && $past(st_q) == mt_common_pkg::NI_ST_RUN && ts != $past(ts))
     assert (ts == $past(ts) + 16'd1 && $past(e_step_i) > $past(ts));
 `endif
 endmodule

@@ -24,9 +24,9 @@ module mt_ni_pktz #(
   localparam int FB         = PayloadW / 8,
   localparam int LgFb       = $clog2(FB),
   localparam int PktFlits   = PktBytes / FB,
-  localparam int VcW        = mt_pkg::vc_w(NumVcs),
-  localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
-  localparam int SqW        = mt_pkg::idx_w(SQ),
+  localparam int VcW        = mt_common_pkg::vc_w(NumVcs),
+  localparam int FlitW      = mt_common_pkg::flit_w(PayloadW, NumVcs),
+  localparam int SqW        = mt_common_pkg::idx_w(SQ),
   localparam int SqCW       = $clog2(SQ + 1)
 ) (
   input  logic                clk_i,
@@ -121,31 +121,31 @@ module mt_ni_pktz #(
   always_comb begin
     logic [31:0] off, rem, plen;
     logic [Lanes-1:0] m;
-    logic [mt_pkg::FT_W-1:0] ty;
-    logic [mt_pkg::HD_W-1:0] hd;
+    logic [mt_common_pkg::FT_W-1:0] ty;
+    logic [mt_common_pkg::HD_W-1:0] hd;
     flit_d = '0;
     off  = txj_q << LgFb;
     rem  = len_q - off;
     plen = (rem < 32'(PktBytes)) ? rem : 32'(PktBytes);
     m    = mask_of(txj_q, nfl_q, lastmask_q);
     hd   = '0;
-    ty   = mt_pkg::FT_AR_HEAD;
+    ty   = mt_common_pkg::FT_AR_HEAD;
     if (!hd_q) begin
       if (pm_q)
-        hd = mt_pkg::head_pack(dst_q, node_id_i, 4'd0, ej_q, flow_q, op_q,
+        hd = mt_common_pkg::head_pack(dst_q, node_id_i, 4'd0, ej_q, flow_q, op_q,
                                (txj_q + 32'(PktFlits) >= nfl_q), step_q, addr_q + off, plen);
       else
-        hd = mt_pkg::head_pack(dst_q, node_id_i, nxt_q, ej_q, flow_q, op_q, 1'b1, step_q, addr_q, len_q);
-      flit_d[mt_pkg::HD_W-1:0] = hd;
-      ty = pm_q ? mt_pkg::FT_HEAD : mt_pkg::FT_AR_HEAD;
+        hd = mt_common_pkg::head_pack(dst_q, node_id_i, nxt_q, ej_q, flow_q, op_q, 1'b1, step_q, addr_q, len_q);
+      flit_d[mt_common_pkg::HD_W-1:0] = hd;
+      ty = pm_q ? mt_common_pkg::FT_HEAD : mt_common_pkg::FT_AR_HEAD;
     end else begin
       for (int k = 0; k < Lanes; k++) flit_d[32*k +: 32] = m[k] ? fifo_q[frd_q][32*k +: 32] : 32'd0;
-      if (pm_q) ty = (last_flit || pc_q + 32'd1 == 32'(PktFlits)) ? mt_pkg::FT_TAIL : mt_pkg::FT_BODY;
-      else ty = last_flit ? mt_pkg::FT_AR_TAIL
-                          : ((pc_q + 32'd1 == 32'(SubPktFlits)) ? mt_pkg::FT_AR_SUBTAIL : mt_pkg::FT_AR_BODY);
+      if (pm_q) ty = (last_flit || pc_q + 32'd1 == 32'(PktFlits)) ? mt_common_pkg::FT_TAIL : mt_common_pkg::FT_BODY;
+      else ty = last_flit ? mt_common_pkg::FT_AR_TAIL
+                          : ((pc_q + 32'd1 == 32'(SubPktFlits)) ? mt_common_pkg::FT_AR_SUBTAIL : mt_common_pkg::FT_AR_BODY);
     end
-    flit_d[PayloadW +: mt_pkg::FT_W] = ty;
-    flit_d[PayloadW + mt_pkg::FT_W +: VcW] = VcW'(InjVc);
+    flit_d[PayloadW +: mt_common_pkg::FT_W] = ty;
+    flit_d[PayloadW + mt_common_pkg::FT_W +: VcW] = VcW'(InjVc);
   end
 
   always_ff @(posedge clk_i) begin

@@ -10,7 +10,7 @@ module mt_ni_table #(
   parameter int Depth    = 64,
   parameter int Width    = 86,
   parameter     InitFile = "",
-  localparam int AW      = mt_pkg::idx_w(Depth)
+  localparam int AW      = mt_common_pkg::idx_w(Depth)
 ) (
   input  logic             clk_i,
   input  logic             we_i,

@@ -21,9 +21,9 @@ module mt_node #(
   localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
-  localparam int FlitW      = mt_pkg::flit_w(PayloadW, NumVcs),
-  localparam int EntryW     = mt_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
-  localparam int TIW        = mt_pkg::idx_w(Depth)
+  localparam int FlitW      = mt_common_pkg::flit_w(PayloadW, NumVcs),
+  localparam int EntryW     = mt_common_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
+  localparam int TIW        = mt_common_pkg::idx_w(Depth)
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,

@@ -23,8 +23,8 @@ module mt_router #(
   parameter int StepPrio = 0,
   parameter int WdW = 24,
   localparam int NP = 2 * D + L,
-  localparam int VcW = mt_pkg::vc_w(NumVcs),
-  localparam int FlitW = mt_pkg::flit_w(PayloadW, NumVcs)
+  localparam int VcW = mt_common_pkg::vc_w(NumVcs),
+  localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
 ) (
   input  logic                 clk_i,
   input  logic                 rst_ni,
@@ -45,7 +45,7 @@ module mt_router #(
 );
   localparam int ND = 2 * D;
   localparam int N = NP * NumVcs;
-  localparam int IdxW = mt_pkg::idx_w(N);
+  localparam int IdxW = mt_common_pkg::idx_w(N);
   localparam int BufW = PayloadW + 3;
   localparam int MaxDepth = (VcDepth > EjDepth) ? VcDepth : EjDepth;
   localparam int CntW = $clog2(MaxDepth + 1);
@@ -96,7 +96,7 @@ module mt_router #(
     localparam int P = i / NumVcs;
     localparam int V = i % NumVcs;
     logic [BufW-1:0] f;
-    logic [mt_pkg::FT_W-1:0] ft;
+    logic [mt_common_pkg::FT_W-1:0] ft;
     logic push, empty, r_swap, a_ok, holding;
     logic [3:0] r_port, port_cur;
     logic [NumVcs-1:0] r_mask;
@@ -120,17 +120,17 @@ module mt_router #(
       .ovf_o  (ovf[i])
     );
     assign ne[i] = !empty;
-    assign ft = f[PayloadW +: mt_pkg::FT_W];
-    assign is_head[i] = (ft == mt_pkg::FT_AR_HEAD) || (ft == mt_pkg::FT_HEAD) || (ft == mt_pkg::FT_HEADTAIL);
-    assign last[i] = (ft == mt_pkg::FT_TAIL) || (ft == mt_pkg::FT_HEADTAIL) || (ft == mt_pkg::FT_AR_HEAD) ||
-                     (ft == mt_pkg::FT_AR_SUBTAIL) || (ft == mt_pkg::FT_AR_TAIL);
+    assign ft = f[PayloadW +: mt_common_pkg::FT_W];
+    assign is_head[i] = (ft == mt_common_pkg::FT_AR_HEAD) || (ft == mt_common_pkg::FT_HEAD) || (ft == mt_common_pkg::FT_HEADTAIL);
+    assign last[i] = (ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_HEADTAIL) || (ft == mt_common_pkg::FT_AR_HEAD) ||
+                     (ft == mt_common_pkg::FT_AR_SUBTAIL) || (ft == mt_common_pkg::FT_AR_TAIL);
 
     mt_rt_route #(.D(D), .L(L), .NumVcs(NumVcs), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus)) u_route (
       .node_id_i,
       .in_port_i(4'(P)),
       .in_cls1_i(V >= NumVcs / 2),
       .normal_i (ft[2]),
-      .info_i   (f[31:0]),  // dst, src, next, eject (mt_pkg::HD_*)
+      .info_i   (f[31:0]),  // dst, src, next, eject (mt_common_pkg::HD_*)
       .port_o   (r_port),
       .mask_o   (r_mask),
       .swap_o   (r_swap)
@@ -146,7 +146,7 @@ module mt_router #(
       .type_i(ft),
       .local_i(port_cur >= 4'(ND)),
       .cap_i (src_cap),
-      .len_i (f[mt_pkg::HD_LEN_LSB +: mt_pkg::HD_LEN_W]),
+      .len_i (f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]),
       .ok_o  (a_ok),
       .vc_o  (a_vc)
     );
@@ -155,7 +155,7 @@ module mt_router #(
     always @(*) begin
       same_n = '0;
       for (int v = 0; v < NumVcs; v++)
-        if (occ[32'(port_cur) * NumVcs + v] && esrc_q[(32'(port_cur) * NumVcs + v) * 12 +: 12] == f[mt_pkg::HD_SRC_LSB +: mt_pkg::HD_SRC_W])
+        if (occ[32'(port_cur) * NumVcs + v] && esrc_q[(32'(port_cur) * NumVcs + v) * 12 +: 12] == f[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W])
           same_n = same_n + 8'd1;
       src_cap = (port_cur >= 4'(ND)) && (NumVcs > 1) && (32'(same_n) >= 32'(NumVcs - 1));
     end
@@ -163,24 +163,24 @@ module mt_router #(
     assign vc_cur = active_q[i] ? ovc_q[i*VcW +: VcW] : a_vc;
     assign c_cur = cvec[vc_cur*CntW +: CntW];
     assign holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
-    assign swap[i] = !active_q[i] && r_swap && (ft == mt_pkg::FT_AR_HEAD);
+    assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
 
     assign req[i] = ne[i] && (!active_q[i] ? (is_head[i] && a_ok)
                                            : (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
                                               ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits))));
     assign go[i] = ne[i] && (c_cur != '0);
-    assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_pkg::HD_STEP_LSB +: mt_pkg::HD_STEP_W];
+    assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
     assign rport[i*4 +: 4] = port_cur;
     assign rvc[i*VcW +: VcW] = vc_cur;
     // outgoing flit: new VC; at the source router next and eject swapped
-    // swap the next and eject fields (mt_pkg: EJECT lies directly above NEXT)
-    assign pl = swap[i] ? {f[PayloadW-1:mt_pkg::HD_EJECT_LSB + mt_pkg::HD_EJECT_W],
-                           f[mt_pkg::HD_NEXT_LSB +: mt_pkg::HD_NEXT_W], f[mt_pkg::HD_EJECT_LSB +: mt_pkg::HD_EJECT_W],
-                           f[mt_pkg::HD_NEXT_LSB-1:0]} : f[PayloadW-1:0];
+    // swap the next and eject fields (mt_common_pkg: EJECT lies directly above NEXT)
+    assign pl = swap[i] ? {f[PayloadW-1:mt_common_pkg::HD_EJECT_LSB + mt_common_pkg::HD_EJECT_W],
+                           f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
+                           f[mt_common_pkg::HD_NEXT_LSB-1:0]} : f[PayloadW-1:0];
     assign cand[i*FlitW +: FlitW] = {vc_cur, ft, pl};
 
-    assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_pkg::FT_HEADTAIL);
-    assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_pkg::FT_TAIL) || (ft == mt_pkg::FT_AR_TAIL));
+    assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_common_pkg::FT_HEADTAIL);
+    assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_AR_TAIL));
     assign stall[i] = ne[i] && !sent[i];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -192,10 +192,10 @@ module mt_router #(
         step_q[i*16 +: 16] <= '0;
       end else if (head_new[i]) begin
         active_q[i] <= 1'b1;
-        is_ar_q[i] <= (ft == mt_pkg::FT_AR_HEAD);
+        is_ar_q[i] <= (ft == mt_common_pkg::FT_AR_HEAD);
         oport_q[i*4 +: 4] <= port_cur;
         ovc_q[i*VcW +: VcW] <= vc_cur;
-        step_q[i*16 +: 16] <= f[mt_pkg::HD_STEP_LSB +: mt_pkg::HD_STEP_W];
+        step_q[i*16 +: 16] <= f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
       end else if (tail_end[i]) begin
         active_q[i] <= 1'b0;
       end

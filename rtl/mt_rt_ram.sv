@@ -6,7 +6,7 @@
 module mt_rt_ram #(
   parameter int Depth = 4,
   parameter int Width = 8,
-  parameter int AddrW = mt_pkg::idx_w(Depth)
+  parameter int AddrW = mt_common_pkg::idx_w(Depth)
 ) (
   input  logic             clk_i,
   input  logic             we_i,

@@ -45,13 +45,13 @@ module mt_rt_route #(
   logic [15:0] me16, dst16;
   logic [47:0] mc, dc;  // coordinates, 16 bits per dimension
   assign me16  = {4'b0, node_id_i};
-  assign dst16 = {4'b0, info_i[mt_pkg::HD_DST_LSB +: mt_pkg::HD_DST_W]};
+  assign dst16 = {4'b0, info_i[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W]};
   assign mc = {me16 / 16'(K0 * K1e) % 16'(K2e), me16 / 16'(K0) % 16'(K1e), me16 % 16'(K0)};
   assign dc = {dst16 / 16'(K0 * K1e) % 16'(K2e), dst16 / 16'(K0) % 16'(K1e), dst16 % 16'(K0)};
 
   logic [3:0] nxt, ej;
-  assign nxt = info_i[mt_pkg::HD_NEXT_LSB +: mt_pkg::HD_NEXT_W];
-  assign ej  = info_i[mt_pkg::HD_EJECT_LSB +: mt_pkg::HD_EJECT_W];
+  assign nxt = info_i[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W];
+  assign ej  = info_i[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W];
 
   logic        found, plus, wrap, cls1, one;
   logic [NumVcs-1:0] hi;
@@ -113,5 +113,5 @@ module mt_rt_route #(
 
   // src field and the rest of info_i are not needed for routing
   logic unused_ok;
-  assign unused_ok = ^info_i[mt_pkg::HD_SRC_LSB +: mt_pkg::HD_SRC_W];
+  assign unused_ok = ^info_i[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W];
 endmodule

@@ -10,7 +10,7 @@
 module mt_rt_sw_alloc #(
   parameter int N = 8,
   parameter int StepPrio = 0,
-  parameter int IdxW = mt_pkg::idx_w(N)
+  parameter int IdxW = mt_common_pkg::idx_w(N)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,

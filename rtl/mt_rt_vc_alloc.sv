@@ -15,7 +15,7 @@ module mt_rt_vc_alloc #(
   parameter int CntW = 5,
   parameter int FlitBytes = 16,
   parameter int EjDepth = 16,
-  parameter int VcW = mt_pkg::vc_w(NumVcs)
+  parameter int VcW = mt_common_pkg::vc_w(NumVcs)
 ) (
   input  logic [NumVcs-1:0]      mask_i,
   input  logic [NumVcs-1:0]      busy_i,
@@ -39,7 +39,7 @@ module mt_rt_vc_alloc #(
       if (mask_i[v] && !busy_i[v] && c != '0) begin
         cm1 = 48'(c) - 48'd1;
         if (local_i) elig[v] = !cap_i && (32'(c) >= 32'(EjDepth));  // >=: credits past Depth only after an overflow
-        else if (type_i == mt_pkg::FT_HEAD) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
+        else if (type_i == mt_common_pkg::FT_HEAD) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
         else elig[v] = 1'b1;
       end
     end

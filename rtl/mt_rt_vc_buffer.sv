@@ -17,7 +17,7 @@ module mt_rt_vc_buffer #(
   output logic             empty_o,
   output logic             ovf_o
 );
-  localparam int AddrW = mt_pkg::idx_w(Depth);
+  localparam int AddrW = mt_common_pkg::idx_w(Depth);
   localparam int CntW = $clog2(Depth + 1);
   initial begin
     if (Depth < 1) $fatal(1, "mt_rt_vc_buffer: Depth=%0d must be >= 1", Depth);

@@ -6,7 +6,7 @@ module mt_rt_xbar #(
   parameter int N = 8,
   parameter int NP = 2,
   parameter int W = 8,
-  parameter int IdxW = mt_pkg::idx_w(N)
+  parameter int IdxW = mt_common_pkg::idx_w(N)
 ) (
   input  logic [N*W-1:0]     in_i,
   input  logic [NP*IdxW-1:0] sel_i,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.sh: (1) rtl/mt_pkg.sv is what scripts/gen_mt_pkg.c makes from cmodel/fmt/mt_formats.h
+# lint.sh: (1) rtl/mt_common_pkg.sv is what scripts/gen_mt_pkg.c makes from cmodel/fmt/mt_formats.h
 # (regenerated into $BUILD/fmt/, any difference fails, naming the file); (2) every rtl/*.sv as
 # its own top under `verilator --lint-only -Wall`, then all of rtl/ through Yosys
 # (read_verilog -sv) and Icarus (-g2012), the package first. Prints RESULT lint pass=N fail=M.
@@ -11,13 +11,13 @@ RTL=${LINT_RTL:-rtl}; FMT=${LINT_FMT:-cmodel}; BUILD=${BUILD:-build}
 pass=0; fail=0
 mkdir -p "$BUILD/fmt"
 if ${CC:-cc} -std=c11 -Wall -Wextra -Werror -I"$FMT" scripts/gen_mt_pkg.c "$FMT/fmt/mt_entry.c" -o "$BUILD/fmt/gen_mt_pkg" 2>"$BUILD/fmt/gen.log" &&
-   "$BUILD/fmt/gen_mt_pkg" >"$BUILD/fmt/mt_pkg.sv"; then
-  if cmp -s "$BUILD/fmt/mt_pkg.sv" "$RTL/mt_pkg.sv"; then pass=$((pass+1))
-  else fail=$((fail+1)); echo "$RTL/mt_pkg.sv differs from what scripts/gen_mt_pkg.c makes of $FMT/fmt/mt_formats.h (make rtl-pkg):"
-       diff "$BUILD/fmt/mt_pkg.sv" "$RTL/mt_pkg.sv" | head -10; fi
+   "$BUILD/fmt/gen_mt_pkg" >"$BUILD/fmt/mt_common_pkg.sv"; then
+  if cmp -s "$BUILD/fmt/mt_common_pkg.sv" "$RTL/mt_common_pkg.sv"; then pass=$((pass+1))
+  else fail=$((fail+1)); echo "$RTL/mt_common_pkg.sv differs from what scripts/gen_mt_pkg.c makes of $FMT/fmt/mt_formats.h (make rtl-pkg):"
+       diff "$BUILD/fmt/mt_common_pkg.sv" "$RTL/mt_common_pkg.sv" | head -10; fi
 else fail=$((fail+1)); echo "scripts/gen_mt_pkg.c: build or run failed"; head -20 "$BUILD/fmt/gen.log"; fi
 if [[ -n ${LINT_PKG_ONLY:-} ]]; then echo "RESULT lint pass=$pass fail=$fail"; [[ $fail -eq 0 ]]; exit; fi
-files="$RTL/mt_pkg.sv $(ls "$RTL"/*.sv 2>/dev/null | grep -v '/mt_pkg\.sv$' | sort | tr '\n' ' ')"
+files="$RTL/mt_common_pkg.sv $(ls "$RTL"/*.sv 2>/dev/null | grep -v '/mt_common_pkg\.sv$' | sort | tr '\n' ' ')"
 for f in $files; do
   top=$(basename "$f" .sv)
   if out=$(verilator --lint-only -Wall -I"$RTL" --top-module "$top" $files 2>&1); then pass=$((pass+1))

@@ -15,7 +15,7 @@ module mt_ni_table #(parameter Depth = 64, parameter Width = 86, parameter InitF
   input [AW-1:0] ra_i, output [Width-1:0] rda_o, input [AW-1:0] rb_i, output [Width-1:0] rdb_o);
 endmodule
 BB
-RTL="rtl/mt_pkg.sv $(ls rtl/mt_ni*.sv | grep -v mt_ni_table.sv | tr "\n" " ") rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv"
+RTL="rtl/mt_common_pkg.sv $(ls rtl/mt_ni*.sv | grep -v mt_ni_table.sv | tr "\n" " ") rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv"
 NS=${NI_AREA_NS:-"16 64 256"}
 SYN=${NI_AREA_SYNTH:-"16"}   # logic synthesis is slow (about 10 min for N=16 on this machine)
 echo "| N | layout | table depth x width | table bits | generic cells (logic, no table) | of which FFs | iCE40 LUT4 | iCE40 FF | ECP5 LUT4 | ECP5 FF |"

@@ -3,7 +3,7 @@
  * planner's layouts (table/mt_layout), the NI model (hw/mt_ni) and rtl/mt_ni_entry_dec.sv.
  * The field widths depend on the network and the buffer; the order does not (the one
  * definition of order and widths: MT_ENTRY_FIELDS / MT_SLOT_FIELDS in fmt/mt_formats.h,
- * also the source of rtl/mt_pkg.sv's entry_off / entry_width):
+ * also the source of rtl/mt_common_pkg.sv's entry_off / entry_width):
  *
  *   full    (Fig. 5): op | flow | step | parent slot | C child slots | addr | size
  *                     slot = valid | node id | port | eject

@@ -10,7 +10,7 @@
  *   MT_NI_STATES      NI control states (status st)
  * C uses them directly (fmt/mt_entry.h, fmt/mt_flit.h, hw/mt_ni.h expand the enums, the name
  * tables and the offset derivation). scripts/gen_mt_pkg.c expands the same tables into
- * rtl/mt_pkg.sv (committed); `make lint` regenerates it and fails on any difference.
+ * rtl/mt_common_pkg.sv (committed); `make lint` regenerates it and fails on any difference.
  *
  * Width expressions of MT_ENTRY_FIELDS / MT_SLOT_FIELDS are written in the common subset of
  * C and SystemVerilog, over the names op_w (= MT_OP_W), compact, children, flow_w, step_w,
@@ -20,7 +20,7 @@
 #ifndef MT_FORMATS_H
 #define MT_FORMATS_H
 
-/* The tables are text shared with rtl/mt_pkg.sv (widths are stringized into SystemVerilog): keep
+/* The tables are text shared with rtl/mt_common_pkg.sv (widths are stringized into SystemVerilog): keep
  * them as written. */
 // clang-format off
 /* ---- table entry ---- */

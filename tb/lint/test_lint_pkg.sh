@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # test_lint_pkg.sh: make lint's package check (scripts/lint.sh step 1) passes the tree and
-# fails copies broken on purpose: a hand edit of rtl/mt_pkg.sv (a flit type value, a removed
+# fails copies broken on purpose: a hand edit of rtl/mt_common_pkg.sv (a flit type value, a removed
 # `///` line), and an edit of the one source cmodel/fmt/mt_formats.h (an error code value, a
-# new head field) without `make rtl-pkg`. Each must fail and name rtl/mt_pkg.sv. Then the same
+# new head field) without `make rtl-pkg`. Each must fail and name rtl/mt_common_pkg.sv. Then the same
 # edit of the table followed by regeneration must pass again, and the C width tool must follow
 # the table (gen_mt_pkg --entry-width: 94 / 41 for mk/ni.mk's sets; 95 with a wider op).
 set -u
@@ -24,11 +24,11 @@ broken() {
   sed -i "$expr" "$tmp/$file"
   if cmp -s "$top/$file" "$tmp/$file"; then bad "$name: the edit changed nothing"; return; fi
   if run; then bad "$name: lint passed"; return; fi
-  if grep -q "rtl/mt_pkg.sv differs" "$tmp/out"; then ok "$name: $(grep -m1 'differs' "$tmp/out" | sed "s|$tmp/||g")"
-  else bad "$name: message does not name rtl/mt_pkg.sv"; cat "$tmp/out"; fi
+  if grep -q "rtl/mt_common_pkg.sv differs" "$tmp/out"; then ok "$name: $(grep -m1 'differs' "$tmp/out" | sed "s|$tmp/||g")"
+  else bad "$name: message does not name rtl/mt_common_pkg.sv"; cat "$tmp/out"; fi
 }
-broken "hand edit of a flit type in the package" rtl/mt_pkg.sv "s/FT_HEAD = 3'd4/FT_HEAD = 3'd5/"
-broken "hand-deleted /// line in the package"     rtl/mt_pkg.sv "/NI_E_WATCHDOG/d"
+broken "hand edit of a flit type in the package" rtl/mt_common_pkg.sv "s/FT_HEAD = 3'd4/FT_HEAD = 3'd5/"
+broken "hand-deleted /// line in the package"     rtl/mt_common_pkg.sv "/NI_E_WATCHDOG/d"
 broken "error code changed in the table only"     cmodel/fmt/mt_formats.h 's/X(EJ_OVF, 10,/X(EJ_OVF, 12,/'
 broken "head field added in the table only"       cmodel/fmt/mt_formats.h 's/  X(LEN, 96, 32, "length in bytes")/  X(LEN, 96, 32, "length in bytes") X(PAD, 128, 1, "x")/'
 
@@ -37,7 +37,7 @@ fresh
 sed -i 's/X(EJ_OVF, 10,/X(EJ_OVF, 12,/' "$tmp/cmodel/fmt/mt_formats.h"
 mkdir -p "$tmp/build"
 if cc -std=c11 -Wall -Wextra -Werror -I"$tmp/cmodel" "$top/scripts/gen_mt_pkg.c" "$tmp/cmodel/fmt/mt_entry.c" -o "$tmp/build/gen" &&
-   "$tmp/build/gen" >"$tmp/rtl/mt_pkg.sv" && run; then ok "table edited and regenerated: passes"
+   "$tmp/build/gen" >"$tmp/rtl/mt_common_pkg.sv" && run; then ok "table edited and regenerated: passes"
 else bad "table edited and regenerated: fails"; cat "$tmp/out"; fi
 
 # the width tool follows the table
