@@ -33,7 +33,7 @@ NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
 # (benches run in $(NI_DIR); tb_mt_ni_table reads the planner's ROM image of Fig. 5 node 0)
 $(NI_DIR)/tb_mt_ni_%.vvp: tb/rtl/tb_mt_ni_%.sv tb/rtl/mt_tb.svh $(NI_RTL) $(NI_SVH) | deps-ok
 	@mkdir -p $(@D)
-	@$(IVERILOG) -g2012 -Irtl -Itb/rtl -o $@ $< $(NI_RTL) 2>&1 | grep -v 'sorry: constant selects' || true
+	@rm -f $@; $(IVERILOG) -g2012 -Irtl -Itb/rtl -o $@ $< $(NI_RTL) >$@.log 2>&1; rc=$$?; grep -v 'sorry: constant selects' $@.log; exit $$rc
 $(NI_DIR)/rom_mesh2x2/node0.hex: $(BUILD)/multitree
 	@mkdir -p $(NI_DIR)
 	@$(BUILD)/multitree rom --topo mesh:2x2 --algo multitree --bytes 1024 --format hex --out $(NI_DIR)/rom_mesh2x2 >/dev/null

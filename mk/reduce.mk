@@ -24,7 +24,7 @@ RD_HARNESS_DEPS    := $(RD_RTL) tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pair
 # ---- Icarus unit bench ----
 $(RD_DIR)/tb_mt_reduce_alu.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) | deps-ok
 	@mkdir -p $(@D)
-	$(IVERILOG) -g2012 -o $@ $^
+	@rm -f $@; $(IVERILOG) -g2012 -o $@ $^
 t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
 	@scripts/runbench.sh $@ 60 vvp -n $<
 

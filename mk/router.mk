@@ -60,7 +60,7 @@ RT_TB_RTL := rtl/mt_common_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wild
 define RT_TB
 $(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) | deps-ok
 	@mkdir -p $$(@D)
-	$(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) 2>&1 | { grep -v '^.*sorry: constant selects' || true; }
+	@rm -f $$@; $(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) >$$@.log 2>&1; rc=$$$$?; grep -v 'sorry: constant selects' $$@.log; exit $$$$rc
 t-router-tb-$(1): $(BUILD)/router_tb/tb_$(1).vvp
 	@scripts/runbench.sh $$@ 120 vvp -n $$<
 TEST_STEPS += t-router-tb-$(1)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # runbench.sh NAME TIMEOUT CMD...: run one bench, keep its log, write build/results/NAME.result.
-# A bench prints one or more lines 'RESULT <name> pass=N fail=M'; they are summed.
+# A bench prints one or more lines 'RESULT <name> pass=N fail=M' (anything after, such as
+# "(TIMEOUT)", is allowed); they are summed.
 # No RESULT line, a non-zero exit, a crash or a timeout each count as (at least) one failure.
 set -u
 name=$1; tmo=$2; shift 2
@@ -8,7 +9,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$top/build/results" "$top/build/logs"
 log="$top/build/logs/$name.log"
 timeout "$tmo" "$@" >"$log" 2>&1; rc=$?
-read -r p f < <(grep -E '^RESULT [^ ]+ pass=[0-9]+ fail=[0-9]+$' "$log" |
+read -r p f < <(grep -E '^RESULT [^ ]+ pass=[0-9]+ fail=[0-9]+( .*)?$' "$log" |
   awk '{split($3,a,"="); split($4,b,"="); p+=a[2]; f+=b[2]} END {print p+0, f+0}')
 why=""
 if [[ $rc -eq 124 ]]; then why="timeout after ${tmo}s"; f=$((f+1))
