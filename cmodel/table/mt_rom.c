@@ -421,6 +421,28 @@ int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, m
   }
   int compact = !strcmp(json_string_value(lay), "compact");
   if (mt_json_topology_parse(json_object_get(o, "topology"), path, t, e)) goto done;
+  /* the layout's sizes must be those of its topology (the decoder looks node ids up through
+   * it) and in the ranges the writer can produce, else a field width goes out of range */
+  {
+    const char *bad = NULL;
+    if (N != t->n_nodes) bad = "nodes";
+    else if (ports != t->max_ports) bad = "ports";
+    else if (L < 1 || L > 64) bad = "local_ports";
+    else if (F > 1 << 20) bad = "flows";
+    else if (steps < 1 || msteps < steps || msteps > 1 << 20) bad = steps < 1 ? "steps" : "max_steps";
+    else if (bytes > (1ll << 40)) bad = "bytes";
+    else if (elem > 64) bad = "elem";
+    else if (base < 0 || rem < 0 || rem >= F || nopb < 0) bad = base < 0 ? "base_units" : nopb < 0 ? "nop_bytes"
+                                                                                                   : "rem_units";
+    if (bad) {
+      mt_fail(e, "%s: field '%s' does not fit topology %s (%d nodes, %d ports per node) or is out of range "
+                 "(nodes %lld, ports %lld, local_ports %lld: 1..64, flows %lld: 1..2^20, steps %lld <= max_steps %lld <= 2^20, "
+                 "bytes %lld: 1..2^40, elem %lld: 1..64, rem_units %lld < flows)",
+              path, bad, t->spec, t->n_nodes, t->max_ports, N, ports, L, F, steps, msteps, bytes, elem, rem);
+      mt_topo_free(t);
+      goto done;
+    }
+  }
   mt_layout_make(ly, compact, (int)N, (int)ports, (int)L, (int)C, (int)F, (uint64_t)bytes, (int)msteps);
   ly->elem = (int)elem;
   ly->base_units = (uint64_t)base;

@@ -42,6 +42,14 @@ sed -i '3s/^\(.\{20\}\)./\1f/' "$T/rom/node5.hex"
 expect 1 "DIFFER" "$BIN" decode "$T/rom" --compare "$T/t44.json"
 expect 0 "compact layout" "$BIN" rom --topo mesh:3x5 --algo multitree --bytes 60000 --format coe --compact --out "$T/romc"
 expect 0 "identical" "$BIN" decode "$T/romc" --topo mesh:3x5 --algo multitree --bytes 60000
+# layout.json fields that do not fit its topology are refused, never decoded (issue #11: a compact
+# layout naming a smaller topology overflowed the node look-up; ports -1 shifted by 64)
+expect 0 "images of" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format hex --compact --out "$T/romk"
+sed -i 's/"spec": *"torus:4x4"/"spec":"ring:2"/' "$T/romk/layout.json"
+expect 2 "field 'nodes' does not fit topology ring:2" "$BIN" decode "$T/romk"
+expect 0 "images of" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format hex --out "$T/romp"
+sed -i 's/"ports": *4/"ports":-1/' "$T/romp/layout.json"
+expect 2 "field 'ports' does not fit" "$BIN" decode "$T/romp"
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
 # --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
