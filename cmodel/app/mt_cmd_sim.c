@@ -23,7 +23,9 @@ static int dump_words(const char *dir, int node, const char *what, const uint32_
     unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)};
     fwrite(b, 1, 4, f);
   }
-  return fclose(f) ? -1 : 0;
+  if (fclose(f) == 0) return 0;
+  fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
+  return -1;
 }
 
 /* A number as the printf format once wrote it ("%.6f"): the value that text reads back as;
@@ -66,6 +68,7 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   } else {
     if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
     if (fclose(f)) rc = -1;
+    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
   }
   json_decref(j);
   return rc;

@@ -65,25 +65,25 @@ int mt_ni_entry_bits(const mt_ni_params *p) {
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
 int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
-  if (p->payload_w != 128 && p->payload_w != 256 && p->payload_w != 512) return mt_fail(e, "PayloadW=%u: 128, 256 or 512", p->payload_w);
-  if (p->num_vcs < 1 || p->num_vcs > MT_NI_MAX_VCS) return mt_fail(e, "NumVcs=%u", p->num_vcs);
-  if (p->nlocal < 1 || p->nlocal > MT_NI_MAX_L) return mt_fail(e, "L=%u", p->nlocal);
-  if (p->net_ports < 1 || p->net_ports + p->nlocal > MT_NI_MAX_PORTS) return mt_fail(e, "NetPorts=%u", p->net_ports);
-  if (p->ej_depth < 1 || p->ej_depth > MT_NI_MAX_EJD) return mt_fail(e, "EjDepth=%u", p->ej_depth);
-  if (p->vc_depth < 1 || p->vc_depth > 65535) return mt_fail(e, "VcDepth=%u", p->vc_depth);
-  if (p->subpkt_flits < 1) return mt_fail(e, "SubPktFlits=%u", p->subpkt_flits);
-  if (p->pkt_bytes < p->payload_w / 8 || p->pkt_bytes % (p->payload_w / 8)) return mt_fail(e, "PktBytes=%u: a multiple of the flit bytes", p->pkt_bytes);
-  if (p->inj_vc >= p->num_vcs) return mt_fail(e, "InjVc=%u", p->inj_vc);
-  if (p->tbl_depth < 2) return mt_fail(e, "TblDepth=%u", p->tbl_depth);
-  if (p->children < 1 || p->children > MT_NI_MAX_C) return mt_fail(e, "Children=%d", p->children);
-  if (p->port_w < 1 || p->port_w > 4 || p->ej_w < 1 || p->ej_w > 4) return mt_fail(e, "PortW/EjW");
-  if (p->flow_w < 1 || p->flow_w > 12 || p->id_w < 1 || p->id_w > 12 || p->step_w < 1 || p->step_w > 16) return mt_fail(e, "FlowW/IdW/StepW");
-  if (!p->compact && (p->addr_w < 1 || p->addr_w > 32 || p->size_w < 1 || p->size_w > 32)) return mt_fail(e, "AddrW/SizeW");
-  if (mt_ni_entry_bits(p) > 64 * MT_NI_EW) return mt_fail(e, "entry of %d bits", mt_ni_entry_bits(p));
-  if (p->max_flows < 1 || p->max_flows > 4096) return mt_fail(e, "MaxFlows=%u", p->max_flows);
-  if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ/RQ");
-  if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u", p->wd_w);
-  if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW");
+  if (p->payload_w != 128 && p->payload_w != 256 && p->payload_w != 512) return mt_fail(e, "PayloadW=%u: must be 128, 256 or 512", p->payload_w);
+  if (p->num_vcs < 1 || p->num_vcs > MT_NI_MAX_VCS) return mt_fail(e, "NumVcs=%u: must be 1..%d", p->num_vcs, MT_NI_MAX_VCS);
+  if (p->nlocal < 1 || p->nlocal > MT_NI_MAX_L) return mt_fail(e, "L=%u: must be 1..%d", p->nlocal, MT_NI_MAX_L);
+  if (p->net_ports < 1 || p->net_ports + p->nlocal > MT_NI_MAX_PORTS) return mt_fail(e, "NetPorts=%u: must be >= 1 with NetPorts + L <= %d", p->net_ports, MT_NI_MAX_PORTS);
+  if (p->ej_depth < 1 || p->ej_depth > MT_NI_MAX_EJD) return mt_fail(e, "EjDepth=%u: must be 1..%d", p->ej_depth, MT_NI_MAX_EJD);
+  if (p->vc_depth < 1 || p->vc_depth > 65535) return mt_fail(e, "VcDepth=%u: must be 1..65535", p->vc_depth);
+  if (p->subpkt_flits < 1) return mt_fail(e, "SubPktFlits=%u: must be >= 1", p->subpkt_flits);
+  if (p->pkt_bytes < p->payload_w / 8 || p->pkt_bytes % (p->payload_w / 8)) return mt_fail(e, "PktBytes=%u: must be a positive multiple of the flit bytes (%u)", p->pkt_bytes, p->payload_w / 8);
+  if (p->inj_vc >= p->num_vcs) return mt_fail(e, "InjVc=%u: must be below NumVcs=%u", p->inj_vc, p->num_vcs);
+  if (p->tbl_depth < 2) return mt_fail(e, "TblDepth=%u: must be >= 2", p->tbl_depth);
+  if (p->children < 1 || p->children > MT_NI_MAX_C) return mt_fail(e, "Children=%d: must be 1..%d", p->children, MT_NI_MAX_C);
+  if (p->port_w < 1 || p->port_w > 4 || p->ej_w < 1 || p->ej_w > 4) return mt_fail(e, "PortW=%d, EjW=%d: each must be 1..4", p->port_w, p->ej_w);
+  if (p->flow_w < 1 || p->flow_w > 12 || p->id_w < 1 || p->id_w > 12 || p->step_w < 1 || p->step_w > 16) return mt_fail(e, "FlowW=%d, IdW=%d, StepW=%d: must be 1..12, 1..12, 1..16", p->flow_w, p->id_w, p->step_w);
+  if (!p->compact && (p->addr_w < 1 || p->addr_w > 32 || p->size_w < 1 || p->size_w > 32)) return mt_fail(e, "AddrW=%d, SizeW=%d: each must be 1..32", p->addr_w, p->size_w);
+  if (mt_ni_entry_bits(p) > 64 * MT_NI_EW) return mt_fail(e, "table entry of %d bits: at most %d", mt_ni_entry_bits(p), 64 * MT_NI_EW);
+  if (p->max_flows < 1 || p->max_flows > 4096) return mt_fail(e, "MaxFlows=%u: must be 1..4096", p->max_flows);
+  if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ=%u, RQ=%u: must be 1..%d and 1..%d", p->sq, p->rq, MT_NI_MAX_SQ, MT_NI_MAX_RQ);
+  if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u: must be 2..32", p->wd_w);
+  if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW=%u: must be a power of two", p->payload_w);
   {
     unsigned E = p->rx_engines ? p->rx_engines : 1, M = p->mem_ports ? p->mem_ports : 1;
     if (E > MT_NI_MAX_L) return mt_fail(e, "rx_engines=%u: at most %d", E, MT_NI_MAX_L);

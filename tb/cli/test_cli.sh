@@ -50,6 +50,9 @@ expect 2 "field 'nodes' does not fit topology ring:2" "$BIN" decode "$T/romk"
 expect 0 "images of" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format hex --out "$T/romp"
 sed -i 's/"ports": *4/"ports":-1/' "$T/romp/layout.json"
 expect 2 "field 'ports' does not fit" "$BIN" decode "$T/romp"
+# a summary that cannot be written, and NI parameters out of range, say what and what is allowed
+expect 2 "/dev/full: write failed" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --json /dev/full
+expect 2 "NumVcs=16: must be 1..8" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=16
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
 # --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
