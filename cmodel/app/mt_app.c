@@ -61,7 +61,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-      !strcmp(a, "--elem") || !strcmp(a, "--local-ports");
+      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports");
     if (takes_value) {
       if (!v) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
@@ -91,6 +91,11 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
         return -1;
       }
       o->have_bytes = 1;
+    } else if (!strcmp(a, "--mem-limit")) {
+      if (parse_bytes(v, &o->mem_limit)) {
+        fprintf(stderr, "multitree: --mem-limit '%s': expected a byte count such as 8G\n", v);
+        return -1;
+      }
     } else if (!strcmp(a, "--elem") || !strcmp(a, "--local-ports")) {
       char *end;
       errno = 0;

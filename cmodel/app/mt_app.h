@@ -14,7 +14,7 @@ typedef struct {
   const char *dtype, *flow, *config, *dump_dir, *trace;
   const char *sets[32];
   int nsets;
-  uint64_t bytes;
+  uint64_t bytes, mem_limit; /* --mem-limit: bytes sim may use (0: what the machine has free) */
   int have_bytes, elem, local_ports, compact, print, quiet;
   uint32_t seed;
 } mt_app_opts;

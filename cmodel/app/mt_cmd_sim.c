@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <jansson.h>
 #include "app/mt_app.h"
 #include "util/mt_fp32.h"
@@ -74,6 +75,33 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   return rc;
 }
 
+/* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
+static uint64_t mem_available(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  char line[256];
+  unsigned long long kb = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+  if (f) fclose(f);
+  if (kb) return (uint64_t)kb * 1024u;
+  long pg = sysconf(_SC_AVPHYS_PAGES), sz = sysconf(_SC_PAGESIZE);
+  return pg > 0 && sz > 0 ? (uint64_t)pg * (uint64_t)sz : 0;
+}
+
+/* Refuse a run whose gradient buffers do not fit (--mem-limit, else the memory available),
+ * rather than be killed for it part way: 0, or 2 (message printed). */
+static int mem_check(const mt_app_opts *o, const mt_sched *s) {
+  const uint64_t need = mt_net_mem_estimate(s), have = o->mem_limit ? o->mem_limit : mem_available();
+  if (!have || need <= have) return 0;
+  const double gib = 1073741824.0, mib = 1048576.0, u = have >= 1073741824u ? gib : mib;
+  const char *un = u == gib ? "GiB" : "MiB";
+  fprintf(stderr, "multitree sim: %d nodes x %llu bytes need about %.1f %s for the gradient buffers (inputs, memories, "
+                  "reference partial sums), more than the %.1f %s %s; use fewer --bytes or set --mem-limit BYTES\n",
+          s->n_nodes, (unsigned long long)s->bytes, (double)need / u, un, (double)have / u, un,
+          o->mem_limit ? "of --mem-limit" : "this machine has available");
+  return 2;
+}
+
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
   mt_net_cfg cfg;
@@ -103,6 +131,12 @@ int mt_app_sim(const mt_app_opts *o) {
   mt_tables tb;
   int rc = mt_app_plan_from_opts(&o2, &t, &s, &tb, NULL);
   if (rc) return rc;
+  if (mem_check(o, &s)) {
+    mt_tables_free(&tb);
+    mt_sched_free(&s);
+    mt_topo_free(&t);
+    return 2;
+  }
   double t0 = mt_now();
   mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
   mt_net_result r;

@@ -30,7 +30,7 @@ static const mt_app_cmd commands[] = {
    NULL},
   {"sim", mt_app_sim,
    "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
-   "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE]\n"
+   "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE] [--mem-limit BYTES]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
    "  against the reference sums; a wrong result exits 1. --config: configs/net/NAME.cfg (built in:\n"
    "  paper, small; default small) or a file path; keys for the file and --set: multitree shape --keys.\n",

@@ -84,6 +84,8 @@ void mt_net_free(mt_net *n) {
   free(n);
 }
 
+uint64_t mt_net_mem_estimate(const mt_sched *s) { return 3ull * (uint64_t)s->n_nodes * (s->bytes + 4); }
+
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
   return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
 }

@@ -46,6 +46,10 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
+/* Bytes the gradient buffers of a run of schedule s take at least: every node's inputs, its
+ * memory and its partial sums of the reference (mt_ref_result), 3 x nodes x bytes; the
+ * routers, NIs and links add little beside them. For refusing a run up front. */
+uint64_t mt_net_mem_estimate(const mt_sched *s);
 /* Load seeded inputs (mt_ref_inputs) and start every NI. */
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
 /* --trace: from now on write one CSV line per network-interface event to f (header

@@ -53,6 +53,9 @@ expect 2 "field 'ports' does not fit" "$BIN" decode "$T/romp"
 # a summary that cannot be written, and NI parameters out of range, say what and what is allowed
 expect 2 "/dev/full: write failed" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --json /dev/full
 expect 2 "NumVcs=16: must be 1..8" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=16
+# a run whose gradient buffers do not fit is refused up front with the numbers (issue #11, item 9)
+expect 2 "need about 48.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
+expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --mem-limit 1M
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
 # --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
