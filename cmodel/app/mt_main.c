@@ -81,5 +81,11 @@ int main(int argc, char **argv) {
     usage(stderr, cmd);
     return 2;
   }
+  /* only check (FILE.json) and decode (DIR) take an operand; elsewhere it is a mistake */
+  if (o.file && cmd->run != mt_app_check && cmd->run != mt_app_decode) {
+    fprintf(stderr, "multitree %s: unexpected argument '%s'\n", cmd->name, o.file);
+    usage(stderr, cmd);
+    return 2;
+  }
   return cmd->run(&o);
 }

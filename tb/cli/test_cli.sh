@@ -56,6 +56,11 @@ expect 2 "NumVcs=16: must be 1..8" "$BIN" sim --topo torus:2x2 --algo multitree 
 # a run whose gradient buffers do not fit is refused up front with the numbers (issue #11, item 9)
 expect 2 "need about 48.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
 expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --mem-limit 1M
+# stray operands are refused where no command takes one; sizes --bytes 0 fails before printing
+expect 2 "unexpected argument 'extra'" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 1M extra
+expect 2 "unexpected argument 'x'" "$BIN" sizes x
+expect 2 "at least one 4-byte element" "$BIN" sizes --bytes 0
+[[ -z $("$BIN" sizes --bytes 0 2>/dev/null) ]] && { echo "ok   sizes --bytes 0 prints no table"; pass=$((pass+1)); } || { echo "FAIL sizes --bytes 0 printed a table"; fail=$((fail+1)); }
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
 # --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
