@@ -67,6 +67,12 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
         return -1;
       }
+      /* every option but --set once: a second value would silently win */
+      for (int j = 2; j < i && strcmp(a, "--set"); j++)
+        if (!strcmp(argv[j], a) && (j == 2 || strcmp(argv[j - 1], "--set"))) {
+          fprintf(stderr, "multitree %s: %s given twice ('%s' and '%s')\n", argv[1], a, argv[j + 1], v);
+          return -1;
+        }
       i++;
     }
     if (k < nstr) *(const char **)((char *)o + str_opts[k].off) = v;

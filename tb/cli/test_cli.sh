@@ -60,6 +60,8 @@ expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1
 expect 2 "unexpected argument 'extra'" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 1M extra
 expect 2 "unexpected argument 'x'" "$BIN" sizes x
 expect 2 "at least one 4-byte element" "$BIN" sizes --bytes 0
+expect 2 "--topo given twice ('torus:4x4' and 'mesh:2x2')" "$BIN" plan --topo torus:4x4 --topo mesh:2x2 --algo multitree --bytes 1M
+expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set link_lat=3 --set num_vcs=4
 [[ -z $("$BIN" sizes --bytes 0 2>/dev/null) ]] && { echo "ok   sizes --bytes 0 prints no table"; pass=$((pass+1)); } || { echo "FAIL sizes --bytes 0 printed a table"; fail=$((fail+1)); }
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
 expect 0 "| 1024 |" "$BIN" sizes
