@@ -34,7 +34,7 @@ int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, 
   memset(m, 0, sizeof *m);
   if (lanes < 1 || lanes > MT_MEM_MAX_LANES) return mt_fail(e, "memory: %u lanes, must be 1..%d", lanes, MT_MEM_MAX_LANES);
   if (p_ready < 1 || p_ready > 100) return mt_fail(e, "memory: mem_p_ready=%u, must be 1..100 (%%)", p_ready);
-  if (lat_max < 1 || lat_max > 1000) return mt_fail(e, "memory: mem_lat_max=%u, must be 1..1000 cycles", lat_max);
+  if (lat_max < 1 || lat_max > MT_MEM_LAT_MAX) return mt_fail(e, "memory: mem_lat_max=%u, must be 1..%d cycles", lat_max, MT_MEM_LAT_MAX);
   if (nports < 1 || nports > MT_MEM_MAX_PORTS) return mt_fail(e, "memory: %u ports, must be 1..%d", nports, MT_MEM_MAX_PORTS);
   m->w = calloc(nwords ? nwords : 1, 4);
   m->port = calloc(nports, sizeof *m->port);

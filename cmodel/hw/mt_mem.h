@@ -19,6 +19,7 @@ extern "C" {
 #define MT_MEM_MAX_LANES 16
 #define MT_MEM_RSPQ 64
 #define MT_MEM_MAX_PORTS 24
+#define MT_MEM_LAT_MAX 1000 /* longest read latency a port models, cycles */
 
 typedef struct {
   uint64_t last_due;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hw/mt_mem.h"
+#include "hw/mt_ni.h"
 
 #define NET MT_KEY_NET
 #define RT MT_KEY_ROUTER
@@ -26,11 +28,11 @@ static const mt_cfg_key keys[] = {
   {"step_prio", NET | RT, "mt_net_cfg.step_prio, mt_router_params.step_prio", "StepPrio", 0, 1, 0, F(step_prio, 1), "0 round-robin, 1 earlier step first"},
   {"local_ports", NET | RT | NI, "mt_net_cfg.local_ports, mt_router_params.nlocal", "L", 0, 8, 0, F(local_ports, 1), "local ports L (network: 0 = 2 x dimensions)"},
   {"mem_p_ready", NET, "mt_net_cfg.mem_p_ready", NULL, 0, 100, 0, F(mem_p_ready, 1), "% of cycles the memory accepts a request"},
-  {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 0, U32MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
+  {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 1, MT_MEM_LAT_MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
   {"ni_sq", NET | NI, "mt_net_cfg.ni_sq, mt_ni_params.sq", "SQ", 1, 16, 0, F(ni_sq, 1), "NI sender data FIFO depth"},
   {"ni_rq", NET | NI, "mt_net_cfg.ni_rq, mt_ni_params.rq", "RQ", 1, 16, 0, F(ni_rq, 1), "NI receive pipeline depth"},
-  {"ni_rx_engines", NET, "mt_net_cfg.ni_rx_engines", NULL, 0, U32MAX, 0, F(ni_rx_engines, 1), "NI receive engines (0: 2L)"},
-  {"ni_mem_ports", NET, "mt_net_cfg.ni_mem_ports", NULL, 0, U32MAX, 0, F(ni_mem_ports, 1), "NI memory ports (0: L + 2E)"},
+  {"ni_rx_engines", NET, "mt_net_cfg.ni_rx_engines", NULL, 0, MT_NI_MAX_L, 0, F(ni_rx_engines, 1), "NI receive engines (0: 2L, or L when 2L > 8)"},
+  {"ni_mem_ports", NET, "mt_net_cfg.ni_mem_ports", NULL, 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (0: L + 2E)"},
   {"ni_chain", NET, "mt_net_cfg.ni_chain", NULL, 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},
   {"wd_limit", NET, "mt_net_cfg.wd_limit", NULL, 0, U32MAX, 0, F(wd_limit, 2), "watchdog: cycles without progress"},
   {"max_cycles", NET, "mt_net_cfg.max_cycles", NULL, 0, 18446744073709549568.0, 0, F(max_cycles, 3), "cycle limit of a run"},

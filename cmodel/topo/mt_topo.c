@@ -309,6 +309,8 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
   return rc;
 }
 
+#define MT_TOPO_LINE_MAX 1022 /* characters, with the newline */
+
 /* Text topology file, one statement per line, '#' starts a comment (docs/topology-file.md):
  *   nodes N          end nodes 0..N-1 (first statement)
  *   switches S       switches s0..s{S-1} (optional)
@@ -333,15 +335,23 @@ static int parse_vertex(const char *tok, int nn, int ns, int *v) {
 int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
   FILE *f = fopen(path, "r");
   if (!f) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
-  char line[1024];
+  char *line = NULL;
+  size_t line_cap = 0;
+  ssize_t len;
   int lineno = 0, nn = -1, ns = 0, nl = 0, cap = 0, rc = -1;
   int(*ll)[3] = NULL;
   memset(t, 0, sizeof *t);
   snprintf(t->spec, sizeof t->spec, "file:%s", path);
-  while (fgets(line, sizeof line, f)) {
+  while ((len = getline(&line, &line_cap, f)) > 0) {
     lineno++;
-    if (!strchr(line, '\n') && !feof(f)) {
-      mt_fail(e, "%s:%d: line longer than %zu characters", path, lineno, sizeof line - 2);
+    /* a text file: a NUL byte would silently end the line for strtok */
+    const char *nul = memchr(line, 0, (size_t)len);
+    if (nul) {
+      mt_fail(e, "%s:%d: NUL byte at column %d (a topology file is text)", path, lineno, (int)(nul - line) + 1);
+      goto out;
+    }
+    if (len > MT_TOPO_LINE_MAX) {
+      mt_fail(e, "%s:%d: line longer than %d characters", path, lineno, MT_TOPO_LINE_MAX);
       goto out;
     }
     char *hash = strchr(line, '#');
@@ -426,7 +436,7 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
     }
   }
   if (ferror(f)) {
-    mt_fail(e, "%s: read error", path);
+    mt_fail(e, "%s: read error: %s", path, strerror(errno));
     goto out;
   }
   if (nn < 0) {
@@ -444,6 +454,7 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
   }
 out:
   free(ll);
+  free(line);
   fclose(f);
   return rc;
 }

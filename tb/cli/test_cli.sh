@@ -21,6 +21,12 @@ expect 2 "zero" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 0
 expect 2 "expected a byte count" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 12q
 expect 2 "unknown format" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format xyz --out "$T/x"
 expect 2 "bad_syntax.topo:4:" "$BIN" plan --topo "file:$D/bad_syntax.topo" --algo multitree --bytes 1M
+# a NUL byte or an over-long line in a topology file is named as such; a directory is a read error
+printf 'nodes 4\nlink 0 1\000 junk\nlink 1 2\n' >"$T/nul.topo"
+expect 2 "nul.topo:2: NUL byte at column 9" "$BIN" plan --topo "file:$T/nul.topo" --algo multitree --bytes 1M
+{ printf 'nodes 2 '; printf '%02000d\n' 0; } >"$T/long.topo"
+expect 2 "long.topo:1: line longer than 1022 characters" "$BIN" plan --topo "file:$T/long.topo" --algo multitree --bytes 1M
+expect 2 "read error: Is a directory" "$BIN" plan --topo "file:$T" --algo multitree --bytes 1M
 expect 2 "disconnected" "$BIN" plan --topo "file:$D/bad_disconnected.topo" --algo multitree --bytes 1M
 expect 2 "4096" "$BIN" plan --topo torus:128x64 --algo multitree --bytes 1M
 expect 2 "at least 2" "$BIN" plan --topo ring:1 --algo multitree --bytes 1M
@@ -107,6 +113,10 @@ expect 2 "badbase.cfg:1: base:" "$BIN" "${S[@]}" --config "$T/cfg/badbase.cfg"
 expect 2 "none.cfg: cannot open" "$BIN" "${S[@]}" --config "$T/cfg/none.cfg"
 expect 2 "unknown configuration 'huge'" "$BIN" "${S[@]}" --config huge
 expect 2 "num_vcs = 99 is out of range" "$BIN" "${S[@]}" --set num_vcs=99
+# the ranges --set accepts are the ranges the models accept (were 0..4294967295, refused later)
+expect 2 "ni_rx_engines = 9 is out of range (a whole number in 0..8" "$BIN" "${S[@]}" --set ni_rx_engines=9
+expect 2 "ni_mem_ports = 25 is out of range (a whole number in 0..24" "$BIN" "${S[@]}" --set ni_mem_ports=25
+expect 2 "mem_lat_max = 0 is out of range (a whole number in 1..1000" "$BIN" "${S[@]}" --set mem_lat_max=0
 expect 2 "unknown field 'bogus'" "$BIN" "${S[@]}" --set bogus=1
 # multitree shape: the flags of a file, in file order; a broken router file is refused
 expect 0 "-GD=1 -GL=1 -GK0=3 -GK1=1 -GK2=1 -GTorus=1 -GPayloadW=128 -GNumVcs=2 -GVcDepth=2 -GEjDepth=2 -GSubPktFlits=1 -GStepPrio=0 -GWdW=8" "$BIN" shape --gflags "$R/configs/router/min.cfg"
