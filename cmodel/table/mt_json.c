@@ -172,7 +172,8 @@ static int op_from(const char *s) {
  * with a multiplicity, so a second entry would give the pair two ports. */
 static int pair_cmp(const void *a, const void *b) {
   const long long *x = a, *y = b;
-  return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : 0;
+  return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] != y[1] ? (x[1] < y[1] ? -1 : 1)
+                                                              : 0;
 }
 static int dup_link(const int (*ll)[3], size_t nl, const char *path, mt_err *e) {
   long long(*k)[2] = mt_xcalloc(nl + 1, sizeof *k);
