@@ -354,6 +354,15 @@ static void check_messages(ck *c, const mt_sched *s, const mt_tables *tb, mt_che
       for (int j = 0; j < m[i].len; j++) u[ku++] = (use){d.path[m[i].off + j], m[i].step, m[i].src, m[i].dst, m[i].op, m[i].flow};
     }
     qsort(u, nu, sizeof(use), use_cmp);
+    for (size_t i = 0; i < nu;) { /* links over their multiplicity, first for the summary */
+      size_t j = i;
+      while (j < nu && u[j].link == u[i].link && u[j].step == u[i].step) j++;
+      over += j - i > (size_t)t->links[u[i].link].mult;
+      i = j;
+    }
+    if (s->one_hop && (multihop || over))
+      bad(c, "one_hop is true, but %ld messages cross more than one router hop and %ld link-steps carry more messages than the link's multiplicity",
+          multihop, over);
     const int need = s->one_hop || !strcmp(s->algo, "multitree");
     for (size_t i = 0; i < nu;) {
       size_t j = i, pairs = 0;
@@ -363,7 +372,6 @@ static void check_messages(ck *c, const mt_sched *s, const mt_tables *tb, mt_che
       if (load > rep->max_link_load) rep->max_link_load = load;
       if (pl > rep->max_link_pairs) rep->max_link_pairs = pl;
       if (cnt > mult) {
-        over++;
         if (need)
           bad(c, "link %d->%d carries %zu messages in step %d (multiplicity %zu): %s flow %d %d->%d and %s flow %d %d->%d%s", t->links[u[i].link].src,
               t->links[u[i].link].dst, cnt, u[i].step, mult, mt_op_name(u[i].op), u[i].flow, u[i].src, u[i].dst, mt_op_name(u[i + 1].op), u[i + 1].flow,

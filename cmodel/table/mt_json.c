@@ -192,6 +192,13 @@ static int dup_link(const int (*ll)[3], size_t nl, const char *path, mt_err *e) 
   return rc;
 }
 
+/* A topology library error, said to be about this file's "topology". */
+static int topo_fail(const char *path, mt_err *e) {
+  char m[sizeof e->msg];
+  snprintf(m, sizeof m, "%s", e->msg);
+  return mt_fail(e, "%s: topology: %s", path, m);
+}
+
 static const char *const topo_kinds = "torus, mesh, fattree, dgx2, bigraph, file";
 
 /* Builds the topology a JSON object describes. "file": from its links (ends and
@@ -210,9 +217,11 @@ int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) 
   int known = 0;
   for (int q = MT_TOPO_TORUS; q <= MT_TOPO_FILE; q++) known |= !strcmp(k, kind_name(q));
   if (!known) return mt_fail(e, "%s: topology.kind \"%s\": unknown (allowed: %s)", path, k, topo_kinds);
+  if (!strcmp(k, "file") && strncmp(sp, "file:", 5))
+    return mt_fail(e, "%s: topology.spec \"%s\" with kind \"file\": a file topology's spec is \"file:PATH\" (a named one has its own kind)", path, sp);
   if (strcmp(k, "file")) {
     if (!strncmp(sp, "file:", 5)) return mt_fail(e, "%s: topology.spec \"%s\" names a file but kind is \"%s\" (a file topology has kind \"file\" and its links in the JSON)", path, sp, k);
-    if (mt_topo_from_name(t, sp, e)) return -1;
+    if (mt_topo_from_name(t, sp, e)) return topo_fail(path, e);
     json_t *want = mt_json_topology(t);
     const char *keys[] = {"kind", "dims", "nodes", "switches", "links"};
     for (int q = 0; q < 5 && rc; q++) {
@@ -263,7 +272,7 @@ int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) 
   }
   if (dup_link(ll, nl, path, e)) goto out;
   snprintf(t->spec, sizeof t->spec, "%s", sp);
-  rc = mt_topo_from_links(t, sp, (int)nn, (int)ns, (int)nl, (const int(*)[3])ll, e);
+  rc = mt_topo_from_links(t, sp, (int)nn, (int)ns, (int)nl, (const int(*)[3])ll, e) ? topo_fail(path, e) : 0;
 out:
   free(ll);
   return rc;
