@@ -414,7 +414,7 @@ MUTANTS = [m_parent_port, m_parent_eject, m_child_port, m_child_eject, m_recv_po
            m_nop_drop, m_nop_dup, m_nop_size, m_nop_flow,
            m_dependency, m_wrong_child, m_chunk, m_flow_size, m_root, m_contribution, m_early_gather]
 
-refused = total = valid = 0
+refused = total = valid = valid_refused = 0
 for topo in TOPOS:
     for algo in ALGOS:
         name = re.sub(r"[^A-Za-z0-9]+", "_", topo.split("/")[-1]) + "-" + algo
@@ -426,6 +426,7 @@ for topo in TOPOS:
         rc, out = check(path)
         valid += 1
         if rc:
+            valid_refused += 1
             fail("%s: the planner's schedule is refused:\n%s" % (name, out[-600:]))
             continue
         npass += 1
@@ -456,7 +457,7 @@ for topo in TOPOS:
             else:
                 refused += 1
                 npass += 1
-print("valid schedules: %d, all passed: %s" % (valid, "yes" if nfail == 0 or npass >= valid else "no"))
+print("valid schedules: %d, passed: %d" % (valid, valid - valid_refused))
 print("mutants refused: %d of %d (%d classes)" % (refused, total, len(MUTANTS)))
 print("RESULT mutate_check pass=%d fail=%d" % (npass, nfail))
 sys.exit(1 if nfail else 0)
