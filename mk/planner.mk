@@ -13,3 +13,9 @@ BENCH_STEPS += bench-planner
 .PHONY: paper
 paper: $(BUILD)/multitree
 	@scripts/paper.sh $(BUILD)/multitree
+
+# Mutation check of `check` (issue #11): valid schedules of every algorithm on 7 topologies
+# must pass; 51 classes of corruption of each must be refused with the field named.
+t-check-mutate: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 300 python3 scripts/mutate_check.py $(BUILD)/multitree $(BUILD)/check_mutate
+TEST_STEPS += t-check-mutate

@@ -97,6 +97,35 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
   return 0;
 }
 
+/* A baseline's schedule is one-hop when every transfer crosses one link (or one switch
+ * path) and no directed link carries more messages in a step than its multiplicity (e.g.
+ * ring on an even torus); `check` derives the same from the tables and refuses a file
+ * that claims otherwise. MultiTree sets it itself. */
+static int one_hop_of(const mt_sched *s) {
+  for (int i = 0; i < s->nx; i++)
+    if (mt_sched_hops(s, &s->x[i]) != 1) return 0;
+  int *first = mt_xcalloc((size_t)s->steps + 2, sizeof(int)), *order = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
+  for (int i = 0; i < s->nx; i++) first[s->x[i].step + 1]++;
+  for (int st = 0; st <= s->steps; st++) first[st + 1] += first[st];
+  for (int i = 0; i < s->nx; i++) order[first[s->x[i].step]++] = i; /* by step; first[st] ends at step st's end */
+  int *load = mt_xcalloc((size_t)s->topo->n_links, sizeof(int)), ok = 1;
+  for (int st = 1, at = 0; st <= s->steps && ok; st++) {
+    int end = first[st];
+    for (int k = at; k < end; k++)
+      for (int j = 0; j < s->x[order[k]].path_len; j++) {
+        int l = MT_XLINK(s, &s->x[order[k]], j);
+        if (++load[l] > s->topo->links[l].mult) ok = 0;
+      }
+    for (int k = at; k < end; k++)
+      for (int j = 0; j < s->x[order[k]].path_len; j++) load[MT_XLINK(s, &s->x[order[k]], j)]--;
+    at = end;
+  }
+  free(first);
+  free(order);
+  free(load);
+  return ok;
+}
+
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e) {
   int rc;
   memset(s, 0, sizeof *s);
@@ -108,6 +137,7 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
     return mt_fail(e, "unknown algorithm '%s' (%s)", algo, list);
   }
   rc = planners[a](s, t, e);
+  if (rc == 0 && !s->one_hop) s->one_hop = one_hop_of(s);
   if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
   if (rc == 0 && s->steps > 65535) rc = mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds 65535", algo, t->spec, s->steps);
   if (rc) mt_sched_free(s);

@@ -140,13 +140,23 @@ static int get_int(rd *r, json_t *o, const char *key, const char *where, long lo
   return 0;
 }
 
+/* A port: 0..255 or "routed"; an ejection port: 0..255. Whether it is the right one for
+ * the topology is mt_check's job; here only the type and range. */
 static int get_port(rd *r, json_t *v, const char *where, int *out) {
+  if (!v) return mt_fail(r->e, "%s: %s: missing (expected a port number 0..255 or \"routed\")", r->file, where);
   if (json_is_string(v) && !strcmp(json_string_value(v), "routed")) {
     *out = MT_PORT_ROUTED;
     return 0;
   }
   if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
-    return mt_fail(r->e, "%s: %s: expected a port number or \"routed\"", r->file, where);
+    return mt_fail(r->e, "%s: %s: expected a port number 0..255 or \"routed\"", r->file, where);
+  *out = (int)json_integer_value(v);
+  return 0;
+}
+static int get_eject(rd *r, json_t *v, const char *where, int *out) {
+  if (!v) return mt_fail(r->e, "%s: %s: missing (expected an ejection port 0..255)", r->file, where);
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 255)
+    return mt_fail(r->e, "%s: %s: expected an ejection port 0..255", r->file, where);
   *out = (int)json_integer_value(v);
   return 0;
 }
@@ -158,21 +168,87 @@ static int op_from(const char *s) {
   return -1;
 }
 
+/* A pair of vertices linked twice (in either direction): parallel links are one entry
+ * with a multiplicity, so a second entry would give the pair two ports. */
+static int pair_cmp(const void *a, const void *b) {
+  const long long *x = a, *y = b;
+  return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] != y[1] ? (x[1] < y[1] ? -1 : 1)
+                                                              : 0;
+}
+static int dup_link(const int (*ll)[3], size_t nl, const char *path, mt_err *e) {
+  long long(*k)[2] = mt_xcalloc(nl + 1, sizeof *k);
+  for (size_t i = 0; i < nl; i++) {
+    int a = ll[i][0] < ll[i][1] ? ll[i][0] : ll[i][1], b = ll[i][0] ^ ll[i][1] ^ a;
+    k[i][0] = (long long)a << 32 | (unsigned)b;
+    k[i][1] = (long long)i;
+  }
+  qsort(k, nl, sizeof *k, pair_cmp);
+  int rc = 0;
+  for (size_t i = 1; i < nl && !rc; i++)
+    if (k[i][0] == k[i - 1][0])
+      rc = mt_fail(e, "%s: topology.links[%lld]: link %lld-%lld given twice (also links[%lld]; parallel links are one entry with a multiplicity)",
+                   path, k[i][1], k[i][0] >> 32, k[i][0] & 0xffffffffll, k[i - 1][1]);
+  free(k);
+  return rc;
+}
+
+/* A topology library error, said to be about this file's "topology". */
+static int topo_fail(const char *path, mt_err *e) {
+  char m[sizeof e->msg];
+  snprintf(m, sizeof m, "%s", e->msg);
+  return mt_fail(e, "%s: topology: %s", path, m);
+}
+
+static const char *const topo_kinds = "torus, mesh, fattree, dgx2, bigraph, file";
+
+/* Builds the topology a JSON object describes. "file": from its links (ends and
+ * multiplicities range-checked as 64-bit values, a pair given twice refused); any other
+ * kind: from "spec", and then every other field (kind, dims, nodes, switches, links) must be
+ * what that spec builds, so that none is taken on trust. */
 int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) {
   rd r = {path, e};
   int rc = -1;
   int(*ll)[3] = NULL;
+  memset(t, 0, sizeof *t);
   if (!json_is_object(jt)) return mt_fail(e, "%s: missing object \"topology\"", path);
   json_t *spec = json_object_get(jt, "spec"), *kind = json_object_get(jt, "kind");
   if (!json_is_string(spec) || !json_is_string(kind)) return mt_fail(e, "%s: topology: \"spec\" and \"kind\" must be strings", path);
-  const char *k = json_string_value(kind);
-  if (strcmp(k, "file")) return mt_topo_from_name(t, json_string_value(spec), e);
+  const char *k = json_string_value(kind), *sp = json_string_value(spec);
+  int known = 0;
+  for (int q = MT_TOPO_TORUS; q <= MT_TOPO_FILE; q++) known |= !strcmp(k, kind_name(q));
+  if (!known) return mt_fail(e, "%s: topology.kind \"%s\": unknown (allowed: %s)", path, k, topo_kinds);
+  if (!strcmp(k, "file") && strncmp(sp, "file:", 5))
+    return mt_fail(e, "%s: topology.spec \"%s\" with kind \"file\": a file topology's spec is \"file:PATH\" (a named one has its own kind)", path, sp);
+  if (strcmp(k, "file")) {
+    if (!strncmp(sp, "file:", 5)) return mt_fail(e, "%s: topology.spec \"%s\" names a file but kind is \"%s\" (a file topology has kind \"file\" and its links in the JSON)", path, sp, k);
+    if (mt_topo_from_name(t, sp, e)) return topo_fail(path, e);
+    json_t *want = mt_json_topology(t);
+    const char *keys[] = {"kind", "dims", "nodes", "switches", "links"};
+    for (int q = 0; q < 5 && rc; q++) {
+      json_t *a = json_object_get(jt, keys[q]), *b = json_object_get(want, keys[q]);
+      if (!a && !b) continue;
+      if (!a || !b || !json_equal(a, b)) {
+        char *wb = b ? json_dumps(b, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+        mt_fail(e, "%s: topology.%s: %s is not what spec \"%s\" builds (%.60s%s)", path, keys[q], a ? "the value" : "missing field", sp,
+                wb ? wb : "no such field", wb && strlen(wb) > 60 ? "..." : "");
+        free(wb);
+        json_decref(want);
+        mt_topo_free(t);
+        return -1;
+      }
+    }
+    json_decref(want);
+    return 0;
+  }
   long long nn, ns;
   if (get_int(&r, jt, "nodes", "topology", 2, MT_MAX_NODES, &nn) || get_int(&r, jt, "switches", "topology", 0, 100000, &ns)) return -1;
   json_t *jl = json_object_get(jt, "links");
   if (!json_is_array(jl)) return mt_fail(e, "%s: topology.links: expected an array", path);
+  if (json_object_get(jt, "dims")) return mt_fail(e, "%s: topology.dims: a \"file\" topology has no dims (only grids do)", path);
   size_t nl = json_array_size(jl);
   ll = mt_xcalloc(nl + 1, sizeof *ll);
+  const long long nv = nn + ns, lo[3] = {0, 0, 1}, hi[3] = {nv - 1, nv - 1, 1024};
+  static const char *const what[3] = {"first end", "second end", "multiplicity"};
   for (size_t i = 0; i < nl; i++) {
     json_t *a = json_array_get(jl, i);
     if (!json_is_array(a) || json_array_size(a) != 3) {
@@ -181,16 +257,22 @@ int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) 
     }
     for (int q = 0; q < 3; q++) {
       json_t *x = json_array_get(a, (size_t)q);
-      if (!json_is_integer(x)) {
-        mt_fail(e, "%s: topology.links[%zu][%d]: expected an integer", path, i, q);
+      long long v = json_is_integer(x) ? (long long)json_integer_value(x) : 0;
+      if (!json_is_integer(x) || v < lo[q] || v > hi[q]) {
+        mt_fail(e, "%s: topology.links[%zu][%d] (%s): expected an integer %lld..%lld (vertices: nodes 0..%lld, then switches)", path, i, q,
+                what[q], lo[q], hi[q], nn - 1);
         goto out;
       }
-      ll[i][q] = (int)json_integer_value(x);
+      ll[i][q] = (int)v;
+    }
+    if (ll[i][0] == ll[i][1]) {
+      mt_fail(e, "%s: topology.links[%zu]: a link from vertex %d to itself", path, i, ll[i][0]);
+      goto out;
     }
   }
-  memset(t, 0, sizeof *t);
-  snprintf(t->spec, sizeof t->spec, "%s", json_string_value(spec));
-  rc = mt_topo_from_links(t, json_string_value(spec), (int)nn, (int)ns, (int)nl, (const int(*)[3])ll, e);
+  if (dup_link(ll, nl, path, e)) goto out;
+  snprintf(t->spec, sizeof t->spec, "%s", sp);
+  rc = mt_topo_from_links(t, sp, (int)nn, (int)ns, (int)nl, (const int(*)[3])ll, e) ? topo_fail(path, e) : 0;
 out:
   free(ll);
   return rc;
@@ -215,8 +297,8 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
     goto out;
   }
   json_t *algo = json_object_get(root, "algorithm");
-  if (!json_is_string(algo)) {
-    mt_fail(e, "%s: field \"algorithm\": expected a string", path);
+  if (!json_is_string(algo) || mt_algo_from_name(json_string_value(algo)) < 0) {
+    mt_fail(e, "%s: field \"algorithm\": expected one of%s", path, MT_ALGO_NAMES_STR);
     goto out;
   }
   if (mt_json_topology_parse(json_object_get(root, "topology"), path, t, e)) goto out;
@@ -237,6 +319,10 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   if (get_int(&r, root, "elem", "$", 1, 64, &v)) goto out;
   s->elem = (int)v;
   json_t *oh = json_object_get(root, "one_hop");
+  if (!json_is_boolean(oh)) {
+    mt_fail(e, "%s: field \"one_hop\": %s (expected true or false; check derives it and refuses a wrong claim)", path, oh ? "not a boolean" : "missing");
+    goto out;
+  }
   s->one_hop = json_is_true(oh);
   long long lp = 0;
   if (json_object_get(root, "local_ports") && get_int(&r, root, "local_ports", "$", 0, 16, &lp)) goto out;
@@ -318,15 +404,22 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
           goto out;
         }
         en->parent.node = (int)json_integer_value(par);
-        json_t *pp = json_object_get(o, "parent_port"), *pe = json_object_get(o, "parent_eject");
-        en->parent.port = -1;
-        en->parent.eject = 0;
-        if (pp && get_port(&r, pp, where, &en->parent.port)) goto out;
-        if (pe && json_is_integer(pe)) en->parent.eject = (int)json_integer_value(pe);
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s.parent_port", where);
+        if (get_port(&r, json_object_get(o, "parent_port"), w2, &en->parent.port)) goto out;
+        snprintf(w2, sizeof w2, "%s.parent_eject", where);
+        if (get_eject(&r, json_object_get(o, "parent_eject"), w2, &en->parent.eject)) goto out;
+      } else if (json_object_get(o, "parent_port") || json_object_get(o, "parent_eject")) {
+        mt_fail(e, "%s: %s: parent_port/parent_eject given but parent is null", path, where);
+        goto out;
       }
       json_t *ch = json_object_get(o, "children"), *cp = json_object_get(o, "child_ports"), *ce = json_object_get(o, "child_ejects");
       if (!json_is_array(ch)) {
         mt_fail(e, "%s: %s.children: expected an array", path, where);
+        goto out;
+      }
+      if (!json_is_array(cp) || !json_is_array(ce) || json_array_size(cp) != json_array_size(ch) || json_array_size(ce) != json_array_size(ch)) {
+        mt_fail(e, "%s: %s: child_ports and child_ejects must be arrays of %zu (one per child)", path, where, json_array_size(ch));
         goto out;
       }
       en->nchild = (int)json_array_size(ch);
@@ -339,15 +432,11 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
         }
         mt_slot *sl = &tb->slots[tb->n_slots++];
         sl->node = (int)json_integer_value(x);
-        sl->port = -1;
-        sl->eject = 0;
-        if (json_is_array(cp) && (size_t)c < json_array_size(cp)) {
-          char w2[128];
-          snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
-          if (get_port(&r, json_array_get(cp, (size_t)c), w2, &sl->port)) goto out;
-        }
-        if (json_is_array(ce) && (size_t)c < json_array_size(ce) && json_is_integer(json_array_get(ce, (size_t)c)))
-          sl->eject = (int)json_integer_value(json_array_get(ce, (size_t)c));
+        char w2[128];
+        snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
+        if (get_port(&r, json_array_get(cp, (size_t)c), w2, &sl->port)) goto out;
+        snprintf(w2, sizeof w2, "%s.child_ejects[%d]", where, c);
+        if (get_eject(&r, json_array_get(ce, (size_t)c), w2, &sl->eject)) goto out;
       }
       if (en->nchild > tb->max_children) tb->max_children = en->nchild;
     }
@@ -357,8 +446,8 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   /* transfers (optional: the checker then uses direct links) */
   json_t *jx = json_object_get(root, "transfers");
   if (jx) {
-    if (!json_is_array(jx)) {
-      mt_fail(e, "%s: \"transfers\": expected an array", path);
+    if (!json_is_array(jx) || json_array_size(jx) == 0) {
+      mt_fail(e, "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)", path);
       goto out;
     }
     int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int));
@@ -400,7 +489,17 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
         free(links);
         goto out;
       }
-      mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
+      int xi = mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
+      long long hops;
+      if (get_int(&r, o, "hops", where, 1, nl, &hops)) {
+        free(links);
+        goto out;
+      }
+      if (hops != mt_sched_hops(s, &s->x[xi])) {
+        mt_fail(e, "%s: %s.hops = %lld: its path crosses %d router hops", path, where, hops, mt_sched_hops(s, &s->x[xi]));
+        free(links);
+        goto out;
+      }
     }
     free(links);
     s->steps = tb->steps;

@@ -428,6 +428,92 @@ static void test_hdrm_contention(void) {
     }
 }
 
+
+/* The checks of issue #11 items 1-4, each on a valid schedule corrupted in memory: routing
+ * fields against the topology, contention without a transfer list, the transfer list as a
+ * multiset, the derived steps, reduce_steps, one_hop, NOPs and elem. */
+static mt_entry *first_send(mt_tables *tb, int n) {
+  for (int i = 0; i < tb->count[n]; i++)
+    if (tb->entries[tb->start[n] + i].op == MT_OP_REDUCE && tb->entries[tb->start[n] + i].has_parent) return &tb->entries[tb->start[n] + i];
+  return NULL;
+}
+static void test_checker_fields(void) {
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  mt_err e;
+  CHECK(plan("torus:4x4", "multitree", 1 << 20, &t, &s, &tb, &e) == 0, "%s", e.msg);
+  CHECK(violations(&s, &tb) == 0, "baseline must be clean");
+  mt_entry *x = first_send(&tb, 5);
+  int port = x->parent.port, ej = x->parent.eject;
+  x->parent.port = (port + 1) % 4; /* a valid port that leads elsewhere */
+  CHECK(violations(&s, &tb) >= 2, "wrong parent_port not caught at both ends");
+  x->parent.port = port;
+  x->parent.eject = (ej + 1) % 4;
+  CHECK(violations(&s, &tb) > 0, "wrong parent_eject not caught");
+  x->parent.eject = ej;
+  x->parent.port = MT_PORT_ROUTED;
+  CHECK(violations(&s, &tb) > 0, "a one-hop message marked routed not caught");
+  x->parent.port = port;
+  /* contention without the transfer list: two sends of node 5 over one link in one step */
+  int nx = s.nx;
+  s.nx = 0;
+  CHECK(violations(&s, &tb) == 0, "without transfers the valid schedule must stay clean");
+  mt_entry *a = NULL, *b = NULL;
+  for (int i = 0; i < tb.n_entries && !b; i++) {
+    mt_entry *y = &tb.entries[i];
+    if (y->op != MT_OP_REDUCE || !y->has_parent || y->nchild) continue;
+    for (int j = i + 1; j < tb.n_entries && !b; j++) {
+      mt_entry *z = &tb.entries[j];
+      if (z->op == MT_OP_REDUCE && z->has_parent && z->parent.node == y->parent.node && z->parent.port == y->parent.port && z->step != y->step &&
+          z >= tb.entries + tb.start[5] && y >= tb.entries + tb.start[5] && z < tb.entries + tb.start[5] + tb.count[5])
+        a = y, b = z;
+    }
+  }
+  CHECK(b != NULL, "no two sends of node 5 over one link");
+  if (b) {
+    int st = a->step;
+    a->step = b->step; /* order in the table no longer sorted: the checker says so too */
+    s.one_hop = 1;
+    mt_check_report r;
+    CHECK(mt_check(&s, &tb, NULL, &r, &e) == 0 && r.violations > 0 && r.max_link_load == 2, "contention without transfers not caught (load %d)",
+          r.max_link_load);
+    a->step = st;
+  }
+  s.nx = nx;
+  /* the transfer list: a duplicate in place of another */
+  mt_xfer keep = s.x[0];
+  s.x[0] = s.x[1];
+  CHECK(violations(&s, &tb) >= 2, "duplicated transfer not caught (missing and repeated)");
+  s.x[0] = keep;
+  /* fields taken on trust before */
+  s.steps++;
+  CHECK(violations(&s, &tb) > 0, "steps + 1 not caught");
+  s.steps--;
+  s.reduce_steps--;
+  CHECK(violations(&s, &tb) > 0, "reduce_steps - 1 not caught");
+  s.reduce_steps++;
+  s.one_hop = 0;
+  CHECK(violations(&s, &tb) > 0, "one_hop false on a multitree schedule not caught");
+  s.one_hop = 1;
+  s.elem = 3;
+  CHECK(violations(&s, &tb) > 0, "elem 3 with 1 MiB not caught");
+  s.elem = 4;
+  mt_entry *nop = NULL;
+  for (int i = 0; i < tb.n_entries && !nop; i++)
+    if (tb.entries[i].op == MT_OP_NOP) nop = &tb.entries[i];
+  if (nop) {
+    nop->size += 4;
+    CHECK(violations(&s, &tb) > 0, "NOP size not caught");
+    nop->size -= 4;
+    nop->op = MT_OP_GATHER; /* a NOP turned into an empty gather: its step has no NOP */
+    CHECK(violations(&s, &tb) > 0, "dropped NOP not caught");
+    nop->op = MT_OP_NOP;
+  }
+  CHECK(violations(&s, &tb) == 0, "restored schedule must be clean");
+  done(&t, &s, &tb);
+}
+
 /* The algorithm table (MT_ALGO_LIST): names, enum, look-up and the command line's list agree. */
 static void test_algo_table(void) {
   char list[256] = "";
@@ -445,6 +531,7 @@ int main(void) {
   test_fig5();
   test_checker_all();
   test_checker_catches();
+  test_checker_fields();
   test_ring_seed();
   test_reference();
   test_json_roundtrip();
