@@ -325,8 +325,8 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
     mt_fail(e, "%s: width %lld disagrees with the layout derived from its fields (%d; at most %d)", path, width, ly->width, 64 * MT_LAYOUT_MAX_WORDS);
     goto fail;
   }
-  if (ly->max_steps != msteps) {
-    mt_fail(e, "%s: max_steps %lld, but the layout makes it max(steps, 2*nodes-2) = %d", path, msteps, ly->max_steps);
+  if (msteps != (*steps > 2 * N - 2 ? *steps : 2 * N - 2)) {
+    mt_fail(e, "%s: max_steps %lld, but the layout makes it max(steps, 2*nodes-2) = %lld", path, msteps, *steps > 2 * N - 2 ? *steps : 2 * N - 2);
     goto fail;
   }
   if ((long long)*depth * mt_layout_words(ly) > 1 << 22) {

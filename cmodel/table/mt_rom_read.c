@@ -285,7 +285,8 @@ static int read_mif(rd_t *r) {
       nwd++;
     }
     if (k < 0) return -1;
-    if (!k || t.kind != ';') return rfail(r, k ? t.line : r->last_line, "missing ';' after the word for address %lld", a);
+    if (!k) return rfail(r, r->last_line, "no END; (the file ends inside CONTENT: truncated?)");
+    if (t.kind != ';') return rfail(r, t.line, "missing ';' after the word for address %lld", a);
     if (!nwd) return rfail(r, t.line, "address %lld has no word", a);
   }
   if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after END;: '%.*s'", SHOW(&t));
@@ -440,6 +441,7 @@ static int read_chdr(rd_t *r) {
     if (a >= r->depth) return rfail(r, t.line, "a row beyond the last address %d (layout.json depth %d)", r->depth - 1, r->depth);
     uint64_t *w = r->words + (size_t)a * (size_t)r->nw;
     int b = 0;
+    long long last = 0;
     for (;;) {
       tok_t x;
       long long v;
@@ -450,8 +452,7 @@ static int read_chdr(rd_t *r) {
       } else v = -1;
       if (v < 0) return rfail(r, x.line, "row %lld: '%.*s' is not a byte (0x00..0xff)", a, SHOW(&x));
       if (b >= nb) return rfail(r, x.line, "row %lld has more than %d bytes", a, nb);
-      if (b == nb - 1 && r->ly->width % 8 && v >> (r->ly->width % 8))
-        return rfail(r, x.line, "row %lld: byte %d = 0x%02llx sets bits above the width %d", a, b, v, r->ly->width);
+      if (b == nb - 1) last = v;
       w[b / 8] |= (uint64_t)v << (8 * (b % 8));
       b++;
       if ((k = next(r, &x)) <= 0) return k < 0 ? -1 : rfail(r, r->last_line, "row %lld is not closed (truncated?)", a);
@@ -459,6 +460,8 @@ static int read_chdr(rd_t *r) {
       if (x.kind != ',') return rfail(r, x.line, "row %lld: '%.*s' where ',' or '}' belongs", a, SHOW(&x));
     }
     if (b != nb) return rfail(r, t.line, "row %lld has %d bytes, expected %d", a, b, nb);
+    if (r->ly->width % 8 && last >> (r->ly->width % 8))
+      return rfail(r, t.line, "row %lld: byte %d = 0x%02llx sets bits above the width %d", a, nb - 1, last, r->ly->width);
     r->line_of[a++] = t.line;
     if ((k = next(r, &t)) <= 0) return k < 0 ? -1 : rfail(r, r->last_line, "the array is not closed (truncated?)");
     if (t.kind == '}') break;
