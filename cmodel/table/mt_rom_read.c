@@ -36,7 +36,18 @@ typedef struct {
   int n, line, kind;
 } tok_t;
 
-#define SHOW(t) ((t)->n > 40 ? 40 : (t)->n), (t)->s /* a token, cut to 40 characters */
+/* a token for a message: at most 40 characters, anything unprintable as \xNN */
+static const char *tq(const tok_t *t, char *buf) {
+  int o = 0;
+  for (int i = 0; i < t->n && i < 40; i++) {
+    unsigned char c = (unsigned char)t->s[i];
+    o += isprint(c) ? sprintf(buf + o, "%c", c) : sprintf(buf + o, "\\x%02x", c);
+  }
+  if (t->n > 40) o += sprintf(buf + o, "...");
+  buf[o] = 0;
+  return buf;
+}
+#define TQ(t) tq((t), (char[200]){0})
 
 static int rfail(const rd_t *r, int line, const char *fmt, ...) {
   char m[400];
@@ -124,7 +135,7 @@ static int expect(rd_t *r, int kind, const char *word, const char *what) {
   if (k < 0) return -1;
   if (k == 0) return rfail(r, r->last_line, "the file ends where %s belongs (truncated?)", what);
   if (word ? tok_is(&t, word) : t.kind == kind) return 0;
-  return rfail(r, t.line, "'%.*s' where %s belongs", SHOW(&t), what);
+  return rfail(r, t.line, "'%s' where %s belongs", TQ(&t), what);
 }
 
 /* A whole number in `base`; -1 if the token is not one. Saturates far above any depth. */
@@ -152,17 +163,18 @@ static int hex_word(const rd_t *r, const tok_t *t, uint64_t *w) {
     int lc = tolower((unsigned char)c);
     int v = isdigit(lc) ? lc - '0' : (lc >= 'a' && lc <= 'f') ? lc - 'a' + 10
                                                               : -1;
+    const tok_t d1 = {t->s + i, 1, t->line, 'w'};
     if (v < 0 && strchr("xz?", lc))
-      return rfail(r, t->line, "'%.*s': digit '%c' would load as an unknown value (allowed: 0-9, a-f, _)", SHOW(t), c);
-    if (v < 0) return rfail(r, t->line, "'%.*s' is not a hexadecimal word (digit '%c'; allowed: 0-9, a-f, _)", SHOW(t), c);
+      return rfail(r, t->line, "'%s': digit '%c' would load as an unknown value (allowed: 0-9, a-f, _)", TQ(t), c);
+    if (v < 0) return rfail(r, t->line, "'%s' is not a hexadecimal word (digit '%s'; allowed: 0-9, a-f, _)", TQ(t), TQ(&d1));
     digits++;
     for (int b = 0; b < 4; b++, bit++) {
       if (!((v >> b) & 1)) continue;
-      if (bit >= width) return rfail(r, t->line, "'%.*s' has more than %d bits (layout.json width)", SHOW(t), width);
+      if (bit >= width) return rfail(r, t->line, "'%s' has more than %d bits (layout.json width)", TQ(t), width);
       w[bit / 64] |= 1ull << (bit % 64);
     }
   }
-  if (!digits) return rfail(r, t->line, "'%.*s' has no digits", SHOW(t));
+  if (!digits) return rfail(r, t->line, "'%s' has no digits", TQ(t));
   return 0;
 }
 
@@ -204,12 +216,12 @@ static int read_hex(rd_t *r) {
   while ((k = next(r, &t)) > 0) {
     if (t.kind == 'w' && t.s[0] == '@') {
       tok_t u = {t.s + 1, t.n - 1, t.line, 'w'};
-      if (number(&u, 16, &a)) return rfail(r, t.line, "'%.*s' is not an address (@ and hexadecimal digits)", SHOW(&t));
-      if (a >= r->depth) return rfail(r, t.line, "address %.*s = %lld is outside 0..%d (layout.json depth %d)", SHOW(&t), a, r->depth - 1, r->depth);
+      if (number(&u, 16, &a)) return rfail(r, t.line, "'%s' is not an address (@ and hexadecimal digits)", TQ(&t));
+      if (a >= r->depth) return rfail(r, t.line, "address %s = %lld is outside 0..%d (layout.json depth %d)", TQ(&t), a, r->depth - 1, r->depth);
       continue;
     }
-    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%.*s' (a $readmemh image holds hexadecimal words, @addresses and comments)", SHOW(&t));
-    if (a >= r->depth) return rfail(r, t.line, "'%.*s' is a word beyond the last address %d (layout.json depth %d)", SHOW(&t), r->depth - 1, r->depth);
+    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%s' (a $readmemh image holds hexadecimal words, @addresses and comments)", TQ(&t));
+    if (a >= r->depth) return rfail(r, t.line, "'%s' is a word beyond the last address %d (layout.json depth %d)", TQ(&t), r->depth - 1, r->depth);
     if (store(r, a++, &t)) return -1;
   }
   return k < 0 ? -1 : covered(r);
@@ -234,20 +246,20 @@ static int read_mif(rd_t *r) {
       : tok_is(&t, "ADDRESS_RADIX")                           ? &al
       : tok_is(&t, "DATA_RADIX")                              ? &hl
                                                               : NULL;
-    if (!lp) return rfail(r, t.line, "'%.*s' is not a MIF header statement (WIDTH=, DEPTH=, ADDRESS_RADIX=, DATA_RADIX=, CONTENT BEGIN)", SHOW(&t));
-    if (*lp) return rfail(r, t.line, "%.*s is given twice (first on line %d)", SHOW(&t), *lp);
+    if (!lp) return rfail(r, t.line, "'%s' is not a MIF header statement (WIDTH=, DEPTH=, ADDRESS_RADIX=, DATA_RADIX=, CONTENT BEGIN)", TQ(&t));
+    if (*lp) return rfail(r, t.line, "%s is given twice (first on line %d)", TQ(&t), *lp);
     *lp = t.line;
     tok_t v;
     if (expect(r, '=', NULL, "'='") || (k = next(r, &v)) < 0) return -1;
-    if (!k || v.kind != 'w') return rfail(r, t.line, "%.*s= has no value", SHOW(&t));
+    if (!k || v.kind != 'w') return rfail(r, t.line, "%s= has no value", TQ(&t));
     if (lp == &wl || lp == &dl) {
-      if (number(&v, 10, lp == &wl ? &W : &D)) return rfail(r, v.line, "%.*s=%.*s is not a decimal number", SHOW(&t), SHOW(&v));
+      if (number(&v, 10, lp == &wl ? &W : &D)) return rfail(r, v.line, "%s=%s is not a decimal number", TQ(&t), TQ(&v));
     } else {
       int i = 0;
       while (i < 5 && !tok_is(&v, radixes[i])) i++;
-      if (i == 5) return rfail(r, v.line, "%.*s=%.*s is not a radix (BIN, OCT, DEC, UNS, HEX)", SHOW(&t), SHOW(&v));
+      if (i == 5) return rfail(r, v.line, "%s=%s is not a radix (BIN, OCT, DEC, UNS, HEX)", TQ(&t), TQ(&v));
       if (lp == &al) abase = bases[i];
-      else if (i != 4) return rfail(r, v.line, "DATA_RADIX=%.*s: the decoder reads HEX data only (what the writer writes)", SHOW(&v));
+      else if (i != 4) return rfail(r, v.line, "DATA_RADIX=%s: the decoder reads HEX data only (what the writer writes)", TQ(&v));
     }
     if (expect(r, ';', NULL, "';' after the header value")) return -1;
   }
@@ -268,7 +280,7 @@ static int read_mif(rd_t *r) {
     int range = t.kind == '[';
     tok_t at = t;
     if (range && (k = next(r, &at)) < 0) return -1;
-    if (number(&at, abase, &a)) return rfail(r, at.line, "'%.*s' is not an address in ADDRESS_RADIX (expected 'address : word;' or END;)", SHOW(&at));
+    if (number(&at, abase, &a)) return rfail(r, at.line, "'%s' is not an address in ADDRESS_RADIX (expected 'address : word;' or END;)", TQ(&at));
     b = a;
     if (range) {
       tok_t bt;
@@ -279,7 +291,7 @@ static int read_mif(rd_t *r) {
     if (expect(r, ':', NULL, "':' after the address")) return -1;
     int nwd = 0;
     while ((k = next(r, &t)) > 0 && t.kind == 'w') {
-      if (range && nwd) return rfail(r, t.line, "the range [%lld..%lld] takes one word here (a second: '%.*s')", a, b, SHOW(&t));
+      if (range && nwd) return rfail(r, t.line, "the range [%lld..%lld] takes one word here (a second: '%s')", a, b, TQ(&t));
       for (long long x = a + nwd; x <= (range ? b : a + nwd); x++)
         if (store(r, x, &t)) return -1;
       nwd++;
@@ -289,7 +301,7 @@ static int read_mif(rd_t *r) {
     if (t.kind != ';') return rfail(r, t.line, "missing ';' after the word for address %lld", a);
     if (!nwd) return rfail(r, t.line, "address %lld has no word", a);
   }
-  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after END;: '%.*s'", SHOW(&t));
+  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after END;: '%s'", TQ(&t));
   return covered(r);
 }
 
@@ -303,7 +315,7 @@ static int read_coe(rd_t *r) {
     if (!k) return rfail(r, r->last_line, "no memory_initialization_vector= (truncated?)");
     int radix = tok_is(&t, "memory_initialization_radix");
     if (!radix && !tok_is(&t, "memory_initialization_vector"))
-      return rfail(r, t.line, "'%.*s' is not a COE statement (memory_initialization_radix=16; then memory_initialization_vector=)", SHOW(&t));
+      return rfail(r, t.line, "'%s' is not a COE statement (memory_initialization_radix=16; then memory_initialization_vector=)", TQ(&t));
     if (expect(r, '=', NULL, "'='")) return -1;
     if (!radix) {
       if (!rl) return rfail(r, t.line, "memory_initialization_vector= before memory_initialization_radix= (the radix comes first)");
@@ -313,7 +325,7 @@ static int read_coe(rd_t *r) {
     rl = t.line;
     long long x;
     if ((k = next(r, &v)) <= 0) return k < 0 ? -1 : rfail(r, t.line, "memory_initialization_radix= has no value");
-    if (number(&v, 10, &x) || x != 16) return rfail(r, v.line, "memory_initialization_radix=%.*s: the decoder reads radix 16 only (what the writer writes)", SHOW(&v));
+    if (number(&v, 10, &x) || x != 16) return rfail(r, v.line, "memory_initialization_radix=%s: the decoder reads radix 16 only (what the writer writes)", TQ(&v));
     if (expect(r, ';', NULL, "';' after the radix")) return -1;
   }
   r->coe_vec = 1;
@@ -331,13 +343,13 @@ static int read_coe(rd_t *r) {
       after_word = 0;
       continue;
     }
-    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%.*s' in the vector", SHOW(&t));
-    if (a >= r->depth) return rfail(r, t.line, "'%.*s' is a word beyond the last address %d (layout.json depth %d)", SHOW(&t), r->depth - 1, r->depth);
+    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%s' in the vector", TQ(&t));
+    if (a >= r->depth) return rfail(r, t.line, "'%s' is a word beyond the last address %d (layout.json depth %d)", TQ(&t), r->depth - 1, r->depth);
     if (store(r, a++, &t)) return -1;
     after_word = 1;
   }
   r->coe_vec = 0;
-  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after the vector's closing ';': '%.*s'", SHOW(&t));
+  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after the vector's closing ';': '%s'", TQ(&t));
   return covered(r);
 }
 
@@ -351,7 +363,7 @@ static int read_mem(rd_t *r) {
   while (!data) {
     if ((k = next(r, &t)) < 0) return -1;
     if (!k) return rfail(r, r->last_line, "no #Data line (truncated?)");
-    if (t.kind != '#') return rfail(r, t.line, "'%.*s' before the #Data line", SHOW(&t));
+    if (t.kind != '#') return rfail(r, t.line, "'%s' before the #Data line", TQ(&t));
     const char *s = t.s + 1;
     int n = t.n - 1;
     if (n == 0 || isspace((unsigned char)*s)) continue; /* "# comment" */
@@ -362,12 +374,12 @@ static int read_mem(rd_t *r) {
     const char *eq = memchr(s, '=', (size_t)n);
     int i = 0;
     while (eq && i < 5 && !((int)strlen(keys[i]) == eq - s && !strncmp(s, keys[i], (size_t)(eq - s)))) i++;
-    if (!eq || i == 5) return rfail(r, t.line, "'%.*s' is not a .mem header line (#Format=Hex, #Depth=, #Width=, #AddrRadix=3, #DataRadix=3, #Data)", SHOW(&t));
+    if (!eq || i == 5) return rfail(r, t.line, "'%s' is not a .mem header line (#Format=Hex, #Depth=, #Width=, #AddrRadix=3, #DataRadix=3, #Data)", TQ(&t));
     if (kl[i]) return rfail(r, t.line, "#%s is given twice (first on line %d)", keys[i], kl[i]);
     kl[i] = t.line;
     tok_t v = {eq + 1, n - (int)(eq + 1 - s), t.line, 'w'};
     if (i == 0 ? !tok_is(&v, "Hex") : number(&v, 10, &val[i]))
-      return rfail(r, t.line, "'%.*s': the value must be %s", SHOW(&t), i == 0 ? "Hex" : "a decimal number");
+      return rfail(r, t.line, "'%s': the value must be %s", TQ(&t), i == 0 ? "Hex" : "a decimal number");
   }
   for (int i = 0; i < 5; i++)
     if (!kl[i]) return rfail(r, data, "the .mem header lacks #%s= before #Data", keys[i]);
@@ -379,10 +391,10 @@ static int read_mem(rd_t *r) {
   int prev = 0;
   while ((k = next(r, &t)) > 0) {
     if (t.kind == '#') continue;
-    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%.*s' (a .mem data line is one hexadecimal word)", SHOW(&t));
-    if (t.line == prev) return rfail(r, t.line, "a second word '%.*s' on one line (a .mem image has one word per line)", SHOW(&t));
+    if (t.kind != 'w') return rfail(r, t.line, "unexpected '%s' (a .mem data line is one hexadecimal word)", TQ(&t));
+    if (t.line == prev) return rfail(r, t.line, "a second word '%s' on one line (a .mem image has one word per line)", TQ(&t));
     prev = t.line;
-    if (a >= r->depth) return rfail(r, t.line, "'%.*s' is a word beyond the last address %d (#Depth=%d)", SHOW(&t), r->depth - 1, r->depth);
+    if (a >= r->depth) return rfail(r, t.line, "'%s' is a word beyond the last address %d (#Depth=%d)", TQ(&t), r->depth - 1, r->depth);
     if (store(r, a++, &t)) return -1;
   }
   return k < 0 ? -1 : covered(r);
@@ -400,7 +412,7 @@ static int read_chdr(rd_t *r) {
     if ((k = next(r, &t)) < 0) return -1;
     if (!k) return rfail(r, r->last_line, "no array 'static const uint8_t mt_rom_node<i>[DEPTH][BYTES]' (truncated?)");
     if (t.kind == 'w' && tok_is(&t, "static")) break;
-    if (t.kind != '#') return rfail(r, t.line, "unexpected '%.*s' before the array", SHOW(&t));
+    if (t.kind != '#') return rfail(r, t.line, "unexpected '%s' before the array", TQ(&t));
     char ln[256], name[128];
     long long v;
     int node, len = t.n < 255 ? t.n : 255;
@@ -408,13 +420,14 @@ static int read_chdr(rd_t *r) {
     ln[len] = 0;
     if (sscanf(ln, "# include %127s", name) == 1) continue;
     if (sscanf(ln, "# define %127s %lld", name, &v) != 2 || sscanf(name, "MT_ROM_NODE%d_", &node) != 1)
-      return rfail(r, t.line, "'%.*s': expected #include or #define MT_ROM_NODE<i>_WIDTH / _DEPTH", SHOW(&t));
+      return rfail(r, t.line, "'%s': expected #include or #define MT_ROM_NODE<i>_WIDTH / _DEPTH", TQ(&t));
+    const tok_t nt = {name, (int)strlen(name), t.line, 'w'};
     const char *us = strrchr(name, '_');
     int isw = !strcmp(us, "_WIDTH"), isd = !strcmp(us, "_DEPTH");
-    if (!isw && !isd) return rfail(r, t.line, "'%s' is not MT_ROM_NODE<i>_WIDTH or _DEPTH", name);
-    if (r->node >= 0 && node != r->node) return rfail(r, t.line, "%s names node %d; this is node %d's image", name, node, r->node);
+    if (!isw && !isd) return rfail(r, t.line, "'%s' is not MT_ROM_NODE<i>_WIDTH or _DEPTH", TQ(&nt));
+    if (r->node >= 0 && node != r->node) return rfail(r, t.line, "%s names node %d; this is node %d's image", TQ(&nt), node, r->node);
     int *lp = isw ? &wl : &dl;
-    if (*lp) return rfail(r, t.line, "%s is defined twice (first on line %d)", name, *lp);
+    if (*lp) return rfail(r, t.line, "%s is defined twice (first on line %d)", TQ(&nt), *lp);
     *lp = t.line;
     *(isw ? &W : &D) = v;
   }
@@ -431,13 +444,13 @@ static int read_chdr(rd_t *r) {
   if (expect(r, '[', NULL, "'['") || next(r, &dt) <= 0 || expect(r, ']', NULL, "']'") || expect(r, '[', NULL, "'['") || next(r, &bt) <= 0 ||
       expect(r, ']', NULL, "']'") || expect(r, '=', NULL, "'='") || expect(r, '{', NULL, "'{'"))
     return r->e->msg[0] ? -1 : rfail(r, r->last_line, "the array declaration is cut short");
-  if (number(&dt, 10, &d2) || d2 != r->depth) return rfail(r, dt.line, "array of %.*s rows, but layout.json depth is %d", SHOW(&dt), r->depth);
-  if (number(&bt, 10, &b2) || b2 != nb) return rfail(r, bt.line, "rows of %.*s bytes, but layout.json width %d takes %d", SHOW(&bt), r->ly->width, nb);
+  if (number(&dt, 10, &d2) || d2 != r->depth) return rfail(r, dt.line, "array of %s rows, but layout.json depth is %d", TQ(&dt), r->depth);
+  if (number(&bt, 10, &b2) || b2 != nb) return rfail(r, bt.line, "rows of %s bytes, but layout.json width %d takes %d", TQ(&bt), r->ly->width, nb);
   long long a = 0;
   for (;;) {
     if ((k = next(r, &t)) <= 0) return k < 0 ? -1 : rfail(r, r->last_line, "the array is not closed (truncated?)");
     if (t.kind == '}') break;
-    if (t.kind != '{') return rfail(r, t.line, "'%.*s' where a row '{0x.., ...}' belongs", SHOW(&t));
+    if (t.kind != '{') return rfail(r, t.line, "'%s' where a row '{0x.., ...}' belongs", TQ(&t));
     if (a >= r->depth) return rfail(r, t.line, "a row beyond the last address %d (layout.json depth %d)", r->depth - 1, r->depth);
     uint64_t *w = r->words + (size_t)a * (size_t)r->nw;
     int b = 0;
@@ -450,14 +463,14 @@ static int read_chdr(rd_t *r) {
         tok_t hx = {x.s + 2, x.n - 2, x.line, 'w'};
         if (number(&hx, 16, &v)) v = -1;
       } else v = -1;
-      if (v < 0) return rfail(r, x.line, "row %lld: '%.*s' is not a byte (0x00..0xff)", a, SHOW(&x));
+      if (v < 0) return rfail(r, x.line, "row %lld: '%s' is not a byte (0x00..0xff)", a, TQ(&x));
       if (b >= nb) return rfail(r, x.line, "row %lld has more than %d bytes", a, nb);
       if (b == nb - 1) last = v;
       w[b / 8] |= (uint64_t)v << (8 * (b % 8));
       b++;
       if ((k = next(r, &x)) <= 0) return k < 0 ? -1 : rfail(r, r->last_line, "row %lld is not closed (truncated?)", a);
       if (x.kind == '}') break;
-      if (x.kind != ',') return rfail(r, x.line, "row %lld: '%.*s' where ',' or '}' belongs", a, SHOW(&x));
+      if (x.kind != ',') return rfail(r, x.line, "row %lld: '%s' where ',' or '}' belongs", a, TQ(&x));
     }
     if (b != nb) return rfail(r, t.line, "row %lld has %d bytes, expected %d", a, b, nb);
     if (r->ly->width % 8 && last >> (r->ly->width % 8))
@@ -465,11 +478,11 @@ static int read_chdr(rd_t *r) {
     r->line_of[a++] = t.line;
     if ((k = next(r, &t)) <= 0) return k < 0 ? -1 : rfail(r, r->last_line, "the array is not closed (truncated?)");
     if (t.kind == '}') break;
-    if (t.kind != ',') return rfail(r, t.line, "'%.*s' where ',' or '}' belongs", SHOW(&t));
+    if (t.kind != ',') return rfail(r, t.line, "'%s' where ',' or '}' belongs", TQ(&t));
   }
   if (a != r->depth) return rfail(r, t.line, "the array has %lld rows, expected %d (layout.json depth)", a, r->depth);
   if (expect(r, ';', NULL, "';' after the array")) return -1;
-  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after the array: '%.*s'", SHOW(&t));
+  if ((k = next(r, &t)) != 0) return k < 0 ? -1 : rfail(r, t.line, "text after the array: '%s'", TQ(&t));
   return 0;
 }
 

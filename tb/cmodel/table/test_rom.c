@@ -396,6 +396,7 @@ static const dmg_case dmg_cases[] = {
   /* a digit that is not hexadecimal, or unknown */
   {HEX, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab00000001063g", ":3: '0551ab00000001063g' is not a hexadecimal word (digit 'g'"},
   {HEX, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab0000000106xx", "would load as an unknown value"},
+  {HEX, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab00000001063\xc9", "(digit '\\xc9';"}, /* shown, not copied raw */
   {MIF, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab00000001063g", ":7: '0551ab00000001063g' is not a hexadecimal word"},
   {COE, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab00000001063g", "is not a hexadecimal word"},
   {MEM, 0, 0, NULL, 's', 0, "0551ab000000010635", "0551ab00000001063g", "is not a hexadecimal word"},
