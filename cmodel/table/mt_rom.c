@@ -388,22 +388,17 @@ int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, m
     int end = -1, prev = 0;
     for (int i = 0; i < D && end < 0; i++) {
       const uint64_t *w = words + (size_t)i * nw;
-      char at[4200], why[600];
-      if (lines[i]) snprintf(at, sizeof at, "%s:%d: word %d", path, lines[i], i);
-      else snprintf(at, sizeof at, "%s: word %d", path, i);
+      char why[600];
       mt_entry en;
       int op = mt_layout_decode(ly, t, n, w, &en, sl, e);
-      if (op < 0) {
-        snprintf(why, sizeof why, "%s", e->msg);
-        mt_fail(e, "%s: %s", at, why);
-        goto out;
-      }
       if (op == MT_OP_END) {
         end = i;
         break;
       }
-      if (entry_fault(ly, tb->steps, n, w, &en, prev, why, sizeof why)) {
-        mt_fail(e, "%s: %s", at, why);
+      if (op < 0) snprintf(why, sizeof why, "%s", e->msg);
+      if (op < 0 || entry_fault(ly, tb->steps, n, w, &en, prev, why, sizeof why)) {
+        if (lines[i]) mt_fail(e, "%s:%d: word %d: %s", path, lines[i], i, why);
+        else mt_fail(e, "%s: word %d: %s", path, i, why);
         goto out;
       }
       prev = en.step;

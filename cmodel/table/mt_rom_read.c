@@ -58,7 +58,24 @@ static int rfail(const rd_t *r, int line, const char *fmt, ...) {
   return line > 0 ? mt_fail(r->e, "%s:%d: %s", r->path, line, m) : mt_fail(r->e, "%s: %s", r->path, m);
 }
 
-static int is_punct(char c) { return strchr(":;[]=,{}.", c) != NULL; }
+static int is_punct(char c) {
+  switch (c) {
+  case ':':
+  case ';':
+  case '[':
+  case ']':
+  case '=':
+  case ',':
+  case '{':
+  case '}':
+  case '.': return 1;
+  default: return 0;
+  }
+}
+/* a hexadecimal digit's value, -1 if none */
+static int hexval(char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                              : c >= 'A' && c <= 'F'                                     ? c - 'A' + 10
+                                                                                         : -1; }
 
 /* Skip blanks and comments: // and block comments (hex, C header), -- and %...% (MIF),
  * ';' first on a line outside the vector (COE). */
@@ -160,19 +177,16 @@ static int hex_word(const rd_t *r, const tok_t *t, uint64_t *w) {
   for (int i = t->n; i-- > 0;) {
     char c = t->s[i];
     if (c == '_') continue;
-    int lc = tolower((unsigned char)c);
-    int v = isdigit(lc) ? lc - '0' : (lc >= 'a' && lc <= 'f') ? lc - 'a' + 10
-                                                              : -1;
+    int lc = tolower((unsigned char)c), v = hexval(c);
     const tok_t d1 = {t->s + i, 1, t->line, 'w'};
     if (v < 0 && strchr("xz?", lc))
       return rfail(r, t->line, "'%s': digit '%c' would load as an unknown value (allowed: 0-9, a-f, _)", TQ(t), c);
     if (v < 0) return rfail(r, t->line, "'%s' is not a hexadecimal word (digit '%s'; allowed: 0-9, a-f, _)", TQ(t), TQ(&d1));
     digits++;
-    for (int b = 0; b < 4; b++, bit++) {
-      if (!((v >> b) & 1)) continue;
-      if (bit >= width) return rfail(r, t->line, "'%s' has more than %d bits (layout.json width)", TQ(t), width);
-      w[bit / 64] |= 1ull << (bit % 64);
-    }
+    if (v && (bit >= width || (width - bit < 4 && v >> (width - bit))))
+      return rfail(r, t->line, "'%s' has more than %d bits (layout.json width)", TQ(t), width);
+    if (v) w[bit / 64] |= (uint64_t)v << (bit % 64); /* bit is a multiple of 4: never straddles */
+    bit += 4;
   }
   if (!digits) return rfail(r, t->line, "'%s' has no digits", TQ(t));
   return 0;
