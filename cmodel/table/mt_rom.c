@@ -3,6 +3,7 @@
 #include "table/mt_rom.h"
 #include "table/mt_json.h"
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -97,27 +98,8 @@ static int write_image(const mt_layout *ly, int fmt, const char *path, const uin
   return 0;
 }
 
-static json_t *layout_json(const mt_sched *s, const mt_layout *ly, int fmt, int depth) {
-  json_t *o = json_object();
-  json_object_set_new(o, "format", json_string("multitree-rom/1"));
-  json_object_set_new(o, "image", json_string(fmt_names[fmt]));
-  json_object_set_new(o, "layout", json_string(ly->compact ? "compact" : "full"));
-  json_object_set_new(o, "algorithm", json_string(s->algo));
-  json_object_set_new(o, "topology", mt_json_topology(s->topo));
-  json_object_set_new(o, "width", json_integer(ly->width));
-  json_object_set_new(o, "depth", json_integer(depth));
-  json_object_set_new(o, "nodes", json_integer(ly->n_nodes));
-  json_object_set_new(o, "ports", json_integer(ly->ports));
-  json_object_set_new(o, "local_ports", json_integer(ly->local_ports));
-  json_object_set_new(o, "children", json_integer(ly->children));
-  json_object_set_new(o, "flows", json_integer(ly->n_flows));
-  json_object_set_new(o, "max_steps", json_integer(ly->max_steps));
-  json_object_set_new(o, "steps", json_integer(s->steps));
-  json_object_set_new(o, "bytes", json_integer((json_int_t)ly->bytes));
-  json_object_set_new(o, "elem", json_integer(ly->elem));
-  json_object_set_new(o, "base_units", json_integer((json_int_t)ly->base_units));
-  json_object_set_new(o, "rem_units", json_integer((json_int_t)ly->rem_units));
-  json_object_set_new(o, "nop_bytes", json_integer((json_int_t)ly->nop_bytes));
+/* every field's name, lsb and width, as layout.json lists them */
+static json_t *fields_json(const mt_layout *ly) {
   json_t *fl = json_array();
 #define FIELD(nm, lsb, w) \
   do { \
@@ -155,7 +137,31 @@ static json_t *layout_json(const mt_sched *s, const mt_layout *ly, int fmt, int 
     FIELD("size", ly->o_size, ly->size_w);
   }
 #undef FIELD
-  json_object_set_new(o, "fields", fl);
+  return fl;
+}
+
+static json_t *layout_json(const mt_sched *s, const mt_layout *ly, int fmt, int depth) {
+  json_t *o = json_object();
+  json_object_set_new(o, "format", json_string("multitree-rom/1"));
+  json_object_set_new(o, "image", json_string(fmt_names[fmt]));
+  json_object_set_new(o, "layout", json_string(ly->compact ? "compact" : "full"));
+  json_object_set_new(o, "algorithm", json_string(s->algo));
+  json_object_set_new(o, "topology", mt_json_topology(s->topo));
+  json_object_set_new(o, "width", json_integer(ly->width));
+  json_object_set_new(o, "depth", json_integer(depth));
+  json_object_set_new(o, "nodes", json_integer(ly->n_nodes));
+  json_object_set_new(o, "ports", json_integer(ly->ports));
+  json_object_set_new(o, "local_ports", json_integer(ly->local_ports));
+  json_object_set_new(o, "children", json_integer(ly->children));
+  json_object_set_new(o, "flows", json_integer(ly->n_flows));
+  json_object_set_new(o, "max_steps", json_integer(ly->max_steps));
+  json_object_set_new(o, "steps", json_integer(s->steps));
+  json_object_set_new(o, "bytes", json_integer((json_int_t)ly->bytes));
+  json_object_set_new(o, "elem", json_integer(ly->elem));
+  json_object_set_new(o, "base_units", json_integer((json_int_t)ly->base_units));
+  json_object_set_new(o, "rem_units", json_integer((json_int_t)ly->rem_units));
+  json_object_set_new(o, "nop_bytes", json_integer((json_int_t)ly->nop_bytes));
+  json_object_set_new(o, "fields", fields_json(ly));
   return o;
 }
 
@@ -183,209 +189,165 @@ int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly
   return 0;
 }
 
-/* ---------------- reading ---------------- */
 
-static int parse_hexword(const mt_layout *ly, const char *tok, size_t len, uint64_t *w, const char *path, int idx, mt_err *e) {
-  const int nw = mt_layout_words(ly);
-  memset(w, 0, (size_t)nw * 8);
-  int bit = 0;
-  for (size_t i = len; i-- > 0;) {
-    char c = tok[i];
-    if (c == '_') continue;
-    int v = isdigit((unsigned char)c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-      : (c >= 'A' && c <= 'F')                                           ? c - 'A' + 10
-                                                                         : -1;
-    if (v < 0) return mt_fail(e, "%s: word %d: '%.*s' is not hexadecimal", path, idx, (int)len, tok);
-    for (int b = 0; b < 4; b++, bit++) {
-      if (!((v >> b) & 1)) continue;
-      if (bit >= ly->width) return mt_fail(e, "%s: word %d has more than %d bits", path, idx, ly->width);
-      w[bit / 64] |= 1ull << (bit % 64);
-    }
-  }
-  return 0;
-}
-
-static char *slurp(const char *path, size_t *len, mt_err *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 1 << 16, n = 0;
-  char *buf = mt_xcalloc(cap, 1);
-  size_t r;
-  while ((r = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 >= cap) {
-      cap *= 2;
-      buf = mt_xrealloc(buf, cap);
-    }
-  }
-  fclose(f);
-  buf[n] = 0;
-  *len = n;
-  return buf;
-}
-
-int mt_rom_read_image(const char *path, int fmt, const mt_layout *ly, int depth, uint64_t *words, mt_err *e) {
-  const int nw = mt_layout_words(ly);
-  size_t len;
-  char *buf = slurp(path, &len, e);
-  if (!buf) return -1;
-  memset(words, 0, (size_t)depth * nw * 8);
-  int n = 0, rc = -1;
-  char *p = buf;
-  if (fmt == MT_ROM_BIN) {
-    size_t nb = (size_t)nbytes(ly);
-    if (len != nb * (size_t)depth) {
-      mt_fail(e, "%s: %zu bytes, expected %d words of %zu bytes", path, len, depth, nb);
-      goto out;
-    }
-    for (int i = 0; i < depth; i++)
-      for (size_t b = 0; b < nb; b++) words[(size_t)i * nw + b / 8] |= (uint64_t)(unsigned char)buf[(size_t)i * nb + b] << (8 * (b % 8));
-    rc = 0;
-    goto out;
-  }
-  if (fmt == MT_ROM_CHDR) {
-    char *q = strstr(buf, "] = {");
-    if (!q) {
-      mt_fail(e, "%s: no array initialiser found", path);
-      goto out;
-    }
-    p = q + 5;
-    int nb = nbytes(ly), b = 0;
-    while (*p) {
-      if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        char *end;
-        unsigned long v = strtoul(p + 2, &end, 16);
-        if (end == p + 2 || v > 255) {
-          mt_fail(e, "%s: bad byte near '%.8s'", path, p);
-          goto out;
-        }
-        if (n >= depth) {
-          mt_fail(e, "%s: more than %d words", path, depth);
-          goto out;
-        }
-        words[(size_t)n * nw + b / 8] |= (uint64_t)v << (8 * (b % 8));
-        if (++b == nb) {
-          b = 0;
-          n++;
-        }
-        p = end;
-      } else if (*p == ';') break;
-      else p++;
-    }
-    if (n != depth || b) {
-      mt_fail(e, "%s: %d whole words, expected %d", path, n, depth);
-      goto out;
-    }
-    rc = 0;
-    goto out;
-  }
-  if (fmt == MT_ROM_COE) {
-    char *q = strstr(buf, "memory_initialization_vector");
-    if (!q || !(q = strchr(q, '='))) {
-      mt_fail(e, "%s: no memory_initialization_vector", path);
-      goto out;
-    }
-    p = q + 1;
-  } else if (fmt == MT_ROM_MIF) {
-    char *q = strstr(buf, "CONTENT BEGIN");
-    if (!q) {
-      mt_fail(e, "%s: no CONTENT BEGIN", path);
-      goto out;
-    }
-    p = q + 13;
-  } else if (fmt == MT_ROM_MEM) {
-    char *q = buf; /* the line that is exactly "#Data" (not "#DataRadix=") */
-    while ((q = strstr(q, "#Data")) && q[5] != '\n' && q[5] != '\r') q += 5;
-    if (!q) {
-      mt_fail(e, "%s: no #Data line", path);
-      goto out;
-    }
-    p = q + 5;
-  }
-  while (*p) {
-    if (isspace((unsigned char)*p) || *p == ',') {
-      p++;
-      continue;
-    }
-    if ((p[0] == '/' && p[1] == '/') || *p == '#' || (fmt == MT_ROM_MIF && p[0] == '-' && p[1] == '-')) {
-      while (*p && *p != '\n') p++;
-      continue;
-    }
-    if (p[0] == '/' && p[1] == '*') {
-      char *q = strstr(p + 2, "*/");
-      if (!q) break;
-      p = q + 2;
-      continue;
-    }
-    if (fmt == MT_ROM_COE && *p == ';') break;
-    if (fmt == MT_ROM_MIF && !strncmp(p, "END", 3)) break;
-    if (fmt == MT_ROM_HEX && *p == '@') {
-      char *end;
-      long a = strtol(p + 1, &end, 16);
-      if (end == p + 1 || a < 0 || a >= depth) {
-        mt_fail(e, "%s: bad address '%.10s'", path, p);
-        goto out;
-      }
-      n = (int)a;
-      p = end;
-      continue;
-    }
-    char *start = p;
-    if (fmt == MT_ROM_MIF) {
-      char *end;
-      long a = strtol(p, &end, 10);
-      if (end == p || *end == 0) {
-        mt_fail(e, "%s: expected 'address : data;' near '%.12s'", path, p);
-        goto out;
-      }
-      while (*end == ' ' || *end == '\t') end++;
-      if (*end != ':' || a < 0 || a >= depth) {
-        mt_fail(e, "%s: expected 'address : data;' near '%.12s'", path, p);
-        goto out;
-      }
-      n = (int)a;
-      p = end + 1;
-      while (*p == ' ' || *p == '\t') p++;
-      start = p;
-    }
-    while (*p && (isxdigit((unsigned char)*p) || *p == '_')) p++;
-    if (p == start) {
-      mt_fail(e, "%s: unexpected '%.10s'", path, p);
-      goto out;
-    }
-    if (n >= depth) {
-      mt_fail(e, "%s: more than %d words", path, depth);
-      goto out;
-    }
-    if (parse_hexword(ly, start, (size_t)(p - start), words + (size_t)n * nw, path, n, e)) goto out;
-    n++;
-    if (fmt == MT_ROM_MIF) {
-      while (*p == ' ' || *p == '\t') p++;
-      if (*p != ';') {
-        mt_fail(e, "%s: word %d: missing ';'", path, n - 1);
-        goto out;
-      }
-      p++;
-    }
-  }
-  if (n != depth && fmt != MT_ROM_MIF) {
-    mt_fail(e, "%s: %d words, expected %d (a short image would load as X in simulation)", path, n, depth);
-    goto out;
-  }
-  rc = 0;
-out:
-  free(buf);
-  return rc;
-}
+/* ---------------- reading a directory back ---------------- */
 
 static int jint(json_t *o, const char *k, long long *v) {
   json_t *x = json_object_get(o, k);
   if (!json_is_integer(x)) return -1;
   *v = json_integer_value(x);
   return 0;
+}
+
+/* A file node<k>.<ext> of the image format that layout.json does not account for (k >= N,
+ * or k spelled with leading zeros) means a directory mixed from two schedules. */
+static int stray_images(const char *dir, int fmt, int N, mt_err *e) {
+  DIR *d = opendir(dir);
+  if (!d) return mt_fail(e, "%s: cannot open directory: %s", dir, strerror(errno));
+  const struct dirent *de;
+  while ((de = readdir(d))) {
+    const char *nm = de->d_name;
+    if (strncmp(nm, "node", 4) || !isdigit((unsigned char)nm[4])) continue;
+    char *end;
+    long k = strtol(nm + 4, &end, 10);
+    if (*end != '.' || strcmp(end + 1, fmt_names[fmt])) continue;
+    char canon[64];
+    snprintf(canon, sizeof canon, "node%ld.%s", k, fmt_names[fmt]);
+    if (k < N && !strcmp(canon, nm)) continue;
+    mt_fail(e, "%s/%s: an image layout.json does not account for (it lists %d nodes: node0.%s .. node%d.%s)", dir, nm, N, fmt_names[fmt], N - 1,
+            fmt_names[fmt]);
+    closedir(d);
+    return -1;
+  }
+  closedir(d);
+  return 0;
+}
+
+/* Why a decoded entry is not what its word says or not a table entry (NULL: it is): every
+ * bit set lies in a field the entry uses, its step is one of the schedule's and in order,
+ * its slots name real ports, ejection ports and nodes, and its chunk lies in the buffer. */
+static const char *entry_fault(const mt_layout *ly, int steps, int node, const uint64_t *w, const mt_entry *en, int prev_step, char *why,
+                               size_t n) {
+  uint64_t re[MT_LAYOUT_MAX_WORDS];
+  mt_layout_encode(ly, en, re);
+  if (memcmp(re, w, (size_t)mt_layout_words(ly) * 8)) {
+    snprintf(why, n, "bits set outside the fields of its %s entry", mt_op_name(en->op));
+    return why;
+  }
+  if (en->step < 1 || en->step > steps) snprintf(why, n, "step %d is outside 1..%d (layout.json steps)", en->step, steps);
+  else if (en->step < prev_step) snprintf(why, n, "step %d after an entry of step %d (a table is in step order)", en->step, prev_step);
+  else if (!ly->compact && en->op != MT_OP_NOP && (en->size == 0 || en->addr + en->size > ly->bytes))
+    snprintf(why, n, "its chunk of %llu bytes at %llu is not inside the %llu-byte buffer", (unsigned long long)en->size, (unsigned long long)en->addr,
+             (unsigned long long)ly->bytes);
+  else if (en->op == MT_OP_NOP && en->size > ly->bytes)
+    snprintf(why, n, "NOP size %llu exceeds the %llu-byte buffer", (unsigned long long)en->size, (unsigned long long)ly->bytes);
+  else {
+    for (int k = -1; k < en->nchild; k++) {
+      const mt_slot *sl = k < 0 ? &en->parent : &en->child[k];
+      char nm[24];
+      if (k < 0 && !en->has_parent) continue;
+      snprintf(nm, sizeof nm, k < 0 ? "parent" : "child %d", k);
+      if (sl->port == MT_PORT_ROUTED && ly->compact) snprintf(why, n, "%s: a routed port (all ones) in the compact layout (one-hop only)", nm);
+      else if (sl->port != MT_PORT_ROUTED && sl->port >= ly->ports)
+        snprintf(why, n, "%s: port %d is outside 0..%d (all ones = routed)", nm, sl->port, ly->ports - 1);
+      else if (sl->eject >= ly->local_ports) snprintf(why, n, "%s: ejection port %d is outside 0..%d (layout.json local_ports)", nm, sl->eject, ly->local_ports - 1);
+      else if (!ly->compact && (sl->node >= ly->n_nodes || sl->node == node))
+        snprintf(why, n, "%s: node %d is not another node of 0..%d", nm, sl->node, ly->n_nodes - 1);
+      else if (ly->compact && sl->node < 0)
+        snprintf(why, n, "%s: port %d leads to no single neighbour (the compact layout takes the node from the port)", nm, sl->port);
+      else continue;
+      return why;
+    }
+    return NULL;
+  }
+  return why;
+}
+
+/* Checks layout.json against its topology and itself, derives the layout into ly. */
+static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, int *fmt, long long *depth, long long *steps, mt_err *e) {
+  long long width, N, ports, L, C, F, bytes, elem, base, rem, nopb, msteps;
+  json_t *fm = json_object_get(o, "format"), *im = json_object_get(o, "image"), *lay = json_object_get(o, "layout");
+  if (!json_is_string(fm) || strcmp(json_string_value(fm), "multitree-rom/1") || !json_is_string(im) || !json_is_string(lay))
+    return mt_fail(e, "%s: not a multitree-rom/1 layout file", path);
+  if (jint(o, "width", &width) || jint(o, "depth", depth) || jint(o, "nodes", &N) || jint(o, "ports", &ports) || jint(o, "local_ports", &L) ||
+      jint(o, "children", &C) || jint(o, "flows", &F) || jint(o, "steps", steps) || jint(o, "bytes", &bytes) || jint(o, "elem", &elem) ||
+      jint(o, "base_units", &base) || jint(o, "rem_units", &rem) || jint(o, "nop_bytes", &nopb) || jint(o, "max_steps", &msteps))
+    return mt_fail(e, "%s: a numeric field is missing", path);
+  if (N < 2 || N > MT_MAX_NODES || *depth < 2 || *depth > 1 << 20 || C < 1 || C > 4096 || F < 1 || elem < 1 || bytes < 1)
+    return mt_fail(e, "%s: field out of range (nodes 2..%d, depth 2..2^20, children 1..4096, flows, elem, bytes >= 1)", path, MT_MAX_NODES);
+  if ((*fmt = mt_rom_format(json_string_value(im))) < 0)
+    return mt_fail(e, "%s: unknown image format '%s' (hex, mif, coe, mem, bin, h)", path, json_string_value(im));
+  const char *ls = json_string_value(lay);
+  if (strcmp(ls, "full") && strcmp(ls, "compact")) return mt_fail(e, "%s: layout '%s' is neither full nor compact", path, ls);
+  const int compact = !strcmp(ls, "compact");
+  if (mt_json_topology_parse(json_object_get(o, "topology"), path, t, e)) return -1;
+  /* the layout's sizes must be those of its topology (the decoder looks node ids up through
+   * it) and in the ranges the writer can produce, else a field width goes out of range */
+  const char *bad = NULL;
+  if (N != t->n_nodes) bad = "nodes";
+  else if (ports != t->max_ports) bad = "ports";
+  else if (L < 1 || L > 64) bad = "local_ports";
+  else if (F > 1 << 20) bad = "flows";
+  else if (*steps < 1 || msteps < *steps || msteps > 1 << 20) bad = *steps < 1 ? "steps" : "max_steps";
+  else if (bytes > (1ll << 40)) bad = "bytes";
+  else if (elem > 64) bad = "elem";
+  else if (base < 0 || rem < 0 || rem >= F || nopb < 0) bad = base < 0 ? "base_units" : nopb < 0 ? "nop_bytes"
+                                                                                                 : "rem_units";
+  if (bad) {
+    mt_fail(e, "%s: field '%s' does not fit topology %s (%d nodes, %d ports per node) or is out of range "
+               "(nodes %lld, ports %lld, local_ports %lld: 1..64, flows %lld: 1..2^20, steps %lld <= max_steps %lld <= 2^20, "
+               "bytes %lld: 1..2^40, elem %lld: 1..64, rem_units %lld < flows)",
+            path, bad, t->spec, t->n_nodes, t->max_ports, N, ports, L, F, *steps, msteps, bytes, elem, rem);
+    goto fail;
+  }
+  /* the chunk tiling and the NOP estimate follow from bytes, elem and flows */
+  const long long units = bytes / elem;
+  if (bytes % elem || units / F != base || units % F != rem || base < 1) {
+    mt_fail(e, "%s: fields bytes %lld, elem %lld, flows %lld, base_units %lld, rem_units %lld disagree: bytes must be whole elements, "
+               "base_units = bytes/elem/flows >= 1, rem_units = bytes/elem %% flows",
+            path, bytes, elem, F, base, rem);
+    goto fail;
+  }
+  if (nopb > bytes) {
+    mt_fail(e, "%s: field nop_bytes %lld exceeds bytes %lld", path, nopb, bytes);
+    goto fail;
+  }
+  if (compact && t->n_sw) {
+    mt_fail(e, "%s: the compact layout is for direct networks; %s has switches", path, t->spec);
+    goto fail;
+  }
+  mt_layout_make(ly, compact, (int)N, (int)ports, (int)L, (int)C, (int)F, (uint64_t)bytes, (int)msteps);
+  ly->elem = (int)elem;
+  ly->base_units = (uint64_t)base;
+  ly->rem_units = (uint64_t)rem;
+  ly->nop_bytes = (uint64_t)nopb;
+  if (ly->width != width || mt_layout_words(ly) > MT_LAYOUT_MAX_WORDS) {
+    mt_fail(e, "%s: width %lld disagrees with the layout derived from its fields (%d; at most %d)", path, width, ly->width, 64 * MT_LAYOUT_MAX_WORDS);
+    goto fail;
+  }
+  if (msteps != (*steps > 2 * N - 2 ? *steps : 2 * N - 2)) {
+    mt_fail(e, "%s: max_steps %lld, but the layout makes it max(steps, 2*nodes-2) = %lld", path, msteps, *steps > 2 * N - 2 ? *steps : 2 * N - 2);
+    goto fail;
+  }
+  if ((long long)*depth * mt_layout_words(ly) > 1 << 22) {
+    mt_fail(e, "%s: depth %lld of %d-bit words is far beyond any schedule table", path, *depth, ly->width);
+    goto fail;
+  }
+  if (*fmt == MT_ROM_MEM && ly->width > 256) {
+    mt_fail(e, "%s: Lattice .mem holds words up to 256 bits; width is %d", path, ly->width);
+    goto fail;
+  }
+  json_t *want = fields_json(ly), *have = json_object_get(o, "fields");
+  int same = json_equal(want, have);
+  json_decref(want);
+  if (!same) {
+    mt_fail(e, "%s: the 'fields' list disagrees with the layout derived from its sizes (a field's name, lsb or width was changed)", path);
+    goto fail;
+  }
+  return 0;
+fail:
+  mt_topo_free(t);
+  return -1;
 }
 
 int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e) {
@@ -396,112 +358,83 @@ int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, m
   memset(tb, 0, sizeof *tb);
   memset(t, 0, sizeof *t);
   if (!o) return mt_fail(e, "%s:%d: %s", path, je.line, je.text);
-  int rc = -1;
-  long long width, depth, N, ports, L, C, F, steps, bytes, elem, base, rem, nopb, msteps;
-  json_t *fm = json_object_get(o, "format"), *im = json_object_get(o, "image"), *lay = json_object_get(o, "layout");
-  if (!json_is_string(fm) || strcmp(json_string_value(fm), "multitree-rom/1") || !json_is_string(im) || !json_is_string(lay)) {
-    mt_fail(e, "%s: not a multitree-rom/1 layout file", path);
-    goto done;
-  }
-  if (jint(o, "width", &width) || jint(o, "depth", &depth) || jint(o, "nodes", &N) || jint(o, "ports", &ports) ||
-      jint(o, "local_ports", &L) || jint(o, "children", &C) || jint(o, "flows", &F) || jint(o, "steps", &steps) ||
-      jint(o, "bytes", &bytes) || jint(o, "elem", &elem) || jint(o, "base_units", &base) || jint(o, "rem_units", &rem) ||
-      jint(o, "nop_bytes", &nopb) || jint(o, "max_steps", &msteps)) {
-    mt_fail(e, "%s: a numeric field is missing", path);
-    goto done;
-  }
-  if (N < 2 || N > MT_MAX_NODES || depth < 1 || depth > 1000000 || C < 1 || C > 4096 || F < 1 || elem < 1 || bytes < 1) {
-    mt_fail(e, "%s: field out of range", path);
-    goto done;
-  }
-  int fmt = mt_rom_format(json_string_value(im));
-  if (fmt < 0) {
-    mt_fail(e, "%s: unknown image format '%s'", path, json_string_value(im));
-    goto done;
-  }
-  int compact = !strcmp(json_string_value(lay), "compact");
-  if (mt_json_topology_parse(json_object_get(o, "topology"), path, t, e)) goto done;
-  /* the layout's sizes must be those of its topology (the decoder looks node ids up through
-   * it) and in the ranges the writer can produce, else a field width goes out of range */
-  {
-    const char *bad = NULL;
-    if (N != t->n_nodes) bad = "nodes";
-    else if (ports != t->max_ports) bad = "ports";
-    else if (L < 1 || L > 64) bad = "local_ports";
-    else if (F > 1 << 20) bad = "flows";
-    else if (steps < 1 || msteps < steps || msteps > 1 << 20) bad = steps < 1 ? "steps" : "max_steps";
-    else if (bytes > (1ll << 40)) bad = "bytes";
-    else if (elem > 64) bad = "elem";
-    else if (base < 0 || rem < 0 || rem >= F || nopb < 0) bad = base < 0 ? "base_units" : nopb < 0 ? "nop_bytes"
-                                                                                                   : "rem_units";
-    if (bad) {
-      mt_fail(e, "%s: field '%s' does not fit topology %s (%d nodes, %d ports per node) or is out of range "
-                 "(nodes %lld, ports %lld, local_ports %lld: 1..64, flows %lld: 1..2^20, steps %lld <= max_steps %lld <= 2^20, "
-                 "bytes %lld: 1..2^40, elem %lld: 1..64, rem_units %lld < flows)",
-              path, bad, t->spec, t->n_nodes, t->max_ports, N, ports, L, F, steps, msteps, bytes, elem, rem);
-      mt_topo_free(t);
-      goto done;
-    }
-  }
-  mt_layout_make(ly, compact, (int)N, (int)ports, (int)L, (int)C, (int)F, (uint64_t)bytes, (int)msteps);
-  ly->elem = (int)elem;
-  ly->base_units = (uint64_t)base;
-  ly->rem_units = (uint64_t)rem;
-  ly->nop_bytes = (uint64_t)nopb;
-  if (ly->width != width) {
-    mt_fail(e, "%s: width %lld disagrees with the layout derived from its fields (%d)", path, width, ly->width);
+  int fmt = 0;
+  long long depth = 0, steps = 0;
+  int rc = read_layout(o, path, t, ly, &fmt, &depth, &steps, e);
+  json_decref(o);
+  if (rc) return -1;
+  if (stray_images(dir, fmt, ly->n_nodes, e)) {
     mt_topo_free(t);
-    goto done;
+    return -1;
   }
-  const int nw = mt_layout_words(ly);
-  uint64_t *words = mt_xcalloc((size_t)depth * nw, 8);
-  tb->n_nodes = (int)N;
-  tb->n_flows = (int)F;
+  const int nw = mt_layout_words(ly), N = ly->n_nodes, D = (int)depth;
+  uint64_t *words = mt_xcalloc((size_t)D * nw, 8);
+  int *lines = mt_xcalloc((size_t)D, sizeof(int));
+  mt_slot *sl = mt_xcalloc((size_t)ly->children, sizeof(mt_slot));
+  int cap_e = 64, cap_s = 64;
+  tb->n_nodes = N;
+  tb->n_flows = ly->n_flows;
   tb->steps = (int)steps;
-  tb->local_ports = (int)L;
-  tb->entries = mt_xcalloc((size_t)N * depth, sizeof(mt_entry));
-  tb->slots = mt_xcalloc((size_t)N * depth * C, sizeof(mt_slot));
+  tb->local_ports = ly->local_ports;
+  tb->entries = mt_xcalloc((size_t)cap_e, sizeof(mt_entry));
+  tb->slots = mt_xcalloc((size_t)cap_s, sizeof(mt_slot));
   tb->start = mt_xcalloc((size_t)N, sizeof(int));
   tb->count = mt_xcalloc((size_t)N, sizeof(int));
+  rc = -1;
   for (int n = 0; n < N; n++) {
     snprintf(path, sizeof path, "%s/node%d.%s", dir, n, fmt_names[fmt]);
-    if (mt_rom_read_image(path, fmt, ly, (int)depth, words, e)) {
-      free(words);
-      mt_tables_free(tb);
-      mt_topo_free(t);
-      goto done;
-    }
+    if (mt_rom_read_node(path, fmt, ly, D, n, words, lines, e)) goto out;
     tb->start[n] = tb->n_entries;
-    int ended = 0;
-    for (int i = 0; i < depth; i++) {
-      mt_entry *en = &tb->entries[tb->n_entries];
-      int op = mt_layout_decode(ly, t, n, words + (size_t)i * nw, en, tb->slots + tb->n_slots, e);
-      if (op < 0) {
-        free(words);
-        mt_tables_free(tb);
-        mt_topo_free(t);
-        goto done;
-      }
+    int end = -1, prev = 0;
+    for (int i = 0; i < D && end < 0; i++) {
+      const uint64_t *w = words + (size_t)i * nw;
+      char why[600];
+      mt_entry en;
+      int op = mt_layout_decode(ly, t, n, w, &en, sl, e);
       if (op == MT_OP_END) {
-        ended = 1;
+        end = i;
         break;
       }
-      tb->n_slots += en->nchild;
-      tb->n_entries++;
+      if (op < 0) snprintf(why, sizeof why, "%s", e->msg);
+      if (op < 0 || entry_fault(ly, tb->steps, n, w, &en, prev, why, sizeof why)) {
+        if (lines[i]) mt_fail(e, "%s:%d: word %d: %s", path, lines[i], i, why);
+        else mt_fail(e, "%s: word %d: %s", path, i, why);
+        goto out;
+      }
+      prev = en.step;
+      if (tb->n_entries == cap_e) tb->entries = mt_xrealloc(tb->entries, (size_t)(cap_e *= 2) * sizeof(mt_entry));
+      while (tb->n_slots + en.nchild > cap_s) tb->slots = mt_xrealloc(tb->slots, (size_t)(cap_s *= 2) * sizeof(mt_slot));
+      memcpy(tb->slots + tb->n_slots, sl, (size_t)en.nchild * sizeof(mt_slot));
+      en.child = NULL; /* pointed into tb->slots once all are read (it moves as it grows) */
+      tb->entries[tb->n_entries++] = en;
+      tb->n_slots += en.nchild;
     }
-    if (!ended) {
-      mt_fail(e, "%s: no END word", path);
-      free(words);
-      mt_tables_free(tb);
-      mt_topo_free(t);
-      goto done;
+    if (end < 0) {
+      mt_fail(e, "%s: no END word in its %d words (the NI would run past the table)", path, D);
+      goto out;
     }
+    for (int i = end + 1; i < D; i++)
+      for (int k = 0; k < nw; k++)
+        if (words[(size_t)i * nw + k]) {
+          if (lines[i]) mt_fail(e, "%s:%d: word %d after the END word (word %d) is not zero padding", path, lines[i], i, end);
+          else mt_fail(e, "%s: word %d after the END word (word %d) is not zero padding", path, i, end);
+          goto out;
+        }
     tb->count[n] = tb->n_entries - tb->start[n];
     if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
   }
-  free(words);
+  for (int i = 0, s = 0; i < tb->n_entries; s += tb->entries[i++].nchild) {
+    tb->entries[i].child = tb->slots + s;
+    if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
+  }
   rc = 0;
-done:
-  json_decref(o);
+out:
+  free(words);
+  free(lines);
+  free(sl);
+  if (rc) {
+    mt_tables_free(tb);
+    mt_topo_free(t);
+  }
   return rc;
 }

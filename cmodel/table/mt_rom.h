@@ -21,9 +21,18 @@ enum { MT_ROM_HEX,
 int mt_rom_format(const char *name);     /* -1 if unknown */
 const char *mt_rom_format_name(int fmt); /* Write DIR/node<i>.<ext> for every node and DIR/layout.json. */
 int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, const char *dir, mt_err *e);
-/* Read one image into words[depth * mt_layout_words(ly)]. */
+/* Read one image into words[depth * mt_layout_words(ly)], strictly (mt_rom_read.c): every
+ * address 0..depth-1 exactly one word of at most ly->width bits, the format's header equal
+ * to ly and depth, nothing after its end; else -1 naming the file, the line and the reason. */
 int mt_rom_read_image(const char *path, int fmt, const mt_layout *ly, int depth, uint64_t *words, mt_err *e);
-/* Read a directory written by mt_rom_write_dir back into tables (and its topology). */
+/* The same for node `node`'s image (the C header names its node; -1: any), with lines[depth]
+ * (NULL: not wanted) receiving the line of each word (0 for bin). */
+int mt_rom_read_node(const char *path, int fmt, const mt_layout *ly, int depth, int node, uint64_t *words, int *lines, mt_err *e);
+/* Read a directory written by mt_rom_write_dir back into tables (and its topology):
+ * layout.json checked against its topology and itself, no image it does not list, each
+ * image read strictly and each word decoded to an entry that re-encodes to that word (step
+ * in 1..steps and in order, ports, ejects, nodes and chunk in range), an END word, zero
+ * padding after it. */
 int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e);
 
 #ifdef __cplusplus

@@ -126,4 +126,27 @@ expect 0 "-set VcDepth 318 -set EjDepth 318" "$BIN" shape --chparam "$R/configs/
 sed 's/^torus .*/torus = 2/' "$R/configs/router/min.cfg" >"$T/cfg/rt_bad.cfg"
 expect 2 "rt_bad.cfg:8: torus = 2 is out of range (a whole number in 0..1" "$BIN" shape --gflags "$T/cfg/rt_bad.cfg"
 for f in "$R"/configs/*/*.cfg; do expect 0 "" "$BIN" shape --check "$f"; done
+# ---- ROM images: damage is refused with file:line and reason (issue #11, item 8; more in test_rom.c) ----
+for f in mif hex coe mem h bin; do
+  expect 0 "images of" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format $f --out "$T/rd_$f"
+done
+cp -r "$T/rd_mif" "$T/rd_mif_gap"; sed -i '/^    5 : /d' "$T/rd_mif_gap/node3.mif"
+expect 2 "node3.mif:12: no word for address 5 before this one, address 6" "$BIN" decode "$T/rd_mif_gap"
+cp -r "$T/rd_hex" "$T/rd_hex_short"; printf '@1a\n3\n' >"$T/rd_hex_short/node3.hex"
+expect 2 "node3.hex:2: no word for addresses 0..25 before this one, address 26" "$BIN" decode "$T/rd_hex_short"
+cp -r "$T/rd_mif" "$T/rd_mif_w"; sed -i 's/^WIDTH=102;/WIDTH=7;/' "$T/rd_mif_w/node3.mif"
+expect 2 "node3.mif:2: WIDTH=7, but layout.json width is 102" "$BIN" decode "$T/rd_mif_w"
+cp -r "$T/rd_mif" "$T/rd_mif_r"; sed -i 's/^DATA_RADIX=HEX;/DATA_RADIX=BIN;/' "$T/rd_mif_r/node3.mif"
+expect 2 "node3.mif:5: DATA_RADIX=BIN: the decoder reads HEX data only" "$BIN" decode "$T/rd_mif_r"
+cp -r "$T/rd_mem" "$T/rd_mem_d"; sed -i 's/^#Depth=27/#Depth=26/' "$T/rd_mem_d/node3.mem"
+expect 2 "node3.mem:2: #Depth=26, but layout.json depth is 27" "$BIN" decode "$T/rd_mem_d"
+cp -r "$T/rd_coe" "$T/rd_coe_x"; echo "0;" >>"$T/rd_coe_x/node3.coe"
+expect 2 "node3.coe:31: text after the vector's closing ';': '0'" "$BIN" decode "$T/rd_coe_x"
+cp -r "$T/rd_h" "$T/rd_h_d"; sed -i 's/NODE3_DEPTH 27/NODE3_DEPTH 28/' "$T/rd_h_d/node3.h"
+expect 2 "node3.h:5: DEPTH 28, but layout.json depth is 27" "$BIN" decode "$T/rd_h_d"
+cp -r "$T/rd_bin" "$T/rd_bin_x"; cp "$T/rd_bin/node3.bin" "$T/rd_bin_x/node16.bin"
+expect 2 "node16.bin: an image layout.json does not account for (it lists 16 nodes" "$BIN" decode "$T/rd_bin_x"
+cp -r "$T/rd_hex" "$T/rd_hex_crlf"; sed -i 's/$/\r/' "$T/rd_hex_crlf"/node*.hex
+expect 0 "identical" "$BIN" decode "$T/rd_hex_crlf" --compare "$T/t44.json"
+# ---- end of ROM image block ----
 echo "RESULT test_cli pass=$pass fail=$fail"
