@@ -162,7 +162,16 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
 static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne, lanes = s->lanes;
-  for (uint32_t em = w->wacc; em; em &= em - 1u) s->rx[__builtin_ctz(em)].wa++;
+  /* wa counts this message's writes accepted. With one memory port an engine finishes when
+   * its last write is granted (not yet accepted): the shared request register may still hold
+   * it while the engine starts its next message. Its writes are accepted in order and at
+   * most one is held, so a write accepted while wa == wj (every write of this message
+   * granted so far is counted) is the previous message's: not counted, else a chained
+   * successor would read the running sum one flit before it is written. */
+  for (uint32_t em = w->wacc; em; em &= em - 1u) {
+    mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
+    if (r->wa < r->wj) r->wa++;
+  }
   for (unsigned e = 0; e < NE; e++) {
     mt_ni_rx *r = &s->rx[e];
     if ((w->gnt_rd >> e) & 1u) {

@@ -115,4 +115,11 @@ expect 0 "-set VcDepth 318 -set EjDepth 318" "$BIN" shape --chparam "$R/configs/
 sed 's/^torus .*/torus = 2/' "$R/configs/router/min.cfg" >"$T/cfg/rt_bad.cfg"
 expect 2 "rt_bad.cfg:8: torus = 2 is out of range (a whole number in 0..1" "$BIN" shape --gflags "$T/cfg/rt_bad.cfg"
 for f in "$R"/configs/*/*.cfg; do expect 0 "" "$BIN" shape --check "$f"; done
+# several receive engines sharing one memory port under memory back-pressure (issue #11, item 5:
+# each of these gave RESULT WRONG before the NI counted only a message's own accepted writes)
+MB=(--set num_vcs=2 --set ni_mem_ports=1 --set mem_p_ready=30)
+expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 256 "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 256 --dtype fp32 --flow packet "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo ring2d --bytes 4K "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo hd --bytes 256 "${MB[@]}"
 echo "RESULT test_cli pass=$pass fail=$fail"
