@@ -15,6 +15,11 @@
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
 
+/* ejection ports p and q are served by a common engine iff their groups are equal: with
+ * E < L engine e serves ports e, e + E, ... (group p mod E); with E >= L every port has
+ * engines of its own (group p) */
+static inline unsigned mt_ni_port_group(const mt_ni *s, unsigned port) { return s->ne < s->p.nlocal ? port % s->ne : port; }
+
 /* LOOK of engine e: the message (head in r) against its table entry B */
 static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
@@ -36,12 +41,17 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       }
     if (k < 0) look_code = MT_NI_E_RX_SRC;
     else if (p->reduce_chain && NE > 1 && !(r->addr == ea && r->len == es)) {
-      /* packet unit: child cnt's at once; child k > cnt once k-1 started, if k's ejection
-       * port is not that of any child in between (none routed) */
+      /* packet unit: child cnt's at once; child k > cnt once k-1 started, if no child in
+       * between arrives through an ejection port that one of k's engines serves (none
+       * routed): a waiting packet must never hold the engine its predecessors need. With
+       * E < L an engine serves ports e, e + E, ...: compare port mod E, not the port (until
+       * 2026-11-24 the ports were compared, and two children on ports 0 and 2 of one engine
+       * deadlocked it: issue #11, ni_mem_sweep) */
       const uint32_t c0 = s->cnt[fi];
       int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
-        if (B->cej[j] == B->cej[k] || (uint32_t)B->cport[j] == all1_port || (uint32_t)B->cport[k] == all1_port) ok = 0;
+        if (mt_ni_port_group(s, B->cej[j]) == mt_ni_port_group(s, B->cej[k]) || (uint32_t)B->cport[j] == all1_port ||
+            (uint32_t)B->cport[k] == all1_port) ok = 0;
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
@@ -162,7 +172,16 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
 static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne, lanes = s->lanes;
-  for (uint32_t em = w->wacc; em; em &= em - 1u) s->rx[__builtin_ctz(em)].wa++;
+  /* wa counts this message's writes accepted. With one memory port an engine finishes when
+   * its last write is granted (not yet accepted): the shared request register may still hold
+   * it while the engine starts its next message. Its writes are accepted in order and at
+   * most one is held, so a write accepted while wa == wj (every write of this message
+   * granted so far is counted) is the previous message's: not counted, else a chained
+   * successor would read the running sum one flit before it is written. */
+  for (uint32_t em = w->wacc; em; em &= em - 1u) {
+    mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
+    if (r->wa < r->wj) r->wa++;
+  }
   for (unsigned e = 0; e < NE; e++) {
     mt_ni_rx *r = &s->rx[e];
     if ((w->gnt_rd >> e) & 1u) {

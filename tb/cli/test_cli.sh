@@ -149,4 +149,11 @@ expect 2 "node16.bin: an image layout.json does not account for (it lists 16 nod
 cp -r "$T/rd_hex" "$T/rd_hex_crlf"; sed -i 's/$/\r/' "$T/rd_hex_crlf"/node*.hex
 expect 0 "identical" "$BIN" decode "$T/rd_hex_crlf" --compare "$T/t44.json"
 # ---- end of ROM image block ----
+# several receive engines sharing one memory port under memory back-pressure (issue #11, item 5:
+# each of these gave RESULT WRONG before the NI counted only a message's own accepted writes)
+MB=(--set num_vcs=2 --set ni_mem_ports=1 --set mem_p_ready=30)
+expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 256 "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 256 --dtype fp32 --flow packet "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo ring2d --bytes 4K "${MB[@]}"
+expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo hd --bytes 256 "${MB[@]}"
 echo "RESULT test_cli pass=$pass fail=$fail"

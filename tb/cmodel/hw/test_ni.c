@@ -378,6 +378,88 @@ static void test_bandwidth_direct(void) {
   }
 }
 
+/* Several receive engines sharing the memory ports under memory back-pressure (issue #11
+ * item 5: with one memory port and reduce_chain an engine finished a message when its last
+ * write was granted, the shared request register still held it, and its acceptance was
+ * counted for the engine's next message, so a chained successor read a running sum one
+ * flit early: wrong sums). Every combination of E in {2, L, 2L}, M in {1, L+E, L+2E},
+ * memory ready 10/30/60 %, int32/fp32, message/packet, chained and strict, checked
+ * against mt_ref (every injected message and the final buffer). Returns the runs. */
+static unsigned test_mem_backpressure(void) {
+  const char *topo[] = {"torus:2x2", "torus:4x4", "mesh:4x4"};
+  const char *algo[] = {"multitree", "multitree", "hd"};
+  const uint64_t bytes[] = {256, 4096, 2048};
+  const int node[] = {0, 5, 5};
+  static const unsigned pr[] = {10, 30, 60};
+  unsigned runs = 0;
+  for (int k = 0; k < 3; k++) {
+    scen c;
+    if (scen_make(&c, topo[k], algo[k], bytes[k], 0)) {
+      CHECK(0, "scenario %s %s", topo[k], algo[k]);
+      continue;
+    }
+    const unsigned L = c.p.nlocal, Es[3] = {2, L, 2 * L};
+    for (int ei = 0; ei < 3; ei++) {
+      const unsigned E = Es[ei], Ms[3] = {1, L + E, L + 2 * E};
+      for (int mi = 0; mi < 3; mi++)
+        for (unsigned chain = 0; chain < 2; chain++)
+          for (int pi = 0; pi < 3; pi++)
+            for (int mode = 0; mode < 4; mode++) {
+              if (k == 2 && (mode >> 1)) continue; /* hd: routed slots are packets anyway */
+              c.p.rx_engines = E;
+              c.p.mem_ports = Ms[mi];
+              c.p.reduce_chain = chain;
+              mt_err e;
+              if (mt_ni_check_params(&c.p, &e)) continue; /* E = 2L needs 2L <= 8 and 2 | NumVcs */
+              mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(900 + k * 1000 + ei * 300 + mi * 100 + chain * 50 + pi * 10 + mode), mode & 1, mode >> 1);
+              r.p_ready = pr[pi];
+              char tag[128];
+              snprintf(tag, sizeof tag, "backpressure %s %s node %d E=%u M=%u chain %u ready %u%% dtype %d pkt %d", topo[k], algo[k], node[k], E,
+                       Ms[mi], chain, pr[pi], mode & 1, mode >> 1);
+              run_node(&c, node[k], &r, 1, tag);
+              runs++;
+            }
+    }
+    scen_free(&c);
+  }
+  return runs;
+}
+
+/* Chained packets with fewer engines than ejection ports (E < L: engine e serves ports e,
+ * e + E, ...). A packet of child k may be admitted before its predecessors' packets only if
+ * none of them needs k's engine; until 2026-11-24 the rule compared ejection ports, so a
+ * child on port 2 held engine 0 waiting for a child on port 0, whose packets only engine 0
+ * takes: a deadlock (watchdog), found by scripts/ni_mem_sweep.sh (torus:3x3 multitree,
+ * --flow packet --set ni_rx_engines=2 --set ni_chain=1). Every node of a 3x3 torus (4
+ * children per root), E = 2, M in {1, L+E, L+2E}, against mt_ref. Returns the runs. */
+static unsigned test_chain_shared_engine(void) {
+  scen c;
+  unsigned runs = 0;
+  if (scen_make(&c, "torus:3x3", "multitree", 9216, 0)) {
+    CHECK(0, "scenario torus:3x3 multitree");
+    return 0;
+  }
+  const unsigned L = c.p.nlocal, E = 2, Ms[3] = {1, L + E, L + 2 * E};
+  for (int mi = 0; mi < 3; mi++)
+    for (int n = 0; n < c.tb.n_nodes; n++)
+      for (int dt = 0; dt < 2; dt++) {
+        c.p.rx_engines = E;
+        c.p.mem_ports = Ms[mi];
+        c.p.reduce_chain = 1;
+        c.p.num_vcs = 4;
+        c.p.pkt_bytes = 64; /* 16 packets per chunk */
+        mt_ni_env_run r = mt_ni_env_run_default((uint32_t)(5000 + mi * 100 + n * 2 + dt), dt, 1);
+        r.p_ready = 40;
+        r.max_delay = 4; /* children's packets overlap */
+        char tag[96];
+        snprintf(tag, sizeof tag, "shared engine torus:3x3 node %d E=%u M=%u chain 1 dtype %d pkt 1", n, E, Ms[mi], dt);
+        run_node(&c, n, &r, 1, tag);
+        runs++;
+      }
+  scen_free(&c);
+  return runs;
+}
+
 int main(void) {
   test_decode("mesh:2x2", 0);
   test_decode("torus:4x4", 1);
@@ -385,6 +467,8 @@ int main(void) {
   test_lockstep_hand(0);
   test_lockstep_hand(1);
   test_bandwidth_direct();
+  printf("test_ni: %u runs of engines sharing memory ports under back-pressure\n", test_mem_backpressure());
+  printf("test_ni: %u runs of chained packets with E < L\n", test_chain_shared_engine());
 
   /* Fig. 5: 2x2 mesh, every node, int32 and fp32, both flow-control modes; 1000 bytes
    * (chunks of 252/248 bytes: partial last flits) and 4096 bytes (4 packets per chunk) */
