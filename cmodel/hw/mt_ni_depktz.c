@@ -52,6 +52,11 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
         if (mt_ni_port_group(s, B->cej[j]) == mt_ni_port_group(s, B->cej[k]) || (uint32_t)B->cport[j] == all1_port ||
             (uint32_t)B->cport[k] == all1_port) ok = 0;
+      /* with E < L engines are shared by ports, and an admitted packet that waited for its
+       * predecessor's data could hold the engine another flow's predecessor needs (two
+       * engines, two flows, each waiting on the other: issue #11, ni_mem_sweep): admit it
+       * only once child k-1's completed prefix covers it, so that it never waits in BUSY */
+      if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[fi * MT_NI_MAX_C + (unsigned)k - 1] < r->addr - ea + r->len) ok = 0;
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */

@@ -156,4 +156,7 @@ expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multi
 expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 256 --dtype fp32 --flow packet "${MB[@]}"
 expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo ring2d --bytes 4K "${MB[@]}"
 expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo hd --bytes 256 "${MB[@]}"
+# two receive engines shared by four ejection ports, chained packets of two flows each waiting
+# on a predecessor only the other engine could take: NI watchdog until 2026-11-24 (issue #11)
+expect 0 "result correct on every node" "$BIN" sim --topo torus:4x3 --algo multitree --bytes 4356 --dtype fp32 --flow packet --seed 1328960894 --set num_vcs=6 --set ni_rx_engines=2 --set ni_mem_ports=0 --set ni_chain=1 --set mem_p_ready=63 --set mem_lat_max=2 --set ej_depth=12
 echo "RESULT test_cli pass=$pass fail=$fail"
