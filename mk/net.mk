@@ -62,10 +62,11 @@ NET_BIN = $(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net
 NET_CASE_m2x2_mt_msg_i32   := m2x2_mt
 NET_CASE_m2x2_mt_pkt_f32   := m2x2_mt
 NET_CASE_t4x4_mt_msg_f32   := t4x4_mt
+NET_CASE_t4x4_dbt_msg_i32  := t4x4_mt
 NET_CASE_m4x4_ring_pkt_i32 := m4x4_ring
 NET_CASE_m4x4_ring2d_pkt_i32 := m4x4_ring2d
 NET_CASE_m3x5_dbt_msg_i32  := m3x5_dbt
-NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32
+NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -75,17 +76,21 @@ $(foreach c,$(NET_CASES),$(eval $(call NET_STEP,$(c))))
 # counting incoming credits one cycle late (2)
 t-net-cosim-perturb: $(call NET_BIN,m2x2_mt)
 	@scripts/runbench.sh $@ 120 bash -c '$< --case m2x2_mt_msg_i32 --perturb-router 1 && $< --case m2x2_mt_pkt_f32 --perturb-router 2'
-# the NI's lockstep estimate one cycle long (needs NOP entries: dbtree on the 3x5 mesh has them)
+# the NI's lockstep estimate one cycle long (needs NOP entries: dbtree has them, on the 3x5
+# mesh and on the 4x4 torus, where it runs on the multitree build)
 t-net-cosim-perturb-ni: $(call NET_BIN,m3x5_dbt)
 	@scripts/runbench.sh $@ 120 $< --case m3x5_dbt_msg_i32 --perturb-ni 1
+t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
+	@scripts/runbench.sh $@ 120 $< --case t4x4_dbt_msg_i32 --perturb-ni 1
 # make test: the cases that fit its ~4-minute budget for this component (two Verilator builds,
-# about 2.5 minutes from clean); the others run in `make cosim-net` (one more build each,
+# about 2.5 minutes from clean; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP
+# entries, reuse the t4x4_mt build); the others run in `make cosim-net` (one more build each,
 # 80-110 s)
-NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 perturb
+NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -67,6 +67,29 @@ TEST_STEPS += t-router-tb-$(1)
 endef
 $(foreach t,$(RT_TBS),$(eval $(call RT_TB,$(t))))
 
+# ---- negative check: the switch-allocator bench must catch mutant allocators ----
+# Each mutant is rtl/mt_rt_sw_alloc.sv with one edit (sed), so it follows the real file; the
+# rule fails if the edit no longer applies. The bench runs with +expect_fail and passes only
+# if its directed step-priority checks and its random checks both failed.
+#   noprio: step priority ignored (every requester takes part, plain round-robin)
+#   minall: the smallest step taken over every input, requesting or not
+RT_SA_MUTANTS    := noprio minall
+RT_SA_MUT_noprio := s/(StepPrio == 0 || /(1 || /
+RT_SA_MUT_minall := s/if (req_i\[i\] \&\& prio_i\[i\*16 +: 16\] < minp)/if (prio_i[i*16 +: 16] < minp)/
+define RT_SA_MUT
+$(BUILD)/router_tb/mut_$(1)/tb_mt_rt_sw_alloc.vvp: tb/rtl/tb_mt_rt_sw_alloc.sv tb/rtl/mt_tb.svh $(RT_TB_RTL) mk/router.mk | deps-ok
+	@mkdir -p $$(@D)
+	@rm -f $$@; sed -e '$(RT_SA_MUT_$(1))' rtl/mt_rt_sw_alloc.sv >$$(@D)/mt_rt_sw_alloc.sv; \
+	 if cmp -s rtl/mt_rt_sw_alloc.sv $$(@D)/mt_rt_sw_alloc.sv; then \
+	   echo "mutant $(1): the edit '$(RT_SA_MUT_$(1))' no longer applies to rtl/mt_rt_sw_alloc.sv"; exit 1; fi; \
+	 $(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_mt_rt_sw_alloc.sv $(filter-out rtl/mt_rt_sw_alloc.sv,$(RT_TB_RTL)) \
+	   $$(@D)/mt_rt_sw_alloc.sv >$$@.log 2>&1; rc=$$$$?; grep -v 'sorry: constant selects' $$@.log; exit $$$$rc
+endef
+$(foreach m,$(RT_SA_MUTANTS),$(eval $(call RT_SA_MUT,$(m))))
+t-router-tb-sw-alloc-mutants: $(foreach m,$(RT_SA_MUTANTS),$(BUILD)/router_tb/mut_$(m)/tb_mt_rt_sw_alloc.vvp)
+	@scripts/runbench.sh $@ 120 bash -c 'for v in $^; do echo "== $$v"; vvp -n $$v +expect_fail || exit 1; done'
+TEST_STEPS += t-router-tb-sw-alloc-mutants
+
 # ---- formal: credit counter (smtbmc + z3, BMC + induction), router credit safety (BMC) ----
 RT_FORMAL_DEPTH ?= 6
 formal-router: | deps-ok
