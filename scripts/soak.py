@@ -53,6 +53,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 U32 = 4294967295
 SIM_TOPO_FILES = ["tb/cmodel/data/switched.topo", "tb/cmodel/data/multilink.topo", "tb/cmodel/data/star.topo"]
 WD_OFF_MAX_CYCLES = 5000000
+SLOW_CYCLES = 400000  # the data of a run moves in about this many cycles at the slowest rate drawn
 RE_SAN = re.compile(r"ERROR: (Address|Leak|Memory|Thread)Sanitizer|runtime error:|UndefinedBehaviorSanitizer|"
                     r"AddressSanitizer:DEADLYSIGNAL")
 
@@ -199,7 +200,7 @@ def draw_bytes(r, nodes):
     return max(lo, b), True
 
 
-def draw_sets(r, cfg, dims, nbytes):
+def draw_sets(r, cfg, dims, nbytes, nodes):
     """{key: value} for the --set options (a key left out keeps the configuration's value) and
     the names of the keys drawn outside the range the model accepts."""
     s = {}
@@ -225,8 +226,9 @@ def draw_sets(r, cfg, dims, nbytes):
     pick("payload_w", lambda: r.choice([128, 128, 128, 256, 512]),
          lambda: r.choice([x for x in range(160, 512, 32) if x not in (256,)]))
     pick("num_vcs", lambda: r.choice([2, 2, 4, 4, 6, 8]), lambda: r.choice([1, 3, 5, 7, 10, 12, 16]))
-    pick("vc_depth", lambda: small(r, 1, 48, (1, 65535)))
-    pick("ej_depth", lambda: small(r, 1, 64, (1, 64)), lambda: small(r, 65, 65535, (65535,)))
+    # depths from 2 (a 1-flit buffer has no room for a packet: only an edge draw)
+    pick("vc_depth", lambda: small(r, 2, 48, (1, 65535)))
+    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 65, 65535, (65535,)))
     depth = min(eff("vc_depth"), eff("ej_depth"))
     # message flow control needs a sub-packet in a buffer; packets (and every schedule with
     # multi-hop transfers) a whole packet and its head flit (virtual cut-through): when the
@@ -267,8 +269,12 @@ def draw_sets(r, cfg, dims, nbytes):
     # (and in 30% of the other runs) wd_limit is drawn from floor..U32MAX; 10% of runs turn
     # the watchdog off, with max_cycles as the stop.
     lat, wait = eff("link_lat") + eff("mem_lat_max"), -(-100 // max(1, eff("mem_p_ready")))
-    flits = -(-nbytes // fb)
     per_flit = -(-2 * eff("link_lat") // max(1, min(depth, eff("subpkt_flits")))) + wait
+    # run length: a slow network (long links, shallow buffers, a slow memory) gets less data,
+    # so that a sanitizer run stays within seconds (not below one element per flow of 4 x nodes)
+    if nbytes % 4 == 0 and nbytes > 4 * nodes and 4 * (nbytes // fb) * per_flit > SLOW_CYCLES:
+        nbytes = max(4 * nodes, (SLOW_CYCLES // (4 * per_flit)) * fb // 4 * 4)
+    flits = -(-nbytes // fb)
     floor = min(WD_OFF_MAX_CYCLES // 2, 1000 + 100 * lat * wait + 4 * flits * per_flit)
     u = r.random()
     if u < 0.1:
@@ -279,7 +285,7 @@ def draw_sets(r, cfg, dims, nbytes):
         s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))
     elif r.random() < 0.3:
         s["max_cycles"] = r.choice([WD_OFF_MAX_CYCLES, 10 ** 9, 18446744073709549568])
-    return s, out, maybe
+    return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
@@ -308,16 +314,18 @@ def draw_run(seed, i, binary, algos, cfgs):
     expect = expect and ok and min(dims or [2]) >= 2
     dtype = r.choice(["int32", "fp32"])
     seed_in = r.choice([0, U32, r.randint(1, U32 - 1), r.randint(1, 1000)])
-    cmd = [binary, mode, "--topo", spec, "--algo", algo, "--bytes", str(nbytes), "--dtype", dtype, "--seed", str(seed_in)]
+    head = [binary, mode, "--topo", spec, "--algo", algo]
+    tail = ["--dtype", dtype, "--seed", str(seed_in)]
     out = []
     if mode == "sim":
         cfg = r.choice(cfgs + ["small"] * 3)  # small (fast) more often
-        cmd += ["--flow", r.choice(["message", "packet"]), "--config", cfg]
-        sets, out, maybe = draw_sets(r, read_cfg(cfg), dims, nbytes)
+        tail += ["--flow", r.choice(["message", "packet"]), "--config", cfg]
+        sets, out, maybe, nbytes = draw_sets(r, read_cfg(cfg), dims, nbytes, nodes)
         for k in DRAWN_KEYS:
             if k in sets:
-                cmd += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
+                tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
         expect = expect and not out and not maybe
+    cmd = head + ["--bytes", str(nbytes)] + tail
     return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": expect, "out_of_range": out}
 
 
@@ -402,6 +410,65 @@ def exec_one(a):
     return 0
 
 
+# ---------------------------------------------------------------- the soak's own test
+FAKE = r"""#!/usr/bin/env bash
+# a multitree that misbehaves on purpose (soak.py --self-test): MODE=%s
+real=%s
+if [[ $1 != sim && $1 != ref ]]; then
+  if [[ $MODE == newkey && $1 == shape ]]; then "$real" "$@"; echo "new_field       net          -              0..1                mt_net_cfg.new_field: a key with no draw rule"; exit 0; fi
+  exec "$real" "$@"
+fi
+case $MODE in
+  asan) echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011" >&2; exit 1 ;;
+  ubsan) echo "cmodel/hw/mt_ni.c:10:5: runtime error: shift exponent 64 is too large" >&2; exit 1 ;;
+  wrong) echo "sim: fake: 99 cycles, RESULT WRONG"; echo "multitree sim: 3 words differ from the reference (summed over nodes)" >&2; exit 1 ;;
+  watchdog) echo "multitree sim: node 0's network interface stopped with error 11 (watchdog) at cycle 5" >&2; exit 1 ;;
+  hwerror) echo "multitree sim: node 1's network interface stopped with error 10 (ej_ovf) at cycle 7" >&2; exit 1 ;;
+  segv) kill -SEGV $$ ;;
+  hang) exec sleep 30 ;;
+  silent) exit 0 ;;
+  refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
+esac
+"""
+
+
+def self_test(a):
+    """Each misbehaviour of a fake multitree must land in its class and turn the soak red; a
+    network key without a draw rule must stop it; the real build on a run drawn OK stays OK."""
+    import tempfile
+    real = os.path.join(TOP, a.bin)
+    cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
+             ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
+             ("refuse", "REFUSED", 0), ("newkey", None, 1)]
+    npass = nfail = 0
+    with tempfile.TemporaryDirectory() as d:
+        for mode, cls, want_rc in cases:
+            fake = os.path.join(d, "multitree-" + mode)
+            with open(fake, "w") as f:
+                f.write(FAKE % (mode, shlex.quote(real)))
+            os.chmod(fake, 0o755)
+            out = os.path.join(d, "out-" + mode)
+            cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", "0,1,2", "--jobs", "2", "--timeout", "3",
+                   "--bin", fake, "--triage-bin=", "--out", out, "--quiet"]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MODE=mode), cwd=TOP)
+            got = collections.Counter()
+            if os.path.exists(os.path.join(out, "results.jsonl")):
+                with open(os.path.join(out, "results.jsonl")) as f:
+                    got = collections.Counter(json.loads(x)["class"] for x in f)
+            if cls is None:  # the soak must refuse to start
+                ok = p.returncode != 0 and "new_field" in p.stderr
+            else:
+                ok = p.returncode == want_rc and got[cls] == 3 and (cls == "REFUSED" or "FAIL %s run 0" % cls in p.stdout)
+            print("self-test %-8s -> %-9s exit %d, classes %s: %s" % (mode, cls or "(stop)", p.returncode, dict(got),
+                                                                      "caught" if ok else "NOT CAUGHT"))
+            if not ok:
+                print((p.stdout + p.stderr)[-1500:])
+            npass += ok
+            nfail += not ok
+    print("RESULT soak-selftest pass=%d fail=%d" % (npass, nfail))
+    return 1 if nfail else 0
+
+
 # ---------------------------------------------------------------- the soak
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -415,6 +482,7 @@ def main():
     ap.add_argument("--out", default="build/soak")
     ap.add_argument("--dry-run", action="store_true", help="print the drawn commands, run nothing")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--self-test", action="store_true", help="check that every failure class is caught (fake binaries)")
     ap.add_argument("--exec", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
     a.out = os.path.join(TOP, a.out)
@@ -424,6 +492,8 @@ def main():
     binary = os.path.join(TOP, a.bin)
     if not os.access(binary, os.X_OK):
         sys.exit("soak.py: %s not built (make %s)" % (a.bin, a.bin))
+    if a.self_test:
+        return self_test(a)
     if a.triage_bin and not os.access(os.path.join(TOP, a.triage_bin), os.X_OK):
         a.triage_bin = ""
     parallel = shutil.which("parallel")
@@ -455,7 +525,7 @@ def main():
         tag, a.jobs, a.bin, a.timeout, " ".join(algos), len(keys)), flush=True)
     me = os.path.abspath(__file__)
     pcmd = [parallel, "--will-cite", "-j", str(a.jobs), "--line-buffer", "-N1", "--arg-file", jobs, sys.executable, me,
-            "--exec", "{}", "--timeout", str(a.timeout), "--out", a.out, "--triage-bin", a.triage_bin]
+            "--exec", "{}", "--timeout=%d" % a.timeout, "--out=" + a.out, "--triage-bin=" + a.triage_bin]
     t0 = time.time()
     res = []
     counts = collections.Counter()
