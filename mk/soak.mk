@@ -19,3 +19,9 @@ t-soak-slice: $(BUILD)/multitree-san $(BUILD)/multitree
 	@scripts/runbench.sh $@ 600 python3 scripts/soak.py --seed $(SOAK_SLICE_SEED) --runs $(SOAK_SLICE_RUNS) --jobs 2 --quiet \
 	  --bin $(BUILD)/multitree-san --triage-bin $(BUILD)/multitree --out $(BUILD)/soak-slice
 TEST_STEPS += t-soak-slice
+# the soak's own test: a fake multitree per failure class (sanitizer report, wrong sum,
+# watchdog, NI error, signal, hang, no output) and a network key without a draw rule must
+# each turn it red; a refusal must not
+t-soak-selftest: $(BUILD)/multitree-san
+	@scripts/runbench.sh $@ 300 python3 scripts/soak.py --self-test --bin $(BUILD)/multitree-san
+TEST_STEPS += t-soak-selftest

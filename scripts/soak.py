@@ -200,11 +200,12 @@ def draw_bytes(r, nodes):
     return max(lo, b), True
 
 
-def draw_sets(r, cfg, dims, nbytes, nodes):
+def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     """{key: value} for the --set options (a key left out keeps the configuration's value) and
     the names of the keys drawn outside the range the model accepts."""
     s = {}
     out = []  # keys drawn in the documented range but outside the model's
+    maybe = []  # draws the model refuses in some cases only
 
     def pick(k, legal, bad=None, p_bad=0.01):
         """set key k (half the time): legal() mostly, bad() with probability p_bad"""
@@ -241,9 +242,13 @@ def draw_sets(r, cfg, dims, nbytes, nodes):
     pmax = max(1, min(depth - 1, 16))
     pkt_legal = lambda: fb * small(r, 1, pmax, (1, pmax))
     pick("pkt_bytes", pkt_legal, lambda: r.choice([1, fb - 1, fb + 1, fb * (depth + 1), U32]))
+    if "pkt_bytes" in out and flow == "message" and s["pkt_bytes"] % fb == 0:  # too big only for packets
+        out.remove("pkt_bytes")
+        maybe.append("a packet larger than the buffers (refused if the schedule has multi-hop transfers)")
     if "pkt_bytes" not in s and (eff("pkt_bytes") % fb or eff("pkt_bytes") // fb + 1 > depth):
         s["pkt_bytes"] = pkt_legal()
-    maybe = ["a 1-flit buffer (no room for a packet)"] if depth < 2 else []
+    if depth < 2:
+        maybe.append("a 1-flit buffer (no room for a packet)")
     pick("step_prio", lambda: r.randint(0, 1))
     pick("local_ports", lambda: r.choice([0, 0, 0, 1, 2 * D, r.randint(1, 8), 8]))
     pick("mem_p_ready", lambda: r.choice([100, 100, 100, 90, 75, 50, 30, 10, 1 if r.random() < 0.3 else 5]), lambda: 0)
@@ -269,7 +274,8 @@ def draw_sets(r, cfg, dims, nbytes, nodes):
     # (and in 30% of the other runs) wd_limit is drawn from floor..U32MAX; 10% of runs turn
     # the watchdog off, with max_cycles as the stop.
     lat, wait = eff("link_lat") + eff("mem_lat_max"), -(-100 // max(1, eff("mem_p_ready")))
-    per_flit = -(-2 * eff("link_lat") // max(1, min(depth, eff("subpkt_flits")))) + wait
+    per_flit = (-(-2 * eff("link_lat") // max(1, min(depth, eff("subpkt_flits")))) + wait +
+                -(-eff("mem_lat_max") // eff("ni_rq")) + -(-eff("mem_lat_max") // eff("ni_sq")))
     # run length: a slow network (long links, shallow buffers, a slow memory) gets less data,
     # so that a sanitizer run stays within seconds (not below one element per flow of 4 x nodes)
     if nbytes % 4 == 0 and nbytes > 4 * nodes and 4 * (nbytes // fb) * per_flit > SLOW_CYCLES:
@@ -319,8 +325,9 @@ def draw_run(seed, i, binary, algos, cfgs):
     out = []
     if mode == "sim":
         cfg = r.choice(cfgs + ["small"] * 3)  # small (fast) more often
-        tail += ["--flow", r.choice(["message", "packet"]), "--config", cfg]
-        sets, out, maybe, nbytes = draw_sets(r, read_cfg(cfg), dims, nbytes, nodes)
+        flow = r.choice(["message", "packet"])
+        tail += ["--flow", flow, "--config", cfg]
+        sets, out, maybe, nbytes = draw_sets(r, read_cfg(cfg), dims, nbytes, nodes, flow)
         for k in DRAWN_KEYS:
             if k in sets:
                 tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
