@@ -24,7 +24,8 @@ estimate of the longest legal wait from the latencies, the memory's wait and the
 rate, draw_sets), else drawn from floor..U32MAX; 10% of runs turn it off (0), and then (and
 for U32MAX) max_cycles = 10 x floor, 300,000..5,000,000, turns a hang into a stop;
 otherwise max_cycles is the configuration's or drawn from 5,000,000, 10^9 and its maximum
-(a smaller limit stops legal runs by design). clock_ghz (reporting only) is drawn too.
+(a smaller limit stops legal runs by design). On a slow network the size shrinks so that
+a run stays within seconds. clock_ghz (reporting only) is drawn too.
 
 Classes: OK, REFUSED (exit 2 with a message, before the run), WRONG (sums differ),
 SANITIZER (an ASan/UBSan/LSan report), WATCHDOG (an NI or router watchdog, or max_cycles
@@ -440,8 +441,8 @@ esac
 
 
 def self_test(a):
-    """Each misbehaviour of a fake multitree must land in its class and turn the soak red; a
-    network key without a draw rule must stop it; the real build on a run drawn OK stays OK."""
+    """Each misbehaviour of a fake multitree must land in its class and turn the soak red (a
+    refusal must not); a network key without a draw rule must stop it."""
     import tempfile
     real = os.path.join(TOP, a.bin)
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
