@@ -8,6 +8,7 @@ need=(
   "verilator:verilator" "iverilog:iverilog" "yosys:yosys" "yosys-smtbmc:yosys"
   "z3:z3" "gnuplot:gnuplot-nox" "python3:python3" "clang-format:clang-format"
   "/usr/include/jansson.h:libjansson-dev" "/usr/include/zlib.h:zlib1g-dev"
+  "parallel:parallel"
 )
 missing=()
 for pair in "${need[@]}"; do

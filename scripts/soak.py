@@ -1,0 +1,604 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""make soak: random all-reduce simulations under ASan+UBSan (docs/soak.md; issue #11).
+
+Run i is drawn from random.Random("soak:SEED:i") alone, so any run can be re-drawn by itself
+(--only i) and every failure is printed with the exact command that reproduces it. A run is
+one `build/multitree-san sim` (tori, meshes and rings: the topologies the network model
+simulates) or, for the topologies only the planner takes (the switched / multilink files of
+tb/cmodel/data/, fat-trees, BiGraph), one `build/multitree-san ref` (the untimed all-reduce
+through the schedule tables; int32 is compared with the exact sum).
+
+What is drawn: topology, algorithm (from `multitree --help`, those that accept the topology;
+a few draws of any algorithm), --bytes, --dtype, --flow, --config (configs/net/*.cfg),
+--seed, and every `--set` key that `multitree shape --keys` marks "net" (a key without a
+draw rule below stops the soak: a new field cannot be left out silently). Values are biased
+to small ones and include the edges of the range the model accepts; about one run in ten
+also draws a value that `shape --keys` documents as legal but the model refuses (ranges
+narrower than the documented ones), to count those refusals.
+
+Policy (docs/soak.md): link_lat and mem_lat_max are drawn up to 1000 (mostly up to 20 and
+16; the run length grows with them: link_lat 1000000 took 8.8 s without sanitizers); the
+watchdog must mean a hang: wd_limit is the configuration's only where that is above floor (an
+estimate of the longest legal wait from the latencies, the memory's wait and the buffers'
+rate, draw_sets), else drawn from floor..U32MAX; 10% of runs turn it off (0), and then (and
+for U32MAX) max_cycles = 10 x floor, 300,000..5,000,000, turns a hang into a stop;
+otherwise max_cycles is the configuration's or drawn from 5,000,000, 10^9 and its maximum
+(a smaller limit stops legal runs by design). On a slow network the size shrinks so that
+a run stays within seconds. clock_ghz (reporting only) is drawn too.
+
+Classes: OK, REFUSED (exit 2 with a message, before the run), WRONG (sums differ),
+SANITIZER (an ASan/UBSan/LSan report), WATCHDOG (an NI or router watchdog, or max_cycles
+with the watchdog off), HWERROR (an NI stopped with another error code, a router overflow
+flag), CRASH (a signal, or an exit status or output the tool never gives), TIMEOUT (the
+external per-run limit). Exit status 1 if any run is WRONG, SANITIZER, WATCHDOG, HWERROR,
+CRASH or TIMEOUT. The runs go through GNU parallel (--jobs at a time); each is one call of
+this script with --exec.
+"""
+import argparse
+import collections
+import json
+import math
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+FAIL_CLASSES = ("WRONG", "SANITIZER", "WATCHDOG", "HWERROR", "CRASH", "TIMEOUT")
+CLASSES = ("OK", "REFUSED") + FAIL_CLASSES
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+U32 = 4294967295
+SIM_TOPO_FILES = ["tb/cmodel/data/switched.topo", "tb/cmodel/data/multilink.topo", "tb/cmodel/data/star.topo"]
+WD_OFF_MAX_CYCLES = 5000000
+SLOW_CYCLES = 400000  # the data of a run moves in about this many cycles at the slowest rate drawn
+RE_SAN = re.compile(r"ERROR: (Address|Leak|Memory|Thread)Sanitizer|runtime error:|UndefinedBehaviorSanitizer|"
+                    r"AddressSanitizer:DEADLYSIGNAL")
+
+
+# ---------------------------------------------------------------- what the tool says it takes
+def tool_algos(binary):
+    p = subprocess.run([binary, "--help"], capture_output=True, text=True)
+    for line in (p.stdout + p.stderr).splitlines():
+        if line.startswith("Algorithms:"):
+            return line.split(":", 1)[1].split()
+    sys.exit("soak.py: `%s --help` lists no 'Algorithms:' line" % binary)
+
+
+def tool_net_keys(binary):
+    """{key: (min, max)} of every key `shape --keys` marks as a network-configuration key."""
+    p = subprocess.run([binary, "shape", "--keys"], capture_output=True, text=True)
+    keys = {}
+    for line in p.stdout.splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        # key, where (may contain ',' and is glued to the RTL name when long), RTL, lo..hi, what
+        m = re.match(r"^(\S+)\s+(\S+)\s.*?\s(-?[\d.e+-]+)\.\.([\d.e+-]+)\s", line)
+        if not m:
+            sys.exit("soak.py: cannot read `shape --keys` line: %s" % line)
+        if "net" in m.group(2).split(","):
+            keys[m.group(1)] = (float(m.group(3)), float(m.group(4)))
+    if not keys:
+        sys.exit("soak.py: `%s shape --keys` lists no network keys" % binary)
+    return keys
+
+
+def read_cfg(name, depth=0):
+    """configs/net/NAME.cfg with its base, as {key: number}."""
+    out = {}
+    with open(os.path.join(TOP, "configs", "net", name + ".cfg")) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            k, _, v = (x.strip() for x in line.partition("="))
+            if k == "base":
+                out.update(read_cfg(v, depth + 1))
+            else:
+                out[k] = float(v)
+    return out
+
+
+def config_names():
+    return sorted(f[:-4] for f in os.listdir(os.path.join(TOP, "configs", "net")) if f.endswith(".cfg"))
+
+
+# ---------------------------------------------------------------- draws
+def small(r, lo, hi, edges=()):
+    """An integer in lo..hi, log-biased to small values; the edges now and then."""
+    if edges and r.random() < 0.08:
+        return r.choice(list(edges))
+    if hi <= lo:
+        return lo
+    return min(hi, lo + int(2 ** r.uniform(0, math.log2(hi - lo + 1))) - 1)
+
+
+def is_pow2(n):
+    return n > 0 and n & (n - 1) == 0
+
+
+def draw_topo(r):
+    """(spec, kind, dims, mode): mode sim (the network model takes it) or ref."""
+    u = r.random()
+    if u < 0.08:  # topologies only the planner takes: ref runs
+        v = r.random()
+        if v < 0.5:
+            spec = "file:" + r.choice(SIM_TOPO_FILES)
+        elif v < 0.75:
+            spec = "fattree:%d,%d" % (r.choice([2, 2, 4]), r.choice([2, 2, 3]))
+        else:
+            spec = "bigraph:%dx%d" % (r.choice([1, 2, 2, 4]), r.choice([2, 4]))
+        return spec, spec.split(":")[0], [], "ref"
+    if u < 0.20:
+        n = small(r, 2, 16, (2, 16))
+        return "ring:%d" % n, "ring", [n], "sim"
+    kind = "torus" if r.random() < 0.5 else "mesh"
+    nd = r.choice([1, 2, 2, 2, 3])
+    pow2 = r.random() < 0.4  # hd and hdrm need a power-of-two node count
+    for _ in range(100):
+        if pow2:
+            d = [r.choice([2, 2, 4, 4, 8]) for _ in range(nd)]
+        elif nd == 1:
+            d = [small(r, 2, 16)]
+        elif nd == 2:
+            d = [r.randint(2, 6), r.randint(2, 6)]
+        else:
+            d = [r.randint(2, 3) for _ in range(3)]
+        if r.random() < 0.01:  # a one-wide dimension (refused: use ring:N)
+            d[r.randrange(nd)] = 1
+        big = r.random() < 0.03
+        if math.prod(d) <= (64 if big else 32):
+            break
+    return "%s:%s" % (kind, "x".join(map(str, d))), kind, d, "sim"
+
+
+def algo_accepts(algo, kind, dims, nodes):
+    if algo in ("hd", "hdrm") and not is_pow2(nodes):
+        return False
+    if algo == "hdrm":
+        return kind == "bigraph"
+    if algo == "ring2d":
+        return kind in ("torus", "mesh") and len(dims) == 2 and min(dims) >= 2
+    return True
+
+
+def topo_nodes(spec, kind, dims):
+    if dims:
+        return math.prod(dims)
+    if kind == "fattree":
+        k, l = map(int, spec.split(":")[1].split(","))
+        return k ** l
+    if kind == "bigraph":
+        m, n = map(int, spec.split(":")[1].split("x"))
+        return 2 * m * n
+    with open(os.path.join(TOP, spec[5:])) as f:
+        for line in f:
+            w = line.split()
+            if w and w[0] == "nodes":
+                return int(w[1])
+    return 0
+
+
+def draw_bytes(r, nodes):
+    """A multiple of 4, log-uniform from 4 x nodes (one element per flow of the widest
+    algorithms) to a maximum that keeps a sanitizer run short; edges and a few refusals."""
+    hi = 32768 if nodes <= 16 else 16384 if nodes <= 32 else 8192
+    lo = 4 * nodes
+    u = r.random()
+    if u < 0.01:
+        return r.choice([4 * nodes - 4, 0]), False  # fewer elements than flows, 0 bytes
+    if u < 0.02:
+        return 4 * r.randint(1, 64) + r.choice([1, 2, 3]), False  # not whole words
+    if u < 0.06:
+        return lo, True
+    b = int(2 ** r.uniform(math.log2(lo), math.log2(hi)))
+    b -= b % 4
+    if r.random() < 0.3:
+        b -= b % (4 * nodes)
+    return max(lo, b), True
+
+
+def draw_sets(r, cfg, dims, nbytes, nodes, flow):
+    """{key: value} for the --set options (a key left out keeps the configuration's value) and
+    the names of the keys drawn outside the range the model accepts."""
+    s = {}
+    out = []  # keys drawn in the documented range but outside the model's
+    maybe = []  # draws the model refuses in some cases only
+
+    def pick(k, legal, bad=None, p_bad=0.01):
+        """set key k (half the time): legal() mostly, bad() with probability p_bad"""
+        if bad is not None and r.random() < p_bad:
+            s[k] = bad()
+            out.append(k)
+        elif r.random() < 0.5:
+            s[k] = legal()
+
+    def eff(k):
+        return int(s.get(k, cfg[k]))
+
+    D = len(dims) if dims else 1
+
+    def lat_draw(usual):
+        """a latency: mostly 1..usual, now and then up to 1000 (run length grows with it)"""
+        return small(r, 1, usual, (1,)) if r.random() < 0.88 else small(r, usual, 1000, (1000,))
+
+    pick("payload_w", lambda: r.choice([128, 128, 128, 256, 512]),
+         lambda: r.choice([x for x in range(160, 512, 32) if x not in (256,)]))
+    pick("num_vcs", lambda: r.choice([2, 2, 4, 4, 6, 8]), lambda: r.choice([1, 3, 5, 7, 10, 12, 16]))
+    # depths from 2 (a 1-flit buffer has no room for a packet: only an edge draw)
+    pick("vc_depth", lambda: small(r, 2, 48, (1, 65535)))
+    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 65, 65535, (65535,)))
+    depth = min(eff("vc_depth"), eff("ej_depth"))
+    # message flow control needs a sub-packet in a buffer; packets (and every schedule with
+    # multi-hop transfers) a whole packet and its head flit (virtual cut-through): when the
+    # configuration's value does not fit the drawn depths, a fitting one is drawn
+    sub_legal = lambda: small(r, 1, min(depth, 32), (1, depth))
+    pick("subpkt_flits", sub_legal, lambda: small(r, depth + 1, 65535, (65535,)))
+    if "subpkt_flits" not in s and eff("subpkt_flits") > depth:
+        s["subpkt_flits"] = sub_legal()
+    fb = eff("payload_w") // 8
+    pmax = max(1, min(depth - 1, 16))
+    pkt_legal = lambda: fb * small(r, 1, pmax, (1, pmax))
+    pick("pkt_bytes", pkt_legal, lambda: r.choice([1, fb - 1, fb + 1, fb * (depth + 1), U32]))
+    if "pkt_bytes" in out and flow == "message" and s["pkt_bytes"] % fb == 0:  # too big only for packets
+        out.remove("pkt_bytes")
+        maybe.append("a packet larger than the buffers (refused if the schedule has multi-hop transfers)")
+    if "pkt_bytes" not in s and (eff("pkt_bytes") % fb or eff("pkt_bytes") // fb + 1 > depth):
+        s["pkt_bytes"] = pkt_legal()
+    if depth < 2:
+        maybe.append("a 1-flit buffer (no room for a packet)")
+    pick("step_prio", lambda: r.randint(0, 1))
+    pick("local_ports", lambda: r.choice([0, 0, 0, 1, 2 * D, r.randint(1, 8), 8]))
+    pick("mem_p_ready", lambda: r.choice([100, 100, 100, 90, 75, 50, 30, 10, 1 if r.random() < 0.3 else 5]), lambda: 0)
+    pick("mem_lat_max", lambda: lat_draw(16), lambda: r.choice([0, 1001, U32]))
+    pick("ni_sq", lambda: small(r, 1, 16, (1, 16)))
+    pick("ni_rq", lambda: small(r, 1, 16, (1, 16)))
+    L = eff("local_ports") or 2 * D
+    vcs = eff("num_vcs")
+    rx_ok = sorted({d for d in range(1, L + 1) if L % d == 0} | {m * L for m in range(1, vcs + 1) if vcs % m == 0 and m * L <= 8})
+    rx_ok = [x for x in rx_ok if x <= 8]
+    pick("ni_rx_engines", lambda: r.choice([0, 0, 1] + rx_ok), lambda: r.choice([x for x in (3, 5, 7, 9, 16, U32) if x not in rx_ok]))
+    E = eff("ni_rx_engines") or (2 * L if 2 * L <= 8 else L)
+    mp_ok = [0, 1, L + E, L + 2 * E]
+    pick("ni_mem_ports", lambda: r.choice(mp_ok), lambda: r.choice([x for x in (2, 3, L + 1, U32) if x not in mp_ok]))
+    pick("ni_chain", lambda: r.randint(0, 1))
+    pick("clock_ghz", lambda: r.choice([1.0, 0.5, 2.0, 1e-6, 1000.0]))
+    # link and memory latency, then the watchdog policy that follows from them
+    pick("link_lat", lambda: lat_draw(20), lambda: r.choice([1000001, U32]))
+    # the watchdog policy: a stop must mean a hang, not a slow legal run. floor estimates the
+    # longest legal wait of a node: latencies, the memory's wait (1/mem_p_ready) and the whole
+    # data at the slowest rate the buffers allow (a credit round trip per buffer of flits),
+    # four times over. The configuration's wd_limit stands where it is above floor; elsewhere
+    # (and in 30% of the other runs) wd_limit is drawn from floor..U32MAX; 10% of runs turn
+    # the watchdog off, with max_cycles as the stop.
+    lat, wait = eff("link_lat") + eff("mem_lat_max"), -(-100 // max(1, eff("mem_p_ready")))
+    per_flit = (-(-2 * eff("link_lat") // max(1, min(depth, eff("subpkt_flits")))) + wait +
+                -(-eff("mem_lat_max") // eff("ni_rq")) + -(-eff("mem_lat_max") // eff("ni_sq")))
+    # run length: a slow network (long links, shallow buffers, a slow memory) gets less data,
+    # so that a sanitizer run stays within seconds (not below one element per flow of 4 x nodes)
+    if nbytes % 4 == 0 and nbytes > 4 * nodes and 4 * (nbytes // fb) * per_flit > SLOW_CYCLES:
+        nbytes = max(4 * nodes, (SLOW_CYCLES // (4 * per_flit)) * fb // 4 * 4)
+    flits = -(-nbytes // fb)
+    floor = min(WD_OFF_MAX_CYCLES // 2, 1000 + 100 * lat * wait + 4 * flits * per_flit)
+    u = r.random()
+    if u < 0.1:
+        s["wd_limit"] = 0
+    elif u < 0.4 or cfg["wd_limit"] < floor:
+        s["wd_limit"] = min(U32, r.choice([floor, floor, 2 * floor, small(r, floor, 10 * floor), U32]))
+    if s.get("wd_limit", cfg["wd_limit"]) in (0, U32):  # no watchdog, or one that would take hours: max_cycles stops a hang
+        s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))
+    elif r.random() < 0.3:
+        s["max_cycles"] = r.choice([WD_OFF_MAX_CYCLES, 10 ** 9, 18446744073709549568])
+    return s, out, maybe, nbytes
+
+
+DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
+              "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
+              "link_lat", "wd_limit", "max_cycles")
+
+
+def fmt_val(v):
+    if isinstance(v, float):
+        return "%g" % v
+    return str(v)
+
+
+def draw_run(seed, i, binary, algos, cfgs):
+    r = random.Random("soak:%d:%d" % (seed, i))
+    spec, kind, dims, mode = draw_topo(r)
+    nodes = topo_nodes(spec, kind, dims)
+    legal = [a for a in algos if algo_accepts(a, kind, dims, nodes)]
+    expect = True
+    if r.random() < 0.02 or not legal:
+        algo = r.choice(algos)
+        expect = algo in legal
+    else:
+        algo = r.choice(legal)
+    nbytes, ok = draw_bytes(r, nodes)
+    expect = expect and ok and min(dims or [2]) >= 2
+    dtype = r.choice(["int32", "fp32"])
+    seed_in = r.choice([0, U32, r.randint(1, U32 - 1), r.randint(1, 1000)])
+    head = [binary, mode, "--topo", spec, "--algo", algo]
+    tail = ["--dtype", dtype, "--seed", str(seed_in)]
+    out = []
+    if mode == "sim":
+        cfg = r.choice(cfgs + ["small"] * 3)  # small (fast) more often
+        flow = r.choice(["message", "packet"])
+        tail += ["--flow", flow, "--config", cfg]
+        sets, out, maybe, nbytes = draw_sets(r, read_cfg(cfg), dims, nbytes, nodes, flow)
+        for k in DRAWN_KEYS:
+            if k in sets:
+                tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
+        expect = expect and not out and not maybe
+    cmd = head + ["--bytes", str(nbytes)] + tail
+    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": expect, "out_of_range": out}
+
+
+# ---------------------------------------------------------------- one run (--exec, called by GNU parallel)
+def first_line(text, pat):
+    for line in text.splitlines():
+        if re.search(pat, line):
+            return line.strip()
+    return ""
+
+
+def classify(rc, so, se, timed_out):
+    txt = so + se
+    if timed_out:
+        return "TIMEOUT", "no result within the per-run limit (--timeout)"
+    m = first_line(txt, RE_SAN.pattern)
+    if m:
+        return "SANITIZER", (first_line(txt, r"SUMMARY: ") or m)[:300]
+    if rc < 0 or rc > 2:
+        return "CRASH", "exit status %d%s" % (rc, (": " + se.strip().splitlines()[-1][:200]) if se.strip() else "")
+    if "RESULT WRONG" in so or re.search(r", WRONG \(", so):
+        return "WRONG", (first_line(txt, r"words differ|elements differ") or "RESULT WRONG")[:300]
+    wd = first_line(txt, r"error 11 \(watchdog\)|raised its watchdog flag|did not finish within max_cycles")
+    if wd:
+        return "WATCHDOG", wd[:300]
+    hw = first_line(txt, r"stopped with error|raised its overflow flag")
+    if hw:
+        return "HWERROR", hw[:300]
+    if rc == 0 and ("result correct on every node" in so or re.search(r"^ref: .*(, exact \(| \(summation order)", so, re.M)):
+        return "OK", ""
+    if rc == 2 and se.strip() and not so.strip():
+        return "REFUSED", se.strip().splitlines()[-1][:300]
+    return "CRASH", "exit status %d without the expected output: %s" % (rc, (se.strip() or so.strip())[-200:])
+
+
+def run_cmd(cmd, timeout):
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=0")
+    env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1")
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=TOP, errors="replace")
+        return p.returncode, p.stdout, p.stderr, False, time.time() - t0
+    except subprocess.TimeoutExpired as x:
+        dec = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        return -9, dec(x.stdout), dec(x.stderr), True, time.time() - t0
+
+
+def triage(run, cls, triage_bin):
+    """A hint for a failure, from reruns on the build without sanitizers (faster)."""
+    cmd = [triage_bin] + run["cmd"][1:]
+    if cls == "WRONG" and run["mode"] == "sim":
+        rc, so, se, to, _ = run_cmd(cmd + ["--set", "ni_rx_engines=1"], 120)
+        if rc == 0 and "result correct" in so:
+            return "correct with ni_rx_engines=1 (issue #11 item 5: several receive engines on one memory port)"
+        return "wrong with ni_rx_engines=1 too"
+    if cls == "WATCHDOG" and run["mode"] == "sim":
+        rc, so, se, to, _ = run_cmd(cmd + ["--set", "wd_limit=0", "--set", "max_cycles=%d" % WD_OFF_MAX_CYCLES], 300)
+        m = re.search(r": (\d+) cycles, ", so)
+        if rc == 0 and "result correct" in so:
+            return "completes, correct, in %s cycles with the watchdog off: the watchdog limit is too tight" % m.group(1)
+        if "did not finish within max_cycles" in se:
+            return "still stuck at %d cycles with the watchdog off: a deadlock (issue #11 item 12; docs/ni.md " \
+                "\"Known deadlocks\")" % WD_OFF_MAX_CYCLES
+        return "watchdog off: exit %d %s" % (rc, (se.strip().splitlines() or [""])[-1][:120])
+    return ""
+
+
+def exec_one(a):
+    run = json.loads(a.exec)
+    rc, so, se, to, wall = run_cmd(run["cmd"], a.timeout)
+    cls, why = classify(rc, so, se, to)
+    res = {"i": run["i"], "class": cls, "why": why, "wall": round(wall, 3), "rc": rc, "mode": run["mode"], "algo": run["algo"],
+           "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": run["out_of_range"],
+           "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
+    if cls in FAIL_CLASSES:
+        res["hint"] = triage(run, cls, a.triage_bin) if a.triage_bin else ""
+        os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+        with open(os.path.join(a.out, "logs", "run%d.log" % run["i"]), "w") as f:
+            f.write("%s\n# exit %d, %.2f s, %s\n--- stdout\n%s\n--- stderr\n%s" % (res["cmd"], rc, wall, cls, so, se))
+    print(json.dumps(res), flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------- the soak's own test
+FAKE = r"""#!/usr/bin/env bash
+# a multitree that misbehaves on purpose (soak.py --self-test): MODE=%s
+real=%s
+if [[ $1 != sim && $1 != ref ]]; then
+  if [[ $MODE == newkey && $1 == shape ]]; then "$real" "$@"; echo "new_field       net          -              0..1                mt_net_cfg.new_field: a key with no draw rule"; exit 0; fi
+  exec "$real" "$@"
+fi
+case $MODE in
+  asan) echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011" >&2; exit 1 ;;
+  ubsan) echo "cmodel/hw/mt_ni.c:10:5: runtime error: shift exponent 64 is too large" >&2; exit 1 ;;
+  wrong) echo "sim: fake: 99 cycles, RESULT WRONG"; echo "multitree sim: 3 words differ from the reference (summed over nodes)" >&2; exit 1 ;;
+  watchdog) echo "multitree sim: node 0's network interface stopped with error 11 (watchdog) at cycle 5" >&2; exit 1 ;;
+  hwerror) echo "multitree sim: node 1's network interface stopped with error 10 (ej_ovf) at cycle 7" >&2; exit 1 ;;
+  segv) kill -SEGV $$ ;;
+  hang) exec sleep 30 ;;
+  silent) exit 0 ;;
+  refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
+esac
+"""
+
+
+def self_test(a):
+    """Each misbehaviour of a fake multitree must land in its class and turn the soak red (a
+    refusal must not); a network key without a draw rule must stop it."""
+    import tempfile
+    real = os.path.join(TOP, a.bin)
+    cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
+             ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
+             ("refuse", "REFUSED", 0), ("newkey", None, 1)]
+    npass = nfail = 0
+    with tempfile.TemporaryDirectory() as d:
+        for mode, cls, want_rc in cases:
+            fake = os.path.join(d, "multitree-" + mode)
+            with open(fake, "w") as f:
+                f.write(FAKE % (mode, shlex.quote(real)))
+            os.chmod(fake, 0o755)
+            out = os.path.join(d, "out-" + mode)
+            cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", "0,1,2", "--jobs", "2", "--timeout", "3",
+                   "--bin", fake, "--triage-bin=", "--out", out, "--quiet"]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MODE=mode), cwd=TOP)
+            got = collections.Counter()
+            if os.path.exists(os.path.join(out, "results.jsonl")):
+                with open(os.path.join(out, "results.jsonl")) as f:
+                    got = collections.Counter(json.loads(x)["class"] for x in f)
+            if cls is None:  # the soak must refuse to start
+                ok = p.returncode != 0 and "new_field" in p.stderr
+            else:
+                ok = p.returncode == want_rc and got[cls] == 3 and (cls == "REFUSED" or "FAIL %s run 0" % cls in p.stdout)
+            print("self-test %-8s -> %-9s exit %d, classes %s: %s" % (mode, cls or "(stop)", p.returncode, dict(got),
+                                                                      "caught" if ok else "NOT CAUGHT"))
+            if not ok:
+                print((p.stdout + p.stderr)[-1500:])
+            npass += ok
+            nfail += not ok
+    print("RESULT soak-selftest pass=%d fail=%d" % (npass, nfail))
+    return 1 if nfail else 0
+
+
+# ---------------------------------------------------------------- the soak
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--only", default="", help="comma-separated run numbers (re-draws and reruns them alone)")
+    ap.add_argument("--bin", default="build/multitree-san", help="the sanitizer build (relative to the repository)")
+    ap.add_argument("--triage-bin", default="build/multitree", help="build without sanitizers for failure hints ('' = none)")
+    ap.add_argument("--timeout", type=int, default=120, help="per run, seconds")
+    ap.add_argument("--out", default="build/soak")
+    ap.add_argument("--dry-run", action="store_true", help="print the drawn commands, run nothing")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    ap.add_argument("--self-test", action="store_true", help="check that every failure class is caught (fake binaries)")
+    ap.add_argument("--exec", default=None, help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    a.out = os.path.join(TOP, a.out)
+    if a.exec is not None:
+        return exec_one(a)
+
+    binary = os.path.join(TOP, a.bin)
+    if not os.access(binary, os.X_OK):
+        sys.exit("soak.py: %s not built (make %s)" % (a.bin, a.bin))
+    if a.self_test:
+        return self_test(a)
+    if a.triage_bin and not os.access(os.path.join(TOP, a.triage_bin), os.X_OK):
+        a.triage_bin = ""
+    parallel = shutil.which("parallel")
+    if not a.dry_run and (not parallel or "GNU parallel" not in subprocess.run(
+            [parallel, "--version"], capture_output=True, text=True).stdout):
+        sys.exit("soak.py: GNU parallel not found (Debian package parallel; scripts/deps.sh installs it; moreutils' "
+                 "parallel is another program)")
+    algos = tool_algos(binary)
+    keys = tool_net_keys(binary)
+    missing, gone = set(keys) - set(DRAWN_KEYS), set(DRAWN_KEYS) - set(keys)
+    if missing or gone:
+        sys.exit("soak.py: `multitree shape --keys` and the draw rules differ: network keys with no rule: %s; rules for "
+                 "keys it does not list: %s (update draw_sets)" % (" ".join(sorted(missing)) or "none", " ".join(sorted(gone)) or "none"))
+    cfgs = config_names()
+    only = sorted({int(x) for x in a.only.split(",") if x.strip()}) if a.only else list(range(a.runs))
+    runs = [draw_run(a.seed, i, a.bin, algos, cfgs) for i in only]
+    if a.dry_run:
+        for run in runs:
+            print("%d %s" % (run["i"], " ".join(shlex.quote(x) for x in run["cmd"])))
+        return 0
+
+    os.makedirs(a.out, exist_ok=True)
+    jobs = os.path.join(a.out, "jobs.txt")
+    with open(jobs, "w") as f:
+        for run in runs:
+            f.write(json.dumps(run) + "\n")
+    tag = "seed %d, %s" % (a.seed, "runs %s" % a.only if a.only else "%d runs" % a.runs)
+    print("soak: %s, %d at a time, %s (per-run limit %d s); algorithms %s; network keys %d" % (
+        tag, a.jobs, a.bin, a.timeout, " ".join(algos), len(keys)), flush=True)
+    me = os.path.abspath(__file__)
+    pcmd = [parallel, "--will-cite", "-j", str(a.jobs), "--line-buffer", "-N1", "--arg-file", jobs, sys.executable, me,
+            "--exec", "{}", "--timeout=%d" % a.timeout, "--out=" + a.out, "--triage-bin=" + a.triage_bin]
+    t0 = time.time()
+    res = []
+    counts = collections.Counter()
+    with open(os.path.join(a.out, "results.jsonl"), "w") as rf:
+        p = subprocess.Popen(pcmd, stdout=subprocess.PIPE, text=True, cwd=TOP)
+        for line in p.stdout:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                print("soak: unexpected output: %s" % line.rstrip(), flush=True)
+                continue
+            rf.write(line)
+            res.append(r)
+            counts[r["class"]] += 1
+            if r["class"] in FAIL_CLASSES:
+                print("  run %d %s: %s%s" % (r["i"], r["class"], r["why"], " [%s]" % r["hint"] if r.get("hint") else ""), flush=True)
+            if not a.quiet and len(res) % 100 == 0:
+                dt = time.time() - t0
+                print("  %d/%d runs, %.0f s, %.2f runs/s: %s" % (len(res), len(runs), dt, len(res) / dt,
+                                                                 " ".join("%s %d" % (c, counts[c]) for c in CLASSES if counts[c])), flush=True)
+        prc = p.wait()
+    wall = time.time() - t0
+    lost = len(runs) - len(res)
+    if prc and not lost:
+        print("soak: GNU parallel exited %d" % prc)
+    res.sort(key=lambda r: r["i"])
+
+    # ---- summary
+    L = []
+    L.append("soak: %s; %d runs in %.0f s wall (%.2f runs/s, %d jobs)" % (tag, len(res), wall, len(res) / wall if wall else 0, a.jobs))
+    L.append("classes: " + ", ".join("%s %d" % (c, counts[c]) for c in CLASSES) + (", LOST %d" % lost if lost else ""))
+    modes = collections.Counter(r["mode"] for r in res)
+    L.append("modes: " + ", ".join("%s %d" % kv for kv in sorted(modes.items())))
+    by_algo = collections.defaultdict(collections.Counter)
+    for r in res:
+        by_algo[r["algo"]][r["class"]] += 1
+    for al in sorted(by_algo):
+        L.append("  %-10s %s" % (al, " ".join("%s %d" % (c, by_algo[al][c]) for c in CLASSES if by_algo[al][c])))
+    ref = [r for r in res if r["class"] == "REFUSED"]
+    drawn_out = sum(1 for r in ref if r["out_of_range"])
+    L.append("refusals: %d of draws outside the model's ranges (key drawn: documented by `shape --keys` but refused), %d of "
+             "other refusable draws (algorithm, bytes, one-wide dimension), %d of draws the soak believed legal" % (
+                 drawn_out, sum(1 for r in ref if not r["out_of_range"] and not r["expect_ok"]),
+                 sum(1 for r in ref if r["expect_ok"])))
+    reasons = collections.Counter(re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "N", r["why"])[:140] for r in ref)
+    for why, n in reasons.most_common():
+        L.append("  %4d x %s" % (n, why))
+    unexpected = [r for r in ref if r["expect_ok"]]
+    for r in unexpected[:20]:
+        L.append("  believed legal, refused: run %d: %s | %s" % (r["i"], r["why"], r["cmd"]))
+    accepted_out = [r for r in res if r["out_of_range"] and r["class"] != "REFUSED"]
+    for r in accepted_out[:20]:
+        L.append("  drawn outside the model's range (%s) but not refused: run %d %s" % (",".join(r["out_of_range"]), r["i"], r["class"]))
+    fails = [r for r in res if r["class"] in FAIL_CLASSES]
+    for r in fails:
+        L.append("FAIL %s run %d: %s%s\n    reproduce: %s\n    redraw:    make soak SOAK_SEED=%d SOAK_ONLY=%d" % (
+            r["class"], r["i"], r["why"], "\n    hint: " + r["hint"] if r.get("hint") else "", r["cmd"], a.seed, r["i"]))
+    nf = len(fails) + lost
+    L.append("RESULT soak pass=%d fail=%d" % (len(res) - len(fails), nf))
+    text = "\n".join(L)
+    print(text, flush=True)
+    with open(os.path.join(a.out, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    return 1 if nf else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
