@@ -6,7 +6,7 @@
 
 int mt_link_init(mt_link *l, unsigned lat, mt_err *e) {
   memset(l, 0, sizeof *l);
-  if (lat < 1u || lat > 1000000u) return mt_fail(e, "link latency %u: must be 1..1000000 cycles", lat);
+  if (lat < 1u || lat > MT_LINK_LAT_MAX) return mt_fail(e, "link latency %u: must be 1..%u cycles", lat, MT_LINK_LAT_MAX);
   l->lat = lat;
   if (lat > 1u) {
     l->ring = (mt_link_slot *)calloc(lat - 1u, sizeof *l->ring);
@@ -39,7 +39,7 @@ void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out) {
 
 int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows, unsigned fw, mt_err *e) {
   memset(b, 0, sizeof *b);
-  if (lat < 1u || lat > 1000000u) return mt_fail(e, "link latency %u: must be 1..1000000 cycles", lat);
+  if (lat < 1u || lat > MT_LINK_LAT_MAX) return mt_fail(e, "link latency %u: must be 1..%u cycles", lat, MT_LINK_LAT_MAX);
   if (rows < lat || rows > 2000000u) return mt_fail(e, "link bank of %u rows: must be %u..2000000", rows, lat);
   if (fw < 1u || fw > MT_FLIT_WORDS) return mt_fail(e, "flit of %u words: must be 1..%d", fw, MT_FLIT_WORDS);
   b->lat = lat;

@@ -49,6 +49,7 @@ void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out);
  * cycles as long as every read of cycle t' happens before the write of cycle t' + rows - (lat - 1),
  * that reuses its slot. Reset state: every slot zero. */
 #define MT_LINK_VALID 0x80000000u
+#define MT_LINK_LAT_MAX 1000000u /* longest link latency a link models, cycles */
 typedef struct {
   unsigned lat, nl, fw, rows;
   uint32_t *hdr;  /* [nl][rows] */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hw/mt_link.h"
 #include "hw/mt_mem.h"
 #include "hw/mt_ni.h"
 
@@ -22,12 +23,12 @@ static const mt_cfg_key keys[] = {
   {"num_vcs", NET | RT | NI, "mt_net_cfg.num_vcs, mt_router_params.num_vcs", "NumVcs", 1, 16, 0, F(num_vcs, 1), "virtual channels per port"},
   {"vc_depth", NET | RT | NI, "mt_net_cfg.vc_depth, mt_router_params.vc_depth", "VcDepth", 1, 65535, 0, F(vc_depth, 1), "flits per input VC buffer"},
   {"ej_depth", NET | RT | NI, "mt_net_cfg.ej_depth, mt_router_params.ej_depth", "EjDepth", 1, 65535, 0, F(ej_depth, 1), "flits per ejection VC buffer"},
-  {"link_lat", NET, "mt_net_cfg.link_lat", "LinkLat", 1, U32MAX, 0, F(link_lat, 1), "link latency in cycles"},
+  {"link_lat", NET, "mt_net_cfg.link_lat", "LinkLat", 1, MT_LINK_LAT_MAX, 0, F(link_lat, 1), "link latency in cycles"},
   {"subpkt_flits", NET | RT | NI, "mt_net_cfg.subpkt_flits, mt_router_params.subpkt_flits", "SubPktFlits", 1, 65535, 0, F(subpkt_flits, 1), "flits per sub-packet"},
   {"pkt_bytes", NET | NI, "mt_net_cfg.pkt_bytes, mt_ni_params.pkt_bytes", "PktBytes", 1, U32MAX, 0, F(pkt_bytes, 1), "packet payload bytes"},
   {"step_prio", NET | RT, "mt_net_cfg.step_prio, mt_router_params.step_prio", "StepPrio", 0, 1, 0, F(step_prio, 1), "0 round-robin, 1 earlier step first"},
   {"local_ports", NET | RT | NI, "mt_net_cfg.local_ports, mt_router_params.nlocal", "L", 0, 8, 0, F(local_ports, 1), "local ports L (network: 0 = 2 x dimensions)"},
-  {"mem_p_ready", NET, "mt_net_cfg.mem_p_ready", NULL, 0, 100, 0, F(mem_p_ready, 1), "% of cycles the memory accepts a request"},
+  {"mem_p_ready", NET, "mt_net_cfg.mem_p_ready", NULL, 1, 100, 0, F(mem_p_ready, 1), "% of cycles the memory accepts a request"},
   {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 1, MT_MEM_LAT_MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
   {"ni_sq", NET | NI, "mt_net_cfg.ni_sq, mt_ni_params.sq", "SQ", 1, 16, 0, F(ni_sq, 1), "NI sender data FIFO depth"},
   {"ni_rq", NET | NI, "mt_net_cfg.ni_rq, mt_ni_params.rq", "RQ", 1, 16, 0, F(ni_rq, 1), "NI receive pipeline depth"},
@@ -35,7 +36,7 @@ static const mt_cfg_key keys[] = {
   {"ni_mem_ports", NET, "mt_net_cfg.ni_mem_ports", NULL, 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (0: L + 2E)"},
   {"ni_chain", NET, "mt_net_cfg.ni_chain", NULL, 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},
   {"wd_limit", NET, "mt_net_cfg.wd_limit", NULL, 0, U32MAX, 0, F(wd_limit, 2), "watchdog: cycles without progress"},
-  {"max_cycles", NET, "mt_net_cfg.max_cycles", NULL, 0, 18446744073709549568.0, 0, F(max_cycles, 3), "cycle limit of a run"},
+  {"max_cycles", NET, "mt_net_cfg.max_cycles", NULL, 1, 18446744073709549568.0, 0, F(max_cycles, 3), "cycle limit of a run"},
   {"clock_ghz", NET, "mt_net_cfg.clock_ghz", NULL, 1e-6, 1000, 1, F(clock_ghz, 4), "clock in GHz, for GB/s figures"},
   {"dims", RT, "mt_router_params.dims", "D", 1, 3, 0, 0, 0, "network dimensions D"},
   {"k0", RT, "mt_router_params.k[0]", "K0", 1, 4096, 0, 0, 0, "nodes along dimension 0"},

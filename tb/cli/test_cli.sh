@@ -118,6 +118,9 @@ expect 2 "num_vcs = 99 is out of range" "$BIN" "${S[@]}" --set num_vcs=99
 expect 2 "ni_rx_engines = 9 is out of range (a whole number in 0..8" "$BIN" "${S[@]}" --set ni_rx_engines=9
 expect 2 "ni_mem_ports = 25 is out of range (a whole number in 0..24" "$BIN" "${S[@]}" --set ni_mem_ports=25
 expect 2 "mem_lat_max = 0 is out of range (a whole number in 1..1000" "$BIN" "${S[@]}" --set mem_lat_max=0
+expect 2 "link_lat = 1000001 is out of range (a whole number in 1..1000000" "$BIN" "${S[@]}" --set link_lat=1000001
+expect 2 "mem_p_ready = 0 is out of range (a whole number in 1..100" "$BIN" "${S[@]}" --set mem_p_ready=0
+expect 2 "max_cycles = 0 is out of range (a whole number in 1.." "$BIN" "${S[@]}" --set max_cycles=0
 expect 2 "unknown field 'bogus'" "$BIN" "${S[@]}" --set bogus=1
 # multitree shape: the flags of a file, in file order; a broken router file is refused
 expect 0 "-GD=1 -GL=1 -GK0=3 -GK1=1 -GK2=1 -GTorus=1 -GPayloadW=128 -GNumVcs=2 -GVcDepth=2 -GEjDepth=2 -GSubPktFlits=1 -GStepPrio=0 -GWdW=8" "$BIN" shape --gflags "$R/configs/router/min.cfg"
