@@ -4,7 +4,7 @@
 # inputs land there) plus the committed seeds tb/fuzz/corpus/<target> (read only), with
 # tb/fuzz/<target>.dict. A crash, leak, timeout or out-of-memory is saved as
 # build/fuzz/crashes/<target>-*, and the harness is started again for the time left (at most
-# 20 times). Figures per harness (executions, time, coverage, crashes) go to
+# 20 times; not when the corpus itself crashes). Figures per harness (executions, time, coverage, crashes) go to
 # build/fuzz/results.md and, with FUZZ_DOC=1, into docs/fuzz.md between the results markers.
 # Exit 1 when anything crashed.
 set -u
@@ -48,6 +48,8 @@ run_one() {
     now=$(date +%s)
     left=$((secs - (now - t0)))
     ((rc == 0)) && break
+    # an input of the corpus itself crashes: starting again would only repeat it
+    grep -q 'INITED' "$log.part" || { echo "fuzz_$t: the corpus crashes before fuzzing starts; see $log" >&2; break; }
   done
   rm -f "$log.part"
   now=$(date +%s)
