@@ -12,7 +12,7 @@
 
 enum { MAX_ARGS = 64 };
 
-static void values(int argc, char **argv, const mt_app_opts *o) {
+static void values(char **argv, const mt_app_opts *o) {
   mt_err e = {{0}};
   int dtype;
   mt_app_dtype(argv[1], o, &dtype);
@@ -30,7 +30,6 @@ static void values(int argc, char **argv, const mt_app_opts *o) {
   if (strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) || mt_net_cfg_by_name(&cfg, cn, &e)) return;
   for (int i = 0; i < o->nsets; i++)
     if (mt_net_cfg_set(&cfg, o->sets[i], &e)) break;
-  (void)argc;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -42,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   for (char *p = buf; argc <= MAX_ARGS && p <= buf + size; p += strlen(p) + 1) argv[argc++] = p;
   argv[argc] = NULL;
   mt_app_opts o;
-  if (argc >= 2 && !mt_app_parse_opts(argc, argv, &o)) values(argc, argv, &o);
+  if (argc >= 2 && !mt_app_parse_opts(argc, argv, &o)) values(argv, &o);
   free(buf);
   return 0;
 }
