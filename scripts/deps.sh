@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# deps.sh: install what the project needs from Debian packages (as root),
+# deps.sh [fuzz]: install what the project needs from Debian packages (as root),
 # or print the exact command and stop (not root). Quiet when all is present.
+# `fuzz`: also clang and its libFuzzer runtime (make fuzz, docs/fuzz.md).
 set -u
 # command-or-file probe : debian package
 need=(
@@ -10,10 +11,13 @@ need=(
   "/usr/include/jansson.h:libjansson-dev" "/usr/include/zlib.h:zlib1g-dev"
   "parallel:parallel"
 )
+# Debian 12: clang is clang-14; libFuzzer (libclang_rt.fuzzer) is in libclang-rt-14-dev, which
+# clang does not pull in
+[[ ${1-} == fuzz ]] && need+=("clang:clang" "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev")
 missing=()
 for pair in "${need[@]}"; do
   probe=${pair%%:*}; pkg=${pair#*:}
-  if [[ $probe == /* ]]; then [[ -e $probe ]] && continue
+  if [[ $probe == /* ]]; then compgen -G "$probe" >/dev/null && continue
   else command -v "$probe" >/dev/null 2>&1 && continue; fi
   [[ " ${missing[*]-} " == *" $pkg "* ]] || missing+=("$pkg")
 done
