@@ -39,6 +39,7 @@ typedef struct {
   int *size;            /* [r] */
   int *front, *fsize;   /* [r*N + i]: candidate parents (indices into order), in order */
   unsigned char *sat;   /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
   int *cap;             /* [link] capacity left in this step */
   int *freecap;         /* [vertex] sum of cap over its out links (a quick "nothing left") */
   int *alive, *aidx, na; /* end nodes with freecap > 0 (any order); aidx[v]: v's index or -1 */
@@ -46,13 +47,14 @@ typedef struct {
   uint64_t *fbits;
   int *lpos;            /* [link]: its position in out_list */
   int *nend;            /* [vertex]: end of its links to end nodes (they come first) */
+  int *nbase;           /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
   uint64_t *rcv;        /* [v/64]: end node v has a free link from a switch */
   int *fincap;          /* [node]: capacity left on its links from switches */
   /* search scratch for switch networks: forward (from the parent) and backward (from
    * the end nodes it could reach) breadth-first searches; *seen are stamps */
   int *bprev, *bq, *bseen, *fdep, bstamp;
-  int *bq2, *bseen2, *bdep, *okst;
+  int *bq2, *bseen2, *bdep, *okst, *kst;
 } mt_state;
 
 static inline int in_tree(const mt_state *m, int r, int v) {
@@ -101,21 +103,29 @@ static int bfs_path(const mt_state *m, int p, int u, int l, int *path, int *plen
   return t->links[l].dst;
 }
 
+/* len <= 64 bits of a bit array from bit off (the array has a spare word at its end) */
+static inline uint64_t bits_at(const uint64_t *a, int off, int len) {
+  uint64_t w = a[off / 64] >> (off % 64);
+  if (off % 64) w |= a[off / 64 + 1] << (64 - off % 64);
+  return len == 64 ? w : w & ((1ull << len) - 1);
+}
+
 /* First free link from u to an end node outside tree r, or -1. */
 static int free_link_out_of_tree(const mt_state *m, int r, int u) {
   const mt_topo *t = m->t;
   const int ne = m->nend[u];
+  if (m->nbase[u] >= 0) { /* a word of links at a time: free and not in the tree */
+    const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+    for (int k0 = t->out_start[u]; k0 < ne; k0 += 64) {
+      int len = ne - k0 < 64 ? ne - k0 : 64;
+      uint64_t c = bits_at(m->fbits, k0, len) & ~bits_at(tr, m->nbase[u] + (k0 - t->out_start[u]), len);
+      if (c) return t->out_list[k0 + __builtin_ctzll(c)];
+    }
+    return -1;
+  }
   for (int k = next_free(m->fbits, m->t->out_start[u], ne); k < ne; k = next_free(m->fbits, k + 1, ne))
     if (!in_tree(m, r, t->links[t->out_list[k]].dst)) return t->out_list[k];
   return -1;
-}
-
-/* Switch z, reached in dz hops of a D-hop shortest path, is on such a path: it reaches an
- * end node outside the tree in D - dz hops (backward distances are exact up to b; nearer
- * the parent, okst marks what the forward search proved). */
-static inline int on_shortest(const mt_state *m, int z, int dz, int D, int b) {
-  if (D - dz <= b) return m->bseen2[z] == m->bstamp && m->bdep[z] == D - dz;
-  return m->okst[z] == m->bstamp && m->bseen[z] == m->bstamp && m->fdep[z] == dz;
 }
 
 /* Switch networks: breadth-first search from p through switches over free links; the
@@ -207,28 +217,45 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       b++;
     }
   }
-  /* mark forward vertices nearer p than D - b that lie on a D-hop path, deepest first */
-  for (int i = n - 1; i > 0; i--) {
-    int y = m->bq[i], j = m->fdep[y], e = t->out_start[y + 1];
-    if (j >= D - b) continue;
-    for (int k = next_free(m->fbits, m->nend[y], e); k < e; k = next_free(m->fbits, k + 1, e))
-      if (on_shortest(m, t->links[t->out_list[k]].dst, j + 1, D, b)) {
-        m->okst[y] = st;
+  /* Rebuild the path in out-list order: a depth-first search from p over forward
+   * vertices one level deeper each hop (okst marks the dead ends), until a switch whose
+   * backward distance completes D; from there the backward distances lead the way. */
+  int d = 0, v = p;
+  m->kst[0] = m->nend[p];
+  while (D - d > b) {
+    const int e = t->out_start[v + 1];
+    int k = next_free(m->fbits, m->kst[d], e), z = -1;
+    for (; k < e; k = next_free(m->fbits, k + 1, e)) {
+      z = t->links[t->out_list[k]].dst;
+      if (D - (d + 1) <= b ? m->bseen2[z] == st && m->bdep[z] == D - d - 1
+                           : m->bseen[z] == st && m->fdep[z] == d + 1 && m->okst[z] != st)
         break;
-      }
+    }
+    if (k >= e) { /* dead end: back up */
+      m->okst[v] = st;
+      if (d == 0) return -1; /* cannot happen: the searches met */
+      d--;
+      v = t->links[path[d]].src;
+      continue;
+    }
+    m->kst[d] = k + 1;
+    path[d++] = t->out_list[k];
+    v = z;
+    m->kst[d] = m->nend[v];
   }
-  int v = p, len = 0;
-  for (int d = 0; d + 1 < D; d++) {
-    int e = t->out_start[v + 1], k = next_free(m->fbits, m->nend[v], e);
-    while (k < e && !on_shortest(m, t->links[t->out_list[k]].dst, d + 1, D, b)) k = next_free(m->fbits, k + 1, e);
-    if (k >= e) return -1; /* cannot happen: D was met */
-    path[len++] = t->out_list[k];
+  while (D - d > 1) { /* backward distances: each level has a next one */
+    const int e = t->out_start[v + 1];
+    int k = next_free(m->fbits, m->nend[v], e);
+    while (k < e && !(m->bseen2[t->links[t->out_list[k]].dst] == st && m->bdep[t->links[t->out_list[k]].dst] == D - d - 1))
+      k = next_free(m->fbits, k + 1, e);
+    if (k >= e) return -1; /* cannot happen */
+    path[d++] = t->out_list[k];
     v = t->links[t->out_list[k]].dst;
   }
-  path[len] = free_link_out_of_tree(m, r, v);
-  if (path[len] < 0) return -1; /* cannot happen either */
-  *plen = len + 1;
-  return t->links[path[len]].dst;
+  path[d] = free_link_out_of_tree(m, r, v);
+  if (path[d] < 0) return -1; /* cannot happen either */
+  *plen = d + 1;
+  return t->links[path[d]].dst;
 }
 
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
@@ -288,12 +315,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.N = N;
   m.W = (N + 63) / 64;
   size_t NN = (size_t)N * (size_t)N;
-  m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W, sizeof(uint64_t));
+  m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
   m.order = mt_xcalloc(NN, sizeof(int));
   m.pos = mt_xcalloc(NN, sizeof(int));
   memset(m.pos, 0xff, NN * sizeof(int));
   m.front = mt_xcalloc(NN, sizeof(int));
   m.sat = mt_xcalloc(NN, 1);
+  m.newsat = mt_xcalloc((size_t)N, 1);
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
   m.fsize = mt_xcalloc((size_t)N, sizeof(int));
@@ -309,6 +337,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.bseen2 = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
   if (t->n_sw) {
@@ -317,11 +346,17 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     for (int k = 0; k < t->n_links; k++) fbits_full[k / 64] |= 1ull << (k % 64);
     m.lpos = mt_xcalloc((size_t)t->n_links, sizeof(int));
     m.nend = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.nbase = mt_xcalloc((size_t)t->n_vert, sizeof(int));
     for (int v = 0; v < t->n_vert; v++) {
-      m.nend[v] = t->out_start[v];
-      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+      const int s0 = t->out_start[v];
+      m.nend[v] = s0;
+      m.nbase[v] = s0 < t->out_start[v + 1] ? t->links[t->out_list[s0]].dst : -1;
+      for (int k = s0; k < t->out_start[v + 1]; k++) {
+        int d = t->links[t->out_list[k]].dst;
         m.lpos[t->out_list[k]] = k;
-        if (!mt_is_switch(t, t->links[t->out_list[k]].dst)) m.nend[v] = k + 1;
+        if (mt_is_switch(t, d)) continue;
+        m.nend[v] = k + 1;
+        if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
       }
     }
     m.in_start = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
@@ -383,9 +418,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       int *f = m.front + (size_t)r * N, k = 0;
-      for (int i = 0; i < m.fsize[r]; i++)
-        if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
-      m.fsize[r] = k;
+      if (m.newsat[r]) {
+        for (int i = 0; i < m.fsize[r]; i++)
+          if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
+        m.fsize[r] = k;
+        m.newsat[r] = 0;
+      }
       m.lim[r] = m.size[r];
       ptr[r] = 0;
     }
@@ -426,7 +464,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             progress_made = 1;
             break; /* one node per turn */
           }
-          if (satd) m.sat[(size_t)r * N + oi] = 1;
+          if (satd) m.sat[(size_t)r * N + oi] = m.newsat[r] = 1;
           ptr[r]++;
         }
         if (progress && (++turns & 4095) == 0 && now_s() >= next_report) {
@@ -446,6 +484,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.pos);
   free(m.front);
   free(m.sat);
+  free(m.newsat);
   free(m.lim);
   free(m.size);
   free(m.fsize);
@@ -457,6 +496,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(fbits_full);
   free(m.lpos);
   free(m.nend);
+  free(m.nbase);
   free(m.bprev);
   free(m.bq);
   free(m.bseen);
@@ -465,6 +505,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.bseen2);
   free(m.bdep);
   free(m.okst);
+  free(m.kst);
   free(m.in_start);
   free(m.in_list);
   free(m.rcv);
