@@ -90,7 +90,7 @@ static inline int next_free(const uint64_t *fb, int a, int b) {
 }
 
 /* Search cost below which the plain breadth-first search is left to finish alone. */
-#define MT_FWD_BUDGET 64
+static int MT_FWD_BUDGET = 64;
 
 /* Path of the search tree from p to u, then link l (u -> child); returns the child. */
 static int bfs_path(const mt_state *m, int p, int u, int l, int *path, int *plen) {
@@ -388,6 +388,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   const long total = (long)N * (N - 1);
   long remaining = total;
   int tstep = 0, rc = 0;
+  if (getenv("MTB")) MT_FWD_BUDGET = atoi(getenv("MTB"));
   const int progress = mt_plan_progress >= 0 ? mt_plan_progress : isatty(2);
   const double t0 = progress ? now_s() : 0;
   double next_report = t0 + 2.0;
@@ -431,7 +432,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     int progress_made;
     do {
       progress_made = 0;
-      for (int r = 0; r < N; r++) { /* trees take turns by root id */
+      for (int r = 0; r < N && m.na > 0; r++) { /* trees take turns by root id; none can grow
+                                                    once every end node is spent */
         if (m.size[r] == N) continue;
         int *f = m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
