@@ -90,7 +90,7 @@ static inline int next_free(const uint64_t *fb, int a, int b) {
 }
 
 /* Search cost below which the plain breadth-first search is left to finish alone. */
-static int MT_FWD_BUDGET = 64;
+#define MT_FWD_BUDGET 8
 
 /* Path of the search tree from p to u, then link l (u -> child); returns the child. */
 static int bfs_path(const mt_state *m, int p, int u, int l, int *path, int *plen) {
@@ -388,10 +388,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   const long total = (long)N * (N - 1);
   long remaining = total;
   int tstep = 0, rc = 0;
-  if (getenv("MTB")) MT_FWD_BUDGET = atoi(getenv("MTB"));
   const int progress = mt_plan_progress >= 0 ? mt_plan_progress : isatty(2);
   const double t0 = progress ? now_s() : 0;
   double next_report = t0 + 2.0;
+  long turns = 0;
   while (remaining > 0) {
     tstep++;
     memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
@@ -428,7 +428,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.lim[r] = m.size[r];
       ptr[r] = 0;
     }
-    long added = 0, turns = 0;
+    long added = 0;
     int progress_made;
     do {
       progress_made = 0;
