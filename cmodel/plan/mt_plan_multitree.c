@@ -42,7 +42,14 @@ typedef struct {
   unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
   int *cap;             /* [link] capacity left in this step */
   int *freecap;         /* [vertex] sum of cap over its out links (a quick "nothing left") */
-  int *alive, *aidx, na; /* end nodes with freecap > 0 (any order); aidx[v]: v's index or -1 */
+  int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
+  int tstep;
+  int *gdead;           /* [switch] == tstep: no free link to any end node is reachable from it */
+  int turn, *rdead;     /* [switch] == turn: no end node outside this turn's tree is reachable */
+  /* switch networks: where the end nodes that can still send lead (free units): ecnt per
+   * switch, the switches with ecnt > 0 in elist (eidx: index or -1), ndirect to end nodes */
+  int *ecnt, *elist, *eidx, nel;
+  long ndirect;
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
   int *lpos;            /* [link]: its position in out_list */
@@ -61,19 +68,38 @@ static inline int in_tree(const mt_state *m, int r, int v) {
   return (int)(m->in_tree[(size_t)r * m->W + (unsigned)v / 64] >> (v % 64) & 1);
 }
 
+/* End node v is spent: it cannot send in this step. */
+static void drop_alive(mt_state *m, int v) {
+  int i = m->aidx[v], last = m->alive[--m->na];
+  m->alive[i] = last;
+  m->aidx[last] = i;
+  m->aidx[v] = -1;
+}
+
+/* `units` free units of link l, from an end node that can still send, are gone. */
+static void entry_dec(mt_state *m, int l, int units) {
+  int x = m->t->links[l].dst;
+  if (!mt_is_switch(m->t, x)) {
+    m->ndirect -= units;
+    return;
+  }
+  if ((m->ecnt[x] -= units) == 0) {
+    int i = m->eidx[x], last = m->elist[--m->nel];
+    m->elist[i] = last;
+    m->eidx[last] = i;
+    m->eidx[x] = -1;
+  }
+}
+
 /* Consume one unit of link l. */
 static void use_link(mt_state *m, int l) {
   const mt_topo *t = m->t;
   int src = t->links[l].src;
+  if (m->ecnt && src < m->N && m->aidx[src] >= 0) entry_dec(m, l, 1);
   if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lpos[l] / 64] &= ~(1ull << (m->lpos[l] % 64));
   int dst = t->links[l].dst;
   if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0) m->rcv[dst / 64] &= ~(1ull << (dst % 64));
-  if (--m->freecap[src] == 0 && src < m->N) { /* spent: drop from the alive list */
-    int i = m->aidx[src], last = m->alive[--m->na];
-    m->alive[i] = last;
-    m->aidx[last] = i;
-    m->aidx[src] = -1;
-  }
+  if (--m->freecap[src] == 0 && src < m->N && m->aidx[src] >= 0) drop_alive(m, src);
 }
 
 /* First position in [a, b) whose link is free, or b. */
@@ -128,6 +154,34 @@ static int free_link_out_of_tree(const mt_state *m, int r, int u) {
   return -1;
 }
 
+/* A search from p found nothing: the switches it visited (bq[1..n), closed under free
+ * links) are dead for this tree until the end of its turn (nothing frees a link in a
+ * turn), and for every tree if none has a free link to an end node; then an end node
+ * whose free links all lead into dead switches is spent too (its search would fail the
+ * same way), so the turns stop trying it. */
+static void note_dead_region(mt_state *m, int n) {
+  const mt_topo *t = m->t;
+  for (int i = 1; i < n; i++) m->rdead[m->bq[i]] = m->turn;
+  for (int i = 1; i < n; i++) {
+    int x = m->bq[i];
+    if (next_free(m->fbits, t->out_start[x], m->nend[x]) < m->nend[x]) return;
+  }
+  for (int i = 1; i < n; i++) m->gdead[m->bq[i]] = m->tstep;
+  for (int i = 1; i < n; i++)
+    for (int k = m->in_start[m->bq[i]]; k < m->in_start[m->bq[i] + 1]; k++) {
+      int y = t->links[m->in_list[k]].src, e = t->out_start[y + 1], live = 0;
+      if (y >= m->N || m->aidx[y] < 0) continue;
+      for (int j = next_free(m->fbits, t->out_start[y], e); j < e && !live; j = next_free(m->fbits, j + 1, e)) {
+        int w = t->links[t->out_list[j]].dst;
+        live = !mt_is_switch(t, w) || m->gdead[w] != m->tstep;
+      }
+      if (live) continue;
+      for (int j = next_free(m->fbits, t->out_start[y], e); j < e; j = next_free(m->fbits, j + 1, e))
+        entry_dec(m, t->out_list[j], m->cap[t->out_list[j]]);
+      drop_alive(m, y);
+    }
+}
+
 /* Switch networks: breadth-first search from p through switches over free links; the
  * child is the first end node outside tree r met (links in preference order, the end
  * nodes of a vertex before its switches); the path in path/plen; -1 if none.
@@ -154,7 +208,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
         int ll = t->out_list[k], w = t->links[ll].dst;
-        if (m->bseen[w] == st) continue;
+        if (m->bseen[w] == st || m->rdead[w] == m->turn) continue;
         m->bseen[w] = st;
         m->fdep[w] = a + 1;
         m->bprev[w] = ll;
@@ -165,7 +219,10 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
     fhi = n;
     a++;
   }
-  if (flo == fhi) return -1;
+  if (flo == fhi) {
+    note_dead_region(m, n);
+    return -1;
+  }
   /* backward level 1: switches with a free link to an end node outside the tree; the
    * forward search has expanded levels < a without meeting one */
   int n2 = 0, D = 1 << 30;
@@ -184,13 +241,14 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
     }
   int blo = 0, bhi = n2, b = 1; /* backward frontier bq2[blo..bhi), at distance b */
   while (D == 1 << 30) {
+    if (flo == fhi) note_dead_region(m, n);
     if (flo == fhi || blo == bhi) return -1;
     if (fhi - flo <= bhi - blo) {
       for (int i = flo; i < fhi; i++) {
         int u = m->bq[i], e = t->out_start[u + 1];
         for (int k = next_free(m->fbits, m->nend[u], e); k < e; k = next_free(m->fbits, k + 1, e)) {
           int ll = t->out_list[k], w = t->links[ll].dst;
-          if (m->bseen[w] == st) continue;
+          if (m->bseen[w] == st || m->rdead[w] == m->turn) continue;
           m->bseen[w] = st;
           m->fdep[w] = a + 1;
           m->bq[n++] = w;
@@ -265,6 +323,7 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   const mt_topo *t = m->t;
   *saturated = 0;
   if (m->freecap[p] == 0) return -1; /* no link left this step; saturation is decided another step */
+  if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw) return find_child_sw(m, r, p, path, plen);
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
@@ -329,6 +388,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.freecap = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.alive = mt_xcalloc((size_t)N, sizeof(int));
   m.aidx = mt_xcalloc((size_t)N, sizeof(int));
+  m.gdead = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.rdead = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  if (t->n_sw) {
+    m.ecnt = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.elist = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.eidx = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  }
   m.bprev = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bq = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bseen = mt_xcalloc((size_t)t->n_vert, sizeof(int));
@@ -390,10 +456,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   int tstep = 0, rc = 0;
   const int progress = mt_plan_progress >= 0 ? mt_plan_progress : isatty(2);
   const double t0 = progress ? now_s() : 0;
+  const clock_t c0 = clock();
   double next_report = t0 + 2.0;
+  int reported = mt_plan_progress == 1;
   long turns = 0;
   while (remaining > 0) {
-    tstep++;
+    m.tstep = ++tstep;
     memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
     for (int l = 0; l < t->n_links; l++) {
       m.cap[l] = t->links[l].mult;
@@ -416,6 +484,24 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.aidx[v] = m.freecap[v] > 0 ? m.na : -1;
       if (m.freecap[v] > 0) m.alive[m.na++] = v;
     }
+    if (m.ecnt) {
+      memset(m.ecnt, 0, (size_t)t->n_vert * sizeof(int));
+      m.nel = 0;
+      m.ndirect = 0;
+      for (int v = 0; v < t->n_vert; v++) m.eidx[v] = -1;
+      for (int v = 0; v < N; v++)
+        for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+          int l = t->out_list[k], x = t->links[l].dst;
+          if (!mt_is_switch(t, x)) m.ndirect += t->links[l].mult;
+          else {
+            if (m.ecnt[x] == 0) {
+              m.eidx[x] = m.nel;
+              m.elist[m.nel++] = x;
+            }
+            m.ecnt[x] += t->links[l].mult;
+          }
+        }
+    }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       int *f = m.front + (size_t)r * N, k = 0;
@@ -435,6 +521,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       for (int r = 0; r < N && m.na > 0; r++) { /* trees take turns by root id; none can grow
                                                     once every end node is spent */
         if (m.size[r] == N) continue;
+        m.turn++;
         int *f = m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
           int oi = f[ptr[r]];
@@ -443,7 +530,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             break;
           }
           int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
-          if (m.freecap[p] == 0) { /* spent: a long run of them is jumped over */
+          if (m.aidx[p] < 0) { /* spent: a long run of them is jumped over */
             if (++spent > m.na + 8) {
               skip_spent(&m, r, &ptr[r]);
               spent = 0;
@@ -468,11 +555,18 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           }
           if (satd) m.sat[(size_t)r * N + oi] = m.newsat[r] = 1;
           ptr[r]++;
+          if (m.ecnt && m.ndirect == 0) { /* every switch a parent can send into is dead for
+                                             this tree: its turns are over for this step */
+            int i = 0;
+            while (i < m.nel && m.rdead[m.elist[i]] == m.turn) i++;
+            if (i == m.nel) ptr[r] = m.fsize[r];
+          }
         }
         if (progress && (++turns & 4095) == 0 && now_s() >= next_report) {
           fprintf(stderr, "plan: multitree on %s: step %d, %ld/%ld tree nodes added (%.0f%%), %.0f s\n", t->spec, tstep,
                   total - remaining, total, 100.0 * (double)(total - remaining) / (double)total, now_s() - t0);
           next_report = now_s() + 2.0;
+          reported = 1;
         }
       }
     } while (progress_made);
@@ -481,6 +575,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       break;
     }
   }
+  if (progress && reported && rc == 0)
+    fprintf(stderr, "plan: multitree on %s: %d all-gather steps, trees built in %.2f s (%.2f s CPU)\n", t->spec, tstep,
+            now_s() - t0, (double)(clock() - c0) / CLOCKS_PER_SEC);
   free(m.in_tree);
   free(m.order);
   free(m.pos);
@@ -494,6 +591,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.freecap);
   free(m.alive);
   free(m.aidx);
+  free(m.gdead);
+  free(m.rdead);
+  free(m.ecnt);
+  free(m.elist);
+  free(m.eidx);
   free(m.fbits);
   free(fbits_full);
   free(m.lpos);
