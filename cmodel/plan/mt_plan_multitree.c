@@ -31,33 +31,33 @@ int mt_plan_progress = -1;
 
 typedef struct {
   const mt_topo *t;
-  int N, W;             /* nodes; 64-bit words per tree in in_tree */
-  uint64_t *in_tree;    /* [r*W + v/64]: bit v%64 = node v is in tree r */
-  int *order;           /* [r*N + i]: nodes of tree r in the order added */
-  int *pos;             /* [r*N + v]: v's index in order of tree r, -1 outside */
-  int *lim;             /* [r]: order entries added before this step (the possible parents) */
-  int *size;            /* [r] */
-  int *front, *fsize;   /* [r*N + i]: candidate parents (indices into order), in order */
-  unsigned char *sat;   /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  int N, W;              /* nodes; 64-bit words per tree in in_tree */
+  uint64_t *in_tree;     /* [r*W + v/64]: bit v%64 = node v is in tree r */
+  int *order;            /* [r*N + i]: nodes of tree r in the order added */
+  int *pos;              /* [r*N + v]: v's index in order of tree r, -1 outside */
+  int *lim;              /* [r]: order entries added before this step (the possible parents) */
+  int *size;             /* [r] */
+  int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
+  unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
   unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
-  int *cap;             /* [link] capacity left in this step */
-  int *freecap;         /* [vertex] sum of cap over its out links (a quick "nothing left") */
+  int *cap;              /* [link] capacity left in this step */
+  int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
   int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
   int tstep;
-  int *gdead;           /* [switch] == tstep: no free link to any end node is reachable from it */
-  int turn, *rdead;     /* [switch] == turn: no end node outside this turn's tree is reachable */
+  int *gdead;       /* [switch] == tstep: no free link to any end node is reachable from it */
+  int turn, *rdead; /* [switch] == turn: no end node outside this turn's tree is reachable */
   /* switch networks: where the end nodes that can still send lead (free units): ecnt per
    * switch, the switches with ecnt > 0 in elist (eidx: index or -1), ndirect to end nodes */
   int *ecnt, *elist, *eidx, nel;
   long ndirect;
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
-  int *lpos;            /* [link]: its position in out_list */
-  int *nend;            /* [vertex]: end of its links to end nodes (they come first) */
-  int *nbase;           /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
+  int *lpos;               /* [link]: its position in out_list */
+  int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
+  int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
-  uint64_t *rcv;        /* [v/64]: end node v has a free link from a switch */
-  int *fincap;          /* [node]: capacity left on its links from switches */
+  uint64_t *rcv;           /* [v/64]: end node v has a free link from a switch */
+  int *fincap;             /* [node]: capacity left on its links from switches */
   /* search scratch for switch networks: forward (from the parent) and backward (from
    * the end nodes it could reach) breadth-first searches; *seen are stamps */
   int *bprev, *bq, *bseen, *fdep, bstamp;
@@ -322,7 +322,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
 static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *saturated) {
   const mt_topo *t = m->t;
   *saturated = 0;
-  if (m->freecap[p] == 0) return -1; /* no link left this step; saturation is decided another step */
+  if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw) return find_child_sw(m, r, p, path, plen);
   int all_in = 1;
