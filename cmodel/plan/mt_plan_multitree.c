@@ -14,11 +14,13 @@
  * The result is the all-gather schedule; reduce-scatter is its reverse (step
  * tot - t + 1), and all-gather moves after it (step tot + t).
  *
- * Cost (docs/planner.md, "Planning time"): the turns are the same as in the plain
- * algorithm, but a parent with no free out link (a "spent" node) can never add a node
- * in this step, so a turn that meets a run of spent parents jumps over it by looking
- * at the nodes that still have capacity; and the search at a switch skips its used
- * links a machine word at a time. Both only skip what the plain scan would reject. */
+ * Cost (docs/planner.md, "Planning time on switch networks"): the turns and the paths are
+ * those of the plain algorithm; what is skipped is known to fail. A parent with no free
+ * out link (spent) cannot add a node in this step: runs of them are jumped over via the
+ * nodes that still have capacity. Free links are a bit per out-list position. The switch
+ * search finds the BFS's path (shortest, smallest out-list positions) from both ends.
+ * A search that fails leaves a region dead for the tree in this turn (for all trees when
+ * it has no free link to an end node), and a turn ends when all a tree could use is dead. */
 #include "plan/mt_sched.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +48,7 @@ typedef struct {
   int tstep;
   int *gdead;       /* [switch] == tstep: no free link to any end node is reachable from it */
   int turn, *rdead; /* [switch] == turn: no end node outside this turn's tree is reachable */
+  int skipped;      /* the current search skipped a switch dead for the tree */
   /* switch networks: where the end nodes that can still send lead (free units): ecnt per
    * switch, the switches with ecnt > 0 in elist (eidx: index or -1), ndirect to end nodes */
   int *ecnt, *elist, *eidx, nel;
@@ -61,7 +64,8 @@ typedef struct {
   /* search scratch for switch networks: forward (from the parent) and backward (from
    * the end nodes it could reach) breadth-first searches; *seen are stamps */
   int *bprev, *bq, *bseen, *fdep, bstamp;
-  int *bq2, *bseen2, *bdep, *okst, *kst;
+  int *bq2, *bseen2, *bdep; /* backward: queue, stamps, distance to an end node */
+  int *okst, *kst;          /* path rebuild: dead ends (stamp), next out-list position per depth */
 } mt_state;
 
 static inline int in_tree(const mt_state *m, int r, int v) {
@@ -162,6 +166,7 @@ static int free_link_out_of_tree(const mt_state *m, int r, int u) {
 static void note_dead_region(mt_state *m, int n) {
   const mt_topo *t = m->t;
   for (int i = 1; i < n; i++) m->rdead[m->bq[i]] = m->turn;
+  if (m->skipped) return; /* the region continues into switches dead only for this tree */
   for (int i = 1; i < n; i++) {
     int x = m->bq[i];
     if (next_free(m->fbits, t->out_start[x], m->nend[x]) < m->nend[x]) return;
@@ -196,6 +201,7 @@ static void note_dead_region(mt_state *m, int n) {
 static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   const mt_topo *t = m->t;
   const int st = ++m->bstamp;
+  m->skipped = 0;
   int n = 0;
   m->bq[n++] = p;
   m->bseen[p] = st;
@@ -208,7 +214,11 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
         int ll = t->out_list[k], w = t->links[ll].dst;
-        if (m->bseen[w] == st || m->rdead[w] == m->turn) continue;
+        if (m->bseen[w] == st) continue;
+        if (m->rdead[w] == m->turn) { /* dead for this tree: not searched again */
+          m->skipped = 1;
+          continue;
+        }
         m->bseen[w] = st;
         m->fdep[w] = a + 1;
         m->bprev[w] = ll;
@@ -248,7 +258,11 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
         int u = m->bq[i], e = t->out_start[u + 1];
         for (int k = next_free(m->fbits, m->nend[u], e); k < e; k = next_free(m->fbits, k + 1, e)) {
           int ll = t->out_list[k], w = t->links[ll].dst;
-          if (m->bseen[w] == st || m->rdead[w] == m->turn) continue;
+          if (m->bseen[w] == st) continue;
+          if (m->rdead[w] == m->turn) { /* dead for this tree: not searched again */
+            m->skipped = 1;
+            continue;
+          }
           m->bseen[w] = st;
           m->fdep[w] = a + 1;
           m->bq[n++] = w;
