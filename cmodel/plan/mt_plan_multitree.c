@@ -187,6 +187,19 @@ static void note_dead_region(mt_state *m, int n) {
     }
 }
 
+/* The forward search reaches switch w at depth d: 1 if w is new (then marked), 0 if seen or
+ * dead for this tree (not searched again in its turn). */
+static inline int fwd_visit(mt_state *m, int w, int st, int d) {
+  if (m->bseen[w] == st) return 0;
+  if (m->rdead[w] == m->turn) {
+    m->skipped = 1;
+    return 0;
+  }
+  m->bseen[w] = st;
+  m->fdep[w] = d;
+  return 1;
+}
+
 /* Switch networks: breadth-first search from p through switches over free links; the
  * child is the first end node outside tree r met (links in preference order, the end
  * nodes of a vertex before its switches); the path in path/plen; -1 if none.
@@ -214,13 +227,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
         int ll = t->out_list[k], w = t->links[ll].dst;
-        if (m->bseen[w] == st) continue;
-        if (m->rdead[w] == m->turn) { /* dead for this tree: not searched again */
-          m->skipped = 1;
-          continue;
-        }
-        m->bseen[w] = st;
-        m->fdep[w] = a + 1;
+        if (!fwd_visit(m, w, st, a + 1)) continue;
         m->bprev[w] = ll;
         m->bq[n++] = w;
       }
@@ -258,13 +265,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
         int u = m->bq[i], e = t->out_start[u + 1];
         for (int k = next_free(m->fbits, m->nend[u], e); k < e; k = next_free(m->fbits, k + 1, e)) {
           int ll = t->out_list[k], w = t->links[ll].dst;
-          if (m->bseen[w] == st) continue;
-          if (m->rdead[w] == m->turn) { /* dead for this tree: not searched again */
-            m->skipped = 1;
-            continue;
-          }
-          m->bseen[w] = st;
-          m->fdep[w] = a + 1;
+          if (!fwd_visit(m, w, st, a + 1)) continue;
           m->bq[n++] = w;
           if (m->bseen2[w] == st && a + 1 + m->bdep[w] < D) D = a + 1 + m->bdep[w];
         }
