@@ -59,6 +59,7 @@ typedef struct {
   int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
   int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
+  int *odst, *isrc;        /* the far end of out_list[k] and in_list[k] (kept together for speed) */
   uint64_t *rcv;           /* [v/64]: end node v has a free link from a switch */
   int *fincap;             /* [node]: capacity left on its links from switches */
   /* search scratch for switch networks: forward (from the parent) and backward (from
@@ -177,7 +178,7 @@ static void note_dead_region(mt_state *m, int n) {
       int y = t->links[m->in_list[k]].src, e = t->out_start[y + 1], live = 0;
       if (y >= m->N || m->aidx[y] < 0) continue;
       for (int j = next_free(m->fbits, t->out_start[y], e); j < e && !live; j = next_free(m->fbits, j + 1, e)) {
-        int w = t->links[t->out_list[j]].dst;
+        int w = m->odst[j];
         live = !mt_is_switch(t, w) || m->gdead[w] != m->tstep;
       }
       if (live) continue;
@@ -226,7 +227,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       int u = m->bq[i], l = free_link_out_of_tree(m, r, u), b = t->out_start[u + 1];
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
-        int ll = t->out_list[k], w = t->links[ll].dst;
+        int ll = t->out_list[k], w = m->odst[k];
         if (!fwd_visit(m, w, st, a + 1)) continue;
         m->bprev[w] = ll;
         m->bq[n++] = w;
@@ -248,7 +249,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
     for (uint64_t bits = m->rcv[wi] & ~tr[wi]; bits; bits &= bits - 1) {
       int w = wi * 64 + __builtin_ctzll(bits);
       for (int k = m->in_start[w]; k < m->in_start[w + 1]; k++) {
-        int l = m->in_list[k], x = t->links[l].src;
+        int l = m->in_list[k], x = m->isrc[k];
         if (m->cap[l] <= 0 || !mt_is_switch(t, x) || m->bseen2[x] == st) continue;
         m->bseen2[x] = st;
         m->bdep[x] = 1;
@@ -264,7 +265,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       for (int i = flo; i < fhi; i++) {
         int u = m->bq[i], e = t->out_start[u + 1];
         for (int k = next_free(m->fbits, m->nend[u], e); k < e; k = next_free(m->fbits, k + 1, e)) {
-          int ll = t->out_list[k], w = t->links[ll].dst;
+          int w = m->odst[k];
           if (!fwd_visit(m, w, st, a + 1)) continue;
           m->bq[n++] = w;
           if (m->bseen2[w] == st && a + 1 + m->bdep[w] < D) D = a + 1 + m->bdep[w];
@@ -277,7 +278,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
       for (int i = blo; i < bhi; i++) {
         int x = m->bq2[i];
         for (int k = m->in_start[x]; k < m->in_start[x + 1]; k++) {
-          int l = m->in_list[k], y = t->links[l].src;
+          int l = m->in_list[k], y = m->isrc[k];
           if (m->cap[l] <= 0 || !mt_is_switch(t, y) || m->bseen2[y] == st) continue;
           m->bseen2[y] = st;
           m->bdep[y] = b + 1;
@@ -299,7 +300,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
     const int e = t->out_start[v + 1];
     int k = next_free(m->fbits, m->kst[d], e), z = -1;
     for (; k < e; k = next_free(m->fbits, k + 1, e)) {
-      z = t->links[t->out_list[k]].dst;
+      z = m->odst[k];
       if (D - (d + 1) <= b ? m->bseen2[z] == st && m->bdep[z] == D - d - 1
                            : m->bseen[z] == st && m->fdep[z] == d + 1 && m->okst[z] != st)
         break;
@@ -319,11 +320,11 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   while (D - d > 1) { /* backward distances: each level has a next one */
     const int e = t->out_start[v + 1];
     int k = next_free(m->fbits, m->nend[v], e);
-    while (k < e && !(m->bseen2[t->links[t->out_list[k]].dst] == st && m->bdep[t->links[t->out_list[k]].dst] == D - d - 1))
+    while (k < e && !(m->bseen2[m->odst[k]] == st && m->bdep[m->odst[k]] == D - d - 1))
       k = next_free(m->fbits, k + 1, e);
     if (k >= e) return -1; /* cannot happen */
     path[d++] = t->out_list[k];
-    v = t->links[t->out_list[k]].dst;
+    v = m->odst[k];
   }
   path[d] = free_link_out_of_tree(m, r, v);
   if (path[d] < 0) return -1; /* cannot happen either */
@@ -451,6 +452,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       }
       int d = t->links[l].dst;
       m.in_list[m.in_start[d] + fill[d]++] = l;
+    }
+    m.odst = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    m.isrc = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    for (int k = 0; k < t->n_links; k++) {
+      m.odst[k] = t->links[t->out_list[k]].dst;
+      m.isrc[k] = t->links[m.in_list[k]].src;
     }
     m.rcv = mt_xcalloc((size_t)m.W, sizeof(uint64_t));
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
@@ -627,6 +634,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.kst);
   free(m.in_start);
   free(m.in_list);
+  free(m.odst);
+  free(m.isrc);
   free(m.rcv);
   free(m.fincap);
   free(ptr);
