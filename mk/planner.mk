@@ -4,6 +4,12 @@ t-planner-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_cli.sh $(BUILD)/multitree
 TEST_STEPS += t-planner-cli
 
+# Switch-network planning speed (issue #11 item 10): a 1024-node star planned within a CPU
+# budget, checked; tb/cli/test_plan_speed.sh.
+t-planner-speed: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 300 tb/cli/test_plan_speed.sh $(BUILD)/multitree
+TEST_STEPS += t-planner-speed
+
 .PHONY: bench-planner
 bench-planner: $(BUILD)/multitree
 	@scripts/bench_planner.sh $(BUILD)/multitree

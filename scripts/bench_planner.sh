@@ -1,22 +1,32 @@
 #!/usr/bin/env bash
-# bench_planner.sh BIN: time MultiTree planning (trees + schedule tables) on 32x32 and
-# 64x64 tori; wall and CPU seconds. Writes build/bench/planner.txt.
+# bench_planner.sh BIN [CASES]: time MultiTree planning (trees + schedule tables): tori, and
+# switch networks (fat-trees, stars of one switch generated here); wall and CPU seconds and
+# peak memory (/usr/bin/time). CASES: "small" (default: what make bench runs, about a
+# minute of CPU) or "large" (adds fattree:2,10, the 4096-node star, torus:64x64 and
+# fattree:16,3; many minutes). Writes build/bench/planner.txt.
 set -u
 BIN=${1:-build/multitree}
+CASES=${2:-small}
 mkdir -p build/bench
 out=build/bench/planner.txt
-TIMEFORMAT='%R %U %S'
+star() { # star N: N end nodes on one switch
+  local f=build/bench/star$1.topo
+  [ -f "$f" ] || { echo "nodes $1"; echo "switches 1"; for ((i = 0; i < $1; i++)); do echo "link $i s0"; done; } >"$f"
+  echo "file:$f"
+}
+topos=(torus:32x32 fattree:2,8 fattree:8,3 fattree:2,9 "$(star 1024)" "$(star 2048)")
+[ "$CASES" = large ] && topos+=(fattree:2,10 "$(star 4096)" torus:64x64 fattree:16,3)
 {
-  echo "# planner benchmark, $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m)), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "| topology | nodes | steps | planner's own time s | wall s | cpu s (user+sys) |"
-  echo "|---|---|---|---|---|---|"
-  for topo in torus:32x32 torus:64x64; do
-    { time "$BIN" plan --topo "$topo" --algo multitree --bytes 64M >build/bench/plan.log; } 2>build/bench/time.log
-    read -r wall usr sys <build/bench/time.log
+  echo "# planner benchmark, $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m)), load average $(cut -d' ' -f1-3 /proc/loadavg), $BIN"
+  echo "| topology | nodes | steps | planner's own time s | wall s | cpu s (user+sys) | peak MB |"
+  echo "|---|---|---|---|---|---|---|"
+  for topo in "${topos[@]}"; do
+    /usr/bin/time -f '%e %U %S %M' -o build/bench/time.log "$BIN" plan --topo "$topo" --algo multitree --bytes 64M >build/bench/plan.log
+    read -r wall usr sys kb <build/bench/time.log
     steps=$(sed -n 's/^steps: \([0-9]*\).*/\1/p' build/bench/plan.log)
     own=$(sed -n 's/^planned in \([0-9.]*\) s/\1/p' build/bench/plan.log)
     n=$(sed -n 's/.*: \([0-9]*\) nodes.*/\1/p' build/bench/plan.log)
-    awk -v t="$topo" -v n="$n" -v s="$steps" -v o="$own" -v w="$wall" -v u="$usr" -v y="$sys" \
-      'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f |\n", t, n, s, o, w, u + y }'
+    awk -v t="${topo##*/}" -v n="$n" -v s="$steps" -v o="$own" -v w="$wall" -v u="$usr" -v y="$sys" -v k="$kb" \
+      'BEGIN { printf "| %s | %s | %s | %s | %s | %.2f | %.0f |\n", t, n, s, o, w, u + y, k / 1024 }'
   done
 } | tee "$out"

@@ -115,6 +115,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--progress")) mt_plan_progress = 1; /* also when stderr is not a terminal */
     else if (a[0] == '-') {
       fprintf(stderr, "multitree %s: unknown option '%s'\n", argv[1], a);
       return -1;

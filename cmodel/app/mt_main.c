@@ -9,7 +9,10 @@
 static const mt_app_cmd commands[] = {
   {"plan", mt_app_plan,
    "multitree plan --topo T --algo A --bytes N [--elem B] [--local-ports L] [--json FILE] [--dot FILE] [--print] [--quiet]\n"
-   "  Build an all-reduce schedule and its per-node schedule tables.\n",
+   "              [--progress]\n"
+   "  Build an all-reduce schedule and its per-node schedule tables. Planning that runs for\n"
+   "  seconds prints a progress line to stderr every 2 s when stderr is a terminal, or always\n"
+   "  with --progress.\n",
    NULL},
   {"rom", mt_app_rom,
    "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"

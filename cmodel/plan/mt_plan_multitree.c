@@ -12,75 +12,373 @@
  * the parent through switches with free capacity, nodes on a switch before the
  * switch's neighbours; every link on the path is consumed.
  * The result is the all-gather schedule; reduce-scatter is its reverse (step
- * tot - t + 1), and all-gather moves after it (step tot + t). */
+ * tot - t + 1), and all-gather moves after it (step tot + t).
+ *
+ * Cost (docs/planner.md, "Planning time on switch networks"): the turns and the paths are
+ * those of the plain algorithm; what is skipped is known to fail. A parent with no free
+ * out link (spent) cannot add a node in this step: runs of them are jumped over via the
+ * nodes that still have capacity. Free links are a bit per out-list position. The switch
+ * search finds the BFS's path (shortest, smallest out-list positions) from both ends.
+ * A search that fails leaves a region dead for the tree in this turn (for all trees when
+ * it has no free link to an end node), and a turn ends when all a tree could use is dead. */
 #include "plan/mt_sched.h"
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int mt_plan_progress = -1;
 
 typedef struct {
   const mt_topo *t;
-  int N;
-  unsigned char *in_tree; /* [r*N + v] */
-  int *order;             /* [r*N + i]: nodes of tree r in the order added */
-  int *ostep;             /* [r*N + i]: step node order[i] was added in */
-  int *size;              /* [r] */
-  int *front, *fsize;     /* [r*N + i]: candidate parents (indices into order), in order */
-  unsigned char *sat;     /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
-  int *cap;               /* [link] capacity left in this step */
-  int *freecap;           /* [vertex] sum of cap over its out links (a quick "nothing left") */
-  /* BFS scratch for switch networks */
-  int *bprev, *bq, *bseen, bstamp;
+  int N, W;              /* nodes; 64-bit words per tree in in_tree */
+  uint64_t *in_tree;     /* [r*W + v/64]: bit v%64 = node v is in tree r */
+  int *order;            /* [r*N + i]: nodes of tree r in the order added */
+  int *pos;              /* [r*N + v]: v's index in order of tree r, -1 outside */
+  int *lim;              /* [r]: order entries added before this step (the possible parents) */
+  int *size;             /* [r] */
+  int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
+  unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
+  int *cap;              /* [link] capacity left in this step */
+  int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
+  int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
+  int tstep;
+  int *gdead;       /* [switch] == tstep: no free link to any end node is reachable from it */
+  int turn, *rdead; /* [switch] == turn: no end node outside this turn's tree is reachable */
+  int skipped;      /* the current search skipped a switch dead for the tree */
+  /* switch networks: where the end nodes that can still send lead (free units): ecnt per
+   * switch, the switches with ecnt > 0 in elist (eidx: index or -1), ndirect to end nodes */
+  int *ecnt, *elist, *eidx, nel;
+  long ndirect;
+  /* switch networks: free links by position in the out lists, a bit per position */
+  uint64_t *fbits;
+  int *lpos;               /* [link]: its position in out_list */
+  int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
+  int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
+  int *in_start, *in_list; /* [vertex]: its in links (CSR) */
+  int *odst, *isrc;        /* the far end of out_list[k] and in_list[k] (kept together for speed) */
+  uint64_t *rcv;           /* [v/64]: end node v has a free link from a switch */
+  int *fincap;             /* [node]: capacity left on its links from switches */
+  /* search scratch for switch networks: forward (from the parent) and backward (from
+   * the end nodes it could reach) breadth-first searches; *seen are stamps */
+  int *bprev, *bq, *bseen, *fdep, bstamp;
+  int *bq2, *bseen2, *bdep; /* backward: queue, stamps, distance to an end node */
+  int *okst, *kst;          /* path rebuild: dead ends (stamp), next out-list position per depth */
 } mt_state;
 
-/* Find a child for parent p of tree r. Returns the child, or -1; fills path (links). */
-static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *saturated) {
+static inline int in_tree(const mt_state *m, int r, int v) {
+  return (int)(m->in_tree[(size_t)r * m->W + (unsigned)v / 64] >> (v % 64) & 1);
+}
+
+/* End node v is spent: it cannot send in this step. */
+static void drop_alive(mt_state *m, int v) {
+  int i = m->aidx[v], last = m->alive[--m->na];
+  m->alive[i] = last;
+  m->aidx[last] = i;
+  m->aidx[v] = -1;
+}
+
+/* `units` free units of link l, from an end node that can still send, are gone. */
+static void entry_dec(mt_state *m, int l, int units) {
+  int x = m->t->links[l].dst;
+  if (!mt_is_switch(m->t, x)) {
+    m->ndirect -= units;
+    return;
+  }
+  if ((m->ecnt[x] -= units) == 0) {
+    int i = m->eidx[x], last = m->elist[--m->nel];
+    m->elist[i] = last;
+    m->eidx[last] = i;
+    m->eidx[x] = -1;
+  }
+}
+
+/* Consume one unit of link l. */
+static void use_link(mt_state *m, int l) {
   const mt_topo *t = m->t;
-  const unsigned char *in = m->in_tree + (size_t)r * m->N;
-  if (t->n_sw == 0) {
-    if (m->freecap[p] == 0) { /* no link left this step; saturation is decided another step */
-      *saturated = 0;
-      return -1;
+  int src = t->links[l].src;
+  if (m->ecnt && src < m->N && m->aidx[src] >= 0) entry_dec(m, l, 1);
+  if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lpos[l] / 64] &= ~(1ull << (m->lpos[l] % 64));
+  int dst = t->links[l].dst;
+  if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0) m->rcv[dst / 64] &= ~(1ull << (dst % 64));
+  if (--m->freecap[src] == 0 && src < m->N && m->aidx[src] >= 0) drop_alive(m, src);
+}
+
+/* First position in [a, b) whose link is free, or b. */
+static inline int next_free(const uint64_t *fb, int a, int b) {
+  while (a < b) {
+    uint64_t w = fb[a / 64] >> (a % 64);
+    if (w) {
+      int k = a + __builtin_ctzll(w);
+      return k < b ? k : b;
     }
-    int all_in = 1;
-    for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
-      int l = t->out_list[k], c = t->links[l].dst;
-      if (in[c]) continue;
-      all_in = 0;
-      if (m->cap[l] > 0) {
-        path[0] = l;
-        *plen = 1;
-        return c;
-      }
+    a = (a / 64 + 1) * 64;
+  }
+  return b;
+}
+
+/* Search cost below which the plain breadth-first search is left to finish alone. */
+#define MT_FWD_BUDGET 8
+
+/* Path of the search tree from p to u, then link l (u -> child); returns the child. */
+static int bfs_path(const mt_state *m, int p, int u, int l, int *path, int *plen) {
+  const mt_topo *t = m->t;
+  int len = 0;
+  for (int v = u; v != p; v = t->links[m->bprev[v]].src) len++;
+  *plen = len + 1;
+  path[len] = l;
+  for (int v = u, i = len - 1; v != p; v = t->links[m->bprev[v]].src, i--) path[i] = m->bprev[v];
+  return t->links[l].dst;
+}
+
+/* len <= 64 bits of a bit array from bit off (the array has a spare word at its end) */
+static inline uint64_t bits_at(const uint64_t *a, int off, int len) {
+  uint64_t w = a[off / 64] >> (off % 64);
+  if (off % 64) w |= a[off / 64 + 1] << (64 - off % 64);
+  return len == 64 ? w : w & ((1ull << len) - 1);
+}
+
+/* First free link from u to an end node outside tree r, or -1. */
+static int free_link_out_of_tree(const mt_state *m, int r, int u) {
+  const mt_topo *t = m->t;
+  const int ne = m->nend[u];
+  if (m->nbase[u] >= 0) { /* a word of links at a time: free and not in the tree */
+    const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+    for (int k0 = t->out_start[u]; k0 < ne; k0 += 64) {
+      int len = ne - k0 < 64 ? ne - k0 : 64;
+      uint64_t c = bits_at(m->fbits, k0, len) & ~bits_at(tr, m->nbase[u] + (k0 - t->out_start[u]), len);
+      if (c) return t->out_list[k0 + __builtin_ctzll(c)];
     }
-    *saturated = all_in;
     return -1;
   }
-  *saturated = 0;
-  m->bstamp++;
-  int h = 0, n = 0;
-  m->bq[n++] = p;
-  m->bseen[p] = m->bstamp;
-  m->bprev[p] = -1;
-  while (h < n) {
-    int u = m->bq[h++];
-    for (int k = t->out_start[u]; k < t->out_start[u + 1]; k++) {
-      int l = t->out_list[k], w = t->links[l].dst;
-      if (m->cap[l] <= 0 || m->bseen[w] == m->bstamp) continue;
-      if (!mt_is_switch(t, w)) {
-        if (in[w]) continue;
-        int len = 0;
-        for (int v = u; v != p; v = t->links[m->bprev[v]].src) len++;
-        *plen = len + 1;
-        path[len] = l;
-        for (int v = u, i = len - 1; v != p; v = t->links[m->bprev[v]].src, i--) path[i] = m->bprev[v];
-        return w;
+  for (int k = next_free(m->fbits, m->t->out_start[u], ne); k < ne; k = next_free(m->fbits, k + 1, ne))
+    if (!in_tree(m, r, t->links[t->out_list[k]].dst)) return t->out_list[k];
+  return -1;
+}
+
+/* A search from p found nothing: the switches it visited (bq[1..n), closed under free
+ * links) are dead for this tree until the end of its turn (nothing frees a link in a
+ * turn), and for every tree if none has a free link to an end node; then an end node
+ * whose free links all lead into dead switches is spent too (its search would fail the
+ * same way), so the turns stop trying it. */
+static void note_dead_region(mt_state *m, int n) {
+  const mt_topo *t = m->t;
+  for (int i = 1; i < n; i++) m->rdead[m->bq[i]] = m->turn;
+  if (m->skipped) return; /* the region continues into switches dead only for this tree */
+  for (int i = 1; i < n; i++) {
+    int x = m->bq[i];
+    if (next_free(m->fbits, t->out_start[x], m->nend[x]) < m->nend[x]) return;
+  }
+  for (int i = 1; i < n; i++) m->gdead[m->bq[i]] = m->tstep;
+  for (int i = 1; i < n; i++)
+    for (int k = m->in_start[m->bq[i]]; k < m->in_start[m->bq[i] + 1]; k++) {
+      int y = t->links[m->in_list[k]].src, e = t->out_start[y + 1], live = 0;
+      if (y >= m->N || m->aidx[y] < 0) continue;
+      for (int j = next_free(m->fbits, t->out_start[y], e); j < e && !live; j = next_free(m->fbits, j + 1, e)) {
+        int w = m->odst[j];
+        live = !mt_is_switch(t, w) || m->gdead[w] != m->tstep;
       }
-      m->bseen[w] = m->bstamp;
-      m->bprev[w] = l;
-      m->bq[n++] = w;
+      if (live) continue;
+      for (int j = next_free(m->fbits, t->out_start[y], e); j < e; j = next_free(m->fbits, j + 1, e))
+        entry_dec(m, t->out_list[j], m->cap[t->out_list[j]]);
+      drop_alive(m, y);
+    }
+}
+
+/* The forward search reaches switch w at depth d: 1 if w is new (then marked), 0 if seen or
+ * dead for this tree (not searched again in its turn). */
+static inline int fwd_visit(mt_state *m, int w, int st, int d) {
+  if (m->bseen[w] == st) return 0;
+  if (m->rdead[w] == m->turn) {
+    m->skipped = 1;
+    return 0;
+  }
+  m->bseen[w] = st;
+  m->fdep[w] = d;
+  return 1;
+}
+
+/* Switch networks: breadth-first search from p through switches over free links; the
+ * child is the first end node outside tree r met (links in preference order, the end
+ * nodes of a vertex before its switches); the path in path/plen; -1 if none.
+ * That search returns the shortest path from p to an end node outside the tree, ties
+ * broken by the smallest sequence of out-list positions (a breadth-first search visits
+ * each level in that order). When the plain search grows past MT_FWD_BUDGET switches
+ * (late in a step few end nodes can still receive, and it would cover most of the
+ * network), the same path is found by searching from both ends: forward from p,
+ * backward from the switches with a free link to an end node outside the tree,
+ * expanding the smaller frontier, until they meet at distance D; then the path is
+ * rebuilt from p taking at each vertex the first free link that stays on a D-hop path. */
+static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
+  const mt_topo *t = m->t;
+  const int st = ++m->bstamp;
+  m->skipped = 0;
+  int n = 0;
+  m->bq[n++] = p;
+  m->bseen[p] = st;
+  m->fdep[p] = 0;
+  m->bprev[p] = -1;
+  int flo = 0, fhi = 1, a = 0; /* forward frontier bq[flo..fhi), at depth a, not expanded */
+  while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET)) {
+    for (int i = flo; i < fhi; i++) {
+      int u = m->bq[i], l = free_link_out_of_tree(m, r, u), b = t->out_start[u + 1];
+      if (l >= 0) return bfs_path(m, p, u, l, path, plen);
+      for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
+        int ll = t->out_list[k], w = m->odst[k];
+        if (!fwd_visit(m, w, st, a + 1)) continue;
+        m->bprev[w] = ll;
+        m->bq[n++] = w;
+      }
+    }
+    flo = fhi;
+    fhi = n;
+    a++;
+  }
+  if (flo == fhi) {
+    note_dead_region(m, n);
+    return -1;
+  }
+  /* backward level 1: switches with a free link to an end node outside the tree; the
+   * forward search has expanded levels < a without meeting one */
+  int n2 = 0, D = 1 << 30;
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  for (int wi = 0; wi < m->W; wi++)
+    for (uint64_t bits = m->rcv[wi] & ~tr[wi]; bits; bits &= bits - 1) {
+      int w = wi * 64 + __builtin_ctzll(bits);
+      for (int k = m->in_start[w]; k < m->in_start[w + 1]; k++) {
+        int l = m->in_list[k], x = m->isrc[k];
+        if (m->cap[l] <= 0 || !mt_is_switch(t, x) || m->bseen2[x] == st) continue;
+        m->bseen2[x] = st;
+        m->bdep[x] = 1;
+        m->bq2[n2++] = x;
+        if (m->bseen[x] == st && m->fdep[x] + 1 < D) D = m->fdep[x] + 1;
+      }
+    }
+  int blo = 0, bhi = n2, b = 1; /* backward frontier bq2[blo..bhi), at distance b */
+  while (D == 1 << 30) {
+    if (flo == fhi) note_dead_region(m, n);
+    if (flo == fhi || blo == bhi) return -1;
+    if (fhi - flo <= bhi - blo) {
+      for (int i = flo; i < fhi; i++) {
+        int u = m->bq[i], e = t->out_start[u + 1];
+        for (int k = next_free(m->fbits, m->nend[u], e); k < e; k = next_free(m->fbits, k + 1, e)) {
+          int w = m->odst[k];
+          if (!fwd_visit(m, w, st, a + 1)) continue;
+          m->bq[n++] = w;
+          if (m->bseen2[w] == st && a + 1 + m->bdep[w] < D) D = a + 1 + m->bdep[w];
+        }
+      }
+      flo = fhi;
+      fhi = n;
+      a++;
+    } else {
+      for (int i = blo; i < bhi; i++) {
+        int x = m->bq2[i];
+        for (int k = m->in_start[x]; k < m->in_start[x + 1]; k++) {
+          int l = m->in_list[k], y = m->isrc[k];
+          if (m->cap[l] <= 0 || !mt_is_switch(t, y) || m->bseen2[y] == st) continue;
+          m->bseen2[y] = st;
+          m->bdep[y] = b + 1;
+          m->bq2[n2++] = y;
+          if (m->bseen[y] == st && m->fdep[y] + b + 1 < D) D = m->fdep[y] + b + 1;
+        }
+      }
+      blo = bhi;
+      bhi = n2;
+      b++;
     }
   }
+  /* Rebuild the path in out-list order: a depth-first search from p over forward
+   * vertices one level deeper each hop (okst marks the dead ends), until a switch whose
+   * backward distance completes D; from there the backward distances lead the way. */
+  int d = 0, v = p;
+  m->kst[0] = m->nend[p];
+  while (D - d > b) {
+    const int e = t->out_start[v + 1];
+    int k = next_free(m->fbits, m->kst[d], e), z = -1;
+    for (; k < e; k = next_free(m->fbits, k + 1, e)) {
+      z = m->odst[k];
+      if (D - (d + 1) <= b ? m->bseen2[z] == st && m->bdep[z] == D - d - 1
+                           : m->bseen[z] == st && m->fdep[z] == d + 1 && m->okst[z] != st)
+        break;
+    }
+    if (k >= e) { /* dead end: back up */
+      m->okst[v] = st;
+      if (d == 0) return -1; /* cannot happen: the searches met */
+      d--;
+      v = t->links[path[d]].src;
+      continue;
+    }
+    m->kst[d] = k + 1;
+    path[d++] = t->out_list[k];
+    v = z;
+    m->kst[d] = m->nend[v];
+  }
+  while (D - d > 1) { /* backward distances: each level has a next one */
+    const int e = t->out_start[v + 1];
+    int k = next_free(m->fbits, m->nend[v], e);
+    while (k < e && !(m->bseen2[m->odst[k]] == st && m->bdep[m->odst[k]] == D - d - 1))
+      k = next_free(m->fbits, k + 1, e);
+    if (k >= e) return -1; /* cannot happen */
+    path[d++] = t->out_list[k];
+    v = m->odst[k];
+  }
+  path[d] = free_link_out_of_tree(m, r, v);
+  if (path[d] < 0) return -1; /* cannot happen either */
+  *plen = d + 1;
+  return t->links[path[d]].dst;
+}
+
+/* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
+ * *saturated: p has every neighbour in the tree (direct networks; never set on switch
+ * networks, where reachability depends on the capacity left). */
+static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *saturated) {
+  const mt_topo *t = m->t;
+  *saturated = 0;
+  if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
+  if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
+  if (t->n_sw) return find_child_sw(m, r, p, path, plen);
+  int all_in = 1;
+  for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
+    int l = t->out_list[k], c = t->links[l].dst;
+    if (in_tree(m, r, c)) continue;
+    all_in = 0;
+    if (m->cap[l] > 0) {
+      path[0] = l;
+      *plen = 1;
+      return c;
+    }
+  }
+  *saturated = all_in;
   return -1;
+}
+
+/* Tree r's turn skipped spent parents up to front index *ptr: move *ptr to the first
+ * front entry at or after it whose node still has capacity (or to the end). Costs the
+ * number of such nodes, not the length of the front. */
+static void skip_spent(const mt_state *m, int r, int *ptr) {
+  const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
+  int from = f[*ptr], best = m->lim[r];
+  for (int i = 0; i < m->na; i++) {
+    int oi = pos[m->alive[i]];
+    if (oi >= from && oi < best) best = oi;
+  }
+  int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (f[mid] < best) lo = mid + 1;
+    else hi = mid;
+  }
+  *ptr = lo;
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
@@ -90,101 +388,256 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_state m = {0};
   m.t = t;
   m.N = N;
+  m.W = (N + 63) / 64;
   size_t NN = (size_t)N * (size_t)N;
-  m.in_tree = mt_xcalloc(NN, 1);
+  m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
   m.order = mt_xcalloc(NN, sizeof(int));
-  m.ostep = mt_xcalloc(NN, sizeof(int));
+  m.pos = mt_xcalloc(NN, sizeof(int));
+  memset(m.pos, 0xff, NN * sizeof(int));
   m.front = mt_xcalloc(NN, sizeof(int));
   m.sat = mt_xcalloc(NN, 1);
+  m.newsat = mt_xcalloc((size_t)N, 1);
+  m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
   m.fsize = mt_xcalloc((size_t)N, sizeof(int));
   m.cap = mt_xcalloc((size_t)t->n_links, sizeof(int));
   m.freecap = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.alive = mt_xcalloc((size_t)N, sizeof(int));
+  m.aidx = mt_xcalloc((size_t)N, sizeof(int));
+  m.gdead = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.rdead = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  if (t->n_sw) {
+    m.ecnt = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.elist = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.eidx = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  }
   m.bprev = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bq = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.bseen = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.fdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.bq2 = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.bseen2 = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
+  const size_t FW = ((size_t)t->n_links + 63) / 64;
+  uint64_t *fbits_full = NULL;
+  if (t->n_sw) {
+    m.fbits = mt_xcalloc(FW + 1, sizeof(uint64_t));
+    fbits_full = mt_xcalloc(FW + 1, sizeof(uint64_t));
+    for (int k = 0; k < t->n_links; k++) fbits_full[k / 64] |= 1ull << (k % 64);
+    m.lpos = mt_xcalloc((size_t)t->n_links, sizeof(int));
+    m.nend = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    m.nbase = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+    for (int v = 0; v < t->n_vert; v++) {
+      const int s0 = t->out_start[v];
+      m.nend[v] = s0;
+      m.nbase[v] = s0 < t->out_start[v + 1] ? t->links[t->out_list[s0]].dst : -1;
+      for (int k = s0; k < t->out_start[v + 1]; k++) {
+        int d = t->links[t->out_list[k]].dst;
+        m.lpos[t->out_list[k]] = k;
+        if (mt_is_switch(t, d)) continue;
+        m.nend[v] = k + 1;
+        if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
+      }
+    }
+    m.in_start = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
+    m.in_list = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    for (int l = 0; l < t->n_links; l++) m.in_start[t->links[l].dst + 1]++;
+    for (int v = 0; v < t->n_vert; v++) m.in_start[v + 1] += m.in_start[v];
+    for (int l = 0, *fill = mt_xcalloc((size_t)t->n_vert, sizeof(int)); l <= t->n_links; l++) {
+      if (l == t->n_links) {
+        free(fill);
+        break;
+      }
+      int d = t->links[l].dst;
+      m.in_list[m.in_start[d] + fill[d]++] = l;
+    }
+    m.odst = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    m.isrc = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    for (int k = 0; k < t->n_links; k++) {
+      m.odst[k] = t->links[t->out_list[k]].dst;
+      m.isrc[k] = t->links[m.in_list[k]].src;
+    }
+    m.rcv = mt_xcalloc((size_t)m.W, sizeof(uint64_t));
+    m.fincap = mt_xcalloc((size_t)N, sizeof(int));
+  }
   int *ptr = mt_xcalloc((size_t)N, sizeof(int));
   int *path = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
   for (int r = 0; r < N; r++) {
     s->root[r] = r;
-    m.in_tree[(size_t)r * N + r] = 1;
+    m.in_tree[(size_t)r * m.W + (unsigned)r / 64] |= 1ull << (r % 64);
     m.order[(size_t)r * N] = r;
-    m.ostep[(size_t)r * N] = 0;
+    m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
     m.front[(size_t)r * N] = 0;
     m.fsize[r] = 1;
   }
-  long remaining = (long)N * (N - 1);
+  const long total = (long)N * (N - 1);
+  long remaining = total;
   int tstep = 0, rc = 0;
+  const int progress = mt_plan_progress >= 0 ? mt_plan_progress : isatty(2);
+  const double t0 = progress ? now_s() : 0;
+  const clock_t c0 = clock();
+  double next_report = t0 + 2.0;
+  int reported = mt_plan_progress == 1;
+  long turns = 0;
   while (remaining > 0) {
-    tstep++;
+    m.tstep = ++tstep;
     memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
     for (int l = 0; l < t->n_links; l++) {
       m.cap[l] = t->links[l].mult;
       m.freecap[t->links[l].src] += t->links[l].mult;
     }
+    if (m.fbits) {
+      memcpy(m.fbits, fbits_full, FW * sizeof(uint64_t));
+      memset(m.fincap, 0, (size_t)N * sizeof(int));
+      memset(m.rcv, 0, (size_t)m.W * sizeof(uint64_t));
+      for (int l = 0; l < t->n_links; l++) {
+        int d = t->links[l].dst;
+        if (d < N && mt_is_switch(t, t->links[l].src)) {
+          m.fincap[d] += t->links[l].mult;
+          m.rcv[d / 64] |= 1ull << (d % 64);
+        }
+      }
+    }
+    m.na = 0;
+    for (int v = 0; v < N; v++) {
+      m.aidx[v] = m.freecap[v] > 0 ? m.na : -1;
+      if (m.freecap[v] > 0) m.alive[m.na++] = v;
+    }
+    if (m.ecnt) {
+      memset(m.ecnt, 0, (size_t)t->n_vert * sizeof(int));
+      m.nel = 0;
+      m.ndirect = 0;
+      for (int v = 0; v < t->n_vert; v++) m.eidx[v] = -1;
+      for (int v = 0; v < N; v++)
+        for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+          int l = t->out_list[k], x = t->links[l].dst;
+          if (!mt_is_switch(t, x)) m.ndirect += t->links[l].mult;
+          else {
+            if (m.ecnt[x] == 0) {
+              m.eidx[x] = m.nel;
+              m.elist[m.nel++] = x;
+            }
+            m.ecnt[x] += t->links[l].mult;
+          }
+        }
+    }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       int *f = m.front + (size_t)r * N, k = 0;
-      for (int i = 0; i < m.fsize[r]; i++)
-        if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
-      m.fsize[r] = k;
+      if (m.newsat[r]) {
+        for (int i = 0; i < m.fsize[r]; i++)
+          if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
+        m.fsize[r] = k;
+        m.newsat[r] = 0;
+      }
+      m.lim[r] = m.size[r];
       ptr[r] = 0;
     }
     long added = 0;
-    int progress;
+    int progress_made;
     do {
-      progress = 0;
-      for (int r = 0; r < N; r++) { /* trees take turns by root id */
+      progress_made = 0;
+      for (int r = 0; r < N && m.na > 0; r++) { /* trees take turns by root id; none can grow
+                                                    once every end node is spent */
         if (m.size[r] == N) continue;
-        int *f = m.front + (size_t)r * N;
+        m.turn++;
+        int *f = m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
           int oi = f[ptr[r]];
-          if (m.ostep[(size_t)r * N + oi] >= tstep) {
+          if (oi >= m.lim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
           }
           int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
+          if (m.aidx[p] < 0) { /* spent: a long run of them is jumped over */
+            if (++spent > m.na + 8) {
+              skip_spent(&m, r, &ptr[r]);
+              spent = 0;
+            } else
+              ptr[r]++;
+            continue;
+          }
           int c = find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
-            for (int i = 0; i < plen; i++) {
-              m.cap[path[i]]--;
-              m.freecap[t->links[path[i]].src]--;
-            }
+            for (int i = 0; i < plen; i++) use_link(&m, path[i]);
             size_t at = (size_t)r * N + m.size[r];
             m.order[at] = c;
-            m.ostep[at] = tstep;
+            m.pos[(size_t)r * N + c] = m.size[r];
             f[m.fsize[r]++] = m.size[r];
             m.size[r]++;
-            m.in_tree[(size_t)r * N + c] = 1;
+            m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64);
             mt_sched_add(s, r, MT_OP_GATHER, p, c, tstep, path, plen);
             added++;
             remaining--;
-            progress = 1;
+            progress_made = 1;
             break; /* one node per turn */
           }
-          if (satd) m.sat[(size_t)r * N + oi] = 1;
+          if (satd) m.sat[(size_t)r * N + oi] = m.newsat[r] = 1;
           ptr[r]++;
+          if (m.ecnt && m.ndirect == 0) { /* every switch a parent can send into is dead for
+                                             this tree: its turns are over for this step */
+            int i = 0;
+            while (i < m.nel && m.rdead[m.elist[i]] == m.turn) i++;
+            if (i == m.nel) ptr[r] = m.fsize[r];
+          }
+        }
+        if (progress && (++turns & 4095) == 0 && now_s() >= next_report) {
+          fprintf(stderr, "plan: multitree on %s: step %d, %ld/%ld tree nodes added (%.0f%%), %.0f s\n", t->spec, tstep,
+                  total - remaining, total, 100.0 * (double)(total - remaining) / (double)total, now_s() - t0);
+          next_report = now_s() + 2.0;
+          reported = 1;
         }
       }
-    } while (progress);
+    } while (progress_made);
     if (added == 0) {
       rc = mt_fail(e, "multitree on %s: no tree can grow in step %d (disconnected network?)", t->spec, tstep);
       break;
     }
   }
+  if (progress && reported && rc == 0)
+    fprintf(stderr, "plan: multitree on %s: %d all-gather steps, trees built in %.2f s (%.2f s CPU)\n", t->spec, tstep,
+            now_s() - t0, (double)(clock() - c0) / CLOCKS_PER_SEC);
   free(m.in_tree);
   free(m.order);
-  free(m.ostep);
+  free(m.pos);
   free(m.front);
   free(m.sat);
+  free(m.newsat);
+  free(m.lim);
   free(m.size);
   free(m.fsize);
   free(m.cap);
   free(m.freecap);
+  free(m.alive);
+  free(m.aidx);
+  free(m.gdead);
+  free(m.rdead);
+  free(m.ecnt);
+  free(m.elist);
+  free(m.eidx);
+  free(m.fbits);
+  free(fbits_full);
+  free(m.lpos);
+  free(m.nend);
+  free(m.nbase);
   free(m.bprev);
   free(m.bq);
   free(m.bseen);
+  free(m.fdep);
+  free(m.bq2);
+  free(m.bseen2);
+  free(m.bdep);
+  free(m.okst);
+  free(m.kst);
+  free(m.in_start);
+  free(m.in_list);
+  free(m.odst);
+  free(m.isrc);
+  free(m.rcv);
+  free(m.fincap);
   free(ptr);
   if (rc) {
     free(path);

@@ -85,6 +85,9 @@ typedef enum {
 #define MT_ALGO_DECL_(name, fn, desc) int fn(mt_sched *s, const mt_topo *t, mt_err *e);
 MT_ALGO_LIST(MT_ALGO_DECL_)
 #undef MT_ALGO_DECL_
+/* Planners that can run for seconds (MultiTree on thousands of nodes) print a progress
+ * line to stderr every 2 s: 1 always, 0 never, -1 (default) when stderr is a terminal. */
+extern int mt_plan_progress;
 extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */
 extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */
