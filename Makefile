@@ -133,7 +133,7 @@ clean:
 	rm -rf $(BUILD) obj_dir
 
 help:
-	@echo "make demo | test | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | clean"
+	@echo "make demo | test | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
 
 # ---- golden traces of the NI and router models (docs/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an
