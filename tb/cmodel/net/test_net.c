@@ -104,8 +104,14 @@ static void test_ni_bandwidth(void) {
     CHECK(r2.cycles < rl.cycles, "ring packets: %llu cycles with 2L engines, %llu with L", (unsigned long long)r2.cycles, (unsigned long long)rl.cycles);
     printf("torus:4x4 ring 16 KiB fp32 64-B packets: %llu cycles (L engines), %llu (2L engines)\n", (unsigned long long)rl.cycles,
            (unsigned long long)r2.cycles);
-    static const char *const bad[] = {"ni_rx_engines=12", "ni_rx_engines=16", "ni_rx_engines=3"};
-    for (int i = 0; i < 3; i++) expect_refused(bad[i], "rx_engines");
+    /* 3 is within the key's range (0..8) but not a divisor of L = 4 nor m*L: the NI refuses
+     * it; 12 and 16 are above MT_NI_MAX_L, refused already by --set (its range is the
+     * NI's, issue #11) */
+    expect_refused("ni_rx_engines=3", "rx_engines");
+    static const char *const over[] = {"ni_rx_engines=12", "ni_rx_engines=16"};
+    for (int i = 0; i < 2; i++) {
+      CHECK(mt_net_cfg_set(&cl, over[i], &e) != 0 && strstr(e.msg, "out of range (a whole number in 0..8"), "%s: %s", over[i], e.msg);
+    }
   }
   expect_refused("ni_mem_ports=5", "mem_ports");
 }
