@@ -110,7 +110,8 @@ one torus:4x4 multitree 16K int32 message small 18 link_lat=1
 one mesh:3x5 dbtree 16K fp32 packet small 19 link_lat=1
 one torus:4x4 multitree 16K int32 message small 20 link_lat=37
 one torus:4x4 multitree 16K int32 message small 21 step_prio=1
-one torus:4x4 multitree 16K int32 message small 22 local_ports=2
+# local_ports=2 until 2026-11-24; sim refuses shared ejection ports since (docs/ni.md "Limits")
+one torus:4x4 multitree 16K int32 message small 22 local_ports=8
 one torus:4x4 multitree 16K int32 message small 23 subpkt_flits=1 vc_depth=3 ej_depth=3
 one torus:4x4 ring 16K int32 packet small 24 ni_sq=1 ni_rq=1
 one torus:4x4 multitree 64K int32 message small 25 wd_limit=30

@@ -86,6 +86,29 @@ void mt_net_free(mt_net *n) {
 
 uint64_t mt_net_mem_estimate(const mt_sched *s) { return 3ull * (uint64_t)s->n_nodes * (s->bytes + 4); }
 
+/* One-hop units of two neighbours that arrive through one ejection port can deadlock: the
+ * NI adds a flow's children in table order and a unit not due yet holds its ejection VC,
+ * so the not-due units of the others can fill the port's VCs ahead of the due one
+ * (docs/ni.md "Limits"; make soak found it with local_ports=1 on every engine count and VC
+ * count). Every neighbour must have an ejection port of its own: refuse the rest. */
+static int shared_ejection_port(const mt_net *n, mt_err *e) {
+  const mt_sched *s = n->s;
+  const mt_topo *t = n->t;
+  int *owner = mt_xcalloc((size_t)n->N * (size_t)n->L, sizeof *owner), rc = 0;
+  for (int i = 0; i < s->nx && !rc; i++) {
+    const mt_xfer *x = &s->x[i];
+    if (x->multihop) continue;
+    const mt_edge *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
+    int *o = &owner[(size_t)x->dst * (size_t)n->L + (size_t)(last->dst_port % n->L)];
+    if (*o && *o != x->src + 1)
+      rc = mt_fail(e, "local_ports=%d: node %d's neighbours %d and %d would share its ejection port %d; with in-order reduction a shared ejection port can deadlock (docs/ni.md \"Limits\"): use local_ports=0 (one per network port) or at least the %d network ports",
+                   n->L, x->dst, *o - 1, x->src, last->dst_port % n->L, 2 * n->D);
+    *o = x->src + 1;
+  }
+  free(owner);
+  return rc;
+}
+
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
   return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
 }
@@ -142,6 +165,10 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->NP = 2 * n->D + n->L;
   if (tb->local_ports && tb->local_ports != n->L) {
     mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L);
+    mt_net_free(n);
+    return NULL;
+  }
+  if (shared_ejection_port(n, e)) {
     mt_net_free(n);
     return NULL;
   }

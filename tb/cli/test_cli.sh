@@ -162,4 +162,9 @@ expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo hd --b
 # two receive engines shared by four ejection ports, chained packets of two flows each waiting
 # on a predecessor only the other engine could take: NI watchdog until 2026-11-24 (issue #11)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x3 --algo multitree --bytes 4356 --dtype fp32 --flow packet --seed 1328960894 --set num_vcs=6 --set ni_rx_engines=2 --set ni_mem_ports=0 --set ni_chain=1 --set mem_p_ready=63 --set mem_lat_max=2 --set ej_depth=12
+# neighbours sharing an ejection port can deadlock (make soak, seed 1, run 758: a watchdog stop
+# with local_ports=1): refused with the reason; one port per network port runs (issue #11, item 12)
+expect 2 "local_ports=1: node 2's neighbours 4 and 0 would share its ejection port 0" "$BIN" sim --topo torus:2x5 --algo multitree --bytes 244 --dtype fp32 --seed 3306821316 --flow packet --config small --set num_vcs=2 --set pkt_bytes=32 --set step_prio=0 --set local_ports=1 --set mem_lat_max=1 --set ni_sq=3 --set ni_rq=2
+expect 2 "local_ports=3: node" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 4K --set local_ports=3
+expect 0 "result correct on every node" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 4K --set local_ports=8
 echo "RESULT test_cli pass=$pass fail=$fail"
