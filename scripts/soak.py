@@ -252,6 +252,8 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         maybe.append("a 1-flit buffer (no room for a packet)")
     pick("step_prio", lambda: r.randint(0, 1))
     pick("local_ports", lambda: r.choice([0, 0, 0, 1, 2 * D, r.randint(1, 8), 8]))
+    if 0 < s.get("local_ports", 0) < 2 * D:  # refused where neighbours would share an ejection port
+        maybe.append("fewer local ports than network ports (shared ejection ports are refused, docs/ni.md Limits)")
     pick("mem_p_ready", lambda: r.choice([100, 100, 100, 90, 75, 50, 30, 10, 1 if r.random() < 0.3 else 5]), lambda: 0)
     pick("mem_lat_max", lambda: lat_draw(16), lambda: r.choice([0, 1001, U32]))
     pick("ni_sq", lambda: small(r, 1, 16, (1, 16)))
