@@ -10,7 +10,9 @@
 # message and packet flow control; int32 and fp32; configurations small and paper; --set
 # overrides of the memory (random ready, latency), NI bandwidth, VCs, link latency, buffer
 # depths, step priority, local ports, payload width; NI watchdogs that fire and cycle limits
-# (runs that end with an error). Prints one line per case.
+# (runs that end with an error). Prints one line per case. Cases 25, 41 and 42 (a tiny wd_limit)
+# differ against a build older than 2026-11-25 on purpose: the watchdog limits grow with the
+# link and memory latency since then (docs/network.md "Watchdog limits").
 set -u
 REF=${1:?REF_BIN}; NEW=${2:?NEW_BIN}; WD=${3:-$(mktemp -d)}
 mkdir -p "$WD"

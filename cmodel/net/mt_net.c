@@ -288,16 +288,28 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   }
   free(img);
   /* Watchdogs. An NI makes no progress at all only in a deadlock or while it waits for
-   * a message that is being reduced elsewhere: wd_limit plus 64 cycles per flit of the
-   * largest chunk. A router input VC may legitimately hold a message for several steps
+   * a message that is being reduced elsewhere: wd_limit plus per_flit cycles per flit of
+   * the largest chunk. A router input VC may legitimately hold a message for several steps
    * (a reduce message waits in order behind others), so its limit grows with the whole
-   * buffer: wd_limit plus 64 cycles per flit of all the data. */
+   * buffer: wd_limit plus per_flit cycles per flit of all the data. per_flit is 64 on a
+   * fast network; slow links and memories stretch a legal wait (issue #11: link_lat=100000
+   * or mem_p_ready=4 stopped correct runs), so it adds a credit round trip per buffer of
+   * flits, the memory's expected wait per request (mem_p_ready is a percentage) and its
+   * latency over the requests in flight; and every chain of dependent messages (at most
+   * 2N, one per step) may wait a link and a memory latency. */
   {
     uint64_t mx = 0;
     for (int f = 0; f < s->n_flows; f++)
       if (s->chunk[f].size > mx) mx = s->chunk[f].size;
-    uint64_t wd = (uint64_t)c->wd_limit + 64ull * ((mx + fb - 1) / fb);
-    uint64_t rwd = (uint64_t)c->wd_limit + 64ull * ((s->bytes + fb - 1) / fb);
+    const uint64_t wait = (100u + c->mem_p_ready - 1u) / c->mem_p_ready;
+    unsigned dmin = c->vc_depth < c->ej_depth ? c->vc_depth : c->ej_depth;
+    if (c->subpkt_flits < dmin) dmin = c->subpkt_flits;
+    const unsigned qmin = c->ni_sq < c->ni_rq ? c->ni_sq : c->ni_rq;
+    const uint64_t per_flit =
+      64u + (2ull * c->link_lat + dmin - 1u) / dmin + 4u * (wait - 1u) + (c->mem_lat_max + qmin - 1u) / qmin;
+    const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)c->link_lat + 4u + (uint64_t)c->mem_lat_max * wait);
+    uint64_t wd = (uint64_t)c->wd_limit + per_flit * ((mx + fb - 1) / fb) + chain;
+    uint64_t rwd = (uint64_t)c->wd_limit + per_flit * ((s->bytes + fb - 1) / fb) + chain;
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
     n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
     for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
