@@ -2,9 +2,11 @@
  * multitree: command-line front end: the table of subcommands, --help and dispatch.
  * Each subcommand is one file cmodel/app/mt_cmd_<name>.c; shared helpers in mt_app.c.
  * Exit status: 0 success, 1 a check or comparison found a violation, 2 bad input. */
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include "app/mt_app.h"
+#include "util/mt_err.h"
 
 static const mt_app_cmd commands[] = {
   {"plan", mt_app_plan,
@@ -60,7 +62,13 @@ static void usage(FILE *f, const mt_app_cmd *cmd) {
           f);
 }
 
+/* jansson drops a value whose allocation failed without a word (json_object_set_new of
+ * NULL): under memory pressure `plan --json` wrote an 18 KB file and exited 0 (issue #11).
+ * Its allocations end the program with "out of memory" instead. */
+static void *json_xmalloc(size_t n) { return mt_xrealloc(NULL, n); }
+
 int main(int argc, char **argv) {
+  json_set_alloc_funcs(json_xmalloc, free);
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(argc < 2 ? stderr : stdout, NULL);
     return argc < 2 ? 2 : 0;

@@ -46,6 +46,56 @@ json_t *mt_json_topology(const mt_topo *t) {
   return jt;
 }
 
+/* one table entry as the schedule JSON has it */
+static json_t *entry_json(const mt_entry *en) {
+  json_t *o = json_object();
+  json_object_set_new(o, "op", json_string(mt_op_name(en->op)));
+  json_object_set_new(o, "flow", json_integer(en->flow));
+  json_object_set_new(o, "parent", en->has_parent ? json_integer(en->parent.node) : json_null());
+  json_t *ch = json_array(), *cp = json_array(), *ce = json_array();
+  for (int c = 0; c < en->nchild; c++) {
+    json_array_append_new(ch, json_integer(en->child[c].node));
+    json_array_append_new(cp, slot_port(en->child[c].port));
+    json_array_append_new(ce, json_integer(en->child[c].eject));
+  }
+  json_object_set_new(o, "children", ch);
+  json_object_set_new(o, "step", json_integer(en->step));
+  json_object_set_new(o, "addr", json_integer((json_int_t)en->addr));
+  json_object_set_new(o, "size", json_integer((json_int_t)en->size));
+  if (en->has_parent) {
+    json_object_set_new(o, "parent_port", slot_port(en->parent.port));
+    json_object_set_new(o, "parent_eject", json_integer(en->parent.eject));
+  }
+  json_object_set_new(o, "child_ports", cp);
+  json_object_set_new(o, "child_ejects", ce);
+  return o;
+}
+
+static json_t *xfer_json(const mt_sched *s, const mt_xfer *x) {
+  json_t *o = json_object(), *p = json_array();
+  json_object_set_new(o, "flow", json_integer(x->flow));
+  json_object_set_new(o, "op", json_string(mt_op_name(x->op)));
+  json_object_set_new(o, "src", json_integer(x->src));
+  json_object_set_new(o, "dst", json_integer(x->dst));
+  json_object_set_new(o, "step", json_integer(x->step));
+  json_object_set_new(o, "hops", json_integer(mt_sched_hops(s, x)));
+  json_array_append_new(p, json_integer(x->src));
+  for (int k = 0; k < x->path_len; k++) json_array_append_new(p, json_integer(s->topo->links[MT_XLINK(s, x, k)].dst));
+  json_object_set_new(o, "path", p);
+  return o;
+}
+
+/* dump o (compact) to f and free it; 0 on success */
+static int dump_free(json_t *o, FILE *f) {
+  int rc = json_dumpf(o, f, JSON_COMPACT);
+  json_decref(o);
+  return rc;
+}
+
+/* The file is written a node and a transfer at a time (jansson formats each piece), so that
+ * memory stays that of the schedule: a whole jansson tree of a 2048-node ring schedule
+ * needed more than the machine's 23 GB (issue #11, item 9). The bytes are those
+ * json_dump_file(JSON_COMPACT) gives for the whole tree. */
 int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) {
   const mt_topo *t = s->topo;
   json_t *root = json_object();
@@ -69,57 +119,28 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
     json_array_append_new(jf, o);
   }
   json_object_set_new(root, "flows", jf);
-  json_t *jn = json_array();
-  for (int n = 0; n < tb->n_nodes; n++) {
-    json_t *node = json_object(), *ents = json_array();
-    json_object_set_new(node, "id", json_integer(n));
-    const mt_entry *en = mt_node_entries(tb, n);
-    for (int i = 0; i < tb->count[n]; i++, en++) {
-      json_t *o = json_object();
-      json_object_set_new(o, "op", json_string(mt_op_name(en->op)));
-      json_object_set_new(o, "flow", json_integer(en->flow));
-      json_object_set_new(o, "parent", en->has_parent ? json_integer(en->parent.node) : json_null());
-      json_t *ch = json_array(), *cp = json_array(), *ce = json_array();
-      for (int c = 0; c < en->nchild; c++) {
-        json_array_append_new(ch, json_integer(en->child[c].node));
-        json_array_append_new(cp, slot_port(en->child[c].port));
-        json_array_append_new(ce, json_integer(en->child[c].eject));
-      }
-      json_object_set_new(o, "children", ch);
-      json_object_set_new(o, "step", json_integer(en->step));
-      json_object_set_new(o, "addr", json_integer((json_int_t)en->addr));
-      json_object_set_new(o, "size", json_integer((json_int_t)en->size));
-      if (en->has_parent) {
-        json_object_set_new(o, "parent_port", slot_port(en->parent.port));
-        json_object_set_new(o, "parent_eject", json_integer(en->parent.eject));
-      }
-      json_object_set_new(o, "child_ports", cp);
-      json_object_set_new(o, "child_ejects", ce);
-      json_array_append_new(ents, o);
-    }
-    json_object_set_new(node, "entries", ents);
-    json_array_append_new(jn, node);
-  }
-  json_object_set_new(root, "nodes", jn);
-  json_t *jx = json_array();
-  for (int i = 0; i < s->nx; i++) {
-    const mt_xfer *x = &s->x[i];
-    json_t *o = json_object(), *p = json_array();
-    json_object_set_new(o, "flow", json_integer(x->flow));
-    json_object_set_new(o, "op", json_string(mt_op_name(x->op)));
-    json_object_set_new(o, "src", json_integer(x->src));
-    json_object_set_new(o, "dst", json_integer(x->dst));
-    json_object_set_new(o, "step", json_integer(x->step));
-    json_object_set_new(o, "hops", json_integer(mt_sched_hops(s, x)));
-    json_array_append_new(p, json_integer(x->src));
-    for (int k = 0; k < x->path_len; k++) json_array_append_new(p, json_integer(t->links[MT_XLINK(s, x, k)].dst));
-    json_object_set_new(o, "path", p);
-    json_array_append_new(jx, o);
-  }
-  json_object_set_new(root, "transfers", jx);
-  int rc = json_dump_file(root, path, JSON_COMPACT);
+  char *head = json_dumps(root, JSON_COMPACT);
   json_decref(root);
-  if (rc) return mt_fail(e, "%s: cannot write", path);
+  FILE *f = head ? fopen(path, "w") : NULL;
+  if (!f) {
+    free(head);
+    return mt_fail(e, "%s: cannot write", path);
+  }
+  int bad = 0;
+  head[strlen(head) - 1] = '\0'; /* drop the closing brace: nodes and transfers follow */
+  bad |= fputs(head, f) < 0 || fputs(",\"nodes\":[", f) < 0;
+  free(head);
+  for (int n = 0; n < tb->n_nodes && !bad; n++) {
+    bad |= (n && fputc(',', f) == EOF) || fprintf(f, "{\"id\":%d,\"entries\":[", n) < 0;
+    const mt_entry *en = mt_node_entries(tb, n);
+    for (int i = 0; i < tb->count[n] && !bad; i++, en++) bad |= (i && fputc(',', f) == EOF) || dump_free(entry_json(en), f);
+    bad |= fputs("]}", f) < 0;
+  }
+  bad |= fputs("],\"transfers\":[", f) < 0;
+  for (int i = 0; i < s->nx && !bad; i++) bad |= (i && fputc(',', f) == EOF) || dump_free(xfer_json(s, &s->x[i]), f);
+  bad |= fputs("]}", f) < 0;
+  bad |= fclose(f) != 0;
+  if (bad) return mt_fail(e, "%s: cannot write", path);
   return 0;
 }
 

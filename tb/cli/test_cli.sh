@@ -168,6 +168,15 @@ expect 0 "result correct on every node" "$BIN" sim --topo torus:4x3 --algo multi
 expect 2 "local_ports=1: node 2's neighbours 4 and 0 would share its ejection port 0" "$BIN" sim --topo torus:2x5 --algo multitree --bytes 244 --dtype fp32 --seed 3306821316 --flow packet --config small --set num_vcs=2 --set pkt_bytes=32 --set step_prio=0 --set local_ports=1 --set mem_lat_max=1 --set ni_sq=3 --set ni_rq=2
 expect 2 "local_ports=3: node" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 4K --set local_ports=3
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 4K --set local_ports=8
+# plan --json writes a node at a time: 60 MB of address space suffice for torus 16x16 (the
+# whole jansson tree needed 425 MB and, short of memory, sometimes wrote an 18 KB file and
+# exited 0; a 2048-node ring was killed for memory). Short of memory, jansson's allocations
+# stop with "out of memory" (check said "invalid JSON")
+"$BIN" plan --topo torus:16x16 --algo multitree --bytes 1M --json "$T/m16full.json" >/dev/null 2>&1
+if (ulimit -v 60000; "$BIN" plan --topo torus:16x16 --algo multitree --bytes 1M --json "$T/m16.json" >/dev/null 2>&1) &&
+  cmp -s "$T/m16.json" "$T/m16full.json" && [[ $(tail -c 2 "$T/m16.json") == ']}' ]]; then pass=$((pass+1))
+else fail=$((fail+1)); echo "FAIL: plan --json within 60 MB"; fi
+expect 2 "multitree: out of memory" bash -c "ulimit -v 60000; exec $BIN check $T/m16.json"
 # slow legal runs finish: the watchdog limits grow with link and memory latency (issue #11:
 # both stopped with the small config's wd_limit=20000 until 2026-11-25)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --config small --set link_lat=30000
