@@ -86,6 +86,45 @@ void mt_net_free(mt_net *n) {
 
 uint64_t mt_net_mem_estimate(const mt_sched *s) { return 3ull * (uint64_t)s->n_nodes * (s->bytes + 4); }
 
+/* The router's and NI's parameter checks speak the RTL's names (NumVcs=9: ...); a user of
+ * `sim` typed the configuration key. Name both: "num_vcs (NumVcs)=9: must be even, 2..16"
+ * (issue #11, item 11). Whole words only, each name once per place. */
+static void name_keys(mt_err *e) {
+  static const char *const map[][2] = {
+    {"NumVcs", "num_vcs"},
+    {"VcDepth", "vc_depth"},
+    {"EjDepth", "ej_depth"},
+    {"SubPktFlits", "subpkt_flits"},
+    {"PayloadW", "payload_w"},
+    {"PktBytes", "pkt_bytes"},
+    {"L", "local_ports"},
+    {"SQ", "ni_sq"},
+    {"RQ", "ni_rq"},
+    {"rx_engines", "ni_rx_engines"},
+    {"mem_ports", "ni_mem_ports"},
+  };
+  char out[sizeof e->msg];
+  size_t o = 0;
+  for (const char *q = e->msg; *q && o + 1 < sizeof out;) {
+    int hit = -1;
+    if (q == e->msg || !(q[-1] == '_' || (q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= '0' && q[-1] <= '9')))
+      for (size_t k = 0; k < sizeof map / sizeof map[0] && hit < 0; k++) {
+        size_t l = strlen(map[k][0]);
+        if (!strncmp(q, map[k][0], l) && q[l] == '=') hit = (int)k;
+      }
+    if (hit < 0) {
+      out[o++] = *q++;
+      continue;
+    }
+    int w = snprintf(out + o, sizeof out - o, !strcmp(map[hit][0], map[hit][1] + 3) ? "%s" : "%s (%s)", map[hit][1], map[hit][0]);
+    if (w < 0 || (size_t)w >= sizeof out - o) break;
+    o += (size_t)w;
+    q += strlen(map[hit][0]);
+  }
+  out[o] = '\0';
+  memcpy(e->msg, out, o + 1);
+}
+
 /* One-hop units of two neighbours that arrive through one ejection port can deadlock: the
  * NI adds a flow's children in table order and a unit not due yet holds its ejection VC,
  * so the not-due units of the others can fill the port's VCs ahead of the due one
@@ -201,6 +240,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   rp.step_prio = c->step_prio;
   rp.wd_w = 31;
   if (mt_router_check_params(&rp, e)) {
+    name_keys(e);
     mt_err_wrap(e, "router");
     mt_net_free(n);
     return NULL;
@@ -235,6 +275,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   np.reduce_chain = c->ni_chain;
   np.fmt = n->ly.fmt;
   if (mt_ni_check_params(&np, e)) {
+    name_keys(e);
     mt_err_wrap(e, "network interface");
     mt_net_free(n);
     return NULL;

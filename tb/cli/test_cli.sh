@@ -59,7 +59,10 @@ sed -i 's/"ports": *4/"ports":-1/' "$T/romp/layout.json"
 expect 2 "field 'ports' does not fit" "$BIN" decode "$T/romp"
 # a summary that cannot be written, and NI parameters out of range, say what and what is allowed
 expect 2 "/dev/full: write failed" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --json /dev/full
-expect 2 "NumVcs=16: must be 1..8" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=16
+expect 2 "network interface: num_vcs (NumVcs)=16: must be 1..8" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=16
+# the hardware's checks name the key the user typed as well as the RTL parameter
+expect 2 "router: num_vcs (NumVcs)=9: must be even" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=9
+expect 2 "ni_mem_ports=3: 1, L+E=12 or L+2E=20" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set ni_mem_ports=3
 # a run whose gradient buffers do not fit is refused up front with the numbers (issue #11, item 9)
 expect 2 "need about 48.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
 expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --mem-limit 1M
