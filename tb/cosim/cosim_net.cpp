@@ -594,8 +594,16 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(argv[i], "--case") && i + 1 < argc) cname = argv[++i];
     else if (!strcmp(argv[i], "--fst") && i + 1 < argc) fst = argv[++i];
-    else if (!strcmp(argv[i], "--perturb-router") && i + 1 < argc) prt = (unsigned)atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--perturb-ni") && i + 1 < argc) pni = (unsigned)atoi(argv[++i]);
+    else if ((!strcmp(argv[i], "--perturb-router") || !strcmp(argv[i], "--perturb-ni")) && i + 1 < argc) {
+      char *end = nullptr;
+      unsigned long k = strtoul(argv[i + 1], &end, 10);
+      if (!*argv[i + 1] || *end || k < 1 || k > 9) {
+        fprintf(stderr, "cosim_net: %s %s: expected a perturbation number (router 1 or 2, NI 1)\n", argv[i], argv[i + 1]);
+        return 2;
+      }
+      (argv[i][10] == 'r' ? prt : pni) = (unsigned)k;
+      i++;
+    }
     else if (!strcmp(argv[i], "--progress")) progress = true;
     else if (!strcmp(argv[i], "--shape")) {
       printf("%s num_vcs=%u vc_depth=%u ej_depth=%u link_lat=%u subpkt_flits=%u pkt_bytes=%u ni_sq=%u ni_rq=%u depth=%d max_flows=%d "
@@ -608,6 +616,13 @@ int main(int argc, char **argv) {
       usage();
       return 2;
     }
+  }
+  // the perturbations the C model has (mt_router.h, mt_ni.h); any other K would run the exact
+  // model and be reported as "NOT caught" for the wrong reason
+  if (prt > 2 || pni > 1) {
+    fprintf(stderr, "cosim_net: --perturb-router %u / --perturb-ni %u: the C model has router 1 (credit pulses leave a cycle late), "
+            "router 2 (incoming credits counted a cycle late) and NI 1 (lockstep estimate a cycle long)\n", prt, pni);
+    return 2;
   }
   if (cname) {
     const Case *cp = find_case(cname);
