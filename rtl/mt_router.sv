@@ -87,10 +87,15 @@ module mt_router #(
   logic [NP*FlitW-1:0] xbar_out;
   logic [N-1:0]        ovf_err_d, ovf_err_q;
   logic [N-1:0]        avail;     // = cred != 0; the credit checks compare cred itself
-  // local (ejection) output VCs: occupied (allocated, or credits not all back) and the
-  // source of the last unit started there; one source holds at most NumVcs-1 of them
-  logic [N-1:0]        occ;
-  logic [N*12-1:0]     esrc_d, esrc_q;
+  // local (ejection) output VCs: the source of the last unit started there (one register
+  // per VC); a VC is occupied while allocated or while its credits are not all back, and
+  // one source holds at most NumVcs-1 occupied VCs of a local output
+  localparam int SrcW = mt_common_pkg::HD_SRC_W;
+  logic [L*NumVcs*SrcW-1:0] esrc_q;
+  // per port (0 for network ports): a head of source ej_src[o] must not take a VC of o
+  // when ej_cap[o]
+  logic [NP-1:0]       ej_cap;
+  logic [NP*SrcW-1:0]  ej_src;
 
   for (genvar i = 0; i < N; i++) begin : g_ivc
     localparam int P = i / NumVcs;
@@ -105,7 +110,8 @@ module mt_router #(
     logic [CntW-1:0] c_cur;
     logic [PayloadW-1:0] pl;
     logic src_cap;
-    logic [7:0] same_n;
+    logic cap_sel;
+    logic [SrcW-1:0] src_sel;
 
     assign push = in_valid_i[P] &&
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
@@ -151,14 +157,18 @@ module mt_router #(
       .vc_o  (a_vc)
     );
 
-    // VCs of the local output port_cur that this head's source already occupies
+    // the source cap of port_cur (computed once per output below): one comparison
     always @(*) begin
-      same_n = '0;
-      for (int v = 0; v < NumVcs; v++)
-        if (occ[32'(port_cur) * NumVcs + v] && esrc_q[(32'(port_cur) * NumVcs + v) * 12 +: 12] == f[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W])
-          same_n = same_n + 8'd1;
-      src_cap = (port_cur >= 4'(ND)) && (NumVcs > 1) && (32'(same_n) >= 32'(NumVcs - 1));
+      cap_sel = 1'b0;
+      src_sel = '0;
+      for (int o = ND; o < NP; o++) begin
+        if (port_cur == 4'(o)) begin
+          cap_sel = ej_cap[o];
+          src_sel = ej_src[o*SrcW +: SrcW];
+        end
+      end
     end
+    assign src_cap = cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]);
 
     assign vc_cur = active_q[i] ? ovc_q[i*VcW +: VcW] : a_vc;
     assign c_cur = cvec[vc_cur*CntW +: CntW];
@@ -263,15 +273,52 @@ module mt_router #(
       .cnt_o  (cred[j*CntW +: CntW]),
       .avail_o(avail[j])
     );
-    assign occ[j] = (P >= ND) && (busy_q[j] || (32'(cred[j*CntW +: CntW]) < 32'(EjDepth)));
   end
 
-  // source of the unit started on each local output VC (a head sent from an idle input VC)
-  always @(*) begin
-    esrc_d = esrc_q;
-    for (int i = 0; i < N; i++) begin
-      if (sent[i] && !active_q[i] && rport[i*4 +: 4] >= 4'(ND))
-        esrc_d[(32'(rport[i*4 +: 4]) * NumVcs + 32'(rvc[i*VcW +: VcW])) * 12 +: 12] = cand[i*FlitW + 12 +: 12];
+  // Source cap per local output (docs/router.md): a head may take an empty VC of output o
+  // unless its source occupies NumVcs-1 VCs there. A head needs a VC that is not occupied,
+  // so the cap matters only when exactly one VC is free; then it holds iff every occupied VC
+  // has one source, ej_src[o]. So the output compares its own VCs (NumVcs-1 comparisons)
+  // and each input VC compares its head's source once, instead of against every VC.
+  for (genvar o = 0; o < NP; o++) begin : g_ecap
+    if (o < ND) begin : g_net
+      assign ej_cap[o] = 1'b0;
+      assign ej_src[o*SrcW +: SrcW] = '0;
+    end else begin : g_loc
+      localparam int B = (o - ND) * NumVcs;  // first VC of o in esrc_q
+      logic [NumVcs-1:0] fr;                  // VCs not occupied (not allocated, all credits back)
+      logic one, uni;
+      logic [SrcW-1:0] s;
+      for (genvar v = 0; v < NumVcs; v++) begin : g_fr
+        assign fr[v] = !busy_q[o*NumVcs + v] && (32'(cred[(o*NumVcs + v)*CntW +: CntW]) >= 32'(EjDepth));
+      end
+      assign one = (fr != '0) && ((fr & (fr - NumVcs'(1))) == '0);
+      // an occupied VC when exactly one is free: VC 0, or VC 1 if VC 0 is the free one
+      assign s = fr[0] ? esrc_q[(B + 1)*SrcW +: SrcW] : esrc_q[B*SrcW +: SrcW];
+      always @(*) begin
+        uni = 1'b1;
+        for (int v = 0; v < NumVcs; v++)
+          if (!fr[v] && esrc_q[(B + v)*SrcW +: SrcW] != s) uni = 1'b0;
+      end
+      assign ej_cap[o] = one && uni;
+      assign ej_src[o*SrcW +: SrcW] = s;
+    end
+  end
+
+  // source of the unit started on each local output VC: the output's flit, when its input
+  // VC was idle (a head; at most one input VC per output and cycle)
+  logic [NP-1:0] idle_w;  // the winner of output o was an idle input VC
+  for (genvar o = 0; o < NP; o++) begin : g_idle
+    assign idle_w[o] = gnt[o] && !active_q[gidx[o*IdxW +: IdxW]];
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      esrc_q <= '0;
+    end else begin
+      for (int o = ND; o < NP; o++)
+        for (int v = 0; v < NumVcs; v++)
+          if (idle_w[o] && xbar_out[o*FlitW + PayloadW + 3 +: VcW] == VcW'(v))
+            esrc_q[((o - ND) * NumVcs + v)*SrcW +: SrcW] <= xbar_out[o*FlitW + mt_common_pkg::HD_SRC_LSB +: SrcW];
     end
   end
 
@@ -280,14 +327,12 @@ module mt_router #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       busy_q <= '0;
-      esrc_q <= '0;
       out_flit_o <= '0;
       out_valid_o <= '0;
       in_credit_o <= '0;
       ovf_err_q <= '0;
     end else begin
       busy_q <= busy_d;
-      esrc_q <= esrc_d;
       out_flit_o <= xbar_out;
       out_valid_o <= gnt;
       in_credit_o <= sent;
