@@ -22,6 +22,7 @@
  * A search that fails leaves a region dead for the tree in this turn (for all trees when
  * it has no free link to an end node), and a turn ends when all a tree could use is dead. */
 #include "plan/mt_sched.h"
+#include "topo/mt_balls.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 int mt_plan_progress = -1;
+int mt_plan_verify_search = 0;
 
 typedef struct {
   const mt_topo *t;
@@ -67,6 +69,14 @@ typedef struct {
   int *bprev, *bq, *bseen, *fdep, bstamp;
   int *bq2, *bseen2, *bdep; /* backward: queue, stamps, distance to an end node */
   int *okst, *kst;          /* path rebuild: dead ends (stamp), next out-list position per depth */
+  /* guided search: the network's balls (end nodes within b hops of a switch), and per
+   * ball whether it holds a possible target of this search (stamp, result) */
+  mt_balls balls;
+  int has_balls, qstamp;
+  int *bhit_st, *bhit;
+  int verify;   /* mt_plan_verify_search: every search also by breadth first, compared */
+  int mismatch; /* a compared search disagreed (the first is in msg) */
+  char msg[200];
 } mt_state;
 
 static inline int in_tree(const mt_state *m, int r, int v) {
@@ -332,6 +342,107 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   return t->links[path[d]].dst;
 }
 
+/* Some end node in [lo, hi) is outside tree r (bits tr) and has a free link from a switch. */
+static int any_target(const mt_state *m, const uint64_t *tr, int lo, int hi) {
+  for (int w = lo / 64; w * 64 < hi; w++) {
+    uint64_t c = m->rcv[w] & ~tr[w];
+    if (w == lo / 64) c &= ~0ull << (lo % 64);
+    if ((w + 1) * 64 > hi) c &= ~0ull >> (64 - hi % 64);
+    if (c) return 1;
+  }
+  return 0;
+}
+
+/* Ball `id` holds a possible target of the current search (cached per search). */
+static int ball_hits(mt_state *m, const uint64_t *tr, int id) {
+  if (m->bhit_st[id] == m->qstamp) return m->bhit[id];
+  int hit = 0;
+  for (int j = m->balls.off[id]; j < m->balls.off[id + 1] && !hit; j++)
+    hit = any_target(m, tr, m->balls.rng[j][0], m->balls.rng[j][1]);
+  m->bhit_st[id] = m->qstamp;
+  m->bhit[id] = hit;
+  return hit;
+}
+
+/* The breadth-first search's answer, found from the whole network's distances: no path to
+ * a target is shorter than D0 = 1 + the smallest radius b at which the ball of a switch p
+ * can send to holds a node outside the tree that can still receive. A depth-first search
+ * from p in out-list order, entering a switch w with D - d hops to go only if ball(w,
+ * D - d - 1) holds such a node, finds the smallest sequence of out-list positions among the
+ * free paths of exactly D links: when D = D0 that is the shortest path the breadth-first
+ * search returns (a path of D0 links is a shortest one, and every prefix of it is a
+ * shortest path to its end, so a switch met again at the same or a larger depth has
+ * already failed). Returns the child, -1 when there is no free path of D0 links (then the
+ * breadth-first search decides). */
+static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
+  const mt_topo *t = m->t;
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  const int pe = t->out_start[p + 1];
+  int l = free_link_out_of_tree(m, r, p);
+  if (l >= 0) {
+    path[0] = l;
+    *plen = 1;
+    return t->links[l].dst;
+  }
+  m->qstamp++;
+  int D = 0;
+  for (int b = 1; b < m->balls.nb && !D; b++)
+    for (int k = next_free(m->fbits, m->nend[p], pe); k < pe && !D; k = next_free(m->fbits, k + 1, pe))
+      if (ball_hits(m, tr, mt_ball(&m->balls, m->odst[k], b))) D = b + 1;
+  if (!D) return -1;
+  const int st = ++m->bstamp;
+  int d = 0, v = p;
+  m->bq[0] = p;
+  m->kst[0] = m->nend[p];
+  for (;;) {
+    const int rem = D - d;
+    if (rem == 1) {
+      l = free_link_out_of_tree(m, r, v);
+      if (l >= 0) {
+        path[d] = l;
+        *plen = d + 1;
+        return t->links[l].dst;
+      }
+    } else {
+      const int e = t->out_start[v + 1];
+      int k = next_free(m->fbits, m->kst[d], e);
+      for (; k < e; k = next_free(m->fbits, k + 1, e)) {
+        int w = m->odst[k];
+        if (m->bseen[w] == st && m->fdep[w] <= d + 1) continue;
+        if (ball_hits(m, tr, mt_ball(&m->balls, w, rem - 1))) break;
+      }
+      if (k < e) { /* enter w */
+        int w = m->odst[k];
+        m->kst[d] = k + 1;
+        path[d++] = t->out_list[k];
+        m->bq[d] = v = w;
+        m->bseen[w] = st;
+        m->fdep[w] = d;
+        m->kst[d] = m->nend[w];
+        continue;
+      }
+    }
+    if (d == 0) return -1;
+    v = m->bq[--d];
+  }
+}
+
+/* Test hook (mt_plan_verify_search): the guided search found c (or -1) with path/plen; run
+ * the breadth-first search too and keep its answer, noting the first disagreement. */
+static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen) {
+  int *p2 = mt_xcalloc((size_t)m->t->n_vert + 1, sizeof(int)), n2 = 0;
+  int c2 = find_child_sw(m, r, p, p2, &n2);
+  if (c >= 0 && !m->mismatch && (c != c2 || n2 != *plen || memcmp(path, p2, (size_t)n2 * sizeof(int)))) {
+    m->mismatch = 1;
+    snprintf(m->msg, sizeof m->msg, "tree %d, parent %d: guided search found node %d over %d links, breadth-first search node %d over %d",
+             r, p, c, *plen, c2, n2);
+  }
+  memcpy(path, p2, (size_t)n2 * sizeof(int));
+  *plen = n2;
+  free(p2);
+  return c2;
+}
+
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
  * *saturated: p has every neighbour in the tree (direct networks; never set on switch
  * networks, where reachability depends on the capacity left). */
@@ -340,6 +451,11 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   *saturated = 0;
   if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
+  if (t->n_sw && m->has_balls) {
+    int c = find_child_guided(m, r, p, path, plen);
+    if (c >= 0 && !m->verify) return c;
+    if (m->verify) return verify_guided(m, r, p, c, path, plen);
+  }
   if (t->n_sw) return find_child_sw(m, r, p, path, plen);
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
@@ -459,7 +575,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.odst[k] = t->links[t->out_list[k]].dst;
       m.isrc[k] = t->links[m.in_list[k]].src;
     }
-    m.rcv = mt_xcalloc((size_t)m.W, sizeof(uint64_t));
+    m.rcv = mt_xcalloc((size_t)m.W + 1, sizeof(uint64_t));
+    m.has_balls = mt_balls_build(&m.balls, t, 1l << 22) == 0;
+    m.verify = mt_plan_verify_search;
+    if (m.has_balls) {
+      m.bhit_st = mt_xcalloc((size_t)m.balls.n_ids, sizeof(int));
+      m.bhit = mt_xcalloc((size_t)m.balls.n_ids, sizeof(int));
+    }
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
   }
   int *ptr = mt_xcalloc((size_t)N, sizeof(int));
@@ -638,6 +760,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.isrc);
   free(m.rcv);
   free(m.fincap);
+  if (rc == 0 && m.mismatch) rc = mt_fail(e, "multitree on %s: %s", t->spec, m.msg);
+  mt_balls_free(&m.balls);
+  free(m.bhit_st);
+  free(m.bhit);
   free(ptr);
   if (rc) {
     free(path);

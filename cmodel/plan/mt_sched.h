@@ -88,6 +88,9 @@ MT_ALGO_LIST(MT_ALGO_DECL_)
 /* Planners that can run for seconds (MultiTree on thousands of nodes) print a progress
  * line to stderr every 2 s: 1 always, 0 never, -1 (default) when stderr is a terminal. */
 extern int mt_plan_progress;
+/* Test hook: MultiTree on a switch network runs every child search both guided and breadth
+ * first and fails the plan when they disagree (docs/planner.md); 0 (default) off. */
+extern int mt_plan_verify_search;
 extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */
 extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */
