@@ -43,6 +43,7 @@ typedef struct {
   int *size;             /* [r] */
   int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
   unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  int ident;             /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
   unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
   int *cap;              /* [link] capacity left in this step */
   int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
@@ -58,6 +59,7 @@ typedef struct {
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
   int *lpos;               /* [link]: its position in out_list */
+  int (*lse)[3];           /* [link]: src, dst, position in out_list (together: one cache line per link) */
   int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
   int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
@@ -72,10 +74,16 @@ typedef struct {
   /* guided search: the network's balls (end nodes within b hops of a switch), and per
    * ball whether it holds a possible target of this search (stamp, result) */
   mt_balls balls;
-  int has_balls, qstamp;
-  int *bhit_st, *bhit;
-  int verify;   /* mt_plan_verify_search: every search also by breadth first, compared */
-  int mismatch; /* a compared search disagreed (the first is in msg) */
+  int has_balls;
+  uint64_t qstamp, gstamp;
+  const uint64_t *tr, *nf; /* tree bits of the current search, and its nfull row */
+  int SW;                  /* words of a summary (one bit per word of W) */
+  uint64_t *rsum;          /* [SW]: bit w = rcv[w] is not 0 */
+  uint64_t *nfull;         /* [r * SW]: bit w = tree r's word w is not all ones */
+  uint64_t *bhit;          /* [ball id]: 2 * qstamp + 1 if it holds a possible target, 2 * qstamp if not */
+  uint64_t *gvis;          /* guided search: [vertex] 2^16 * gstamp + the smallest depth it was entered at */
+  int verify;              /* mt_plan_verify_search: every search also by breadth first, compared */
+  int mismatch;            /* a compared search disagreed (the first is in msg) */
   char msg[200];
 } mt_state;
 
@@ -108,13 +116,15 @@ static void entry_dec(mt_state *m, int l, int units) {
 
 /* Consume one unit of link l. */
 static void use_link(mt_state *m, int l) {
-  const mt_topo *t = m->t;
-  int src = t->links[l].src;
-  if (m->ecnt && src < m->N && m->aidx[src] >= 0) entry_dec(m, l, 1);
-  if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lpos[l] / 64] &= ~(1ull << (m->lpos[l] % 64));
-  int dst = t->links[l].dst;
-  if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0) m->rcv[dst / 64] &= ~(1ull << (dst % 64));
-  if (--m->freecap[src] == 0 && src < m->N && m->aidx[src] >= 0) drop_alive(m, src);
+  const int src = m->lse[l][0], dst = m->lse[l][1];
+  if (src < m->N) {
+    if (m->ecnt && m->aidx[src] >= 0) entry_dec(m, l, 1);
+    if (--m->freecap[src] == 0 && m->aidx[src] >= 0) drop_alive(m, src);
+  } else
+    m->freecap[src]--;
+  if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lse[l][2] / 64] &= ~(1ull << (m->lse[l][2] % 64));
+  if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0 && !(m->rcv[dst / 64] &= ~(1ull << (dst % 64))))
+    m->rsum[dst / 4096] &= ~(1ull << (dst / 64 % 64));
 }
 
 /* First position in [a, b) whose link is free, or b. */
@@ -342,25 +352,43 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   return t->links[path[d]].dst;
 }
 
-/* Some end node in [lo, hi) is outside tree r (bits tr) and has a free link from a switch. */
-static int any_target(const mt_state *m, const uint64_t *tr, int lo, int hi) {
-  for (int w = lo / 64; w * 64 < hi; w++) {
-    uint64_t c = m->rcv[w] & ~tr[w];
-    if (w == lo / 64) c &= ~0ull << (lo % 64);
-    if ((w + 1) * 64 > hi) c &= ~0ull >> (64 - hi % 64);
-    if (c) return 1;
+/* bits [lo, hi) of a & ~b hold a 1; lo < hi */
+static inline int any_bit(const uint64_t *a, const uint64_t *b, int lo, int hi) {
+  const int a0 = lo / 64, a1 = (hi - 1) / 64;
+  const uint64_t m0 = ~0ull << (lo % 64), m1 = ~0ull >> (63 - (hi - 1) % 64);
+  if (a0 == a1) return (a[a0] & ~b[a0] & m0 & m1) != 0;
+  if (a[a0] & ~b[a0] & m0 || a[a1] & ~b[a1] & m1) return 1;
+  for (int w = a0 + 1; w < a1; w++)
+    if (a[w] & ~b[w]) return 1;
+  return 0;
+}
+
+/* Some end node in [lo, hi) is a possible target of the current search: outside the tree
+ * (bits tr) with a free link from a switch (rcv). Between the end words only the words
+ * that can hold one are read: rcv not 0 (rsum) and the tree's word not full (nfull). */
+static int any_target(const mt_state *m, int lo, int hi) {
+  const int w0 = lo / 64, w1 = (hi - 1) / 64;
+  if (w1 - w0 < 4) return any_bit(m->rcv, m->tr, lo, hi);
+  if (any_bit(m->rcv, m->tr, lo, (w0 + 1) * 64) || any_bit(m->rcv, m->tr, w1 * 64, hi)) return 1;
+  for (int s = (w0 + 1) / 64; s <= (w1 - 1) / 64; s++) {
+    uint64_t c = m->rsum[s] & m->nf[s];
+    if (s == (w0 + 1) / 64) c &= ~0ull << ((w0 + 1) % 64);
+    if (s == (w1 - 1) / 64) c &= ~0ull >> (63 - (w1 - 1) % 64);
+    for (; c; c &= c - 1) {
+      int w = s * 64 + __builtin_ctzll(c);
+      if (m->rcv[w] & ~m->tr[w]) return 1;
+    }
   }
   return 0;
 }
 
 /* Ball `id` holds a possible target of the current search (cached per search). */
-static int ball_hits(mt_state *m, const uint64_t *tr, int id) {
-  if (m->bhit_st[id] == m->qstamp) return m->bhit[id];
+static inline int ball_hits(mt_state *m, int id) {
+  if (m->bhit[id] >> 1 == m->qstamp) return (int)(m->bhit[id] & 1);
   int hit = 0;
   for (int j = m->balls.off[id]; j < m->balls.off[id + 1] && !hit; j++)
-    hit = any_target(m, tr, m->balls.rng[j][0], m->balls.rng[j][1]);
-  m->bhit_st[id] = m->qstamp;
-  m->bhit[id] = hit;
+    hit = any_target(m, m->balls.rng[j][0], m->balls.rng[j][1]);
+  m->bhit[id] = m->qstamp << 1 | (uint64_t)hit;
   return hit;
 }
 
@@ -385,12 +413,15 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
     return t->links[l].dst;
   }
   m->qstamp++;
+  m->tr = tr;
+  m->nf = m->nfull + (size_t)r * (size_t)m->SW;
   int D = 0;
   for (int b = 1; b < m->balls.nb && !D; b++)
     for (int k = next_free(m->fbits, m->nend[p], pe); k < pe && !D; k = next_free(m->fbits, k + 1, pe))
-      if (ball_hits(m, tr, mt_ball(&m->balls, m->odst[k], b))) D = b + 1;
+      if (ball_hits(m, mt_ball(&m->balls, m->odst[k], b))) D = b + 1;
   if (!D) return -1;
-  const int st = ++m->bstamp;
+  if (D >= 1 << 16) return -1; /* the visit stamps hold depths below 2^16 */
+  const uint64_t st = ++m->gstamp << 16;
   int d = 0, v = p;
   m->bq[0] = p;
   m->kst[0] = m->nend[p];
@@ -406,18 +437,18 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
     } else {
       const int e = t->out_start[v + 1];
       int k = next_free(m->fbits, m->kst[d], e);
-      for (; k < e; k = next_free(m->fbits, k + 1, e)) {
+      const int bb = rem - 1 < m->balls.nb ? rem - 1 : m->balls.nb - 1;
+      while (k < e) {
         int w = m->odst[k];
-        if (m->bseen[w] == st && m->fdep[w] <= d + 1) continue;
-        if (ball_hits(m, tr, mt_ball(&m->balls, w, rem - 1))) break;
+        if (ball_hits(m, mt_ball(&m->balls, w, bb)) && m->gvis[w] - st > (uint64_t)d + 1) break; /* not entered at a depth <= d + 1 */
+        k = next_free(m->fbits, k + 1, e);
       }
       if (k < e) { /* enter w */
         int w = m->odst[k];
         m->kst[d] = k + 1;
         path[d++] = t->out_list[k];
         m->bq[d] = v = w;
-        m->bseen[w] = st;
-        m->fdep[w] = d;
+        m->gvis[w] = st + (uint64_t)d;
         m->kst[d] = m->nend[w];
         continue;
       }
@@ -477,10 +508,14 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
  * number of such nodes, not the length of the front. */
 static void skip_spent(const mt_state *m, int r, int *ptr) {
   const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
-  int from = f[*ptr], best = m->lim[r];
+  int from = m->ident ? *ptr : f[*ptr], best = m->lim[r];
   for (int i = 0; i < m->na; i++) {
     int oi = pos[m->alive[i]];
     if (oi >= from && oi < best) best = oi;
+  }
+  if (m->ident) {
+    *ptr = best;
+    return;
   }
   int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
   while (lo < hi) {
@@ -510,8 +545,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.order = mt_xcalloc(NN, sizeof(int));
   m.pos = mt_xcalloc(NN, sizeof(int));
   memset(m.pos, 0xff, NN * sizeof(int));
-  m.front = mt_xcalloc(NN, sizeof(int));
-  m.sat = mt_xcalloc(NN, 1);
+  m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
+  m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
+  m.sat = m.ident ? NULL : mt_xcalloc(NN, 1);
   m.newsat = mt_xcalloc((size_t)N, 1);
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
@@ -536,6 +572,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
+  m.lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *m.lse);
+  for (int l = 0; l < t->n_links; l++) {
+    m.lse[l][0] = t->links[l].src;
+    m.lse[l][1] = t->links[l].dst;
+  }
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
   if (t->n_sw) {
@@ -552,6 +593,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       for (int k = s0; k < t->out_start[v + 1]; k++) {
         int d = t->links[t->out_list[k]].dst;
         m.lpos[t->out_list[k]] = k;
+        m.lse[t->out_list[k]][2] = k;
         if (mt_is_switch(t, d)) continue;
         m.nend[v] = k + 1;
         if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
@@ -576,11 +618,15 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.isrc[k] = t->links[m.in_list[k]].src;
     }
     m.rcv = mt_xcalloc((size_t)m.W + 1, sizeof(uint64_t));
+    m.SW = m.W / 64 + 1;
+    m.rsum = mt_xcalloc((size_t)m.SW, sizeof(uint64_t));
+    m.nfull = mt_xcalloc((size_t)N * (size_t)m.SW, sizeof(uint64_t));
+    memset(m.nfull, 0xff, (size_t)N * (size_t)m.SW * sizeof(uint64_t));
     m.has_balls = mt_balls_build(&m.balls, t, 1l << 22) == 0;
     m.verify = mt_plan_verify_search;
     if (m.has_balls) {
-      m.bhit_st = mt_xcalloc((size_t)m.balls.n_ids, sizeof(int));
-      m.bhit = mt_xcalloc((size_t)m.balls.n_ids, sizeof(int));
+      m.bhit = mt_xcalloc((size_t)m.balls.n_ids, sizeof(uint64_t));
+      m.gvis = mt_xcalloc((size_t)t->n_vert, sizeof(uint64_t));
     }
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
   }
@@ -592,7 +638,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     m.order[(size_t)r * N] = r;
     m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
-    m.front[(size_t)r * N] = 0;
+    if (!m.ident) m.front[(size_t)r * N] = 0;
     m.fsize[r] = 1;
   }
   const long total = (long)N * (N - 1);
@@ -615,11 +661,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       memcpy(m.fbits, fbits_full, FW * sizeof(uint64_t));
       memset(m.fincap, 0, (size_t)N * sizeof(int));
       memset(m.rcv, 0, (size_t)m.W * sizeof(uint64_t));
+      if (m.rsum) memset(m.rsum, 0, (size_t)m.SW * sizeof(uint64_t));
       for (int l = 0; l < t->n_links; l++) {
         int d = t->links[l].dst;
         if (d < N && mt_is_switch(t, t->links[l].src)) {
           m.fincap[d] += t->links[l].mult;
           m.rcv[d / 64] |= 1ull << (d % 64);
+          m.rsum[d / 4096] |= 1ull << (d / 64 % 64);
         }
       }
     }
@@ -648,8 +696,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
-      int *f = m.front + (size_t)r * N, k = 0;
       if (m.newsat[r]) {
+        int *f = m.front + (size_t)r * N, k = 0;
         for (int i = 0; i < m.fsize[r]; i++)
           if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
         m.fsize[r] = k;
@@ -666,9 +714,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
                                                     once every end node is spent */
         if (m.size[r] == N) continue;
         m.turn++;
-        int *f = m.front + (size_t)r * N, spent = 0;
+        int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
-          int oi = f[ptr[r]];
+          int oi = m.ident ? ptr[r] : f[ptr[r]];
           if (oi >= m.lim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
@@ -688,9 +736,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             size_t at = (size_t)r * N + m.size[r];
             m.order[at] = c;
             m.pos[(size_t)r * N + c] = m.size[r];
-            f[m.fsize[r]++] = m.size[r];
+            if (!m.ident) f[m.fsize[r]] = m.size[r];
+            m.fsize[r]++;
             m.size[r]++;
-            m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64);
+            if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
+              m.nfull[(size_t)r * (size_t)m.SW + (size_t)(c / 4096)] &= ~(1ull << (c / 64 % 64));
             mt_sched_add(s, r, MT_OP_GATHER, p, c, tstep, path, plen);
             added++;
             remaining--;
@@ -743,6 +793,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.fbits);
   free(fbits_full);
   free(m.lpos);
+  free(m.lse);
   free(m.nend);
   free(m.nbase);
   free(m.bprev);
@@ -759,11 +810,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.odst);
   free(m.isrc);
   free(m.rcv);
+  free(m.rsum);
+  free(m.nfull);
   free(m.fincap);
   if (rc == 0 && m.mismatch) rc = mt_fail(e, "multitree on %s: %s", t->spec, m.msg);
   mt_balls_free(&m.balls);
-  free(m.bhit_st);
   free(m.bhit);
+  free(m.gvis);
   free(ptr);
   if (rc) {
     free(path);
@@ -772,15 +825,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   }
   /* reduce-scatter = reversed all-gather, then all-gather after it */
   const int tot = tstep, ng = s->nx;
-  for (int i = 0; i < ng; i++) {
-    mt_xfer g = s->x[i];
-    int len = g.path_len;
-    for (int k = 0; k < len; k++) {
-      const mt_edge *l = &t->links[MT_XLINK(s, &g, len - 1 - k)];
-      path[k] = t->port_link[l->dst * t->max_ports + l->dst_port];
-    }
-    mt_sched_add(s, g.flow, MT_OP_REDUCE, g.dst, g.src, tot - g.step + 1, path, len);
-  }
+  for (int i = 0; i < ng; i++) mt_sched_add_reversed(s, i, s->x[i].flow, MT_OP_REDUCE, tot - s->x[i].step + 1);
   for (int i = 0; i < ng; i++) s->x[i].step += tot;
   s->steps = 2 * tot;
   s->reduce_steps = tot;
