@@ -81,6 +81,7 @@ typedef struct {
   uint64_t *rsum;          /* [SW]: bit w = rcv[w] is not 0 */
   uint64_t *nfull;         /* [r * SW]: bit w = tree r's word w is not all ones */
   uint64_t *bhit;          /* [ball id]: 2 * qstamp + 1 if it holds a possible target, 2 * qstamp if not */
+  int *gq;                 /* guided search: the vertices of its path */
   uint64_t *gvis;          /* guided search: [vertex] 2^16 * gstamp + the smallest depth it was entered at */
   int verify;              /* mt_plan_verify_search: every search also by breadth first, compared */
   int mismatch;            /* a compared search disagreed (the first is in msg) */
@@ -232,7 +233,8 @@ static inline int fwd_visit(mt_state *m, int w, int st, int d) {
  * backward from the switches with a free link to an end node outside the tree,
  * expanding the smaller frontier, until they meet at distance D; then the path is
  * rebuilt from p taking at each vertex the first free link that stays on a D-hop path. */
-static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
+static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen);
+static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen, int guided) {
   const mt_topo *t = m->t;
   const int st = ++m->bstamp;
   m->skipped = 0;
@@ -242,7 +244,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   m->fdep[p] = 0;
   m->bprev[p] = -1;
   int flo = 0, fhi = 1, a = 0; /* forward frontier bq[flo..fhi), at depth a, not expanded */
-  while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET)) {
+  while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET) && !(guided && a >= 2)) {
     for (int i = flo; i < fhi; i++) {
       int u = m->bq[i], l = free_link_out_of_tree(m, r, u), b = t->out_start[u + 1];
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
@@ -260,6 +262,10 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   if (flo == fhi) {
     note_dead_region(m, n);
     return -1;
+  }
+  if (guided) { /* the same answer from the whole network's distances (find_child_guided) */
+    int c = find_child_guided(m, r, p, path, plen);
+    if (c >= 0) return c;
   }
   /* backward level 1: switches with a free link to an end node outside the tree; the
    * forward search has expanded levels < a without meeting one */
@@ -423,7 +429,7 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
   if (D >= 1 << 16) return -1; /* the visit stamps hold depths below 2^16 */
   const uint64_t st = ++m->gstamp << 16;
   int d = 0, v = p;
-  m->bq[0] = p;
+  m->gq[0] = p;
   m->kst[0] = m->nend[p];
   for (;;) {
     const int rem = D - d;
@@ -447,14 +453,14 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
         int w = m->odst[k];
         m->kst[d] = k + 1;
         path[d++] = t->out_list[k];
-        m->bq[d] = v = w;
+        m->gq[d] = v = w;
         m->gvis[w] = st + (uint64_t)d;
         m->kst[d] = m->nend[w];
         continue;
       }
     }
     if (d == 0) return -1;
-    v = m->bq[--d];
+    v = m->gq[--d];
   }
 }
 
@@ -462,7 +468,7 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
  * the breadth-first search too and keep its answer, noting the first disagreement. */
 static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen) {
   int *p2 = mt_xcalloc((size_t)m->t->n_vert + 1, sizeof(int)), n2 = 0;
-  int c2 = find_child_sw(m, r, p, p2, &n2);
+  int c2 = find_child_sw(m, r, p, p2, &n2, 0);
   if (c >= 0 && !m->mismatch && (c != c2 || n2 != *plen || memcmp(path, p2, (size_t)n2 * sizeof(int)))) {
     m->mismatch = 1;
     snprintf(m->msg, sizeof m->msg, "tree %d, parent %d: guided search found node %d over %d links, breadth-first search node %d over %d",
@@ -482,12 +488,8 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   *saturated = 0;
   if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
-  if (t->n_sw && m->has_balls) {
-    int c = find_child_guided(m, r, p, path, plen);
-    if (c >= 0 && !m->verify) return c;
-    if (m->verify) return verify_guided(m, r, p, c, path, plen);
-  }
-  if (t->n_sw) return find_child_sw(m, r, p, path, plen);
+  if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
+  if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
     int l = t->out_list[k], c = t->links[l].dst;
@@ -627,6 +629,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     if (m.has_balls) {
       m.bhit = mt_xcalloc((size_t)m.balls.n_ids, sizeof(uint64_t));
       m.gvis = mt_xcalloc((size_t)t->n_vert, sizeof(uint64_t));
+      m.gq = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
     }
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
   }
@@ -817,6 +820,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_balls_free(&m.balls);
   free(m.bhit);
   free(m.gvis);
+  free(m.gq);
   free(ptr);
   if (rc) {
     free(path);
