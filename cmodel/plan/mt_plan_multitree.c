@@ -398,6 +398,14 @@ static inline int ball_hits(mt_state *m, int id) {
   return hit;
 }
 
+/* Some switch that p can still send to has a target within b hops. */
+static int send_ball_hits(mt_state *m, int p, int b) {
+  const int e = m->t->out_start[p + 1];
+  for (int k = next_free(m->fbits, m->nend[p], e); k < e; k = next_free(m->fbits, k + 1, e))
+    if (ball_hits(m, mt_ball(&m->balls, m->odst[k], b))) return 1;
+  return 0;
+}
+
 /* The breadth-first search's answer, found from the whole network's distances: no path to
  * a target is shorter than D0 = 1 + the smallest radius b at which the ball of a switch p
  * can send to holds a node outside the tree that can still receive. A depth-first search
@@ -411,7 +419,6 @@ static inline int ball_hits(mt_state *m, int id) {
 static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
   const mt_topo *t = m->t;
   const uint64_t *tr = m->in_tree + (size_t)r * m->W;
-  const int pe = t->out_start[p + 1];
   int l = free_link_out_of_tree(m, r, p);
   if (l >= 0) {
     path[0] = l;
@@ -421,11 +428,16 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
   m->qstamp++;
   m->tr = tr;
   m->nf = m->nfull + (size_t)r * (size_t)m->SW;
-  int D = 0;
-  for (int b = 1; b < m->balls.nb && !D; b++)
-    for (int k = next_free(m->fbits, m->nend[p], pe); k < pe && !D; k = next_free(m->fbits, k + 1, pe))
-      if (ball_hits(m, mt_ball(&m->balls, m->odst[k], b))) D = b + 1;
-  if (!D) return -1;
+  /* the smallest radius b at which a switch p can send to holds a target: balls grow with
+   * b, so a binary search over the radii */
+  int lo = 1, hi = m->balls.nb - 1;
+  if (hi < 1 || !send_ball_hits(m, p, hi)) return -1;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (send_ball_hits(m, p, mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const int D = lo + 1;
   if (D >= 1 << 16) return -1; /* the visit stamps hold depths below 2^16 */
   const uint64_t st = ++m->gstamp << 16;
   int d = 0, v = p;

@@ -245,6 +245,7 @@ static int entry_cmp(const void *a, const void *b) {
  * same order; this one buckets by step (a node has few entries per step) and finishes with
  * an insertion sort, instead of sorting the 56-byte entries by comparisons. */
 static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **scratch, int *scap) {
+  if (n < 2) return;
   for (int i = 0; i < n; i++)
     if (en[i].step < 0 || en[i].step > steps + 1) {
       qsort(en, (size_t)n, sizeof *en, entry_cmp);
