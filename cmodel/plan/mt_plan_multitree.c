@@ -244,10 +244,12 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen, int gu
   m->fdep[p] = 0;
   m->bprev[p] = -1;
   int flo = 0, fhi = 1, a = 0; /* forward frontier bq[flo..fhi), at depth a, not expanded */
-  while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET) && !(guided && a >= 2)) {
+  while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET)) {
+    const int handover = guided && a == 1; /* the parent's switches: checked, not expanded */
     for (int i = flo; i < fhi; i++) {
       int u = m->bq[i], l = free_link_out_of_tree(m, r, u), b = t->out_start[u + 1];
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
+      if (handover) continue;
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
         int ll = t->out_list[k], w = m->odst[k];
         if (!fwd_visit(m, w, st, a + 1)) continue;
@@ -255,6 +257,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen, int gu
         m->bq[n++] = w;
       }
     }
+    if (handover) break; /* bq[flo..fhi) stays the frontier at depth a, not expanded */
     flo = fhi;
     fhi = n;
     a++;
