@@ -22,6 +22,7 @@
  * A search that fails leaves a region dead for the tree in this turn (for all trees when
  * it has no free link to an end node), and a turn ends when all a tree could use is dead. */
 #include "plan/mt_sched.h"
+#include "topo/mt_balls.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@
 #include <unistd.h>
 
 int mt_plan_progress = -1;
+int mt_plan_verify_search = 0;
 
 typedef struct {
   const mt_topo *t;
@@ -41,6 +43,7 @@ typedef struct {
   int *size;             /* [r] */
   int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
   unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  int ident;             /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
   unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
   int *cap;              /* [link] capacity left in this step */
   int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
@@ -56,6 +59,7 @@ typedef struct {
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
   int *lpos;               /* [link]: its position in out_list */
+  int (*lse)[3];           /* [link]: src, dst, position in out_list (together: one cache line per link) */
   int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
   int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
@@ -67,6 +71,21 @@ typedef struct {
   int *bprev, *bq, *bseen, *fdep, bstamp;
   int *bq2, *bseen2, *bdep; /* backward: queue, stamps, distance to an end node */
   int *okst, *kst;          /* path rebuild: dead ends (stamp), next out-list position per depth */
+  /* guided search: the network's balls (end nodes within b hops of a switch), and per
+   * ball whether it holds a possible target of this search (stamp, result) */
+  mt_balls balls;
+  int has_balls;
+  uint64_t qstamp, gstamp;
+  const uint64_t *tr, *nf; /* tree bits of the current search, and its nfull row */
+  int SW;                  /* words of a summary (one bit per word of W) */
+  uint64_t *rsum;          /* [SW]: bit w = rcv[w] is not 0 */
+  uint64_t *nfull;         /* [r * SW]: bit w = tree r's word w is not all ones */
+  uint64_t *bhit;          /* [ball id]: 2 * qstamp + 1 if it holds a possible target, 2 * qstamp if not */
+  int *gq;                 /* guided search: the vertices of its path */
+  uint64_t *gvis;          /* guided search: [vertex] 2^16 * gstamp + the smallest depth it was entered at */
+  int verify;              /* mt_plan_verify_search: every search also by breadth first, compared */
+  int mismatch;            /* a compared search disagreed (the first is in msg) */
+  char msg[200];
 } mt_state;
 
 static inline int in_tree(const mt_state *m, int r, int v) {
@@ -98,13 +117,15 @@ static void entry_dec(mt_state *m, int l, int units) {
 
 /* Consume one unit of link l. */
 static void use_link(mt_state *m, int l) {
-  const mt_topo *t = m->t;
-  int src = t->links[l].src;
-  if (m->ecnt && src < m->N && m->aidx[src] >= 0) entry_dec(m, l, 1);
-  if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lpos[l] / 64] &= ~(1ull << (m->lpos[l] % 64));
-  int dst = t->links[l].dst;
-  if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0) m->rcv[dst / 64] &= ~(1ull << (dst % 64));
-  if (--m->freecap[src] == 0 && src < m->N && m->aidx[src] >= 0) drop_alive(m, src);
+  const int src = m->lse[l][0], dst = m->lse[l][1];
+  if (src < m->N) {
+    if (m->ecnt && m->aidx[src] >= 0) entry_dec(m, l, 1);
+    if (--m->freecap[src] == 0 && m->aidx[src] >= 0) drop_alive(m, src);
+  } else
+    m->freecap[src]--;
+  if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lse[l][2] / 64] &= ~(1ull << (m->lse[l][2] % 64));
+  if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0 && !(m->rcv[dst / 64] &= ~(1ull << (dst % 64))))
+    m->rsum[dst / 4096] &= ~(1ull << (dst / 64 % 64));
 }
 
 /* First position in [a, b) whose link is free, or b. */
@@ -212,7 +233,8 @@ static inline int fwd_visit(mt_state *m, int w, int st, int d) {
  * backward from the switches with a free link to an end node outside the tree,
  * expanding the smaller frontier, until they meet at distance D; then the path is
  * rebuilt from p taking at each vertex the first free link that stays on a D-hop path. */
-static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
+static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen);
+static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen, int guided) {
   const mt_topo *t = m->t;
   const int st = ++m->bstamp;
   m->skipped = 0;
@@ -223,9 +245,11 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   m->bprev[p] = -1;
   int flo = 0, fhi = 1, a = 0; /* forward frontier bq[flo..fhi), at depth a, not expanded */
   while (flo < fhi && (a == 0 || n < MT_FWD_BUDGET)) {
+    const int handover = guided && a == 1; /* the parent's switches: checked, not expanded */
     for (int i = flo; i < fhi; i++) {
       int u = m->bq[i], l = free_link_out_of_tree(m, r, u), b = t->out_start[u + 1];
       if (l >= 0) return bfs_path(m, p, u, l, path, plen);
+      if (handover) continue;
       for (int k = next_free(m->fbits, m->nend[u], b); k < b; k = next_free(m->fbits, k + 1, b)) {
         int ll = t->out_list[k], w = m->odst[k];
         if (!fwd_visit(m, w, st, a + 1)) continue;
@@ -233,6 +257,7 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
         m->bq[n++] = w;
       }
     }
+    if (handover) break; /* bq[flo..fhi) stays the frontier at depth a, not expanded */
     flo = fhi;
     fhi = n;
     a++;
@@ -240,6 +265,10 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   if (flo == fhi) {
     note_dead_region(m, n);
     return -1;
+  }
+  if (guided) { /* the same answer from the whole network's distances (find_child_guided) */
+    int c = find_child_guided(m, r, p, path, plen);
+    if (c >= 0) return c;
   }
   /* backward level 1: switches with a free link to an end node outside the tree; the
    * forward search has expanded levels < a without meeting one */
@@ -332,6 +361,140 @@ static int find_child_sw(mt_state *m, int r, int p, int *path, int *plen) {
   return t->links[path[d]].dst;
 }
 
+/* bits [lo, hi) of a & ~b hold a 1; lo < hi */
+static inline int any_bit(const uint64_t *a, const uint64_t *b, int lo, int hi) {
+  const int a0 = lo / 64, a1 = (hi - 1) / 64;
+  const uint64_t m0 = ~0ull << (lo % 64), m1 = ~0ull >> (63 - (hi - 1) % 64);
+  if (a0 == a1) return (a[a0] & ~b[a0] & m0 & m1) != 0;
+  if (a[a0] & ~b[a0] & m0 || a[a1] & ~b[a1] & m1) return 1;
+  for (int w = a0 + 1; w < a1; w++)
+    if (a[w] & ~b[w]) return 1;
+  return 0;
+}
+
+/* Some end node in [lo, hi) is a possible target of the current search: outside the tree
+ * (bits tr) with a free link from a switch (rcv). Between the end words only the words
+ * that can hold one are read: rcv not 0 (rsum) and the tree's word not full (nfull). */
+static int any_target(const mt_state *m, int lo, int hi) {
+  const int w0 = lo / 64, w1 = (hi - 1) / 64;
+  if (w1 - w0 < 4) return any_bit(m->rcv, m->tr, lo, hi);
+  if (any_bit(m->rcv, m->tr, lo, (w0 + 1) * 64) || any_bit(m->rcv, m->tr, w1 * 64, hi)) return 1;
+  for (int s = (w0 + 1) / 64; s <= (w1 - 1) / 64; s++) {
+    uint64_t c = m->rsum[s] & m->nf[s];
+    if (s == (w0 + 1) / 64) c &= ~0ull << ((w0 + 1) % 64);
+    if (s == (w1 - 1) / 64) c &= ~0ull >> (63 - (w1 - 1) % 64);
+    for (; c; c &= c - 1) {
+      int w = s * 64 + __builtin_ctzll(c);
+      if (m->rcv[w] & ~m->tr[w]) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Ball `id` holds a possible target of the current search (cached per search). */
+static inline int ball_hits(mt_state *m, int id) {
+  if (m->bhit[id] >> 1 == m->qstamp) return (int)(m->bhit[id] & 1);
+  int hit = 0;
+  for (int j = m->balls.off[id]; j < m->balls.off[id + 1] && !hit; j++)
+    hit = any_target(m, m->balls.rng[j][0], m->balls.rng[j][1]);
+  m->bhit[id] = m->qstamp << 1 | (uint64_t)hit;
+  return hit;
+}
+
+/* Some switch that p can still send to has a target within b hops. */
+static int send_ball_hits(mt_state *m, int p, int b) {
+  const int e = m->t->out_start[p + 1];
+  for (int k = next_free(m->fbits, m->nend[p], e); k < e; k = next_free(m->fbits, k + 1, e))
+    if (ball_hits(m, mt_ball(&m->balls, m->odst[k], b))) return 1;
+  return 0;
+}
+
+/* The breadth-first search's answer, found from the whole network's distances: no path to
+ * a target is shorter than D0 = 1 + the smallest radius b at which the ball of a switch p
+ * can send to holds a node outside the tree that can still receive. A depth-first search
+ * from p in out-list order, entering a switch w with D - d hops to go only if ball(w,
+ * D - d - 1) holds such a node, finds the smallest sequence of out-list positions among the
+ * free paths of exactly D links: when D = D0 that is the shortest path the breadth-first
+ * search returns (a path of D0 links is a shortest one, and every prefix of it is a
+ * shortest path to its end, so a switch met again at the same or a larger depth has
+ * already failed). Returns the child, -1 when there is no free path of D0 links (then the
+ * breadth-first search decides). */
+static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
+  const mt_topo *t = m->t;
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  int l = free_link_out_of_tree(m, r, p);
+  if (l >= 0) {
+    path[0] = l;
+    *plen = 1;
+    return t->links[l].dst;
+  }
+  m->qstamp++;
+  m->tr = tr;
+  m->nf = m->nfull + (size_t)r * (size_t)m->SW;
+  /* the smallest radius b at which a switch p can send to holds a target: balls grow with
+   * b, so a binary search over the radii */
+  int lo = 1, hi = m->balls.nb - 1;
+  if (hi < 1 || !send_ball_hits(m, p, hi)) return -1;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (send_ball_hits(m, p, mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const int D = lo + 1;
+  if (D >= 1 << 16) return -1; /* the visit stamps hold depths below 2^16 */
+  const uint64_t st = ++m->gstamp << 16;
+  int d = 0, v = p;
+  m->gq[0] = p;
+  m->kst[0] = m->nend[p];
+  for (;;) {
+    const int rem = D - d;
+    if (rem == 1) {
+      l = free_link_out_of_tree(m, r, v);
+      if (l >= 0) {
+        path[d] = l;
+        *plen = d + 1;
+        return t->links[l].dst;
+      }
+    } else {
+      const int e = t->out_start[v + 1];
+      int k = next_free(m->fbits, m->kst[d], e);
+      const int bb = rem - 1 < m->balls.nb ? rem - 1 : m->balls.nb - 1;
+      while (k < e) {
+        int w = m->odst[k];
+        if (ball_hits(m, mt_ball(&m->balls, w, bb)) && m->gvis[w] - st > (uint64_t)d + 1) break; /* not entered at a depth <= d + 1 */
+        k = next_free(m->fbits, k + 1, e);
+      }
+      if (k < e) { /* enter w */
+        int w = m->odst[k];
+        m->kst[d] = k + 1;
+        path[d++] = t->out_list[k];
+        m->gq[d] = v = w;
+        m->gvis[w] = st + (uint64_t)d;
+        m->kst[d] = m->nend[w];
+        continue;
+      }
+    }
+    if (d == 0) return -1;
+    v = m->gq[--d];
+  }
+}
+
+/* Test hook (mt_plan_verify_search): the guided search found c (or -1) with path/plen; run
+ * the breadth-first search too and keep its answer, noting the first disagreement. */
+static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen) {
+  int *p2 = mt_xcalloc((size_t)m->t->n_vert + 1, sizeof(int)), n2 = 0;
+  int c2 = find_child_sw(m, r, p, p2, &n2, 0);
+  if (c >= 0 && !m->mismatch && (c != c2 || n2 != *plen || memcmp(path, p2, (size_t)n2 * sizeof(int)))) {
+    m->mismatch = 1;
+    snprintf(m->msg, sizeof m->msg, "tree %d, parent %d: guided search found node %d over %d links, breadth-first search node %d over %d",
+             r, p, c, *plen, c2, n2);
+  }
+  memcpy(path, p2, (size_t)n2 * sizeof(int));
+  *plen = n2;
+  free(p2);
+  return c2;
+}
+
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
  * *saturated: p has every neighbour in the tree (direct networks; never set on switch
  * networks, where reachability depends on the capacity left). */
@@ -340,7 +503,8 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   *saturated = 0;
   if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
-  if (t->n_sw) return find_child_sw(m, r, p, path, plen);
+  if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
+  if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
     int l = t->out_list[k], c = t->links[l].dst;
@@ -361,10 +525,14 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
  * number of such nodes, not the length of the front. */
 static void skip_spent(const mt_state *m, int r, int *ptr) {
   const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
-  int from = f[*ptr], best = m->lim[r];
+  int from = m->ident ? *ptr : f[*ptr], best = m->lim[r];
   for (int i = 0; i < m->na; i++) {
     int oi = pos[m->alive[i]];
     if (oi >= from && oi < best) best = oi;
+  }
+  if (m->ident) {
+    *ptr = best;
+    return;
   }
   int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
   while (lo < hi) {
@@ -394,8 +562,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.order = mt_xcalloc(NN, sizeof(int));
   m.pos = mt_xcalloc(NN, sizeof(int));
   memset(m.pos, 0xff, NN * sizeof(int));
-  m.front = mt_xcalloc(NN, sizeof(int));
-  m.sat = mt_xcalloc(NN, 1);
+  m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
+  m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
+  m.sat = m.ident ? NULL : mt_xcalloc(NN, 1);
   m.newsat = mt_xcalloc((size_t)N, 1);
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
@@ -420,6 +589,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
+  m.lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *m.lse);
+  for (int l = 0; l < t->n_links; l++) {
+    m.lse[l][0] = t->links[l].src;
+    m.lse[l][1] = t->links[l].dst;
+  }
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
   if (t->n_sw) {
@@ -436,6 +610,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       for (int k = s0; k < t->out_start[v + 1]; k++) {
         int d = t->links[t->out_list[k]].dst;
         m.lpos[t->out_list[k]] = k;
+        m.lse[t->out_list[k]][2] = k;
         if (mt_is_switch(t, d)) continue;
         m.nend[v] = k + 1;
         if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
@@ -459,7 +634,18 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.odst[k] = t->links[t->out_list[k]].dst;
       m.isrc[k] = t->links[m.in_list[k]].src;
     }
-    m.rcv = mt_xcalloc((size_t)m.W, sizeof(uint64_t));
+    m.rcv = mt_xcalloc((size_t)m.W + 1, sizeof(uint64_t));
+    m.SW = m.W / 64 + 1;
+    m.rsum = mt_xcalloc((size_t)m.SW, sizeof(uint64_t));
+    m.nfull = mt_xcalloc((size_t)N * (size_t)m.SW, sizeof(uint64_t));
+    memset(m.nfull, 0xff, (size_t)N * (size_t)m.SW * sizeof(uint64_t));
+    m.has_balls = mt_balls_build(&m.balls, t, 1l << 22) == 0;
+    m.verify = mt_plan_verify_search;
+    if (m.has_balls) {
+      m.bhit = mt_xcalloc((size_t)m.balls.n_ids, sizeof(uint64_t));
+      m.gvis = mt_xcalloc((size_t)t->n_vert, sizeof(uint64_t));
+      m.gq = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
+    }
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
   }
   int *ptr = mt_xcalloc((size_t)N, sizeof(int));
@@ -470,7 +656,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     m.order[(size_t)r * N] = r;
     m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
-    m.front[(size_t)r * N] = 0;
+    if (!m.ident) m.front[(size_t)r * N] = 0;
     m.fsize[r] = 1;
   }
   const long total = (long)N * (N - 1);
@@ -493,11 +679,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       memcpy(m.fbits, fbits_full, FW * sizeof(uint64_t));
       memset(m.fincap, 0, (size_t)N * sizeof(int));
       memset(m.rcv, 0, (size_t)m.W * sizeof(uint64_t));
+      if (m.rsum) memset(m.rsum, 0, (size_t)m.SW * sizeof(uint64_t));
       for (int l = 0; l < t->n_links; l++) {
         int d = t->links[l].dst;
         if (d < N && mt_is_switch(t, t->links[l].src)) {
           m.fincap[d] += t->links[l].mult;
           m.rcv[d / 64] |= 1ull << (d % 64);
+          m.rsum[d / 4096] |= 1ull << (d / 64 % 64);
         }
       }
     }
@@ -526,8 +714,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     }
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
-      int *f = m.front + (size_t)r * N, k = 0;
       if (m.newsat[r]) {
+        int *f = m.front + (size_t)r * N, k = 0;
         for (int i = 0; i < m.fsize[r]; i++)
           if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
         m.fsize[r] = k;
@@ -544,9 +732,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
                                                     once every end node is spent */
         if (m.size[r] == N) continue;
         m.turn++;
-        int *f = m.front + (size_t)r * N, spent = 0;
+        int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
-          int oi = f[ptr[r]];
+          int oi = m.ident ? ptr[r] : f[ptr[r]];
           if (oi >= m.lim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
@@ -566,9 +754,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             size_t at = (size_t)r * N + m.size[r];
             m.order[at] = c;
             m.pos[(size_t)r * N + c] = m.size[r];
-            f[m.fsize[r]++] = m.size[r];
+            if (!m.ident) f[m.fsize[r]] = m.size[r];
+            m.fsize[r]++;
             m.size[r]++;
-            m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64);
+            if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
+              m.nfull[(size_t)r * (size_t)m.SW + (size_t)(c / 4096)] &= ~(1ull << (c / 64 % 64));
             mt_sched_add(s, r, MT_OP_GATHER, p, c, tstep, path, plen);
             added++;
             remaining--;
@@ -621,6 +811,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.fbits);
   free(fbits_full);
   free(m.lpos);
+  free(m.lse);
   free(m.nend);
   free(m.nbase);
   free(m.bprev);
@@ -637,7 +828,14 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.odst);
   free(m.isrc);
   free(m.rcv);
+  free(m.rsum);
+  free(m.nfull);
   free(m.fincap);
+  if (rc == 0 && m.mismatch) rc = mt_fail(e, "multitree on %s: %s", t->spec, m.msg);
+  mt_balls_free(&m.balls);
+  free(m.bhit);
+  free(m.gvis);
+  free(m.gq);
   free(ptr);
   if (rc) {
     free(path);
@@ -646,15 +844,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   }
   /* reduce-scatter = reversed all-gather, then all-gather after it */
   const int tot = tstep, ng = s->nx;
-  for (int i = 0; i < ng; i++) {
-    mt_xfer g = s->x[i];
-    int len = g.path_len;
-    for (int k = 0; k < len; k++) {
-      const mt_edge *l = &t->links[MT_XLINK(s, &g, len - 1 - k)];
-      path[k] = t->port_link[l->dst * t->max_ports + l->dst_port];
-    }
-    mt_sched_add(s, g.flow, MT_OP_REDUCE, g.dst, g.src, tot - g.step + 1, path, len);
-  }
+  for (int i = 0; i < ng; i++) mt_sched_add_reversed(s, i, s->x[i].flow, MT_OP_REDUCE, tot - s->x[i].step + 1);
   for (int i = 0; i < ng; i++) s->x[i].step += tot;
   s->steps = 2 * tot;
   s->reduce_steps = tot;

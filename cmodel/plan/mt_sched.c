@@ -47,6 +47,7 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
   x->dst = dst;
   x->step = step;
   x->path_len = (uint16_t)nlinks;
+  x->rev = 0;
   if (nlinks == 1) x->path_off = links[0];
   else {
     if (s->npath + nlinks > s->cappath) {
@@ -58,6 +59,26 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
     s->npath += nlinks;
   }
   x->multihop = (uint8_t)(mt_sched_hops(s, x) > 1);
+  if (step > s->steps) s->steps = step;
+  return s->nx++;
+}
+
+int mt_sched_add_reversed(mt_sched *s, int i, int flow, int op, int step) {
+  if (s->nx == s->capx) {
+    s->capx = s->capx ? 2 * s->capx : 1024;
+    s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x);
+  }
+  const mt_xfer g = s->x[i];
+  mt_xfer *x = &s->x[s->nx];
+  *x = g;
+  x->flow = flow;
+  x->op = (uint8_t)op;
+  x->src = g.dst;
+  x->dst = g.src;
+  x->step = step;
+  if (g.path_len == 1) x->path_off = s->topo->rev_link[g.path_off];
+  else x->rev = !g.rev;
+  /* the same vertices backwards: as many router hops */
   if (step > s->steps) s->steps = step;
   return s->nx++;
 }
@@ -158,37 +179,95 @@ static int node_L(const mt_sched *s, int tables_L, int n) {
   return p > 0 ? p : 1;
 }
 
-/* The slot describing transfer x as seen from the sender (send = 1) or the receiver. */
-static mt_slot make_slot(const mt_sched *s, const mt_xfer *x, int send, int L_recv) {
+/* A transfer as one node's table sees it, copied once from s->x so that the passes over a
+ * node's transfers stay in cache: its index, flow, step, the other end, its op and routing,
+ * and the ports of its first and last link. */
+typedef struct {
+  int idx, flow, step, peer;
+  int port0, portl; /* sender's output port (first link), receiver's input port (last link) */
+  uint8_t op, multihop;
+} xrec;
+
+static void xrec_of(const mt_sched *s, int i, int send, xrec *r) {
   const mt_topo *t = s->topo;
+  const mt_xfer *x = &s->x[i];
+  r->idx = i;
+  r->flow = x->flow;
+  r->step = x->step;
+  r->peer = send ? x->dst : x->src;
+  r->op = x->op;
+  r->multihop = x->multihop;
+  r->port0 = t->links[MT_XLINK(s, x, 0)].src_port;
+  r->portl = t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
+}
+
+/* Ask for the transfers a node's table reads a few iterations ahead (they lie anywhere in
+ * s->x and s->path): list[k + 16]'s transfer, and list[k + 8]'s path. */
+static inline void prefetch_xfer(const mt_sched *s, const int *list, int k, int end) {
+  if (k + 16 < end) __builtin_prefetch(&s->x[list[k + 16]]);
+  if (k + 8 < end) {
+    const mt_xfer *x = &s->x[list[k + 8]];
+    if (x->path_len > 1) __builtin_prefetch(&s->path[x->path_off]);
+  }
+}
+
+/* The slot describing transfer r as seen from the sender (send = 1: its peer is the
+ * receiver) or from the receiver (its peer is the sender). */
+static mt_slot make_slot(const xrec *r, int L_recv) {
   mt_slot sl;
-  sl.node = send ? x->dst : x->src;
-  const mt_edge *first = &t->links[MT_XLINK(s, x, 0)], *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
-  sl.port = x->multihop ? MT_PORT_ROUTED : first->src_port;
-  sl.eject = last->dst_port % L_recv;
+  sl.node = r->peer;
+  sl.port = r->multihop ? MT_PORT_ROUTED : r->port0;
+  sl.eject = r->portl % L_recv;
   return sl;
 }
 
-static const mt_sched *g_cmp_sched; /* qsort context, set only while sorting */
-/* reduce children: by the step they send in, then by node id */
-static int xfer_by_step_src(const void *a, const void *b) {
-  const mt_xfer *x = &g_cmp_sched->x[*(const int *)a], *y = &g_cmp_sched->x[*(const int *)b];
-  if (x->step != y->step) return x->step - y->step;
-  return x->src - y->src;
-}
-/* gather sends: by (flow, step), then creation (= allocation) order */
-static int xfer_by_flow_step_idx(const void *a, const void *b) {
-  int i = *(const int *)a, j = *(const int *)b;
-  const mt_xfer *x = &g_cmp_sched->x[i], *y = &g_cmp_sched->x[j];
-  if (x->flow != y->flow) return x->flow - y->flow;
-  if (x->step != y->step) return x->step - y->step;
-  return i - j;
+/* A transfer index with its sort key (signed fields biased so that unsigned order is theirs):
+ * sorting these in place is much faster than sorting indices that point into s->x. */
+typedef struct {
+  uint64_t key;
+  int idx;
+} keyed;
+static uint64_t key2(int hi, int lo) { return (uint64_t)((uint32_t)hi ^ 0x80000000u) << 32 | ((uint32_t)lo ^ 0x80000000u); }
+/* by key, then by index (creation = allocation order) */
+static int keyed_cmp(const void *a, const void *b) {
+  const keyed *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
 }
 static int entry_cmp(const void *a, const void *b) {
   const mt_entry *x = a, *y = b;
   if (x->step != y->step) return x->step - y->step;
   if (x->flow != y->flow) return x->flow - y->flow;
   return x->op - y->op;
+}
+
+/* Entries of one node in (step, flow, op) order. The keys are unique, so any sort gives the
+ * same order; this one buckets by step (a node has few entries per step) and finishes with
+ * an insertion sort, instead of sorting the 56-byte entries by comparisons. */
+static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **scratch, int *scap) {
+  if (n < 2) return;
+  for (int i = 0; i < n; i++)
+    if (en[i].step < 0 || en[i].step > steps + 1) {
+      qsort(en, (size_t)n, sizeof *en, entry_cmp);
+      return;
+    }
+  if (n > *scap) {
+    *scap = n > 2 * *scap ? n : 2 * *scap;
+    free(*scratch);
+    *scratch = mt_xcalloc((size_t)*scap, sizeof **scratch);
+  }
+  memset(cnt, 0, (size_t)(steps + 3) * sizeof *cnt);
+  for (int i = 0; i < n; i++) cnt[en[i].step + 1]++;
+  for (int st = 0; st <= steps + 1; st++) cnt[st + 1] += cnt[st];
+  for (int i = 0; i < n; i++) (*scratch)[cnt[en[i].step]++] = en[i];
+  memcpy(en, *scratch, (size_t)n * sizeof *en);
+  for (int i = 1; i < n; i++) /* within a step */
+    if (entry_cmp(&en[i - 1], &en[i]) > 0) {
+      mt_entry e = en[i];
+      int j = i;
+      for (; j > 0 && entry_cmp(&en[j - 1], &e) > 0; j--) en[j] = en[j - 1];
+      en[j] = e;
+    }
 }
 
 int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e) {
@@ -235,13 +314,20 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
   tb->start = mt_xcalloc((size_t)N, sizeof(int));
   tb->count = mt_xcalloc((size_t)N, sizeof(int));
   int *busy = mt_xcalloc((size_t)s->steps + 2, sizeof(int));
-  int *tmp = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
+  int *cnt = mt_xcalloc((size_t)s->steps + 3, sizeof(int)), scap = 0;
+  mt_entry *scratch = NULL;
+  int most = 1; /* the most transfers one node sends or receives */
+  for (int n = 0; n < N; n++) {
+    if (os[n + 1] - os[n] > most) most = os[n + 1] - os[n];
+    if (is[n + 1] - is[n] > most) most = is[n + 1] - is[n];
+  }
+  keyed *tmp = mt_xcalloc((size_t)most, sizeof *tmp);
+  xrec *rin_ = mt_xcalloc((size_t)most, sizeof *rin_), *rout = mt_xcalloc((size_t)most, sizeof *rout);
   /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
   int *rcnt = mt_xcalloc((size_t)F + 1, sizeof(int)), *rbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
-  int *rin = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *gpar = mt_xcalloc((size_t)F, sizeof(int));
+  int *rin = mt_xcalloc((size_t)most + 1, sizeof(int)), *gpar = mt_xcalloc((size_t)F, sizeof(int));
   for (int f = 0; f < F; f++) gpar[f] = -1;
   int rc = 0;
-  g_cmp_sched = s;
   for (int n = 0; n < N && rc == 0; n++) {
     int L = node_L(s, local_ports, n);
     /* at most: one entry per transfer sent, one per flow rooted here, one NOP per step */
@@ -252,11 +338,20 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     }
     tb->start[n] = tb->n_entries;
     int first = tb->n_entries;
-    /* bucket incoming transfers by flow */
-    for (int k = is[n]; k < is[n + 1]; k++) {
-      const mt_xfer *x = &s->x[il[k]];
+    const int nin = is[n + 1] - is[n], nout = os[n + 1] - os[n];
+    for (int k = 0; k < nin; k++) {
+      prefetch_xfer(s, il, is[n] + k, is[n + 1]);
+      xrec_of(s, il[is[n] + k], 0, &rin_[k]);
+    }
+    for (int k = 0; k < nout; k++) {
+      prefetch_xfer(s, ol, os[n] + k, os[n + 1]);
+      xrec_of(s, ol[os[n] + k], 1, &rout[k]);
+    }
+    /* bucket incoming transfers by flow (rin: indices into rin_) */
+    for (int k = 0; k < nin; k++) {
+      const xrec *x = &rin_[k];
       if (x->op == MT_OP_REDUCE) rcnt[x->flow]++;
-      else if (gpar[x->flow] < 0) gpar[x->flow] = il[k];
+      else if (gpar[x->flow] < 0) gpar[x->flow] = k;
       else {
         rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow);
         break;
@@ -264,34 +359,32 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     }
     {
       int at = 0;
-      for (int k = is[n]; k < is[n + 1]; k++) {
-        int f = s->x[il[k]].flow;
-        if (s->x[il[k]].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) {
+      for (int k = 0; k < nin; k++) {
+        int f = rin_[k].flow;
+        if (rin_[k].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) {
           rbeg[f] = at + 1;
           at += rcnt[f];
         }
       }
     }
-    for (int k = is[n]; k < is[n + 1]; k++) {
-      const mt_xfer *x = &s->x[il[k]];
-      if (x->op == MT_OP_REDUCE) {
-        int f = x->flow;
-        rin[rbeg[f] - 1 + --rcnt[f]] = il[k];
+    for (int k = 0; k < nin; k++)
+      if (rin_[k].op == MT_OP_REDUCE) {
+        int f = rin_[k].flow;
+        rin[rbeg[f] - 1 + --rcnt[f]] = k;
       }
-    }
     /* rcnt is back to 0; restore counts while emitting */
-    for (int k = is[n]; k < is[n + 1]; k++)
-      if (s->x[il[k]].op == MT_OP_REDUCE) rcnt[s->x[il[k]].flow]++;
+    for (int k = 0; k < nin; k++)
+      if (rin_[k].op == MT_OP_REDUCE) rcnt[rin_[k].flow]++;
     /* reduce entries: one per reduce transfer sent by n, plus one per flow rooted at n */
-    for (int k = os[n]; k < os[n + 1]; k++) {
-      const mt_xfer *x = &s->x[ol[k]];
+    for (int k = 0; k < nout; k++) {
+      const xrec *x = &rout[k];
       if (x->op != MT_OP_REDUCE) continue;
       mt_entry *en = &tb->entries[tb->n_entries++];
       en->op = MT_OP_REDUCE;
       en->flow = x->flow;
       en->step = x->step;
       en->has_parent = 1;
-      en->parent = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
+      en->parent = make_slot(x, node_L(s, local_ports, x->peer));
       en->addr = s->chunk[x->flow].addr;
       en->size = s->chunk[x->flow].size;
     }
@@ -307,31 +400,38 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     for (int i = first; i < tb->n_entries && rc == 0; i++) {
       mt_entry *en = &tb->entries[i];
       int f = en->flow, nt = rcnt[f];
-      if (nt) memcpy(tmp, rin + rbeg[f] - 1, (size_t)nt * sizeof(int));
-      qsort(tmp, (size_t)nt, sizeof(int), xfer_by_step_src);
+      for (int c = 0; c < nt; c++) { /* reduce children: by the step they send in, then by node id */
+        const xrec *x = &rin_[rin[rbeg[f] - 1 + c]];
+        tmp[c].key = key2(x->step, x->peer);
+        tmp[c].idx = rin[rbeg[f] - 1 + c];
+      }
+      if (nt > 1) qsort(tmp, (size_t)nt, sizeof *tmp, keyed_cmp);
       en->child = tb->slots + tb->n_slots;
       en->nchild = nt;
       for (int c = 0; c < nt; c++) {
-        const mt_xfer *x = &s->x[tmp[c]];
-        tb->slots[tb->n_slots++] = make_slot(s, x, 0, L);
+        const xrec *x = &rin_[tmp[c].idx];
+        tb->slots[tb->n_slots++] = make_slot(x, L);
         /* root: the step after the last child sends, so that the root reduce entry, which
          * waits for every contribution, never holds up a send of that step in the NI's
          * in-order issue (docs/formats.md) */
         if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
         if (en->has_parent && x->step >= en->step)
           rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d",
-                       s->algo, n, f, en->step, x->src, x->step);
+                       s->algo, n, f, en->step, x->peer, x->step);
       }
       if (!en->has_parent && nt == 0) rc = mt_fail(e, "%s: root %d of flow %d receives no reduce contribution", s->algo, n, f);
     }
     /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
     int ng = 0;
-    for (int k = os[n]; k < os[n + 1]; k++)
-      if (s->x[ol[k]].op == MT_OP_GATHER) tmp[ng++] = ol[k];
-    qsort(tmp, (size_t)ng, sizeof(int), xfer_by_flow_step_idx);
+    for (int k = 0; k < nout; k++) /* by (flow, step), then creation order */
+      if (rout[k].op == MT_OP_GATHER) {
+        tmp[ng].key = key2(rout[k].flow, rout[k].step);
+        tmp[ng++].idx = k;
+      }
+    qsort(tmp, (size_t)ng, sizeof *tmp, keyed_cmp); /* local indices follow creation order */
     for (int k = 0; k < ng && rc == 0; k++) {
-      const mt_xfer *x = &s->x[tmp[k]];
-      if (k == 0 || s->x[tmp[k - 1]].flow != x->flow || s->x[tmp[k - 1]].step != x->step) {
+      const xrec *x = &rout[tmp[k].idx];
+      if (k == 0 || tmp[k - 1].key != tmp[k].key) {
         mt_entry *en = &tb->entries[tb->n_entries++];
         en->op = MT_OP_GATHER;
         en->flow = x->flow;
@@ -341,15 +441,15 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
         en->child = tb->slots + tb->n_slots;
         en->nchild = 0;
         en->has_parent = gpar[x->flow] >= 0;
-        if (en->has_parent) en->parent = make_slot(s, &s->x[gpar[x->flow]], 0, L);
+        if (en->has_parent) en->parent = make_slot(&rin_[gpar[x->flow]], L);
         else if (s->root[x->flow] != n) rc = mt_fail(e, "%s: node %d sends the gather of flow %d without receiving it", s->algo, n, x->flow);
       }
-      tb->slots[tb->n_slots++] = make_slot(s, x, 1, node_L(s, local_ports, x->dst));
+      tb->slots[tb->n_slots++] = make_slot(x, node_L(s, local_ports, x->peer));
       tb->entries[tb->n_entries - 1].nchild++;
     }
     /* reset the per-flow scratch */
-    for (int k = is[n]; k < is[n + 1]; k++) {
-      int f = s->x[il[k]].flow;
+    for (int k = 0; k < nin; k++) {
+      int f = rin_[k].flow;
       rcnt[f] = 0;
       rbeg[f] = 0;
       gpar[f] = -1;
@@ -366,12 +466,11 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
         en->size = stepmax[st];
       }
     tb->count[n] = tb->n_entries - first;
-    qsort(tb->entries + first, (size_t)tb->count[n], sizeof(mt_entry), entry_cmp);
+    sort_entries(tb->entries + first, tb->count[n], s->steps, cnt, &scratch, &scap);
     if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
     for (int i = first; i < tb->n_entries; i++)
       if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
   }
-  g_cmp_sched = NULL;
   free(os);
   free(is);
   free(ol);
@@ -380,7 +479,11 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
   free(rl);
   free(stepmax);
   free(busy);
+  free(cnt);
+  free(scratch);
   free(tmp);
+  free(rin_);
+  free(rout);
   free(rcnt);
   free(rbeg);
   free(rin);

@@ -18,14 +18,19 @@ extern "C" {
 
 typedef struct {
   int32_t flow, src, dst, step;
-  int32_t path_off;  /* path_len == 1: the link id itself; else offset in mt_sched.path */
-  uint16_t path_len; /* directed links on the path */
-  uint8_t op;        /* MT_OP_REDUCE or MT_OP_GATHER */
-  uint8_t multihop;  /* routed hop by hop by destination (baselines) */
+  int32_t path_off;     /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  uint16_t path_len;    /* directed links on the path */
+  uint8_t op;           /* MT_OP_REDUCE or MT_OP_GATHER */
+  uint8_t multihop : 1; /* routed hop by hop by destination (baselines) */
+  uint8_t rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
+                           is the reverse of stored link path_len - 1 - i */
 } mt_xfer;
 
 /* i-th link of a transfer's path */
-#define MT_XLINK(s, x, i) ((x)->path_len == 1 ? (x)->path_off : (s)->path[(x)->path_off + (i)])
+#define MT_XLINK(s, x, i) \
+  ((x)->path_len == 1 ? (x)->path_off \
+     : (x)->rev       ? (s)->topo->rev_link[(s)->path[(x)->path_off + (x)->path_len - 1 - (i)]] \
+                      : (s)->path[(x)->path_off + (i)])
 
 typedef struct {
   uint64_t addr, size;
@@ -52,6 +57,9 @@ void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows)
 void mt_sched_free(mt_sched *s);
 /* Add a transfer along an explicit path (link ids); returns its index. */
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
+/* Add transfer i backwards (src and dst swapped, each link reversed) with its own flow, op
+ * and step; it shares i's path (no copy). Returns its index. */
+int mt_sched_add_reversed(mt_sched *s, int i, int flow, int op, int step);
 /* Add a transfer routed by mt_topo_route (multi-hop when more than one router hop). */
 int mt_sched_add_routed(mt_sched *s, int flow, int op, int src, int dst, int step, mt_err *e);
 /* Cut `bytes` into n_flows chunks of whole elements of `elem` bytes, earlier flows
@@ -88,6 +96,9 @@ MT_ALGO_LIST(MT_ALGO_DECL_)
 /* Planners that can run for seconds (MultiTree on thousands of nodes) print a progress
  * line to stderr every 2 s: 1 always, 0 never, -1 (default) when stderr is a terminal. */
 extern int mt_plan_progress;
+/* Test hook: MultiTree on a switch network runs every child search both guided and breadth
+ * first and fails the plan when they disagree (docs/planner.md); 0 (default) off. */
+extern int mt_plan_verify_search;
 extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */
 extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */

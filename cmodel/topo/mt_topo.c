@@ -73,6 +73,8 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
   t->port_link = mt_xcalloc((size_t)t->n_vert * (size_t)t->max_ports, sizeof(int));
   for (size_t i = 0; i < (size_t)t->n_vert * (size_t)t->max_ports; i++) t->port_link[i] = -1;
   for (int i = 0; i < t->n_links; i++) t->port_link[t->links[i].src * t->max_ports + t->links[i].src_port] = i;
+  t->rev_link = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+  for (int i = 0; i < t->n_links; i++) t->rev_link[i] = t->port_link[t->links[i].dst * t->max_ports + t->links[i].dst_port];
   t->rx_peer = mt_xcalloc((size_t)t->n_vert * (size_t)t->max_ports, sizeof(int));
   for (size_t i = 0; i < (size_t)t->n_vert * (size_t)t->max_ports; i++) t->rx_peer[i] = -1;
   for (int i = 0; i < t->n_links; i++) {
@@ -464,6 +466,7 @@ void mt_topo_free(mt_topo *t) {
   free(t->out_start);
   free(t->out_list);
   free(t->port_link);
+  free(t->rev_link);
   free(t->n_ports);
   free(t->rx_peer);
   memset(t, 0, sizeof *t);

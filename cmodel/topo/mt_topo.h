@@ -38,6 +38,7 @@ typedef struct {
   mt_edge *links;
   int *out_start, *out_list; /* per vertex: out links in preference order (CSR) */
   int *port_link;            /* [v * max_ports + port] -> link id or -1 */
+  int *rev_link;             /* [link]: the same physical link in the other direction */
   int max_ports;             /* ports per vertex (grids: 2*ndims) */
   int *rx_peer;              /* [v * max_ports + p]: the vertex that sends to v through ITS port p;
                            -1 none, -2 several (the compact layout needs it unique) */

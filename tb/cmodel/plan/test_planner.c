@@ -14,6 +14,7 @@
 #include "table/mt_json.h"
 #include "plan/mt_ref.h"
 #include "plan/mt_sched.h"
+#include "util/mt_rng.h"
 #include "mt_test.h"
 
 static int plan(const char *topo, const char *algo, uint64_t bytes, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
@@ -525,6 +526,61 @@ static void test_algo_table(void) {
   CHECK(!strcmp(list, MT_ALGO_NAMES_STR), "names '%s', list '%s'", list, MT_ALGO_NAMES_STR);
 }
 
+/* Switch networks: the guided child search (docs/planner.md, "Planning time on switch
+ * networks") must give exactly the breadth-first search's node and path on every search
+ * of a plan (mt_plan_verify_search runs both and fails the plan on a difference): on
+ * fat-trees, DGX-2, BiGraph, the switched test files and seeded irregular networks (nodes
+ * on one or two switches, multiplicities, cross links, direct node links). */
+static void test_guided_search(void) {
+  const char *nets[] = {"fattree:2,5", "fattree:3,3", "fattree:4,3", "fattree:8,2", "dgx2", "bigraph:4x8", "bigraph:2x6",
+                        "file:" MT_TEST_DATA "/star.topo", "file:" MT_TEST_DATA "/switched.topo",
+                        "file:" MT_TEST_DATA "/multilink.topo", NULL};
+  mt_plan_verify_search = 1;
+  for (int i = 0; nets[i]; i++) {
+    mt_topo t;
+    mt_sched s;
+    mt_err e = {{0}};
+    CHECK(mt_topo_from_name(&t, nets[i], &e) == 0, "%s", e.msg);
+    CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) == 0, "%s: %s", nets[i], e.msg);
+    mt_sched_free(&s);
+    mt_topo_free(&t);
+  }
+  for (uint32_t seed = 1; seed <= 6; seed++) {
+    uint32_t rs = seed * 2654435761u;
+    const int n = 20 + (int)(mt_xs32(&rs) % 60), S = 2 + (int)(mt_xs32(&rs) % 9), V = n + S;
+    int(*L)[3] = calloc((size_t)(2 * n + 2 * S + n / 5 + 1), sizeof *L), nl = 0;
+    unsigned char *seen = calloc((size_t)V * (size_t)V, 1);
+#define ADD_LINK(a, b, m) \
+  do { \
+    int a_ = (a), b_ = (b); \
+    if (a_ != b_ && !seen[a_ * V + b_]) { \
+      seen[a_ * V + b_] = seen[b_ * V + a_] = 1; \
+      L[nl][0] = a_, L[nl][1] = b_, L[nl++][2] = (m); \
+    } \
+  } while (0)
+    for (int v = 0; v < n; v++) {
+      ADD_LINK(v, n + (int)(mt_xs32(&rs) % (uint32_t)S), 1 + (mt_xs32(&rs) % 4 == 0));
+      if (mt_xs32(&rs) % 5 == 0) ADD_LINK(v, n + (int)(mt_xs32(&rs) % (uint32_t)S), 1);
+    }
+    for (int x = 1; x < S; x++) ADD_LINK(n + x, n + (int)(mt_xs32(&rs) % (uint32_t)x), 1 + (int)(mt_xs32(&rs) % 3));
+    for (int x = 0; x < S; x++) ADD_LINK(n + (int)(mt_xs32(&rs) % (uint32_t)S), n + (int)(mt_xs32(&rs) % (uint32_t)S), 1);
+    for (int k = 0; k < n / 5; k++) ADD_LINK((int)(mt_xs32(&rs) % (uint32_t)n), (int)(mt_xs32(&rs) % (uint32_t)n), 1);
+#undef ADD_LINK
+    mt_topo t = {0};
+    mt_sched s;
+    mt_err e = {{0}};
+    char name[32];
+    snprintf(name, sizeof name, "irregular%u", seed);
+    CHECK(mt_topo_from_links(&t, name, n, S, nl, (const int(*)[3])L, &e) == 0, "%s: %s", name, e.msg);
+    CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) == 0, "%s (%d nodes, %d switches): %s", name, n, S, e.msg);
+    mt_sched_free(&s);
+    mt_topo_free(&t);
+    free(L);
+    free(seen);
+  }
+  mt_plan_verify_search = 0;
+}
+
 int main(void) {
   test_algo_table();
   test_hdrm_contention();
@@ -537,5 +593,6 @@ int main(void) {
   test_json_roundtrip();
   test_bad_input();
   test_multilink();
+  test_guided_search();
   return MT_TEST_END("test_planner");
 }
