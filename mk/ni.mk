@@ -16,7 +16,7 @@ NI_DIR    := $(BUILD)/ni
 # NI_COSIMS: the one-engine NI (full, compact) and the bandwidth shapes (receive engines E,
 # memory ports M; docs/ni.md "Bandwidth"), each one build and one test step t-ni-cosim-<name>.
 NI_SHAPE = configs/ni/$(1).cfg
-NI_COSIMS := full compact e2 e8_compact
+NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact
 
 define NI_BUILD
 $(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg configs/ni/compact.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok

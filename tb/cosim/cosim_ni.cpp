@@ -411,8 +411,26 @@ int main(int argc, char **argv) {
       } else st.fail++;
       scen_free(c);
     }
+    // 5. a slow memory (every port ready 20 % of cycles, reads answered after 1..12 cycles):
+    // engines wait for their write ports (M > 1) and share the one port under back-pressure
+    {
+      Scen c;
+      if (scen_make(c, "torus:4x4", "multitree", 4096, compact)) {
+        const int nodes[] = {5, 10};
+        for (int i = 0; i < 4; i++) {
+          mt_ni_env_run r = mt_ni_env_run_default(so + 7000 + i, i & 1, i >> 1);
+          r.p_ready = 20;
+          r.lat_max = 12;
+          std::vector<mt_ni_env_run> runs{r};
+          char tag[80];
+          snprintf(tag, sizeof tag, "%s torus:4x4 slow memory node %d %s %s", CFG_NAME, nodes[i & 1], (i & 1) ? "fp32" : "int32", (i >> 1) ? "pkt" : "msg");
+          run_case(c, nodes[i & 1], runs, tag, 0, st, false);
+        }
+      } else st.fail++;
+      scen_free(c);
+    }
   } // reps
-  // 5. error cases: each must end with its documented code, both models agreeing
+  // 6. error cases: each must end with its documented code, both models agreeing
   {
     Scen c;
     if (scen_make(c, "mesh:2x2", "multitree", 1024, compact)) {
