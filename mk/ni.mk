@@ -13,10 +13,13 @@ NI_DIR    := $(BUILD)/ni
 # CFG_ENTRY_W: the table word width of those -G parameters by the C derivation
 # (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_common_pkg.sv);
 # cosim_ni.cpp checks it against mt_ni_entry_bits of the scenario's layout.
+# NI_COSIMS: the one-engine NI (full, compact) and the bandwidth shapes (receive engines E,
+# memory ports M; docs/ni.md "Bandwidth"), each one build and one test step t-ni-cosim-<name>.
 NI_SHAPE = configs/ni/$(1).cfg
+NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact
 
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg configs/ni/compact.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) && \
 	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
@@ -26,7 +29,7 @@ $(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef
-$(foreach k,full compact,$(eval $(call NI_BUILD,$(k))))
+$(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k))))
 
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
@@ -42,13 +45,14 @@ t-ni-tb-%: $(NI_DIR)/tb_mt_ni_%.vvp
 	@cd $(NI_DIR) && $(NI_TOP)/scripts/runbench.sh $@ 120 vvp -n $(notdir $<)
 
 # ---- test steps ----
-t-ni-cosim-full: $(BUILD)/obj_ni_full/cosim_ni
-	@scripts/runbench.sh $@ 300 $<
-t-ni-cosim-compact: $(BUILD)/obj_ni_compact/cosim_ni
-	@scripts/runbench.sh $@ 300 $<
+define NI_STEP
+t-ni-cosim-$(1): $(BUILD)/obj_ni_$(1)/cosim_ni
+	@scripts/runbench.sh $$@ 300 $$<
+endef
+$(foreach k,$(NI_COSIMS),$(eval $(call NI_STEP,$(k))))
 t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
-TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
+TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -62,7 +66,7 @@ bench-ni: $(NI_DIR)/ni_bench
 	  echo "$(BENCH_NI_REF):" && $(BUILD)/golden_rec/rec_ni --bench 20; fi
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
-cosim-ni: t-ni-cosim-full t-ni-cosim-compact t-ni-perturb
+cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -22,6 +22,7 @@ module mt_net_top #(
 `include "mt_ni_layout_params.svh"
   localparam int N          = NX * NY,
   localparam int NiN        = N,
+  localparam int NiMp       = 1,   // memory ports per NI (mt_ni_ports.svh)
   localparam int ND         = 4,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,

@@ -2,11 +2,12 @@
 // mt_ni: the MultiTree network interface (ISCA 2021 Section IV-A, Fig. 6; message-based
 // flow control of Section IV-B). Cycle-level rules and interface: docs/ni.md; flits, ports,
 // credits and reduction order: docs/interfaces.md. C model: cmodel/mt_ni.c (same cycle).
-// Blocks: mt_ni_table (schedule table, write port or $readmemh image), mt_ni_entry_dec (x2),
-// mt_ni_issue (scan, issue, timestep mt_ni_timestep, lockstep mt_ni_lockstep, errors,
-// watchdog), mt_ni_deps (per-flow dependencies), mt_ni_pktz (one DMA reader + packetiser
-// per local port), mt_ni_dma (memory port), mt_ni_ejbuf (ejection FIFOs), mt_ni_depktz
-// (receive engine with mt_reduce_alu).
+// Blocks: mt_ni_table (schedule table, write port or $readmemh image), mt_ni_entry_dec (port
+// A, and port B of every engine), mt_ni_issue (scan, issue, timestep mt_ni_timestep, lockstep
+// mt_ni_lockstep, errors, watchdog), mt_ni_deps (per-flow dependencies), mt_ni_pktz (one DMA
+// reader + packetiser per local port), mt_ni_mports (MemPorts memory ports, mt_ni_dma each),
+// mt_ni_ejbuf (ejection FIFOs), mt_ni_depktz (RxEngines receive engines, each with its
+// mt_reduce_alu). RxEngines = MemPorts = 1 is the one-engine NI; docs/ni.md "Bandwidth".
 // Every output comes from a register. Configuration inputs (dtype_i .. nbr_rx_i) must be
 // stable while busy_o.
 `default_nettype none
@@ -31,13 +32,21 @@ module mt_ni #(
   parameter int SQ          = 4,
   parameter int RQ          = 4,
   parameter int WdW         = 24,
+  // bandwidth (docs/ni.md "Bandwidth"; cmodel mt_ni_params rx_engines, mem_ports): 0 is 1
+  parameter int RxEngines   = 1,   // E: a divisor of L, or m*L with m dividing NumVcs (<= 8)
+  parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
+  parameter int ReduceChain = 0,   // chained reduction (docs/ni.md): not yet in the RTL
   localparam int NiN        = 1,
+  localparam int NE         = (RxEngines < 1) ? 1 : RxEngines,
+  localparam int NiMp       = (MemPorts < 1) ? 1 : MemPorts,
   localparam int Lanes      = PayloadW / 32,
   localparam int FlitW      = mt_common_pkg::flit_w(PayloadW, NumVcs),
   localparam int EntryW     = mt_common_pkg::entry_width(Compact, Children, FlowW, StepW, IdW, PortW, EjW, AddrW, SizeW),
   localparam int TIW        = mt_common_pkg::idx_w(Depth),
   localparam int S          = L * NumVcs,
   localparam int SW         = mt_common_pkg::idx_w(S),
+  localparam int Ses        = S / NE,                  // streams per engine
+  localparam int ESW        = mt_common_pkg::idx_w(Ses),
   localparam int CntW       = $clog2(Children + 1)
 ) (
   input  logic                  clk_i,
@@ -60,13 +69,33 @@ module mt_ni #(
     if (NumVcs < 1 || NumVcs > 8) $fatal(1, "mt_ni: NumVcs=%0d", NumVcs);
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni: MaxFlows=%0d", MaxFlows);
     if (Depth < 2) $fatal(1, "mt_ni: Depth=%0d", Depth);
+    // the C model's rules (mt_ni_check_params)
+    if (NE > 8) $fatal(1, "mt_ni: RxEngines=%0d: at most 8", NE);
+    if (L % NE != 0 && (NE % L != 0 || NumVcs % (NE / L) != 0))
+      $fatal(1, "mt_ni: RxEngines=%0d: a divisor of L=%0d, or m*L with m dividing NumVcs=%0d", NE, L, NumVcs);
+    if (NiMp != 1 && NiMp != L + NE && NiMp != L + 2 * NE)
+      $fatal(1, "mt_ni: MemPorts=%0d: 1, L+E=%0d or L+2E=%0d", NiMp, L + NE, L + 2 * NE);
+    if (ReduceChain != 0 && ReduceChain != 1) $fatal(1, "mt_ni: ReduceChain=%0d: 0 or 1", ReduceChain);
+    if (ReduceChain == 1 && NE > 1)
+      $fatal(1, "mt_ni: ReduceChain=1 with RxEngines=%0d: chained reduction is not built in the RTL yet (0 only)", NE);
   end
 
+  // stream (port l, VC v: l*NumVcs + v) of entry i of engine e's list (cmodel mt_ni.c estr):
+  // E <= L: ports e, e+E, ... with all their VCs; E = m*L: port e mod L, VCs g, g+m, ...
+  // (g = e div L; the router gives consecutive packets alternating VCs, so the m engines of
+  // a port take turns)
+  function automatic int estr(input int e, input int i);
+    if (NE <= L) estr = (e + (i / NumVcs) * NE) * NumVcs + i % NumVcs;
+    else estr = (e % L) * NumVcs + e / L + i * (NE / L);
+  endfunction
+
   // ---------------- schedule table and decoders ----------------
-  logic [TIW-1:0]    hp_d, rb;
-  logic [EntryW-1:0] wa, wb;
-  logic              busy;
-  mt_ni_table #(.Depth(Depth), .Width(EntryW), .InitFile(InitFile)) u_table (
+  logic [TIW-1:0]       hp_d;
+  logic [NE*TIW-1:0]    rb;
+  logic [EntryW-1:0]    wa;
+  logic [NE*EntryW-1:0] wb;
+  logic                 busy;
+  mt_ni_table #(.Depth(Depth), .Width(EntryW), .NB(NE), .InitFile(InitFile)) u_table (
     .clk_i,
     .we_i   (tbl_we_i && !busy),
     .waddr_i(tbl_waddr_i),
@@ -77,16 +106,16 @@ module mt_ni #(
     .rdb_o  (wb)
   );
 
-  logic [1:0]             e_op, b_op;
-  logic [11:0]            e_flow, b_flowf;
-  logic [15:0]            e_step, b_step;
-  logic                   e_pv, b_pv, e_gap, b_gap;
-  logic [11:0]            e_pnode, b_pnode;
-  logic [3:0]             e_pport, b_pport, e_pej, b_pej, e_nchild, b_nchild;
-  logic [Children-1:0]    e_cv, b_cv;
-  logic [Children*12-1:0] e_cnode, b_cnode;
-  logic [Children*4-1:0]  e_cport, b_cport, e_cej, b_cej;
-  logic [31:0]            e_addr, b_addr, e_size, b_size;
+  logic [1:0]             e_op;
+  logic [11:0]            e_flow;
+  logic [15:0]            e_step;
+  logic                   e_pv, e_gap;
+  logic [11:0]            e_pnode;
+  logic [3:0]             e_pport, e_pej, e_nchild;
+  logic [Children-1:0]    e_cv;
+  logic [Children*12-1:0] e_cnode;
+  logic [Children*4-1:0]  e_cport, e_cej;
+  logic [31:0]            e_addr, e_size;
 
   mt_ni_entry_dec #(.Compact(Compact), .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW),
                     .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children)) u_dec_a (
@@ -95,27 +124,46 @@ module mt_ni #(
     .pport_o(e_pport), .pej_o(e_pej), .cv_o(e_cv), .cnode_o(e_cnode), .cport_o(e_cport),
     .cej_o(e_cej), .nchild_o(e_nchild), .gap_o(e_gap), .addr_o(e_addr), .size_o(e_size)
   );
-  mt_ni_entry_dec #(.Compact(Compact), .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW),
-                    .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children)) u_dec_b (
-    .word_i(wb), .nbr_tx_i, .nbr_rx_i, .base_units_i, .rem_units_i, .elem_i, .nop_bytes_i,
-    .op_o(b_op), .flow_o(b_flowf), .step_o(b_step), .pv_o(b_pv), .pnode_o(b_pnode),
-    .pport_o(b_pport), .pej_o(b_pej), .cv_o(b_cv), .cnode_o(b_cnode), .cport_o(b_cport),
-    .cej_o(b_cej), .nchild_o(b_nchild), .gap_o(b_gap), .addr_o(b_addr), .size_o(b_size)
-  );
-  logic unused_b;
-  assign unused_b = ^{b_op, b_flowf, b_step, b_pv, b_gap, b_pport, b_pej, b_cv, b_cport, b_cej};
+  // port B of engine e: its look-up entry
+  logic [NE*Children*12-1:0] b_cnode;
+  logic [NE*12-1:0]          b_pnode;
+  logic [NE*4-1:0]           b_nchild;
+  logic [NE*32-1:0]          b_addr, b_size;
+  for (genvar e = 0; e < NE; e++) begin : g_dec_b
+    logic [1:0]            op;
+    logic [11:0]           flowf;
+    logic [15:0]           step;
+    logic                  pv, gap;
+    logic [3:0]            pport, pej;
+    logic [Children-1:0]   cv;
+    logic [Children*4-1:0] cport, cej;
+    mt_ni_entry_dec #(.Compact(Compact), .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW),
+                      .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children)) u_dec_b (
+      .word_i(wb[EntryW*e +: EntryW]), .nbr_tx_i, .nbr_rx_i, .base_units_i, .rem_units_i, .elem_i,
+      .nop_bytes_i,
+      .op_o(op), .flow_o(flowf), .step_o(step), .pv_o(pv), .pnode_o(b_pnode[12*e +: 12]),
+      .pport_o(pport), .pej_o(pej), .cv_o(cv), .cnode_o(b_cnode[Children*12*e +: Children*12]),
+      .cport_o(cport), .cej_o(cej), .nchild_o(b_nchild[4*e +: 4]), .gap_o(gap),
+      .addr_o(b_addr[32*e +: 32]), .size_o(b_size[32*e +: 32])
+    );
+    logic unused_b;
+    assign unused_b = ^{op, flowf, step, pv, gap, pport, pej, cv, cport, cej};
+  end
 
   // ---------------- dependency state ----------------
-  logic            clear, run, scan_rec, rdone, rx_done, all_gathers;
-  logic [TIW-1:0]  scan_idx;
-  logic            a_rv, a_grx, a_rdone;
-  logic [CntW-1:0] a_cnt, b_cnt;
-  logic [11:0]     b_flow, done_flow;
-  logic            b_rv, b_gv, b_root, b_grx;
-  logic [TIW-1:0]  b_ridx, b_gidx;
-  logic [1:0]      done_op;
-  logic [31:0]     done_len, done_size;
-  mt_ni_deps #(.MaxFlows(MaxFlows), .TIW(TIW), .CntW(CntW)) u_deps (
+  logic               clear, run, scan_rec, rdone, all_gathers;
+  logic [TIW-1:0]     scan_idx;
+  logic               a_rv, a_grx, a_rdone;
+  logic [CntW-1:0]    a_cnt;
+  // per engine e at [e]
+  logic [NE-1:0]      rx_done;
+  logic [NE*CntW-1:0] b_cnt;
+  logic [NE*12-1:0]   b_flow, done_flow;
+  logic [NE-1:0]      b_rv, b_gv, b_root, b_grx;
+  logic [NE*TIW-1:0]  b_ridx, b_gidx;
+  logic [NE*2-1:0]    done_op;
+  logic [NE*32-1:0]   done_len, done_size;
+  mt_ni_deps #(.MaxFlows(MaxFlows), .TIW(TIW), .CntW(CntW), .NE(NE)) u_deps (
     .clk_i, .rst_ni, .clear_i(clear), .nflows_i,
     .scan_i(scan_rec), .scan_flow_i(e_flow), .scan_op_i(e_op), .scan_pv_i(e_pv), .scan_idx_i(scan_idx),
     .rdone_i(rdone), .rdone_flow_i(e_flow),
@@ -130,7 +178,7 @@ module mt_ni #(
   logic [L-1:0] tx_busy, act, send, req_tx, gnt_tx, rsp_tx;
   logic [11:0]  act_node;
   logic [3:0]   act_port, act_ej, rx_err;
-  logic         act_routed, rx_idle, mem_quiet, ovf, look_go, prog, issue;
+  logic         act_routed, rx_idle, mem_quiet, ovf, prog, issue;
   logic [31:0]  lock;
   mt_ni_issue #(.L(L), .NetPorts(NetPorts), .PortW(PortW), .Children(Children), .Depth(Depth),
                 .MaxFlows(MaxFlows), .PayloadW(PayloadW), .Compact(Compact), .WdW(WdW),
@@ -152,65 +200,95 @@ module mt_ni #(
   logic unused_obs;
   assign unused_obs = issue ^ (^lock);
 
-  // ---------------- memory port ----------------
-  logic [L:0]           req, req_we, gnt;
-  logic [(L+1)*32-1:0]  req_addr;
-  logic [(L+1)*Lanes-1:0] req_be;
-  logic [PayloadW-1:0]  rx_wdata;
-  logic                 rsp_v;
-  logic [$clog2(L+1)-1:0] rsp_tag;
-  mt_ni_dma #(.L(L), .PayloadW(PayloadW), .TqDepth(L * SQ + RQ)) u_dma (
+  // ---------------- memory ports ----------------
+  logic [L*32-1:0]        tx_addr;
+  logic [L*Lanes-1:0]     tx_be;
+  logic [L*PayloadW-1:0]  tx_rsp_data;
+  logic [NE-1:0]          rx_rd, rx_wr, gnt_rd, gnt_wr, wfree, rsp_rx;
+  logic [NE*32-1:0]       rd_addr, wr_addr;
+  logic [NE*Lanes-1:0]    rd_be, wr_be;
+  logic [NE*PayloadW-1:0] wr_data, rx_rsp_data;
+  logic                   gnt_any;
+  mt_ni_mports #(.L(L), .E(NE), .M(NiMp), .PayloadW(PayloadW), .SQ(SQ), .RQ(RQ)) u_mports (
     .clk_i, .rst_ni, .run_i(run),
-    .req_i(req), .req_we_i(req_we), .req_addr_i(req_addr), .req_be_i(req_be), .rx_wdata_i(rx_wdata),
-    .gnt_o(gnt),
+    .tx_req_i(req_tx), .tx_addr_i(tx_addr), .tx_be_i(tx_be), .tx_gnt_o(gnt_tx), .tx_rsp_o(rsp_tx),
+    .tx_rsp_data_o(tx_rsp_data),
+    .rx_rd_i(rx_rd), .rx_rd_addr_i(rd_addr), .rx_rd_be_i(rd_be),
+    .rx_wr_i(rx_wr), .rx_wr_addr_i(wr_addr), .rx_wr_be_i(wr_be), .rx_wr_data_i(wr_data),
+    .rx_gnt_rd_o(gnt_rd), .rx_gnt_wr_o(gnt_wr), .rx_wfree_o(wfree), .rx_rsp_o(rsp_rx),
+    .rx_rsp_data_o(rx_rsp_data),
     .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o,
-    .mem_req_wdata_o, .mem_rsp_valid_i,
-    .rsp_v_o(rsp_v), .rsp_tag_o(rsp_tag), .quiet_o(mem_quiet)
+    .mem_req_wdata_o, .mem_rsp_valid_i, .mem_rsp_data_i,
+    .gnt_any_o(gnt_any), .quiet_o(mem_quiet)
   );
 
   // ---------------- packetisers ----------------
   for (genvar l = 0; l < L; l++) begin : g_tx
-    assign rsp_tx[l] = rsp_v && (32'(rsp_tag) == l);
-    assign gnt_tx[l] = gnt[l];
-    assign req[l]    = req_tx[l];
-    assign req_we[l] = 1'b0;
     mt_ni_pktz #(.PayloadW(PayloadW), .NumVcs(NumVcs), .VcDepth(VcDepth), .SubPktFlits(SubPktFlits),
                  .PktBytes(PktBytes), .InjVc(InjVc), .SQ(SQ)) u_pktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .node_id_i, .pkt_mode_i,
       .act_i(act[l]), .a_op_i(e_op), .a_flow_i(e_flow), .a_step_i(e_step), .a_dst_i(act_node),
       .a_port_i(act_port), .a_routed_i(act_routed), .a_ej_i(act_ej), .a_addr_i(e_addr),
       .a_len_i(e_size), .busy_o(tx_busy[l]),
-      .req_o(req_tx[l]), .req_addr_o(req_addr[32*l +: 32]), .req_be_o(req_be[Lanes*l +: Lanes]),
-      .gnt_i(gnt_tx[l]), .rsp_i(rsp_tx[l]), .rsp_data_i(mem_rsp_data_i),
+      .req_o(req_tx[l]), .req_addr_o(tx_addr[32*l +: 32]), .req_be_o(tx_be[Lanes*l +: Lanes]),
+      .gnt_i(gnt_tx[l]), .rsp_i(rsp_tx[l]), .rsp_data_i(tx_rsp_data[PayloadW*l +: PayloadW]),
       .credit_i(inj_credit_i[NumVcs*l +: NumVcs]), .send_o(send[l]),
       .flit_o(inj_flit_o[FlitW*l +: FlitW]), .valid_o(inj_valid_o[l])
     );
   end
 
-  // ---------------- ejection and receive ----------------
-  logic [S-1:0]     nonempty;
-  logic [FlitW-1:0] front;
-  logic [SW-1:0]    sel, pop_s;
-  logic             pop;
-  mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW)) u_ejbuf (
+  // ---------------- ejection and receive engines ----------------
+  logic [S-1:0]        nonempty;
+  logic [NE*FlitW-1:0] front;
+  logic [NE*SW-1:0]    sel, pop_s;
+  logic [NE-1:0]       pop, look_go, rx_idle_e;
+  logic [NE*4-1:0]     rx_err_e;
+  mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW), .NR(NE)) u_ejbuf (
     .clk_i, .rst_ni, .ej_flit_i, .ej_valid_i, .ej_credit_o,
     .pop_i(pop), .pop_s_i(pop_s), .sel_i(sel), .front_o(front), .nonempty_o(nonempty), .ovf_o(ovf)
   );
-  mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
-                 .TIW(TIW), .CntW(CntW), .Children(Children)) u_depktz (
-    .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
-    .nonempty_i(nonempty), .front_i(front), .sel_o(sel), .pop_o(pop), .pop_s_o(pop_s),
-    .b_flow_o(b_flow), .b_rv_i(b_rv), .b_ridx_i(b_ridx), .b_gv_i(b_gv), .b_gidx_i(b_gidx),
-    .b_root_i(b_root), .b_cnt_i(b_cnt), .b_grx_i(b_grx),
-    .rb_o(rb), .eb_cnode_i(b_cnode), .eb_nchild_i(b_nchild), .eb_pnode_i(b_pnode),
-    .eb_addr_i(b_addr), .eb_size_i(b_size),
-    .done_o(rx_done), .done_flow_o(done_flow), .done_op_o(done_op), .done_len_o(done_len),
-    .done_size_o(done_size),
-    .req_o(req[L]), .req_we_o(req_we[L]), .req_addr_o(req_addr[32*L +: 32]),
-    .req_be_o(req_be[Lanes*L +: Lanes]), .req_wdata_o(rx_wdata),
-    .gnt_i(gnt[L]), .rsp_i(rsp_v && (32'(rsp_tag) == L)), .rsp_data_i(mem_rsp_data_i),
-    .err_o(rx_err), .look_go_o(look_go), .idle_o(rx_idle)
-  );
+  for (genvar e = 0; e < NE; e++) begin : g_rx
+    // engine e's streams: list entry i is stream estr(e, i)
+    logic [Ses-1:0]     ne_l;
+    logic [Ses*SW-1:0]  smap;
+    logic [ESW-1:0]     sel_l, pop_l;
+    for (genvar i = 0; i < Ses; i++) begin : g_s
+      localparam int G = estr(e, i);
+      assign ne_l[i]             = nonempty[G];
+      assign smap[SW*i +: SW]    = SW'(G);
+    end
+    assign sel[SW*e +: SW]   = smap[SW*sel_l +: SW];
+    assign pop_s[SW*e +: SW] = smap[SW*pop_l +: SW];
+    mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
+                   .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE)) u_depktz (
+      .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
+      .nonempty_i(ne_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
+      .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),
+      .b_gv_i(b_gv[e]), .b_gidx_i(b_gidx[TIW*e +: TIW]), .b_root_i(b_root[e]),
+      .b_cnt_i(b_cnt[CntW*e +: CntW]), .b_grx_i(b_grx[e]),
+      .rb_o(rb[TIW*e +: TIW]), .eb_cnode_i(b_cnode[Children*12*e +: Children*12]),
+      .eb_nchild_i(b_nchild[4*e +: 4]), .eb_pnode_i(b_pnode[12*e +: 12]),
+      .eb_addr_i(b_addr[32*e +: 32]), .eb_size_i(b_size[32*e +: 32]),
+      .done_o(rx_done[e]), .done_flow_o(done_flow[12*e +: 12]), .done_op_o(done_op[2*e +: 2]),
+      .done_len_o(done_len[32*e +: 32]), .done_size_o(done_size[32*e +: 32]),
+      .rd_o(rx_rd[e]), .rd_addr_o(rd_addr[32*e +: 32]), .rd_be_o(rd_be[Lanes*e +: Lanes]),
+      .gnt_rd_i(gnt_rd[e]),
+      .wr_o(rx_wr[e]), .wr_addr_o(wr_addr[32*e +: 32]), .wr_be_o(wr_be[Lanes*e +: Lanes]),
+      .wr_data_o(wr_data[PayloadW*e +: PayloadW]), .gnt_wr_i(gnt_wr[e]), .wfree_i(wfree[e]),
+      .rsp_i(rsp_rx[e]), .rsp_data_i(rx_rsp_data[PayloadW*e +: PayloadW]),
+      .err_o(rx_err_e[4*e +: 4]), .look_go_o(look_go[e]), .idle_o(rx_idle_e[e])
+    );
+  end
+  assign rx_idle = &rx_idle_e;
+  // the first error of the engines (C model order: frame errors of any engine, then the
+  // look-up errors in engine order)
+  always_comb begin
+    rx_err = mt_common_pkg::NI_E_NONE;
+    for (int e = NE - 1; e >= 0; e--)
+      if (rx_err_e[4*e +: 4] != mt_common_pkg::NI_E_NONE) rx_err = rx_err_e[4*e +: 4];
+    for (int e = 0; e < NE; e++)
+      if (rx_err_e[4*e +: 4] == mt_common_pkg::NI_E_RX_FRAME) rx_err = mt_common_pkg::NI_E_RX_FRAME;
+  end
 
-  assign prog = (|gnt) || mem_rsp_valid_i || (|send) || rx_done || look_go;
+  assign prog = gnt_any || (|mem_rsp_valid_i) || (|send) || (|rx_done) || (|look_go);
 endmodule

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_ni_depktz: the receive engine (depacketiser + reduction). One message (or packet) at a
-// time, from the ejection FIFOs:
+// mt_ni_depktz: a receive engine (depacketiser + reduction); mt_ni has RxEngines of them.
+// The engine serves Ses = L*NumVcs/Engines ejection streams (FIFOs), numbered 0..Ses-1 in its
+// own list (mt_ni maps them to the streams (port, VC), docs/ni.md "Bandwidth"). One message
+// (or packet) at a time:
 //  IDLE  picks the first non-empty stream from rr (round robin); its front must be a head
 //        (else error RX_FRAME); reads the flow's table entry on port B (Reduce entry, or the
 //        Gather entry with a Parent for a Gather) -> LOOK.
@@ -12,10 +14,13 @@
 //  BUSY  Reduce: per payload flit, pop it with a read of the running sum (acc) at the same
 //        address (at most RQ flits in flight), add acc + incoming in mt_reduce_alu (one
 //        cycle), queue the result, write it back. Gather: write each flit. Flit types are
-//        checked (RX_FRAME). When all flits are written: done_o (mt_ni_deps counts the bytes
-//        and clears the sender's dependency) -> IDLE, rr = s+1.
-// Memory requests go through mt_ni_dma as requester L; a write (result or gather data) has
-// priority over the next read.
+//        checked (RX_FRAME). When all flits are written (and, with a write port of its own,
+//        the last write accepted: wfree_i): done_o (mt_ni_deps counts the bytes and clears
+//        the sender's dependency) -> IDLE, rr = s+1.
+// Memory: a read request (rd_o: the running sum of the next flit) and a write request (wr_o:
+// a sum or a gathered flit), granted separately (gnt_rd_i, gnt_wr_i; on a port shared with
+// others mt_ni_mports grants the write first, with separate read and write ports both at
+// once).
 `default_nettype none
 
 module mt_ni_depktz #(
@@ -27,11 +32,12 @@ module mt_ni_depktz #(
   parameter int TIW      = 6,
   parameter int CntW     = 4,
   parameter int Children = 4,
+  parameter int Engines  = 1,      // receive engines of the NI: this one serves S / Engines streams
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
   localparam int FlitW   = mt_common_pkg::flit_w(PayloadW, NumVcs),
-  localparam int S       = L * NumVcs,
+  localparam int S       = L * NumVcs / Engines,
   localparam int SW      = mt_common_pkg::idx_w(S),
   localparam int RqW     = mt_common_pkg::idx_w(RQ),
   localparam int RqCW    = $clog2(RQ + 1)
@@ -42,7 +48,7 @@ module mt_ni_depktz #(
   input  logic                   run_i,
   input  logic                   dtype_i,
   input  logic [11:0]            nflows_i,
-  // ejection FIFOs
+  // ejection FIFOs (this engine's streams, in its list order)
   input  logic [S-1:0]           nonempty_i,
   input  logic [FlitW-1:0]       front_i,
   output logic [SW-1:0]          sel_o,
@@ -70,13 +76,17 @@ module mt_ni_depktz #(
   output logic [1:0]             done_op_o,
   output logic [31:0]            done_len_o,
   output logic [31:0]            done_size_o,
-  // memory (requester L of mt_ni_dma)
-  output logic                   req_o,
-  output logic                   req_we_o,
-  output logic [31:0]            req_addr_o,
-  output logic [Lanes-1:0]       req_be_o,
-  output logic [PayloadW-1:0]    req_wdata_o,
-  input  logic                   gnt_i,
+  // memory (mt_ni_mports): reads of the running sum, writes of sums / gathered flits
+  output logic                   rd_o,
+  output logic [31:0]            rd_addr_o,
+  output logic [Lanes-1:0]       rd_be_o,
+  input  logic                   gnt_rd_i,
+  output logic                   wr_o,
+  output logic [31:0]            wr_addr_o,
+  output logic [Lanes-1:0]       wr_be_o,
+  output logic [PayloadW-1:0]    wr_data_o,
+  input  logic                   gnt_wr_i,
+  input  logic                   wfree_i,    // the write port holds no request after this edge
   input  logic                   rsp_i,
   input  logic [PayloadW-1:0]    rsp_data_i,
   // status
@@ -87,6 +97,7 @@ module mt_ni_depktz #(
   initial begin
     if (RQ < 1) $fatal(1, "mt_ni_depktz: RQ=%0d", RQ);
     if (MaxFlows < 1) $fatal(1, "mt_ni_depktz: MaxFlows=%0d", MaxFlows);
+    if (Engines < 1) $fatal(1, "mt_ni_depktz: Engines=%0d", Engines);  // the allowed set: mt_ni
   end
   localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2;
 
@@ -205,14 +216,16 @@ module mt_ni_depktz #(
   assign pop_ok    = front_v && (popj_q < nfl_q) && !front_bad;
   assign rx_wr     = rx_busy && ((op_q == mt_common_pkg::OP_REDUCE) ? (wq_cnt_q != '0) : pop_ok);
   assign rx_rd     = rx_busy && (op_q == mt_common_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ));
-  assign req_o     = rx_wr || rx_rd;
-  assign req_we_o  = rx_wr;
-  assign req_addr_o = rx_wr ? addr_q + (wj_q << LgFb) : addr_q + (popj_q << LgFb);
-  assign req_be_o   = rx_wr ? mask_of(wj_q, nfl_q, lastmask_q) : mask_of(popj_q, nfl_q, lastmask_q);
-  assign req_wdata_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
+  assign rd_o      = rx_rd;
+  assign rd_addr_o = addr_q + (popj_q << LgFb);
+  assign rd_be_o   = mask_of(popj_q, nfl_q, lastmask_q);
+  assign wr_o      = rx_wr;
+  assign wr_addr_o = addr_q + (wj_q << LgFb);
+  assign wr_be_o   = mask_of(wj_q, nfl_q, lastmask_q);
+  assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
   logic rx_done;
-  assign rx_done     = rx_busy && (wj_q == nfl_q);
+  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i;
   assign done_o      = rx_done;
   assign done_flow_o = flow_q;
   assign done_op_o   = op_q;
@@ -229,8 +242,8 @@ module mt_ni_depktz #(
 
   // pops: the head when due, payload flits with their memory request
   logic gnt_rd, gnt_wr, pop_payload;
-  assign gnt_wr      = gnt_i && rx_wr;
-  assign gnt_rd      = gnt_i && !rx_wr;
+  assign gnt_wr      = gnt_wr_i;
+  assign gnt_rd      = gnt_rd_i;
   assign pop_payload = (gnt_rd) || (gnt_wr && op_q == mt_common_pkg::OP_GATHER);
   assign pop_o       = look_go || pop_payload;
   assign pop_s_o     = s_q;
@@ -264,13 +277,10 @@ module mt_ni_depktz #(
       inq_rd_q <= '0; inq_cnt_q <= '0; wq_rd_q <= '0; wq_cnt_q <= '0;
     end else begin
       rb_q <= rb_o;
-      // memory grants
-      if (gnt_wr) begin
-        wj_q <= wj_q + 32'd1;
-        if (op_q == mt_common_pkg::OP_GATHER) popj_q <= popj_q + 32'd1;
-      end else if (gnt_rd) begin
-        popj_q <= popj_q + 32'd1;
-      end
+      // memory grants (a read and a write may be granted at one edge on separate ports;
+      // a Gather only writes)
+      if (gnt_wr) wj_q <= wj_q + 32'd1;
+      if (pop_payload) popj_q <= popj_q + 32'd1;
       infl_q <= infl_q + RqCW'(gnt_rd) - RqCW'(gnt_wr && op_q == mt_common_pkg::OP_REDUCE);
       if (gnt_wr && op_q == mt_common_pkg::OP_REDUCE) wq_rd_q <= wrap(32'(wq_rd_q) + 32'd1);
       wq_cnt_q  <= wq_cnt_q + RqCW'(alu_v) - RqCW'(gnt_wr && op_q == mt_common_pkg::OP_REDUCE);

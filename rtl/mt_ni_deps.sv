@@ -11,13 +11,16 @@
 // Events (one edge each): clear_i (start) > scan_i (record one entry) | rdone_i | done_i
 // (a received message or packet fully written: rxb += len; at rxb == size the sender's
 // dependency clears: cnt+1 for a Reduce, grx for a Gather). Flow indices >= MaxFlows use 0.
+// NE receive engines: engine e has read port B e and done event e (done_*_i[e]); several
+// engines finishing at one edge are applied in engine order (two packets of one flow add up).
 // Read ports A (issue) and B (receive look-up) are combinational.
 `default_nettype none
 
 module mt_ni_deps #(
   parameter int MaxFlows = 16,
   parameter int TIW      = 6,     // table index width
-  parameter int CntW     = 4
+  parameter int CntW     = 4,
+  parameter int NE       = 1      // receive engines
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -32,33 +35,34 @@ module mt_ni_deps #(
   // issue: root Reduce entry completed
   input  logic            rdone_i,
   input  logic [11:0]     rdone_flow_i,
-  // receive: message or packet written
-  input  logic            done_i,
-  input  logic [11:0]     done_flow_i,
-  input  logic [1:0]      done_op_i,
-  input  logic [31:0]     done_len_i,
-  input  logic [31:0]     done_size_i,
+  // receive: message or packet written, engine e at [e]
+  input  logic [NE-1:0]    done_i,
+  input  logic [NE*12-1:0] done_flow_i,
+  input  logic [NE*2-1:0]  done_op_i,
+  input  logic [NE*32-1:0] done_len_i,
+  input  logic [NE*32-1:0] done_size_i,
   // read port A
   input  logic [11:0]     a_flow_i,
   output logic            a_rv_o,
   output logic [CntW-1:0] a_cnt_o,
   output logic            a_grx_o,
   output logic            a_rdone_o,
-  // read port B
-  input  logic [11:0]     b_flow_i,
-  output logic            b_rv_o,
-  output logic [TIW-1:0]  b_ridx_o,
-  output logic            b_gv_o,
-  output logic [TIW-1:0]  b_gidx_o,
-  output logic            b_root_o,
-  output logic [CntW-1:0] b_cnt_o,
-  output logic            b_grx_o,
+  // read ports B, engine e at [e]
+  input  logic [NE*12-1:0]   b_flow_i,
+  output logic [NE-1:0]      b_rv_o,
+  output logic [NE*TIW-1:0]  b_ridx_o,
+  output logic [NE-1:0]      b_gv_o,
+  output logic [NE*TIW-1:0]  b_gidx_o,
+  output logic [NE-1:0]      b_root_o,
+  output logic [NE*CntW-1:0] b_cnt_o,
+  output logic [NE-1:0]      b_grx_o,
   // every flow < nflows is rooted here or has its Gather
   output logic            all_gathers_o
 );
   initial begin
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
+    if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
   end
   localparam int FW = mt_common_pkg::idx_w(MaxFlows);
 
@@ -71,17 +75,34 @@ module mt_ni_deps #(
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
   endfunction
 
-  logic [FW-1:0] sf, rf, df, af, bf;
+  logic [FW-1:0] sf, rf, af;
   assign sf = fidx(scan_flow_i);
   assign rf = fidx(rdone_flow_i);
-  assign df = fidx(done_flow_i);
   assign af = fidx(a_flow_i);
-  assign bf = fidx(b_flow_i);
 
-  logic [31:0] rxb_new;
-  logic        complete;
-  assign rxb_new  = rxb_q[32*df +: 32] + done_len_i;
-  assign complete = (rxb_new == done_size_i);
+  // the engines' done events, in engine order
+  logic [MaxFlows*CntW-1:0] cnt_d;
+  logic [MaxFlows*32-1:0]   rxb_d;
+  logic [MaxFlows-1:0]      grx_d;
+  always_comb begin
+    logic [FW-1:0] df;
+    logic [31:0]   nb;
+    df    = '0;
+    nb    = '0;
+    cnt_d = cnt_q;
+    rxb_d = rxb_q;
+    grx_d = grx_q;
+    for (int e = 0; e < NE; e++)
+      if (done_i[e]) begin
+        df = fidx(done_flow_i[12*e +: 12]);
+        nb = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
+        if (nb == done_size_i[32*e +: 32]) begin
+          rxb_d[32*df +: 32] = '0;
+          if (done_op_i[2*e +: 2] == 2'd1) cnt_d[CntW*df +: CntW] = cnt_d[CntW*df +: CntW] + 1'b1;
+          else grx_d[df] = 1'b1;
+        end else rxb_d[32*df +: 32] = nb;
+      end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -101,13 +122,9 @@ module mt_ni_deps #(
         gidx_q[TIW*sf +: TIW] <= scan_idx_i;
       end
       if (rdone_i) rdone_q[rf] <= 1'b1;
-      if (done_i) begin
-        if (complete) begin
-          rxb_q[32*df +: 32] <= '0;
-          if (done_op_i == 2'd1) cnt_q[CntW*df +: CntW] <= cnt_q[CntW*df +: CntW] + 1'b1;
-          else grx_q[df] <= 1'b1;
-        end else rxb_q[32*df +: 32] <= rxb_new;
-      end
+      cnt_q <= cnt_d;
+      rxb_q <= rxb_d;
+      grx_q <= grx_d;
     end
   end
 
@@ -115,13 +132,17 @@ module mt_ni_deps #(
   assign a_cnt_o   = cnt_q[CntW*af +: CntW];
   assign a_grx_o   = grx_q[af];
   assign a_rdone_o = rdone_q[af];
-  assign b_rv_o    = rv_q[bf];
-  assign b_ridx_o  = ridx_q[TIW*bf +: TIW];
-  assign b_gv_o    = gv_q[bf];
-  assign b_gidx_o  = gidx_q[TIW*bf +: TIW];
-  assign b_root_o  = root_q[bf];
-  assign b_cnt_o   = cnt_q[CntW*bf +: CntW];
-  assign b_grx_o   = grx_q[bf];
+  for (genvar e = 0; e < NE; e++) begin : g_b
+    logic [FW-1:0] bf;
+    assign bf = fidx(b_flow_i[12*e +: 12]);
+    assign b_rv_o[e]                = rv_q[bf];
+    assign b_ridx_o[TIW*e +: TIW]   = ridx_q[TIW*bf +: TIW];
+    assign b_gv_o[e]                = gv_q[bf];
+    assign b_gidx_o[TIW*e +: TIW]   = gidx_q[TIW*bf +: TIW];
+    assign b_root_o[e]              = root_q[bf];
+    assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
+    assign b_grx_o[e]               = grx_q[bf];
+  end
 
   always_comb begin
     all_gathers_o = 1'b1;

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_ni_dma: the NI's single memory port. Requesters 0..L-1 are the packetisers (reads of
-// the chunk being sent), requester L the depacketiser (reads of the running sum, writes of
-// results and gathered data). One request register drives the valid/ready port; a new
-// request is granted (round robin after the last grant) when the register is empty or
-// its request is accepted at this edge. Reads complete in order: a tag FIFO of
-// TqDepth = L*SQ + RQ entries (every requester reserves its response space before it
-// asks) routes each response to its requester (rsp_v_o, rsp_tag_o).
+// mt_ni_dma: one memory port of the NI (mt_ni_mports has MemPorts of them). NR requesters
+// (with one port: the packetisers 0..L-1, reads of the chunk being sent, then the receive
+// engines, reads of the running sum, writes of results and gathered data). One request
+// register drives the valid/ready port; a new request is granted (round robin after the last
+// grant) when the register is empty or its request is accepted at this edge. Reads complete
+// in order: a tag FIFO of TqDepth entries (with one port L*SQ + E*RQ: every requester
+// reserves its response space before it asks) routes each response to its requester
+// (rsp_v_o, rsp_tag_o).
 // Contract of the port: valid/ready as docs/interfaces.md (valid from a register, held with
 // its fields while not ready); responses arrive in request order, one per read, with no
 // back-pressure; a write needs no response. Fields are zero when valid is low.
 `default_nettype none
 
 module mt_ni_dma #(
-  parameter int L        = 4,
+  parameter int NR       = 5,      // requesters
   parameter int PayloadW = 128,
   parameter int TqDepth  = 20,
   localparam int Lanes   = PayloadW / 32,
-  localparam int NR      = L + 1,
-  localparam int TW      = $clog2(NR),
+  localparam int TW      = mt_common_pkg::idx_w(NR),
   localparam int QW      = mt_common_pkg::idx_w(TqDepth),
   localparam int QCW     = $clog2(TqDepth + 1)
 ) (
@@ -29,7 +29,7 @@ module mt_ni_dma #(
   input  logic [NR-1:0]       req_we_i,
   input  logic [NR*32-1:0]    req_addr_i,
   input  logic [NR*Lanes-1:0] req_be_i,
-  input  logic [PayloadW-1:0] rx_wdata_i,   // write data (requester L only)
+  input  logic [NR*PayloadW-1:0] req_wdata_i,  // write data (requesters that write)
   output logic [NR-1:0]       gnt_o,
   // memory port
   output logic                mem_req_valid_o,
@@ -42,10 +42,11 @@ module mt_ni_dma #(
   // response routing
   output logic                rsp_v_o,
   output logic [TW-1:0]       rsp_tag_o,
-  output logic                quiet_o      // no request held, no read outstanding
+  output logic                quiet_o,     // no request held, no read outstanding
+  output logic                free_o       // no request held after this edge but a new grant
 );
   initial begin
-    if (L < 1) $fatal(1, "mt_ni_dma: L=%0d", L);
+    if (NR < 1) $fatal(1, "mt_ni_dma: NR=%0d", NR);
     if (TqDepth < 1) $fatal(1, "mt_ni_dma: TqDepth=%0d", TqDepth);
   end
 
@@ -62,6 +63,7 @@ module mt_ni_dma #(
   logic          slot_free, any;
   logic [TW-1:0] g;
   assign slot_free = !rq_v_q || mem_req_ready_i;
+  assign free_o    = slot_free;
   always_comb begin
     logic [31:0] i;
     any = 1'b0;
@@ -109,7 +111,7 @@ module mt_ni_dma #(
         rq_we_q   <= req_we_i[g];
         rq_addr_q <= req_addr_i[32*g +: 32];
         rq_be_q   <= req_be_i[Lanes*g +: Lanes];
-        rq_data_q <= req_we_i[g] ? rx_wdata_i : '0;
+        rq_data_q <= req_we_i[g] ? req_wdata_i[PayloadW*g +: PayloadW] : '0;
       end
       if (rsp_v_o) tq_rd_q <= wrap(32'(tq_rd_q) + 32'd1);
       tq_cnt_q <= tq_cnt_q + QCW'(push) - QCW'(rsp_v_o);

@@ -2,9 +2,11 @@
 // mt_ni_ejbuf: the NI's ejection buffers, one FIFO of EjDepth flits per (local port, VC):
 // stream s = port*NumVcs + vc. A flit arriving on port l is stored in the FIFO of its VC
 // field if that FIFO was not full before the edge (otherwise it is dropped and ovf_o is
-// high in that cycle: a credit violation). One pop per cycle (pop_i, pop_s_i); every pop
-// returns one credit pulse on ej_credit_o[s] in the next cycle (registered).
-// front_o is the oldest flit of stream sel_i (valid when nonempty_o[sel_i]).
+// high in that cycle: a credit violation). NR read ports, one per receive engine: port r
+// pops stream pop_s_i[r] (pop_i[r]; the engines serve disjoint streams, so the pops of one
+// cycle are of different streams) and shows the oldest flit of stream sel_i[r] on
+// front_o[r] (valid when nonempty_o[sel_i[r]]). Every pop returns one credit pulse on
+// ej_credit_o[s] in the next cycle (registered).
 `default_nettype none
 
 module mt_ni_ejbuf #(
@@ -12,6 +14,7 @@ module mt_ni_ejbuf #(
   parameter int NumVcs   = 2,
   parameter int EjDepth  = 4,
   parameter int PayloadW = 128,
+  parameter int NR       = 1,      // read ports (receive engines)
   localparam int VcW     = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW   = mt_common_pkg::flit_w(PayloadW, NumVcs),
   localparam int S       = L * NumVcs,
@@ -24,16 +27,17 @@ module mt_ni_ejbuf #(
   input  logic [L*FlitW-1:0] ej_flit_i,
   input  logic [L-1:0]     ej_valid_i,
   output logic [S-1:0]     ej_credit_o,
-  input  logic             pop_i,
-  input  logic [SW-1:0]    pop_s_i,
-  input  logic [SW-1:0]    sel_i,
-  output logic [FlitW-1:0] front_o,
+  input  logic [NR-1:0]       pop_i,
+  input  logic [NR*SW-1:0]    pop_s_i,
+  input  logic [NR*SW-1:0]    sel_i,
+  output logic [NR*FlitW-1:0] front_o,
   output logic [S-1:0]     nonempty_o,
   output logic             ovf_o
 );
   initial begin
     if (EjDepth < 1) $fatal(1, "mt_ni_ejbuf: EjDepth=%0d", EjDepth);
     if (L < 1 || NumVcs < 1) $fatal(1, "mt_ni_ejbuf: L/NumVcs");
+    if (NR < 1) $fatal(1, "mt_ni_ejbuf: NR=%0d", NR);
   end
 
   logic [FlitW-1:0] mem_q [0:S*EjDepth-1];
@@ -75,11 +79,12 @@ module mt_ni_ejbuf #(
       logic [S*CW-1:0] c;
       c = cnt_q;
       cred_q <= '0;
-      if (pop_i) begin
-        rd_q[PW*pop_s_i +: PW] <= wrap(32'(rd_q[PW*pop_s_i +: PW]) + 32'd1);
-        c[CW*pop_s_i +: CW] = c[CW*pop_s_i +: CW] - 1'b1;
-        cred_q[pop_s_i] <= 1'b1;
-      end
+      for (int r = 0; r < NR; r++)
+        if (pop_i[r]) begin
+          rd_q[PW*pop_s_i[SW*r +: SW] +: PW] <= wrap(32'(rd_q[PW*pop_s_i[SW*r +: SW] +: PW]) + 32'd1);
+          c[CW*pop_s_i[SW*r +: SW] +: CW] = c[CW*pop_s_i[SW*r +: SW] +: CW] - 1'b1;
+          cred_q[pop_s_i[SW*r +: SW]] <= 1'b1;
+        end
       for (int l = 0; l < L; l++)
         if (ej_valid_i[l] && !full[l]) c[CW*tgt[l*SW +: SW] +: CW] = c[CW*tgt[l*SW +: SW] +: CW] + 1'b1;
       cnt_q <= c;
@@ -89,6 +94,10 @@ module mt_ni_ejbuf #(
   for (genvar s = 0; s < S; s++) begin : g_ne
     assign nonempty_o[s] = (cnt_q[CW*s +: CW] != '0);
   end
-  assign front_o     = mem_q[32'(sel_i) * EjDepth + 32'(rd_q[PW*sel_i +: PW])];
+  for (genvar r = 0; r < NR; r++) begin : g_rd
+    logic [SW-1:0] sl;
+    assign sl = sel_i[SW*r +: SW];
+    assign front_o[FlitW*r +: FlitW] = mem_q[32'(sl) * EjDepth + 32'(rd_q[PW*sl +: PW])];
+  end
   assign ej_credit_o = cred_q;
 endmodule

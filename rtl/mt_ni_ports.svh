@@ -2,7 +2,8 @@
 // mt_ni_ports.svh: the NI's external ports (configuration, processor side, memory port),
 // declared once for mt_ni, mt_node and mt_net_top (`include inside the ANSI port list, with
 // ports before and after it: every line ends with a comma). The including module declares
-// NiN, how many NIs the vectors carry (1; N in mt_net_top, NI i at [i*W +: W]), and TIW,
+// NiN, how many NIs the vectors carry (1; N in mt_net_top, NI i at [i*W +: W]), NiMp, the
+// memory ports of each NI (memory port p of NI i at [(i*NiMp + p)*W +: W]), and TIW,
 // EntryW, Lanes, PayloadW. Configuration inputs must be stable while busy_o.
   // NI configuration
   input  logic [NiN-1:0]          dtype_i,        // 0 int32, 1 fp32
@@ -27,12 +28,12 @@
   output logic [NiN*16-1:0]       idx_o,
   output logic [NiN*16-1:0]       step_o,
   output logic [NiN*3-1:0]        st_o,
-  // NI memory port (gradient buffer)
-  output logic [NiN-1:0]          mem_req_valid_o,
-  input  logic [NiN-1:0]          mem_req_ready_i,
-  output logic [NiN-1:0]          mem_req_we_o,
-  output logic [NiN*32-1:0]       mem_req_addr_o,
-  output logic [NiN*Lanes-1:0]    mem_req_be_o,
-  output logic [NiN*PayloadW-1:0] mem_req_wdata_o,
-  input  logic [NiN-1:0]          mem_rsp_valid_i,
-  input  logic [NiN*PayloadW-1:0] mem_rsp_data_i,
+  // NI memory ports (gradient buffer)
+  output logic [NiN*NiMp-1:0]          mem_req_valid_o,
+  input  logic [NiN*NiMp-1:0]          mem_req_ready_i,
+  output logic [NiN*NiMp-1:0]          mem_req_we_o,
+  output logic [NiN*NiMp*32-1:0]       mem_req_addr_o,
+  output logic [NiN*NiMp*Lanes-1:0]    mem_req_be_o,
+  output logic [NiN*NiMp*PayloadW-1:0] mem_req_wdata_o,
+  input  logic [NiN*NiMp-1:0]          mem_rsp_valid_i,
+  input  logic [NiN*NiMp*PayloadW-1:0] mem_rsp_data_i,

@@ -18,6 +18,7 @@ module mt_node #(
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int NiN        = 1,
+  localparam int NiMp       = 1,   // memory ports per NI (mt_ni_ports.svh)
   localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,

@@ -2,7 +2,9 @@
 # lint.sh: (1) rtl/mt_common_pkg.sv is what scripts/gen_mt_pkg.c makes from cmodel/fmt/mt_formats.h
 # (regenerated into $BUILD/fmt/, any difference fails, naming the file); (2) every rtl/*.sv as
 # its own top under `verilator --lint-only -Wall`, then all of rtl/ through Yosys
-# (read_verilog -sv) and Icarus (-g2012), the package first. Prints RESULT lint pass=N fail=M.
+# (read_verilog -sv) and Icarus (-g2012), the package first; (3) mt_ni in its bandwidth shapes
+# (receive engines E, memory ports M: NI_SHAPES) under Verilator -Wall, Yosys and Icarus.
+# Prints RESULT lint pass=N fail=M.
 # LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build) and LINT_PKG_ONLY
 # (only step 1) let tb/lint/test_lint_pkg.sh run it on copies.
 set -u
@@ -27,5 +29,19 @@ if out=$(yosys -q -p "read_verilog -sv $files; hierarchy; proc; check -assert" 2
 else fail=$((fail+1)); echo "yosys:"; echo "$out" | head -20; fi
 if out=$(iverilog -g2012 -I"$RTL" -o /dev/null $files 2>&1); then pass=$((pass+1))
 else fail=$((fail+1)); echo "iverilog:"; echo "$out" | head -20; fi
+# the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E
+NI_SHAPES=("RxEngines=2" "RxEngines=2 MemPorts=8" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20")
+if [[ -f $RTL/mt_ni.sv ]]; then
+  for sh in "${NI_SHAPES[@]}"; do
+    g=""; c=""; i=""
+    for kv in $sh; do g="$g -G$kv"; c="$c -set ${kv%%=*} ${kv#*=}"; i="$i -Pmt_ni.$kv"; done
+    if out=$(verilator --lint-only -Wall -I"$RTL" --top-module mt_ni $g $files 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "verilator -Wall: mt_ni $sh"; echo "$out" | head -20; fi
+    if out=$(yosys -q -p "read_verilog -sv -defer $files; chparam$c mt_ni; hierarchy -top mt_ni; proc; check -assert" 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "yosys: mt_ni $sh"; echo "$out" | head -20; fi
+    if out=$(iverilog -g2012 -I"$RTL" -s mt_ni $i -o /dev/null $files 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "iverilog: mt_ni $sh"; echo "$out" | head -20; fi
+  done
+fi
 echo "RESULT lint pass=$pass fail=$fail"
 [[ $fail -eq 0 ]]

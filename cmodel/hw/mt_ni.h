@@ -6,7 +6,7 @@
  * indexes it per flow, issue logic with timestep and lockstep counters, one
  * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
  * depacketiser/reduction engines (default 1), mem_ports valid/ready memory ports (default
- * 1). The RTL implements the defaults; more engines / ports are C-model-only (docs/ni.md).
+ * 1). The RTL has both (RxEngines, MemPorts); chaining is C-model-only (docs/ni.md).
  * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
  * RTL sees just before the edge), updates the state and fills *out with the registered
  * outputs after the edge. No globals; memory is allocated in init only. */
@@ -68,7 +68,7 @@ typedef struct {
   unsigned sq;   /* sender data FIFO depth */
   unsigned rq;   /* receive pipeline depth (reads in flight) */
   unsigned wd_w; /* watchdog counter width */
-  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the RTL */
+  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts) */
   unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
   unsigned mem_ports;  /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_ni_depktz.c: twin of rtl/mt_ni_depktz.sv, the receive engines (depacketiser and
- * reduction), rx_engines of them (the RTL has one). One message (or packet) at a time:
+ * reduction), rx_engines of them (the RTL: RxEngines instances). One message (or packet) at a time:
  *  IDLE  picks the first non-empty stream of its list from rr (round robin); its front must
  *        be a head (else RX_FRAME); reads the flow's table entry on port B -> LOOK.
  *  LOOK  checks the message against the entry (RX_FLOW, RX_SRC, RX_RANGE); a Reduce

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_ni_dma.c: twin of rtl/mt_ni_dma.sv, the memory ports. Requesters: the packetisers
- * (agent l < L: reads of the chunk being sent) and the receive engines (agent L + e: reads
- * of the running sum, writes of results and gathered data). Per port one request register
- * drives the valid/ready port; a new request is granted, round robin after the last grant,
- * when the register is empty or its request is accepted at this edge. Reads complete in
- * order: a tag FIFO per port remembers the requester of every read in flight. The RTL has
- * one port (mem_ports 1); more ports are C-model-only (docs/ni.md "Bandwidth"). 
+ * mt_ni_dma.c: twin of rtl/mt_ni_mports.sv (and its mt_ni_dma.sv per port), the memory
+ * ports. Requesters: the packetisers (agent l < L: reads of the chunk being sent) and the
+ * receive engines (agent L + e: reads of the running sum, writes of results and gathered
+ * data). Per port one request register drives the valid/ready port; a new request is
+ * granted, round robin after the last grant, when the register is empty or its request is
+ * accepted at this edge. Reads complete in order: a tag FIFO per port remembers the
+ * requester of every read in flight (docs/ni.md "Bandwidth"). 
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"

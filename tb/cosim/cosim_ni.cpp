@@ -5,7 +5,9 @@
 // same inputs every cycle; every output of both (injected flits, ejection credits, memory
 // requests, status, error) is compared every cycle, and at the end of each all-reduce the
 // buffer is compared with mt_ref_result and every injected message with mt_ref (env).
-// The build fixes the parameters (-G...), matched here by the CFG_* macros. Cases:
+// The build fixes the parameters (-G...), matched here by the CFG_* macros (the receive
+// engines, memory ports and chaining of the C model come from CFG_NI_RX_ENGINES,
+// CFG_NI_MEM_PORTS, CFG_NI_CHAIN: every memory port is driven and compared). Cases:
 //   cosim_ni [--perturb] [--quick]
 // --perturb runs the C model with its lockstep estimate one cycle long and passes only if
 // the co-simulation catches the mismatch. Prints RESULT lines (scripts/runbench.sh).
@@ -14,6 +16,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "Vmt_ni.h"
 #include "verilated.h"
@@ -29,6 +32,15 @@ extern "C" {
 #endif
 #ifndef CFG_NAME
 #define CFG_NAME "full"
+#endif
+#ifndef CFG_NI_RX_ENGINES
+#define CFG_NI_RX_ENGINES 1
+#endif
+#ifndef CFG_NI_MEM_PORTS
+#define CFG_NI_MEM_PORTS 1
+#endif
+#ifndef CFG_NI_CHAIN
+#define CFG_NI_CHAIN 0
 #endif
 // the superset layout every scenario is encoded in (rtl -G parameters match)
 static const int kN = 16, kPorts = 4, kL = 4, kC = 4, kF = 16, kSteps = 30;
@@ -53,6 +65,20 @@ template <std::size_t N>
 static uint32_t *wp(VlWide<N> &x) { return &x[0]; }
 template <std::size_t N>
 static const uint32_t *wp(const VlWide<N> &x) { return &x[0]; }
+// n <= 32 bits at off of a port of any width (CData .. QData, or VlWide)
+template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+static uint32_t getp(const T &x, unsigned off, unsigned n) {
+  return (uint32_t)(((uint64_t)x >> off) & (n >= 32 ? 0xffffffffull : (1ull << n) - 1));
+}
+template <std::size_t N>
+static uint32_t getp(const VlWide<N> &x, unsigned off, unsigned n) { return getbits(wp(x), off, n); }
+template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+static void setp(T &x, unsigned off, unsigned n, uint32_t v) {
+  const uint64_t m = (n >= 32 ? 0xffffffffull : (1ull << n) - 1) << off;
+  x = (T)(((uint64_t)x & ~m) | (((uint64_t)v << off) & m));
+}
+template <std::size_t N>
+static void setp(VlWide<N> &x, unsigned off, unsigned n, uint32_t v) { setbits(wp(x), off, n, v); }
 static void set_word(QData &q, const uint64_t *w, unsigned) { q = w[0]; }
 template <std::size_t N>
 static void set_word(VlWide<N> &x, const uint64_t *w, unsigned) {
@@ -98,6 +124,9 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
   c.p.sq = 4;
   c.p.rq = 4;
   c.p.wd_w = 24;
+  c.p.rx_engines = CFG_NI_RX_ENGINES;
+  c.p.mem_ports = CFG_NI_MEM_PORTS;
+  c.p.reduce_chain = CFG_NI_CHAIN;
 #ifdef CFG_ENTRY_W
   if (mt_ni_entry_bits(&c.p) != CFG_ENTRY_W) {
     fprintf(stderr, "layout of %d bits, the RTL build has EntryW=%d\n", mt_ni_entry_bits(&c.p), CFG_ENTRY_W);
@@ -150,10 +179,13 @@ static void drive(Vmt_ni *d, const mt_ni_in &in, const mt_ni_params &p) {
   }
   d->inj_credit_i = cr;
   d->ej_valid_i = ev;
-  // the RTL has one memory port: port 0 of the C model (mem_ports = 1)
-  d->mem_req_ready_i = in.mem_req_ready[0];
-  d->mem_rsp_valid_i = in.mem_rsp_valid[0];
-  for (unsigned k = 0; k < pw / 32; k++) d->mem_rsp_data_i[k] = in.mem_rsp_data[0][k];
+  // memory port m of the C model is port m of the RTL
+  const unsigned nmp = p.mem_ports ? p.mem_ports : 1;
+  for (unsigned m = 0; m < nmp; m++) {
+    setp(d->mem_req_ready_i, m, 1, in.mem_req_ready[m]);
+    setp(d->mem_rsp_valid_i, m, 1, in.mem_rsp_valid[m]);
+    for (unsigned k = 0; k < pw / 32; k++) setp(d->mem_rsp_data_i, m * pw + 32 * k, 32, in.mem_rsp_data[m][k]);
+  }
 }
 
 // compare every RTL output with the C model's; returns the number of differing fields
@@ -175,11 +207,14 @@ static unsigned compare(Vmt_ni *d, const mt_ni_out &o, const mt_ni_params &p, ui
     }
     for (unsigned v = 0; v < p.num_vcs; v++) diff("ej_credit", (d->ej_credit_o >> (l * p.num_vcs + v)) & 1u, o.ej_credit[l][v]);
   }
-  diff("mem_req_valid", d->mem_req_valid_o, o.mem_req_valid[0]);
-  diff("mem_req_we", d->mem_req_we_o, o.mem_req_we[0]);
-  diff("mem_req_addr", d->mem_req_addr_o, o.mem_req_addr[0]);
-  diff("mem_req_be", d->mem_req_be_o, o.mem_req_be[0]);
-  for (unsigned k = 0; k < pw / 32; k++) diff("mem_req_wdata", d->mem_req_wdata_o[k], o.mem_req_wdata[0][k]);
+  const unsigned nmp = p.mem_ports ? p.mem_ports : 1, lanes = pw / 32;
+  for (unsigned m = 0; m < nmp; m++) {
+    diff("mem_req_valid", getp(d->mem_req_valid_o, m, 1), o.mem_req_valid[m]);
+    diff("mem_req_we", getp(d->mem_req_we_o, m, 1), o.mem_req_we[m]);
+    diff("mem_req_addr", getp(d->mem_req_addr_o, 32 * m, 32), o.mem_req_addr[m]);
+    diff("mem_req_be", getp(d->mem_req_be_o, lanes * m, lanes), o.mem_req_be[m]);
+    for (unsigned k = 0; k < lanes; k++) diff("mem_req_wdata", getp(d->mem_req_wdata_o, m * pw + 32 * k, 32), o.mem_req_wdata[m][k]);
+  }
   diff("busy", d->busy_o, o.busy);
   diff("done", d->done_o, o.done);
   diff("err", d->err_o, o.err);
@@ -376,8 +411,26 @@ int main(int argc, char **argv) {
       } else st.fail++;
       scen_free(c);
     }
+    // 5. a slow memory (every port ready 20 % of cycles, reads answered after 1..12 cycles):
+    // engines wait for their write ports (M > 1) and share the one port under back-pressure
+    {
+      Scen c;
+      if (scen_make(c, "torus:4x4", "multitree", 4096, compact)) {
+        const int nodes[] = {5, 10};
+        for (int i = 0; i < 4; i++) {
+          mt_ni_env_run r = mt_ni_env_run_default(so + 7000 + i, i & 1, i >> 1);
+          r.p_ready = 20;
+          r.lat_max = 12;
+          std::vector<mt_ni_env_run> runs{r};
+          char tag[80];
+          snprintf(tag, sizeof tag, "%s torus:4x4 slow memory node %d %s %s", CFG_NAME, nodes[i & 1], (i & 1) ? "fp32" : "int32", (i >> 1) ? "pkt" : "msg");
+          run_case(c, nodes[i & 1], runs, tag, 0, st, false);
+        }
+      } else st.fail++;
+      scen_free(c);
+    }
   } // reps
-  // 5. error cases: each must end with its documented code, both models agreeing
+  // 6. error cases: each must end with its documented code, both models agreeing
   {
     Scen c;
     if (scen_make(c, "mesh:2x2", "multitree", 1024, compact)) {

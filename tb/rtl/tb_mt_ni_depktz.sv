@@ -50,6 +50,13 @@ module tb_mt_ni_depktz;
   logic done; logic [11:0] done_flow; logic [1:0] done_op; logic [31:0] done_len, done_size;
   logic req, req_we, gnt, rsp = 0; logic [31:0] req_addr; logic [LN-1:0] req_be;
   logic [PW-1:0] req_wdata, rsp_data = '0;
+  // the engine's read and write requests as the one shared port sees them (mt_ni_mports, M = 1:
+  // the write first)
+  logic rd, wr; logic [31:0] rd_addr, wr_addr; logic [LN-1:0] rd_be, wr_be;
+  assign req      = rd || wr;
+  assign req_we   = wr;
+  assign req_addr = wr ? wr_addr : rd_addr;
+  assign req_be   = wr ? wr_be : rd_be;
   logic [3:0] err; logic look_go, idle;
   mt_ni_depktz #(.L(2), .NumVcs(2), .PayloadW(PW), .RQ(2), .MaxFlows(4), .TIW(4), .CntW(4), .Children(2)) u_dut (
     .clk_i(clk), .rst_ni(rst_n), .clear_i(clr), .run_i(run), .dtype_i(1'b0), .nflows_i(nflows),
@@ -59,8 +66,9 @@ module tb_mt_ni_depktz;
     .rb_o(rb), .eb_cnode_i(eb_cnode), .eb_nchild_i(eb_nchild), .eb_pnode_i(eb_pnode),
     .eb_addr_i(eb_addr), .eb_size_i(eb_size),
     .done_o(done), .done_flow_o(done_flow), .done_op_o(done_op), .done_len_o(done_len), .done_size_o(done_size),
-    .req_o(req), .req_we_o(req_we), .req_addr_o(req_addr), .req_be_o(req_be), .req_wdata_o(req_wdata),
-    .gnt_i(gnt), .rsp_i(rsp), .rsp_data_i(rsp_data),
+    .rd_o(rd), .rd_addr_o(rd_addr), .rd_be_o(rd_be), .gnt_rd_i(gnt && !wr),
+    .wr_o(wr), .wr_addr_o(wr_addr), .wr_be_o(wr_be), .wr_data_o(req_wdata), .gnt_wr_i(gnt && wr),
+    .wfree_i(1'b1), .rsp_i(rsp), .rsp_data_i(rsp_data),
     .err_o(err), .look_go_o(look_go), .idle_o(idle));
 
   // ---- ejection FIFOs: staged flits enter with random gaps ----

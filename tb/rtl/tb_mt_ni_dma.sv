@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// tb_mt_ni_dma: mt_ni_dma (L 2: requesters 0, 1 = packetisers, 2 = receive engine; PayloadW 128;
+// tb_mt_ni_dma: mt_ni_dma, one memory port (NR 3: requesters 0, 1 = packetisers, 2 = receive engine; PayloadW 128;
 // TqDepth 5 = L*SQ + RQ with SQ 2, RQ 1) against hand-derived sequences and a scoreboard.
 // Covers: round-robin arbitration after the last grant (all three requesting: grants 1, 2, 0,
 // 1, 2, 0 from reset; a requester that is not requesting is skipped); a grant in the same
@@ -7,7 +7,7 @@
 // (ready low: no grant while the register is full, valid and every field held; grant again at
 // the accepting edge); fields 0 while valid is low; write data taken from rx_wdata_i at the
 // grant edge, writes get no response; read responses routed in request order to their
-// requester (rsp_tag_o), rsp_v_o only with a read outstanding; quiet_o; run_i low: no grant.
+// requester (rsp_tag_o), rsp_v_o only with a read outstanding; quiet_o; free_o; run_i low: no grant.
 // Random phase: xorshift32 stalls on ready, on the requesters and on the response latency
 // (in order), every requester reserving its response space (2, 2, 1 reads outstanding) as
 // mt_ni does; scoreboard of granted -> accepted requests (addr/we/be/wdata) and of read tags;
@@ -30,13 +30,15 @@ module tb_mt_ni_dma;
   logic [LN-1:0] mbe;
   logic [PW-1:0] mwdata;
   logic [1:0] rtag;
-  mt_ni_dma #(.L(L), .PayloadW(PW), .TqDepth(TQ)) u_dut (
+  logic free;
+  mt_ni_dma #(.NR(NR), .PayloadW(PW), .TqDepth(TQ)) u_dut (
     .clk_i(clk), .rst_ni(rst_n), .run_i(run),
-    .req_i(req), .req_we_i(req_we), .req_addr_i(req_addr), .req_be_i(req_be), .rx_wdata_i(wdata),
+    .req_i(req), .req_we_i(req_we), .req_addr_i(req_addr), .req_be_i(req_be),
+    .req_wdata_i({wdata, {(NR - 1) * PW{1'b0}}}),  // only requester L (the engine) writes
     .gnt_o(gnt),
     .mem_req_valid_o(mvalid), .mem_req_ready_i(ready), .mem_req_we_o(mwe), .mem_req_addr_o(maddr),
     .mem_req_be_o(mbe), .mem_req_wdata_o(mwdata), .mem_rsp_valid_i(rsp_v),
-    .rsp_v_o(rspo), .rsp_tag_o(rtag), .quiet_o(quiet));
+    .rsp_v_o(rspo), .rsp_tag_o(rtag), .quiet_o(quiet), .free_o(free));
 
   // ---- scoreboard (sampled at every edge, before it) ----
   typedef struct packed { logic [1:0] id; logic we; logic [31:0] addr; logic [LN-1:0] be; logic [PW-1:0] d; } rq_t;
@@ -54,6 +56,7 @@ module tb_mt_ni_dma;
   rq_t g, r;
   always @(posedge clk) if (rst_n) begin
     check("quiet = nothing held, no read outstanding", quiet == (!mvalid && mq.size() == 0));
+    check("free = nothing held or accepted now", free == (!mvalid || ready));
     // grants: one-hot, only to a requester, only with run
     check("gnt one-hot", (gnt & (gnt - 1'b1)) == '0);
     check("gnt only to a requester", (gnt & ~req) == '0);
