@@ -38,25 +38,28 @@ NET_FST   ?= 0
 NET_COPT  ?= -O0
 NET_SFX   := $(if $(filter 1,$(NET_FST)),_fst,)
 NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
+# Hierarchical builds (scripts/net_verilate.sh): `make cosim-net NET_HIER=1` Verilates mt_node
+# once as a library instead of every node inline (separate obj_net_hier_* dirs; no waveforms
+# inside the nodes). The build time then does not grow with the node count (docs/bench.md).
+NET_HIER  ?= 0
+NET_HSFX  := $(if $(filter 1,$(NET_HIER)),_hier,)
 # $(1): build name (cosim_net.cpp kCases[].build)
 # The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
-# C++ optimisation are added per build); scripts/regress.py gets it through the environment.
+# C++ optimisation are added per build, by scripts/net_verilate.sh); scripts/regress.py and
+# scripts/bench_rtl.sh get it through the environment.
 NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
   --top-module mt_net_top -I$(NET_TOP)/rtl -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm"
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
+NET_ENV      = NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)'
 define NET_BUILD
-$(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
-	@mkdir -p $(BUILD)/obj_net$(NET_SFX)_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
+$(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
+	@mkdir -p $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
-	 t0=$$$$(date +%s); \
-	 $(NET_VERILATE) $(NET_TRACE) -Mdir $(BUILD)/obj_net$(NET_SFX)_$(1) $$$$g \
-	  -CFLAGS "$(NET_COPT) -I$(NET_TOP)/cmodel" -MAKEFLAGS "OPT_FAST=$(NET_COPT) OPT_SLOW=$(NET_COPT) OPT_GLOBAL=$(NET_COPT)" \
-	  $(NET_VSRC) >$(BUILD)/obj_net$(NET_SFX)_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_net$(NET_SFX)_$(1).build.log; exit 1; }; \
-	 echo "obj_net$(NET_SFX)_$(1): Verilator build $$$$(( $$$$(date +%s) - t0 )) s"
+	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1) $(NET_HIER) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
-NET_BIN = $(BUILD)/obj_net$(NET_SFX)_$(1)/cosim_net
+NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net
 
 # ---- test steps: case name -> build ----
 NET_CASE_m2x2_mt_msg_i32   := m2x2_mt
@@ -107,9 +110,11 @@ REGRESS_PAPER_BYTES ?= 1048576
 # C++ optimisation of the regression builds (longer builds, faster runs than NET_COPT)
 REGRESS_COPT   ?= -O1
 REGRESS_ARGS   ?=
+# 1: hierarchical builds (scripts/net_verilate.sh; the paper case's build then takes minutes)
+REGRESS_HIER   ?= 0
 .PHONY: regress
 regress: $(NET_DIR)/cosim_net_params $(LIBMT) $(BUILD)/multitree | deps-ok
-	@NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)' \
+	@$(NET_ENV) REGRESS_HIER='$(REGRESS_HIER)' \
 	 nice python3 scripts/regress.py --seed $(REGRESS_SEED) --n $(REGRESS_N) --shapes $(REGRESS_SHAPES) \
 	  --paper-bytes $(REGRESS_PAPER_BYTES) --copt='$(REGRESS_COPT)' --params $(NET_DIR)/cosim_net_params \
 	  --multitree $(BUILD)/multitree --out $(BUILD)/regress $(REGRESS_ARGS)
@@ -121,3 +126,13 @@ regress: $(NET_DIR)/cosim_net_params $(LIBMT) $(BUILD)/multitree | deps-ok
 bench-net: $(BUILD)/multitree
 	@scripts/bench_net.sh $(BUILD)/multitree $(BENCH_NET_REF)
 BENCH_STEPS += bench-net
+
+# ---- bench-rtl (not in make test, long): speed of the Verilated RTL network (docs/bench.md
+# "RTL simulation speed"): per shape (torus 2x2, 4x4, 8x8; small and paper) the build time and
+# the cycles/s of the RTL alone and in lockstep with the C model, in build/bench/rtl.md.
+# BENCH_RTL_HIER=0 for flat builds (an 8x8 paper build then takes ~40 minutes), BENCH_RTL_COPT,
+# BENCH_RTL_BYTES, BENCH_RTL_SHAPES, BENCH_RTL_REUSE: scripts/bench_rtl.sh ----
+.PHONY: bench-rtl
+bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok
+	@$(NET_ENV) scripts/bench_rtl.sh
+BENCH_STEPS += bench-rtl

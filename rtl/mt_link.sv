@@ -2,7 +2,11 @@
 // mt_link: link delay line (flits one way, credit pulses the other; one instance each).
 // Contract: Lat >= 1 counts the driving block's output register, so Lat = 1 is a wire and
 // Lat = n adds n-1 register stages: a value driven after edge k reaches the receiver's
-// input sampled at edge k+Lat. All stages reset to 0 (no valid flit, no credit).
+// input sampled at edge k+Lat. The output is 0 (no valid flit, no credit) until Lat-1 edges
+// after reset. The stages are a ring of Lat-1 words with one write pointer, not a shift
+// register: the word written Lat-1 edges ago is the one the pointer is at, so every edge
+// writes one word and moves one pointer whatever the latency (a 150-cycle link of the paper's
+// Table III no longer moves 149 words per edge in simulation; an FPGA maps it to a RAM).
 `default_nettype none
 module mt_link #(
   parameter int Width = 8,
@@ -23,17 +27,31 @@ module mt_link #(
     // clock and reset unused in a wire
     logic unused_ok;
     assign unused_ok = clk_i ^ rst_ni;
-  end else begin : g_regs
+  end else if (Lat == 2) begin : g_reg
+    logic [Width-1:0] stage_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) stage_q <= '0;
+      else stage_q <= d_i;
+    end
+    assign q_o = stage_q;
+  end else begin : g_ring
     localparam int Stages = Lat - 1;
-    logic [Width-1:0] stage_q [Stages];
+    localparam int PtrW = $clog2(Stages);
+    logic [Width-1:0] ring_q [Stages];  // no reset: full_q says which words are valid
+    logic [PtrW-1:0] wp_q;
+    logic full_q;                       // every word written since reset
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
-        for (int s = 0; s < Stages; s++) stage_q[s] <= '0;
+        wp_q <= '0;
+        full_q <= 1'b0;
       end else begin
-        stage_q[0] <= d_i;
-        for (int s = 1; s < Stages; s++) stage_q[s] <= stage_q[s-1];
+        wp_q <= (wp_q == PtrW'(Stages - 1)) ? '0 : wp_q + 1'b1;
+        if (wp_q == PtrW'(Stages - 1)) full_q <= 1'b1;
       end
     end
-    assign q_o = stage_q[Stages-1];
+    always_ff @(posedge clk_i) begin
+      ring_q[wp_q] <= d_i;
+    end
+    assign q_o = full_q ? ring_q[wp_q] : '0;
   end
 endmodule

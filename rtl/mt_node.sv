@@ -5,8 +5,10 @@
 // port (not a parameter), so one Verilator class serves every node (no_inline, toolchain.md
 // section 3). The NI's configuration, table write port, start, status and memory port, and
 // the router's network ports, watchdog limit and error flags are passed through; the local
-// router <-> NI signals are exposed as taps for co-simulation. Contract: docs/interfaces.md,
-// docs/network.md ("RTL network").
+// router <-> NI signals are exposed as taps for co-simulation. The node id is sampled at the
+// clock edges in reset and at the first edge after it: it must be stable then, and a reset
+// must span an edge.
+// Contract: docs/interfaces.md, docs/network.md ("RTL network").
 `default_nettype none
 
 module mt_node #(
@@ -55,6 +57,21 @@ module mt_node #(
     if (L < 1) $fatal(1, "mt_node: L=%0d must be >= 1", L);
   end
 
+  // The node id is sampled in reset and at the first edge after it (a strap) and held in a
+  // register: the router's route logic and the NI's id comparisons then depend on a register,
+  // not on a port. In a hierarchical Verilator build (one mt_node model for every node,
+  // docs/bench.md "RTL simulation speed") logic fed by a port is evaluated again at every
+  // evaluation of the model, several times per cycle; fed by a register, once per edge.
+  logic       id_held_q;
+  logic [11:0] node_id_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) id_held_q <= 1'b0;
+    else id_held_q <= 1'b1;
+  end
+  always_ff @(posedge clk_i) begin
+    if (!id_held_q) node_id_q <= node_id_i;
+  end
+
   logic [NP*FlitW-1:0]  r_in_flit, r_out_flit;
   logic [NP-1:0]        r_in_valid, r_out_valid;
   logic [NP*NumVcs-1:0] r_in_credit, r_out_credit;
@@ -75,7 +92,7 @@ module mt_node #(
     .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW)
   ) u_router (
     .clk_i, .rst_ni,
-    .node_id_i   (node_id_i),
+    .node_id_i   (node_id_q),
     .wd_limit_i  (rt_wd_limit_i),
     .in_flit_i   (r_in_flit),
     .in_valid_i  (r_in_valid),
@@ -95,7 +112,7 @@ module mt_node #(
   ) u_ni (
     .clk_i, .rst_ni,
     .dtype_i, .pkt_mode_i,
-    .node_id_i   (node_id_i),
+    .node_id_i   (node_id_q),
     .nflows_i, .base_units_i, .rem_units_i, .elem_i, .nop_bytes_i,
     .wd_limit_i  (ni_wd_limit_i),
     .nbr_tx_i, .nbr_rx_i,

@@ -208,11 +208,13 @@ def ensure_build(sh, spec, params, out, copt, env, logf):
     g = flags.stdout.strip()
     verilate, vsrc, top = env["NET_VERILATE"], env["NET_VSRC"], env["NET_TOP"]
     build = env.get("BUILD", "build")
-    tag = hashlib.sha1((g + "|" + copt).encode()).hexdigest()[:8]
+    hier = int(env.get("REGRESS_HIER", "0") or 0)
+    tag = hashlib.sha1((g + "|" + copt + ("|hier" if hier else "")).encode()).hexdigest()[:8]
     mdir = os.path.join(out, "obj_%s_%s" % (sh["name"], tag))
     binary = os.path.join(mdir, "cosim_net")
     stamp = os.path.join(mdir, "stamp")
-    vkey = _digest([g, copt, verilate], glob.glob(os.path.join(top, "rtl", "*.sv")) + [os.path.join(top, "tb", "cosim", "cosim_net.vlt")])
+    vkey = _digest([g, copt, verilate, str(hier)], glob.glob(os.path.join(top, "rtl", "*.sv")) +
+                   [os.path.join(top, "tb", "cosim", "cosim_net.vlt"), os.path.join(top, "scripts", "net_verilate.sh")])
     lkey = _digest([], [os.path.join(top, "tb", "cosim", "cosim_net.cpp"), os.path.join(top, build, "libmt.a")] +
                    glob.glob(os.path.join(top, "cmodel", "*.h")))
     opt = "OPT_FAST=%s OPT_SLOW=-O0 OPT_GLOBAL=%s" % (copt, copt)
@@ -235,10 +237,11 @@ def ensure_build(sh, spec, params, out, copt, env, logf):
             return binary, None
         log(logf, "build %s: relink failed, building again" % sh["name"])
     os.makedirs(mdir, exist_ok=True)
-    # the run-once code (constructors, initial blocks: Verilator's __Slow files) at -O0
-    cmd = "%s -Mdir %s %s -CFLAGS %s -MAKEFLAGS %s %s" % (
-        verilate, shlex.quote(mdir), g, shlex.quote("-I%s/cmodel" % top), shlex.quote(opt), vsrc)
-    blog = mdir + ".build.log"
+    # flat or hierarchical (REGRESS_HIER=1: mt_node Verilated once, docs/bench.md); the run-once
+    # code (constructors, initial blocks: Verilator's __Slow files) at -O0
+    cmd = "%s %s %d %s %s" % (shlex.quote(os.path.join(top, "scripts", "net_verilate.sh")), shlex.quote(mdir), hier,
+                              shlex.quote(copt), g)
+    blog = mdir + ".net_verilate.log"  # net_verilate.sh keeps Verilator's own log in mdir.build.log
     log(logf, "build %s: %s" % (sh["name"], spec))
     t0 = time.time()
     with open(blog, "w") as f:

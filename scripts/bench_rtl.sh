@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# bench_rtl.sh: speed of the Verilated RTL network (docs/bench.md "RTL simulation speed").
+# For each shape (torus 2x2, 4x4, 8x8; configuration small and paper = Table III, with the
+# RTL's NI of 1 engine and 1 memory port): one Verilator build (timed), then a MultiTree
+# all-reduce of BENCH_RTL_BYTES run twice with tb/cosim/cosim_net.cpp: --rtl-only (the RTL
+# and its memories alone; then the C model alone, cycle counts and buffers compared at the
+# end) and in lockstep with the C model (every link, local port and NI output compared every
+# cycle). Prints a markdown table and writes it to build/bench/rtl.md.
+# Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (1: hierarchical
+# build, scripts/net_verilate.sh; 0: flat), BENCH_RTL_COPT (C++ optimisation, -O2),
+# BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
+# t4x4:paper t8x8:small t8x8:paper"), BENCH_RTL_REUSE=1 (keep an existing build of the same
+# flags; its build time is then not measured).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+BUILD=${BUILD:-build}
+hier=${BENCH_RTL_HIER:-1}
+copt=${BENCH_RTL_COPT:--O2}
+bytes=${BENCH_RTL_BYTES:-65536}
+shapes=${BENCH_RTL_SHAPES:-t2x2:small t2x2:paper t4x4:small t4x4:paper t8x8:small t8x8:paper}
+reuse=${BENCH_RTL_REUSE:-0}
+params=$BUILD/net/cosim_net_params
+out=$BUILD/bench/rtl.md
+dir=$BUILD/bench/rtl
+mkdir -p "$dir"
+fail=0
+
+# field NAME LINE: the number after "NAME " / "NAME=" in LINE
+num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
+
+{
+  echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# $(verilator --version); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
+  echo "| shape | nodes | build s | cycles | RTL alone cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
+  echo "|---|---|---|---|---|---|---|---|"
+} | tee "$out"
+for s in $shapes; do
+  t=${s%%:*}; cfg=${s#*:}
+  nx=${t#t}; nx=${nx%%x*}; ny=${t##*x}
+  spec="topo=torus:${nx}x${ny} base=$cfg max_bytes=$bytes algos=multitree"
+  if ! flags=$("$params" --shape "$spec"); then echo "| $s | shape refused: $spec |"; fail=1; continue; fi
+  tag=$(printf '%s|%s|%s' "$flags" "$copt" "$hier" | sha1sum | cut -c1-8)
+  mdir=$dir/obj_${t}_${cfg}_$tag
+  bs="reused"
+  if [[ $reuse != 1 || ! -x $mdir/cosim_net ]]; then
+    rm -rf "$mdir"
+    t0=$(date +%s)
+    if ! nice scripts/net_verilate.sh "$mdir" "$hier" "$copt" $flags >"$dir/$t.$cfg.build.txt" 2>&1; then
+      echo "| $t $cfg | $((nx * ny)) | FAILED ($mdir.build.log) |" | tee -a "$out"
+      fail=1
+      continue
+    fi
+    bs=$(($(date +%s) - t0))
+  fi
+  run=(--algo multitree --bytes "$bytes" --seed 1 --max-cycles 5000000)
+  "$mdir/cosim_net" "${run[@]}" --rtl-only >"$dir/$t.$cfg.alone.log" 2>&1
+  "$mdir/cosim_net" "${run[@]}" >"$dir/$t.$cfg.lockstep.log" 2>&1
+  a=$(grep '^speed:' "$dir/$t.$cfg.alone.log"); l=$(grep '^speed:' "$dir/$t.$cfg.lockstep.log")
+  ra=$(grep '^RESULT' "$dir/$t.$cfg.alone.log"); rl=$(grep '^RESULT' "$dir/$t.$cfg.lockstep.log")
+  ok="alone $(grep -o 'pass=.*' <<<"$ra"), lockstep $(grep -o 'pass=.*' <<<"$rl")"
+  [[ $ra == *" fail=0" && $rl == *" fail=0" ]] || fail=1
+  cyc=$(num 'speed:' "$a")
+  va=$(sed -n 's/.*Verilator [0-9.]* s = \([0-9]*\) cycles\/s.*/\1/p' <<<"$a")
+  lw=$(sed -n 's/.*wall (\([0-9]*\) co-simulated.*/\1/p' <<<"$l")
+  lv=$(sed -n 's/.*Verilator \([0-9.]*\) s = .*/\1/p' <<<"$l")
+  lc=$(sed -n 's/.*C model \([0-9.]*\) s = .*/\1/p' <<<"$l")
+  lm=$(sed -n 's/.*comparisons \([0-9.]*\) s.*/\1/p' <<<"$l")
+  echo "| torus ${nx}x$ny $cfg | $((nx * ny)) | $bs | $cyc | $va | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
+done
+echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
+exit $fail

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# net_verilate.sh MDIR HIER COPT FLAGS...: one Verilator build of the RTL network co-simulation
+# (tb/cosim/cosim_net.cpp on rtl/mt_net_top.sv) into MDIR; FLAGS are a shape's -G/-CFLAGS
+# (build/net/cosim_net_params). Environment (set by mk/net.mk): NET_VERILATE (the verilator
+# command), NET_VSRC (sources: tb/cosim/cosim_net.vlt, rtl/*.sv, the harness), NET_TOP.
+#   HIER=0  flat: every node in one model (cosim_net.vlt: mt_node not inlined). Verilator 5.006
+#           still writes every node's logic as its own C++ functions, so the C++ grows with
+#           the node count (8x8 paper shape: ~40 minutes).
+#   HIER=1  hierarchical: mt_node is Verilated once as a library (--hierarchical, hier_block)
+#           and instantiated N times; the build time does not grow with the node count. The
+#           children of a hierarchical build are given the command line's -G flags too and
+#           refuse those of the top alone (NX, NY, LinkLat: "Parameters from the command line
+#           were not found"), so these three are written as the defaults of a copy of
+#           mt_net_top.sv in MDIR instead. No waveforms of signals inside a node (Verilator).
+# C++ optimisation COPT for the model (OPT_FAST, OPT_GLOBAL); the run-once code at -O0.
+# Prints "MDIR: Verilator build S s"; the log is MDIR.build.log.
+set -u
+mdir=$1; hier=$2; copt=$3; shift 3
+: "${NET_VERILATE:?set by mk/net.mk}" "${NET_VSRC:?}" "${NET_TOP:?}"
+flags="$*"
+vsrc=$NET_VSRC
+mkdir -p "$mdir"
+log=$mdir.build.log
+if [[ $hier == 1 ]]; then
+  get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
+  nx=$(get NX); ny=$(get NY); ll=$(get LinkLat)
+  if [[ -z $nx || -z $ny || -z $ll ]]; then echo "net_verilate.sh: no -GNX/-GNY/-GLinkLat in the flags" >&2; exit 1; fi
+  flags=$(sed -e 's/-GNX=[0-9]* *//' -e 's/-GNY=[0-9]* *//' -e 's/-GLinkLat=[0-9]* *//' <<<"$flags")
+  sed -E -e "s/^( *parameter int NX +)= *[0-9]+,/\1= $nx,/" -e "s/^( *parameter int NY +)= *[0-9]+,/\1= $ny,/" \
+    -e "s/^( *parameter int LinkLat +)= *[0-9]+,/\1= $ll,/" "$NET_TOP/rtl/mt_net_top.sv" >"$mdir/mt_net_top.sv"
+  for kv in "NX = $nx" "NY = $ny" "LinkLat = $ll"; do
+    grep -Eq "parameter int ${kv%% *} += ${kv##* }," "$mdir/mt_net_top.sv" ||
+      { echo "net_verilate.sh: could not set the default of ${kv%% *} in a copy of rtl/mt_net_top.sv" >&2; exit 1; }
+  done
+  # the node as a hierarchy block; Verilator renames its copy (mt_node_N), hence DECLFILENAME
+  printf '`verilator_config\nhier_block -module "mt_node"\nlint_off -rule DECLFILENAME -file "*/mt_node.sv"\n' >"$mdir/hier.vlt"
+  vsrc=$(sed -e "s#$NET_TOP/tb/cosim/cosim_net.vlt#$mdir/hier.vlt#" -e "s#$NET_TOP/rtl/mt_net_top.sv#$mdir/mt_net_top.sv#" <<<"$vsrc")
+  flags="--hierarchical $flags"
+fi
+t0=$(date +%s)
+# NET_VERILATE is shell text (it quotes its -LDFLAGS), hence eval; the flag and source lists
+# are words without quotes
+cmd="$NET_VERILATE -Mdir $(printf %q "$mdir") $flags -CFLAGS $(printf %q "$copt -I$NET_TOP/cmodel") \
+  -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $vsrc"
+echo "$cmd" >"$log"
+if ! eval "$cmd" >>"$log" 2>&1; then
+  tail -30 "$log"
+  exit 1
+fi
+echo "$(basename "$mdir"): Verilator build $(($(date +%s) - t0)) s"
