@@ -2,7 +2,9 @@
  * fuzz_topo: the topology-file parser (cmodel/topo/mt_topo.c, docs/topology-file.md), then,
  * on a network it accepts with at most 64 nodes, every planner that accepts it with the
  * schedule tables and the checker as oracles: a schedule that a planner produced must give
- * tables and pass mt_check, else the harness aborts (docs/fuzz.md). Input: the file's text. */
+ * tables and pass mt_check, else the harness aborts (docs/fuzz.md). MultiTree on a switch
+ * network also runs every child search guided and breadth first (mt_plan_verify_search):
+ * a difference aborts too. Input: the file's text. */
 #include <string.h>
 #include "fuzz.h"
 #include "plan/mt_check.h"
@@ -14,7 +16,10 @@ static void plan_and_check(const mt_topo *t, const char *algo) {
   mt_tables tb;
   mt_err e = {{0}};
   /* 1021 elements: more than any planner's flows on 64 nodes, and chunks of unequal size */
-  if (mt_plan(&s, t, algo, 4 * 1021, 4, &e)) return; /* this algorithm refuses the network */
+  if (mt_plan(&s, t, algo, 4 * 1021, 4, &e)) { /* this algorithm refuses the network */
+    if (strstr(e.msg, "guided search found")) FZ_BUG("%s", e.msg);
+    return;
+  }
   if (mt_sched_tables(&s, 0, &tb, &e)) FZ_BUG("%s on %s: planned, but no tables: %s", algo, t->spec, e.msg);
   mt_check_report rep;
   if (mt_check(&s, &tb, NULL, &rep, &e)) FZ_BUG("%s on %s: check could not run: %s", algo, t->spec, e.msg);
@@ -27,6 +32,7 @@ static void plan_and_check(const mt_topo *t, const char *algo) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  mt_plan_verify_search = 1;
   mt_topo t;
   mt_err e = {{0}};
   if (mt_topo_from_file(&t, fz_file(0, data, size), &e)) {
