@@ -16,20 +16,23 @@ NI_DIR    := $(BUILD)/ni
 # NI_COSIMS: the one-engine NI (full, compact) and the bandwidth shapes (receive engines E,
 # memory ports M; docs/ni.md "Bandwidth"), each one build and one test step t-ni-cosim-<name>.
 NI_SHAPE = configs/ni/$(1).cfg
-NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact
+NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact paper e2_chain e4_m8_chain_compact
 
+# $(1): build name, $(2): configs/ni/$(2).cfg, $(3): extra -G flags
 define NI_BUILD
-$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(1)) configs/ni/full.cfg configs/ni/compact.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(2)) configs/ni/full.cfg configs/ni/compact.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
-	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(1))) && \
+	g=$$$$($(BUILD)/multitree shape --gflags $(call NI_SHAPE,$(2))) && d=$$$$($(BUILD)/multitree shape --cflags $(call NI_SHAPE,$(2))) && \
 	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
-	  --top-module mt_ni -I$(NI_TOP)/rtl -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g \
+	  --top-module mt_ni -I$(NI_TOP)/rtl -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g $(3) \
 	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d -DCFG_ENTRY_W=$$$$w" -LDFLAGS "-ljansson -lm" \
 	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef
-$(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k))))
+$(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
+# the paper NI with engines that ignore the chaining order (PerturbChain): t-ni-perturb-chain
+$(eval $(call NI_BUILD,paper_perturb,paper,-GPerturbChain=1))
 
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
@@ -52,7 +55,11 @@ endef
 $(foreach k,$(NI_COSIMS),$(eval $(call NI_STEP,$(k))))
 t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
-TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb
+# passes only if the co-simulation catches the paper NI's engines reading a chained running
+# sum before the predecessor wrote it (the RTL perturbed, the C model exact)
+t-ni-perturb-chain: $(BUILD)/obj_ni_paper_perturb/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed --reps 1
+TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb t-ni-perturb-chain
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -66,7 +73,7 @@ bench-ni: $(NI_DIR)/ni_bench
 	  echo "$(BENCH_NI_REF):" && $(BUILD)/golden_rec/rec_ni --bench 20; fi
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
-cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb
+cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb t-ni-perturb-chain
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -35,7 +35,8 @@ module mt_ni #(
   // bandwidth (docs/ni.md "Bandwidth"; cmodel mt_ni_params rx_engines, mem_ports): 0 is 1
   parameter int RxEngines   = 1,   // E: a divisor of L, or m*L with m dividing NumVcs (<= 8)
   parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
-  parameter int ReduceChain = 0,   // chained reduction (docs/ni.md): not yet in the RTL
+  parameter int ReduceChain = 0,   // chained reduction (docs/ni.md "Chained reduction"; with E > 1)
+  parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
   localparam int NiN        = 1,
   localparam int NE         = (RxEngines < 1) ? 1 : RxEngines,
   localparam int NiMp       = (MemPorts < 1) ? 1 : MemPorts,
@@ -76,8 +77,6 @@ module mt_ni #(
     if (NiMp != 1 && NiMp != L + NE && NiMp != L + 2 * NE)
       $fatal(1, "mt_ni: MemPorts=%0d: 1, L+E=%0d or L+2E=%0d", NiMp, L + NE, L + 2 * NE);
     if (ReduceChain != 0 && ReduceChain != 1) $fatal(1, "mt_ni: ReduceChain=%0d: 0 or 1", ReduceChain);
-    if (ReduceChain == 1 && NE > 1)
-      $fatal(1, "mt_ni: ReduceChain=1 with RxEngines=%0d: chained reduction is not built in the RTL yet (0 only)", NE);
   end
 
   // stream (port l, VC v: l*NumVcs + v) of entry i of engine e's list (cmodel mt_ni.c estr):
@@ -128,6 +127,7 @@ module mt_ni #(
   logic [NE*Children*12-1:0] b_cnode;
   logic [NE*12-1:0]          b_pnode;
   logic [NE*4-1:0]           b_nchild;
+  logic [NE*Children*4-1:0]  b_cport, b_cej;
   logic [NE*32-1:0]          b_addr, b_size;
   for (genvar e = 0; e < NE; e++) begin : g_dec_b
     logic [1:0]            op;
@@ -136,18 +136,18 @@ module mt_ni #(
     logic                  pv, gap;
     logic [3:0]            pport, pej;
     logic [Children-1:0]   cv;
-    logic [Children*4-1:0] cport, cej;
     mt_ni_entry_dec #(.Compact(Compact), .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW),
                       .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children)) u_dec_b (
       .word_i(wb[EntryW*e +: EntryW]), .nbr_tx_i, .nbr_rx_i, .base_units_i, .rem_units_i, .elem_i,
       .nop_bytes_i,
       .op_o(op), .flow_o(flowf), .step_o(step), .pv_o(pv), .pnode_o(b_pnode[12*e +: 12]),
       .pport_o(pport), .pej_o(pej), .cv_o(cv), .cnode_o(b_cnode[Children*12*e +: Children*12]),
-      .cport_o(cport), .cej_o(cej), .nchild_o(b_nchild[4*e +: 4]), .gap_o(gap),
+      .cport_o(b_cport[Children*4*e +: Children*4]), .cej_o(b_cej[Children*4*e +: Children*4]),
+      .nchild_o(b_nchild[4*e +: 4]), .gap_o(gap),
       .addr_o(b_addr[32*e +: 32]), .size_o(b_size[32*e +: 32])
     );
     logic unused_b;
-    assign unused_b = ^{op, flowf, step, pv, gap, pport, pej, cv, cport, cej};
+    assign unused_b = ^{op, flowf, step, pv, gap, pport, pej, cv};
   end
 
   // ---------------- dependency state ----------------
@@ -163,15 +163,24 @@ module mt_ni #(
   logic [NE*TIW-1:0]  b_ridx, b_gidx;
   logic [NE*2-1:0]    done_op;
   logic [NE*32-1:0]   done_len, done_size;
-  mt_ni_deps #(.MaxFlows(MaxFlows), .TIW(TIW), .CntW(CntW), .NE(NE)) u_deps (
+  // chained reduction (engine e at [e])
+  logic [NE-1:0]      go, go_act, done_pk, pr_cw, wacc;
+  logic [NE*4-1:0]    go_pos, done_pos, b_pos, pr_cpos;
+  logic [NE*32-1:0]   done_lo, b_pwm, pr_wa;
+  logic [NE*CntW-1:0] b_act;
+  mt_ni_deps #(.MaxFlows(MaxFlows), .TIW(TIW), .CntW(CntW), .NE(NE), .Children(Children),
+               .Chain((ReduceChain != 0 && NE > 1) ? 1 : 0)) u_deps (
     .clk_i, .rst_ni, .clear_i(clear), .nflows_i,
     .scan_i(scan_rec), .scan_flow_i(e_flow), .scan_op_i(e_op), .scan_pv_i(e_pv), .scan_idx_i(scan_idx),
     .rdone_i(rdone), .rdone_flow_i(e_flow),
     .done_i(rx_done), .done_flow_i(done_flow), .done_op_i(done_op), .done_len_i(done_len),
     .done_size_i(done_size),
+    .go_i(go), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
+    .done_lo_i(done_lo),
     .a_flow_i(e_flow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(b_flow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx),
-    .b_root_o(b_root), .b_cnt_o(b_cnt), .b_grx_o(b_grx), .all_gathers_o(all_gathers)
+    .b_root_o(b_root), .b_cnt_o(b_cnt), .b_grx_o(b_grx), .b_act_o(b_act), .b_pos_i(b_pos),
+    .b_pwm_o(b_pwm), .all_gathers_o(all_gathers)
   );
 
   // ---------------- issue / control ----------------
@@ -215,7 +224,7 @@ module mt_ni #(
     .tx_rsp_data_o(tx_rsp_data),
     .rx_rd_i(rx_rd), .rx_rd_addr_i(rd_addr), .rx_rd_be_i(rd_be),
     .rx_wr_i(rx_wr), .rx_wr_addr_i(wr_addr), .rx_wr_be_i(wr_be), .rx_wr_data_i(wr_data),
-    .rx_gnt_rd_o(gnt_rd), .rx_gnt_wr_o(gnt_wr), .rx_wfree_o(wfree), .rx_rsp_o(rsp_rx),
+    .rx_gnt_rd_o(gnt_rd), .rx_gnt_wr_o(gnt_wr), .rx_wfree_o(wfree), .rx_wacc_o(wacc), .rx_rsp_o(rsp_rx),
     .rx_rsp_data_o(rx_rsp_data),
     .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o,
     .mem_req_wdata_o, .mem_rsp_valid_i, .mem_rsp_data_i,
@@ -241,7 +250,7 @@ module mt_ni #(
   logic [S-1:0]        nonempty;
   logic [NE*FlitW-1:0] front;
   logic [NE*SW-1:0]    sel, pop_s;
-  logic [NE-1:0]       pop, look_go, rx_idle_e;
+  logic [NE-1:0]       pop, rx_idle_e;
   logic [NE*4-1:0]     rx_err_e;
   mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW), .NR(NE)) u_ejbuf (
     .clk_i, .rst_ni, .ej_flit_i, .ej_valid_i, .ej_credit_o,
@@ -260,15 +269,22 @@ module mt_ni #(
     assign sel[SW*e +: SW]   = smap[SW*sel_l +: SW];
     assign pop_s[SW*e +: SW] = smap[SW*pop_l +: SW];
     mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
-                   .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE)) u_depktz (
+                   .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE), .Eng(e),
+                   .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain)) u_depktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
       .nonempty_i(ne_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
       .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),
       .b_gv_i(b_gv[e]), .b_gidx_i(b_gidx[TIW*e +: TIW]), .b_root_i(b_root[e]),
       .b_cnt_i(b_cnt[CntW*e +: CntW]), .b_grx_i(b_grx[e]),
       .rb_o(rb[TIW*e +: TIW]), .eb_cnode_i(b_cnode[Children*12*e +: Children*12]),
-      .eb_nchild_i(b_nchild[4*e +: 4]), .eb_pnode_i(b_pnode[12*e +: 12]),
+      .eb_nchild_i(b_nchild[4*e +: 4]), .eb_cport_i(b_cport[Children*4*e +: Children*4]),
+      .eb_cej_i(b_cej[Children*4*e +: Children*4]), .eb_pnode_i(b_pnode[12*e +: 12]),
       .eb_addr_i(b_addr[32*e +: 32]), .eb_size_i(b_size[32*e +: 32]),
+      .b_act_i(b_act[CntW*e +: CntW]), .b_pos_o(b_pos[4*e +: 4]), .b_pwm_i(b_pwm[32*e +: 32]),
+      .pr_cw_i(pr_cw), .pr_flow_i(done_flow), .pr_cpos_i(pr_cpos), .pr_wa_i(pr_wa),
+      .cw_o(pr_cw[e]), .cpos_o(pr_cpos[4*e +: 4]), .wa_o(pr_wa[32*e +: 32]), .wacc_i(wacc[e]),
+      .go_act_o(go_act[e]), .go_pos_o(go_pos[4*e +: 4]), .done_pk_o(done_pk[e]),
+      .done_pos_o(done_pos[4*e +: 4]), .done_lo_o(done_lo[32*e +: 32]),
       .done_o(rx_done[e]), .done_flow_o(done_flow[12*e +: 12]), .done_op_o(done_op[2*e +: 2]),
       .done_len_o(done_len[32*e +: 32]), .done_size_o(done_size[32*e +: 32]),
       .rd_o(rx_rd[e]), .rd_addr_o(rd_addr[32*e +: 32]), .rd_be_o(rd_be[Lanes*e +: Lanes]),
@@ -276,7 +292,7 @@ module mt_ni #(
       .wr_o(rx_wr[e]), .wr_addr_o(wr_addr[32*e +: 32]), .wr_be_o(wr_be[Lanes*e +: Lanes]),
       .wr_data_o(wr_data[PayloadW*e +: PayloadW]), .gnt_wr_i(gnt_wr[e]), .wfree_i(wfree[e]),
       .rsp_i(rsp_rx[e]), .rsp_data_i(rx_rsp_data[PayloadW*e +: PayloadW]),
-      .err_o(rx_err_e[4*e +: 4]), .look_go_o(look_go[e]), .idle_o(rx_idle_e[e])
+      .err_o(rx_err_e[4*e +: 4]), .look_go_o(go[e]), .idle_o(rx_idle_e[e])
     );
   end
   assign rx_idle = &rx_idle_e;
@@ -290,5 +306,5 @@ module mt_ni #(
       if (rx_err_e[4*e +: 4] == mt_common_pkg::NI_E_RX_FRAME) rx_err = mt_common_pkg::NI_E_RX_FRAME;
   end
 
-  assign prog = gnt_any || (|mem_rsp_valid_i) || (|send) || (|rx_done) || (|look_go);
+  assign prog = gnt_any || (|mem_rsp_valid_i) || (|send) || (|rx_done) || (|go);
 endmodule

@@ -17,6 +17,13 @@
 //        checked (RX_FRAME). When all flits are written (and, with a write port of its own,
 //        the last write accepted: wfree_i): done_o (mt_ni_deps counts the bytes and clears
 //        the sender's dependency) -> IDLE, rr = s+1.
+// Chained reduction (ReduceChain with Engines > 1, docs/ni.md "Chained reduction"): a whole
+// message of child k may start while child k-1's is added by another engine (its
+// predecessor engine pe, from the peers' state pr_*_i), reading flit j only once pe's write
+// of flit j was accepted (pe's wa > j) or k's turn has come (cnt == k), and finishing only
+// once cnt == k; a packet of child k may start once k-1 started (act), if no child in
+// between arrives on a port of its engine group (and, with Engines < L, once k-1's completed
+// prefix covers it), each flit waiting for k-1's completed prefix (pwm, mt_ni_deps).
 // Memory: a read request (rd_o: the running sum of the next flit) and a write request (wr_o:
 // a sum or a gathered flit), granted separately (gnt_rd_i, gnt_wr_i; on a port shared with
 // others mt_ni_mports grants the write first, with separate read and write ports both at
@@ -33,6 +40,11 @@ module mt_ni_depktz #(
   parameter int CntW     = 4,
   parameter int Children = 4,
   parameter int Engines  = 1,      // receive engines of the NI: this one serves S / Engines streams
+  parameter int Eng      = 0,      // this engine's index
+  parameter int ReduceChain = 0,   // chained reduction (with Engines > 1)
+  parameter int PortW    = 3,      // table port field: all ones = routed slot
+  parameter int PerturbChain = 0,  // test only: 1 = a chained message reads the running sum
+                                   // without waiting for its predecessor's writes (wrong)
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
@@ -40,7 +52,8 @@ module mt_ni_depktz #(
   localparam int S       = L * NumVcs / Engines,
   localparam int SW      = mt_common_pkg::idx_w(S),
   localparam int RqW     = mt_common_pkg::idx_w(RQ),
-  localparam int RqCW    = $clog2(RQ + 1)
+  localparam int RqCW    = $clog2(RQ + 1),
+  localparam int EW      = mt_common_pkg::idx_w(Engines)
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -67,9 +80,28 @@ module mt_ni_depktz #(
   output logic [TIW-1:0]         rb_o,
   input  logic [Children*12-1:0] eb_cnode_i,
   input  logic [3:0]             eb_nchild_i,
+  input  logic [Children*4-1:0]  eb_cport_i,
+  input  logic [Children*4-1:0]  eb_cej_i,
   input  logic [11:0]            eb_pnode_i,
   input  logic [31:0]            eb_addr_i,
   input  logic [31:0]            eb_size_i,
+  // chained reduction: flow state (mt_ni_deps port B), the peers' state, this engine's
+  input  logic [CntW-1:0]        b_act_i,
+  output logic [3:0]             b_pos_o,     // child position of b_pwm_i
+  input  logic [31:0]            b_pwm_i,
+  input  logic [Engines-1:0]     pr_cw_i,     // engine adds a whole Reduce message ...
+  input  logic [Engines*12-1:0]  pr_flow_i,   // ... of this flow ...
+  input  logic [Engines*4-1:0]   pr_cpos_i,   // ... from this child position ...
+  input  logic [Engines*32-1:0]  pr_wa_i,     // ... and has this many writes accepted
+  output logic                   cw_o,
+  output logic [3:0]             cpos_o,
+  output logic [31:0]            wa_o,
+  input  logic                   wacc_i,      // a write of this engine accepted at this edge
+  output logic                   go_act_o,    // look_go_o starts child position go_pos_o
+  output logic [3:0]             go_pos_o,
+  output logic                   done_pk_o,   // done_o: a chained packet of done_pos_o ...
+  output logic [3:0]             done_pos_o,
+  output logic [31:0]            done_lo_o,   // ... at this offset in the chunk
   // completion
   output logic                   done_o,
   output logic [11:0]            done_flow_o,
@@ -100,6 +132,8 @@ module mt_ni_depktz #(
     if (Engines < 1) $fatal(1, "mt_ni_depktz: Engines=%0d", Engines);  // the allowed set: mt_ni
   end
   localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2;
+  localparam bit Ch = (ReduceChain != 0) && (Engines > 1);
+  localparam logic [3:0] All1 = 4'((1 << PortW) - 1);
 
   logic [1:0]       st_q;
   logic [SW-1:0]    s_q, rr_q;
@@ -114,6 +148,12 @@ module mt_ni_depktz #(
   logic [PayloadW-1:0] wq_q [0:RQ-1];
   logic [RqW-1:0]   inq_rd_q, wq_rd_q;
   logic [RqCW-1:0]  inq_cnt_q, wq_cnt_q;
+  // chained reduction: child position, chained behind engine pe_q, writes accepted, a whole
+  // message / a chained packet, the chunk's address
+  logic [3:0]       cpos_q;
+  logic [EW-1:0]    pe_q;
+  logic [31:0]      wa_q, cbase_q;
+  logic             chn_q, whole_q, pk_q;
 
   function automatic [Lanes-1:0] mask_of(input logic [31:0] j, input logic [31:0] nfl, input logic [Lanes-1:0] lm);
     mask_of = (j + 32'd1 == nfl) ? lm : '1;
@@ -134,6 +174,11 @@ module mt_ni_depktz #(
   endfunction
   function automatic logic is_tail(input logic [2:0] t);
     is_tail = (t == mt_common_pkg::FT_AR_TAIL) || (t == mt_common_pkg::FT_TAIL) || (t == mt_common_pkg::FT_HEADTAIL);
+  endfunction
+  // ejection ports p and q share an engine iff their groups are equal (Engines < L: engine e
+  // serves ports e, e+Engines, ...; else every port has engines of its own)
+  function automatic [3:0] port_group(input logic [3:0] p);
+    port_group = (Engines < L) ? 4'(32'(p) % Engines) : p;
   endfunction
 
   // ---- idle: pick the first non-empty stream from rr ----
@@ -171,26 +216,67 @@ module mt_ni_depktz #(
   assign b_flow_o  = (st_q == StIdle) ? h_flow : flow_q;
 
   // ---- look-up ----
-  logic [3:0] look_code;
-  logic       look_wait, look_go;
+  // the sender's child position k in the Reduce entry
+  logic       found;
+  logic [3:0] k;
   always_comb begin
-    logic found;
-    logic [3:0] k;
+    logic f;
+    logic [3:0] kk;
+    f = 1'b0;
+    kk = '0;
+    for (int c = 0; c < Children; c++)
+      if (!f && 4'(c) < eb_nchild_i && eb_cnode_i[12*c +: 12] == src_q) begin
+        f = 1'b1;
+        kk = 4'(c);
+      end
+    found = f;
+    k = kk;
+  end
+  logic whole_d;     // the unit is the whole chunk (a message, not a packet)
+  assign whole_d = (addr_q == eb_addr_i) && (len_q == eb_size_i);
+  // the predecessor's completed prefix: of child k-1 in LOOK, cpos-1 in BUSY
+  assign b_pos_o = (st_q == StLook) ? ((k != '0) ? k - 1'b1 : '0) : ((cpos_q != '0) ? cpos_q - 1'b1 : '0);
+
+  logic [3:0]    look_code;
+  logic          look_wait, look_go, pe_found;
+  logic [EW-1:0] pe;
+  always_comb begin
+    logic ok, pf;
+    logic [EW-1:0] pi;
     look_code = mt_common_pkg::NI_E_NONE;
     look_wait = 1'b0;
-    found = 1'b0;
-    k = '0;
+    pf        = 1'b0;
+    pi        = '0;
+    ok        = 1'b0;
     if ((op_q != mt_common_pkg::OP_REDUCE && op_q != mt_common_pkg::OP_GATHER) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
         (op_q == mt_common_pkg::OP_GATHER && b_root_i))
       look_code = mt_common_pkg::NI_E_RX_FLOW;
     else if (op_q == mt_common_pkg::OP_REDUCE) begin
-      for (int c = 0; c < Children; c++)
-        if (!found && 4'(c) < eb_nchild_i && eb_cnode_i[12*c +: 12] == src_q) begin
-          found = 1'b1;
-          k = 4'(c);
-        end
       if (!found) look_code = mt_common_pkg::NI_E_RX_SRC;
-      else if (32'(k) != 32'(b_cnt_i)) look_wait = 1'b1;
+      else if (Ch && !whole_d) begin
+        // a packet of child k: child cnt's at once; k > cnt once k-1 started, if no child in
+        // between arrives through a port of k's engine group (none routed): a waiting packet
+        // never holds the engine its predecessors need; with Engines < L only once k-1's
+        // completed prefix covers it (two flows could otherwise wait on each other)
+        ok = (32'(k) >= 32'(b_cnt_i)) && (32'(k) <= 32'(b_act_i));
+        for (int j = 0; j < Children; j++)
+          if (j >= 32'(b_cnt_i) && j < 32'(k) &&
+              (port_group(eb_cej_i[4*j +: 4]) == port_group(eb_cej_i[4*k +: 4]) ||
+               eb_cport_i[4*j +: 4] == All1 || eb_cport_i[4*k +: 4] == All1)) ok = 1'b0;
+        if (ok && Engines < L && 32'(k) > 32'(b_cnt_i) && b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
+        look_wait = !ok;
+      end else if (32'(k) == 32'(b_cnt_i) && (!Ch || 32'(b_act_i) <= 32'(b_cnt_i))) begin
+        // its turn
+      end else if (Ch && 32'(k) == 32'(b_act_i) && 32'(k) > 32'(b_cnt_i)) begin
+        // a whole message chained behind child k-1's, which another engine adds now
+        for (int e2 = 0; e2 < Engines; e2++)
+          if (!pf && e2 != Eng && pr_cw_i[e2] && pr_flow_i[12*e2 +: 12] == flow_q &&
+              32'(pr_cpos_i[4*e2 +: 4]) + 1 == 32'(k)) begin
+            pf = 1'b1;
+            pi = EW'(e2);
+          end
+        look_wait = !pf;
+      end else look_wait = 1'b1;
     end else begin
       if (b_gv_i && eb_pnode_i != src_q) look_code = mt_common_pkg::NI_E_RX_SRC;
       else if (b_grx_i) look_wait = 1'b1;
@@ -203,6 +289,8 @@ module mt_ni_depktz #(
       look_code = mt_common_pkg::NI_E_NONE;
       look_wait = 1'b0;
     end
+    pe_found = pf;
+    pe       = pi;
   end
   assign look_go   = run_i && (st_q == StLook) && (look_code == mt_common_pkg::NI_E_NONE) && !look_wait;
   assign look_go_o = look_go;
@@ -215,7 +303,12 @@ module mt_ni_depktz #(
                      (is_head(fty) || fty[2] != normal_q || is_tail(fty) != (popj_q + 32'd1 == nfl_q));
   assign pop_ok    = front_v && (popj_q < nfl_q) && !front_bad;
   assign rx_wr     = rx_busy && ((op_q == mt_common_pkg::OP_REDUCE) ? (wq_cnt_q != '0) : pop_ok);
-  assign rx_rd     = rx_busy && (op_q == mt_common_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ));
+  // chained: flit popj of child k is read only after child k-1 wrote it (or finished); a
+  // chained packet's flit waits for k-1's completed prefix to cover it
+  logic chain_rd_ok;
+  assign chain_rd_ok = !(Ch && PerturbChain == 0 && chn_q && 32'(cpos_q) != 32'(b_cnt_i) && pr_wa_i[32*pe_q +: 32] <= popj_q) &&
+                       !(Ch && pk_q && 32'(cpos_q) > 32'(b_cnt_i) && b_pwm_i <= addr_q - cbase_q + (popj_q << LgFb));
+  assign rx_rd     = rx_busy && (op_q == mt_common_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ)) && chain_rd_ok;
   assign rd_o      = rx_rd;
   assign rd_addr_o = addr_q + (popj_q << LgFb);
   assign rd_be_o   = mask_of(popj_q, nfl_q, lastmask_q);
@@ -225,12 +318,20 @@ module mt_ni_depktz #(
   assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
   logic rx_done;
-  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i;
+  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i));
   assign done_o      = rx_done;
   assign done_flow_o = flow_q;
   assign done_op_o   = op_q;
   assign done_len_o  = len_q;
   assign done_size_o = size_q;
+  assign done_pk_o   = pk_q;
+  assign done_pos_o  = cpos_q;
+  assign done_lo_o   = addr_q - cbase_q;
+  assign go_act_o    = Ch && (op_q == mt_common_pkg::OP_REDUCE);
+  assign go_pos_o    = k;
+  assign cw_o        = (st_q == StBusy) && (op_q == mt_common_pkg::OP_REDUCE) && whole_q;
+  assign cpos_o      = cpos_q;
+  assign wa_o        = wa_q;
   assign idle_o      = (st_q == StIdle);
 
   always_comb begin
@@ -274,9 +375,13 @@ module mt_ni_depktz #(
       st_q <= StIdle; s_q <= '0; rr_q <= '0; op_q <= '0; normal_q <= 1'b0; flow_q <= '0;
       src_q <= '0; addr_q <= '0; len_q <= '0; size_q <= '0; nfl_q <= '0; popj_q <= '0;
       wj_q <= '0; infl_q <= '0; lastmask_q <= '0; rb_q <= '0;
+      cpos_q <= '0; pe_q <= '0; wa_q <= '0; cbase_q <= '0; chn_q <= 1'b0; whole_q <= 1'b0; pk_q <= 1'b0;
       inq_rd_q <= '0; inq_cnt_q <= '0; wq_rd_q <= '0; wq_cnt_q <= '0;
     end else begin
       rb_q <= rb_o;
+      // writes of this message accepted: one accepted while wa == wj is the previous
+      // message's (one port: an engine can finish with its last write still held)
+      if (wacc_i && wa_q < wj_q) wa_q <= wa_q + 32'd1;
       // memory grants (a read and a write may be granted at one edge on separate ports;
       // a Gather only writes)
       if (gnt_wr) wj_q <= wj_q + 32'd1;
@@ -295,7 +400,12 @@ module mt_ni_depktz #(
           st_q <= StBusy; size_q <= eb_size_i;
           nfl_q <= (len_q + 32'(FB - 1)) >> LgFb;
           lastmask_q <= last_mask(len_q);
-          popj_q <= '0; wj_q <= '0; infl_q <= '0;
+          popj_q <= '0; wj_q <= '0; infl_q <= '0; wa_q <= '0;
+          chn_q <= pe_found; pe_q <= pe;
+          cpos_q <= (op_q == mt_common_pkg::OP_REDUCE) ? k : '0;
+          whole_q <= whole_d;
+          pk_q <= Ch && (op_q == mt_common_pkg::OP_REDUCE) && !whole_d;
+          cbase_q <= eb_addr_i;
         end else if (look_wait) begin
           st_q <= StIdle; rr_q <= next_s(s_q);
         end

@@ -13,6 +13,11 @@
 // dependency clears: cnt+1 for a Reduce, grx for a Gather). Flow indices >= MaxFlows use 0.
 // NE receive engines: engine e has read port B e and done event e (done_*_i[e]); several
 // engines finishing at one edge are applied in engine order (two packets of one flow add up).
+// Chained reduction (Chain, docs/ni.md "Chained reduction"), per flow f and child position k:
+//   act      child positions started (>= cnt): an engine admitting child k's unit sets k+1
+//   pb       bytes of child k's packets added; pwm: its completed prefix of the chunk;
+//   pl/ph    up to Pend completed ranges beyond the prefix (0/0 = free), merged into the
+//            prefix when it reaches them; children complete (cnt) in order when pb = size.
 // Read ports A (issue) and B (receive look-up) are combinational.
 `default_nettype none
 
@@ -20,7 +25,9 @@ module mt_ni_deps #(
   parameter int MaxFlows = 16,
   parameter int TIW      = 6,     // table index width
   parameter int CntW     = 4,
-  parameter int NE       = 1      // receive engines
+  parameter int NE       = 1,     // receive engines
+  parameter int Children = 4,     // child slots of an entry (chain state per slot)
+  parameter int Chain    = 0      // chained reduction state (with NE > 1)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -41,6 +48,13 @@ module mt_ni_deps #(
   input  logic [NE*2-1:0]  done_op_i,
   input  logic [NE*32-1:0] done_len_i,
   input  logic [NE*32-1:0] done_size_i,
+  // chained reduction, engine e at [e]: done_flow_i is the engine's flow in LOOK and BUSY
+  input  logic [NE-1:0]    go_i,         // LOOK: unit admitted
+  input  logic [NE-1:0]    go_act_i,     // ... and it starts child position go_pos_i (act)
+  input  logic [NE*4-1:0]  go_pos_i,
+  input  logic [NE-1:0]    done_pk_i,    // done: a chained packet of child done_pos_i ...
+  input  logic [NE*4-1:0]  done_pos_i,
+  input  logic [NE*32-1:0] done_lo_i,    // ... at this offset in the chunk
   // read port A
   input  logic [11:0]     a_flow_i,
   output logic            a_rv_o,
@@ -56,6 +70,9 @@ module mt_ni_deps #(
   output logic [NE-1:0]      b_root_o,
   output logic [NE*CntW-1:0] b_cnt_o,
   output logic [NE-1:0]      b_grx_o,
+  output logic [NE*CntW-1:0] b_act_o,
+  input  logic [NE*4-1:0]    b_pos_i,    // child position whose completed prefix is read
+  output logic [NE*32-1:0]   b_pwm_o,
   // every flow < nflows is rooted here or has its Gather
   output logic            all_gathers_o
 );
@@ -64,12 +81,26 @@ module mt_ni_deps #(
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
     if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
   end
-  localparam int FW = mt_common_pkg::idx_w(MaxFlows);
+  localparam int FW   = mt_common_pkg::idx_w(MaxFlows);
+  localparam int NC   = Children;
+  localparam int Pend = 4;                        // cmodel MT_NI_PEND
+  localparam int CF   = (Chain != 0) ? MaxFlows : 1;  // flows of chain state (1 unused without)
+  // a chain row (flow f, child position k): pb [31:0], pwm [63:32], range q at pl 64+32q,
+  // ph 64+32*(Pend+q)
+  localparam int RW   = 32 * (2 + 2 * Pend);
 
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
   logic [MaxFlows*TIW-1:0]  ridx_q, gidx_q;
   logic [MaxFlows*CntW-1:0] cnt_q;
   logic [MaxFlows*32-1:0]   rxb_q;
+  logic [CF*CntW-1:0]       act_q;
+  logic [CF*NC*RW-1:0]      row_q, row_d;
+  // chained packets completed at this edge: engine e's row index and the row after it (the
+  // rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
+  logic [NE-1:0]            pkd;
+  logic [NE*32-1:0]         rix;
+  logic [NE*RW-1:0]         rout;
+  logic [NE*NC*32-1:0]      pbf;
 
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
@@ -80,37 +111,141 @@ module mt_ni_deps #(
   assign rf = fidx(rdone_flow_i);
   assign af = fidx(a_flow_i);
 
-  // the engines' done events, in engine order
+  // a chained packet [lo, lo+len) of a child done: its bytes, its completed prefix (merged
+  // with the ranges it reaches), or a range kept beyond the prefix (cmodel chain_done)
+  function automatic [RW-1:0] chain_row(input logic [RW-1:0] r, input logic [31:0] lo, input logic [31:0] len);
+    logic placed;
+    chain_row = r;
+    chain_row[31:0] = r[31:0] + len;
+    placed = 1'b0;
+    if (lo == r[63:32]) begin
+      chain_row[63:32] = lo + len;
+      for (int pass = 0; pass < Pend; pass++)
+        for (int q = 0; q < Pend; q++)
+          if (chain_row[64+32*(Pend+q) +: 32] != '0 && chain_row[64+32*q +: 32] == chain_row[63:32]) begin
+            chain_row[63:32]             = chain_row[64+32*(Pend+q) +: 32];
+            chain_row[64+32*q +: 32]     = '0;
+            chain_row[64+32*(Pend+q) +: 32] = '0;
+          end
+    end else
+      // beyond the prefix: a free slot (none free: the successor waits for the whole child)
+      for (int q = 0; q < Pend; q++)
+        if (!placed && chain_row[64+32*(Pend+q) +: 32] == '0) begin
+          chain_row[64+32*q +: 32]        = lo;
+          chain_row[64+32*(Pend+q) +: 32] = lo + len;
+          placed = 1'b1;
+        end
+  endfunction
+
+  if (Chain != 0) begin : g_chain
+    always_comb begin
+      logic [NE-1:0]       d;
+      logic [NE*32-1:0]    ix;
+      logic [NE*RW-1:0]    ro;
+      logic [NE*NC*32-1:0] pf;
+      logic [RW-1:0]       rin;
+      logic [31:0]         pbk;
+      int                  f;
+      d   = '0;
+      ix  = '0;
+      ro  = '0;
+      pf  = '0;
+      rin = '0;
+      pbk = '0;
+      f   = 0;
+      for (int e = 0; e < NE; e++) begin
+        f = 32'(fidx(done_flow_i[12*e +: 12]));
+        d[e] = done_i[e] && done_pk_i[e];
+        ix[32*e +: 32] = f * NC + ((32'(done_pos_i[4*e +: 4]) < NC) ? 32'(done_pos_i[4*e +: 4]) : 0);
+        rin = row_q[RW*ix[32*e +: 32] +: RW];
+        for (int e2 = 0; e2 < e; e2++)
+          if (d[e2] && ix[32*e2 +: 32] == ix[32*e +: 32]) rin = ro[RW*e2 +: RW];
+        ro[RW*e +: RW] = d[e] ? chain_row(rin, done_lo_i[32*e +: 32], done_len_i[32*e +: 32]) : rin;
+        for (int k = 0; k < NC; k++) begin
+          pbk = row_q[RW*(f*NC+k) +: 32];
+          for (int e2 = 0; e2 <= e; e2++)
+            if (d[e2] && ix[32*e2 +: 32] == f * NC + k) pbk = ro[RW*e2 +: 32];
+          pf[32*(NC*e+k) +: 32] = pbk;
+        end
+      end
+      pkd  = d;
+      rix  = ix;
+      rout = ro;
+      pbf  = pf;
+    end
+    // each row takes the last engine of this edge that completed a packet of it
+    for (genvar r = 0; r < CF * NC; r++) begin : g_row
+      always_comb begin
+        row_d[RW*r +: RW] = row_q[RW*r +: RW];
+        for (int e = 0; e < NE; e++)
+          if (pkd[e] && rix[32*e +: 32] == r) row_d[RW*r +: RW] = rout[RW*e +: RW];
+      end
+    end
+  end else begin : g_plain_rows
+    assign pkd   = '0;
+    assign rix   = '0;
+    assign rout  = '0;
+    assign pbf   = '0;
+    assign row_d = row_q;
+  end
+
+  // the engines' events, in engine order (cmodel mt_ni_deps_update)
   logic [MaxFlows*CntW-1:0] cnt_d;
   logic [MaxFlows*32-1:0]   rxb_d;
   logic [MaxFlows-1:0]      grx_d;
+  logic [CF*CntW-1:0]       act_d;
   always_comb begin
-    logic [FW-1:0] df;
-    logic [31:0]   nb;
+    logic [FW-1:0]   df;
+    logic [31:0]     size;
+    logic [CntW-1:0] c;
+    int              cf;
     df    = '0;
-    nb    = '0;
+    size  = '0;
+    c     = '0;
+    cf    = 0;
     cnt_d = cnt_q;
     rxb_d = rxb_q;
     grx_d = grx_q;
-    for (int e = 0; e < NE; e++)
-      if (done_i[e]) begin
-        df = fidx(done_flow_i[12*e +: 12]);
-        nb = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
-        if (nb == done_size_i[32*e +: 32]) begin
+    act_d = act_q;
+    for (int e = 0; e < NE; e++) begin
+      df   = fidx(done_flow_i[12*e +: 12]);
+      cf   = (Chain != 0) ? 32'(df) : 0;
+      size = done_size_i[32*e +: 32];
+      if (Chain != 0 && go_i[e]) begin
+        // a unit of child k admitted: children up to k have started
+        c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
+        if (go_act_i[e] && act_d[CntW*cf +: CntW] < c) act_d[CntW*cf +: CntW] = c;
+      end else if (done_i[e] && (Chain == 0 || !done_pk_i[e]) && rxb_d[32*df +: 32] + done_len_i[32*e +: 32] != size) begin
+        rxb_d[32*df +: 32] = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
+      end else if (done_i[e]) begin
+        // a message (or its last packet) complete, or (Chain) a chained packet: the child's
+        // dependency clears when its packets or message are all in, children in order
+        if (Chain == 0 || !done_pk_i[e]) begin
           rxb_d[32*df +: 32] = '0;
           if (done_op_i[2*e +: 2] == 2'd1) cnt_d[CntW*df +: CntW] = cnt_d[CntW*df +: CntW] + 1'b1;
           else grx_d[df] = 1'b1;
-        end else rxb_d[32*df +: 32] = nb;
+        end
+        if (Chain != 0 && (done_pk_i[e] || done_op_i[2*e +: 2] == 2'd1)) begin
+          for (int k = 0; k < NC; k++)
+            if (32'(cnt_d[CntW*df +: CntW]) == k && pbf[32*(NC*e+k) +: 32] == size)
+              cnt_d[CntW*df +: CntW] = CntW'(k + 1);
+          if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
+        end
       end
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
       ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
+      act_q <= '0;
+      for (int r = 0; r < CF * NC; r++) row_q[RW*r +: RW] <= '0;
     end else if (clear_i) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
       ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
+      act_q <= '0;
+      for (int r = 0; r < CF * NC; r++) row_q[RW*r +: RW] <= '0;
     end else begin
       if (scan_i && scan_op_i == 2'd1) begin
         rv_q[sf]               <= 1'b1;
@@ -125,6 +260,8 @@ module mt_ni_deps #(
       cnt_q <= cnt_d;
       rxb_q <= rxb_d;
       grx_q <= grx_d;
+      act_q <= act_d;
+      row_q <= row_d;
     end
   end
 
@@ -142,6 +279,21 @@ module mt_ni_deps #(
     assign b_root_o[e]              = root_q[bf];
     assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
     assign b_grx_o[e]               = grx_q[bf];
+    if (Chain != 0) begin : g_chain
+      int bx;
+      assign bx = 32'(bf) * NC + ((32'(b_pos_i[4*e +: 4]) < NC) ? 32'(b_pos_i[4*e +: 4]) : 0);
+      assign b_act_o[CntW*e +: CntW] = act_q[CntW*bf +: CntW];
+      assign b_pwm_o[32*e +: 32]     = row_q[RW*bx + 32 +: 32];
+    end else begin : g_plain
+      logic unused_pos;
+      assign unused_pos = ^b_pos_i[4*e +: 4];
+      assign b_act_o[CntW*e +: CntW] = '0;
+      assign b_pwm_o[32*e +: 32]     = '0;
+    end
+  end
+  if (Chain == 0) begin : g_nochain
+    logic unused_chain;
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, done_pk_i, done_pos_i, done_lo_i, act_q, row_q, pkd, rix, rout, pbf};
   end
 
   always_comb begin

@@ -43,7 +43,11 @@ module mt_ni_dma #(
   output logic                rsp_v_o,
   output logic [TW-1:0]       rsp_tag_o,
   output logic                quiet_o,     // no request held, no read outstanding
-  output logic                free_o       // no request held after this edge but a new grant
+  output logic                free_o,      // no request held after this edge but a new grant
+  // the held request accepted at this edge, and by whom (chained reduction counts writes)
+  output logic                acc_o,
+  output logic                acc_we_o,
+  output logic [TW-1:0]       acc_tag_o
 );
   initial begin
     if (NR < 1) $fatal(1, "mt_ni_dma: NR=%0d", NR);
@@ -64,6 +68,9 @@ module mt_ni_dma #(
   logic [TW-1:0] g;
   assign slot_free = !rq_v_q || mem_req_ready_i;
   assign free_o    = slot_free;
+  assign acc_o     = rq_v_q && mem_req_ready_i;
+  assign acc_we_o  = rq_we_q;
+  assign acc_tag_o = mrr_q;      // the requester of the held request (its grant set both)
   always_comb begin
     logic [31:0] i;
     any = 1'b0;

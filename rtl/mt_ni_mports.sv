@@ -10,7 +10,8 @@
 // L*SQ + E*RQ, else SQ or RQ): every requester reserves its response space before it asks.
 // Read data goes from the port the requester reads on. wfree_o[e]: engine e's write port
 // holds no request after this edge but a new grant (with M = 1 always 1: the single
-// in-order port orders a write before every later read).
+// in-order port orders a write before every later read). rx_wacc_o[e]: a write of engine e
+// is accepted by the memory at this edge (chained reduction counts them).
 `default_nettype none
 
 module mt_ni_mports #(
@@ -43,6 +44,7 @@ module mt_ni_mports #(
   output logic [E-1:0]          rx_gnt_rd_o,
   output logic [E-1:0]          rx_gnt_wr_o,
   output logic [E-1:0]          rx_wfree_o,
+  output logic [E-1:0]          rx_wacc_o,
   output logic [E-1:0]          rx_rsp_o,
   output logic [E*PayloadW-1:0] rx_rsp_data_o,
   // memory ports, port p at [p]
@@ -74,8 +76,8 @@ module mt_ni_mports #(
     logic [NR*32-1:0]       addr;
     logic [NR*Lanes-1:0]    be;
     logic [NR*PayloadW-1:0] wdata;
-    logic                   rsp_v;
-    logic [TW-1:0]          rsp_tag;
+    logic                   rsp_v, acc, acc_we;
+    logic [TW-1:0]          rsp_tag, acc_tag;
     for (genvar l = 0; l < L; l++) begin : g_tx
       assign req[l]                      = tx_req_i[l];
       assign we[l]                       = 1'b0;
@@ -96,6 +98,7 @@ module mt_ni_mports #(
       assign rx_gnt_wr_o[e]              = gnt[A] && rx_wr_i[e];
       assign rx_gnt_rd_o[e]              = gnt[A] && !rx_wr_i[e];
       assign rx_wfree_o[e]               = 1'b1;
+      assign rx_wacc_o[e]                = acc && acc_we && (32'(acc_tag) == A);
       assign rx_rsp_o[e]                 = rsp_v && (32'(rsp_tag) == A);
       assign rx_rsp_data_o[PayloadW*e +: PayloadW] = mem_rsp_data_i;
     end
@@ -105,14 +108,15 @@ module mt_ni_mports #(
       .req_i(req), .req_we_i(we), .req_addr_i(addr), .req_be_i(be), .req_wdata_i(wdata), .gnt_o(gnt),
       .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o,
       .mem_req_wdata_o, .mem_rsp_valid_i,
-      .rsp_v_o(rsp_v), .rsp_tag_o(rsp_tag), .quiet_o(quiet[0]), .free_o(unused_free)
+      .rsp_v_o(rsp_v), .rsp_tag_o(rsp_tag), .quiet_o(quiet[0]), .free_o(unused_free),
+      .acc_o(acc), .acc_we_o(acc_we), .acc_tag_o(acc_tag)
     );
     assign gnt_any_o = |gnt;
   end else if (M == L + E || M == L + 2 * E) begin : g_many
     localparam bit Split = (M == L + 2 * E);
     logic [M-1:0] gnt;
     for (genvar l = 0; l < L; l++) begin : g_tx
-      logic rsp_v, unused_tag, unused_free;
+      logic rsp_v, unused_tag, unused_free, unused_acc, unused_acc_we, unused_acc_tag;
       mt_ni_dma #(.NR(1), .PayloadW(PayloadW), .TqDepth(SQ)) u_port (
         .clk_i, .rst_ni, .run_i,
         .req_i(tx_req_i[l]), .req_we_i(1'b0), .req_addr_i(tx_addr_i[32*l +: 32]),
@@ -121,7 +125,8 @@ module mt_ni_mports #(
         .mem_req_we_o(mem_req_we_o[l]), .mem_req_addr_o(mem_req_addr_o[32*l +: 32]),
         .mem_req_be_o(mem_req_be_o[Lanes*l +: Lanes]), .mem_req_wdata_o(mem_req_wdata_o[PayloadW*l +: PayloadW]),
         .mem_rsp_valid_i(mem_rsp_valid_i[l]),
-        .rsp_v_o(rsp_v), .rsp_tag_o(unused_tag), .quiet_o(quiet[l]), .free_o(unused_free)
+        .rsp_v_o(rsp_v), .rsp_tag_o(unused_tag), .quiet_o(quiet[l]), .free_o(unused_free),
+        .acc_o(unused_acc), .acc_we_o(unused_acc_we), .acc_tag_o(unused_acc_tag)
       );
       assign tx_gnt_o[l] = gnt[l];
       assign tx_rsp_o[l] = rsp_v;
@@ -129,7 +134,7 @@ module mt_ni_mports #(
     end
     for (genvar e = 0; e < E; e++) begin : g_rx
       localparam int P = L + e;       // reads (and, without Split, writes)
-      logic rsp_v, unused_tag, free_rw;
+      logic rsp_v, unused_tag, free_rw, acc_rw, acc_we_rw, unused_acc_tag;
       logic req, we;
       assign req = Split ? rx_rd_i[e] : (rx_wr_i[e] || rx_rd_i[e]);
       assign we  = !Split && rx_wr_i[e];
@@ -143,13 +148,14 @@ module mt_ni_mports #(
         .mem_req_we_o(mem_req_we_o[P]), .mem_req_addr_o(mem_req_addr_o[32*P +: 32]),
         .mem_req_be_o(mem_req_be_o[Lanes*P +: Lanes]), .mem_req_wdata_o(mem_req_wdata_o[PayloadW*P +: PayloadW]),
         .mem_rsp_valid_i(mem_rsp_valid_i[P]),
-        .rsp_v_o(rsp_v), .rsp_tag_o(unused_tag), .quiet_o(quiet[P]), .free_o(free_rw)
+        .rsp_v_o(rsp_v), .rsp_tag_o(unused_tag), .quiet_o(quiet[P]), .free_o(free_rw),
+        .acc_o(acc_rw), .acc_we_o(acc_we_rw), .acc_tag_o(unused_acc_tag)
       );
       assign rx_rsp_o[e] = rsp_v;
       assign rx_rsp_data_o[PayloadW*e +: PayloadW] = mem_rsp_data_i[PayloadW*P +: PayloadW];
       if (Split) begin : g_wr
         localparam int W = L + E + e;  // writes
-        logic unused_rsp, unused_wtag;
+        logic unused_rsp, unused_wtag, unused_wacc_we, unused_wacc_tag;
         mt_ni_dma #(.NR(1), .PayloadW(PayloadW), .TqDepth(1)) u_port (
           .clk_i, .rst_ni, .run_i,
           .req_i(rx_wr_i[e]), .req_we_i(1'b1), .req_addr_i(rx_wr_addr_i[32*e +: 32]),
@@ -159,17 +165,19 @@ module mt_ni_mports #(
           .mem_req_we_o(mem_req_we_o[W]), .mem_req_addr_o(mem_req_addr_o[32*W +: 32]),
           .mem_req_be_o(mem_req_be_o[Lanes*W +: Lanes]), .mem_req_wdata_o(mem_req_wdata_o[PayloadW*W +: PayloadW]),
           .mem_rsp_valid_i(mem_rsp_valid_i[W]),
-          .rsp_v_o(unused_rsp), .rsp_tag_o(unused_wtag), .quiet_o(quiet[W]), .free_o(rx_wfree_o[e])
+          .rsp_v_o(unused_rsp), .rsp_tag_o(unused_wtag), .quiet_o(quiet[W]), .free_o(rx_wfree_o[e]),
+          .acc_o(rx_wacc_o[e]), .acc_we_o(unused_wacc_we), .acc_tag_o(unused_wacc_tag)
         );
         assign rx_gnt_wr_o[e] = gnt[W];
         assign rx_gnt_rd_o[e] = gnt[P];
         logic unused_free_rd, unused_wr_rsp;
-        assign unused_free_rd = free_rw;  // a read port: nothing to wait for
+        assign unused_free_rd = free_rw ^ acc_rw ^ acc_we_rw;  // a read port: nothing to wait for
         assign unused_wr_rsp  = ^mem_rsp_data_i[PayloadW*W +: PayloadW];  // writes get no response
       end else begin : g_rw
         assign rx_gnt_wr_o[e] = gnt[P] && rx_wr_i[e];
         assign rx_gnt_rd_o[e] = gnt[P] && !rx_wr_i[e];
         assign rx_wfree_o[e]  = free_rw;
+        assign rx_wacc_o[e]   = acc_rw && acc_we_rw;
       end
     end
     assign gnt_any_o = |gnt;

@@ -29,8 +29,8 @@ if out=$(yosys -q -p "read_verilog -sv $files; hierarchy; proc; check -assert" 2
 else fail=$((fail+1)); echo "yosys:"; echo "$out" | head -20; fi
 if out=$(iverilog -g2012 -I"$RTL" -o /dev/null $files 2>&1); then pass=$((pass+1))
 else fail=$((fail+1)); echo "iverilog:"; echo "$out" | head -20; fi
-# the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E
-NI_SHAPES=("RxEngines=2" "RxEngines=2 MemPorts=8" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20")
+# the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E, chained or not
+NI_SHAPES=("RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20 ReduceChain=1")
 if [[ -f $RTL/mt_ni.sv ]]; then
   for sh in "${NI_SHAPES[@]}"; do
     g=""; c=""; i=""

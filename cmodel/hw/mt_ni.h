@@ -6,7 +6,7 @@
  * indexes it per flow, issue logic with timestep and lockstep counters, one
  * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
  * depacketiser/reduction engines (default 1), mem_ports valid/ready memory ports (default
- * 1). The RTL has both (RxEngines, MemPorts); chaining is C-model-only (docs/ni.md).
+ * 1). The RTL has the same parameters (RxEngines, MemPorts, ReduceChain; docs/ni.md).
  * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
  * RTL sees just before the edge), updates the state and fills *out with the registered
  * outputs after the edge. No globals; memory is allocated in init only. */
@@ -72,7 +72,7 @@ typedef struct {
   unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
   unsigned mem_ports;  /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
-  /* chained reduction (C model only, needs rx_engines > 1; docs/ni.md "Chained reduction"):
+  /* chained reduction (RTL: ReduceChain; needs rx_engines > 1; docs/ni.md "Chained reduction"):
    * 1 lets the message of a flow's child k start while child k-1's is still being added
    * by another engine; each of its flits is read from memory only after child k-1's write
    * of that flit was accepted, so every element is still added in the documented order

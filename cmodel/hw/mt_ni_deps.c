@@ -5,7 +5,7 @@
  *   gv/gidx   the first Gather entry of the flow with a Parent (the one that receives)
  *   cnt       children whose Reduce message has been added; rxb: bytes of the current one
  *   grx       the flow's gathered data has arrived; rdone: the root's Reduce entry issued
- *   act, pb, pwm, ppl/pph  reduce_chain only (C model): child positions started, bytes
+ *   act, pb, pwm, ppl/pph  reduce_chain only: child positions started, bytes
  *             added per child, its completed prefix of the chunk and ranges beyond it.
  * All of it is cleared by start. 
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */

@@ -8,9 +8,11 @@
 // The build fixes the parameters (-G...), matched here by the CFG_* macros (the receive
 // engines, memory ports and chaining of the C model come from CFG_NI_RX_ENGINES,
 // CFG_NI_MEM_PORTS, CFG_NI_CHAIN: every memory port is driven and compared). Cases:
-//   cosim_ni [--perturb] [--quick]
+//   cosim_ni [--perturb] [--quick] [--reps N] [--rtl-perturbed]
 // --perturb runs the C model with its lockstep estimate one cycle long and passes only if
-// the co-simulation catches the mismatch. Prints RESULT lines (scripts/runbench.sh).
+// the co-simulation catches the mismatch. --rtl-perturbed (a build with a deliberately wrong
+// RTL, e.g. -GPerturbChain=1) runs the cases and passes only if some cycle mismatches.
+// Prints RESULT lines (scripts/runbench.sh).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -145,7 +147,33 @@ static void scen_free(Scen &c) {
 
 struct Stats {
   unsigned long pass = 0, fail = 0, cycles = 0, mism = 0;
+  // what the runs exercised (read from the C model's state, docs/ni.md "Chained reduction"):
+  // units started while another engine was busy, whole messages chained behind a
+  // predecessor engine, chained packets started ahead of their turn (cpos > cnt), cycles
+  // with a packet range kept beyond a child's prefix
+  unsigned long conc = 0, chn = 0, pk_ahead = 0, pend = 0;
 };
+
+// count what the C model's engines did at this edge (st: each engine's state before it)
+static void cover(const mt_ni &ni, const uint8_t *st, Stats &c) {
+  unsigned busy = 0;
+  for (unsigned e = 0; e < ni.ne; e++) busy += ni.rx[e].st == 2 && st[e] == 2;
+  for (unsigned e = 0; e < ni.ne; e++) {
+    const mt_ni_rx &r = ni.rx[e];
+    if (r.st != 2 || st[e] == 2) continue;
+    c.conc += busy > 0;
+    c.chn += r.chn;
+    c.pk_ahead += r.pk && r.cpos > ni.cnt[r.flow < ni.p.max_flows ? r.flow : 0];
+  }
+  if (ni.pph) {
+    const size_t n = (size_t)ni.p.max_flows * MT_NI_MAX_C * MT_NI_PEND;
+    for (size_t i = 0; i < n; i++)
+      if (ni.pph[i]) {
+        c.pend++;
+        break;
+      }
+  }
+}
 
 // drive the RTL inputs from the C input struct
 static void drive(Vmt_ni *d, const mt_ni_in &in, const mt_ni_params &p) {
@@ -273,7 +301,10 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
       mt_ni_env_comb(env, &in);
       drive(d.get(), in, p);
       d->eval();
+      uint8_t st0[MT_NI_MAX_L];
+      for (unsigned e = 0; e < ni.ne; e++) st0[e] = ni.rx[e].st;
       mt_ni_step(&ni, &in, &out);
+      cover(ni, st0, st);
       d->clk_i = 1;
       d->eval();
       if (compare(d.get(), out, p, mt_ni_env_cycle(env), tag, (unsigned)mism)) mism++;
@@ -320,11 +351,12 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
 }
 
 int main(int argc, char **argv) {
-  bool perturb = false, quick = false;
+  bool perturb = false, quick = false, rtl_perturbed = false;
   int reps = 3;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--perturb")) perturb = true;
     else if (!strcmp(argv[i], "--quick")) quick = true;
+    else if (!strcmp(argv[i], "--rtl-perturbed")) rtl_perturbed = true;
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
   }
   Stats st;
@@ -447,6 +479,15 @@ int main(int argc, char **argv) {
     scen_free(c);
   }
   printf("cosim_ni %s: %lu cycles co-simulated, %lu mismatching cycles\n", CFG_NAME, st.cycles, st.mism);
+  printf("cosim_ni %s exercised: %lu units started beside a busy engine, %lu chained whole messages, %lu chained "
+         "packets ahead of their turn, %lu cycles with a packet range beyond a prefix\n",
+         CFG_NAME, st.conc, st.chn, st.pk_ahead, st.pend);
+  if (rtl_perturbed) {
+    // the RTL is wrong on purpose: the co-simulation must see it
+    printf("perturbed RTL: %lu mismatching cycles (must be > 0)\n", st.mism);
+    printf("RESULT cosim_ni_rtl_perturbed_%s pass=%d fail=%d\n", CFG_NAME, st.mism ? 1 : 0, st.mism ? 0 : 1);
+    return 0;
+  }
   printf("RESULT cosim_ni_%s pass=%lu fail=%lu\n", CFG_NAME, st.pass, st.fail);
   return 0;
 }
