@@ -2,6 +2,7 @@
  * mt_net: the C network model (routers + network interfaces + memories + links). */
 #include "net/mt_net.h"
 #include "util/mt_time.h"
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,39 +88,32 @@ void mt_net_free(mt_net *n) {
 uint64_t mt_net_mem_estimate(const mt_sched *s) { return 3ull * (uint64_t)s->n_nodes * (s->bytes + 4); }
 
 /* The router's and NI's parameter checks speak the RTL's names (NumVcs=9: ...); a user of
- * `sim` typed the configuration key. Name both: "num_vcs (NumVcs)=9: must be even, 2..16"
- * (issue #11, item 11). Whole words only, each name once per place. */
+ * `sim` typed the configuration key. Name both, from the key table (mt_cfg_keys): "num_vcs
+ * (NumVcs)=9: must be even, 2..16"; the NI's rx_engines= / mem_ports= (its C fields) become
+ * the ni_ key (issue #11, item 11). Whole words only. */
 static void name_keys(mt_err *e) {
-  static const char *const map[][2] = {
-    {"NumVcs", "num_vcs"},
-    {"VcDepth", "vc_depth"},
-    {"EjDepth", "ej_depth"},
-    {"SubPktFlits", "subpkt_flits"},
-    {"PayloadW", "payload_w"},
-    {"PktBytes", "pkt_bytes"},
-    {"L", "local_ports"},
-    {"SQ", "ni_sq"},
-    {"RQ", "ni_rq"},
-    {"rx_engines", "ni_rx_engines"},
-    {"mem_ports", "ni_mem_ports"},
-  };
+  int nk;
+  const mt_cfg_key *keys = mt_cfg_keys(&nk);
   char out[sizeof e->msg];
   size_t o = 0;
   for (const char *q = e->msg; *q && o + 1 < sizeof out;) {
-    int hit = -1;
-    if (q == e->msg || !(q[-1] == '_' || (q[-1] >= 'A' && q[-1] <= 'Z') || (q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= '0' && q[-1] <= '9')))
-      for (size_t k = 0; k < sizeof map / sizeof map[0] && hit < 0; k++) {
-        size_t l = strlen(map[k][0]);
-        if (!strncmp(q, map[k][0], l) && q[l] == '=') hit = (int)k;
+    const mt_cfg_key *hit = NULL;
+    size_t hl = 0;
+    if (q == e->msg || !(isalnum((unsigned char)q[-1]) || q[-1] == '_'))
+      for (int k = 0; k < nk && !hit; k++) {
+        const char *c = keys[k].key + (strncmp(keys[k].key, "ni_", 3) ? strlen(keys[k].key) : 3); /* ni_x: C field x */
+        if (keys[k].rtl && !strncmp(q, keys[k].rtl, hl = strlen(keys[k].rtl)) && q[hl] == '=') hit = &keys[k];
+        else if (*c && !strncmp(q, c, hl = strlen(c)) && q[hl] == '=') hit = &keys[k];
       }
-    if (hit < 0) {
+    if (!hit) {
       out[o++] = *q++;
       continue;
     }
-    int w = snprintf(out + o, sizeof out - o, !strcmp(map[hit][0], map[hit][1] + 3) ? "%s" : "%s (%s)", map[hit][1], map[hit][0]);
+    int w = hit->rtl && !strncmp(q, hit->rtl, hl) ? snprintf(out + o, sizeof out - o, "%s (%s)", hit->key, hit->rtl)
+                                                  : snprintf(out + o, sizeof out - o, "%s", hit->key);
     if (w < 0 || (size_t)w >= sizeof out - o) break;
     o += (size_t)w;
-    q += strlen(map[hit][0]);
+    q += hl;
   }
   out[o] = '\0';
   memcpy(e->msg, out, o + 1);
