@@ -57,7 +57,7 @@ $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/c
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1) $(NET_HIER) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net
 
@@ -69,7 +69,13 @@ NET_CASE_t4x4_dbt_msg_i32  := t4x4_mt
 NET_CASE_m4x4_ring_pkt_i32 := m4x4_ring
 NET_CASE_m4x4_ring2d_pkt_i32 := m4x4_ring2d
 NET_CASE_m3x5_dbt_msg_i32  := m3x5_dbt
-NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32
+# the default (paper) NI: E = 2L = 8 engines, M = L + 2E = 20 memory ports, chained reduction
+NET_CASE_m2x2_mt_pni_msg_i32  := m2x2_mt_pni
+NET_CASE_m2x2_mt_pni_pkt_f32  := m2x2_mt_pni
+NET_CASE_t4x4_mt_pni_msg_f32  := t4x4_mt_pni
+NET_CASE_t4x4_dbt_pni_msg_i32 := t4x4_mt_pni
+NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
+  m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
