@@ -57,7 +57,8 @@ $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/c
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1) $(NET_HIER) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni
+# t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net
 

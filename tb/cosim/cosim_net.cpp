@@ -91,6 +91,8 @@ static const Case kCases[] = {
   {"m2x2_mt_pni_pkt_f32", "m2x2_mt_pni", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 22, 0, 1},
   {"t4x4_mt_pni_msg_f32", "t4x4_mt_pni", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 0, 23, 0, 1},
   {"t4x4_dbt_pni_msg_i32", "t4x4_mt_pni", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 27, 1, 1},
+  // make demo: MultiTree 16 KiB fp32 on the 4x4 torus, the default (paper) NI, built with waveforms
+  {"t4x4_demo_msg_f32", "t4x4_demo", "torus:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 31, 0, 1},
 };
 
 static const Case *find_case(const char *name) {
