@@ -57,7 +57,8 @@ $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/c
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1) $(NET_HIER) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt
+# t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net
 
@@ -69,7 +70,13 @@ NET_CASE_t4x4_dbt_msg_i32  := t4x4_mt
 NET_CASE_m4x4_ring_pkt_i32 := m4x4_ring
 NET_CASE_m4x4_ring2d_pkt_i32 := m4x4_ring2d
 NET_CASE_m3x5_dbt_msg_i32  := m3x5_dbt
-NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32
+# the default (paper) NI: E = 2L = 8 engines, M = L + 2E = 20 memory ports, chained reduction
+NET_CASE_m2x2_mt_pni_msg_i32  := m2x2_mt_pni
+NET_CASE_m2x2_mt_pni_pkt_f32  := m2x2_mt_pni
+NET_CASE_t4x4_mt_pni_msg_f32  := t4x4_mt_pni
+NET_CASE_t4x4_dbt_pni_msg_i32 := t4x4_mt_pni
+NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
+  m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -87,9 +94,10 @@ t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
 	@scripts/runbench.sh $@ 120 $< --case t4x4_dbt_msg_i32 --perturb-ni 1
 # make test: the cases that fit its ~4-minute budget for this component (two Verilator builds,
 # about 2.5 minutes from clean; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP
-# entries, reuse the t4x4_mt build); the others run in `make cosim-net` (one more build each,
+# entries, reuse the t4x4_mt build), and one small case of the default (paper) NI
+# (m2x2_mt_pni: a third build, 95 s); the others run in `make cosim-net` (one more build each,
 # 80-110 s)
-NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4
+NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
@@ -98,9 +106,9 @@ cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosi
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 
 # ---- make regress (not in make test): docs/regress.md ----
-# (a) the paper configuration (Table III, RTL NI 1 engine / 1 memory port) on an 8x8 torus,
-# MultiTree 1 MiB; (b) REGRESS_N random configurations on REGRESS_SHAPES random hardware
-# shapes (one Verilator build each, reused by every configuration drawn for it). Everything
+# (a) the paper configuration (Table III, its default NI: 8 engines, 20 memory ports, chained)
+# on an 8x8 torus, MultiTree 1 MiB; (b) REGRESS_N random configurations on REGRESS_SHAPES
+# random hardware shapes (engines, memory ports and chaining drawn too) (one Verilator build each, reused by every configuration drawn for it). Everything
 # is drawn from REGRESS_SEED; builds persist in build/regress/obj_<shape> (rebuilt when the
 # RTL, the harness or libmt change). Results: build/regress/summary.{txt,csv}.
 REGRESS_SEED   ?= 1

@@ -8,7 +8,8 @@
 // port 2d of c - e_d, input port 2d (+d) by port 2d+1 of c + e_d; in a torus dimension of
 // width 2 the single link uses port +d at both ends (port -d unconnected); on mesh edges
 // and unconnected ports every input is tied to 0. The gradient memories live outside:
-// every node's NI memory port, table write port, configuration, start and status are flat
+// every node's NI memory ports (MemPorts per node, port p of node i
+// at [(i*MemPorts + p)*W +: W]), table write port, configuration, start and status are flat
 // vectors (node i at [i*W +: W]). Read-only taps of every link (at the receiver) and of
 // every router <-> NI local interface serve co-simulation (tb/cosim/cosim_net.cpp).
 `default_nettype none
@@ -22,7 +23,7 @@ module mt_net_top #(
 `include "mt_ni_layout_params.svh"
   localparam int N          = NX * NY,
   localparam int NiN        = N,
-  localparam int NiMp       = 1,   // memory ports per NI (mt_ni_ports.svh)
+  localparam int NiMp       = MemPorts,   // memory ports per NI (mt_ni_ports.svh)
   localparam int ND         = 4,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
@@ -57,6 +58,7 @@ module mt_net_top #(
     if (Torus != 0 && Torus != 1) $fatal(1, "mt_net_top: Torus=%0d must be 0 or 1", Torus);
     if (LinkLat < 1) $fatal(1, "mt_net_top: LinkLat=%0d must be >= 1", LinkLat);
     if (L < 1 || L > 8) $fatal(1, "mt_net_top: L=%0d must be 1..8", L);
+    if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_net_top: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
   end
 
   // one net per port: router outputs (link inputs) and router inputs (link outputs)
@@ -119,7 +121,8 @@ module mt_net_top #(
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-      .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW)
+      .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW),
+      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
     ) u_node (
       .clk_i, .rst_ni,
       .node_id_i       (12'(n)),
@@ -160,14 +163,14 @@ module mt_net_top #(
       .idx_o           (idx_o[n*16 +: 16]),
       .step_o          (step_o[n*16 +: 16]),
       .st_o            (st_o[n*3 +: 3]),
-      .mem_req_valid_o (mem_req_valid_o[n]),
-      .mem_req_ready_i (mem_req_ready_i[n]),
-      .mem_req_we_o    (mem_req_we_o[n]),
-      .mem_req_addr_o  (mem_req_addr_o[n*32 +: 32]),
-      .mem_req_be_o    (mem_req_be_o[n*Lanes +: Lanes]),
-      .mem_req_wdata_o (mem_req_wdata_o[n*PayloadW +: PayloadW]),
-      .mem_rsp_valid_i (mem_rsp_valid_i[n]),
-      .mem_rsp_data_i  (mem_rsp_data_i[n*PayloadW +: PayloadW])
+      .mem_req_valid_o (mem_req_valid_o[n*NiMp +: NiMp]),
+      .mem_req_ready_i (mem_req_ready_i[n*NiMp +: NiMp]),
+      .mem_req_we_o    (mem_req_we_o[n*NiMp +: NiMp]),
+      .mem_req_addr_o  (mem_req_addr_o[n*NiMp*32 +: NiMp*32]),
+      .mem_req_be_o    (mem_req_be_o[n*NiMp*Lanes +: NiMp*Lanes]),
+      .mem_req_wdata_o (mem_req_wdata_o[n*NiMp*PayloadW +: NiMp*PayloadW]),
+      .mem_rsp_valid_i (mem_rsp_valid_i[n*NiMp +: NiMp]),
+      .mem_rsp_data_i  (mem_rsp_data_i[n*NiMp*PayloadW +: NiMp*PayloadW])
     );
   end
 endmodule

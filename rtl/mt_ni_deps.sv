@@ -198,7 +198,10 @@ module mt_ni_deps #(
     logic [FW-1:0]   df;
     logic [31:0]     size;
     logic [CntW-1:0] c;
+    // the chained flow's index: always 0 without chaining (CF = 1), upper bits then unread
+    /* verilator lint_off UNUSEDSIGNAL */
     int              cf;
+    /* verilator lint_on UNUSEDSIGNAL */
     df    = '0;
     size  = '0;
     c     = '0;

@@ -20,7 +20,7 @@ module mt_node #(
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int NiN        = 1,
-  localparam int NiMp       = 1,   // memory ports per NI (mt_ni_ports.svh)
+  localparam int NiMp       = MemPorts,   // memory ports per NI (mt_ni_ports.svh)
   localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
@@ -55,6 +55,8 @@ module mt_node #(
   initial begin
     if (D != 2) $fatal(1, "mt_node: D=%0d, only 2-D networks for now", D);
     if (L < 1) $fatal(1, "mt_node: L=%0d must be >= 1", L);
+    // mt_ni checks the combinations; 0 (the C model's "default") must be resolved before
+    if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_node: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
   end
 
   // The node id is sampled in reset and at the first edge after it (a strap) and held in a
@@ -108,7 +110,8 @@ module mt_node #(
     .PayloadW(PayloadW), .NumVcs(NumVcs), .L(L), .NetPorts(ND), .EjDepth(EjDepth), .VcDepth(VcDepth),
     .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
     .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-    .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW)
+    .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
+    .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
   ) u_ni (
     .clk_i, .rst_ni,
     .dtype_i, .pkt_mode_i,

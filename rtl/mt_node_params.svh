@@ -19,3 +19,9 @@
   parameter int SQ          = 4,
   parameter int RQ          = 8,
   parameter int NiWdW       = 32,
+  // NI bandwidth (mt_ni; docs/ni.md "Bandwidth"): E receive engines, M memory ports, chained
+  // reduction; 1, 1, 0 is the one-engine NI. Resolved values only (the C model's 0 = default
+  // is resolved by cosim_net_params).
+  parameter int RxEngines   = 1,
+  parameter int MemPorts    = 1,
+  parameter int ReduceChain = 0,

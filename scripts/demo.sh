@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# demo.sh BUILD: plan, check, image and run a real all-reduce on the embedded default
-# configuration: MultiTree on a 4x4 torus, 1 MiB of int32 and fp32 gradients.
+# demo.sh BUILD [RTL-BUILD-COMMAND]: plan, check, image and run a real all-reduce on the embedded
+# default configuration: MultiTree on a 4x4 torus, 1 MiB of int32 and fp32 gradients; with the
+# second argument (make demo passes it), the RTL network of the 4x4 torus co-simulated too.
 set -eu
 B=${1:-build}
 BIN=$B/multitree
@@ -23,9 +24,27 @@ if "$BIN" sim --help >/dev/null 2>&1; then
   say "5. Cycle-accurate simulation (C model, small configuration)"
   "$BIN" sim --topo $TOPO --algo $ALGO --bytes $BYTES --config small --seed 1
   "$BIN" sim --topo $TOPO --algo ring --bytes $BYTES --config small --seed 1
-  echo "note: the C model's network interface has a receive engine per ejection port and 3L memory ports"
-  echo "      (the RTL: one of each); MultiTree is still only about as fast as ring here, because"
-  echo "      contributions to one flow are reduced one after the other (fp32 order); see docs/network.md."
+fi
+if [ -n "${2:-}" ]; then
+  say "6. RTL: the 4x4 torus in Verilator (16 x router + paper NI: 8 receive engines, 20 memory ports,"
+  echo "   chained reduction), co-simulated cycle by cycle against the C model; MultiTree 16 KiB fp32"
+  t0=$(date +%s)
+  if [ ! -x "$B/obj_net_fst_hier_t4x4_demo/cosim_net" ]; then
+    echo "building the Verilated network once (a few minutes; log: $out/rtl_build.log) ..."
+  fi
+  if ! $2 >"$out/rtl_build.log" 2>&1; then
+    tail -20 "$out/rtl_build.log"
+    echo "demo: the Verilator build failed (log: $out/rtl_build.log)" >&2
+    exit 1
+  fi
+  echo "build: $(($(date +%s) - t0)) s"
+  "$B/obj_net_fst_hier_t4x4_demo/cosim_net" --case t4x4_demo_msg_f32 --fst "$out/rtl_4x4.fst" >"$out/rtl_cosim.log" 2>&1 || {
+    cat "$out/rtl_cosim.log"
+    exit 1
+  }
+  grep -E '^(case|buffers|RESULT)' "$out/rtl_cosim.log"
+  echo "waveform: $out/rtl_4x4.fst ($(du -h "$out/rtl_4x4.fst" | cut -f1)); open it with: gtkwave $out/rtl_4x4.fst"
+  echo "  (the top of the network: every link lnk_*, router-NI port inj_*/ej_*, memory port and NI status)"
 fi
 say "Step counts against the lower bound of the all-gather half"
 for t in torus:4x4 torus:8x8 mesh:4x4 mesh:8x8; do

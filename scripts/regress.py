@@ -3,11 +3,11 @@
 """make regress: Verilator co-simulation of the RTL network against the C model over many
 configurations (docs/regress.md).
 
-(a) the paper configuration (Table III; RTL NI: 1 receive engine, 1 memory port) on an 8x8
-    torus, MultiTree, --paper-bytes bytes (1 MiB);
+(a) the paper configuration (Table III with its default NI: 2L = 8 receive engines, L + 2E =
+    20 memory ports, chained reduction) on an 8x8 torus, MultiTree, --paper-bytes bytes (1 MiB);
 (b) --n random configurations on --shapes random hardware shapes. A shape is one Verilator
     build (topology, VCs, buffer depths, link latency, sub-packet and packet sizes, NI queues,
-    router arbitration, and a table layout wide enough for every algorithm on the topology up
+    router arbitration, NI receive engines, memory ports and chaining, and a table layout wide enough for every algorithm on the topology up
     to the shape's max_bytes); a configuration is what the harness chooses at run time
     (algorithm, bytes, dtype, flow control, seed, memory ready %/latency). Configuration k
     runs on shape k mod S.
@@ -54,7 +54,7 @@ def paper_shape(paper_bytes):
         "name": "paper_t8x8",
         "topo": "torus:8x8",
         "base": "paper",
-        "set": {},  # Table III as mt_net_cfg_paper has it; NI 1/1 is added by the harness
+        "set": {},  # Table III as mt_net_cfg_paper has it, with its default NI (E = 8, M = 20, chained)
         "max_bytes": paper_bytes,
         "algos": ["multitree"],
     }
@@ -88,6 +88,15 @@ def draw_shape(seed, i, max_nodes):
         "ni_rq": r.choice([1, 2, 4, 8, 8, 16]),
         "step_prio": r.choice([0, 0, 1]),
     }
+    # the NI (drawn after the rest, so that the other parameters of a seed stay as they were):
+    # E receive engines a divisor of L or m*L with m dividing num_vcs (<= 8), M memory ports
+    # 1, L+E or L+2E, chaining (with E > 1). L = 4: local_ports is not drawn (base small).
+    L = 4
+    engines = [e for e in (1, 1, 2, 4, 8) if L % e == 0 or (e % L == 0 and num_vcs % (e // L) == 0)]
+    e = r.choice(engines)
+    s["ni_rx_engines"] = e
+    s["ni_mem_ports"] = r.choice([1, L + e, L + 2 * e])
+    s["ni_chain"] = r.choice([0, 1])
     kind = "torus" if torus else "mesh"
     # the largest all-reduce the shape runs: smaller for bigger networks (run time)
     max_bytes = 32768 if nx * ny <= 16 else 16384
@@ -157,7 +166,7 @@ def c_alone_cmd(multitree, sh, c, json_path=None):
            "--flow", c["flow"], "--config", sh["base"]]
     for k, v in sh["set"].items():
         cmd += ["--set", "%s=%s" % (k, v)]
-    cmd += ["--set", "ni_rx_engines=1", "--set", "ni_mem_ports=1", "--set", "mem_p_ready=%d" % c["mem_ready"],
+    cmd += ["--set", "mem_p_ready=%d" % c["mem_ready"],
             "--set", "mem_lat_max=%d" % c["mem_lat"], "--set", "wd_limit=%d" % WD_LIMIT, "--seed", str(c["seed"])]
     if json_path:
         cmd += ["--json", json_path]

@@ -9,8 +9,9 @@
 //    bytes, dtype, flow control, seed, memory ready %/latency, watchdog limit. The run's
 //    schedule is encoded in the build's layout (mt_layout_fit; a schedule that does not fit
 //    is refused with the field that is too narrow).
-//  * The C model is built with the RTL's NI shape (ni_rx_engines=1, ni_mem_ports=1) and the
-//    build's hardware parameters (mt_net_new_layout: the same layout, table depth and
+//  * The C model is built with the build's NI (RxEngines, MemPorts, ReduceChain: the
+//    configuration's ni_rx_engines/ni_mem_ports/ni_chain resolved as mt_net_new does, or the
+//    one-engine NI 1/1) and the build's hardware parameters (mt_net_new_layout: the same layout, table depth and
 //    MaxFlows as the RTL NIs).
 //  * The RTL NIs' memory ports are served by mt_mem instances created exactly as mt_net_new
 //    creates its own (same size, lanes, ready/latency and seeds 0x51ED + 7919*i) and loaded
@@ -69,21 +70,29 @@ struct Case {
   uint64_t bytes;
   int dtype, pkt;
   uint32_t seed;
-  int nop; // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
+  int nop;      // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
+  int paper_ni; // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
-// "small"; a build's -G flags come from its first case (cosim_net_params BUILD)
+// "small" with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
 static const Case kCases[] = {
-  {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11, 0},
-  {"m2x2_mt_pkt_f32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 12, 0},
-  {"t4x4_mt_msg_f32", "t4x4_mt", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 0, 13, 0},
+  {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11, 0, 0},
+  {"m2x2_mt_pkt_f32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 12, 0, 0},
+  {"t4x4_mt_msg_f32", "t4x4_mt", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 0, 13, 0, 0},
   // dbtree on the multitree build of the 4x4 torus (its layout fits): NOP entries, so the
   // lockstep count is compared at network level in make test
-  {"t4x4_dbt_msg_i32", "t4x4_mt", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 17, 1},
-  {"m4x4_ring_pkt_i32", "m4x4_ring", "mesh:4x4", "ring", 4096, MT_DTYPE_INT32, 1, 14, 0},
+  {"t4x4_dbt_msg_i32", "t4x4_mt", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 17, 1, 0},
+  {"m4x4_ring_pkt_i32", "m4x4_ring", "mesh:4x4", "ring", 4096, MT_DTYPE_INT32, 1, 14, 0, 0},
   // ring2d on a mesh: each ring's closing hop is routed back along the row/column (multi-hop packets)
-  {"m4x4_ring2d_pkt_i32", "m4x4_ring2d", "mesh:4x4", "ring2d", 4096, MT_DTYPE_INT32, 1, 16, 0},
-  {"m3x5_dbt_msg_i32", "m3x5_dbt", "mesh:3x5", "dbtree", 3840, MT_DTYPE_INT32, 0, 15, 1},
+  {"m4x4_ring2d_pkt_i32", "m4x4_ring2d", "mesh:4x4", "ring2d", 4096, MT_DTYPE_INT32, 1, 16, 0, 0},
+  {"m3x5_dbt_msg_i32", "m3x5_dbt", "mesh:3x5", "dbtree", 3840, MT_DTYPE_INT32, 0, 15, 1, 0},
+  // the default (paper) NI of the configuration: E = 2L, M = L + 2E, chained reduction
+  {"m2x2_mt_pni_msg_i32", "m2x2_mt_pni", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 21, 0, 1},
+  {"m2x2_mt_pni_pkt_f32", "m2x2_mt_pni", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 22, 0, 1},
+  {"t4x4_mt_pni_msg_f32", "t4x4_mt_pni", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 0, 23, 0, 1},
+  {"t4x4_dbt_pni_msg_i32", "t4x4_mt_pni", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 27, 1, 1},
+  // make demo: MultiTree 16 KiB fp32 on the 4x4 torus, the default (paper) NI, built with waveforms
+  {"t4x4_demo_msg_f32", "t4x4_demo", "torus:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 31, 0, 1},
 };
 
 static const Case *find_case(const char *name) {
@@ -191,9 +200,14 @@ static void unplan(Planned &p) {
   }
 }
 
-// the RTL's NI: one receive engine, one memory port
-static int rtl_ni(mt_net_cfg *cfg, mt_err *e) {
-  return mt_net_cfg_set(cfg, "ni_rx_engines=1", e) || mt_net_cfg_set(cfg, "ni_mem_ports=1", e) ? -1 : 0;
+// A build's NI: one_engine forces the one-engine NI (E = M = 1); otherwise the configuration's
+// values, 0 (default) resolved as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
+// and written back, so the C model runs the same NI and the RTL gets explicit parameters.
+static void resolve_ni(mt_net_cfg *cfg, bool one_engine) {
+  const unsigned L = cfg->local_ports ? cfg->local_ports : 4u;
+  if (one_engine) cfg->ni_rx_engines = cfg->ni_mem_ports = 1;
+  if (!cfg->ni_rx_engines) cfg->ni_rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
+  if (!cfg->ni_mem_ports) cfg->ni_mem_ports = L + 2u * cfg->ni_rx_engines;
 }
 
 // The C network of run r on hardware hw: plans (on the case's topology, which must be the
@@ -230,12 +244,15 @@ static void print_flags(const Hw &hw, const mt_topo *t) {
   const mt_net_cfg &cfg = hw.cfg;
   const mt_layout &ly = hw.ly;
   const unsigned L = cfg.local_ports ? cfg.local_ports : 4u;
+  // the RTL chains only with E > 1 (the C model ignores ni_chain with one engine)
+  const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
   // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
   // array in a loop it keeps); the default unroll limit is 64 iterations
   if (cfg.link_lat > 60) printf("--unroll-count %u ", cfg.link_lat + 16);
   printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
+         "-GRxEngines=%u -GMemPorts=%u -GReduceChain=%u -CFLAGS -DCFG_RXENG=%u -CFLAGS -DCFG_MEMPORTS=%u -CFLAGS -DCFG_CHAIN=%u "
          "-CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
          "-CFLAGS -DCFG_L=%u -CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
          "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
@@ -243,7 +260,8 @@ static void print_flags(const Hw &hw, const mt_topo *t) {
          "-CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d -CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
          t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
          cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
-         ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq,
+         ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq, cfg.ni_rx_engines, cfg.ni_mem_ports, chain,
+         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain,
          t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, hw.depth, ly.width,
          L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
          cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
@@ -270,15 +288,16 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     else if (k == "base") base = v;
     else if (k == "algos") algos = v;
     else if (k == "max_bytes") max_bytes = strtoull(v.c_str(), nullptr, 0);
-    else if (k == "mem_p_ready" || k == "mem_lat_max" || k == "wd_limit" || k == "max_cycles" || k == "ni_rx_engines" ||
-             k == "ni_mem_ports" || k == "payload_w" || k == "local_ports")
+    else if (k == "mem_p_ready" || k == "mem_lat_max" || k == "wd_limit" || k == "max_cycles" || k == "payload_w" ||
+             k == "local_ports")
       return mt_fail(e, "shape: %s is a run-time setting or not a free parameter of the RTL network", k.c_str());
     else sets.push_back(kv);
   }
   if (topo.empty()) return mt_fail(e, "shape: topo= is required");
-  if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e) || rtl_ni(&hw.cfg, e)) return -1;
+  if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e)) return -1;
   for (const std::string &kv : sets)
     if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
+  resolve_ni(&hw.cfg, false);
   if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
   if (!mt_topo_is_grid(&t) || t.ndims != 2) {
     mt_topo_free(&t);
@@ -332,7 +351,8 @@ int main(int argc, char **argv) {
     }
     Planned p;
     mt_net_cfg_small(&hw.cfg);
-    if (rtl_ni(&hw.cfg, &e) || !plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
+    resolve_ni(&hw.cfg, !c->paper_ni);
+    if (!plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
       fprintf(stderr, "%s\n", e.msg);
       return 1;
     }
@@ -428,8 +448,9 @@ static Hw build_hw() {
   Hw hw;
   mt_net_cfg_small(&hw.cfg);
   snprintf(hw.cfg.name, sizeof hw.cfg.name, "build");
-  mt_err e;
-  (void)rtl_ni(&hw.cfg, &e);
+  hw.cfg.ni_rx_engines = CFG_RXENG;
+  hw.cfg.ni_mem_ports = CFG_MEMPORTS;
+  hw.cfg.ni_chain = CFG_CHAIN;
   hw.cfg.payload_w = CFG_PAYLOADW;
   hw.cfg.num_vcs = CFG_NUMVCS;
   hw.cfg.vc_depth = CFG_VCDEPTH;
@@ -468,8 +489,8 @@ struct Cosim {
   std::unique_ptr<VerilatedFstC> tr;
 #endif
   std::vector<mt_mem> mem;
-  std::vector<uint8_t> conn; // [node*ND + port]: input fed by a link
-  int N = 0, L = 4, NV = 0, ND = 4, NP = 8;
+  std::vector<uint8_t> conn;                       // [node*ND + port]: input fed by a link
+  int N = 0, L = 4, NV = 0, ND = 4, NP = 8, M = 1; // M: memory ports per NI
   unsigned PW = 0, FW = 0, lanes = 0;
   uint64_t cycles = 0, checks = 0, link_flits = 0, transit_heads = 0;
   double t_rtl = 0, t_c = 0, t_cmp = 0;
@@ -558,13 +579,17 @@ struct Cosim {
       cmp("NI idx", getb(d->idx_o, 16 * i, 16), no->idx & 0xFFFF, i, -1, -1);
       cmp("NI step", getb(d->step_o, 16 * i, 16), no->step, i, -1, -1);
       cmp("NI st", getb(d->st_o, 3 * i, 3), no->st, i, -1, -1);
-      cmp("NI mem_req_valid", getb(d->mem_req_valid_o, i, 1), no->mem_req_valid[0], i, -1, -1);
-      if (no->mem_req_valid[0]) {
-        cmp("NI mem_req_we", getb(d->mem_req_we_o, i, 1), no->mem_req_we[0], i, -1, -1);
-        cmp("NI mem_req_addr", getb(d->mem_req_addr_o, 32 * i, 32), no->mem_req_addr[0], i, -1, -1);
-        cmp("NI mem_req_be", getb(d->mem_req_be_o, lanes * i, lanes), no->mem_req_be[0], i, -1, -1);
-        for (unsigned k = 0; k < lanes; k++)
-          cmp("NI mem_req_wdata", getb(d->mem_req_wdata_o, PW * i + 32 * k, 32), no->mem_req_wdata[0][k], i, -1, (int)k);
+      // every memory port (port q of node i at i*M + q; "port" in a mismatch is q)
+      for (int mp = 0; mp < M; mp++) {
+        const unsigned q = (unsigned)(i * M + mp);
+        cmp("NI mem_req_valid", getb(d->mem_req_valid_o, q, 1), no->mem_req_valid[mp], i, mp, -1);
+        if (no->mem_req_valid[mp]) {
+          cmp("NI mem_req_we", getb(d->mem_req_we_o, q, 1), no->mem_req_we[mp], i, mp, -1);
+          cmp("NI mem_req_addr", getb(d->mem_req_addr_o, 32 * q, 32), no->mem_req_addr[mp], i, mp, -1);
+          cmp("NI mem_req_be", getb(d->mem_req_be_o, lanes * q, lanes), no->mem_req_be[mp], i, mp, -1);
+          for (unsigned k = 0; k < lanes; k++)
+            cmp("NI mem_req_wdata", getb(d->mem_req_wdata_o, PW * q + 32 * k, 32), no->mem_req_wdata[mp][k], i, mp, (int)k);
+        }
       }
     }
   }
@@ -671,7 +696,7 @@ int main(int argc, char **argv) {
     printf("%s: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname);
     return 0;
   }
-  if (mt_net_layout(cs.n)->width != CFG_ENTRYW || mt_net_mem_ports(cs.n) != 1) {
+  if (mt_net_layout(cs.n)->width != CFG_ENTRYW || mt_net_mem_ports(cs.n) != CFG_MEMPORTS) {
     printf("%s: internal: layout of %d bits (build %d), %u memory ports\nRESULT %s pass=0 fail=1\n", nm, mt_net_layout(cs.n)->width,
            CFG_ENTRYW, mt_net_mem_ports(cs.n), rname);
     return 0;
@@ -686,6 +711,7 @@ int main(int argc, char **argv) {
   cs.L = cfg.local_ports ? (int)cfg.local_ports : 4;
   cs.ND = 4;
   cs.NP = cs.ND + cs.L;
+  cs.M = CFG_MEMPORTS;
   cs.PW = cfg.payload_w;
   cs.FW = mt_flit_bits(cfg.payload_w, cfg.num_vcs);
   cs.lanes = cfg.payload_w / 32;
@@ -747,8 +773,10 @@ int main(int argc, char **argv) {
   }
   d->start_i = 0;
   d->tbl_we_i = 0;
-  d->mem_req_ready_i = 0;
-  d->mem_rsp_valid_i = 0;
+  for (int q = 0; q < cs.N * cs.M; q++) { // N*M bits: a word or a VlWide
+    setb(d->mem_req_ready_i, (unsigned)q, 1, 0);
+    setb(d->mem_rsp_valid_i, (unsigned)q, 1, 0);
+  }
   // reset, load the tables through the write ports (all Depth words of the build), reset again
   auto reset = [&]() { d->rst_ni = 0; cs.tick_half(0); cs.tick_half(1); cs.tick_half(0); d->rst_ni = 1; cs.tick_half(0); };
   reset();
@@ -776,8 +804,9 @@ int main(int argc, char **argv) {
   // lockstep
   bool all_done = false, any_err = false;
   uint32_t rsp[MT_MEM_MAX_LANES];
-  std::vector<uint8_t> rv((size_t)N), rwe((size_t)N);
-  std::vector<uint32_t> raddr((size_t)N), rbe((size_t)N), rwdata((size_t)N * 16);
+  const int M = cs.M, lanes = (int)cs.lanes;
+  std::vector<uint8_t> rv((size_t)N * M), rwe((size_t)N * M);
+  std::vector<uint32_t> raddr((size_t)N * M), rbe((size_t)N * M), rwdata((size_t)N * M * MT_MEM_MAX_LANES);
   // Two evaluations per cycle: the inputs of the cycle together with the clock's falling half
   // (the model's outputs are registered, so the values read before the edge are those of the
   // whole cycle), then the rising edge. Verilator evaluates the logic fed by top-level inputs
@@ -788,21 +817,25 @@ int main(int argc, char **argv) {
     const bool start = cs.cycles == 0;
     double ta = mt_now();
     for (int i = 0; i < N; i++) {
-      uint8_t rdy, vld;
-      memset(rsp, 0, sizeof rsp);
-      mt_mem_comb_port(&cs.mem[i], 0, &rdy, &vld, rsp);
-      setb(d->mem_req_ready_i, i, 1, rdy);
-      setb(d->mem_rsp_valid_i, i, 1, vld);
-      for (unsigned k = 0; k < cs.lanes; k++) setb(d->mem_rsp_data_i, cs.PW * i + 32 * k, 32, rsp[k]);
+      for (int mp = 0; mp < M; mp++) {
+        const unsigned q = (unsigned)(i * M + mp);
+        uint8_t rdy, vld;
+        memset(rsp, 0, sizeof rsp);
+        mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
+        setb(d->mem_req_ready_i, q, 1, rdy);
+        setb(d->mem_rsp_valid_i, q, 1, vld);
+        for (int k = 0; k < lanes; k++) setb(d->mem_rsp_data_i, cs.PW * q + 32 * (unsigned)k, 32, rsp[k]);
+      }
       setb(d->start_i, i, 1, start);
     }
     cs.tick_half(0);
-    for (int i = 0; i < N; i++) { // the NI's registered request during this cycle
-      rv[i] = (uint8_t)getb(d->mem_req_valid_o, i, 1);
-      rwe[i] = (uint8_t)getb(d->mem_req_we_o, i, 1);
-      raddr[i] = getb(d->mem_req_addr_o, 32 * i, 32);
-      rbe[i] = getb(d->mem_req_be_o, cs.lanes * i, cs.lanes);
-      for (unsigned k = 0; k < cs.lanes; k++) rwdata[16 * i + k] = getb(d->mem_req_wdata_o, cs.PW * i + 32 * k, 32);
+    for (int q = 0; q < N * M; q++) { // the NIs' registered requests during this cycle
+      rv[(size_t)q] = (uint8_t)getb(d->mem_req_valid_o, (unsigned)q, 1);
+      rwe[(size_t)q] = (uint8_t)getb(d->mem_req_we_o, (unsigned)q, 1);
+      raddr[(size_t)q] = getb(d->mem_req_addr_o, 32 * (unsigned)q, 32);
+      rbe[(size_t)q] = getb(d->mem_req_be_o, cs.lanes * (unsigned)q, cs.lanes);
+      for (int k = 0; k < lanes; k++)
+        rwdata[(size_t)q * MT_MEM_MAX_LANES + (size_t)k] = getb(d->mem_req_wdata_o, cs.PW * (unsigned)q + 32 * (unsigned)k, 32);
     }
     double tb = mt_now(), tc = tb, td = tb;
     if (!rtl_only) {
@@ -812,7 +845,10 @@ int main(int argc, char **argv) {
       td = mt_now();
     }
     cs.tick_half(1);
-    for (int i = 0; i < N; i++) mt_mem_edge(&cs.mem[i], rv[i], rwe[i], raddr[i], rbe[i], &rwdata[16 * i]);
+    for (int i = 0; i < N; i++) {
+      const size_t q = (size_t)i * M;
+      mt_mem_edge_mp(&cs.mem[i], &rv[q], &rwe[q], &raddr[q], &rbe[q], &rwdata[q * MT_MEM_MAX_LANES], MT_MEM_MAX_LANES);
+    }
     double te = mt_now(), tf = te;
     if (!rtl_only) {
       cs.compare_outputs();
