@@ -812,12 +812,11 @@ int main(int argc, char **argv) {
     printf("rom: %s/node0.hex .. node%d.hex, loaded by $readmemh in reset (no table writes)\n", rom, N - 1);
   }
   cs.ctx.reset(new VerilatedContext);
-  // ROM mode: the RTL's mt_node reads +mt_rom_dir=DIR (rtl/mt_node.sv)
+  // the RTL's mt_node reads the plusarg +mt_rom_dir=DIR (rtl/mt_node.sv): ROM mode with it;
+  // Verilator aborts a $value$plusargs without commandArgs, so every run sets them
   const std::string plus = std::string("+mt_rom_dir=") + (rom ? rom : "");
-  if (rom) {
-    const char *pa[] = {argv[0], plus.c_str()};
-    cs.ctx->commandArgs(2, pa);
-  }
+  const char *pa[] = {argv[0], plus.c_str()};
+  cs.ctx->commandArgs(rom ? 2 : 1, pa);
 #if VM_TRACE
   if (fst) cs.ctx->traceEverOn(true);
 #else
