@@ -13,8 +13,8 @@
 # cycles); (2) `multitree rom --format hex --out OUT/rom` (unless --rom DIR: those images, as
 # they are); (3) the Verilated network of the shape (tb/cosim/cosim_net.cpp, -G flags from
 # build/net/cosim_net_params --shape), cached in build/rtlsim/obj_<topo>_<hash> and rebuilt
-# when rtl/, the harness or libmt are newer (--bin PATH: that build instead; it checks that the
-# ROM fits it); (4) the run: `cosim_net --rom DIR`. Prints both cycle counts, the words
+# when rtl/, the harness or libmt are newer (--bin PATH: that build instead, refused when its
+# network is not the configuration's; the harness checks that the ROM fits it); (4) the run: `cosim_net --rom DIR`. Prints both cycle counts, the words
 # checked, and the line "rtl-sim: ... passed|FAILED"; exit 0 only when the RTL finished, every
 # buffer equals the reference and the cycles equal `multitree sim`'s.
 # --fst FILE needs a flat build with --trace-fst (its own cache directory; a hierarchical
@@ -121,6 +121,13 @@ if [[ -z $bin ]]; then
   fi
 fi
 [[ -x $bin ]] || die "--bin $bin: not an executable"
+# a given build must have this configuration's network (the harness checks the table layout)
+have=$("$bin" --shape) || die "--bin $bin: --shape failed"
+for m in NumVcs:num_vcs VcDepth:vc_depth EjDepth:ej_depth LinkLat:link_lat SubPktFlits:subpkt_flits PktBytes:pkt_bytes SQ:ni_sq RQ:ni_rq; do
+  want=$(sed -n "s/.*-G${m%%:*}=\([0-9]*\).*/\1/p" <<<"$flags")
+  got=$(sed -n "s/.* ${m#*:}=\([0-9]*\).*/\1/p" <<<"$have")
+  [[ $want == "$got" ]] || die "--bin $bin: its ${m#*:} is ${got:-unknown}, this configuration needs $want (without --bin it is built)"
+done
 
 # (4) the RTL alone
 fstargs=()

@@ -3,7 +3,7 @@
 # BIN, a mesh 2x2 build of the default NI (make test's m2x2_mt_pni). Must pass: MultiTree
 # 2 KiB int32 messages and fp32 packets. Must fail: a ROM image with one entry changed (wrong
 # sums or an NI error), a missing image (named), a ROM of another size (its layout does not
-# fit the build: named), and in Icarus the net with RomDir pointing at a missing image
+# fit the build: named), the paper configuration on this small build (named), and in Icarus the net with RomDir pointing at a missing image
 # ($fatal naming it); Icarus must load the images into every NI's table (tb_mt_net_rom.sv).
 # Prints one RESULT line (scripts/runbench.sh).
 set -u
@@ -58,6 +58,13 @@ must_fail "missing image named" "$w/rom_missing" "rom_missing/node2.hex: cannot 
 # (4) a ROM of another size (4 KiB: wider addr/size fields) on this build: refused, naming layout.json
 "$BUILD/multitree" rom --topo mesh:2x2 --algo multitree --bytes 4096 --format hex --out "$w/rom_4k" >/dev/null
 must_fail "ROM of another layout refused" "$w/rom_4k" "rom_4k/layout.json: .*field width"
+
+# (4b) the paper configuration on this small build: refused before the run, naming the field
+scripts/rtl_sim.sh "${base[@]}" --config paper >"$w/cfg.log" 2>&1
+rc=$?
+sed 's/^/  | /' "$w/cfg.log"
+if [[ $rc -ne 0 ]] && grep -q "its vc_depth is 8, this configuration needs 318" "$w/cfg.log"; then ok "build of another configuration refused (rc=$rc)"
+else bad "build of another configuration (rc=$rc)"; fi
 
 # (5) Icarus: the net with RomDir elaborates and loads every table; a missing image stops it.
 # The one-engine NI's shape (m2x2_mt, same table layout): with the paper NI (8 engines, 20
