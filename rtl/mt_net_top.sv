@@ -122,7 +122,7 @@ module mt_net_top #(
       .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
       .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW),
-      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
+      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain), .RomDir(RomDir)
     ) u_node (
       .clk_i, .rst_ni,
       .node_id_i       (12'(n)),

@@ -74,6 +74,33 @@ module mt_node #(
     if (!id_held_q) node_id_q <= node_id_i;
   end
 
+`ifndef SYNTHESIS
+  // ROM mode (RomDir, mt_node_params.svh): the NI's table image "<dir>/node<id>.hex" is
+  // loaded once, at the first clock edge in reset, as an FPGA's block RAM holds its image
+  // before the design runs; a reset later does not reload it. The id comes from the
+  // node_id_i port (constant), so one module still serves every node (no per-node parameter,
+  // which would give a C++ class per node; $sformatf in a localparam is refused anyway by
+  // both Icarus 11 and Verilator 5.006). The plusarg lets one build run any directory.
+  // A missing image stops the simulation naming the file (Verilator and Icarus would only
+  // warn and load nothing).
+  logic rom_done = 1'b0;
+  always @(posedge clk_i) begin
+    if (!id_held_q && !rom_done) begin : rom_load  // in reset
+      string dir, f;
+      integer fd;
+      if (!$value$plusargs("mt_rom_dir=%s", dir)) dir = RomDir;
+      if (dir != "") begin
+        $sformat(f, "%s/node%0d.hex", dir, node_id_i);
+        fd = $fopen(f, "r");
+        if (fd == 0) $fatal(1, "mt_node %0d: cannot open the ROM image %s", node_id_i, f);
+        $fclose(fd);
+        $readmemh(f, u_ni.u_table.mem);
+      end
+      rom_done <= 1'b1;
+    end
+  end
+`endif
+
   logic [NP*FlitW-1:0]  r_in_flit, r_out_flit;
   logic [NP-1:0]        r_in_valid, r_out_valid;
   logic [NP*NumVcs-1:0] r_in_credit, r_out_credit;

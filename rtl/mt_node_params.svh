@@ -25,3 +25,8 @@
   parameter int RxEngines   = 1,
   parameter int MemPorts    = 1,
   parameter int ReduceChain = 0,
+  // ROM mode (simulation only, docs/rtl_sim.md): every NI's schedule table is loaded from
+  // "<dir>/node<id>.hex" by $readmemh at the first clock edge in reset, dir = the plusarg
+  // +mt_rom_dir=DIR or else RomDir; both empty (the default): the table is written through
+  // the write port. Synthesis ignores it (an FPGA's single NI: mt_ni InitFile).
+  parameter     RomDir      = "",

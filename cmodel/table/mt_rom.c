@@ -350,19 +350,26 @@ fail:
   return -1;
 }
 
-int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e) {
+int mt_rom_read_layout(const char *dir, mt_topo *t, mt_layout *ly, int *fmt, int *depth, int *steps, mt_err *e) {
   char path[4096];
   snprintf(path, sizeof path, "%s/layout.json", dir);
   json_error_t je;
-  json_t *o = json_load_file(path, 0, &je);
-  memset(tb, 0, sizeof *tb);
   memset(t, 0, sizeof *t);
+  json_t *o = json_load_file(path, 0, &je);
   if (!o) return mt_fail(e, "%s:%d: %s", path, je.line, je.text);
-  int fmt = 0;
-  long long depth = 0, steps = 0;
-  int rc = read_layout(o, path, t, ly, &fmt, &depth, &steps, e);
+  long long d = 0, st = 0;
+  int rc = read_layout(o, path, t, ly, fmt, &d, &st, e);
   json_decref(o);
-  if (rc) return -1;
+  *depth = (int)d;
+  *steps = (int)st;
+  return rc;
+}
+
+int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e) {
+  char path[4096];
+  memset(tb, 0, sizeof *tb);
+  int fmt = 0, depth = 0, steps = 0;
+  if (mt_rom_read_layout(dir, t, ly, &fmt, &depth, &steps, e)) return -1;
   if (stray_images(dir, fmt, ly->n_nodes, e)) {
     mt_topo_free(t);
     return -1;
@@ -380,7 +387,7 @@ int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, m
   tb->slots = mt_xcalloc((size_t)cap_s, sizeof(mt_slot));
   tb->start = mt_xcalloc((size_t)N, sizeof(int));
   tb->count = mt_xcalloc((size_t)N, sizeof(int));
-  rc = -1;
+  int rc = -1;
   for (int n = 0; n < N; n++) {
     snprintf(path, sizeof path, "%s/node%d.%s", dir, n, fmt_names[fmt]);
     if (mt_rom_read_node(path, fmt, ly, D, n, words, lines, e)) goto out;

@@ -34,6 +34,10 @@ int mt_rom_read_node(const char *path, int fmt, const mt_layout *ly, int depth, 
  * in 1..steps and in order, ports, ejects, nodes and chunk in range), an END word, zero
  * padding after it. */
 int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e);
+/* Only DIR/layout.json, checked as mt_rom_read_dir checks it: its topology into t (freed by
+ * the caller on success), the layout into ly, the image format, depth and steps; the images
+ * are not read (a simulator loading them as a board would: docs/rtl_sim.md). */
+int mt_rom_read_layout(const char *dir, mt_topo *t, mt_layout *ly, int *fmt, int *depth, int *steps, mt_err *e);
 
 #ifdef __cplusplus
 }
