@@ -23,7 +23,7 @@ extern "C" {
 
 #define MT_NI_MAX_L 8 /* local ports */
 #define MT_NI_MAX_VCS 8
-#define MT_NI_MAX_C 8                  /* child slots per entry */
+#define MT_NI_MAX_C 64                 /* child slots per entry */
 #define MT_NI_MAX_PORTS 16             /* router ports (4-bit port fields) */
 #define MT_NI_MAX_LANES 16             /* PayloadW / 32 */
 #define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
