@@ -194,7 +194,7 @@ typedef struct {
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
   uint8_t *act; /* reduce_chain: child positions started (>= cnt) */
-  /* reduce_chain, per (flow, child position) [max_flows * MT_NI_MAX_C]: bytes of the child's
+  /* reduce_chain, per (flow, child position) [max_flows * children]: bytes of the child's
    * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
    * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
   uint32_t *pb, *pwm, *ppl, *pph;
