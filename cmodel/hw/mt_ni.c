@@ -168,7 +168,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
   if (p->reduce_chain) {
-    const size_t FC = F * MT_NI_MAX_C;
+    const size_t FC = F * (size_t)p->children;
     s->pb = calloc(FC, 4);
     s->pwm = calloc(FC, 4);
     s->ppl = calloc(FC * MT_NI_PEND, 4);

@@ -23,7 +23,7 @@ extern "C" {
 
 #define MT_NI_MAX_L 8 /* local ports */
 #define MT_NI_MAX_VCS 8
-#define MT_NI_MAX_C 8                  /* child slots per entry */
+#define MT_NI_MAX_C 64                 /* child slots per entry */
 #define MT_NI_MAX_PORTS 16             /* router ports (4-bit port fields) */
 #define MT_NI_MAX_LANES 16             /* PayloadW / 32 */
 #define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
@@ -194,7 +194,7 @@ typedef struct {
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
   uint8_t *act; /* reduce_chain: child positions started (>= cnt) */
-  /* reduce_chain, per (flow, child position) [max_flows * MT_NI_MAX_C]: bytes of the child's
+  /* reduce_chain, per (flow, child position) [max_flows * children]: bytes of the child's
    * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
    * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
   uint32_t *pb, *pwm, *ppl, *pph;

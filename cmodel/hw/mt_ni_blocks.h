@@ -128,6 +128,9 @@ static inline void mt_ni_set_err(mt_ni_wires *w, int c) {
 
 /* per-flow index of flow f (out-of-range flows use entry 0; their errors are raised elsewhere) */
 static inline unsigned mt_ni_fi(const mt_ni *s, uint32_t f) { return f < s->p.max_flows ? f : 0; }
+/* reduce_chain state of (flow index fi, child position k): Children slots per flow, so the
+ * state grows with the configured children, not with MT_NI_MAX_C */
+static inline size_t mt_ni_fc(const mt_ni *s, unsigned fi, unsigned k) { return (size_t)fi * (unsigned)s->p.children + k; }
 
 /* lane mask of flit j of a message of nfl flits whose last flit has mask lastmask */
 static inline uint32_t mt_ni_lane_mask(const mt_ni *s, uint32_t j, uint32_t nfl, uint32_t lastmask) {

@@ -56,7 +56,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
        * predecessor's data could hold the engine another flow's predecessor needs (two
        * engines, two flows, each waiting on the other: issue #11, ni_mem_sweep): admit it
        * only once child k-1's completed prefix covers it, so that it never waits in BUSY */
-      if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[fi * MT_NI_MAX_C + (unsigned)k - 1] < r->addr - ea + r->len) ok = 0;
+      if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[mt_ni_fc(s, fi, (unsigned)k - 1)] < r->addr - ea + r->len) ok = 0;
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
@@ -112,7 +112,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
     if (rd && r->pk) {
       const unsigned fi = mt_ni_fi(s, r->flow);
-      if (r->cpos > s->cnt[fi] && s->pwm[fi * MT_NI_MAX_C + r->cpos - 1] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
+      if (r->cpos > s->cnt[fi] && s->pwm[mt_ni_fc(s, fi, r->cpos - 1)] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
     }
     w->rx_rd |= (uint32_t)rd << e;
     if (busy && fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);

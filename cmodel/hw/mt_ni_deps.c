@@ -14,7 +14,7 @@
 
 /* a chained packet of child position cpos completed: its bytes, its completed prefix */
 static void chain_done(mt_ni *s, const mt_ni_rx *r, unsigned fi) {
-  const unsigned ix = fi * MT_NI_MAX_C + r->cpos;
+  const size_t ix = mt_ni_fc(s, fi, r->cpos);
   uint32_t lo = r->addr - r->cbase, hi = lo + r->len;
   uint32_t *pl = s->ppl + (size_t)ix * MT_NI_PEND, *ph = s->pph + (size_t)ix * MT_NI_PEND;
   s->pb[ix] += r->len;
@@ -40,7 +40,7 @@ static void chain_done(mt_ni *s, const mt_ni_rx *r, unsigned fi) {
       }
   }
   /* children complete in order */
-  while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
+  while (s->cnt[fi] < (unsigned)s->p.children && s->pb[mt_ni_fc(s, fi, s->cnt[fi])] == r->size) s->cnt[fi]++;
   if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
 }
 
@@ -64,7 +64,7 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
         if (r->op == MT_OP_REDUCE) {
           s->cnt[fi]++;
           if (s->pb)
-            while (s->cnt[fi] < MT_NI_MAX_C && s->pb[fi * MT_NI_MAX_C + s->cnt[fi]] == r->size) s->cnt[fi]++;
+            while (s->cnt[fi] < (unsigned)s->p.children && s->pb[mt_ni_fc(s, fi, s->cnt[fi])] == r->size) s->cnt[fi]++;
           if (s->act[fi] < s->cnt[fi]) s->act[fi] = s->cnt[fi];
         } else s->grx[fi] = 1;
       } else s->rxb[fi] = nb;
@@ -94,7 +94,7 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
     memset(s->cnt, 0, F);
     memset(s->act, 0, F);
     if (s->pb) {
-      const size_t FC = F * MT_NI_MAX_C;
+      const size_t FC = F * (size_t)s->p.children;
       memset(s->pb, 0, FC * 4);
       memset(s->pwm, 0, FC * 4);
       memset(s->ppl, 0, FC * MT_NI_PEND * 4);

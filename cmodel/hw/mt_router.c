@@ -33,19 +33,27 @@ void mt_router_default_params(mt_router_params *p) {
 }
 
 int mt_router_check_params(const mt_router_params *p, mt_err *e) {
-  if (p->dims < 1 || p->dims > 3) return mt_fail(e, "D=%u: must be 1..3", p->dims);
-  if (p->nlocal < 1) return mt_fail(e, "L=%u: must be >= 1", p->nlocal);
-  if (2 * p->dims + p->nlocal > MT_RT_MAX_PORTS) return mt_fail(e, "2*D+L=%u: must be <= %d", 2 * p->dims + p->nlocal, MT_RT_MAX_PORTS);
+  if (p->table > 1) return mt_fail(e, "table=%u: 0 (torus/mesh router) or 1 (switch)", p->table);
+  if (p->table) {
+    if (p->nnet + p->nlocal < 1 || p->nnet + p->nlocal > MT_RT_MAX_PORTS)
+      return mt_fail(e, "switch radix %u (%u network + %u NI ports): must be 1..%d", p->nnet + p->nlocal, p->nnet, p->nlocal, MT_RT_MAX_PORTS);
+  } else {
+    if (p->dims < 1 || p->dims > 3) return mt_fail(e, "D=%u: must be 1..3", p->dims);
+    if (p->nlocal < 1) return mt_fail(e, "L=%u: must be >= 1", p->nlocal);
+    if (2 * p->dims + p->nlocal > MT_RT_MAX_PORTS) return mt_fail(e, "2*D+L=%u: must be <= %d", 2 * p->dims + p->nlocal, MT_RT_MAX_PORTS);
+  }
   if (p->payload_w < 128 || p->payload_w % 32 || p->payload_w > MT_FLIT_MAX_PAYLOAD_W)
     return mt_fail(e, "PayloadW=%u: must be a multiple of 32 in 128..%d", p->payload_w, MT_FLIT_MAX_PAYLOAD_W);
   if (p->num_vcs < 2 || p->num_vcs % 2 || p->num_vcs > MT_RT_MAX_VCS) return mt_fail(e, "NumVcs=%u: must be even, 2..%d", p->num_vcs, MT_RT_MAX_VCS);
+  if (p->table && (p->hop_classes < 1 || p->num_vcs % p->hop_classes))
+    return mt_fail(e, "hop_classes=%u: must divide NumVcs=%u", p->hop_classes, p->num_vcs);
   if (p->vc_depth < 1 || p->vc_depth > 65535 || p->ej_depth < 1 || p->ej_depth > 65535)
     return mt_fail(e, "VcDepth=%u, EjDepth=%u: must be 1..65535", p->vc_depth, p->ej_depth);
   if (p->subpkt_flits < 1 || p->subpkt_flits > p->vc_depth || p->subpkt_flits > p->ej_depth)
     return mt_fail(e, "SubPktFlits=%u: must be 1..min(VcDepth, EjDepth)", p->subpkt_flits);
   if (p->wd_w < 1 || p->wd_w > 31) return mt_fail(e, "WdW=%u: must be 1..31", p->wd_w);
   unsigned tot = 1;
-  for (unsigned d = 0; d < p->dims; d++) {
+  for (unsigned d = 0; !p->table && d < p->dims; d++) {
     if (p->k[d] < 2 || p->k[d] > 4096) return mt_fail(e, "K%u=%u: every used dimension must be 2..4096", d, p->k[d]);
     tot *= p->k[d];
   }
@@ -58,7 +66,8 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   memset(r, 0, sizeof *r);
   if (mt_router_check_params(p, e)) return -1;
   r->p = *p;
-  r->np = 2 * p->dims + p->nlocal;
+  r->nd = p->table ? p->nnet : 2 * p->dims;
+  r->np = r->nd + p->nlocal;
   r->nv = p->num_vcs;
   r->n = r->np * r->nv;
   r->fb = p->payload_w / 8;
@@ -67,7 +76,8 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   r->nw = (r->n + 63) / 64;
   r->buf = (uint32_t *)calloc((size_t)r->n * p->vc_depth * r->fw, sizeof *r->buf);
   r->dst_rt = (uint8_t *)calloc(4096, 1);
-  if (!r->buf || !r->dst_rt) {
+  if (p->table) r->tab = (uint16_t *)calloc(4096, sizeof *r->tab);
+  if (!r->buf || !r->dst_rt || (p->table && !r->tab)) {
     mt_router_free(r);
     return mt_fail(e, "router buffers: out of memory (%u VCs of %u flits)", r->n, p->vc_depth);
   }
@@ -82,8 +92,25 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   for (o = 0; o < r->np; o++) {
     r->rr[o] = (uint16_t)(r->n - 1);
     for (i = 0; i < r->nv; i++)
-      r->cred[o][i] = (uint16_t)(o < 2 * p->dims ? p->vc_depth : p->ej_depth);
+      r->cred[o][i] = (uint16_t)(o < r->nd ? p->vc_depth : p->ej_depth);
   }
+  return 0;
+}
+
+int mt_router_load_table(mt_router *r, const uint16_t *tab, unsigned n, mt_err *e) {
+  if (!r->p.table) return mt_fail(e, "route table: the router is not a switch (table=0)");
+  if (n > 4096) return mt_fail(e, "route table: %u entries, at most 4096 (12-bit node ids)", n);
+  for (unsigned d = 0; d < n; d++) {
+    const unsigned base = tab[d] & 15u, cnt = ((tab[d] >> 4) & 15u) + 1u;
+    if ((tab[d] & MT_RT_TAB_VALID) && base + cnt > r->np)
+      return mt_fail(e, "route table entry %u: ports %u..%u, the switch has ports 0..%u", d, base, base + cnt - 1u, r->np - 1u);
+  }
+  memset(r->tab, 0, 4096 * sizeof *r->tab);
+  memcpy(r->tab, tab, (size_t)n * sizeof *tab);
+  /* routes of heads classified already change: classify every front flit again */
+  memset(r->cand, 0, sizeof r->cand);
+  memset(r->cand_o, 0xff, sizeof r->cand_o);
+  memcpy(r->fresh, r->ne, sizeof r->fresh);
   return 0;
 }
 
@@ -92,6 +119,22 @@ void mt_router_free(mt_router *r) {
   r->buf = NULL;
   free(r->dst_rt);
   r->dst_rt = NULL;
+  free(r->tab);
+  r->tab = NULL;
+}
+
+/* Switch route of a head from source src to dst arriving on in_port / VC in_vc: output port
+ * from the table (a set of ports: base + src mod n) and its allowed output VCs (every VC
+ * toward an NI; toward a network port the hop class of mt_router_params). */
+static unsigned table_route(const mt_router *r, unsigned src, unsigned dst, unsigned in_port, unsigned in_vc, uint32_t *mask) {
+  const unsigned e = r->tab[dst & 0xfffu], nv = r->nv, h = r->p.hop_classes;
+  const unsigned cnt = ((e >> 4) & 15u) + 1u, o = (e & MT_RT_TAB_VALID) ? (e & 15u) + (cnt > 1u ? src % cnt : 0u) : 0u;
+  *mask = (1u << nv) - 1u;
+  if (o < r->nd && h > 1u) {
+    const unsigned w = nv / h, c = in_port < r->nd ? (in_vc / w + 1u < h ? in_vc / w + 1u : h - 1u) : 0u;
+    *mask = ((1u << w) - 1u) << (c * w);
+  }
+  return o;
 }
 
 /* coordinate of node id in dimension d (K of unused dimensions is 1) */
@@ -133,7 +176,7 @@ static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
  * mesh every VC; injected here for a neighbour, only the highest of them, so a source's
  * packets to a neighbour stay in injection order (docs/router.md "In-order injection"). */
 static inline uint32_t normal_vc_mask(const mt_router *r, unsigned e, unsigned in_port, unsigned in_vc) {
-  const unsigned nd = 2u * r->p.dims, o = e & 0xfu;
+  const unsigned nd = r->nd, o = e & 0xfu;
   const uint32_t all = (1u << r->nv) - 1u, lower = (1u << (r->nv / 2)) - 1u;
   uint32_t mask = all;
   if (r->p.torus) {
@@ -147,9 +190,13 @@ static inline uint32_t normal_vc_mask(const mt_router *r, unsigned e, unsigned i
 void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, unsigned in_vc,
                      const mt_flit *head, unsigned *out_port, uint32_t *vc_mask, int *swap) {
   const mt_router_params *p = &r->p;
-  const unsigned t = mt_flit_type(head, p->payload_w), nd = 2 * p->dims;
+  const unsigned t = mt_flit_type(head, p->payload_w), nd = r->nd;
   *swap = 0;
   *vc_mask = (1u << r->nv) - 1u;
+  if (p->table) {
+    *out_port = table_route(r, mt_hd_src(head), mt_hd_dst(head), in_port, in_vc, vc_mask);
+    return;
+  }
   if (!mt_ft_is_normal(t)) {
     /* all-reduce head: one hop, source routed */
     unsigned nx = mt_hd_next(head);
@@ -217,11 +264,13 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
   unsigned o;
   r->fr_type[i] = (uint8_t)t;
   if (!r->active[i]) {
-    const unsigned ip = r->ivc_port[i], nd = 2 * p->dims;
+    const unsigned ip = r->ivc_port[i], nd = r->nd;
     uint32_t mask = (1u << nv) - 1u;
     int sw = 0;
     if (!mt_ft_is_head(t)) return; /* waits forever (a broken upstream) */
-    if (!mt_ft_is_normal(t)) {
+    if (p->table) {
+      o = table_route(r, (f[0] >> 12) & 0xfffu, f[0] & 0xfffu, ip, r->ivc_vc[i], &mask);
+    } else if (!mt_ft_is_normal(t)) {
       const unsigned nx = (f[0] >> 24) & 0xfu;
       if (ip < nd) {
         o = nd + (nx < p->nlocal ? nx : 0);
@@ -271,7 +320,7 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
     /* a local (ejection) output VC takes a new unit only when empty: the NI consumes units
      * in schedule order, so none may wait behind another in one FIFO (docs/router.md,
      * "Empty ejection VCs") */
-    const int loc = o >= 2u * r->p.dims;
+    const int loc = o >= r->nd;
     const uint32_t need = loc ? r->p.ej_depth : r->rt_need[i];
     while (ok) {
       unsigned v = (unsigned)__builtin_ctz(ok);
@@ -456,7 +505,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       }
       if (!act) {
-        if (o >= 2u * r->p.dims) r->ej_src[o][ov] = r->rt_src[i];
+        if (o >= r->nd) r->ej_src[o][ov] = r->rt_src[i];
         if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
           r->active[i] = 1;
           r->is_ar[i] = t == MT_FT_AR_HEAD;

@@ -36,7 +36,25 @@ typedef struct {
   unsigned wd_w;         /* WdW: watchdog counter width (1..31) */
   unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
                             2: incoming credits counted one cycle late */
+  /* Switch (docs/switch.md): table = 1 routes every head, normal or all-reduce, by its
+   * destination through a table loaded with mt_router_load_table; dims, k and torus are then
+   * unused. Ports 0..nnet-1 are network ports, nnet..nnet+nlocal-1 NI ports (nlocal may be
+   * 0: a switch without end nodes). hop_classes H (1..NumVcs, dividing it): a head leaving on
+   * a network port takes VC class 0 (VCs 0..NumVcs/H-1) when it came from an NI port, else the
+   * class after the one it arrived in (at most H-1); 1 = every VC. table = 0: the torus/mesh
+   * router (dimension order, datelines), unchanged. */
+  unsigned table;
+  unsigned nnet;
+  unsigned hop_classes;
 } mt_router_params;
+
+/* A switch's route table entry for one destination node (mt_router_load_table):
+ * bits 3..0 base port, bits 7..4 n - 1 (a set of n consecutive ports: the head takes port
+ * base + src mod n, a fixed choice per source, so one source's units to one destination keep
+ * one path), bit 15 valid. A head to a destination without a valid entry leaves on port 0,
+ * as the torus router's out-of-range ports do (the C side fills every destination). */
+#define MT_RT_TAB_VALID 0x8000u
+#define MT_RT_TAB(base, n) ((uint16_t)(MT_RT_TAB_VALID | ((unsigned)(base)&15u) | ((((unsigned)(n)-1u) & 15u) << 4)))
 
 /* The defaults of rtl/mt_router.sv: 4x4 torus, D=2, L=4, 128-bit payload, 4 VCs, depth 16. */
 void mt_router_default_params(mt_router_params *p);
@@ -70,6 +88,8 @@ typedef struct {
 typedef struct {
   mt_router_params p;
   unsigned np, nv, n, fb; /* ports, VCs, input VCs (np*nv), flit payload bytes */
+  unsigned nd;            /* network ports: 2D, or nnet for a switch; the rest are local (NI) ports */
+  uint16_t *tab;          /* switch: route table by destination id (4096 entries) */
   unsigned fw, tw, nw;    /* live words per flit, word of type/VC, words of an ivc bit set */
   /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words */
   uint32_t *buf;
@@ -126,6 +146,10 @@ typedef struct {
 /* Reset. Returns 0, or -1 with the reason in e (illegal parameters, no memory). */
 int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e);
 void mt_router_free(mt_router *r);
+/* Switch: load route table entries 0..n-1 (MT_RT_TAB, by destination node id; the rest
+ * invalid). -1 if the router is not a switch, n > 4096, or an entry's ports lie outside the
+ * router (the entry and what is allowed in e). */
+int mt_router_load_table(mt_router *r, const uint16_t *tab, unsigned n, mt_err *e);
 /* *out receives all of the registered outputs. When out is one of the two buffers this
  * router wrote last, only the parts that can differ from what it wrote there are written:
  * the ports valid then or now, the credit rows with a pulse then or now, the error flags

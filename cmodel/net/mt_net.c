@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "plan/mt_ref.h"
+#include "net/mt_switch.h"
 
 struct mt_net {
   mt_net_cfg c;
@@ -16,6 +17,10 @@ struct mt_net {
   const mt_topo *t;
   mt_layout ly;
   int N, D, L, NP, dtype, pkt_mode;
+  /* switch networks (docs/switch.md): nr routers are the switches, the NIs attach through NI
+   * links; links nsl.. are NI links: nsl + i node i's NI to its switch, nsl + N + i back */
+  int sw, nr, nsl;
+  mt_switch_net swn;
   unsigned nmp; /* NI memory ports */
   /* Registered outputs. One buffer per block: a cycle reads a block's outputs (into the
    * inputs of the blocks it drives, the links first) before that block's edge writes them. */
@@ -50,8 +55,10 @@ struct mt_net {
 
 /* everything mt_net_new allocated but the struct itself */
 static void net_release(mt_net *n) {
-  for (int i = 0; i < n->N; i++) {
+  for (int i = 0; i < n->nr; i++)
     if (n->rt) mt_router_free(&n->rt[i]);
+  mt_switch_free(&n->swn);
+  for (int i = 0; i < n->N; i++) {
     if (n->ni) mt_ni_free(&n->ni[i]);
     if (n->mem) mt_mem_free(&n->mem[i]);
     if (n->input) free(n->input[i]);
@@ -149,11 +156,12 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
   const mt_topo *t = s->topo;
-  if (!mt_topo_is_grid(t)) {
-    mt_fail(e, "the network model simulates tori and meshes; %s is not one", t->spec);
+  const int sw = !mt_topo_is_grid(t);
+  if (sw && c->local_ports > 1) {
+    mt_fail(e, "local_ports=%u: in a switch network (%s) every NI has one NI link to its leaf switch; use local_ports=0 or 1", c->local_ports, t->spec);
     return NULL;
   }
-  for (int d = 0; d < t->ndims; d++)
+  for (int d = 0; !sw && d < t->ndims; d++)
     if (t->dim[d] < 2) {
       mt_fail(e, "%s: every dimension must be at least 2 wide for the router (use ring:N for one dimension)", t->spec);
       return NULL;
@@ -193,15 +201,18 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->dtype = dtype;
   n->pkt_mode = pkt_mode;
   n->N = t->n_nodes;
-  n->D = t->ndims;
-  n->L = c->local_ports ? (int)c->local_ports : 2 * n->D;
-  n->NP = 2 * n->D + n->L;
+  n->sw = sw;
+  n->D = sw ? 0 : t->ndims;
+  n->L = sw ? 1 : c->local_ports ? (int)c->local_ports
+                                 : 2 * n->D;
+  n->NP = sw ? MT_RT_MAX_PORTS : 2 * n->D + n->L;
+  n->nr = sw ? t->n_sw : n->N;
   if (tb->local_ports && tb->local_ports != n->L) {
     mt_fail(e, "tables were planned for %d local ports, the network has %d", tb->local_ports, n->L);
     mt_net_free(n);
     return NULL;
   }
-  if (shared_ejection_port(n, e)) {
+  if (sw ? mt_switch_build(&n->swn, t, c->num_vcs, e) : shared_ejection_port(n, e)) {
     mt_net_free(n);
     return NULL;
   }
@@ -233,6 +244,12 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   rp.subpkt_flits = c->subpkt_flits;
   rp.step_prio = c->step_prio;
   rp.wd_w = 31;
+  if (sw) { /* every switch: its own radix (set per switch below), table routing */
+    rp.table = 1;
+    rp.hop_classes = n->swn.hop_classes;
+    rp.nnet = (unsigned)n->swn.nnet[0];
+    rp.nlocal = (unsigned)n->swn.nloc[0];
+  }
   if (mt_router_check_params(&rp, e)) {
     name_keys(e);
     mt_err_wrap(e, "router");
@@ -245,7 +262,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   np.payload_w = c->payload_w;
   np.num_vcs = c->num_vcs;
   np.nlocal = (unsigned)n->L;
-  np.net_ports = (unsigned)(2 * n->D);
+  np.net_ports = sw ? 1u : (unsigned)(2 * n->D);
   np.ej_depth = c->ej_depth;
   np.vc_depth = c->vc_depth;
   np.subpkt_flits = c->subpkt_flits;
@@ -275,8 +292,19 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     return NULL;
   }
   const int N = n->N;
-  n->rt = mt_xcalloc((size_t)N, sizeof *n->rt);
-  n->rq = mt_xcalloc((size_t)N, sizeof *n->rq);
+  n->rt = mt_xcalloc((size_t)n->nr, sizeof *n->rt);
+  n->rq = mt_xcalloc((size_t)n->nr, sizeof *n->rq);
+  for (int i = 0; i < n->nr; i++) {
+    if (sw) {
+      rp.nnet = (unsigned)n->swn.nnet[i];
+      rp.nlocal = (unsigned)n->swn.nloc[i];
+    }
+    if (mt_router_init(&n->rt[i], &rp, e) || (sw && mt_router_load_table(&n->rt[i], n->swn.tab + (size_t)i * N, (unsigned)N, e))) {
+      mt_err_wrap(e, sw ? "switch s%d" : "router %d", i);
+      mt_net_free(n);
+      return NULL;
+    }
+  }
   n->ni = mt_xcalloc((size_t)N, sizeof *n->ni);
   n->nq = mt_xcalloc((size_t)N, sizeof *n->nq);
   n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg);
@@ -291,12 +319,6 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     return NULL;
   }
   for (int i = 0; i < N; i++) {
-    if (mt_router_init(&n->rt[i], &rp, e)) {
-      mt_err_wrap(e, "router %d", i);
-      free(img);
-      mt_net_free(n);
-      return NULL;
-    }
     if (mt_ni_init(&n->ni[i], &np, e)) {
       free(img);
       mt_net_free(n);
@@ -350,11 +372,13 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
   }
   /* links: every directed network link of the topology gets a delay line */
-  n->nl = t->n_links;
+  n->nsl = sw ? n->swn.nl : t->n_links;
+  n->nl = sw ? n->nsl + 2 * N : t->n_links;
   n->fw = mt_flit_words(c->payload_w, c->num_vcs);
   /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
-   * younger): the links keep link_lat - 1 more cycles for that */
-  n->blk = c->link_lat - 1u;
+   * younger): the links keep link_lat - 1 more cycles for that. Switch networks run cycle
+   * by cycle. */
+  n->blk = sw ? 0u : c->link_lat - 1u;
   if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw, e)) {
     mt_err_wrap(e, "links");
     mt_net_free(n);
@@ -365,11 +389,23 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->lsport = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->ldst = mt_xcalloc((size_t)n->nl, sizeof(int));
   n->ldport = mt_xcalloc((size_t)n->nl, sizeof(int));
-  n->in_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
-  n->out_link = mt_xcalloc((size_t)N * n->NP, sizeof(int));
-  for (int i = 0; i < N * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
+  n->in_link = mt_xcalloc((size_t)n->nr * n->NP, sizeof(int));
+  n->out_link = mt_xcalloc((size_t)n->nr * n->NP, sizeof(int));
+  for (int i = 0; i < n->nr * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
   n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
-  for (int k = 0; k < n->nl; k++) {
+  for (int k = 0; sw && k < n->nl; k++) {
+    /* ends as topology vertices (switch s is vertex N + s; an NI's port is 0) */
+    const int ni = k >= n->nsl ? (k - n->nsl) % N : -1, up = k < n->nsl + N;
+    const int rs = k < n->nsl ? n->swn.lsrc[k] : n->swn.ni_sw[ni], rd = k < n->nsl ? n->swn.ldst[k] : rs;
+    const int ps = k < n->nsl ? n->swn.lsport[k] : n->swn.ni_port[ni], pd = k < n->nsl ? n->swn.ldport[k] : ps;
+    n->lsrc[k] = k < n->nsl || !up ? N + rs : ni;
+    n->lsport[k] = k < n->nsl || !up ? ps : 0;
+    n->ldst[k] = k < n->nsl || up ? N + rd : ni;
+    n->ldport[k] = k < n->nsl || up ? pd : 0;
+    if (k < n->nsl || up) n->in_link[rd * n->NP + pd] = k;
+    if (k < n->nsl || !up) n->out_link[rs * n->NP + ps] = k;
+  }
+  for (int k = 0; !sw && k < n->nl; k++) {
     const mt_edge *l = &t->links[k];
     n->lsrc[k] = l->src;
     n->lsport[k] = l->src_port;
@@ -379,13 +415,13 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     n->out_link[l->src * n->NP + l->src_port] = k;
   }
   /* block inputs: reset values (all zero) and the configuration fields */
-  n->rin = mt_xcalloc((size_t)N, sizeof *n->rin);
+  n->rin = mt_xcalloc((size_t)n->nr, sizeof *n->rin);
   n->nin = mt_xcalloc((size_t)N, sizeof *n->nin);
-  for (int i = 0; i < N; i++) {
-    n->rin[i].node_id = (unsigned)i;
+  for (int i = 0; i < n->nr; i++) {
+    n->rin[i].node_id = sw ? 0u : (unsigned)i; /* a switch routes by its table alone */
     n->rin[i].wd_limit = c->wd_limit ? n->rwd : 0;
-    n->nin[i] = n->ncfg[i];
   }
+  for (int i = 0; i < N; i++) n->nin[i] = n->ncfg[i];
   return n;
 }
 
@@ -484,26 +520,32 @@ static inline void credit_bytes(uint8_t *c, uint32_t h, unsigned nv) {
 
 /* Link k takes the registered output of its sender's port p during cycle t (the slot of
  * row w); a slot that was and stays empty is not written. */
-static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
+static inline void link_put_raw(mt_net *n, int k, unsigned w, int valid, const uint32_t *flit, const uint8_t *cred) {
   mt_link_bank *lb = &n->lnk;
   const size_t x = (size_t)k * lb->rows + w;
-  const uint32_t h = (o->out_valid[p] ? MT_LINK_VALID : 0u) | credit_bits(o->in_credit[p], n->c.num_vcs);
+  const uint32_t h = (valid ? MT_LINK_VALID : 0u) | credit_bits(cred, n->c.num_vcs);
   if (!h && !lb->hdr[x]) return;
   lb->hdr[x] = h;
-  if (h & MT_LINK_VALID) flit_copy(lb->flit + x * n->fw, o->out_flit[p].w, n->fw);
+  if (h & MT_LINK_VALID) flit_copy(lb->flit + x * n->fw, flit, n->fw);
+}
+static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
+  link_put_raw(n, k, w, o->out_valid[p], o->out_flit[p].w, o->in_credit[p]);
 }
 
 /* What link k presents during a cycle (row r) into its receiver's router input port dp. */
-static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
+static inline void link_get_raw(mt_net *n, int k, unsigned r, uint8_t *valid, uint32_t *flit, uint8_t *cred) {
   const mt_link_bank *lb = &n->lnk;
   const size_t x = (size_t)k * lb->rows + r;
   const uint32_t h = lb->hdr[x];
-  ri->in_valid[dp] = (uint8_t)(h >> 31);
+  *valid = (uint8_t)(h >> 31);
   if (h & MT_LINK_VALID) {
-    flit_copy(ri->in_flit[dp].w, lb->flit + x * n->fw, n->fw);
+    flit_copy(flit, lb->flit + x * n->fw, n->fw);
     n->lflits[k]++;
   }
-  credit_bytes(ri->out_credit[dp], h, n->c.num_vcs);
+  credit_bytes(cred, h, n->c.num_vcs);
+}
+static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
+  link_get_raw(n, k, r, &ri->in_valid[dp], ri->in_flit[dp].w, ri->out_credit[dp]);
 }
 
 /* Speed only: a node reads its links' slots of consecutive cycles one after the other
@@ -556,8 +598,42 @@ static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
   if (n->trace) trace_node(n, i, t);
 }
 
+/* One cycle of a switch network (docs/switch.md): every link (switch-to-switch and NI links)
+ * takes its sender's registered outputs, then every switch and NI computes its inputs from
+ * the links and takes its edge, and every memory with its NI as in node_cycle. */
+static void switch_cycle(mt_net *n, uint64_t t) {
+  const int N = n->N, NP = n->NP;
+  const unsigned wr = mt_link_bank_wrow(&n->lnk, t), rr = mt_link_bank_rrow(&n->lnk, t);
+  for (int k = 0; k < n->nsl; k++) link_put(n, k, wr, &n->rq[n->swn.lsrc[k]], n->swn.lsport[k]);
+  for (int i = 0; i < N; i++) {
+    const mt_ni_out *no = &n->nq[i];
+    link_put_raw(n, n->nsl + i, wr, no->inj_valid[0], no->inj_flit[0].w, no->ej_credit[0]);
+    link_put(n, n->nsl + N + i, wr, &n->rq[n->swn.ni_sw[i]], n->swn.ni_port[i]);
+  }
+  for (int r = 0; r < n->nr; r++) {
+    for (int p = 0; p < (int)n->rt[r].np; p++) link_get(n, n->in_link[r * NP + p], rr, &n->rin[r], p);
+    mt_router_step(&n->rt[r], &n->rin[r], &n->rq[r]);
+  }
+  for (int i = 0; i < N; i++) {
+    mt_ni_in *ni = &n->nin[i];
+    const mt_ni_out *no = &n->nq[i];
+    ni->start = (uint8_t)(n->started && t == 0);
+    link_get_raw(n, n->nsl + N + i, rr, &ni->ej_valid[0], ni->ej_flit[0].w, ni->inj_credit[0]);
+    mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
+    mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
+                   MT_NI_MAX_LANES);
+    mt_ni_step(&n->ni[i], ni, &n->nq[i]);
+    if (n->trace) trace_node(n, i, t);
+  }
+}
+
 void mt_net_step(mt_net *n) {
   const uint64_t t = n->cycle;
+  if (n->sw) {
+    switch_cycle(n, t);
+    n->cycle++;
+    return;
+  }
   /* a link of latency 1 presents what its sender registered in this very cycle: every link
    * takes its input before any node reads one */
   const int put_all = n->lnk.lat == 1u;
@@ -686,8 +762,8 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   r->cycles = n->cycle - c0;
   r->done = all_done;
   r->bytes = n->s->bytes;
-  for (int i = 0; i < n->N; i++)
-    for (int p = 0; p < n->NP; p++)
+  for (int i = 0; i < n->nr; i++)
+    for (int p = 0; p < (int)n->rt[i].np; p++)
       for (int v = 0; v < (int)n->c.num_vcs; v++)
         if ((n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v]) && !r->router_err) {
           r->router_err = 1;
@@ -708,7 +784,7 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
     r->util_max = (double)mx / (double)r->cycles;
   }
   /* bandwidth lower bound: 2(N-1)S / (N d B), d = links per node, B = bytes per cycle */
-  double d = (double)n->nl / (double)n->N, B = (double)(n->c.payload_w / 8);
+  double d = n->sw ? (double)n->L : (double)n->nl / (double)n->N, B = (double)(n->c.payload_w / 8);
   r->lb_cycles = 2.0 * (n->N - 1) * (double)n->s->bytes / ((double)n->N * d * B);
   if (!all_done) {
     if (r->err_node >= 0) return 0; /* reported by the caller with the NI's error code */
@@ -753,10 +829,20 @@ const mt_router_out *mt_net_router_out(const mt_net *n, int node) { return &n->r
 const mt_ni_out *mt_net_ni_out(const mt_net *n, int node) { return &n->nq[node]; }
 const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
-  for (int i = 0; i < n->N; i++) {
-    n->rt[i].p.perturb = router_perturb;
-    n->ni[i].p.perturb = ni_perturb;
+  for (int i = 0; i < n->nr; i++) n->rt[i].p.perturb = router_perturb;
+  for (int i = 0; i < n->N; i++) n->ni[i].p.perturb = ni_perturb;
+}
+
+int mt_net_set_route(mt_net *n, int sw, int dst, uint16_t entry, mt_err *e) {
+  if (!n->sw || sw < 0 || sw >= n->nr || dst < 0 || dst >= n->N)
+    return mt_fail(e, "mt_net_set_route: no switch %d or node %d in this network", sw, dst);
+  uint16_t *tab = n->swn.tab + (size_t)sw * (size_t)n->N, old = tab[dst];
+  tab[dst] = entry;
+  if (mt_router_load_table(&n->rt[sw], tab, (unsigned)n->N, e)) {
+    tab[dst] = old;
+    return -1;
   }
+  return 0;
 }
 
 /* A flit's type (mt_flit.h, MT_FT_*) and, for a head, source, destination, flow and op. */
@@ -772,27 +858,31 @@ static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
  * FIFO with its front flit, and each NI's state, timestep and entry. For a watchdog stop:
  * what waits on what (docs/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
 
+/* Every non-empty input VC of router r, one line each. */
+static void dump_router(const mt_net *n, const mt_router *r, FILE *f, unsigned max_lines, unsigned *lines) {
+  for (unsigned iv = 0; iv < r->n; iv++) {
+    if (!r->cnt[iv]) continue;
+    if (max_lines && (*lines)++ >= max_lines) break;
+    mt_flit fl;
+    mt_flit_clear(&fl);
+    memcpy(fl.w, &r->buf[((size_t)iv * r->p.vc_depth + r->rd[iv]) * r->fw], r->fw * sizeof(uint32_t));
+    fprintf(f, "  router in port %u VC %u: %u flits, front ", iv / r->nv, iv % r->nv, r->cnt[iv]);
+    dump_flit(f, &fl, n->c.payload_w);
+    if (r->active[iv]) fprintf(f, " (unit active on out port %u VC %u)", r->oport[iv], r->ovc[iv]);
+    fprintf(f, "\n");
+  }
+}
+
 void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
   unsigned lines = 0;
   const unsigned pw = n->c.payload_w, nv = n->c.num_vcs;
 #define LINE_OK() (max_lines == 0 || lines++ < max_lines)
   for (int i = 0; i < n->N; i++) {
     const mt_ni *s = &n->ni[i];
-    const mt_router *r = &n->rt[i];
     if (!LINE_OK()) break;
     static const char *const stn[6] = {"idle", "scan", "run", "fin", "done", "error"};
     fprintf(f, "node %d: NI %s, timestep %u, entry %u\n", i, s->st < 6 ? stn[s->st] : "?", s->ts, s->hp);
-    for (unsigned iv = 0; iv < r->n; iv++) {
-      if (!r->cnt[iv]) continue;
-      if (!LINE_OK()) break;
-      mt_flit fl;
-      mt_flit_clear(&fl);
-      memcpy(fl.w, &r->buf[((size_t)iv * r->p.vc_depth + r->rd[iv]) * r->fw], r->fw * sizeof(uint32_t));
-      fprintf(f, "  router in port %u VC %u: %u flits, front ", iv / r->nv, iv % r->nv, r->cnt[iv]);
-      dump_flit(f, &fl, pw);
-      if (r->active[iv]) fprintf(f, " (unit active on out port %u VC %u)", r->oport[iv], r->ovc[iv]);
-      fprintf(f, "\n");
-    }
+    if (!n->sw) dump_router(n, &n->rt[i], f, max_lines, &lines);
     for (unsigned g = 0; g < s->nstreams; g++) {
       if (!s->ej_cnt[g]) continue;
       if (!LINE_OK()) break;
@@ -800,6 +890,11 @@ void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
       dump_flit(f, &s->ej[(size_t)g * s->p.ej_depth + s->ej_rd[g]], pw);
       fprintf(f, "\n");
     }
+  }
+  for (int r = 0; n->sw && r < n->nr; r++) {
+    if (!LINE_OK()) break;
+    fprintf(f, "switch s%d (%u network + %u NI ports):\n", r, n->rt[r].nd, n->rt[r].np - n->rt[r].nd);
+    dump_router(n, &n->rt[r], f, max_lines, &lines);
   }
 #undef LINE_OK
 }

@@ -94,6 +94,10 @@ const mt_mem *mt_net_mem(const mt_net *n, int node);
 /* Test only: set the perturbation flags of every router (mt_router_params.perturb) and NI
  * (mt_ni_params.perturb) after mt_net_new; 0, 0 is the exact model (the default). */
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb);
+/* Test only: switch networks, replace switch sw's route table entry for destination node dst
+ * (MT_RT_TAB) after mt_net_new; -1 if the network has no such switch or the entry does not fit
+ * the switch (a perturbed table must be caught by the run: docs/switch.md "Tests"). */
+int mt_net_set_route(mt_net *n, int sw, int dst, uint16_t entry, mt_err *e);
 /* What a stopped network holds, a line per non-empty buffer (deadlock diagnosis); max_lines 0: all */
 void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines);
 

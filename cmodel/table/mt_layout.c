@@ -71,9 +71,14 @@ int mt_layout_words(const mt_layout *ly) { return (ly->width + 63) / 64; }
 
 int mt_layout_for(const mt_sched *s, const mt_tables *tb, int compact, mt_layout *ly, mt_err *e) {
   const mt_topo *t = s->topo;
-  int L = tb->local_ports > 0 ? tb->local_ports : t->max_ports;
+  /* port fields name end nodes' own ports (slots: the sender's output port, the receiver's
+   * ejection port); switches' ports never appear (on grids every vertex is an end node) */
+  int P = 1;
+  for (int v = 0; v < s->n_nodes; v++)
+    if (t->n_ports[v] > P) P = t->n_ports[v];
+  int L = tb->local_ports > 0 ? tb->local_ports : P;
   int C = tb->max_children > 0 ? tb->max_children : 1;
-  mt_layout_make(ly, compact, s->n_nodes, t->max_ports, L, C, s->n_flows, s->bytes, s->steps);
+  mt_layout_make(ly, compact, s->n_nodes, P, L, C, s->n_flows, s->bytes, s->steps);
   if (mt_layout_words(ly) > MT_LAYOUT_MAX_WORDS) return mt_fail(e, "table entries of %d bits exceed %d", ly->width, 64 * MT_LAYOUT_MAX_WORDS);
   ly->elem = s->elem;
   ly->base_units = s->bytes / (uint64_t)s->elem / (uint64_t)s->n_flows;

@@ -166,7 +166,7 @@ static void cover(const mt_ni &ni, const uint8_t *st, Stats &c) {
     c.pk_ahead += r.pk && r.cpos > ni.cnt[r.flow < ni.p.max_flows ? r.flow : 0];
   }
   if (ni.pph) {
-    const size_t n = (size_t)ni.p.max_flows * MT_NI_MAX_C * MT_NI_PEND;
+    const size_t n = (size_t)ni.p.max_flows * (size_t)ni.p.children * MT_NI_PEND;
     for (size_t i = 0; i < n; i++)
       if (ni.pph[i]) {
         c.pend++;
