@@ -73,9 +73,7 @@ int mt_layout_for(const mt_sched *s, const mt_tables *tb, int compact, mt_layout
   const mt_topo *t = s->topo;
   /* port fields name end nodes' own ports (slots: the sender's output port, the receiver's
    * ejection port); switches' ports never appear (on grids every vertex is an end node) */
-  int P = 1;
-  for (int v = 0; v < s->n_nodes; v++)
-    if (t->n_ports[v] > P) P = t->n_ports[v];
+  const int P = mt_topo_node_ports(t);
   int L = tb->local_ports > 0 ? tb->local_ports : P;
   int C = tb->max_children > 0 ? tb->max_children : 1;
   mt_layout_make(ly, compact, s->n_nodes, P, L, C, s->n_flows, s->bytes, s->steps);

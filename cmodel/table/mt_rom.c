@@ -285,7 +285,7 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
    * it) and in the ranges the writer can produce, else a field width goes out of range */
   const char *bad = NULL;
   if (N != t->n_nodes) bad = "nodes";
-  else if (ports != t->max_ports) bad = "ports";
+  else if (ports != mt_topo_node_ports(t)) bad = "ports";
   else if (L < 1 || L > 64) bad = "local_ports";
   else if (F > 1 << 20) bad = "flows";
   else if (*steps < 1 || msteps < *steps || msteps > 1 << 20) bad = *steps < 1 ? "steps" : "max_steps";
@@ -297,7 +297,7 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
     mt_fail(e, "%s: field '%s' does not fit topology %s (%d nodes, %d ports per node) or is out of range "
                "(nodes %lld, ports %lld, local_ports %lld: 1..64, flows %lld: 1..2^20, steps %lld <= max_steps %lld <= 2^20, "
                "bytes %lld: 1..2^40, elem %lld: 1..64, rem_units %lld < flows)",
-            path, bad, t->spec, t->n_nodes, t->max_ports, N, ports, L, F, *steps, msteps, bytes, elem, rem);
+            path, bad, t->spec, t->n_nodes, mt_topo_node_ports(t), N, ports, L, F, *steps, msteps, bytes, elem, rem);
     goto fail;
   }
   /* the chunk tiling and the NOP estimate follow from bytes, elem and flows */

@@ -59,6 +59,14 @@ static inline int mt_topo_is_grid(const mt_topo *t) {
   return t->kind == MT_TOPO_TORUS || t->kind == MT_TOPO_MESH;
 }
 static inline int mt_is_switch(const mt_topo *t, int v) { return v >= t->n_nodes; }
+/* The most ports of any end node (at least 1): what a schedule table's port fields name
+ * (on grids max_ports; behind switches an NI's own links, not the switch radix). */
+static inline int mt_topo_node_ports(const mt_topo *t) {
+  int P = 1;
+  for (int v = 0; v < t->n_nodes; v++)
+    if (t->n_ports[v] > P) P = t->n_ports[v];
+  return P;
+}
 /* Direct link src->dst (first in preference order), or -1. */
 int mt_topo_find_link(const mt_topo *t, int src, int dst);
 /* Deterministic route src->dst as a list of link ids (returns hop count, -1 if none):
