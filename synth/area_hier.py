@@ -21,6 +21,7 @@ def main():
     mods, cur, section = {}, None, None
     with open(sys.argv[1]) as f:
         for line in f:
+            line = re.sub(r"^\[[0-9.]+\] ", "", line)  # yosys -t time stamps
             m = re.match(r"^=== (.*) ===$", line.strip())
             if m:
                 section = m.group(1)

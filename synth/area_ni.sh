@@ -17,7 +17,10 @@
 #   NI_AREA_FLOWS   Yosys flows per shape (default "gen ice ecp")
 #   NI_AREA_BB      modules black-boxed besides the table (e.g. mt_ni_deps: the rest of a
 #                   shape whose chain state is too slow to synthesize; its cells are then
-#                   not counted)
+#                   not counted; mt_ni_deps is then synthesized alone, generic, with the
+#                   shape's engines and chaining, and listed below the table)
+#   NI_AREA_DEPS    0: not that synthesis of mt_ni_deps alone (default 1)
+#   NI_AREA_TIMEOUT seconds per Yosys run (default 0: none); a run that times out shows "-"
 #   NI_AREA_HIER    1: also a generic synth without -flatten, its cells per module written
 #                   to BUILD/ni/area/hier_<shape>_<N>.md (where the area goes)
 # Runs one Yosys job at a time, under nice.
@@ -53,10 +56,11 @@ PY
 # yosys_run LOG SCRIPT: one Yosys job under nice; prints its wall seconds
 yosys_run() {
   local t0=$SECONDS
-  nice yosys -q -p "$2" >"$1" 2>&1 || { echo "yosys failed: $1" >&2; tail -5 "$1" >&2; }
+  timeout "${NI_AREA_TIMEOUT:-0}" nice yosys -t -p "$2" >"$1" 2>&1 || { echo "yosys failed or timed out: $1" >&2; tail -3 "$1" >&2; }
   echo $((SECONDS - t0))
 }
 
+NOTES=""
 echo "| N | shape | E | M | chained | layout | table depth x width | table bits | generic cells (logic, no table) | of which FFs | iCE40 LUT4 | iCE40 FF | iCE40 carry | ECP5 LUT4 | ECP5 FF | ECP5 carry | Yosys wall s (gen/ice/ecp) |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for N in $NS; do
@@ -79,7 +83,8 @@ print(j['width'], j['depth'], j['children'], w['flow'], w['step'], w.get('parent
     [[ " $FLOWS " == *" gen "* ]] && tg=$(yosys_run $D/gen_$x.log "$PRE; synth -top mt_ni -flatten; tee -q -o $D/gen_$x.txt stat")
     [[ " $FLOWS " == *" ice "* ]] && ti=$(yosys_run $D/ice_$x.log "$PRE; synth_ice40 -top mt_ni; tee -q -o $D/ice_$x.txt stat")
     [[ " $FLOWS " == *" ecp "* ]] && te=$(yosys_run $D/ecp_$x.log "$PRE; synth_ecp5 -top mt_ni; tee -q -o $D/ecp_$x.txt stat")
-    v() { [[ -f $2 ]] && awk "$1" "$2" || echo -; }
+    # a value from a stat file (yosys -t stamps each line: the stamp is dropped)
+    v() { [[ -f $2 ]] && sed 's/^\[[0-9.]*\] //' "$2" | awk "$1" || echo -; }
     gc=$(v '/Number of cells/ {v=$4} END {print v}' $D/gen_$x.txt)
     gf=$(v '/\$_.*DFF/ {s+=$2} END {print s+0}' $D/gen_$x.txt)
     il=$(v '/SB_LUT4/ {v=$2} END {print v+0}' $D/ice_$x.txt)
@@ -93,5 +98,14 @@ print(j['width'], j['depth'], j['children'], w['flow'], w['step'], w.get('parent
       th=$(yosys_run $D/hier_$x.log "$PRE; synth -top mt_ni; tee -q -o $D/hier_$x.txt stat")
       synth/area_hier.py $D/hier_$x.txt "$s, N = $N, generic synth without -flatten, $th s" >$D/hier_$x.md
     fi
+    if [[ " ${NI_AREA_BB:-} " == *" mt_ni_deps "* && ${NI_AREA_DEPS:-1} == 1 ]]; then
+      # the black-boxed per-flow state alone: TIW, CntW as mt_ni derives them
+      TIW=$(python3 -c "import math;print(max(1,math.ceil(math.log2($DEP))))"); CW=$(python3 -c "import math;print(math.ceil(math.log2($CH+1)))")
+      td=$(yosys_run $D/deps_$x.log "read_verilog -sv rtl/mt_common_pkg.sv rtl/mt_ni_deps.sv; chparam -set MaxFlows $N -set TIW $TIW -set CntW $CW -set NE $E -set Children $CH -set Chain $([[ $CHN == 1 && $E -gt 1 ]] && echo 1 || echo 0) mt_ni_deps; hierarchy -top mt_ni_deps; synth -top mt_ni_deps; tee -q -o $D/deps_$x.txt stat")
+      NOTES="$NOTES
+mt_ni_deps alone ($s, N = $N): $(v '/Number of cells/ {v=$4} END {print v}' $D/deps_$x.txt) generic cells, $(v '/\$_.*DFF/ {s+=$2} END {print s+0}' $D/deps_$x.txt) FFs, $td s"
+    fi
   done
 done
+[[ -n $NOTES ]] && echo "$NOTES"
+true
