@@ -5,7 +5,10 @@
 # memory bits (`proc; stat` before any memory mapping), per style/README.md §15.
 # Knobs (environment): ROUTER_AREA_SETS (default "default paper"); ROUTER_AREA_FLOWS (default
 # "gen": the generic synthesis; "ice" and "ecp" add synth_ice40 / synth_ecp5 with mt_rt_ram
-# black-boxed as well, LUT4 / FF / carry cells; slow: about 12 to 25 min each on this 2-core machine).
+# black-boxed as well, LUT4 / FF / carry cells; ROUTER_AREA_MEM_GB caps the memory of those
+# runs (default 8: an uncapped synth_ice40 of the default set grew to 21.7 GB and was killed by
+# the kernel's OOM killer on this 24-GB machine, 2026-11-24; docs/area.md); their logs are
+# time-stamped (yosys -t) to show the pass that failed.
 # Output: build/area_router.txt (every Yosys run under nice, with its wall seconds)
 set -u
 cd "$(dirname "$0")/.."
@@ -28,8 +31,10 @@ for set in "default:" "paper:$paper"; do
     [[ " $FLOWS " == *" $fl "* ]] || continue
     tool=synth_ice40; [[ $fl == ecp ]] && tool=synth_ecp5
     t0=$SECONDS
-    nice yosys -q -p "read_verilog -sv $RTL; $ch blackbox mt_rt_ram; hierarchy -top mt_router; chformal -remove; $tool -top mt_router; tee -q -o build/area/${name}_$fl.txt stat" >build/area/${name}_$fl.log 2>&1 || { echo "yosys $fl failed for $name"; tail -5 build/area/${name}_$fl.log; exit 1; }
+    ( ulimit -v $(( ${ROUTER_AREA_MEM_GB:-8} * 1024 * 1024 )); nice yosys -t -p "read_verilog -sv $RTL; $ch blackbox mt_rt_ram; hierarchy -top mt_router; chformal -remove; $tool -top mt_router; tee -q -o build/area/${name}_$fl.txt stat" ) >build/area/${name}_$fl.log 2>&1 \
+      || { echo "$name $tool failed after $((SECONDS - t0)) s (memory cap ${ROUTER_AREA_MEM_GB:-8} GB); last pass: $(grep -E '^\[[0-9.]+\] [0-9]+\.[0-9.]* [A-Z]' build/area/${name}_$fl.log | tail -1)" | tee -a "$out"; continue; }
     t=$((SECONDS - t0))
+    sed -i 's/^\[[0-9.]*\] //' build/area/${name}_$fl.txt
     f=build/area/${name}_$fl.txt
     if [[ $fl == ice ]]; then
       echo "$name iCE40 (synth_ice40, mt_rt_ram black-boxed) | SB_LUT4 $(awk '/SB_LUT4/ {v=$2} END {print v+0}' $f) | SB_DFF* $(awk '/SB_DFF/ {s+=$2} END {print s+0}' $f) | SB_CARRY $(awk '/SB_CARRY/ {v=$2} END {print v+0}' $f) | mt_rt_ram $(awk '/mt_rt_ram/ {v=$2} END {print v+0}' $f) | $t s" >>"$out"
