@@ -100,9 +100,12 @@ t-router-formal: | deps-ok
 TEST_STEPS += t-router-formal
 FORMAL_STEPS += formal-router
 
-# ---- area (Yosys) ----
+# ---- area (Yosys): the generic cells of both sets; ROUTER_AREA_FLOWS="gen ice ecp" adds the
+# iCE40 and ECP5 mappings (slow, docs/area.md), ROUTER_AREA_SETS picks the sets ----
+ROUTER_AREA_SETS  ?= default paper
+ROUTER_AREA_FLOWS ?= gen
 area-router: $(BUILD)/multitree | deps-ok
-	@synth/area_router.sh
+	@ROUTER_AREA_SETS="$(ROUTER_AREA_SETS)" ROUTER_AREA_FLOWS="$(ROUTER_AREA_FLOWS)" synth/area_router.sh
 AREA_STEPS += area-router
 
 # ---- C model: t-c-router_golden (automatic, ASan) replays tb/golden/router/ (docs/golden.md);
