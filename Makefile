@@ -101,7 +101,7 @@ test: deps
 	@MAKE="$(MAKE)" scripts/run_tests.sh $(TEST_STEPS)
 
 # the RTL step co-simulates the 4x4 torus (Verilator, hierarchical: mt_node Verilated once,
-# with waveforms of the top: links, local ports, memory ports, NI status)
+# with waveforms of the links and of every node's ports: router links, memory ports, NI status)
 demo: deps $(BUILD)/multitree
 	@scripts/demo.sh $(BUILD) '$(MAKE) --no-print-directory NET_FST=1 NET_HIER=1 $(BUILD)/obj_net_fst_hier_t4x4_demo/cosim_net'
 

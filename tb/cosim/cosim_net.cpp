@@ -845,6 +845,9 @@ int main(int argc, char **argv) {
       cs.tr->dumpvars(99, sc);
       q = *end ? end + 1 : end;
     }
+    // a hierarchical build creates its nodes' libraries at the first eval(); tracing them
+    // before that dereferences a null model (Verilator 5.006), so evaluate once first (no edge)
+    d->eval();
     d->trace(cs.tr.get(), 99);
     cs.tr->open(fst);
   }
