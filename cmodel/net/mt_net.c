@@ -284,6 +284,15 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     return NULL;
   }
   np.reduce_chain = c->ni_chain;
+  np.stage_after = c->ni_stage_after;
+  /* the stager's area: a slot of the buffer's size per child slot after the buffer */
+  const uint64_t stage_words = c->ni_stage_after ? (uint64_t)(s->bytes / 4) * (uint64_t)n->ly.fmt.children : 0;
+  if (c->ni_stage_after && (uint64_t)s->bytes * (1u + (uint64_t)n->ly.fmt.children) > 0xFFFFFFFFull) {
+    mt_fail(e, "ni_stage_after=%u: the staging area (%d child slots x %llu bytes) does not fit the NI's 32-bit addresses; set ni_stage_after=0",
+            c->ni_stage_after, n->ly.fmt.children, (unsigned long long)s->bytes);
+    mt_net_free(n);
+    return NULL;
+  }
   np.fmt = n->ly.fmt;
   if (mt_ni_check_params(&np, e)) {
     name_keys(e);
@@ -336,8 +345,10 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     cf->elem = (uint32_t)n->ly.elem;
     cf->nop_bytes = (uint32_t)n->ly.nop_bytes;
     cf->wd_limit = c->wd_limit;
+    cf->stage_base = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
+    cf->stage_slot = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
     n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
-    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
+    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4 + stage_words, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
       free(img);
       mt_net_free(n);
       return NULL;

@@ -193,7 +193,8 @@ static void unplan(Planned &p) {
 
 // the RTL's NI: one receive engine, one memory port
 static int rtl_ni(mt_net_cfg *cfg, mt_err *e) {
-  return mt_net_cfg_set(cfg, "ni_rx_engines=1", e) || mt_net_cfg_set(cfg, "ni_mem_ports=1", e) ? -1 : 0;
+  // the RTL NI has no stager yet (docs/ni.md "Staging"): the C model runs without it
+  return mt_net_cfg_set(cfg, "ni_rx_engines=1", e) || mt_net_cfg_set(cfg, "ni_mem_ports=1", e) || mt_net_cfg_set(cfg, "ni_stage_after=0", e) ? -1 : 0;
 }
 
 // The C network of run r on hardware hw: plans (on the case's topology, which must be the
