@@ -197,12 +197,8 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
     s->sgl0 = calloc(FC * MT_NI_SG_H, 4);
     s->sgh0 = calloc(FC * MT_NI_SG_H, 4);
     s->sgs = calloc(FC, 2);
-    if (!s->sgb || !s->sgc || !s->sgl0 || !s->sgh0 || !s->sgs) {
-      mt_ni_free(s);
-      return mt_fail(e, "out of memory");
-    }
   }
-  if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
+  if ((p->stage_after && (!s->sgb || !s->sgc || !s->sgl0 || !s->sgh0 || !s->sgs)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) {
     mt_ni_free(s);
     return mt_fail(e, "out of memory");

@@ -821,6 +821,15 @@ const uint32_t *mt_net_input(const mt_net *n, int node) { return n->input[node];
 uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
 int mt_net_nodes(const mt_net *n) { return n->N; }
 unsigned mt_net_mem_ports(const mt_net *n) { return n->nmp; }
+void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes) {
+  *out = *rep = 0;
+  *nodes = 0;
+  for (int i = 0; i < n->N; i++) {
+    *out += n->ni[i].sg_out;
+    *rep += n->ni[i].sg_rep;
+    *nodes += n->ni[i].sg_out != 0;
+  }
+}
 const mt_layout *mt_net_layout(const mt_net *n) { return &n->ly; }
 uint32_t mt_net_router_wd_limit(const mt_net *n) { return n->c.wd_limit ? n->rwd : 0; }
 const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node) { return &n->ncfg[node]; }
