@@ -58,6 +58,11 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
        * engines, two flows, each waiting on the other: issue #11, ni_mem_sweep): admit it
        * only once child k-1's completed prefix covers it, so that it never waits in BUSY */
       if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[mt_ni_fc(s, fi, (unsigned)k - 1)] < r->addr - ea + r->len) ok = 0;
+      /* stager: never chained behind a child with staged units (its data come back through
+       * the one replay stream only when due: a packet waiting for them in BUSY could hold
+       * the engines the replay needs; make soak seed 1 run 848 with ni_stage_after=1) */
+      for (uint32_t j = c0; ok && s->sgc && j < (uint32_t)k; j++)
+        if (s->sgc[mt_ni_fc(s, fi, j)]) ok = 0;
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
@@ -79,6 +84,13 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
     else if (s->grx[fi]) wait = 1;
   }
   if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea || (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
+  /* stager: a replayed unit only when strictly due (child cnt, never chained ahead): it
+   * must never wait in BUSY, the one replay stream would be held */
+  if (!look_code && !wait && r->s == s->nstreams && kk != (int)s->cnt[fi]) {
+    wait = 1;
+    w->rx_chain_k[e] = -1;
+    w->rx_chain_pe[e] = -1;
+  }
   /* stager: a reduce unit of a child that has not started, next in its arrival order from
    * the chunk's start, is staged out instead of waiting (mt_ni_stage.c); never a replay */
   if (!look_code && wait && s->sgon && !w->sg_claim && r->op == MT_OP_REDUCE && kk > (int)s->cnt[fi] &&

@@ -7,7 +7,7 @@
  *             head, the engines' LOOK stages not-due reduce units (look_up in mt_ni_depktz.c):
  *             the engine pops the unit and writes it, as it writes a gather, to
  *             stage_base + k * stage_slot + its address (k its child slot), until a due unit
- *             is admitted again. Only a child that has not started (k > cnt, k >= act), in per (flow, slot) a claimed and a written
+ *             (then on until the next start). Only a child that has not started (k > cnt, k >= act), in per (flow, slot) a claimed and a written
  *             byte count (sgc, sgb) and the head (src, chunk address) are enough.
  *  replay     one (flow, slot) per cycle is looked at (sgp); one whose staged prefix is all
  *             written offers its first range as a message head (op Reduce, its src, the range) on the replay stream R, the last in every engine's list. An
@@ -117,10 +117,11 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
       s->sg_out++;
     } else s->sgb[x] += r->len;
   }
-  /* stall T cycles with a not-due head: stage; a due unit from the network: stop */
+  /* stall T cycles with a not-due head: stage from then on, until the next start (until
+   * 2026-11-24 a due unit from the network turned it off again, and a run that jammed again
+   * and again paid T every time: dbtree mesh:5, make soak seed 1 run 977, still stopped on
+   * the watchdog with T = 20,000) */
   if (w->rx_look_wait && s->wd >= p->stage_after) s->sgon = 1;
-  for (uint32_t em = w->rx_look_go & ~w->rx_look_stg; em; em &= em - 1u)
-    if (s->rx[__builtin_ctz(em)].s != R) s->sgon = 0;
   /* replay: one (flow, slot) looked at per cycle; one whose staged units are all written
    * offers its first range */
   if (s->sgst == 0 && w->running && s->nsg && !s->ej_cnt[R] && !stage_r_held(s)) {

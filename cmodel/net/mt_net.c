@@ -381,6 +381,11 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
     n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
     for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
+    /* the stager acts after at most half the NI watchdog limit: a jam must be staged out
+     * well before the watchdog calls it a deadlock (make soak seed 1 run 629: hd with a
+     * drawn wd_limit of 11,968 stopped before the default T = 20,000 was reached) */
+    if (c->wd_limit && c->ni_stage_after && n->wd / 2u >= 1u && c->ni_stage_after > n->wd / 2u)
+      for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
   }
   /* links: every directed network link of the topology gets a delay line */
   n->nsl = sw ? n->swn.nl : t->n_links;

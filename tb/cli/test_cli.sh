@@ -94,11 +94,15 @@ if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "F
 # not-due units staged out, replayed when due, correct sums (docs/ni.md "Staging")
 # the stager with T = 1 (make soak seed 2 runs 419 and 439: a unit merged into a staged range
 # while that range was offered, so the replay streamed more flits than its head announced:
-# error 9 until 2026-11-24) and the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without
-# the stager, correct with the default)
+# error 9 until 2026-11-24), the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without
+# the stager, correct with the default), seed 1 run 848 with T = 1 (a chained packet waited
+# in BUSY for a staged predecessor: deadlock until 2026-11-24) and run 977 with the default
+# (the stager turned off after each due unit and paid T per jam: watchdog until 2026-11-24)
 for c in "sim --topo mesh:6x3 --algo dbtree --bytes 5040 --dtype fp32 --seed 1408379391 --flow packet --config small --set num_vcs=4 --set vc_depth=6 --set ej_depth=9 --set subpkt_flits=2 --set mem_lat_max=2 --set ni_sq=3 --set ni_rq=12 --set ni_rx_engines=1 --set ni_mem_ports=1 --set ni_stage_after=1" \
          "sim --topo mesh:6x4 --algo dbtree --bytes 15956 --dtype fp32 --seed 0 --flow message --config paper --set payload_w=512 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=64 --set mem_lat_max=2 --set ni_sq=1 --set ni_rx_engines=1 --set link_lat=65 --set ni_stage_after=1" \
-         "sim --topo mesh:7 --algo dbtree --bytes 48 --dtype fp32 --seed 4294967295 --flow message --config paper --set vc_depth=65535 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set ni_sq=3 --set ni_rq=6"; do
+         "sim --topo mesh:7 --algo dbtree --bytes 48 --dtype fp32 --seed 4294967295 --flow message --config paper --set vc_depth=65535 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set ni_sq=3 --set ni_rq=6" \
+         "sim --topo torus:3x2x3 --algo multitree --bytes 15212 --dtype fp32 --seed 4294967295 --flow packet --config small --set ej_depth=18 --set pkt_bytes=48 --set step_prio=1 --set mem_p_ready=30 --set ni_sq=3 --set ni_rq=2 --set ni_mem_ports=12 --set wd_limit=28828 --set ni_stage_after=1" \
+         "sim --topo mesh:5 --algo dbtree --bytes 4320 --dtype fp32 --seed 4294967295 --flow packet --config small --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set step_prio=0 --set mem_lat_max=3 --set ni_sq=1 --set link_lat=15 --set wd_limit=40600"; do
   # shellcheck disable=SC2086
   if "$BIN" $c 2>&1 | grep -q "result correct on every node"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: stager: $c"; fi
 done
