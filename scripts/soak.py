@@ -294,12 +294,15 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))
     elif r.random() < 0.3:
         s["max_cycles"] = r.choice([WD_OFF_MAX_CYCLES, 10 ** 9, 18446744073709549568])
+    # the NI stager (docs/ni.md "Staging"): drawn last, so the draws above stay those of the
+    # soaks before the key existed (the same seed gives the same runs but for this --set)
+    pick("ni_stage_after", lambda: r.choice([0, 0, 1, 20000, small(r, 1, 5000, (1,))]))
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
-              "link_lat", "wd_limit", "max_cycles")
+              "link_lat", "wd_limit", "max_cycles", "ni_stage_after")
 
 
 def fmt_val(v):

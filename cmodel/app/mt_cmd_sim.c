@@ -189,6 +189,15 @@ int mt_app_sim(const mt_app_opts *o) {
          r.correct ? "result correct on every node" : "RESULT WRONG");
   printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
          r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
+  {
+    /* only when the stager did something: runs it never touches print what they did before */
+    uint64_t so, sr;
+    int sn;
+    mt_net_stage_stats(net, &so, &sr, &sn);
+    if (so)
+      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays\n", cfg.ni_stage_after,
+             (unsigned long long)so, sn, (unsigned long long)sr);
+  }
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct) {
     fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);

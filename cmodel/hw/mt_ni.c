@@ -13,6 +13,7 @@
 #include "hw/mt_ni_entry_dec.c"
 #include "hw/mt_ni_dma.c"
 #include "hw/mt_ni_pktz.c"
+#include "hw/mt_ni_stage.c"
 #include "hw/mt_ni_depktz.c"
 #include "hw/mt_ni_ejbuf.c"
 #include "hw/mt_ni_issue.c"
@@ -54,6 +55,7 @@ void mt_ni_default_params(mt_ni_params *p) {
   p->addr_w = 12;
   p->size_w = 13;
   p->children = 4;
+  p->stage_after = 0;
 }
 
 int mt_ni_entry_bits(const mt_ni_params *p) {
@@ -108,7 +110,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->ne = p->rx_engines ? p->rx_engines : 1;
   s->nmp = p->mem_ports ? p->mem_ports : 1;
   s->ses = s->nstreams / s->ne;
-  s->tq_depth = p->nlocal * p->sq + s->ne * p->rq;
+  s->tq_depth = p->nlocal * p->sq + s->ne * p->rq + (p->stage_after ? p->ej_depth : 0u); /* stager: reads for room in R */
   {
     const unsigned L = p->nlocal, E = s->ne;
     if (s->nmp == 1) {
@@ -118,6 +120,11 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
       }
       s->na[0] = (uint8_t)(L + E);
       for (unsigned e2 = 0; e2 < E; e2++) s->wport[e2] = 0;
+      if (p->stage_after) { /* the stager: last requester of the one port (reads) */
+        s->ag[0][L + E] = (uint8_t)(L + E);
+        s->agm[0][L + E] = 1;
+        s->na[0] = (uint8_t)(L + E + 1);
+      }
     } else {
       for (unsigned l = 0; l < L; l++) {
         s->na[l] = 1;
@@ -136,6 +143,11 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
           s->agm[L + E + e2][0] = 2;
           s->wport[e2] = (uint8_t)(L + E + e2);
         }
+      }
+      if (p->stage_after) { /* the stager: second requester of port L, engine 0's (read) port */
+        s->ag[L][1] = (uint8_t)(L + E);
+        s->agm[L][1] = 1;
+        s->na[L] = 2;
       }
     }
   }
@@ -165,7 +177,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->ridx = calloc(F, 4);
   s->gidx = calloc(F, 4);
   s->rxb = calloc(F, 4);
-  s->ej = calloc((size_t)s->nstreams * p->ej_depth, sizeof(mt_flit));
+  s->ej = calloc((size_t)(s->nstreams + 1u) * p->ej_depth, sizeof(mt_flit)); /* + the stager's replay stream */
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
   if (p->reduce_chain) {
     const size_t FC = F * (size_t)p->children;
@@ -178,7 +190,15 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
       return mt_fail(e, "out of memory");
     }
   }
-  if (!s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
+  if (p->stage_after) {
+    const size_t FC = F * (size_t)p->children;
+    s->sgb = calloc(FC, 4);
+    s->sgc = calloc(FC, 4);
+    s->sgl0 = calloc(FC * MT_NI_SG_H, 4);
+    s->sgh0 = calloc(FC * MT_NI_SG_H, 4);
+    s->sgs = calloc(FC, 2);
+  }
+  if ((p->stage_after && (!s->sgb || !s->sgc || !s->sgl0 || !s->sgh0 || !s->sgs)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) {
     mt_ni_free(s);
     return mt_fail(e, "out of memory");
@@ -202,6 +222,13 @@ void mt_ni_free(mt_ni *s) {
   free(s->ppl);
   free(s->pph);
   s->pb = s->pwm = s->ppl = s->pph = NULL;
+  free(s->sgb);
+  free(s->sgc);
+  free(s->sgl0);
+  free(s->sgh0);
+  free(s->sgs);
+  s->sgb = s->sgc = s->sgl0 = s->sgh0 = NULL;
+  s->sgs = NULL;
   free(s->ridx);
   free(s->gidx);
   free(s->rxb);
@@ -334,6 +361,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
   /* evaluate: this cycle's combinational values */
   mt_ni_entry_dec_eval(s, in, &w); /* table words -> entries E (port A), B (port B) */
   mt_ni_pktz_eval(s, &w);          /* packetisers: busy, read requests, flits to send */
+  mt_ni_stage_eval(s, &w);         /* stager: replay head offered, read request */
   mt_ni_depktz_eval(s, in, &w);    /* engines: requests, frame check, pick, look-up, done */
   mt_ni_ejbuf_eval(s, in, &w);     /* ejection overflow */
   mt_ni_dma_eval(s, in, &w);       /* memory responses -> requesters; arbiters: grants */
@@ -342,11 +370,12 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
 
   /* update: the rising edge */
   outputs_clear(s);
-  mt_ni_dma_update(s, &w);        /* request registers, tag FIFOs */
+  mt_ni_dma_update(s, in, &w);    /* request registers, tag FIFOs */
   mt_ni_reduce_update(s, in, &w); /* adders' output register -> wq; response + inq -> adders */
   mt_ni_pktz_update(s, in, &w);   /* reads, data FIFOs, flits out, credits, activation */
-  mt_ni_depktz_update(s, &w);     /* engines' queues and state */
+  mt_ni_depktz_update(s, in, &w); /* engines' queues and state */
   mt_ni_deps_update(s, &w);       /* per-flow counters, scan records */
+  mt_ni_stage_update(s, in, &w);  /* stager: staged counters, replay stream pushes */
   mt_ni_ejbuf_update(s, in, &w);  /* ejection FIFOs, credit pulses */
   mt_ni_issue_update(s, &w);      /* control state, errors, head index */
   mt_ni_lockstep_update(s, &w);

@@ -32,6 +32,7 @@ extern "C" {
 #define MT_NI_EW 4                     /* table word: up to 256 bits */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
+#define MT_NI_SG_H 8                   /* stager: staged ranges per (flow, child slot) */
 
 /* Error codes (err_code) MT_NI_E_<NAME> and control states (status st) MT_NI_ST_<NAME>: the
  * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/ni.md). */
@@ -81,7 +82,16 @@ typedef struct {
    * (so a waiting packet never holds an engine its predecessors need); each flit waits for
    * k-1's completed prefix of the chunk to cover it. */
   unsigned reduce_chain;
-  /* test only: 0 = exact model. 1: lockstep estimate one cycle too long */
+  /* stager (docs/ni.md "Staging not-due units"; no RTL yet): 0 = none (the NI without the
+   * block, cycle for cycle). T > 0: once the NI has made no progress for T cycles (the
+   * watchdog's stall counter) while an engine's LOOK found a reduce unit not due, such units
+   * are popped and written to the staging area (input stage_base; child slot k of a flow at
+   * stage_base + k * stage_slot + the unit's address), until a due unit is admitted again.
+   * A per (flow, slot) byte count and head (src, chunk address) replay them later, through
+   * the engines, on one extra stream (index nstreams) as if they came from the network. */
+  unsigned stage_after;
+  /* test only: 0 = exact model. 1: lockstep estimate one cycle too long. 2: the stager's
+   * replayed units are taken as due even when they are not (replay out of order) */
   unsigned perturb;
 } mt_ni_params;
 
@@ -102,6 +112,7 @@ typedef struct {
   uint32_t base_units, rem_units, elem; /* chunk tiling (compact layout) */
   uint32_t nop_bytes;                   /* compact: NOP estimate in bytes */
   uint32_t wd_limit;                    /* 0 = off */
+  uint32_t stage_base, stage_slot;      /* stager: staging area (byte address) and bytes per child slot */
   uint16_t nbr_tx[MT_NI_MAX_PORTS];     /* compact: node behind output port p */
   uint16_t nbr_rx[MT_NI_MAX_PORTS];     /* compact: node that sends to us through its port p */
   /* processor */
@@ -151,6 +162,9 @@ typedef struct {
    * predecessor k-1 was active in engine pe; wa = this message's writes accepted */
   uint32_t cpos, pe, wa;
   uint8_t chn;
+  /* stager: this message is a not-due unit being staged out (written at addr + woff) */
+  uint8_t stg;
+  uint32_t woff;
   /* chained packet unit (reduce_chain, shorter than the chunk): its flits wait for the
    * predecessor child's completed prefix of the chunk; cbase = the chunk's address */
   uint8_t pk, whole;
@@ -180,7 +194,7 @@ typedef struct {
   unsigned ne, nmp, ses; /* engines, memory ports, streams per engine */
   /* requesters of each memory port, in round-robin order: agent a < L is sender a,
    * a >= L engine a - L; mode 0 reads and writes (writes first), 1 reads only, 2 writes only */
-  uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L];
+  uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L + 1], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L + 1];
   uint8_t wport[MT_NI_MAX_L]; /* the port that carries engine e's writes */
   /* table memory and its registered read ports: A (scan/issue), B one per engine (look-up) */
   uint64_t *tbl; /* [tbl_depth * MT_NI_EW] */
@@ -204,7 +218,7 @@ typedef struct {
   uint16_t cred[MT_NI_MAX_L][MT_NI_MAX_VCS];
   /* ejection FIFOs [stream][slot] */
   mt_flit *ej;
-  uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS];
+  uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS + 1], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS + 1]; /* + the stager's replay stream */
   mt_ni_rx rx[MT_NI_MAX_L];
   /* memory ports: request registers, round-robin pointers, tag FIFOs [nmp][tq_depth] */
   uint8_t rq_v[MT_NI_MAX_MP], rq_we[MT_NI_MAX_MP];
@@ -225,9 +239,21 @@ typedef struct {
   uint32_t obi[2], obm[2]; /* their valid injection / memory ports */
   uint8_t obc[2];          /* their ej_credit had a pulse */
   uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
-  uint64_t engm[MT_NI_MAX_L];       /* streams of engine e (bit = stream) */
-  uint64_t ejnz;                    /* streams whose ejection FIFO is not empty */
-  uint32_t apm[2 * MT_NI_MAX_L][3]; /* agent a, mode: the memory ports it requests on */
+  uint64_t engm[MT_NI_MAX_L];           /* streams of engine e (bit = stream) */
+  uint64_t ejnz;                        /* streams whose ejection FIFO is not empty */
+  uint32_t apm[2 * MT_NI_MAX_L + 1][3]; /* agent a, mode: the memory ports it requests on */
+  /* stager (p.stage_after > 0; mt_ni_stage.c): agent L + E of memory port 0 (M = 1) or L
+   * (engine 0's read port); replay stream R = nstreams (ejection FIFO slot nstreams, no
+   * credits), in every engine's list after its own streams */
+  uint8_t sgon;                               /* stalled T cycles with a not-due head: stage not-due units */
+  uint8_t sgst;                               /* 0 scan, 1 head offered on R, 2 streaming the body into R */
+  uint32_t *sgb, *sgc;                        /* per (flow, slot): bytes staged (written), claimed (admitted) */
+  uint32_t *sgl0, *sgh0;                      /* per (flow, slot) MT_NI_SG_H staged ranges [lo, hi) of buffer addresses (hi 0: free) */
+  uint16_t *sgs;                              /* per (flow, slot): the child's node id (the replay head's src) */
+  uint32_t nsg;                               /* (flow, slot) entries with claimed bytes */
+  uint32_t sgp;                               /* scan pointer: next (flow, slot) to offer */
+  uint32_t sgx, sgq, sga, sgl, sgj, sgn, sgo; /* replay: entry, range, address, bytes, reads granted, flits, outstanding */
+  uint64_t sg_out, sg_rep;                    /* statistics: units staged out, replays admitted */
 } mt_ni;
 
 int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);

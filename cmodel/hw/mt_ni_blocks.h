@@ -23,6 +23,7 @@
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
+ *   mt_ni_stage.c      (none yet: C model only) mt_ni_stage_eval, mt_ni_stage_update
  *   mt_ni_lockstep.c   mt_ni_lockstep.sv and    mt_ni_lockstep_update, mt_ni_timestep_update
  *                      mt_ni_timestep.sv        (both counters tiny: one file)
  *   mt_ni_table.c      mt_ni_table.sv           mt_ni_table_update
@@ -43,7 +44,8 @@
 /* grant kinds of a memory port (gnt_kind) */
 enum { MT_NI_GNT_TX = 0,
        MT_NI_GNT_RX_WR = 1,
-       MT_NI_GNT_RX_RD = 2 };
+       MT_NI_GNT_RX_RD = 2,
+       MT_NI_GNT_SG = 3 }; /* the stager's read of a staged flit */
 
 typedef struct {
   /* ---- state summaries of the registers before the edge (mt_ni_step) ---- */
@@ -92,11 +94,20 @@ typedef struct {
   mt_head_info rx_hd[MT_NI_MAX_L];   /* the picked stream's head (valid when rx_pick >= 0) */
   uint32_t rx_look_go;               /* LOOK: message accepted -> BUSY (look_go_o) */
   uint32_t rx_look_wait;             /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
+  uint32_t rx_look_stg;              /* LOOK: not due, staged out instead (also in rx_look_go) */
   int rx_chain_k[MT_NI_MAX_L];       /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
   int rx_chain_pe[MT_NI_MAX_L];      /* reduce_chain: engine adding the predecessor child, or -1 */
   uint32_t rx_done;                  /* done_o: the engine's message is complete */
   uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge */
   uint32_t ej_pop[MT_NI_MAX_L];      /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
+
+  /* ---- mt_ni_stage (the stager, p.stage_after > 0) ---- */
+  int sg_ravail; /* the replay head on stream R may be picked (offered, no engine on R) */
+  int sg_claim;  /* an engine stages a unit out at this edge (at most one per edge) */
+  int sg_rq;     /* the stager asks for a read of a staged flit */
+  int sg_gnt;    /* ... granted at this edge */
+  int sg_rsp;    /* a response for the stager this cycle ... */
+  int sg_rport;  /* ... on this memory port */
 
   /* ---- mt_ni_ejbuf ---- */
   uint32_t ej_full; /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */

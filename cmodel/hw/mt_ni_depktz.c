@@ -27,7 +27,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const mt_ni_rx *r = &s->rx[e];
   const mt_ni_entry *B = w->eb[e];
-  int look_code = 0, wait = 0;
+  int look_code = 0, wait = 0, kk = -1;
   unsigned f = r->flow, fi = mt_ni_fi(s, f);
   uint32_t ea = B->addr, es = B->size;
   if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
@@ -39,6 +39,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
         k = c;
         break;
       }
+    kk = k;
     if (k < 0) look_code = MT_NI_E_RX_SRC;
     else if (p->reduce_chain && NE > 1 && !(r->addr == ea && r->len == es)) {
       /* packet unit: child cnt's at once; child k > cnt once k-1 started, if no child in
@@ -57,6 +58,11 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
        * engines, two flows, each waiting on the other: issue #11, ni_mem_sweep): admit it
        * only once child k-1's completed prefix covers it, so that it never waits in BUSY */
       if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[mt_ni_fc(s, fi, (unsigned)k - 1)] < r->addr - ea + r->len) ok = 0;
+      /* stager: never chained behind a child with staged units (its data come back through
+       * the one replay stream only when due: a packet waiting for them in BUSY could hold
+       * the engines the replay needs; make soak seed 1 run 848 with ni_stage_after=1) */
+      for (uint32_t j = c0; ok && s->sgc && j < (uint32_t)k; j++)
+        if (s->sgc[mt_ni_fc(s, fi, j)]) ok = 0;
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
@@ -78,6 +84,27 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
     else if (s->grx[fi]) wait = 1;
   }
   if (!look_code && (r->len == 0 || (r->len & 3u) || r->addr < ea || (uint64_t)r->addr + r->len > (uint64_t)ea + es)) look_code = MT_NI_E_RX_RANGE;
+  /* stager: a replayed unit only when strictly due (child cnt, never chained ahead): it
+   * must never wait in BUSY, the one replay stream would be held */
+  if (!look_code && !wait && r->s == s->nstreams && kk != (int)s->cnt[fi]) {
+    wait = 1;
+    w->rx_chain_k[e] = -1;
+    w->rx_chain_pe[e] = -1;
+  }
+  /* stager: a reduce unit of a child that has not started, next in its arrival order from
+   * the chunk's start, is staged out instead of waiting (mt_ni_stage.c); never a replay */
+  if (!look_code && wait && s->sgon && !w->sg_claim && r->op == MT_OP_REDUCE && kk > (int)s->cnt[fi] &&
+      kk >= (int)s->act[fi] && r->s != s->nstreams && mt_ni_stage_fits(s, mt_ni_fc(s, fi, (unsigned)kk), r->addr, r->len)) {
+    wait = 0;
+    w->sg_claim = 1;
+    w->rx_look_stg |= 1u << e;
+    w->rx_chain_k[e] = kk;
+  }
+  /* test only (perturb 2): a broken stager that replays a staged unit before it is due */
+  if (!look_code && wait && p->perturb == 2 && r->s == s->nstreams && kk >= 0) {
+    wait = 0;
+    w->rx_chain_k[e] = kk;
+  }
   if (look_code) mt_ni_set_err(w, look_code);
   else if (wait) w->rx_look_wait |= 1u << e;
   else w->rx_look_go |= 1u << e;
@@ -119,24 +146,29 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   }
   /* IDLE: pick a stream (round robin); its front must be a head; the head's flow names
    * the entry to read on port B */
+  int ravail_taken = 0;
   for (unsigned e = 0; e < NE; e++) {
     const mt_ni_rx *r = &s->rx[e];
     w->rx_pick[e] = -1;
     w->rb_d[e] = s->rb[e];
     w->ej_pop[e] = MT_NI_NO_POP;
-    if (!(w->running && r->st == 0 && (s->ejnz & s->engm[e]))) continue;
-    const unsigned ses = s->ses;
-    unsigned i = r->rr < ses ? r->rr : r->rr % ses;
-    for (unsigned k = 0; k < ses; k++) {
-      const unsigned g = s->estr[e][i];
-      if (s->ej_cnt[g]) {
+    /* the stager's replay stream R is the last of every engine's list (the lowest engine
+     * that reaches it takes it) */
+    const int rv = w->sg_ravail && !ravail_taken;
+    if (!(w->running && r->st == 0 && ((s->ejnz & s->engm[e]) || rv))) continue;
+    const unsigned ses = s->ses, n = ses + (p->stage_after ? 1u : 0u);
+    unsigned i = r->rr < n ? r->rr : r->rr % n;
+    for (unsigned k = 0; k < n; k++) {
+      const unsigned g = i < ses ? s->estr[e][i] : s->nstreams;
+      if (i < ses ? s->ej_cnt[g] != 0 : rv) {
         w->rx_pick[e] = (int)g;
         w->rx_pick_l[e] = (int)i;
         break;
       }
-      if (++i == ses) i = 0;
+      if (++i == n) i = 0;
     }
     if (w->rx_pick[e] < 0) continue;
+    if ((unsigned)w->rx_pick[e] == s->nstreams) ravail_taken = 1;
     const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
     if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) {
       mt_ni_set_err(w, MT_NI_E_RX_FRAME);
@@ -151,6 +183,8 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   /* LOOK */
   w->rx_look_go = 0;
   w->rx_look_wait = 0;
+  w->rx_look_stg = 0;
+  w->sg_claim = 0;
   w->rx_done = 0;
   for (unsigned e = 0; e < NE; e++) {
     if (!(w->running && s->rx[e].st == 1)) continue;
@@ -174,7 +208,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
 
 /* grants (read: the flit into inq; write: wq popped or the gathered flit popped), writes
  * accepted, then the state machine */
-static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne, lanes = s->lanes;
   /* wa counts this message's writes accepted. With one memory port an engine finishes when
@@ -230,16 +264,22 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_wires *w) {
         r->chn = w->rx_chain_pe[e] >= 0;
         r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
         r->cpos = w->rx_chain_k[e] >= 0 ? (uint32_t)w->rx_chain_k[e] : 0;
+        r->stg = (uint8_t)((w->rx_look_stg >> e) & 1u);
+        r->woff = 0;
+        if (r->stg) { /* staged out: written as a gather is, at the child slot's place */
+          r->op = MT_OP_GATHER;
+          r->woff = in->stage_base + r->cpos * in->stage_slot;
+        }
         r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
         r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
         r->cbase = B->addr;
       } else if ((w->rx_look_wait >> e) & 1u) {
         r->st = 0;
-        r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+        r->rr = r->sl + 1 == s->ses + (p->stage_after ? 1u : 0u) ? 0 : r->sl + 1;
       }
     } else if ((w->rx_done >> e) & 1u) {
       r->st = 0;
-      r->rr = r->sl + 1 == s->ses ? 0 : r->sl + 1;
+      r->rr = r->sl + 1 == s->ses + (p->stage_after ? 1u : 0u) ? 0 : r->sl + 1;
     }
     s->rb[e] = w->rb_d[e];
     if (w->clear) {

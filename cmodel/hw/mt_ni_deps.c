@@ -52,6 +52,7 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e]; /* as mt_ni_depktz_update left it */
     const unsigned fi = mt_ni_fi(s, r->flow);
+    if (r->stg) continue; /* a unit staged out: the stager's counters (mt_ni_stage.c) */
     if ((w->rx_look_go >> e) & 1u) {
       if (p->reduce_chain && r->op == MT_OP_REDUCE && (r->whole || r->pk))
         if (s->act[fi] < r->cpos + 1) s->act[fi] = (uint8_t)(r->cpos + 1);

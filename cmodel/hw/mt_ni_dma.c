@@ -22,7 +22,10 @@ static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w)
     if (!s->tq_cnt[m]) continue;
     w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
     w->rspm |= 1u << m;
-    if (w->rsp_tag[m] >= (int)L) {
+    if (w->rsp_tag[m] == (int)(L + s->ne)) { /* the stager */
+      w->sg_rsp = 1;
+      w->sg_rport = (int)m;
+    } else if (w->rsp_tag[m] >= (int)L) {
       w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m;
       w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L);
     }
@@ -55,6 +58,7 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
       if ((w->rx_rd >> e) & 1u) cand |= s->apm[L + e][1];
       if ((w->rx_wr >> e) & 1u) cand |= s->apm[L + e][2];
     }
+    if (w->sg_rq) cand |= s->apm[L + s->ne][1];
     cand &= ~w->rqv | w->rdy;
   }
   for (uint32_t cm = cand; cm; cm &= cm - 1u) {
@@ -64,12 +68,18 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
     for (unsigned k = 1; k <= na; k++) {
       if (++i >= na) i = 0;
       const unsigned a = s->ag[m][i], md = s->agm[m][i];
-      const uint32_t rq = a < L ? w->sreq >> a : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd
-                                                                                          : w->rx_wr) >>
+      const uint32_t rq = a < L ? w->sreq >> a : a == L + s->ne ? (uint32_t)w->sg_rq
+                                                                : (md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd
+                                                                                                           : w->rx_wr) >>
           (a - L);
       if (!(rq & 1u)) continue;
       w->gnt[m] = (int)i;
       w->gntm |= 1u << m;
+      if (a == L + s->ne) { /* the stager's read of a staged flit */
+        w->gnt_kind[m] = MT_NI_GNT_SG;
+        w->sg_gnt = 1;
+        break;
+      }
       /* what the grant does: a packetiser read; an engine's write (mode 2, or mode 0 when
        * it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
       if (a < L) {
@@ -94,7 +104,7 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
 
 /* request registers (accepted -> empty; granted -> the requester's request) and tag FIFOs
  * (answered front popped; a granted read pushes its requester) */
-static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
+static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
   const uint32_t acc = w->rqv & w->rdy; /* requests accepted at this edge */
   for (uint32_t um = acc | w->rspm | w->gntm; um; um &= um - 1u) {
@@ -113,16 +123,21 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_wires *w) {
     /* a read (packetiser: flit rdj; engine: the running sum of flit popj) or an engine's
      * write of flit wj (a sum from wq, or the gathered flit) */
     const int wr = w->gnt_kind[m] == MT_NI_GNT_RX_WR;
-    const mt_ni_rx *r = a < L ? NULL : &s->rx[a - L];
+    const mt_ni_rx *r = a < L || a == L + s->ne ? NULL : &s->rx[a - L];
     uint32_t base, j, nfl, lastmask;
-    if (!r) {
+    if (a == L + s->ne) { /* the stager: flit sgj of the staged prefix of (flow, slot) sgx */
+      base = s->sga + (s->sgx % (uint32_t)s->p.children) * in->stage_slot + in->stage_base;
+      j = s->sgj;
+      nfl = s->sgn;
+      lastmask = mt_ni_last_mask(s, s->sgl);
+    } else if (!r) {
       const mt_ni_tx *t = &s->tx[a];
       base = t->addr;
       j = t->rdj;
       nfl = t->nfl;
       lastmask = t->lastmask;
     } else {
-      base = r->addr;
+      base = r->addr + (wr ? r->woff : 0u); /* a staged-out unit is written to its slot */
       j = wr ? r->wj : r->popj;
       nfl = r->nfl;
       lastmask = r->lastmask;

@@ -31,6 +31,10 @@ static inline void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
     const uint32_t q = w->ej_pop[e];
     if (q == MT_NI_NO_POP) continue;
     if (++s->ej_rd[q] == p->ej_depth) s->ej_rd[q] = 0;
+    if (q == s->nstreams) { /* the stager's replay stream: no credits */
+      s->ej_cnt[q]--;
+      continue;
+    }
     if (--s->ej_cnt[q] == 0) s->ejnz &= ~(1ull << q);
     s->q.ej_credit[q / NV][q % NV] = 1;
     s->ncred = 1;

@@ -110,7 +110,7 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
     int ridle = 1;
     for (unsigned e = 0; e < s->ne; e++)
       if (s->rx[e].st != 0) ridle = 0;
-    w->fin_ok = sidle && ridle && w->mem_quiet && g;
+    w->fin_ok = sidle && ridle && w->mem_quiet && g && (!p->stage_after || (s->sgst == 0 && s->nsg == 0));
   }
   /* the last eval phase: the other error inputs (ovf_i), progress and watchdog; then, with
    * every error of the cycle known, start accepted (clear), what the scan does, the next

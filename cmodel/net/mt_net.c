@@ -284,6 +284,15 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     return NULL;
   }
   np.reduce_chain = c->ni_chain;
+  np.stage_after = c->ni_stage_after;
+  /* the stager's area: a slot of the buffer's size per child slot after the buffer */
+  const uint64_t stage_words = c->ni_stage_after ? (uint64_t)(s->bytes / 4) * (uint64_t)n->ly.fmt.children : 0;
+  if (c->ni_stage_after && (uint64_t)s->bytes * (1u + (uint64_t)n->ly.fmt.children) > 0xFFFFFFFFull) {
+    mt_fail(e, "ni_stage_after=%u: the staging area (%d child slots x %llu bytes) does not fit the NI's 32-bit addresses; set ni_stage_after=0",
+            c->ni_stage_after, n->ly.fmt.children, (unsigned long long)s->bytes);
+    mt_net_free(n);
+    return NULL;
+  }
   np.fmt = n->ly.fmt;
   if (mt_ni_check_params(&np, e)) {
     name_keys(e);
@@ -336,8 +345,10 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     cf->elem = (uint32_t)n->ly.elem;
     cf->nop_bytes = (uint32_t)n->ly.nop_bytes;
     cf->wd_limit = c->wd_limit;
+    cf->stage_base = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
+    cf->stage_slot = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
     n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
-    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
+    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4 + stage_words, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
       free(img);
       mt_net_free(n);
       return NULL;
@@ -370,6 +381,11 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
     n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
     for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
+    /* the stager acts after at most half the NI watchdog limit: a jam must be staged out
+     * well before the watchdog calls it a deadlock (make soak seed 1 run 629: hd with a
+     * drawn wd_limit of 11,968 stopped before the default T = 20,000 was reached) */
+    if (c->wd_limit && c->ni_stage_after && n->wd / 2u >= 1u && c->ni_stage_after > n->wd / 2u)
+      for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
   }
   /* links: every directed network link of the topology gets a delay line */
   n->nsl = sw ? n->swn.nl : t->n_links;
@@ -810,6 +826,15 @@ const uint32_t *mt_net_input(const mt_net *n, int node) { return n->input[node];
 uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
 int mt_net_nodes(const mt_net *n) { return n->N; }
 unsigned mt_net_mem_ports(const mt_net *n) { return n->nmp; }
+void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes) {
+  *out = *rep = 0;
+  *nodes = 0;
+  for (int i = 0; i < n->N; i++) {
+    *out += n->ni[i].sg_out;
+    *rep += n->ni[i].sg_rep;
+    *nodes += n->ni[i].sg_out != 0;
+  }
+}
 const mt_layout *mt_net_layout(const mt_net *n) { return &n->ly; }
 uint32_t mt_net_router_wd_limit(const mt_net *n) { return n->c.wd_limit ? n->rwd : 0; }
 const mt_ni_in *mt_net_ni_cfg(const mt_net *n, int node) { return &n->ncfg[node]; }

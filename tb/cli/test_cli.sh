@@ -83,11 +83,33 @@ if "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace "$T/trace.csv"
 else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
 expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
 # a watchdog stop: error exit and the deadlock dump, a line per node (16). A real deadlock (hd
-# on mesh 8x2 with 1 engine, docs/ni.md "Known deadlocks"): since 2026-11-25 the limits grow
-# with link latency, so a 1-cycle wd_limit against 150-cycle links no longer stops a legal run
-"$BIN" sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small --set num_vcs=8 --set vc_depth=13 --set ej_depth=11 --set link_lat=1 --set subpkt_flits=8 --set pkt_bytes=64 --set ni_sq=4 --set ni_rq=8 --set ni_rx_engines=1 --set ni_mem_ports=1 --set mem_lat_max=5 --seed 713148367 >"$T/wd.out" 2>&1; rc=$?
+# on mesh 8x2 with 1 engine, docs/ni.md "Known deadlocks") with the NI stager off
+# (ni_stage_after=0): since 2026-11-25 the limits grow with link latency, so a 1-cycle
+# wd_limit against 150-cycle links no longer stops a legal run
+WDCASE=(sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small --set num_vcs=8 --set vc_depth=13 --set ej_depth=11 --set link_lat=1 --set subpkt_flits=8 --set pkt_bytes=64 --set ni_sq=4 --set ni_rq=8 --set ni_rx_engines=1 --set ni_mem_ports=1 --set mem_lat_max=5 --seed 713148367)
+"$BIN" "${WDCASE[@]}" --set ni_stage_after=0 >"$T/wd.out" 2>&1; rc=$?
 got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network holds' "$T/wd.out")"
 if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
+# the same deadlock with the stager (the default, ni_stage_after=1000, and a short T):
+# not-due units staged out, replayed when due, correct sums (docs/ni.md "Staging")
+# the stager with T = 1 (make soak seed 2 runs 419 and 439: a unit merged into a staged range
+# while that range was offered, so the replay streamed more flits than its head announced:
+# error 9 until 2026-11-24), the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without
+# the stager, correct with the default), seed 1 run 848 with T = 1 (a chained packet waited
+# in BUSY for a staged predecessor: deadlock until 2026-11-24) and run 977 with the default
+# (the stager turned off after each due unit and paid T per jam: watchdog until 2026-11-24)
+for c in "sim --topo mesh:6x3 --algo dbtree --bytes 5040 --dtype fp32 --seed 1408379391 --flow packet --config small --set num_vcs=4 --set vc_depth=6 --set ej_depth=9 --set subpkt_flits=2 --set mem_lat_max=2 --set ni_sq=3 --set ni_rq=12 --set ni_rx_engines=1 --set ni_mem_ports=1 --set ni_stage_after=1" \
+         "sim --topo mesh:6x4 --algo dbtree --bytes 15956 --dtype fp32 --seed 0 --flow message --config paper --set payload_w=512 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=64 --set mem_lat_max=2 --set ni_sq=1 --set ni_rx_engines=1 --set link_lat=65 --set ni_stage_after=1" \
+         "sim --topo mesh:7 --algo dbtree --bytes 48 --dtype fp32 --seed 4294967295 --flow message --config paper --set vc_depth=65535 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set ni_sq=3 --set ni_rq=6" \
+         "sim --topo torus:3x2x3 --algo multitree --bytes 15212 --dtype fp32 --seed 4294967295 --flow packet --config small --set ej_depth=18 --set pkt_bytes=48 --set step_prio=1 --set mem_p_ready=30 --set ni_sq=3 --set ni_rq=2 --set ni_mem_ports=12 --set wd_limit=28828 --set ni_stage_after=1" \
+         "sim --topo mesh:5 --algo dbtree --bytes 4320 --dtype fp32 --seed 4294967295 --flow packet --config small --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set step_prio=0 --set mem_lat_max=3 --set ni_sq=1 --set link_lat=15 --set wd_limit=40600"; do
+  # shellcheck disable=SC2086
+  if "$BIN" $c 2>&1 | grep -q "result correct on every node"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: stager: $c"; fi
+done
+for st in "" "--set ni_stage_after=50"; do
+  # shellcheck disable=SC2086
+  if "$BIN" "${WDCASE[@]}" $st 2>&1 | grep -q "result correct on every node"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: stager on the mesh 8x2 hd deadlock ($st)"; fi
+done
 # the multi-hop rule: dbtree on a torus sends routed packets even with message flow control
 expect 2 "multi-hop transfers" "$BIN" sim --topo torus:4x3 --algo dbtree --bytes 1324 --config small --set vc_depth=1 --set ej_depth=1 --set subpkt_flits=1 --set pkt_bytes=16
 # named configurations as files (configs/, cmodel/net/mt_net_cfg.c): a path gives what the

@@ -213,6 +213,8 @@ static void resolve_ni(mt_net_cfg *cfg, bool one_engine) {
   if (one_engine) cfg->ni_rx_engines = cfg->ni_mem_ports = 1;
   if (!cfg->ni_rx_engines) cfg->ni_rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
   if (!cfg->ni_mem_ports) cfg->ni_mem_ports = L + 2u * cfg->ni_rx_engines;
+  // the RTL NI has no stager yet (docs/ni.md "Staging"): the C model runs without it
+  cfg->ni_stage_after = 0;
 }
 
 // The C network of run r on hardware hw: plans (on the case's topology, which must be the

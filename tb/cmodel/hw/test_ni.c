@@ -170,6 +170,13 @@ typedef struct {
   const uint32_t *data;
 } dmsg;
 
+/* the stager (docs/ni.md "Staging"): drive_direct runs with p.stage_after = g_stage_after
+ * and p.perturb = g_perturb, the staging area after the nwords of the buffer (Children slots
+ * of nwords each), and reports the stager's counters and the staging area */
+static unsigned g_stage_after, g_perturb;
+static uint64_t g_sg_out, g_sg_rep;
+static uint32_t g_stage_area[4 * 512];
+
 static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int nent, unsigned nflows,
                              const dmsg *msgs, int nmsg, uint32_t nflit, const uint32_t *own, uint32_t nwords,
                              int dtype, uint32_t *buf, unsigned *err) {
@@ -179,6 +186,8 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
   p.rx_engines = E;
   p.mem_ports = M;
   p.rq = 8;
+  p.stage_after = g_stage_after;
+  p.perturb = g_perturb;
   mt_layout ly;
   mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
   mt_ni ni;
@@ -196,7 +205,8 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
   }
   mt_ni_table_load(&ni, &img[0][0], (unsigned)nent + 1, MT_NI_EW);
   mt_mem mem;
-  if (mt_mem_init_mp(&mem, nwords, 4, M, 100, 1, 1, NULL)) {
+  const uint64_t swords = g_stage_after ? (uint64_t)nwords * (unsigned)p.children : 0;
+  if (mt_mem_init_mp(&mem, nwords + swords, 4, M, 100, 1, 1, NULL)) {
     CHECK(0, "mem init");
     mt_ni_free(&ni);
     return 0;
@@ -216,6 +226,8 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
     in.node_id = 0;
     in.nflows = (uint16_t)nflows;
     in.wd_limit = 5000;
+    in.stage_base = nwords * 4;
+    in.stage_slot = nwords * 4;
     in.start = edge == 1;
     for (unsigned l = 0; l < p.nlocal; l++) cred[l] += prev.ej_credit[l][0];
     for (int i = 0; i < nmsg; i++) {
@@ -266,6 +278,9 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
     if (out.done) done_edge = edge;
   }
   memcpy(buf, mem.w, nwords * 4);
+  g_sg_out = ni.sg_out;
+  g_sg_rep = ni.sg_rep;
+  if (swords && swords <= sizeof g_stage_area / 4) memcpy(g_stage_area, mem.w + nwords, swords * 4);
   CHECK(mem.errors == 0, "direct E=%u M=%u: %llu memory protocol errors", E, M, (unsigned long long)mem.errors);
   mt_mem_free(&mem);
   mt_ni_free(&ni);
@@ -361,6 +376,54 @@ static void test_bandwidth_direct(void) {
       CHECK(bad == 0, "order E=%u M=%u: %u words are not (1 + 2^24) - 2^24 = +0 (the documented order)", cf[k].E, cf[k].M, bad);
       /* child 1 arrives at 300: nothing can finish before 300 + n */
       CHECK(te >= 300 + n, "order E=%u M=%u: done after %u edges, before child 1 could be reduced", cf[k].E, cf[k].M, te);
+    }
+  }
+  /* The stager (stage_after = 50), the same scenario: child 2's message (not due) holds
+   * ejection port 1 from cycle 0; after 50 cycles without progress it is staged out, written
+   * whole (one unit, n flits) to child slot 1's area (stage_base + 1 x stage_slot + its
+   * address 0), the port is free; child 1 arrives at 300 and is added; then the staged
+   * unit is replayed (once) and added after it: (1 + 2^24) - 2^24 = +0 as without the
+   * stager, and nothing is left staged. Hand-derived: 1 unit out, 1 replay, the staging
+   * area's slot 1 holds child 2's n x 4 words exactly, slot 0 and the rest nothing (0);
+   * done after >= 300 + 2n edges (child 1's n flits, then the replay's n reads). A broken
+   * stager that replays before the unit is due (perturb 2) must be caught: a wrong sum or
+   * a stop (error), never the right result. */
+  {
+    static uint32_t own1[NW];
+    for (unsigned i = 0; i < NW; i++) own1[i] = 0x3f800000u;
+    for (unsigned i = 0; i < n * 4; i++) {
+      a[i] = 0x4b800000u;
+      c2[i] = 0xcb800000u;
+    }
+    mt_slot sc[2] = {{1, 0, 0}, {2, 1, 1}};
+    mt_entry ents[1] = {root_reduce(0, 0, n * 16, sc, 2)};
+    dmsg ms[2] = {{0, 1, 0, 0, 300, a}, {0, 2, 1, 0, 0, c2}};
+    const struct { unsigned E, M; } cf[] = {{1, 1}, {L, L + 2 * L}, {L, 1}, {2 * L, 1}};
+    for (int k = 0; k < 4; k++) {
+      for (unsigned pt = 0; pt < 2; pt++) {
+        unsigned er, bad = 0, sbad = 0;
+        g_stage_after = 50;
+        g_perturb = pt ? 2u : 0u;
+        memset(g_stage_area, 0xa5, sizeof g_stage_area);
+        unsigned te = drive_direct(cf[k].E, cf[k].M, ents, 1, 1, ms, 2, n, own1, NW, MT_DTYPE_FP32, buf, &er);
+        g_stage_after = g_perturb = 0;
+        for (unsigned i = 0; i < n * 4; i++) bad += buf[i] != 0u;
+        if (pt) {
+          CHECK(!(te && !er && bad == 0), "broken stager (replay before due) E=%u M=%u not caught: done=%u err=%u", cf[k].E, cf[k].M, te, er);
+          continue;
+        }
+        CHECK(te && !er, "stager E=%u M=%u: done=%u err=%u", cf[k].E, cf[k].M, te, er);
+        CHECK(bad == 0, "stager E=%u M=%u: %u words are not (1 + 2^24) - 2^24 = +0", cf[k].E, cf[k].M, bad);
+        CHECK(g_sg_out == 1 && g_sg_rep == 1, "stager E=%u M=%u: %llu units staged, %llu replayed; hand-derived 1 and 1", cf[k].E,
+              cf[k].M, (unsigned long long)g_sg_out, (unsigned long long)g_sg_rep);
+        for (unsigned i = 0; i < 4 * NW; i++) {
+          uint32_t want_s = i >= NW && i < NW + n * 4 ? c2[i - NW] : 0u;
+          sbad += g_stage_area[i] != want_s;
+        }
+        CHECK(sbad == 0, "stager E=%u M=%u: %u words of the staging area differ from child 2 in slot 1 and 0 elsewhere", cf[k].E, cf[k].M, sbad);
+        CHECK(te >= 300 + 2 * n, "stager E=%u M=%u: done after %u edges, before the replay could be added", cf[k].E, cf[k].M, te);
+        if (k == 0) printf("stager (order scenario, T=50, n=%u): E1M1 done after %u edges\n", n, te);
+      }
     }
   }
   /* illegal combinations are refused */
