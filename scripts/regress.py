@@ -167,7 +167,9 @@ def c_alone_cmd(multitree, sh, c, json_path=None):
     for k, v in sh["set"].items():
         cmd += ["--set", "%s=%s" % (k, v)]
     cmd += ["--set", "mem_p_ready=%d" % c["mem_ready"],
-            "--set", "mem_lat_max=%d" % c["mem_lat"], "--set", "wd_limit=%d" % WD_LIMIT, "--seed", str(c["seed"])]
+            "--set", "mem_lat_max=%d" % c["mem_lat"], "--set", "wd_limit=%d" % WD_LIMIT,
+            "--set", "ni_stage_after=0",  # the RTL NI has no stager yet (docs/ni.md "Staging")
+            "--seed", str(c["seed"])]
     if json_path:
         cmd += ["--json", json_path]
     return cmd
