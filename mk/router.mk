@@ -24,7 +24,7 @@ define RT_BUILD
 $(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_router_$(1); rm -f $$@  # relink: Verilator's make does not track the C objects
 	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
 	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
 	  $$$$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
 	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) \

@@ -72,11 +72,12 @@ module mt_router #(
   logic [N*16-1:0]     prio;
   logic [N*4-1:0]      rport;       // output port of the current unit
   logic [N*VcW-1:0]    rvc;         // output VC of the current unit
-  // what the crossbar reads from the input VC it selects: the front flit (type and payload),
-  // its output VC, whether to swap next and eject (an all-reduce head at its source router)
-  logic [BufW-1:0]     front [N];
-  logic [VcW-1:0]      xvc [N];
-  logic                xswap [N];
+  // the front flit (type and payload) of each input VC: what the crossbar selects from, with
+  // the VC (rvc) and the swap of next and eject (swap) applied after the selection. A flat
+  // vector, so that Yosys builds a mux tree per output (an unpacked array becomes a one-hot
+  // $pmux of twice the cells); copying the 32 fronts into it is cheap in Verilator, unlike
+  // assembling 32 outgoing flits every cycle.
+  logic [N*BufW-1:0]   front;
   logic [N-1:0]        head_new, tail_end;
   // per input VC registers
   logic [N-1:0]        active_q, is_ar_q;
@@ -146,10 +147,10 @@ module mt_router #(
     // these conditions, so that the Verilated model skips them for the others (most VCs,
     // most cycles; docs/bench.md "RTL simulation speed"). Hardware: the same logic per VC.
     always @(*) begin
-      port_cur = oport_q[i*4 +: 4];
-      vc_cur = ovc_q[i*VcW +: VcW];
       {r_port, r_mask, r_swap} = '0;
       {a_ok, a_vc} = '0;
+      port_cur = oport_q[i*4 +: 4];
+      vc_cur = ovc_q[i*VcW +: VcW];
       cvec = '0;
       c_cur = '0;
       holding = 1'b0;
@@ -157,18 +158,15 @@ module mt_router #(
       src_sel = '0;
       rq = 1'b0;
       if (!empty) begin
-        if (active_q[i]) begin
-          c_cur = cred[(32'(port_cur) * NumVcs + 32'(vc_cur))*CntW +: CntW];
-          holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
-          rq = !holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
-               ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits));
-        end else if (is_head[i]) begin
+        // one selection of the output's credits and VC for both cases (shared in hardware)
+        if (!active_q[i] && is_head[i])
           {r_port, r_mask, r_swap} = mt_rt_route_f(mc, 4'(P), V >= NumVcs / 2, ft[2],
             f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
             f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W],
             f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W]);
-          port_cur = r_port;
-          cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
+        if (!active_q[i]) port_cur = r_port;
+        cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
+        if (!active_q[i] && is_head[i]) begin
           // the source cap of port_cur (computed once per output below): one comparison
           for (int o = ND; o < NP; o++) begin
             if (port_cur == 4'(o)) begin
@@ -179,10 +177,13 @@ module mt_router #(
           {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, port_cur >= 4'(ND),
                                           cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
                                           f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]);
-          vc_cur = a_vc;
-          c_cur = cvec[vc_cur*CntW +: CntW];
-          rq = a_ok;
         end
+        if (!active_q[i]) vc_cur = a_vc;
+        c_cur = cvec[vc_cur*CntW +: CntW];
+        holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
+        rq = active_q[i] ? (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
+                            ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits)))
+                         : (is_head[i] && a_ok);
       end
     end
 
@@ -192,9 +193,7 @@ module mt_router #(
     assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
     assign rport[i*4 +: 4] = port_cur;
     assign rvc[i*VcW +: VcW] = vc_cur;
-    assign front[i] = f;
-    assign xvc[i] = vc_cur;
-    assign xswap[i] = swap[i];
+    assign front[i*BufW +: BufW] = f;
 
     assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_common_pkg::FT_HEADTAIL);
     assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_AR_TAIL));
@@ -268,12 +267,12 @@ module mt_router #(
     for (int o = 0; o < NP; o++) begin
       xf = '0;
       if (gnt[o]) begin
-        xf = front[gidx[o*IdxW +: IdxW]];
-        if (xswap[gidx[o*IdxW +: IdxW]])
+        xf = front[gidx[o*IdxW +: IdxW]*BufW +: BufW];
+        if (swap[gidx[o*IdxW +: IdxW]])
           xf = {xf[BufW-1:mt_common_pkg::HD_EJECT_LSB + mt_common_pkg::HD_EJECT_W],
-               xf[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], xf[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
-               xf[mt_common_pkg::HD_NEXT_LSB-1:0]};
-        xbar_out[o*FlitW +: FlitW] = {xvc[gidx[o*IdxW +: IdxW]], xf};
+                xf[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], xf[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
+                xf[mt_common_pkg::HD_NEXT_LSB-1:0]};
+        xbar_out[o*FlitW +: FlitW] = {rvc[gidx[o*IdxW +: IdxW]*VcW +: VcW], xf};
       end
     end
   end
