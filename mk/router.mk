@@ -3,7 +3,7 @@
 # Standalone: make cosim-router | formal-router | area-router | bench-router
 RT_TOP      := $(CURDIR)
 RT_RTL      := $(addprefix $(RT_TOP)/rtl/,mt_common_pkg.sv mt_router.sv mt_rt_route.sv mt_rt_vc_alloc.sv \
-                 mt_rt_sw_alloc.sv mt_rt_xbar.sv mt_rt_vc_buffer.sv mt_rt_ram.sv \
+                 mt_rt_sw_alloc.sv mt_rt_vc_buffer.sv mt_rt_ram.sv \
                  mt_rt_watchdog.sv mt_credit_counter.sv)
 RT_COBJ_DIR := $(BUILD)/router_c
 RT_COBJ     := $(RT_COBJ_DIR)/mt_router.o $(RT_COBJ_DIR)/mt_link.o
@@ -21,10 +21,10 @@ $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmod
 
 # one Verilator build per parameter set: build/obj_router_<set>/cosim_router
 define RT_BUILD
-$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_router_$(1); rm -f $$@  # relink: Verilator's make does not track the C objects
 	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
 	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
 	  $$$$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
 	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) \
@@ -55,12 +55,13 @@ cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-r
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-router: %d passed, %d failed\n", p, f; exit f>0}'
 
 # ---- Icarus unit benches of the submodules: t-router-tb-<module> ----
-RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_xbar mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
+RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
 RT_TB_RTL := rtl/mt_common_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv)
+RT_SVH    := $(wildcard rtl/mt_rt_*.svh)  # `include'd by the router and its route and VC allocation modules
 define RT_TB
-$(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) | deps-ok
+$(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) $(RT_SVH) | deps-ok
 	@mkdir -p $$(@D)
-	@rm -f $$@; $(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) >$$@.log 2>&1; rc=$$$$?; grep -v 'sorry: constant selects' $$@.log; exit $$$$rc
+	@rm -f $$@; $(IVERILOG) -g2012 -Itb/rtl -Irtl -o $$@ tb/rtl/tb_$(1).sv $(RT_TB_RTL) >$$@.log 2>&1; rc=$$$$?; grep -v 'sorry: constant selects' $$@.log; exit $$$$rc
 t-router-tb-$(1): $(BUILD)/router_tb/tb_$(1).vvp
 	@scripts/runbench.sh $$@ 120 vvp -n $$<
 TEST_STEPS += t-router-tb-$(1)
@@ -82,7 +83,7 @@ $(BUILD)/router_tb/mut_$(1)/tb_mt_rt_sw_alloc.vvp: tb/rtl/tb_mt_rt_sw_alloc.sv t
 	@rm -f $$@; sed -e '$(RT_SA_MUT_$(1))' rtl/mt_rt_sw_alloc.sv >$$(@D)/mt_rt_sw_alloc.sv; \
 	 if cmp -s rtl/mt_rt_sw_alloc.sv $$(@D)/mt_rt_sw_alloc.sv; then \
 	   echo "mutant $(1): the edit '$(RT_SA_MUT_$(1))' no longer applies to rtl/mt_rt_sw_alloc.sv"; exit 1; fi; \
-	 $(IVERILOG) -g2012 -Itb/rtl -o $$@ tb/rtl/tb_mt_rt_sw_alloc.sv $(filter-out rtl/mt_rt_sw_alloc.sv,$(RT_TB_RTL)) \
+	 $(IVERILOG) -g2012 -Itb/rtl -Irtl -o $$@ tb/rtl/tb_mt_rt_sw_alloc.sv $(filter-out rtl/mt_rt_sw_alloc.sv,$(RT_TB_RTL)) \
 	   $$(@D)/mt_rt_sw_alloc.sv >$$@.log 2>&1; rc=$$$$?; grep -v 'sorry: constant selects' $$@.log; exit $$$$rc
 endef
 $(foreach m,$(RT_SA_MUTANTS),$(eval $(call RT_SA_MUT,$(m))))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_credit_counter: credits toward one downstream buffer (one output port, one VC).
 // Contract: starts at Depth after reset; take_i (a flit sent) at most once per cycle and only
-// while avail_o; give_i one pulse per slot freed downstream. cnt_d = cnt_q - take + give, so
+// while avail_o; give_i one pulse per slot freed downstream. Each edge: cnt - take + give, so
 // a credit that arrives in cycle t can be used in cycle t+1. The count stays in 0..Depth.
 // Formal (read_verilog -formal): with FormalTop=1 the module is its own environment (a
 // shadow occupancy of the downstream buffer), else the properties are assertions on the
@@ -26,17 +26,14 @@ module mt_credit_counter #(
     if ((1 << CntW) <= Depth) $fatal(1, "mt_credit_counter: CntW=%0d too small", CntW);
   end
 
-  logic [CntW-1:0] cnt_d, cnt_q;
+  logic [CntW-1:0] cnt_q;
 
-  always_comb begin
-    cnt_d = cnt_q;
-    if (take_i && !give_i) cnt_d = cnt_q - 1'b1;
-    else if (give_i && !take_i) cnt_d = cnt_q + 1'b1;
-  end
-
+  // next state inside the clocked block: the Verilated model evaluates it at the clock edge
+  // only, not at every evaluation in which give_i (a port) might have changed
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) cnt_q <= CntW'(Depth);
-    else cnt_q <= cnt_d;
+    else if (take_i && !give_i) cnt_q <= cnt_q - 1'b1;
+    else if (give_i && !take_i) cnt_q <= cnt_q + 1'b1;
   end
 
   assign cnt_o   = cnt_q;

@@ -50,6 +50,8 @@ module mt_router #(
   localparam int MaxDepth = (VcDepth > EjDepth) ? VcDepth : EjDepth;
   localparam int CntW = $clog2(MaxDepth + 1);
   localparam int FlitBytes = PayloadW / 8;
+`include "mt_rt_route_fn.svh"
+`include "mt_rt_vc_alloc_fn.svh"
 
   initial begin
     if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
@@ -70,7 +72,12 @@ module mt_router #(
   logic [N*16-1:0]     prio;
   logic [N*4-1:0]      rport;       // output port of the current unit
   logic [N*VcW-1:0]    rvc;         // output VC of the current unit
-  logic [N*FlitW-1:0]  cand;        // the flit each input VC would send
+  // the front flit (type and payload) of each input VC: what the crossbar selects from, with
+  // the VC (rvc) and the swap of next and eject (swap) applied after the selection. A flat
+  // vector, so that Yosys builds a mux tree per output (an unpacked array becomes a one-hot
+  // $pmux of twice the cells); copying the 32 fronts into it is cheap in Verilator, unlike
+  // assembling 32 outgoing flits every cycle.
+  logic [N*BufW-1:0]   front;
   logic [N-1:0]        head_new, tail_end;
   // per input VC registers
   logic [N-1:0]        active_q, is_ar_q;
@@ -97,19 +104,21 @@ module mt_router #(
   logic [NP-1:0]       ej_cap;
   logic [NP*SrcW-1:0]  ej_src;
 
+  // static: the coordinates of this node (the id is a register in mt_node)
+  logic [47:0] mc;
+  assign mc = mt_rt_coords(node_id_i);
+
   for (genvar i = 0; i < N; i++) begin : g_ivc
     localparam int P = i / NumVcs;
     localparam int V = i % NumVcs;
     logic [BufW-1:0] f;
     logic [mt_common_pkg::FT_W-1:0] ft;
-    logic push, empty, r_swap, a_ok, holding;
+    logic push, empty, r_swap, a_ok, holding, rq;
     logic [3:0] r_port, port_cur;
     logic [NumVcs-1:0] r_mask;
     logic [VcW-1:0] a_vc, vc_cur;
     logic [NumVcs*CntW-1:0] cvec;
     logic [CntW-1:0] c_cur;
-    logic [PayloadW-1:0] pl;
-    logic src_cap;
     logic cap_sel;
     logic [SrcW-1:0] src_sel;
 
@@ -131,63 +140,60 @@ module mt_router #(
     assign last[i] = (ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_HEADTAIL) || (ft == mt_common_pkg::FT_AR_HEAD) ||
                      (ft == mt_common_pkg::FT_AR_SUBTAIL) || (ft == mt_common_pkg::FT_AR_TAIL);
 
-    mt_rt_route #(.D(D), .L(L), .NumVcs(NumVcs), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus)) u_route (
-      .node_id_i,
-      .in_port_i(4'(P)),
-      .in_cls1_i(V >= NumVcs / 2),
-      .normal_i (ft[2]),
-      .info_i   (f[31:0]),  // dst, src, next, eject (mt_common_pkg::HD_*)
-      .port_o   (r_port),
-      .mask_o   (r_mask),
-      .swap_o   (r_swap)
-    );
-
-    assign port_cur = active_q[i] ? oport_q[i*4 +: 4] : r_port;
-    assign cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
-
-    mt_rt_vc_alloc #(.NumVcs(NumVcs), .CntW(CntW), .FlitBytes(FlitBytes), .EjDepth(EjDepth), .VcW(VcW)) u_vca (
-      .mask_i(r_mask),
-      .busy_i(busy_q[port_cur*NumVcs +: NumVcs]),
-      .cred_i(cvec),
-      .type_i(ft),
-      .local_i(port_cur >= 4'(ND)),
-      .cap_i (src_cap),
-      .len_i (f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]),
-      .ok_o  (a_ok),
-      .vc_o  (a_vc)
-    );
-
-    // the source cap of port_cur (computed once per output below): one comparison
+    // The unit's output port and VC, its request and the credit count it sends on. Only a
+    // VC holding a flit can request or be granted (and only a granted or holding one is
+    // read by the allocators, the crossbar and the VC state below), and only an idle one
+    // with a head at its front needs route computation and VC allocation: evaluated under
+    // these conditions, so that the Verilated model skips them for the others (most VCs,
+    // most cycles; docs/bench.md "RTL simulation speed"). Hardware: the same logic per VC.
     always @(*) begin
+      {r_port, r_mask, r_swap} = '0;
+      {a_ok, a_vc} = '0;
+      port_cur = oport_q[i*4 +: 4];
+      vc_cur = ovc_q[i*VcW +: VcW];
+      cvec = '0;
+      c_cur = '0;
+      holding = 1'b0;
       cap_sel = 1'b0;
       src_sel = '0;
-      for (int o = ND; o < NP; o++) begin
-        if (port_cur == 4'(o)) begin
-          cap_sel = ej_cap[o];
-          src_sel = ej_src[o*SrcW +: SrcW];
+      rq = 1'b0;
+      if (!empty) begin
+        // one selection of the output's credits and VC for both cases (shared in hardware)
+        if (!active_q[i] && is_head[i])
+          {r_port, r_mask, r_swap} = mt_rt_route_f(mc, 4'(P), V >= NumVcs / 2, ft[2],
+            f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
+            f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W],
+            f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W]);
+        if (!active_q[i]) port_cur = r_port;
+        cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
+        if (!active_q[i] && is_head[i]) begin
+          // the source cap of port_cur (computed once per output below): one comparison
+          for (int o = ND; o < NP; o++) begin
+            if (port_cur == 4'(o)) begin
+              cap_sel = ej_cap[o];
+              src_sel = ej_src[o*SrcW +: SrcW];
+            end
+          end
+          {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, port_cur >= 4'(ND),
+                                          cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
+                                          f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]);
         end
+        if (!active_q[i]) vc_cur = a_vc;
+        c_cur = cvec[vc_cur*CntW +: CntW];
+        holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
+        rq = active_q[i] ? (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
+                            ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits)))
+                         : (is_head[i] && a_ok);
       end
     end
-    assign src_cap = cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]);
 
-    assign vc_cur = active_q[i] ? ovc_q[i*VcW +: VcW] : a_vc;
-    assign c_cur = cvec[vc_cur*CntW +: CntW];
-    assign holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
     assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
-
-    assign req[i] = ne[i] && (!active_q[i] ? (is_head[i] && a_ok)
-                                           : (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
-                                              ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits))));
+    assign req[i] = rq;
     assign go[i] = ne[i] && (c_cur != '0);
     assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
     assign rport[i*4 +: 4] = port_cur;
     assign rvc[i*VcW +: VcW] = vc_cur;
-    // outgoing flit: new VC; at the source router next and eject swapped
-    // swap the next and eject fields (mt_common_pkg: EJECT lies directly above NEXT)
-    assign pl = swap[i] ? {f[PayloadW-1:mt_common_pkg::HD_EJECT_LSB + mt_common_pkg::HD_EJECT_W],
-                           f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
-                           f[mt_common_pkg::HD_NEXT_LSB-1:0]} : f[PayloadW-1:0];
-    assign cand[i*FlitW +: FlitW] = {vc_cur, ft, pl};
+    assign front[i*BufW +: BufW] = f;
 
     assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_common_pkg::FT_HEADTAIL);
     assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_AR_TAIL));
@@ -220,14 +226,20 @@ module mt_router #(
   end
 
   // ---------------- per output port: switch allocation ----------------
-  for (genvar o = 0; o < NP; o++) begin : g_out
-    logic [N-1:0] oreq;
-    for (genvar i = 0; i < N; i++) begin : g_req
-      assign oreq[i] = req[i] && (rport[i*4 +: 4] == 4'(o));
+  // requests by output port, oreq[o*N + i]: set only for requesting input VCs
+  logic [NP*N-1:0] oreq;
+  always @(*) begin
+    oreq = '0;
+    for (int i = 0; i < N; i++) begin
+      if (req[i]) begin
+        for (int o = 0; o < NP; o++) if (rport[i*4 +: 4] == 4'(o)) oreq[o*N + i] = 1'b1;
+      end
     end
+  end
+  for (genvar o = 0; o < NP; o++) begin : g_out
     mt_rt_sw_alloc #(.N(N), .StepPrio(StepPrio), .IdxW(IdxW)) u_sa (
       .clk_i, .rst_ni,
-      .req_i   (oreq),
+      .req_i   (oreq[o*N +: N]),
       .go_i    (go),
       .last_i  (last),
       .prio_i  (prio),
@@ -246,12 +258,24 @@ module mt_router #(
     end
   end
 
-  mt_rt_xbar #(.N(N), .NP(NP), .W(FlitW), .IdxW(IdxW)) u_xbar (
-    .in_i   (cand),
-    .sel_i  (gidx),
-    .valid_i(gnt),
-    .out_o  (xbar_out)
-  );
+  // crossbar: output o carries the flit of the input VC it granted, on its new VC; at the
+  // source router of an all-reduce message its head's next and eject fields swapped
+  // (mt_common_pkg: EJECT lies directly above NEXT); all zeros without a grant
+  logic [BufW-1:0] xf;
+  always @(*) begin
+    xbar_out = '0;
+    for (int o = 0; o < NP; o++) begin
+      xf = '0;
+      if (gnt[o]) begin
+        xf = front[gidx[o*IdxW +: IdxW]*BufW +: BufW];
+        if (swap[gidx[o*IdxW +: IdxW]])
+          xf = {xf[BufW-1:mt_common_pkg::HD_EJECT_LSB + mt_common_pkg::HD_EJECT_W],
+                xf[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], xf[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
+                xf[mt_common_pkg::HD_NEXT_LSB-1:0]};
+        xbar_out[o*FlitW +: FlitW] = {rvc[gidx[o*IdxW +: IdxW]*VcW +: VcW], xf};
+      end
+    end
+  end
 
   // ---------------- output VC state and credits ----------------
   always @(*) begin

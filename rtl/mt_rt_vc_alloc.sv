@@ -27,26 +27,7 @@ module mt_rt_vc_alloc #(
   output logic                   ok_o,
   output logic [VcW-1:0]         vc_o
 );
-  logic [NumVcs-1:0] elig;
-  logic [CntW-1:0] c;
-  logic [47:0] cm1;
-  always @(*) begin
-    elig = '0;
-    c = '0;
-    cm1 = '0;
-    for (int v = 0; v < NumVcs; v++) begin
-      c = cred_i[v*CntW +: CntW];
-      if (mask_i[v] && !busy_i[v] && c != '0) begin
-        cm1 = 48'(c) - 48'd1;
-        if (local_i) elig[v] = !cap_i && (32'(c) >= 32'(EjDepth));  // >=: credits past Depth only after an overflow
-        else if (type_i == mt_common_pkg::FT_HEAD) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len_i});
-        else elig[v] = 1'b1;
-      end
-    end
-    ok_o = |elig;
-    vc_o = '0;
-    for (int v = NumVcs - 1; v >= 0; v--) begin
-      if (elig[v]) vc_o = VcW'(v);
-    end
-  end
+`include "mt_rt_vc_alloc_fn.svh"
+
+  assign {ok_o, vc_o} = mt_rt_vc_alloc_f(mask_i, busy_i, cred_i, type_i, local_i, cap_i, len_i);
 endmodule

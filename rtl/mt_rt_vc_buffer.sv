@@ -23,8 +23,8 @@ module mt_rt_vc_buffer #(
     if (Depth < 1) $fatal(1, "mt_rt_vc_buffer: Depth=%0d must be >= 1", Depth);
   end
 
-  logic [AddrW-1:0] rd_d, rd_q, wr_d, wr_q;
-  logic [CntW-1:0] cnt_d, cnt_q;
+  logic [AddrW-1:0] rd_q, wr_q;
+  logic [CntW-1:0] cnt_q;
   logic full, we, re;
 
   assign full    = (cnt_q == CntW'(Depth));
@@ -33,25 +33,18 @@ module mt_rt_vc_buffer #(
   assign re      = pop_i && !empty_o;
   assign ovf_o   = push_i && full;
 
-  always_comb begin
-    rd_d = rd_q;
-    wr_d = wr_q;
-    cnt_d = cnt_q;
-    if (re) rd_d = (rd_q == AddrW'(Depth - 1)) ? '0 : rd_q + 1'b1;
-    if (we) wr_d = (wr_q == AddrW'(Depth - 1)) ? '0 : wr_q + 1'b1;
-    if (we && !re) cnt_d = cnt_q + 1'b1;
-    else if (re && !we) cnt_d = cnt_q - 1'b1;
-  end
-
+  // next state inside the clocked block: the Verilated model evaluates it at the clock edge
+  // only, not at every evaluation in which push_i (fed by a port) might have changed
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rd_q <= '0;
       wr_q <= '0;
       cnt_q <= '0;
     end else begin
-      rd_q <= rd_d;
-      wr_q <= wr_d;
-      cnt_q <= cnt_d;
+      if (re) rd_q <= (rd_q == AddrW'(Depth - 1)) ? '0 : rd_q + 1'b1;
+      if (we) wr_q <= (wr_q == AddrW'(Depth - 1)) ? '0 : wr_q + 1'b1;
+      if (we && !re) cnt_q <= cnt_q + 1'b1;
+      else if (re && !we) cnt_q <= cnt_q - 1'b1;
     end
   end
 
