@@ -2,7 +2,7 @@
 # benches, Verilator co-simulation against the C model, formal, area, bench.
 # Standalone: make cosim-router | formal-router | area-router | bench-router
 RT_TOP      := $(CURDIR)
-RT_RTL      := $(addprefix $(RT_TOP)/rtl/,mt_common_pkg.sv mt_router.sv mt_rt_route.sv mt_rt_vc_alloc.sv \
+RT_RTL      := $(addprefix $(RT_TOP)/rtl/,mt_common_pkg.sv mt_router.sv \
                  mt_rt_sw_alloc.sv mt_rt_vc_buffer.sv mt_rt_ram.sv \
                  mt_rt_watchdog.sv mt_credit_counter.sv)
 RT_COBJ_DIR := $(BUILD)/router_c
@@ -56,7 +56,8 @@ cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-r
 
 # ---- Icarus unit benches of the submodules: t-router-tb-<module> ----
 RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
-RT_TB_RTL := rtl/mt_common_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv)
+# tb/rtl/mt_rt_route.sv, mt_rt_vc_alloc.sv: test wrappers of the functions mt_router calls
+RT_TB_RTL := rtl/mt_common_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv) tb/rtl/mt_rt_route.sv tb/rtl/mt_rt_vc_alloc.sv
 RT_SVH    := $(wildcard rtl/mt_rt_*.svh)  # `include'd by the router and its route and VC allocation modules
 define RT_TB
 $(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) $(RT_SVH) | deps-ok

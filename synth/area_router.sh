@@ -14,7 +14,7 @@ set -u
 cd "$(dirname "$0")/.."
 out=build/area_router.txt
 mkdir -p build/area
-RTL="rtl/mt_common_pkg.sv rtl/mt_router.sv rtl/mt_rt_route.sv rtl/mt_rt_vc_alloc.sv rtl/mt_rt_sw_alloc.sv rtl/mt_rt_vc_buffer.sv rtl/mt_rt_ram.sv rtl/mt_rt_watchdog.sv rtl/mt_credit_counter.sv"
+RTL="rtl/mt_common_pkg.sv rtl/mt_router.sv rtl/mt_rt_sw_alloc.sv rtl/mt_rt_vc_buffer.sv rtl/mt_rt_ram.sv rtl/mt_rt_watchdog.sv rtl/mt_credit_counter.sv"
 {
 echo "# mt_router area, Yosys $(yosys -V | awk '{print $2}'), $(date -u +%Y-%m-%d)"
 echo "# set | memory bits (VC buffers) | logic cells (generic gates, buffers black-boxed) | of which flip-flops | transistor estimate (stat -tech cmos on the generic cells; + = has cells it cannot price, e.g. enable flops)"

@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/.."
 depth=${1:-6}
 d=build/formal_router; mkdir -p "$d"
-RTL="rtl/mt_common_pkg.sv rtl/mt_router.sv rtl/mt_rt_route.sv rtl/mt_rt_vc_alloc.sv rtl/mt_rt_sw_alloc.sv rtl/mt_rt_vc_buffer.sv rtl/mt_rt_ram.sv rtl/mt_rt_watchdog.sv rtl/mt_credit_counter.sv"
+RTL="rtl/mt_common_pkg.sv rtl/mt_router.sv rtl/mt_rt_sw_alloc.sv rtl/mt_rt_vc_buffer.sv rtl/mt_rt_ram.sv rtl/mt_rt_watchdog.sv rtl/mt_credit_counter.sv"
 p=0; f=0
 rm -f "$d"/cc.smt2 "$d"/cc_bmc.log "$d"/cc_ind.log "$d"/router_sat.log "$d"/router_yosys.log # never read an old verdict
 yosys -q -p "read_verilog -sv -formal rtl/mt_credit_counter.sv; chparam -set Depth 5 -set FormalTop 1 mt_credit_counter; prep -top mt_credit_counter; async2sync; dffunmap; write_smt2 -wires $d/cc.smt2"
