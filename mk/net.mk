@@ -42,7 +42,13 @@ NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
 # once as a library instead of every node inline (separate obj_net_hier_* dirs; no waveforms
 # inside the nodes). The build time then does not grow with the node count (docs/bench.md).
 NET_HIER  ?= 0
-NET_HSFX  := $(if $(filter 1,$(NET_HIER)),_hier,)
+# Builds that are always hierarchical (whatever NET_HIER says): the 4x4 torus builds make test
+# runs. Flat, at -O0, t4x4_mt took 277 s to build after the router's second speed round (the
+# per-VC procedural blocks grow with every inlined node), hierarchical ~50 s (docs/bench.md).
+NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni
+# $(1): build name -> the _hier suffix of its directory, or nothing
+NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
+NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
 # $(1): build name (cosim_net.cpp kCases[].build)
 # The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
 # C++ optimisation are added per build, by scripts/net_verilate.sh); scripts/regress.py and
@@ -52,15 +58,15 @@ NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-as
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 NET_ENV      = NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)'
 define NET_BUILD
-$(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
-	@mkdir -p $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
+$(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
+	@mkdir -p $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
-	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1) $(NET_HIER) '$(NET_COPT)' $(NET_TRACE) $$$$g
+	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
-NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(NET_HSFX)_$(1)/cosim_net
+NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
 # ---- test steps: case name -> build ----
 NET_CASE_m2x2_mt_msg_i32   := m2x2_mt
@@ -92,11 +98,10 @@ t-net-cosim-perturb-ni: $(call NET_BIN,m3x5_dbt)
 	@scripts/runbench.sh $@ 120 $< --case m3x5_dbt_msg_i32 --perturb-ni 1
 t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
 	@scripts/runbench.sh $@ 120 $< --case t4x4_dbt_msg_i32 --perturb-ni 1
-# make test: the cases that fit its ~4-minute budget for this component (two Verilator builds,
-# about 2.5 minutes from clean; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP
-# entries, reuse the t4x4_mt build), and one small case of the default (paper) NI
-# (m2x2_mt_pni: a third build, 95 s); the others run in `make cosim-net` (one more build each,
-# 80-110 s)
+# make test: the cases that fit its ~4-minute budget for this component (three Verilator
+# builds: m2x2_mt flat ~48 s, t4x4_mt hierarchical ~57 s, m2x2_mt_pni flat ~81 s, on an idle
+# machine; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP entries, reuse the
+# t4x4_mt build); the others run in `make cosim-net` (one more build each)
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
