@@ -248,25 +248,29 @@ module mt_ni #(
 
   // ---------------- ejection and receive engines ----------------
   logic [S-1:0]        nonempty;
+  logic [S*FlitW-1:0]  head;
   logic [NE*FlitW-1:0] front;
-  logic [NE*SW-1:0]    sel, pop_s;
+  logic [NE*SW-1:0]    pop_s;
   logic [NE-1:0]       pop, rx_idle_e;
   logic [NE*4-1:0]     rx_err_e;
   mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW), .NR(NE)) u_ejbuf (
     .clk_i, .rst_ni, .ej_flit_i, .ej_valid_i, .ej_credit_o,
-    .pop_i(pop), .pop_s_i(pop_s), .sel_i(sel), .front_o(front), .nonempty_o(nonempty), .ovf_o(ovf)
+    .pop_i(pop), .pop_s_i(pop_s), .head_o(head), .nonempty_o(nonempty), .ovf_o(ovf)
   );
   for (genvar e = 0; e < NE; e++) begin : g_rx
     // engine e's streams: list entry i is stream estr(e, i)
-    logic [Ses-1:0]     ne_l;
-    logic [Ses*SW-1:0]  smap;
-    logic [ESW-1:0]     sel_l, pop_l;
+    logic [Ses-1:0]       ne_l;
+    logic [Ses*SW-1:0]    smap;
+    logic [Ses*FlitW-1:0] heads;
+    logic [ESW-1:0]       sel_l, pop_l;
     for (genvar i = 0; i < Ses; i++) begin : g_s
       localparam int G = estr(e, i);
-      assign ne_l[i]             = nonempty[G];
-      assign smap[SW*i +: SW]    = SW'(G);
+      assign ne_l[i]                 = nonempty[G];
+      assign smap[SW*i +: SW]        = SW'(G);
+      assign heads[FlitW*i +: FlitW] = head[FlitW*G +: FlitW];
     end
-    assign sel[SW*e +: SW]   = smap[SW*sel_l +: SW];
+    // the front of the engine's selected stream: a Ses:1 multiplexer of its own heads
+    assign front[FlitW*e +: FlitW] = heads[FlitW*sel_l +: FlitW];
     assign pop_s[SW*e +: SW] = smap[SW*pop_l +: SW];
     mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
                    .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE), .Eng(e),

@@ -89,18 +89,16 @@ module mt_ni_deps #(
   // ph 64+32*(Pend+q)
   localparam int RW   = 32 * (2 + 2 * Pend);
 
+  localparam int NR   = CF * NC;                  // chain rows
+  localparam int RXW  = mt_common_pkg::idx_w(NR); // row index
+  localparam int CFW  = mt_common_pkg::idx_w(CF); // chained flow index
+
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
   logic [MaxFlows*TIW-1:0]  ridx_q, gidx_q;
   logic [MaxFlows*CntW-1:0] cnt_q;
   logic [MaxFlows*32-1:0]   rxb_q;
   logic [CF*CntW-1:0]       act_q;
-  logic [CF*NC*RW-1:0]      row_q, row_d;
-  // chained packets completed at this edge: engine e's row index and the row after it (the
-  // rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
-  logic [NE-1:0]            pkd;
-  logic [NE*32-1:0]         rix;
-  logic [NE*RW-1:0]         rout;
-  logic [NE*NC*32-1:0]      pbf;
+  logic [NR*RW-1:0]         row_q;
 
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
@@ -110,6 +108,21 @@ module mt_ni_deps #(
   assign sf = fidx(scan_flow_i);
   assign rf = fidx(rdone_flow_i);
   assign af = fidx(a_flow_i);
+
+  // Every access to the rows is by a narrow index, read as a loop of compares against
+  // constant row numbers (a NR:1 multiplexer) and written per row: a dynamic part-select
+  // of the whole NR*RW-bit vector with a 32-bit offset made Yosys 0.23 build shifters
+  // over all of it and not finish (docs/area.md "The chaining state").
+  // row ix (NR:1 multiplexer)
+  function automatic [RW-1:0] row_rd(input logic [NR*RW-1:0] rows, input logic [RXW-1:0] ix);
+    row_rd = '0;
+    for (int r = 0; r < NR; r++)
+      if (ix == RXW'(r)) row_rd = rows[RW*r +: RW];
+  endfunction
+  // the row of flow f, child position p (positions >= NC use 0, as flows >= MaxFlows use 0)
+  function automatic [RXW-1:0] row_ix(input logic [FW-1:0] f, input logic [3:0] p);
+    row_ix = RXW'(32'(f) * NC + ((32'(p) < NC) ? 32'(p) : 0));
+  endfunction
 
   // a chained packet [lo, lo+len) of a child done: its bytes, its completed prefix (merged
   // with the ranges it reaches), or a range kept beyond the prefix (cmodel chain_done)
@@ -137,118 +150,37 @@ module mt_ni_deps #(
         end
   endfunction
 
-  if (Chain != 0) begin : g_chain
-    always_comb begin
-      logic [NE-1:0]       d;
-      logic [NE*32-1:0]    ix;
-      logic [NE*RW-1:0]    ro;
-      logic [NE*NC*32-1:0] pf;
-      logic [RW-1:0]       rin;
-      logic [31:0]         pbk;
-      int                  f;
-      d   = '0;
-      ix  = '0;
-      ro  = '0;
-      pf  = '0;
-      rin = '0;
-      pbk = '0;
-      f   = 0;
-      for (int e = 0; e < NE; e++) begin
-        f = 32'(fidx(done_flow_i[12*e +: 12]));
-        d[e] = done_i[e] && done_pk_i[e];
-        ix[32*e +: 32] = f * NC + ((32'(done_pos_i[4*e +: 4]) < NC) ? 32'(done_pos_i[4*e +: 4]) : 0);
-        rin = row_q[RW*ix[32*e +: 32] +: RW];
-        for (int e2 = 0; e2 < e; e2++)
-          if (d[e2] && ix[32*e2 +: 32] == ix[32*e +: 32]) rin = ro[RW*e2 +: RW];
-        ro[RW*e +: RW] = d[e] ? chain_row(rin, done_lo_i[32*e +: 32], done_len_i[32*e +: 32]) : rin;
-        for (int k = 0; k < NC; k++) begin
-          pbk = row_q[RW*(f*NC+k) +: 32];
-          for (int e2 = 0; e2 <= e; e2++)
-            if (d[e2] && ix[32*e2 +: 32] == f * NC + k) pbk = ro[RW*e2 +: 32];
-          pf[32*(NC*e+k) +: 32] = pbk;
-        end
-      end
-      pkd  = d;
-      rix  = ix;
-      rout = ro;
-      pbf  = pf;
-    end
-    // each row takes the last engine of this edge that completed a packet of it
-    for (genvar r = 0; r < CF * NC; r++) begin : g_row
-      always_comb begin
-        row_d[RW*r +: RW] = row_q[RW*r +: RW];
-        for (int e = 0; e < NE; e++)
-          if (pkd[e] && rix[32*e +: 32] == r) row_d[RW*r +: RW] = rout[RW*e +: RW];
-      end
-    end
-  end else begin : g_plain_rows
-    assign pkd   = '0;
-    assign rix   = '0;
-    assign rout  = '0;
-    assign pbf   = '0;
-    assign row_d = row_q;
-  end
-
-  // the engines' events, in engine order (cmodel mt_ni_deps_update)
-  logic [MaxFlows*CntW-1:0] cnt_d;
-  logic [MaxFlows*32-1:0]   rxb_d;
-  logic [MaxFlows-1:0]      grx_d;
-  logic [CF*CntW-1:0]       act_d;
-  always_comb begin
-    logic [FW-1:0]   df;
-    logic [31:0]     size;
-    logic [CntW-1:0] c;
-    // the chained flow's index: always 0 without chaining (CF = 1), upper bits then unread
-    /* verilator lint_off UNUSEDSIGNAL */
-    int              cf;
-    /* verilator lint_on UNUSEDSIGNAL */
-    df    = '0;
-    size  = '0;
-    c     = '0;
-    cf    = 0;
-    cnt_d = cnt_q;
-    rxb_d = rxb_q;
-    grx_d = grx_q;
-    act_d = act_q;
-    for (int e = 0; e < NE; e++) begin
-      df   = fidx(done_flow_i[12*e +: 12]);
-      cf   = (Chain != 0) ? 32'(df) : 0;
-      size = done_size_i[32*e +: 32];
-      if (Chain != 0 && go_i[e]) begin
-        // a unit of child k admitted: children up to k have started
-        c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
-        if (go_act_i[e] && act_d[CntW*cf +: CntW] < c) act_d[CntW*cf +: CntW] = c;
-      end else if (done_i[e] && (Chain == 0 || !done_pk_i[e]) && rxb_d[32*df +: 32] + done_len_i[32*e +: 32] != size) begin
-        rxb_d[32*df +: 32] = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
-      end else if (done_i[e]) begin
-        // a message (or its last packet) complete, or (Chain) a chained packet: the child's
-        // dependency clears when its packets or message are all in, children in order
-        if (Chain == 0 || !done_pk_i[e]) begin
-          rxb_d[32*df +: 32] = '0;
-          if (done_op_i[2*e +: 2] == 2'd1) cnt_d[CntW*df +: CntW] = cnt_d[CntW*df +: CntW] + 1'b1;
-          else grx_d[df] = 1'b1;
-        end
-        if (Chain != 0 && (done_pk_i[e] || done_op_i[2*e +: 2] == 2'd1)) begin
-          for (int k = 0; k < NC; k++)
-            if (32'(cnt_d[CntW*df +: CntW]) == k && pbf[32*(NC*e+k) +: 32] == size)
-              cnt_d[CntW*df +: CntW] = CntW'(k + 1);
-          if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
-        end
-      end
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  // The next state is computed inside the clocked process: it depends on the engines'
+  // completions, which follow the node's memory-port inputs combinationally, and as
+  // combinational logic Verilator re-evaluated it at every evaluation of those inputs
+  // (docs/bench.md, "What is left" 1); here it runs once per edge.
+  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
+    // chained packets completed at this edge: engine e's row index and the row after it
+    // (the rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
+    logic [NE-1:0]            d;
+    logic [NE*RXW-1:0]        ix;
+    logic [NE*RW-1:0]         ro;
+    logic [NE*NC*32-1:0]      pf;
+    logic [RW-1:0]            rin;
+    logic [31:0]              pbk, size;
+    logic [FW-1:0]            f;
+    logic [CntW-1:0]          c;
+    // the chained flow's index (narrow, as every index here): always 0 without chaining
+    logic [CFW-1:0]           cf;
+    logic [MaxFlows*CntW-1:0] cnt;
+    logic [MaxFlows*32-1:0]   rxb;
+    logic [MaxFlows-1:0]      grx;
+    logic [CF*CntW-1:0]       act;
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
       ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
       act_q <= '0;
-      for (int r = 0; r < CF * NC; r++) row_q[RW*r +: RW] <= '0;
+      for (int r = 0; r < NR; r++) row_q[RW*r +: RW] <= '0;
     end else if (clear_i) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
       ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
       act_q <= '0;
-      for (int r = 0; r < CF * NC; r++) row_q[RW*r +: RW] <= '0;
+      for (int r = 0; r < NR; r++) row_q[RW*r +: RW] <= '0;
     end else begin
       if (scan_i && scan_op_i == 2'd1) begin
         rv_q[sf]               <= 1'b1;
@@ -260,11 +192,73 @@ module mt_ni_deps #(
         gidx_q[TIW*sf +: TIW] <= scan_idx_i;
       end
       if (rdone_i) rdone_q[rf] <= 1'b1;
-      cnt_q <= cnt_d;
-      rxb_q <= rxb_d;
-      grx_q <= grx_d;
-      act_q <= act_d;
-      row_q <= row_d;
+
+      // chained rows (cmodel chain_done): engine by engine, each reading its row with the
+      // rows of earlier engines of this edge forwarded
+      d  = '0;
+      ix = '0;
+      ro = '0;
+      pf = '0;
+      if (Chain != 0) begin
+        for (int e = 0; e < NE; e++) begin
+          f = fidx(done_flow_i[12*e +: 12]);
+          d[e] = done_i[e] && done_pk_i[e];
+          ix[RXW*e +: RXW] = row_ix(f, done_pos_i[4*e +: 4]);
+          rin = row_rd(row_q, ix[RXW*e +: RXW]);
+          for (int e2 = 0; e2 < NE; e2++)
+            if (e2 < e && d[e2] && ix[RXW*e2 +: RXW] == ix[RXW*e +: RXW]) rin = ro[RW*e2 +: RW];
+          ro[RW*e +: RW] = d[e] ? chain_row(rin, done_lo_i[32*e +: 32], done_len_i[32*e +: 32]) : rin;
+          for (int k = 0; k < NC; k++) begin
+            // pb of row (f, k): a MaxFlows:1 multiplexer, then the rows of this edge
+            pbk = '0;
+            for (int g = 0; g < CF; g++)
+              if (f == FW'(g)) pbk = row_q[RW*(g*NC+k) +: 32];
+            for (int e2 = 0; e2 < NE; e2++)
+              if (e2 <= e && d[e2] && ix[RXW*e2 +: RXW] == row_ix(f, 4'(k))) pbk = ro[RW*e2 +: 32];
+            pf[32*(NC*e+k) +: 32] = pbk;
+          end
+        end
+        // each row takes the last engine of this edge that completed a packet of it
+        for (int r = 0; r < NR; r++)
+          for (int e = 0; e < NE; e++)
+            if (d[e] && ix[RXW*e +: RXW] == RXW'(r)) row_q[RW*r +: RW] <= ro[RW*e +: RW];
+      end
+
+      // the engines' events, in engine order (cmodel mt_ni_deps_update)
+      cnt = cnt_q;
+      rxb = rxb_q;
+      grx = grx_q;
+      act = act_q;
+      for (int e = 0; e < NE; e++) begin
+        f    = fidx(done_flow_i[12*e +: 12]);
+        cf   = (Chain != 0) ? CFW'(f) : '0;
+        size = done_size_i[32*e +: 32];
+        if (Chain != 0 && go_i[e]) begin
+          // a unit of child k admitted: children up to k have started
+          c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
+          if (go_act_i[e] && act[CntW*cf +: CntW] < c) act[CntW*cf +: CntW] = c;
+        end else if (done_i[e] && (Chain == 0 || !done_pk_i[e]) && rxb[32*f +: 32] + done_len_i[32*e +: 32] != size) begin
+          rxb[32*f +: 32] = rxb[32*f +: 32] + done_len_i[32*e +: 32];
+        end else if (done_i[e]) begin
+          // a message (or its last packet) complete, or (Chain) a chained packet: the child's
+          // dependency clears when its packets or message are all in, children in order
+          if (Chain == 0 || !done_pk_i[e]) begin
+            rxb[32*f +: 32] = '0;
+            if (done_op_i[2*e +: 2] == 2'd1) cnt[CntW*f +: CntW] = cnt[CntW*f +: CntW] + 1'b1;
+            else grx[f] = 1'b1;
+          end
+          if (Chain != 0 && (done_pk_i[e] || done_op_i[2*e +: 2] == 2'd1)) begin
+            for (int k = 0; k < NC; k++)
+              if (32'(cnt[CntW*f +: CntW]) == k && pf[32*(NC*e+k) +: 32] == size)
+                cnt[CntW*f +: CntW] = CntW'(k + 1);
+            if (act[CntW*cf +: CntW] < cnt[CntW*f +: CntW]) act[CntW*cf +: CntW] = cnt[CntW*f +: CntW];
+          end
+        end
+      end
+      cnt_q <= cnt;
+      rxb_q <= rxb;
+      grx_q <= grx;
+      act_q <= act;
     end
   end
 
@@ -283,10 +277,13 @@ module mt_ni_deps #(
     assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
     assign b_grx_o[e]               = grx_q[bf];
     if (Chain != 0) begin : g_chain
-      int bx;
-      assign bx = 32'(bf) * NC + ((32'(b_pos_i[4*e +: 4]) < NC) ? 32'(b_pos_i[4*e +: 4]) : 0);
+      // the completed prefix of the row read (its other fields are not needed here)
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [RW-1:0] brow;
+      /* verilator lint_on UNUSEDSIGNAL */
+      assign brow = row_rd(row_q, row_ix(bf, b_pos_i[4*e +: 4]));
       assign b_act_o[CntW*e +: CntW] = act_q[CntW*bf +: CntW];
-      assign b_pwm_o[32*e +: 32]     = row_q[RW*bx + 32 +: 32];
+      assign b_pwm_o[32*e +: 32]     = brow[63:32];
     end else begin : g_plain
       logic unused_pos;
       assign unused_pos = ^b_pos_i[4*e +: 4];
@@ -296,7 +293,7 @@ module mt_ni_deps #(
   end
   if (Chain == 0) begin : g_nochain
     logic unused_chain;
-    assign unused_chain = ^{go_i, go_act_i, go_pos_i, done_pk_i, done_pos_i, done_lo_i, act_q, row_q, pkd, rix, rout, pbf};
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, done_pk_i, done_pos_i, done_lo_i, act_q, row_q};
   end
 
   always_comb begin

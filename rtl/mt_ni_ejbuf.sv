@@ -2,11 +2,13 @@
 // mt_ni_ejbuf: the NI's ejection buffers, one FIFO of EjDepth flits per (local port, VC):
 // stream s = port*NumVcs + vc. A flit arriving on port l is stored in the FIFO of its VC
 // field if that FIFO was not full before the edge (otherwise it is dropped and ovf_o is
-// high in that cycle: a credit violation). NR read ports, one per receive engine: port r
-// pops stream pop_s_i[r] (pop_i[r]; the engines serve disjoint streams, so the pops of one
-// cycle are of different streams) and shows the oldest flit of stream sel_i[r] on
-// front_o[r] (valid when nonempty_o[sel_i[r]]). Every pop returns one credit pulse on
-// ej_credit_o[s] in the next cycle (registered).
+// high in that cycle: a credit violation). The oldest flit of every stream s is on
+// head_o[s] (valid when nonempty_o[s]); each receive engine picks among the heads of its
+// own streams (mt_ni.sv), so a read costs an EjDepth:1 multiplexer per stream and a
+// (streams of the engine):1 per engine, not an (S*EjDepth):1 per engine. NR pop ports, one
+// per receive engine: port r pops stream pop_s_i[r] (pop_i[r]; the engines serve disjoint
+// streams, so the pops of one cycle are of different streams). Every pop returns one
+// credit pulse on ej_credit_o[s] in the next cycle (registered).
 `default_nettype none
 
 module mt_ni_ejbuf #(
@@ -29,8 +31,7 @@ module mt_ni_ejbuf #(
   output logic [S-1:0]     ej_credit_o,
   input  logic [NR-1:0]       pop_i,
   input  logic [NR*SW-1:0]    pop_s_i,
-  input  logic [NR*SW-1:0]    sel_i,
-  output logic [NR*FlitW-1:0] front_o,
+  output logic [S*FlitW-1:0]  head_o,
   output logic [S-1:0]     nonempty_o,
   output logic             ovf_o
 );
@@ -94,10 +95,8 @@ module mt_ni_ejbuf #(
   for (genvar s = 0; s < S; s++) begin : g_ne
     assign nonempty_o[s] = (cnt_q[CW*s +: CW] != '0);
   end
-  for (genvar r = 0; r < NR; r++) begin : g_rd
-    logic [SW-1:0] sl;
-    assign sl = sel_i[SW*r +: SW];
-    assign front_o[FlitW*r +: FlitW] = mem_q[32'(sl) * EjDepth + 32'(rd_q[PW*sl +: PW])];
+  for (genvar s = 0; s < S; s++) begin : g_rd
+    assign head_o[FlitW*s +: FlitW] = mem_q[s * EjDepth + 32'(rd_q[PW*s +: PW])];
   end
   assign ej_credit_o = cred_q;
 endmodule

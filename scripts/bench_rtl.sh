@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench_rtl.sh: speed of the Verilated RTL network (docs/bench.md "RTL simulation speed").
 # For each shape (torus 2x2, 4x4, 8x8; configuration small and paper = Table III, with the
-# RTL's NI of 1 engine and 1 memory port): one Verilator build (timed), then a MultiTree
+# configuration's NI: the paper NI, 8 receive engines, 20 memory ports, chained reduction,
+# for both): one Verilator build (timed), then a MultiTree
 # all-reduce of BENCH_RTL_BYTES run twice with tb/cosim/cosim_net.cpp: --rtl-only (the RTL
 # and its memories alone; then the C model alone, cycle counts and buffers compared at the
 # end) and in lockstep with the C model (every link, local port and NI output compared every

@@ -14,9 +14,11 @@ module tb_mt_ni_ejbuf;
   logic pop = 0, ovf;
   logic [1:0] pop_s = 0, sel = 0;
   logic [FW-1:0] front;
+  logic [S*FW-1:0] head;
+  assign front = head[FW*sel +: FW];  // an engine's view: the head of the stream it selects
   mt_ni_ejbuf #(.L(L), .NumVcs(NV), .EjDepth(D), .PayloadW(PW)) dut (
     .clk_i(clk), .rst_ni(rst_n), .ej_flit_i(flit), .ej_valid_i(valid), .ej_credit_o(cred),
-    .pop_i(pop), .pop_s_i(pop_s), .sel_i(sel), .front_o(front), .nonempty_o(ne), .ovf_o(ovf));
+    .pop_i(pop), .pop_s_i(pop_s), .head_o(head), .nonempty_o(ne), .ovf_o(ovf));
 
   function automatic [FW-1:0] mk(input int vc, input int tag);
     mk = '0; mk[31:0] = tag; mk[PW+3] = vc[0];
