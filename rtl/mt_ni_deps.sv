@@ -98,7 +98,13 @@ module mt_ni_deps #(
   logic [MaxFlows*CntW-1:0] cnt_q;
   logic [MaxFlows*32-1:0]   rxb_q;
   logic [CF*CntW-1:0]       act_q;
-  logic [NR*RW-1:0]         row_q;
+  logic [NR*RW-1:0]         row_q, row_d;
+  // chained packets completed at this edge: engine e's row index and the row after it (the
+  // rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
+  logic [NE-1:0]            pkd;
+  logic [NE*RXW-1:0]        rix;
+  logic [NE*RW-1:0]         rout;
+  logic [NE*NC*32-1:0]      pbf;
 
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
@@ -118,6 +124,26 @@ module mt_ni_deps #(
     row_rd = '0;
     for (int r = 0; r < NR; r++)
       if (ix == RXW'(r)) row_rd = rows[RW*r +: RW];
+  endfunction
+  // the completed prefix (pwm) of row ix: the same multiplexer, 32 bits wide
+  function automatic [31:0] pwm_rd(input logic [NR*RW-1:0] rows, input logic [RXW-1:0] ix);
+    pwm_rd = '0;
+    for (int r = 0; r < NR; r++)
+      if (ix == RXW'(r)) pwm_rd = rows[RW*r + 32 +: 32];
+  endfunction
+  // pb of row (f, k) (a MaxFlows:1 multiplexer)
+  function automatic [31:0] pb_rd(input logic [NR*RW-1:0] rows, input logic [FW-1:0] f, input int k);
+    pb_rd = '0;
+    for (int g = 0; g < CF; g++)
+      if (f == FW'(g)) pb_rd = rows[RW*(g*NC+k) +: 32];
+  endfunction
+  // row r after this edge: the last engine that completed a packet of it, or unchanged
+  function automatic [RW-1:0] row_wr(input logic [RXW-1:0] r, input logic [RW-1:0] cur, input logic [NE-1:0] pk,
+                                     input logic [NE*RXW-1:0] rx, input logic [NE*RW-1:0] ro);
+    row_wr = cur;
+    if (pk != '0)
+      for (int e = 0; e < NE; e++)
+        if (pk[e] && rx[RXW*e +: RXW] == r) row_wr = ro[RW*e +: RW];
   endfunction
   // the row of flow f, child position p (positions >= NC use 0, as flows >= MaxFlows use 0)
   function automatic [RXW-1:0] row_ix(input logic [FW-1:0] f, input logic [3:0] p);
@@ -150,27 +176,124 @@ module mt_ni_deps #(
         end
   endfunction
 
-  // The next state is computed inside the clocked process: it depends on the engines'
-  // completions, which follow the node's memory-port inputs combinationally, and as
-  // combinational logic Verilator re-evaluated it at every evaluation of those inputs
-  // (docs/bench.md, "What is left" 1); here it runs once per edge.
-  always_ff @(posedge clk_i or negedge rst_ni) begin : p_state
-    // chained packets completed at this edge: engine e's row index and the row after it
-    // (the rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
-    logic [NE-1:0]            d;
-    logic [NE*RXW-1:0]        ix;
-    logic [NE*RW-1:0]         ro;
-    logic [NE*NC*32-1:0]      pf;
-    logic [RW-1:0]            rin;
-    logic [31:0]              pbk, size;
-    logic [FW-1:0]            f;
-    logic [CntW-1:0]          c;
+  // The chain logic below is combinational (one always_comb over all rows and engines in a
+  // clocked process made Yosys 0.23's PROC passes run for minutes) and follows the node's
+  // memory-port inputs through the engines' completions, so Verilator evaluates it several
+  // times per cycle: it reads rows only for an engine that completes a chained packet in
+  // this cycle (or a message, for pb), and writes rows only when one does, so that in most
+  // evaluations it is a few tests (docs/bench.md, "What is left" 1).
+  if (Chain != 0) begin : g_chain
+    // the rows the engines read: continuous assignments (as combinational processes Yosys
+    // 0.23's PROC_MUX took minutes over these multiplexers), and only for an engine that
+    // completes a chained packet (rows) or anything (pb) in this cycle, so that Verilator's
+    // repeated evaluations are cheap in the other cycles
+    logic [NE*RXW-1:0]   ix;
+    logic [NE*RW-1:0]    rrd;
+    logic [NE*NC*32-1:0] prd;
+    for (genvar e = 0; e < NE; e++) begin : g_rd
+      logic [FW-1:0] f;
+      assign f = fidx(done_flow_i[12*e +: 12]);
+      assign ix[RXW*e +: RXW] = row_ix(f, done_pos_i[4*e +: 4]);
+      assign rrd[RW*e +: RW]  = (done_i[e] && done_pk_i[e]) ? row_rd(row_q, ix[RXW*e +: RXW]) : '0;
+      for (genvar k = 0; k < NC; k++) begin : g_pb
+        // pb of row (f, k): a MaxFlows:1 multiplexer
+        assign prd[32*(NC*e+k) +: 32] = done_i[e] ? pb_rd(row_q, f, k) : '0;
+      end
+    end
+    // engine by engine, the rows of earlier engines of this edge forwarded
+    always_comb begin
+      logic [NE-1:0]       d;
+      logic [NE*RW-1:0]    ro;
+      logic [NE*NC*32-1:0] pf;
+      logic [RW-1:0]       rin;
+      logic [31:0]         pbk;
+      d   = '0;
+      ro  = '0;
+      pf  = '0;
+      rin = '0;
+      pbk = '0;
+      for (int e = 0; e < NE; e++) begin
+        d[e] = done_i[e] && done_pk_i[e];
+        if (d[e]) begin
+          rin = rrd[RW*e +: RW];
+          for (int e2 = 0; e2 < NE; e2++)
+            if (e2 < e && d[e2] && ix[RXW*e2 +: RXW] == ix[RXW*e +: RXW]) rin = ro[RW*e2 +: RW];
+          ro[RW*e +: RW] = chain_row(rin, done_lo_i[32*e +: 32], done_len_i[32*e +: 32]);
+        end
+        if (done_i[e])
+          for (int k = 0; k < NC; k++) begin
+            pbk = prd[32*(NC*e+k) +: 32];
+            for (int e2 = 0; e2 < NE; e2++)
+              if (e2 <= e && d[e2] && ix[RXW*e2 +: RXW] == row_ix(fidx(done_flow_i[12*e +: 12]), 4'(k)))
+                pbk = ro[RW*e2 +: 32];
+            pf[32*(NC*e+k) +: 32] = pbk;
+          end
+      end
+      pkd  = d;
+      rout = ro;
+      pbf  = pf;
+    end
+    assign rix = ix;
+    // each row takes the last engine of this edge that completed a packet of it
+    for (genvar r = 0; r < NR; r++) begin : g_row
+      assign row_d[RW*r +: RW] = row_wr(RXW'(r), row_q[RW*r +: RW], pkd, rix, rout);
+    end
+  end else begin : g_plain_rows
+    assign pkd   = '0;
+    assign rix   = '0;
+    assign rout  = '0;
+    assign pbf   = '0;
+    assign row_d = row_q;
+  end
+
+  // the engines' events, in engine order (cmodel mt_ni_deps_update)
+  logic [MaxFlows*CntW-1:0] cnt_d;
+  logic [MaxFlows*32-1:0]   rxb_d;
+  logic [MaxFlows-1:0]      grx_d;
+  logic [CF*CntW-1:0]       act_d;
+  always_comb begin
+    logic [FW-1:0]   df;
+    logic [31:0]     size;
+    logic [CntW-1:0] c;
     // the chained flow's index (narrow, as every index here): always 0 without chaining
-    logic [CFW-1:0]           cf;
-    logic [MaxFlows*CntW-1:0] cnt;
-    logic [MaxFlows*32-1:0]   rxb;
-    logic [MaxFlows-1:0]      grx;
-    logic [CF*CntW-1:0]       act;
+    logic [CFW-1:0]  cf;
+    df    = '0;
+    size  = '0;
+    c     = '0;
+    cf    = '0;
+    cnt_d = cnt_q;
+    rxb_d = rxb_q;
+    grx_d = grx_q;
+    act_d = act_q;
+    for (int e = 0; e < NE; e++) begin
+      df   = fidx(done_flow_i[12*e +: 12]);
+      cf   = (Chain != 0) ? CFW'(df) : '0;
+      size = done_size_i[32*e +: 32];
+      if (Chain != 0 && go_i[e]) begin
+        // a unit of child k admitted: children up to k have started
+        c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
+        if (go_act_i[e] && act_d[CntW*cf +: CntW] < c) act_d[CntW*cf +: CntW] = c;
+      end else if (done_i[e] && (Chain == 0 || !done_pk_i[e]) && rxb_d[32*df +: 32] + done_len_i[32*e +: 32] != size) begin
+        rxb_d[32*df +: 32] = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
+      end else if (done_i[e]) begin
+        // a message (or its last packet) complete, or (Chain) a chained packet: the child's
+        // dependency clears when its packets or message are all in, children in order
+        if (Chain == 0 || !done_pk_i[e]) begin
+          rxb_d[32*df +: 32] = '0;
+          if (done_op_i[2*e +: 2] == 2'd1) cnt_d[CntW*df +: CntW] = cnt_d[CntW*df +: CntW] + 1'b1;
+          else grx_d[df] = 1'b1;
+        end
+        if (Chain != 0 && (done_pk_i[e] || done_op_i[2*e +: 2] == 2'd1)) begin
+          for (int k = 0; k < NC; k++)
+            if (32'(cnt_d[CntW*df +: CntW]) == k && pbf[32*(NC*e+k) +: 32] == size)
+              cnt_d[CntW*df +: CntW] = CntW'(k + 1);
+          if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
       ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
@@ -192,73 +315,11 @@ module mt_ni_deps #(
         gidx_q[TIW*sf +: TIW] <= scan_idx_i;
       end
       if (rdone_i) rdone_q[rf] <= 1'b1;
-
-      // chained rows (cmodel chain_done): engine by engine, each reading its row with the
-      // rows of earlier engines of this edge forwarded
-      d  = '0;
-      ix = '0;
-      ro = '0;
-      pf = '0;
-      if (Chain != 0) begin
-        for (int e = 0; e < NE; e++) begin
-          f = fidx(done_flow_i[12*e +: 12]);
-          d[e] = done_i[e] && done_pk_i[e];
-          ix[RXW*e +: RXW] = row_ix(f, done_pos_i[4*e +: 4]);
-          rin = row_rd(row_q, ix[RXW*e +: RXW]);
-          for (int e2 = 0; e2 < NE; e2++)
-            if (e2 < e && d[e2] && ix[RXW*e2 +: RXW] == ix[RXW*e +: RXW]) rin = ro[RW*e2 +: RW];
-          ro[RW*e +: RW] = d[e] ? chain_row(rin, done_lo_i[32*e +: 32], done_len_i[32*e +: 32]) : rin;
-          for (int k = 0; k < NC; k++) begin
-            // pb of row (f, k): a MaxFlows:1 multiplexer, then the rows of this edge
-            pbk = '0;
-            for (int g = 0; g < CF; g++)
-              if (f == FW'(g)) pbk = row_q[RW*(g*NC+k) +: 32];
-            for (int e2 = 0; e2 < NE; e2++)
-              if (e2 <= e && d[e2] && ix[RXW*e2 +: RXW] == row_ix(f, 4'(k))) pbk = ro[RW*e2 +: 32];
-            pf[32*(NC*e+k) +: 32] = pbk;
-          end
-        end
-        // each row takes the last engine of this edge that completed a packet of it
-        for (int r = 0; r < NR; r++)
-          for (int e = 0; e < NE; e++)
-            if (d[e] && ix[RXW*e +: RXW] == RXW'(r)) row_q[RW*r +: RW] <= ro[RW*e +: RW];
-      end
-
-      // the engines' events, in engine order (cmodel mt_ni_deps_update)
-      cnt = cnt_q;
-      rxb = rxb_q;
-      grx = grx_q;
-      act = act_q;
-      for (int e = 0; e < NE; e++) begin
-        f    = fidx(done_flow_i[12*e +: 12]);
-        cf   = (Chain != 0) ? CFW'(f) : '0;
-        size = done_size_i[32*e +: 32];
-        if (Chain != 0 && go_i[e]) begin
-          // a unit of child k admitted: children up to k have started
-          c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
-          if (go_act_i[e] && act[CntW*cf +: CntW] < c) act[CntW*cf +: CntW] = c;
-        end else if (done_i[e] && (Chain == 0 || !done_pk_i[e]) && rxb[32*f +: 32] + done_len_i[32*e +: 32] != size) begin
-          rxb[32*f +: 32] = rxb[32*f +: 32] + done_len_i[32*e +: 32];
-        end else if (done_i[e]) begin
-          // a message (or its last packet) complete, or (Chain) a chained packet: the child's
-          // dependency clears when its packets or message are all in, children in order
-          if (Chain == 0 || !done_pk_i[e]) begin
-            rxb[32*f +: 32] = '0;
-            if (done_op_i[2*e +: 2] == 2'd1) cnt[CntW*f +: CntW] = cnt[CntW*f +: CntW] + 1'b1;
-            else grx[f] = 1'b1;
-          end
-          if (Chain != 0 && (done_pk_i[e] || done_op_i[2*e +: 2] == 2'd1)) begin
-            for (int k = 0; k < NC; k++)
-              if (32'(cnt[CntW*f +: CntW]) == k && pf[32*(NC*e+k) +: 32] == size)
-                cnt[CntW*f +: CntW] = CntW'(k + 1);
-            if (act[CntW*cf +: CntW] < cnt[CntW*f +: CntW]) act[CntW*cf +: CntW] = cnt[CntW*f +: CntW];
-          end
-        end
-      end
-      cnt_q <= cnt;
-      rxb_q <= rxb;
-      grx_q <= grx;
-      act_q <= act;
+      cnt_q <= cnt_d;
+      rxb_q <= rxb_d;
+      grx_q <= grx_d;
+      act_q <= act_d;
+      row_q <= row_d;
     end
   end
 
@@ -277,13 +338,8 @@ module mt_ni_deps #(
     assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
     assign b_grx_o[e]               = grx_q[bf];
     if (Chain != 0) begin : g_chain
-      // the completed prefix of the row read (its other fields are not needed here)
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic [RW-1:0] brow;
-      /* verilator lint_on UNUSEDSIGNAL */
-      assign brow = row_rd(row_q, row_ix(bf, b_pos_i[4*e +: 4]));
       assign b_act_o[CntW*e +: CntW] = act_q[CntW*bf +: CntW];
-      assign b_pwm_o[32*e +: 32]     = brow[63:32];
+      assign b_pwm_o[32*e +: 32]     = pwm_rd(row_q, row_ix(bf, b_pos_i[4*e +: 4]));
     end else begin : g_plain
       logic unused_pos;
       assign unused_pos = ^b_pos_i[4*e +: 4];
@@ -293,7 +349,7 @@ module mt_ni_deps #(
   end
   if (Chain == 0) begin : g_nochain
     logic unused_chain;
-    assign unused_chain = ^{go_i, go_act_i, go_pos_i, done_pk_i, done_pos_i, done_lo_i, act_q, row_q};
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, done_pk_i, done_pos_i, done_lo_i, act_q, row_q, pkd, rix, rout, pbf};
   end
 
   always_comb begin
