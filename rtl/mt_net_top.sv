@@ -19,6 +19,7 @@ module mt_net_top #(
   parameter int NY          = 2,
   parameter int Torus       = 0,
   parameter int LinkLat     = 2,
+  parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int N          = NX * NY,

@@ -17,6 +17,7 @@ module mt_node #(
   parameter int K0          = 4,
   parameter int K1          = 4,
   parameter int Torus       = 1,
+  parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int NiN        = 1,

@@ -40,7 +40,8 @@ module mt_router #(
   input  logic [11:0]          node_id_i,
   input  logic [WdW-1:0]       wd_limit_i,   // 0 = watchdog off
   // switch: route table write (entry tab_addr_i := tab_data_i, an MT_RT_TAB word; addresses
-  // from Nodes on are ignored), by the harness or host before traffic; unused at Table = 0
+  // from Nodes on are ignored), every entry by the harness or host before traffic (the table
+  // has no reset); unused at Table = 0
   input  logic                 tab_we_i,
   input  logic [11:0]          tab_addr_i,
   input  logic [15:0]          tab_data_i,
@@ -137,17 +138,14 @@ module mt_router #(
   logic [47:0] mc;
   assign mc = mt_rt_coords(node_id_i);
 
-  // switch: the route table, one register of TabW bits per destination, cleared by reset
-  // (every entry invalid, as the C model's) and written before traffic
+  // switch: the route table, one register of TabW bits per destination. Like the NI's
+  // schedule table it has no reset (a reset keeps it) and the host writes every entry, the
+  // invalid ones as 0, before traffic (the C model starts with every entry invalid).
   logic [TabN*TabW-1:0] tab_q;
   logic [N-1:0] rt_bad, rt_err_q;  // a head without a valid entry at an idle VC's front
   if (Table != 0) begin : g_tab
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        for (int d = 0; d < TabN; d++) tab_q[d*TabW +: TabW] <= '0;  // (one '0 of up to 36,864 bits: a Verilator warning)
-      end else if (tab_we_i && {1'b0, tab_addr_i} < 13'(Nodes)) begin
-        tab_q[tab_addr_i[NodeW-1:0]*TabW +: TabW] <= {tab_data_i[15], tab_data_i[7:0]};
-      end
+    always_ff @(posedge clk_i) begin
+      if (tab_we_i && {1'b0, tab_addr_i} < 13'(Nodes)) tab_q[tab_addr_i[NodeW-1:0]*TabW +: TabW] <= {tab_data_i[15], tab_data_i[7:0]};
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) rt_err_q <= '0;
