@@ -257,31 +257,41 @@ static mt_net *make_net(const Hw &hw, const Run &r, Planned &p, mt_net_cfg &cfg,
 }
 
 #ifdef COSIM_NET_PARAMS_ONLY
-static void print_flags(const Hw &hw, const mt_topo *t) {
+// The flags of a build's hardware shape besides its topology: -G of the node and NI
+// parameters, then the harness macros (-DCFG_*) of all of them and of LinkLat.
+static void print_shape_flags(const Hw &hw) {
   const mt_net_cfg &cfg = hw.cfg;
   const mt_layout &ly = hw.ly;
-  const unsigned L = cfg.local_ports ? cfg.local_ports : 4u;
   // the RTL chains only with E > 1 (the C model ignores ni_chain with one engine)
   const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
-  // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
-  // array in a loop it keeps); the default unroll limit is 64 iterations
-  if (cfg.link_lat > 60) printf("--unroll-count %u ", cfg.link_lat + 16);
-  printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
+  printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
          "-GRxEngines=%u -GMemPorts=%u -GReduceChain=%u -CFLAGS -DCFG_RXENG=%u -CFLAGS -DCFG_MEMPORTS=%u -CFLAGS -DCFG_CHAIN=%u "
-         "-CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
-         "-CFLAGS -DCFG_L=%u -CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
+         "-CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
+         "-CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
          "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
          "-CFLAGS -DCFG_RQ=%u -CFLAGS -DCFG_FLOWW=%d -CFLAGS -DCFG_STEPW=%d -CFLAGS -DCFG_IDW=%d -CFLAGS -DCFG_PORTW=%d "
          "-CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d -CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
+         cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
          cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
          ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq, cfg.ni_rx_engines, cfg.ni_mem_ports, chain,
-         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain,
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, hw.depth, ly.width,
-         L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
+         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, hw.depth, ly.width,
+         cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
          cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
+}
+// mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
+// array in a loop it keeps); the default unroll limit is 64 iterations
+static void print_unroll(const Hw &hw) {
+  if (hw.cfg.link_lat > 60) printf("--unroll-count %u ", hw.cfg.link_lat + 16);
+}
+// A grid build (rtl/mt_net_top.sv)
+static void print_flags(const Hw &hw, const mt_topo *t) {
+  const unsigned L = hw.cfg.local_ports ? hw.cfg.local_ports : 4u;
+  print_unroll(hw);
+  printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_L=%u",
+         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, hw.cfg.link_lat, t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L);
+  print_shape_flags(hw);
 }
 
 // A bit vector printed as a Verilog literal W'h... (parameter vectors of mt_swnet_top)
@@ -305,7 +315,6 @@ struct BitVec {
 // build's first case in kCases (its topology).
 static int print_switch_flags(const Hw &hw, const mt_topo *t, int case_index, mt_err *e) {
   const mt_net_cfg &cfg = hw.cfg;
-  const mt_layout &ly = hw.ly;
   mt_switch_net w;
   if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
   const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
@@ -330,26 +339,13 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, int case_index, mt
     at.set(i * 12 + 8, 4, (uint32_t)w.ni_port[i]);
     pin.set(((unsigned)w.ni_sw[i] * 16 + (unsigned)w.ni_port[i]) * 12, 12, i);
   }
-  const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
-  if (cfg.link_lat > 60) printf("--unroll-count %u ", cfg.link_lat + 16);
+  print_unroll(hw);
   printf("-GN=%u -GS=%u -GNL=%u -GLinkLat=%u -GHopClasses=%u -GSwPorts=%s -GLinks=%s -GPortIn=%s -GNiAt=%s "
-         "-GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u -GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 "
-         "-GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d -GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d "
-         "-GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 -GRxEngines=%u -GMemPorts=%u -GReduceChain=%u "
-         "-CFLAGS -DCFG_SWITCH=1 -CFLAGS -DCFG_CASE=%d -CFLAGS -DCFG_NSW=%u -CFLAGS -DCFG_NLINKS=%u "
-         "-CFLAGS -DCFG_RXENG=%u -CFLAGS -DCFG_MEMPORTS=%u -CFLAGS -DCFG_CHAIN=%u -CFLAGS -DCFG_NX=%u -CFLAGS -DCFG_NY=1 "
-         "-CFLAGS -DCFG_TORUS=0 -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d -CFLAGS -DCFG_L=1 -CFLAGS -DCFG_LINKLAT=%u "
-         "-CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u -CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u "
-         "-CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u -CFLAGS -DCFG_RQ=%u -CFLAGS -DCFG_FLOWW=%d "
-         "-CFLAGS -DCFG_STEPW=%d -CFLAGS -DCFG_IDW=%d -CFLAGS -DCFG_PORTW=%d -CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d "
-         "-CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
-         N, S, NL, cfg.link_lat, w.hop_classes, ports.lit().c_str(), links.lit().c_str(), pin.lit().c_str(), at.lit().c_str(),
-         cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth,
-         ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq,
-         cfg.ni_rx_engines, cfg.ni_mem_ports, chain, case_index, S, NL, cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, N,
-         hw.depth, ly.width, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits,
-         cfg.pkt_bytes, cfg.step_prio, cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
-         ly.size_w, ly.children, hw.max_flows);
+         "-CFLAGS -DCFG_SWITCH=1 -CFLAGS -DCFG_CASE=%d -CFLAGS -DCFG_NSW=%u -CFLAGS -DCFG_NLINKS=%u -CFLAGS -DCFG_NX=%u "
+         "-CFLAGS -DCFG_NY=1 -CFLAGS -DCFG_TORUS=0 -CFLAGS -DCFG_L=1",
+         N, S, NL, cfg.link_lat, w.hop_classes, ports.lit().c_str(), links.lit().c_str(), pin.lit().c_str(), at.lit().c_str(), case_index,
+         S, NL, N);
+  print_shape_flags(hw);
   mt_switch_free(&w);
   return 0;
 }
