@@ -47,7 +47,7 @@ NET_HIER  ?= 0
 # per-VC procedural blocks grow with every inlined node), hierarchical ~50 s (docs/bench.md).
 # Switch networks (rtl/mt_swnet_top.sv, docs/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
-NET_SW_BUILDS := ft42_hd dgx2_hd
+NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm
 NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni $(NET_SW_BUILDS)
 # $(1): build name -> the _hier suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
@@ -88,9 +88,11 @@ NET_CASE_ft42_hd_msg_i32   := ft42_hd
 NET_CASE_ft42_ring_pkt_f32 := ft42_hd
 NET_CASE_ft42_dbt_msg_i32  := ft42_hd
 NET_CASE_dgx2_hd_msg_f32   := dgx2_hd
+NET_CASE_bg48_hdrm_msg_i32 := bg48_hdrm
+NET_CASE_bg48_hd_pkt_f32   := bg48_hdrm
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
-  ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32
+  ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)

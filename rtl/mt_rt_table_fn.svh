@@ -18,16 +18,23 @@ function automatic logic [NumVcs+4:0] mt_rt_table_f(input logic [TabW-1:0] e, in
   logic err;
   int cls;
   cnt = {1'b0, e[7:4]} + 5'd1;
-  off = 5'(src % {7'b0, cnt});
+  // off = src mod cnt, one bit of src at a time (restoring division): a 5-bit compare and
+  // subtract per bit instead of a $mod cell, which Yosys' SHARE pass tried to share across
+  // the input VCs until it ran out of memory (22 GB, OOM-killed: docs/area.md)
+  off = '0;
+  for (int b = 11; b >= 0; b--) begin
+    off = {off[3:0], src[b]};
+    if (off >= cnt) off = off - cnt;
+  end
   port = {1'b0, e[3:0]} + off;
   err = !e[8] || ({1'b0, port} >= 6'(NP));  // the second: never in a table the C side loads
   if (err) port = '0;
-  mask = '1;
+  // the class toward a network port depends on the arrival port and VC alone (constants at
+  // every call), so the class mask is a constant and the port only selects it
   cls = 0;
-  if (HopClasses > 1 && NetMask[port[3:0]]) begin
-    if (NetMask[in_port]) cls = 32'(in_vc) / (NumVcs / HopClasses) + 1;
-    if (cls > HopClasses - 1) cls = HopClasses - 1;
-    mask = NumVcs'((1 << (NumVcs / HopClasses)) - 1) << (cls * (NumVcs / HopClasses));
-  end
+  if (NetMask[in_port]) cls = 32'(in_vc) / (NumVcs / HopClasses) + 1;
+  if (cls > HopClasses - 1) cls = HopClasses - 1;
+  mask = '1;
+  if (HopClasses > 1 && NetMask[port[3:0]]) mask = NumVcs'((1 << (NumVcs / HopClasses)) - 1) << (cls * (NumVcs / HopClasses));
   mt_rt_table_f = {port[3:0], mask, err};
 endfunction

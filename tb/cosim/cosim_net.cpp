@@ -106,6 +106,10 @@ static const Case kCases[] = {
   {"ft42_ring_pkt_f32", "ft42_hd", "fattree:4,2", "ring", 4096, MT_DTYPE_FP32, 1, 42, 0, 0},
   {"ft42_dbt_msg_i32", "ft42_hd", "fattree:4,2", "dbtree", 2048, MT_DTYPE_INT32, 0, 43, 0, 0},
   {"dgx2_hd_msg_f32", "dgx2_hd", "dgx2", "hd", 4096, MT_DTYPE_FP32, 0, 44, 0, 0},
+  // bigraph:4x8: two switch hops within a group, two hop classes of VCs; HDRM, the baseline
+  // co-designed for it, and hd with packets on the same build
+  {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
+  {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
 };
 
 static const Case *find_case(const char *name) {
