@@ -8,9 +8,10 @@ RT_RTL      := $(addprefix $(RT_TOP)/rtl/,mt_common_pkg.sv mt_router.sv \
 RT_COBJ_DIR := $(BUILD)/router_c
 RT_COBJ     := $(RT_COBJ_DIR)/mt_router.o $(RT_COBJ_DIR)/mt_link.o
 RT_CFLAGS   := $(CWARN) -O2 -g -Icmodel
+RT_SVH      := $(wildcard rtl/mt_rt_*.svh)  # `include'd by the router and its route and VC allocation modules
 
-# Parameter sets: configs/router/<set>.cfg (d2l4v4, min, d3mesh, paper; what each value is
-# and where it comes from is in the file). One file gives the verilator -G list and the
+# Parameter sets: configs/router/<set>.cfg (d2l4v4, min, d3mesh, paper; the switches sw4,
+# sw4top, sw8, sw8bg, sw16; what each value is and where it comes from is in the file). One file gives the verilator -G list and the
 # harness's -DCFG_<KEY> macros (`multitree shape --gflags/--cflags`, cmodel/app/mt_shape.c).
 RT_SETS   := $(patsubst configs/router/%.cfg,%,$(sort $(wildcard configs/router/*.cfg)))
 RT_SHAPE   = configs/router/$(1).cfg
@@ -19,15 +20,16 @@ $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmod
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
-# one Verilator build per parameter set: build/obj_router_<set>/cosim_router
+# one Verilator build per parameter set: build/obj_router_<set>/cosim_router; libmt for the
+# switch tables of real topologies (mt_switch_build)
 define RT_BUILD
-$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
+$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_router_$(1); rm -f $$@  # relink: Verilator's make does not track the C objects
 	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
 	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
 	  $$$$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
-	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) \
+	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
 	  >$(BUILD)/obj_router_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_router_$(1).build.log; exit 1; }
 endef
 $(foreach s,$(RT_SETS),$(eval $(call RT_BUILD,$(s))))
@@ -48,9 +50,23 @@ t-router-perturb: $(call RT_BIN,d2l4v4)
 t-router-eff: $(call RT_BIN,paper)
 	@scripts/runbench.sh $@ 300 bash -c '$< --mode eff-ar --cycles 10 && $< --mode eff-pkt --cycles 10 && $< --mode share --cycles 12000 && $< --seed 41 --cycles 30000'
 TEST_STEPS += t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
+# switches (docs/switch.md): random traffic through random route tables and through the
+# tables mt_switch_build makes for real switches (fattree:4,2 top and leaf, bigraph:4x8,
+# dgx2); a C model with one perturbed table entry must be caught
+t-router-cosim-sw4: $(call RT_BIN,sw4)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 51 --cycles 150000 && $< --seed 52 --cycles 100000 && $< --seed 53 --cycles 20000 --perturb-table'
+t-router-cosim-sw4top: $(call RT_BIN,sw4top)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 61 --cycles 100000 --topo fattree:4,2 --switch 4 && $< --seed 62 --cycles 100000'
+t-router-cosim-sw8: $(call RT_BIN,sw8)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 71 --cycles 100000 --topo fattree:4,2 --switch 1 && $< --seed 72 --cycles 100000 && $< --seed 73 --cycles 20000 --topo fattree:4,2 --switch 1 --perturb-table'
+t-router-cosim-sw8bg: $(call RT_BIN,sw8bg)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 81 --cycles 100000 --topo bigraph:4x8 --switch 5 && $< --seed 82 --cycles 100000'
+t-router-cosim-sw16: $(call RT_BIN,sw16)
+	@scripts/runbench.sh $@ 300 bash -c '$< --seed 91 --cycles 100000 --topo dgx2 --switch 0 && $< --seed 92 --cycles 100000 && $< --seed 93 --cycles 20000 --topo dgx2 --switch 1 --perturb-table'
+RT_SW_STEPS := t-router-cosim-sw4 t-router-cosim-sw4top t-router-cosim-sw8 t-router-cosim-sw8bg t-router-cosim-sw16
 
 .PHONY: cosim-router formal-router area-router bench-router
-cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
+cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff $(RT_SW_STEPS)
 	@cat $(foreach s,$^,$(BUILD)/logs/$(s).log) | grep -E '^(cosim_router|EFFICIENCY|SHARE|RESULT|MISMATCH|MONITOR|FAIL)' ; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-router: %d passed, %d failed\n", p, f; exit f>0}'
 
@@ -58,7 +74,6 @@ cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-r
 RT_TBS := mt_credit_counter mt_link mt_rt_vc_buffer mt_rt_watchdog mt_rt_route mt_rt_vc_alloc mt_rt_sw_alloc
 # tb/rtl/mt_rt_route.sv, mt_rt_vc_alloc.sv: test wrappers of the functions mt_router calls
 RT_TB_RTL := rtl/mt_common_pkg.sv rtl/mt_credit_counter.sv rtl/mt_link.sv $(wildcard rtl/mt_rt_*.sv) tb/rtl/mt_rt_route.sv tb/rtl/mt_rt_vc_alloc.sv
-RT_SVH    := $(wildcard rtl/mt_rt_*.svh)  # `include'd by the router and its route and VC allocation modules
 define RT_TB
 $(BUILD)/router_tb/tb_$(1).vvp: tb/rtl/tb_$(1).sv tb/rtl/mt_tb.svh $(RT_TB_RTL) $(RT_SVH) | deps-ok
 	@mkdir -p $$(@D)

@@ -19,6 +19,7 @@ module mt_net_top #(
   parameter int NY          = 2,
   parameter int Torus       = 0,
   parameter int LinkLat     = 2,
+  parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int N          = NX * NY,
@@ -141,36 +142,8 @@ module mt_net_top #(
       .ej_flit_o       (ej_flit_o[n*L*FlitW +: L*FlitW]),
       .ej_valid_o      (ej_valid_o[n*L +: L]),
       .ej_credit_o     (ej_credit_o[n*L*NumVcs +: L*NumVcs]),
-      .dtype_i         (dtype_i[n]),
-      .pkt_mode_i      (pkt_mode_i[n]),
-      .nflows_i        (nflows_i[n*12 +: 12]),
-      .base_units_i    (base_units_i[n*32 +: 32]),
-      .rem_units_i     (rem_units_i[n*32 +: 32]),
-      .elem_i          (elem_i[n*32 +: 32]),
-      .nop_bytes_i     (nop_bytes_i[n*32 +: 32]),
-      .ni_wd_limit_i   (ni_wd_limit_i[n*32 +: 32]),
-      .nbr_tx_i        (nbr_tx_i[n*192 +: 192]),
-      .nbr_rx_i        (nbr_rx_i[n*192 +: 192]),
-      .start_i         (start_i[n]),
-      .tbl_we_i        (tbl_we_i[n]),
-      .tbl_waddr_i     (tbl_waddr_i[n*TIW +: TIW]),
-      .tbl_wdata_i     (tbl_wdata_i[n*EntryW +: EntryW]),
-      .busy_o          (busy_o[n]),
-      .done_o          (done_o[n]),
-      .err_o           (err_o[n]),
-      .err_code_o      (err_code_o[n*4 +: 4]),
-      .err_idx_o       (err_idx_o[n*16 +: 16]),
-      .idx_o           (idx_o[n*16 +: 16]),
-      .step_o          (step_o[n*16 +: 16]),
-      .st_o            (st_o[n*3 +: 3]),
-      .mem_req_valid_o (mem_req_valid_o[n*NiMp +: NiMp]),
-      .mem_req_ready_i (mem_req_ready_i[n*NiMp +: NiMp]),
-      .mem_req_we_o    (mem_req_we_o[n*NiMp +: NiMp]),
-      .mem_req_addr_o  (mem_req_addr_o[n*NiMp*32 +: NiMp*32]),
-      .mem_req_be_o    (mem_req_be_o[n*NiMp*Lanes +: NiMp*Lanes]),
-      .mem_req_wdata_o (mem_req_wdata_o[n*NiMp*PayloadW +: NiMp*PayloadW]),
-      .mem_rsp_valid_i (mem_rsp_valid_i[n*NiMp +: NiMp]),
-      .mem_rsp_data_i  (mem_rsp_data_i[n*NiMp*PayloadW +: NiMp*PayloadW])
+`include "mt_ni_ports_conn.svh"
+      .ni_wd_limit_i   (ni_wd_limit_i[n*32 +: 32])
     );
   end
 endmodule

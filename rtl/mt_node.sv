@@ -17,6 +17,7 @@ module mt_node #(
   parameter int K0          = 4,
   parameter int K1          = 4,
   parameter int Torus       = 1,
+  parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int NiN        = 1,
@@ -116,6 +117,7 @@ module mt_node #(
   assign ej_valid_o   = r_out_valid[NP-1:ND];
   assign inj_credit_o = r_in_credit[NP*NumVcs-1:ND*NumVcs];
 
+  logic [NP*NumVcs-1:0] rt_rt_err;  // always 0 at Table = 0
   mt_router #(
     .D(D), .L(L), .K0(K0), .K1(K1), .K2(1), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
     .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW)
@@ -130,8 +132,14 @@ module mt_node #(
     .out_valid_o (r_out_valid),
     .out_credit_i(r_out_credit),
     .wd_err_o    (rt_wd_err_o),
-    .ovf_err_o   (rt_ovf_err_o)
+    .ovf_err_o   (rt_ovf_err_o),
+    .tab_we_i    (1'b0),       // a torus router has no route table (Table = 0)
+    .tab_addr_i  (12'd0),
+    .tab_data_i  (16'd0),
+    .rt_err_o    (rt_rt_err)
   );
+  logic unused_rt;
+  assign unused_rt = ^rt_rt_err;
 
   mt_ni #(
     .PayloadW(PayloadW), .NumVcs(NumVcs), .L(L), .NetPorts(ND), .EjDepth(EjDepth), .VcDepth(VcDepth),

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_node_params.svh: the parameters of one network node (router + NI) besides its topology,
-// declared once for mt_node and mt_net_top, which passes them to every mt_node (`include
-// inside the parameter port list, before at least one more parameter; the table layout
-// comes from mt_ni_layout_params.svh).
-  parameter int L           = 4,     // local ports (router <-> NI)
+// mt_node_params.svh: the parameters of one network node (router + NI) besides its topology
+// and its local ports L, declared once for mt_node and mt_net_top, which passes them to every
+// mt_node, and for mt_swnet_top (its NIs and switches) (`include inside the parameter port
+// list, before at least one more parameter; the table layout comes from
+// mt_ni_layout_params.svh).
   // network
   parameter int PayloadW    = 128,
   parameter int NumVcs      = 4,

@@ -3,6 +3,10 @@
 // credit flow control, dimension-order routing with dateline VC classes, virtual cut-through
 // for normal packets, message-based flow control (one head per all-reduce message, switch
 // allocation per sub-packet) for one-hop source-routed all-reduce messages.
+// Table = 1 makes it a switch (docs/switch.md): NP = NetPorts + L ports (network ports first,
+// then NI ports), every head routed by its destination through a route table of Nodes
+// entries (written through tab_*_i), hop-class VCs; everything else unchanged. With Table = 0
+// none of the table logic exists.
 // Contract: docs/interfaces.md (flit, ports, credits) and docs/router.md (rules, pipeline).
 // All outputs are registers: a flit sampled at edge t leaves at edge t+1 at the earliest
 // (visible after it); its credit pulse leaves at the same edge. cmodel/mt_router.c is the
@@ -22,7 +26,11 @@ module mt_router #(
   parameter int SubPktFlits = 16,
   parameter int StepPrio = 0,
   parameter int WdW = 24,
-  localparam int NP = 2 * D + L,
+  parameter int Table = 0,       // 0: torus/mesh router; 1: switch (the parameters below)
+  parameter int NetPorts = 4,    // switch: network ports 0..NetPorts-1, NI ports after them
+  parameter int HopClasses = 1,  // switch: VC classes by switch hops (dividing NumVcs)
+  parameter int Nodes = 16,      // switch: route table entries (destinations 0..Nodes-1)
+  localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
 ) (
@@ -31,6 +39,12 @@ module mt_router #(
   // static configuration
   input  logic [11:0]          node_id_i,
   input  logic [WdW-1:0]       wd_limit_i,   // 0 = watchdog off
+  // switch: route table write (entry tab_addr_i := tab_data_i, an MT_RT_TAB word; addresses
+  // from Nodes on are ignored), every entry by the harness or host before traffic (the table
+  // has no reset); unused at Table = 0
+  input  logic                 tab_we_i,
+  input  logic [11:0]          tab_addr_i,
+  input  logic [15:0]          tab_data_i,
   // input side: flits in, credits back upstream
   input  logic [NP*FlitW-1:0]  in_flit_i,
   input  logic [NP-1:0]        in_valid_i,
@@ -41,22 +55,38 @@ module mt_router #(
   input  logic [NP*NumVcs-1:0] out_credit_i,
   // sticky error flags per input VC (bit port*NumVcs + vc)
   output logic [NP*NumVcs-1:0] wd_err_o,
-  output logic [NP*NumVcs-1:0] ovf_err_o
+  output logic [NP*NumVcs-1:0] ovf_err_o,
+  output logic [NP*NumVcs-1:0] rt_err_o     // switch: a head without a valid table entry
 );
-  localparam int ND = 2 * D;
+  localparam int ND = (Table != 0) ? NetPorts : 2 * D;  // network ports; the rest are local (NI)
   localparam int N = NP * NumVcs;
   localparam int IdxW = mt_common_pkg::idx_w(N);
   localparam int BufW = PayloadW + 3;
   localparam int MaxDepth = (VcDepth > EjDepth) ? VcDepth : EjDepth;
   localparam int CntW = $clog2(MaxDepth + 1);
   localparam int FlitBytes = PayloadW / 8;
+  localparam int TabW = 9;                          // a table entry: {valid, n - 1, base}
+  localparam int TabN = (Table != 0) ? Nodes : 1;
+  localparam int NodeW = (TabN > 1) ? $clog2(TabN) : 1;
+  localparam int LE = (L > 0) ? L : 1;              // local ports, for sizing (a switch may have none)
+  localparam logic [15:0] NetMask = 16'((32'd1 << ND) - 32'd1);  // bit p: port p is a network port
 `include "mt_rt_route_fn.svh"
 `include "mt_rt_vc_alloc_fn.svh"
+`include "mt_rt_table_fn.svh"
 
   initial begin
-    if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
-    if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
-    if (NP > 16) $fatal(1, "mt_router: 2*D+L=%0d must be <= 16 (4-bit port fields)", NP);
+    if (Table != 0 && Table != 1) $fatal(1, "mt_router: Table=%0d must be 0 (torus/mesh router) or 1 (switch)", Table);
+    if (Table == 0) begin
+      if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
+      if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
+      if (NP > 16) $fatal(1, "mt_router: 2*D+L=%0d must be <= 16 (4-bit port fields)", NP);
+    end else begin
+      if (NetPorts < 0 || L < 0 || NP < 1 || NP > 16)
+        $fatal(1, "mt_router: switch radix NetPorts+L=%0d+%0d must be 1..16 (4-bit port fields)", NetPorts, L);
+      if (HopClasses < 1 || NumVcs % HopClasses != 0)
+        $fatal(1, "mt_router: HopClasses=%0d must divide NumVcs=%0d", HopClasses, NumVcs);
+      if (Nodes < 1 || Nodes > 4096) $fatal(1, "mt_router: Nodes=%0d must be 1..4096 (12-bit node ids)", Nodes);
+    end
     if (NumVcs < 2 || NumVcs % 2 != 0 || NumVcs > 16)
       $fatal(1, "mt_router: NumVcs=%0d must be even and 2..16 (dateline classes)", NumVcs);
     if (PayloadW < 128 || PayloadW % 32 != 0 || PayloadW > 512)
@@ -98,7 +128,7 @@ module mt_router #(
   // per VC); a VC is occupied while allocated or while its credits are not all back, and
   // one source holds at most NumVcs-1 occupied VCs of a local output
   localparam int SrcW = mt_common_pkg::HD_SRC_W;
-  logic [L*NumVcs*SrcW-1:0] esrc_q;
+  logic [LE*NumVcs*SrcW-1:0] esrc_q;
   // per port (0 for network ports): a head of source ej_src[o] must not take a VC of o
   // when ej_cap[o]
   logic [NP-1:0]       ej_cap;
@@ -108,12 +138,32 @@ module mt_router #(
   logic [47:0] mc;
   assign mc = mt_rt_coords(node_id_i);
 
+  // switch: the route table, one register of TabW bits per destination. Like the NI's
+  // schedule table it has no reset (a reset keeps it) and the host writes every entry, the
+  // invalid ones as 0, before traffic (the C model starts with every entry invalid).
+  logic [TabN*TabW-1:0] tab_q;
+  logic [N-1:0] rt_bad, rt_err_q;  // a head without a valid entry at an idle VC's front
+  if (Table != 0) begin : g_tab
+    always_ff @(posedge clk_i) begin
+      if (tab_we_i && {1'b0, tab_addr_i} < 13'(Nodes)) tab_q[tab_addr_i[NodeW-1:0]*TabW +: TabW] <= {tab_data_i[15], tab_data_i[7:0]};
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) rt_err_q <= '0;
+      else rt_err_q <= rt_err_q | rt_bad;
+    end
+  end else begin : g_notab
+    assign tab_q = '0;
+    assign rt_err_q = '0;
+  end
+  assign rt_err_o = rt_err_q;
+
   for (genvar i = 0; i < N; i++) begin : g_ivc
     localparam int P = i / NumVcs;
     localparam int V = i % NumVcs;
     logic [BufW-1:0] f;
     logic [mt_common_pkg::FT_W-1:0] ft;
-    logic push, empty, r_swap, a_ok, holding, rq;
+    logic push, empty, r_swap, r_err, a_ok, holding, rq;
+    logic [TabW-1:0] t_e;
     logic [3:0] r_port, port_cur;
     logic [NumVcs-1:0] r_mask;
     logic [VcW-1:0] a_vc, vc_cur;
@@ -147,7 +197,8 @@ module mt_router #(
     // these conditions, so that the Verilated model skips them for the others (most VCs,
     // most cycles; docs/bench.md "RTL simulation speed"). Hardware: the same logic per VC.
     always @(*) begin
-      {r_port, r_mask, r_swap} = '0;
+      {r_port, r_mask, r_swap, r_err} = '0;
+      t_e = '0;
       {a_ok, a_vc} = '0;
       port_cur = oport_q[i*4 +: 4];
       vc_cur = ovc_q[i*VcW +: VcW];
@@ -159,11 +210,19 @@ module mt_router #(
       rq = 1'b0;
       if (!empty) begin
         // one selection of the output's credits and VC for both cases (shared in hardware)
-        if (!active_q[i] && is_head[i])
-          {r_port, r_mask, r_swap} = mt_rt_route_f(mc, 4'(P), V >= NumVcs / 2, ft[2],
-            f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
-            f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W],
-            f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W]);
+        if (!active_q[i] && is_head[i]) begin
+          if (Table != 0) begin
+            // the destination's entry; none beyond the table
+            if ({1'b0, f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W]} < 13'(TabN))
+              t_e = tab_q[f[mt_common_pkg::HD_DST_LSB +: NodeW]*TabW +: TabW];
+            {r_port, r_mask, r_err} = mt_rt_table_f(t_e, f[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W], 4'(P), 4'(V));
+          end else begin
+            {r_port, r_mask, r_swap} = mt_rt_route_f(mc, 4'(P), V >= NumVcs / 2, ft[2],
+              f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
+              f[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W],
+              f[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W]);
+          end
+        end
         if (!active_q[i]) port_cur = r_port;
         cvec = cred[port_cur*NumVcs*CntW +: NumVcs*CntW];
         if (!active_q[i] && is_head[i]) begin
@@ -174,7 +233,7 @@ module mt_router #(
               src_sel = ej_src[o*SrcW +: SrcW];
             end
           end
-          {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, port_cur >= 4'(ND),
+          {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, !NetMask[port_cur],
                                           cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
                                           f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]);
         end
@@ -188,6 +247,7 @@ module mt_router #(
     end
 
     assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
+    assign rt_bad[i] = r_err;
     assign req[i] = rq;
     assign go[i] = ne[i] && (c_cur != '0);
     assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
@@ -365,7 +425,9 @@ module mt_router #(
   end
   assign ovf_err_o = ovf_err_q;
   logic unused_ok;
-  assign unused_ok = ^avail;
+  // avail: the credit checks compare the counts; the table write port at Table = 0; the
+  // coordinates and a switch's esrc_q without NI ports at Table = 1
+  assign unused_ok = ^{avail, tab_we_i, tab_addr_i, tab_data_i, mc, node_id_i, esrc_q, rt_bad};
 
 `ifdef FORMAL
   // credit safety: no take without a credit (checked inside every mt_credit_counter) and

@@ -7,6 +7,7 @@
 localparam int RtK1e = (D > 1) ? K1 : 1;
 localparam int RtK2e = (D > 2) ? K2 : 1;
 localparam logic [NumVcs-1:0] RtLower = NumVcs'((1 << (NumVcs / 2)) - 1);
+localparam int RtL = (L > 0) ? L : 1;  // = L where this function is called (Table = 0, L >= 1)
 
 // coordinates of node id, 16 bits per dimension (X lowest)
 function automatic logic [47:0] mt_rt_coords(input logic [11:0] id);
@@ -29,7 +30,7 @@ function automatic logic [NumVcs+4:0] mt_rt_route_f(input logic [47:0] mc, input
   logic [15:0] m, c, k, dp;
   kv = {16'(RtK2e), 16'(RtK1e), 16'(K0)};
   dc = mt_rt_coords(dst);
-  port = 4'(2 * D) + ((ej < 4'(L)) ? ej : 4'd0);
+  port = 4'(2 * D) + ((ej < 4'(RtL)) ? ej : 4'd0);
   mask = '1;
   swap = 1'b0;
   found = 1'b0;
@@ -44,7 +45,7 @@ function automatic logic [NumVcs+4:0] mt_rt_route_f(input logic [47:0] mc, input
   dp = '0;
   if (!normal) begin
     if (in_port < 4'(2 * D)) begin
-      port = 4'(2 * D) + ((nxt < 4'(L)) ? nxt : 4'd0);
+      port = 4'(2 * D) + ((nxt < 4'(RtL)) ? nxt : 4'd0);
     end else begin
       port = ({1'b0, nxt} < 5'(2 * D + L)) ? nxt : 4'd0;
       swap = 1'b1;

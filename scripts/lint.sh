@@ -3,7 +3,8 @@
 # (regenerated into $BUILD/fmt/, any difference fails, naming the file); (2) every rtl/*.sv as
 # its own top under `verilator --lint-only -Wall`, then all of rtl/ through Yosys
 # (read_verilog -sv) and Icarus (-g2012), the package first; (3) mt_ni in its bandwidth shapes
-# (receive engines E, memory ports M: NI_SHAPES) under Verilator -Wall, Yosys and Icarus.
+# (receive engines E, memory ports M) and (4) mt_router as a switch under Verilator -Wall,
+# Yosys and Icarus.
 # Prints RESULT lint pass=N fail=M.
 # LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build) and LINT_PKG_ONLY
 # (only step 1) let tb/lint/test_lint_pkg.sh run it on copies.
@@ -29,19 +30,27 @@ if out=$(yosys -q -p "read_verilog -sv $files; hierarchy; proc; check -assert" 2
 else fail=$((fail+1)); echo "yosys:"; echo "$out" | head -20; fi
 if out=$(iverilog -g2012 -I"$RTL" -o /dev/null $files 2>&1); then pass=$((pass+1))
 else fail=$((fail+1)); echo "iverilog:"; echo "$out" | head -20; fi
-# the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E, chained or not
-NI_SHAPES=("RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20 ReduceChain=1")
-if [[ -f $RTL/mt_ni.sv ]]; then
-  for sh in "${NI_SHAPES[@]}"; do
+# shapes MODULE "K=V ..."...: the module with each set of parameters under Verilator -Wall,
+# Yosys (chparam) and Icarus (-P)
+shapes() {
+  local top=$1 sh kv g c i out; shift
+  [[ -f $RTL/$top.sv ]] || return 0
+  for sh in "$@"; do
     g=""; c=""; i=""
-    for kv in $sh; do g="$g -G$kv"; c="$c -set ${kv%%=*} ${kv#*=}"; i="$i -Pmt_ni.$kv"; done
-    if out=$(verilator --lint-only -Wall -I"$RTL" --top-module mt_ni $g $files 2>&1); then pass=$((pass+1))
-    else fail=$((fail+1)); echo "verilator -Wall: mt_ni $sh"; echo "$out" | head -20; fi
-    if out=$(yosys -q -p "read_verilog -sv -defer $files; chparam$c mt_ni; hierarchy -top mt_ni; proc; check -assert" 2>&1); then pass=$((pass+1))
-    else fail=$((fail+1)); echo "yosys: mt_ni $sh"; echo "$out" | head -20; fi
-    if out=$(iverilog -g2012 -I"$RTL" -s mt_ni $i -o /dev/null $files 2>&1); then pass=$((pass+1))
-    else fail=$((fail+1)); echo "iverilog: mt_ni $sh"; echo "$out" | head -20; fi
+    for kv in $sh; do g="$g -G$kv"; c="$c -set ${kv%%=*} ${kv#*=}"; i="$i -P$top.$kv"; done
+    if out=$(verilator --lint-only -Wall -I"$RTL" --top-module "$top" $g $files 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "verilator -Wall: $top $sh"; echo "$out" | head -20; fi
+    if out=$(yosys -q -p "read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top; proc; check -assert" 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "yosys: $top $sh"; echo "$out" | head -20; fi
+    if out=$(iverilog -g2012 -I"$RTL" -s "$top" $i -o /dev/null $files 2>&1); then pass=$((pass+1))
+    else fail=$((fail+1)); echo "iverilog: $top $sh"; echo "$out" | head -20; fi
   done
-fi
+}
+# the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E, chained or not
+shapes mt_ni "RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20 ReduceChain=1"
+# the router as a switch (Table = 1, docs/switch.md): 2 hop classes; no NI port (a fat-tree's
+# top switch); no network port (a single switch). mt_swnet_top's defaults (fattree:4,2) lint
+# the 4 + 4 and 4 + 0 switches.
+shapes mt_router "Table=1 NetPorts=2 L=2 HopClasses=2 Nodes=37" "Table=1 NetPorts=4 L=0" "Table=1 NetPorts=0 L=3 NumVcs=6 HopClasses=3"
 echo "RESULT lint pass=$pass fail=$fail"
 [[ $fail -eq 0 ]]

@@ -12,6 +12,10 @@
 #           refuse those of the top alone (NX, NY, LinkLat: "Parameters from the command line
 #           were not found"), so these three are written as the defaults of a copy of
 #           mt_net_top.sv in MDIR instead. No waveforms of signals inside a node (Verilator).
+#   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/switch.md) is always
+#           built with its NIs (mt_ni) and switches (mt_router) as hierarchy blocks; none of
+#           them has the top's parameters, so every -G flag becomes a default of a copy of
+#           mt_swnet_top.sv (with the parameter files it includes written into it).
 # C++ optimisation COPT for the model (OPT_FAST, OPT_GLOBAL); the run-once code at -O0.
 # Prints "MDIR: Verilator build S s"; the log is MDIR.build.log.
 set -u
@@ -21,7 +25,31 @@ flags="$*"
 vsrc=$NET_VSRC
 mkdir -p "$mdir"
 log=$mdir.build.log
-if [[ $hier == 1 ]]; then
+verilate=$NET_VERILATE
+if [[ $flags == *-GSwPorts=* ]]; then
+  verilate=${verilate/--top-module mt_net_top/--top-module mt_swnet_top}
+  top=$mdir/mt_swnet_top.sv
+  # the top with its `include'd parameter lists in place
+  awk -v rtl="$NET_TOP/rtl" '/^`include "mt_(node|ni_layout)_params\.svh"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (rtl "/" f)) > 0) print l; next } { print }' \
+    "$NET_TOP/rtl/mt_swnet_top.sv" >"$top"
+  rest=""
+  for f in $flags; do
+    if [[ $f =~ ^-G([A-Za-z0-9_]+)=(.*)$ ]]; then
+      k=${BASH_REMATCH[1]} v=${BASH_REMATCH[2]}
+      grep -Eq "^ *parameter +(int +|logic +\[[^]]*\] +)?$k +=" "$top" ||
+        { echo "net_verilate.sh: mt_swnet_top has no parameter $k" >&2; exit 1; }
+      sed -E -i "s/^( *parameter +(int +|logic +\[[^]]*\] +)?$k +=) *[^,]*,/\1 $v,/" "$top"
+    else
+      rest="$rest $f"
+    fi
+  done
+  flags=$rest
+  # the NI and the switches as hierarchy blocks; Verilator renames a block of each parameter
+  # set (mt_router_N), hence DECLFILENAME
+  printf '`verilator_config\nhier_block -module "mt_ni"\nhier_block -module "mt_router"\nlint_off -rule DECLFILENAME -file "*/mt_ni.sv"\nlint_off -rule DECLFILENAME -file "*/mt_router.sv"\n' >"$mdir/hier.vlt"
+  vsrc=$(sed -e "s#$NET_TOP/tb/cosim/cosim_net.vlt#$mdir/hier.vlt#" -e "s#$NET_TOP/rtl/mt_swnet_top.sv#$top#" <<<"$vsrc")
+  flags="--hierarchical $flags"
+elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
   nx=$(get NX); ny=$(get NY); ll=$(get LinkLat)
   if [[ -z $nx || -z $ny || -z $ll ]]; then echo "net_verilate.sh: no -GNX/-GNY/-GLinkLat in the flags" >&2; exit 1; fi
@@ -40,7 +68,7 @@ fi
 t0=$(date +%s)
 # NET_VERILATE is shell text (it quotes its -LDFLAGS), hence eval; the flag and source lists
 # are words without quotes
-cmd="$NET_VERILATE -Mdir $(printf %q "$mdir") $flags -CFLAGS $(printf %q "$copt -I$NET_TOP/cmodel") \
+cmd="$verilate -Mdir $(printf %q "$mdir") $flags -CFLAGS $(printf %q "$copt -I$NET_TOP/cmodel") \
   -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $vsrc"
 echo "$cmd" >"$log"
 if ! eval "$cmd" >>"$log" 2>&1; then

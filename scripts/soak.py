@@ -364,7 +364,7 @@ def classify(rc, so, se, timed_out):
     wd = first_line(txt, r"error 11 \(watchdog\)|raised its watchdog flag|did not finish within max_cycles")
     if wd:
         return "WATCHDOG", wd[:300]
-    hw = first_line(txt, r"stopped with error|raised its overflow flag")
+    hw = first_line(txt, r"stopped with error|raised its (overflow|no-route) flag")
     if hw:
         return "HWERROR", hw[:300]
     if rc == 0 and ("result correct on every node" in so or re.search(r"^ref: .*(, exact \(| \(summation order)", so, re.M)):

@@ -3,7 +3,9 @@
 # (configs/router/paper.cfg; needs build/multitree).
 # Buffer storage (mt_rt_ram) is black-boxed for the logic synthesis and counted apart as
 # memory bits (`proc; stat` before any memory mapping), per style/README.md §15.
-# Knobs (environment): ROUTER_AREA_SETS (default "default paper"); ROUTER_AREA_FLOWS (default
+# Knobs (environment): ROUTER_AREA_SETS (default "default paper"; any other name is
+# configs/router/NAME.cfg, e.g. the switch sw8, and "switch" is the RTL defaults as a switch of
+# 4 network + 4 NI ports, Table = 1); ROUTER_AREA_FLOWS (default
 # "gen": the generic synthesis; "ice" and "ecp" add synth_ice40 / synth_ecp5 with mt_rt_ram
 # black-boxed as well, LUT4 / FF / carry cells; ROUTER_AREA_MEM_GB caps the memory of those
 # runs (default 8: an uncapped synth_ice40 of the default set grew to 21.7 GB and was killed by
@@ -23,7 +25,15 @@ echo "# set | memory bits (VC buffers) | logic cells (generic gates, buffers bla
 paper=$(build/multitree shape --chparam configs/router/paper.cfg) || exit 1
 SETS=${ROUTER_AREA_SETS:-"default paper"}
 FLOWS=${ROUTER_AREA_FLOWS:-gen}
-for set in "default:" "paper:$paper"; do
+more=()
+for s in $SETS; do
+  case $s in
+    default|paper) ;;
+    switch) more+=("switch:-set Table 1 -set NetPorts 4") ;;  # the defaults as a switch: radix 8 (4 + 4), 16 table entries
+    *) c=$(build/multitree shape --chparam "configs/router/$s.cfg") || exit 1; more+=("$s:$c") ;;
+  esac
+done
+for set in "default:" "paper:$paper" "${more[@]}"; do
   name=${set%%:*}; cp=${set#*:}
   [[ " $SETS " == *" $name "* ]] || continue
   ch=""; [[ -n $cp ]] && ch="chparam $cp mt_router;"

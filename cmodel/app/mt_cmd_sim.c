@@ -12,6 +12,9 @@
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
 
+/* mt_net_result.rerr_kind */
+static const char *const rerr_name[] = {"watchdog", "overflow", "no-route"};
+
 static int dump_words(const char *dir, int node, const char *what, const uint32_t *w, uint64_t n) {
   char path[4096];
   snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
@@ -173,7 +176,7 @@ int mt_app_sim(const mt_app_opts *o) {
   const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
   if (r.err_node >= 0) {
     if (r.router_err) fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node,
-                              r.rerr_ovf ? "overflow" : "watchdog", r.rerr_port, r.rerr_vc);
+                              rerr_name[r.rerr_kind], r.rerr_port, r.rerr_vc);
     fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
             mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
     if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
@@ -204,7 +207,7 @@ int mt_app_sim(const mt_app_opts *o) {
     rc = 1;
   }
   if (r.router_err) {
-    fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, r.rerr_ovf ? "overflow" : "watchdog",
+    fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, rerr_name[r.rerr_kind],
             r.rerr_port, r.rerr_vc);
     rc = 1;
   }

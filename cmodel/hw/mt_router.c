@@ -125,10 +125,12 @@ void mt_router_free(mt_router *r) {
 
 /* Switch route of a head from source src to dst arriving on in_port / VC in_vc: output port
  * from the table (a set of ports: base + src mod n) and its allowed output VCs (every VC
- * toward an NI; toward a network port the hop class of mt_router_params). */
-static unsigned table_route(const mt_router *r, unsigned src, unsigned dst, unsigned in_port, unsigned in_vc, uint32_t *mask) {
+ * toward an NI; toward a network port the hop class of mt_router_params); *bad: no valid
+ * entry (the head leaves on port 0, rtl/mt_rt_table_fn.svh). */
+static unsigned table_route(const mt_router *r, unsigned src, unsigned dst, unsigned in_port, unsigned in_vc, uint32_t *mask, int *bad) {
   const unsigned e = r->tab[dst & 0xfffu], nv = r->nv, h = r->p.hop_classes;
   const unsigned cnt = ((e >> 4) & 15u) + 1u, o = (e & MT_RT_TAB_VALID) ? (e & 15u) + (cnt > 1u ? src % cnt : 0u) : 0u;
+  *bad = !(e & MT_RT_TAB_VALID);
   *mask = (1u << nv) - 1u;
   if (o < r->nd && h > 1u) {
     const unsigned w = nv / h, c = in_port < r->nd ? (in_vc / w + 1u < h ? in_vc / w + 1u : h - 1u) : 0u;
@@ -194,7 +196,8 @@ void mt_router_route(const mt_router *r, unsigned node_id, unsigned in_port, uns
   *swap = 0;
   *vc_mask = (1u << r->nv) - 1u;
   if (p->table) {
-    *out_port = table_route(r, mt_hd_src(head), mt_hd_dst(head), in_port, in_vc, vc_mask);
+    int bad;
+    *out_port = table_route(r, mt_hd_src(head), mt_hd_dst(head), in_port, in_vc, vc_mask, &bad);
     return;
   }
   if (!mt_ft_is_normal(t)) {
@@ -269,7 +272,12 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
     int sw = 0;
     if (!mt_ft_is_head(t)) return; /* waits forever (a broken upstream) */
     if (p->table) {
-      o = table_route(r, (f[0] >> 12) & 0xfffu, f[0] & 0xfffu, ip, r->ivc_vc[i], &mask);
+      int bad;
+      o = table_route(r, (f[0] >> 12) & 0xfffu, f[0] & 0xfffu, ip, r->ivc_vc[i], &mask, &bad);
+      if (bad) {
+        r->rt_err[ip][r->ivc_vc[i]] = 1;
+        r->nerr = 1;
+      }
     } else if (!mt_ft_is_normal(t)) {
       const unsigned nx = (f[0] >> 24) & 0xfu;
       if (ip < nd) {
@@ -611,8 +619,11 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   if (r->nerr) {
     memcpy(out->wd_err, r->wd_err, sizeof r->wd_err);
     memcpy(out->ovf_err, r->ovf_err, sizeof r->ovf_err);
+    memcpy(out->rt_err, r->rt_err, sizeof r->rt_err);
   } else if (ob < 0 || r->obe[ob]) {
-    memset(out->wd_err, 0, sizeof out->wd_err + sizeof out->ovf_err);
+    memset(out->wd_err, 0, sizeof out->wd_err);
+    memset(out->ovf_err, 0, sizeof out->ovf_err);
+    memset(out->rt_err, 0, sizeof out->rt_err);
   }
   {
     const unsigned b = ob >= 0 ? (unsigned)ob : 0u;

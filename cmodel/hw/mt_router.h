@@ -52,7 +52,8 @@ typedef struct {
  * bits 3..0 base port, bits 7..4 n - 1 (a set of n consecutive ports: the head takes port
  * base + src mod n, a fixed choice per source, so one source's units to one destination keep
  * one path), bit 15 valid. A head to a destination without a valid entry leaves on port 0,
- * as the torus router's out-of-range ports do (the C side fills every destination). */
+ * as the torus router's out-of-range ports do (the C side fills every destination), and
+ * raises the sticky rt_err flag of its input VC. */
 #define MT_RT_TAB_VALID 0x8000u
 #define MT_RT_TAB(base, n) ((uint16_t)(MT_RT_TAB_VALID | ((unsigned)(base)&15u) | ((((unsigned)(n)-1u) & 15u) << 4)))
 
@@ -76,6 +77,7 @@ typedef struct {
   uint8_t in_credit[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* one pulse per freed input slot */
   uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky: input VC stalled >= limit */
   uint8_t ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];   /* sticky: flit arrived on a full VC */
+  uint8_t rt_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];    /* sticky (switch): a head without a valid table entry */
 } mt_router_out;
 
 /* Router state. Internal: only mt_router_init/step/free/route are the API. The layout is
@@ -122,6 +124,7 @@ typedef struct {
   uint32_t odirty; /* bit o: output o must look at its candidates */
   /* sticky error flags in the layout of mt_router_out; nerr: any flag set */
   uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS], ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
+  uint8_t rt_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   unsigned nerr;
   size_t out_bytes;                /* bytes of mt_router_out before wd_err */
   uint8_t vc_bytes[MT_RT_MAX_VCS]; /* 0xff for the VCs in use, else 0 */

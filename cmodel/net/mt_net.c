@@ -781,12 +781,13 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   for (int i = 0; i < n->nr; i++)
     for (int p = 0; p < (int)n->rt[i].np; p++)
       for (int v = 0; v < (int)n->c.num_vcs; v++)
-        if ((n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v]) && !r->router_err) {
+        if ((n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v] || n->rq[i].rt_err[p][v]) && !r->router_err) {
           r->router_err = 1;
           r->rerr_node = i;
           r->rerr_port = p;
           r->rerr_vc = v;
-          r->rerr_ovf = n->rq[i].ovf_err[p][v];
+          r->rerr_kind = n->rq[i].ovf_err[p][v] ? 1 : n->rq[i].rt_err[p][v] ? 2
+                                                                            : 0;
         }
   /* link utilisation over the run */
   uint64_t tot = 0, mx = 0;

@@ -25,11 +25,11 @@ typedef struct {
   uint64_t cycles;
   uint64_t bytes;
   int done, correct;
-  uint64_t wrong_words;                        /* summed over nodes */
-  int err_node, err_code;                      /* first NI error (-1: none) */
-  int router_err;                              /* a router watchdog or overflow flag */
-  int rerr_node, rerr_port, rerr_vc, rerr_ovf; /* the first such flag: where, and 1 = overflow */
-  double util_mean, util_max;                  /* flits per cycle over the network links */
+  uint64_t wrong_words;                         /* summed over nodes */
+  int err_node, err_code;                       /* first NI error (-1: none) */
+  int router_err;                               /* a router watchdog, overflow or route flag */
+  int rerr_node, rerr_port, rerr_vc, rerr_kind; /* the first such flag: where, and 0 watchdog, 1 overflow, 2 no route (switch) */
+  double util_mean, util_max;                   /* flits per cycle over the network links */
   uint64_t link_flits;
   double lb_cycles; /* 2(N-1)S / (N d B) */
 } mt_net_result;

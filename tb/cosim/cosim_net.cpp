@@ -68,6 +68,7 @@ extern "C" {
 #include "table/mt_rom.h"
 #include "plan/mt_sched.h"
 #include "topo/mt_topo.h"
+#include "net/mt_switch.h"
 }
 
 struct Case {
@@ -98,6 +99,17 @@ static const Case kCases[] = {
   {"t4x4_dbt_pni_msg_i32", "t4x4_mt_pni", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 27, 1, 1},
   // make demo: MultiTree 16 KiB fp32 on the 4x4 torus, the default (paper) NI, built with waveforms
   {"t4x4_demo_msg_f32", "t4x4_demo", "torus:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 31, 0, 1},
+  // switch networks (rtl/mt_swnet_top.sv, docs/switch.md): halving-doubling on fattree:4,2
+  // (MultiTree's entries there have 15 children, the RTL NI at most 8), ring with packets and
+  // dbtree on the same build; hd on dgx2
+  {"ft42_hd_msg_i32", "ft42_hd", "fattree:4,2", "hd", 4096, MT_DTYPE_INT32, 0, 41, 0, 0},
+  {"ft42_ring_pkt_f32", "ft42_hd", "fattree:4,2", "ring", 4096, MT_DTYPE_FP32, 1, 42, 0, 0},
+  {"ft42_dbt_msg_i32", "ft42_hd", "fattree:4,2", "dbtree", 2048, MT_DTYPE_INT32, 0, 43, 0, 0},
+  {"dgx2_hd_msg_f32", "dgx2_hd", "dgx2", "hd", 4096, MT_DTYPE_FP32, 0, 44, 0, 0},
+  // bigraph:4x8: two switch hops within a group, two hop classes of VCs; HDRM, the baseline
+  // co-designed for it, and hd with packets on the same build
+  {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
+  {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
 };
 
 static const Case *find_case(const char *name) {
@@ -105,6 +117,7 @@ static const Case *find_case(const char *name) {
     if (!strcmp(c.name, name) || !strcmp(c.build, name)) return &c;
   return nullptr;
 }
+static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6) && strncmp(spec, "mesh:", 5); }
 
 // ---- one run: what is chosen at run time ----
 struct Run {
@@ -208,8 +221,9 @@ static void unplan(Planned &p) {
 // A build's NI: one_engine forces the one-engine NI (E = M = 1); otherwise the configuration's
 // values, 0 (default) resolved as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
 // and written back, so the C model runs the same NI and the RTL gets explicit parameters.
-static void resolve_ni(mt_net_cfg *cfg, bool one_engine) {
-  const unsigned L = cfg->local_ports ? cfg->local_ports : 4u;
+static void resolve_ni(mt_net_cfg *cfg, bool one_engine, bool sw) {
+  const unsigned L = sw ? 1u : cfg->local_ports ? cfg->local_ports
+                                                : 4u; // a switch network's NI: one NI link
   if (one_engine) cfg->ni_rx_engines = cfg->ni_mem_ports = 1;
   if (!cfg->ni_rx_engines) cfg->ni_rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
   if (!cfg->ni_mem_ports) cfg->ni_mem_ports = L + 2u * cfg->ni_rx_engines;
@@ -247,31 +261,97 @@ static mt_net *make_net(const Hw &hw, const Run &r, Planned &p, mt_net_cfg &cfg,
 }
 
 #ifdef COSIM_NET_PARAMS_ONLY
-static void print_flags(const Hw &hw, const mt_topo *t) {
+// The flags of a build's hardware shape besides its topology: -G of the node and NI
+// parameters, then the harness macros (-DCFG_*) of all of them and of LinkLat.
+static void print_shape_flags(const Hw &hw) {
   const mt_net_cfg &cfg = hw.cfg;
   const mt_layout &ly = hw.ly;
-  const unsigned L = cfg.local_ports ? cfg.local_ports : 4u;
   // the RTL chains only with E > 1 (the C model ignores ni_chain with one engine)
   const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
-  // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
-  // array in a loop it keeps); the default unroll limit is 64 iterations
-  if (cfg.link_lat > 60) printf("--unroll-count %u ", cfg.link_lat + 16);
-  printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
+  printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
          "-GRxEngines=%u -GMemPorts=%u -GReduceChain=%u -CFLAGS -DCFG_RXENG=%u -CFLAGS -DCFG_MEMPORTS=%u -CFLAGS -DCFG_CHAIN=%u "
-         "-CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
-         "-CFLAGS -DCFG_L=%u -CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
+         "-CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
+         "-CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
          "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
          "-CFLAGS -DCFG_RQ=%u -CFLAGS -DCFG_FLOWW=%d -CFLAGS -DCFG_STEPW=%d -CFLAGS -DCFG_IDW=%d -CFLAGS -DCFG_PORTW=%d "
          "-CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d -CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
+         cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
          cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
          ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq, cfg.ni_rx_engines, cfg.ni_mem_ports, chain,
-         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain,
-         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, hw.depth, ly.width,
-         L, cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
+         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, hw.depth, ly.width,
+         cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
          cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
+}
+// mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
+// array in a loop it keeps); the default unroll limit is 64 iterations
+static void print_unroll(const Hw &hw) {
+  if (hw.cfg.link_lat > 60) printf("--unroll-count %u ", hw.cfg.link_lat + 16);
+}
+// A grid build (rtl/mt_net_top.sv)
+static void print_flags(const Hw &hw, const mt_topo *t) {
+  const unsigned L = hw.cfg.local_ports ? hw.cfg.local_ports : 4u;
+  print_unroll(hw);
+  printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_L=%u",
+         t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, hw.cfg.link_lat, t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L);
+  print_shape_flags(hw);
+}
+
+// A bit vector printed as a Verilog literal W'h... (parameter vectors of mt_swnet_top)
+struct BitVec {
+  std::vector<uint32_t> w;
+  unsigned n;
+  explicit BitVec(unsigned bits) : w((bits + 31) / 32 + 1, 0), n(bits) {}
+  void set(unsigned off, unsigned bits, uint32_t v) {
+    for (unsigned b = 0; b < bits; b++)
+      if ((v >> b) & 1u) w[(off + b) / 32] |= 1u << ((off + b) % 32);
+  }
+  std::string lit() const {
+    std::string h;
+    for (int d = (int)((n + 3) / 4) - 1; d >= 0; d--) h += "0123456789abcdef"[(w[(unsigned)d / 8] >> ((unsigned)d % 8 * 4)) & 15u];
+    return std::to_string(n) + "'h" + h;
+  }
+};
+
+// A switch network build (rtl/mt_swnet_top.sv): the connection list of mt_switch_build as
+// parameter vectors, the shape's flags as for a torus, and the harness macros; CFG_CASE is the
+// build's first case in kCases (its topology).
+static int print_switch_flags(const Hw &hw, const mt_topo *t, int case_index, mt_err *e) {
+  const mt_net_cfg &cfg = hw.cfg;
+  mt_switch_net w;
+  if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
+  const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
+  if (S > 256) {
+    mt_switch_free(&w);
+    return mt_fail(e, "%s: %u switches, mt_swnet_top has 8-bit switch indices", t->spec, S);
+  }
+  BitVec ports(S * 10), links((NL ? NL : 1) * 24), pin(S * 16 * 12), at(N * 12);
+  for (unsigned s = 0; s < S; s++) {
+    ports.set(s * 10, 5, (uint32_t)w.nnet[s]);
+    ports.set(s * 10 + 5, 5, (uint32_t)w.nloc[s]);
+  }
+  for (unsigned k = 0; k < NL; k++) {
+    links.set(k * 24, 8, (uint32_t)w.lsrc[k]);
+    links.set(k * 24 + 8, 4, (uint32_t)w.lsport[k]);
+    links.set(k * 24 + 12, 8, (uint32_t)w.ldst[k]);
+    links.set(k * 24 + 20, 4, (uint32_t)w.ldport[k]);
+    pin.set(((unsigned)w.ldst[k] * 16 + (unsigned)w.ldport[k]) * 12, 12, k);
+  }
+  for (unsigned i = 0; i < N; i++) {
+    at.set(i * 12, 8, (uint32_t)w.ni_sw[i]);
+    at.set(i * 12 + 8, 4, (uint32_t)w.ni_port[i]);
+    pin.set(((unsigned)w.ni_sw[i] * 16 + (unsigned)w.ni_port[i]) * 12, 12, i);
+  }
+  print_unroll(hw);
+  printf("-GN=%u -GS=%u -GNL=%u -GLinkLat=%u -GHopClasses=%u -GSwPorts=%s -GLinks=%s -GPortIn=%s -GNiAt=%s "
+         "-CFLAGS -DCFG_SWITCH=1 -CFLAGS -DCFG_CASE=%d -CFLAGS -DCFG_NSW=%u -CFLAGS -DCFG_NLINKS=%u -CFLAGS -DCFG_NX=%u "
+         "-CFLAGS -DCFG_NY=1 -CFLAGS -DCFG_TORUS=0 -CFLAGS -DCFG_L=1",
+         N, S, NL, cfg.link_lat, w.hop_classes, ports.lit().c_str(), links.lit().c_str(), pin.lit().c_str(), at.lit().c_str(), case_index,
+         S, NL, N);
+  print_shape_flags(hw);
+  mt_switch_free(&w);
+  return 0;
 }
 
 // A shape from SPEC; algos_ok/algos_skip: which of the listed algorithms plan on the topology
@@ -304,7 +384,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
   if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e)) return -1;
   for (const std::string &kv : sets)
     if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
-  resolve_ni(&hw.cfg, false);
+  resolve_ni(&hw.cfg, false, false);
   if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
   if (!mt_topo_is_grid(&t) || t.ndims != 2) {
     mt_topo_free(&t);
@@ -358,14 +438,21 @@ int main(int argc, char **argv) {
     }
     Planned p;
     mt_net_cfg_small(&hw.cfg);
-    resolve_ni(&hw.cfg, !c->paper_ni);
+    resolve_ni(&hw.cfg, !c->paper_ni, is_switch_topo(c->topo));
     if (!plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
       fprintf(stderr, "%s\n", e.msg);
       return 1;
     }
     hw.depth = mt_layout_depth(&p.tb);
     hw.max_flows = p.s.n_flows;
-    print_flags(hw, &p.t);
+    if (is_switch_topo(c->topo)) {
+      if (print_switch_flags(hw, &p.t, (int)(c - kCases), &e)) {
+        fprintf(stderr, "%s\n", e.msg);
+        return 1;
+      }
+    } else {
+      print_flags(hw, &p.t);
+    }
     unplan(p);
     return 0;
   }
@@ -413,7 +500,19 @@ int main(int argc, char **argv) {
   return rc;
 }
 #else
+#ifndef CFG_SWITCH
+#define CFG_SWITCH 0
+#define CFG_NSW 0
+#define CFG_NLINKS 0
+#endif
+#if CFG_SWITCH
+// a switch network build (rtl/mt_swnet_top.sv): links indexed as the C model's, NIs on NI links
+#include "Vmt_swnet_top.h"
+typedef Vmt_swnet_top Vtop;
+#else
 #include "Vmt_net_top.h"
+typedef Vmt_net_top Vtop;
+#endif
 #include "verilated.h"
 #if VM_TRACE
 #include "verilated_fst_c.h"
@@ -469,9 +568,13 @@ static Hw build_hw() {
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
+#if CFG_SWITCH
+  hw.topo = kCases[CFG_CASE].topo;
+#else
   char tn[64];
   snprintf(tn, sizeof tn, "%s:%dx%d", CFG_TORUS ? "torus" : "mesh", CFG_NX, CFG_NY);
   hw.topo = tn;
+#endif
   memset(&hw.ly, 0, sizeof hw.ly);
   hw.ly.op_w = 2;
   hw.ly.flow_w = CFG_FLOWW;
@@ -491,13 +594,14 @@ static Hw build_hw() {
 struct Cosim {
   mt_net *n = nullptr;
   std::unique_ptr<VerilatedContext> ctx;
-  std::unique_ptr<Vmt_net_top> d;
+  std::unique_ptr<Vtop> d;
 #if VM_TRACE
   std::unique_ptr<VerilatedFstC> tr;
 #endif
   std::vector<mt_mem> mem;
   std::vector<uint8_t> conn;                       // [node*ND + port]: input fed by a link
   int N = 0, L = 4, NV = 0, ND = 4, NP = 8, M = 1; // M: memory ports per NI
+  std::vector<int> swnp;                           // switch networks: every switch's radix
   unsigned PW = 0, FW = 0, lanes = 0;
   uint64_t cycles = 0, checks = 0, link_flits = 0, transit_heads = 0;
   double t_rtl = 0, t_c = 0, t_cmp = 0;
@@ -541,27 +645,49 @@ struct Cosim {
       int s, sp, dn, dp;
       mt_net_link_ends(n, k, &s, &sp, &dn, &dp);
       const mt_link_slot *ls = mt_net_link_slot(n, k);
-      const unsigned q = (unsigned)(dn * ND + dp);
+      // the RTL's taps: a switch network's in the C model's link order, a grid's by receiver port
+      const unsigned q = CFG_SWITCH ? (unsigned)k : (unsigned)(dn * ND + dp);
       if (ls->valid) {
         link_flits++;
-        // a normal packet's head arriving at a node that is not its destination: a multi-hop route
+        // a normal packet's head arriving at a node that is not its destination: a multi-hop
+        // route (in a switch network: a head entering a switch from another switch)
         const unsigned ft = mt_flit_type(&ls->flit, PW);
-        if ((ft == MT_FT_HEAD || ft == MT_FT_HEADTAIL) && (int)(ls->flit.w[0] & 0xFFFu) != dn) transit_heads++;
+        if ((ft == MT_FT_HEAD || ft == MT_FT_HEADTAIL) && (CFG_SWITCH ? s >= N : (int)(ls->flit.w[0] & 0xFFFu) != dn)) transit_heads++;
       }
       cmp("link valid", getb(d->lnk_valid_o, q, 1), ls->valid, dn, dp, -1);
       cmp_flit("link flit", d->lnk_flit_o, q * FW, ls->flit, dn, dp);
       for (int v = 0; v < NV; v++) cmp("link credit", getb(d->lnk_credit_o, q * NV + v, 1), (ls->credits >> v) & 1u, dn, dp, v);
     }
-    // unconnected router inputs must stay 0
-    for (int i = 0; i < N; i++)
+    // unconnected router inputs must stay 0 (a switch network has none)
+    for (int i = 0; i < N && !CFG_SWITCH; i++)
       for (int p = 0; p < ND; p++)
         if (!conn[(size_t)(i * ND + p)]) cmp("unconnected input valid", getb(d->lnk_valid_o, i * ND + p, 1), 0, i, p, -1);
   }
   // after the edge: every registered output the harness can see
   void compare_outputs() {
+#if CFG_SWITCH
+    // the switches' flags (switch s port p VC v at (s*16 + p)*NV + v); their flits and credits
+    // are compared on the links, LinkLat cycles later
+    for (int s = 0; s < (int)swnp.size(); s++) {
+      const mt_router_out *ro = mt_net_router_out(n, s);
+      for (int p = 0; p < swnp[(size_t)s]; p++)
+        for (int v = 0; v < NV; v++) {
+          const unsigned q = (unsigned)((s * 16 + p) * NV + v);
+          cmp("switch wd_err", getb(d->rt_wd_err_o, q, 1), ro->wd_err[p][v], s, p, v);
+          cmp("switch ovf_err", getb(d->rt_ovf_err_o, q, 1), ro->ovf_err[p][v], s, p, v);
+          cmp("switch rt_err", getb(d->rt_rt_err_o, q, 1), ro->rt_err[p][v], s, p, v);
+        }
+    }
+#endif
     for (int i = 0; i < N; i++) {
-      const mt_router_out *ro = mt_net_router_out(n, i);
       const mt_ni_out *no = mt_net_ni_out(n, i);
+#if CFG_SWITCH
+      // what the NI drives into its NI link (what it receives comes out of the down link)
+      cmp("inj valid (NI -> link)", getb(d->inj_valid_o, (unsigned)i, 1), no->inj_valid[0], i, 0, -1);
+      cmp_flit("inj flit (NI -> link)", d->inj_flit_o, (unsigned)i * FW, no->inj_flit[0], i, 0);
+      for (int v = 0; v < NV; v++) cmp("ej credit (NI -> link)", getb(d->ej_credit_o, (unsigned)(i * NV + v), 1), no->ej_credit[0][v], i, 0, v);
+#else
+      const mt_router_out *ro = mt_net_router_out(n, i);
       for (int l = 0; l < L; l++) {
         const unsigned q = (unsigned)(i * L + l), rp = (unsigned)(ND + l);
         cmp("inj valid (NI -> router)", getb(d->inj_valid_o, q, 1), no->inj_valid[l], i, (int)rp, -1);
@@ -578,6 +704,7 @@ struct Cosim {
           cmp("router wd_err", getb(d->rt_wd_err_o, (i * NP + p) * NV + v, 1), ro->wd_err[p][v], i, p, v);
           cmp("router ovf_err", getb(d->rt_ovf_err_o, (i * NP + p) * NV + v, 1), ro->ovf_err[p][v], i, p, v);
         }
+#endif
       cmp("NI busy", getb(d->busy_o, i, 1), no->busy, i, -1, -1);
       cmp("NI done", getb(d->done_o, i, 1), no->done, i, -1, -1);
       cmp("NI err", getb(d->err_o, i, 1), no->err, i, -1, -1);
@@ -672,6 +799,7 @@ static void usage() {
 int main(int argc, char **argv) {
   const char *cname = nullptr, *fst = nullptr, *rom = nullptr, *fst_nodes = nullptr;
   unsigned prt = 0, pni = 0;
+  int proute[3] = {-1, -1, -1}; // --perturb-route S,D,P: switch S sends node D's units to port P (C model only)
   bool progress = false, case_opts = false, need_nop = false, rtl_only = false;
   Run r;
   const Hw hw = build_hw();
@@ -698,6 +826,12 @@ int main(int argc, char **argv) {
       }
       (argv[i][10] == 'r' ? prt : pni) = (unsigned)k;
       i++;
+    } else if (!strcmp(argv[i], "--perturb-route") && i + 1 < argc) {
+      if (sscanf(argv[++i], "%d,%d,%d", &proute[0], &proute[1], &proute[2]) != 3 || proute[0] < 0 || proute[1] < 0 || proute[2] < 0 ||
+          proute[2] > 15 || !CFG_SWITCH) {
+        fprintf(stderr, "cosim_net: --perturb-route %s: expected S,D,P (switch, destination node, port 0..15) on a switch network build\n", argv[i]);
+        return 2;
+      }
     } else if (!strcmp(argv[i], "--progress")) progress = true;
     else if (!strcmp(argv[i], "--rtl-only")) rtl_only = true;
     else if (!strcmp(argv[i], "--shape")) {
@@ -743,7 +877,11 @@ int main(int argc, char **argv) {
       if (*c == ':') *c = '_';
     r.name = nm;
   }
-  const bool perturbed = prt || pni;
+  const bool perturbed = prt || pni || proute[0] >= 0;
+  if (rom && CFG_SWITCH) {
+    fprintf(stderr, "cosim_net: --rom: ROM mode is the grid network's (mt_net_top); this is a switch network build\n");
+    return 2;
+  }
   if (rom && (perturbed || cname)) {
     fprintf(stderr, "cosim_net: --rom runs the RTL alone; it takes --algo/--bytes (the ROM's schedule), not --case or a perturbation\n");
     return 2;
@@ -754,8 +892,10 @@ int main(int argc, char **argv) {
   }
   if (rom) rtl_only = true;
   char rname[224];
-  snprintf(rname, sizeof rname, "%s_%s%s", rom ? "rtl_sim" : "cosim_net", r.name.c_str(), prt ? "_perturb_router" : pni ? "_perturb_ni"
-                                                                                                                        : "");
+  snprintf(rname, sizeof rname, "%s_%s%s", rom ? "rtl_sim" : "cosim_net", r.name.c_str(),
+           prt ? "_perturb_router" : pni ? "_perturb_ni"
+             : proute[0] >= 0            ? "_perturb_route"
+                                         : "");
   const char *nm = r.name.c_str();
   unsigned long pass = 0, fail = 0;
   mt_err e;
@@ -777,22 +917,38 @@ int main(int argc, char **argv) {
            CFG_ENTRYW, mt_net_mem_ports(cs.n), rname);
     return 0;
   }
-  if (perturbed) mt_net_set_perturb(cs.n, prt, pni);
+  if (prt || pni) mt_net_set_perturb(cs.n, prt, pni);
+  if (proute[0] >= 0 && mt_net_set_route(cs.n, proute[0], proute[1], MT_RT_TAB(proute[2], 1), &e)) {
+    printf("%s: --perturb-route: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname);
+    return 0;
+  }
   int nops = 0;
   for (int k = 0; k < p.tb.n_entries; k++) nops += p.tb.entries[k].op == MT_OP_NOP;
   mt_net *n = cs.n;
   const int N = mt_net_nodes(n);
   cs.N = N;
   cs.NV = (int)cfg.num_vcs;
-  cs.L = cfg.local_ports ? (int)cfg.local_ports : 4;
+  cs.L = CFG_SWITCH ? 1 : cfg.local_ports ? (int)cfg.local_ports
+                                          : 4;
   cs.ND = 4;
   cs.NP = cs.ND + cs.L;
+  // a switch network: the route tables of the RTL's switches, made from the build's topology
+  // as the C model makes its own (mt_switch_build), so that a perturbed C table differs
+  mt_switch_net swn;
+  memset(&swn, 0, sizeof swn);
+#if CFG_SWITCH
+  if (mt_switch_build(&swn, &p.t, cfg.num_vcs, &e) || swn.n_sw != CFG_NSW || swn.nl != CFG_NLINKS) {
+    printf("%s: switches: %s\nRESULT %s pass=0 fail=1\n", nm, swn.n_sw ? "not this build's switches" : e.msg, rname);
+    return 0;
+  }
+  for (int s = 0; s < swn.n_sw; s++) cs.swnp.push_back(swn.nnet[s] + swn.nloc[s]);
+#endif
   cs.M = CFG_MEMPORTS;
   cs.PW = cfg.payload_w;
   cs.FW = mt_flit_bits(cfg.payload_w, cfg.num_vcs);
   cs.lanes = cfg.payload_w / 32;
   cs.conn.assign((size_t)N * cs.ND, 0);
-  for (int k = 0; k < mt_net_num_links(n); k++) {
+  for (int k = 0; k < mt_net_num_links(n) && !CFG_SWITCH; k++) {
     int s, sp, dn, dp;
     mt_net_link_ends(n, k, &s, &sp, &dn, &dp);
     cs.conn[(size_t)(dn * cs.ND + dp)] = 1;
@@ -829,8 +985,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 #endif
-  cs.d.reset(new Vmt_net_top(cs.ctx.get()));
-  Vmt_net_top *d = cs.d.get();
+  cs.d.reset(new Vtop(cs.ctx.get()));
+  Vtop *d = cs.d.get();
 #if VM_TRACE
   if (fst) {
     cs.tr.reset(new VerilatedFstC);
@@ -856,9 +1012,9 @@ int main(int argc, char **argv) {
 #endif
   // static configuration (the C model's per-node NI configuration and router watchdog)
   const uint32_t rwd = mt_net_router_wd_limit(n);
+  for (int i = 0; i < (CFG_SWITCH ? CFG_NSW : N); i++) setb(d->rt_wd_limit_i, 31 * i, 31, rwd);
   for (int i = 0; i < N; i++) {
     const mt_ni_in *cf = mt_net_ni_cfg(n, i);
-    setb(d->rt_wd_limit_i, 31 * i, 31, rwd);
     setb(d->dtype_i, i, 1, cf->dtype);
     setb(d->pkt_mode_i, i, 1, cf->pkt_mode);
     setb(d->nflows_i, 12 * i, 12, cf->nflows);
@@ -906,6 +1062,20 @@ int main(int argc, char **argv) {
       cs.tick_half(0);
     }
     d->tbl_we_i = 0;
+#if CFG_SWITCH
+    // every switch's route table, entry a of every switch in one cycle (no reset clears them)
+    for (int a = 0; a < N; a++) {
+      setb(d->sw_tab_addr_i, 0, 12, (uint32_t)a);
+      for (int s = 0; s < swn.n_sw; s++) {
+        setb(d->sw_tab_we_i, (unsigned)s, 1, 1);
+        setb(d->sw_tab_data_i, 16 * (unsigned)s, 16, swn.tab[(size_t)s * (size_t)N + (size_t)a]);
+      }
+      cs.tick_half(0);
+      cs.tick_half(1);
+      cs.tick_half(0);
+    }
+    for (int s = 0; s < swn.n_sw; s++) setb(d->sw_tab_we_i, (unsigned)s, 1, 0);
+#endif
     reset();
   }
   // lockstep
@@ -1108,6 +1278,7 @@ int main(int argc, char **argv) {
     }
   }
   for (int i = 0; i < N; i++) mt_mem_free(&cs.mem[i]);
+  mt_switch_free(&swn);
   mt_net_free(n);
   cs.d.reset();
   unplan(p);

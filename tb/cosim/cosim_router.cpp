@@ -6,10 +6,15 @@
 // receivers (buffers of VcDepth/EjDepth, random drain rates, random credit delays, long
 // stalls). A per-VC monitor on every output checks Head (Body|Sub-Tail)* Tail sequencing and
 // payload integrity (packet tag and flit sequence number in every data flit).
+// A switch (table = 1, docs/switch.md) gets a route table before the traffic, the same in both
+// models (the RTL's through its write port): random entries (port sets of 1..NP ports, some
+// invalid), or with --topo T --switch S the table mt_switch_build makes for switch S of
+// topology T, whose shape must be this build's. --perturb-table changes one entry of the C
+// model's table only: the co-simulation must then find a mismatch.
 // Parameter set: compile-time -DCFG_<KEY> macros, made with the verilator -G values from one file,
 // configs/router/NAME.cfg (`multitree shape --cflags/--gflags`, mk/router.mk).
 // Usage: cosim_router [--seed N] [--cycles N] [--perturb K] [--mode random|eff-ar|eff-pkt|share]
-//                     [--cbench] [--linklat N]
+//                     [--cbench] [--linklat N] [--topo T --switch S] [--perturb-table]
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +29,7 @@
 #include "verilated.h"
 #include "fmt/mt_flit.h"
 #include "hw/mt_router.h"
+#include "net/mt_switch.h"
 
 #ifndef CFG_NAME
 #define CFG_NAME "default"
@@ -67,8 +73,21 @@
 #ifndef CFG_WD_W
 #define CFG_WD_W 24
 #endif
+#ifndef CFG_TABLE
+#define CFG_TABLE 0
+#endif
+#ifndef CFG_NET_PORTS
+#define CFG_NET_PORTS 0
+#endif
+#ifndef CFG_HOP_CLASSES
+#define CFG_HOP_CLASSES 1
+#endif
+#ifndef CFG_NODES
+#define CFG_NODES 16
+#endif
 
-static const unsigned ND = 2 * CFG_DIMS, NP = 2 * CFG_DIMS + CFG_LOCAL_PORTS, NV = CFG_NUM_VCS, PW = CFG_PAYLOAD_W;
+static const unsigned ND = CFG_TABLE ? CFG_NET_PORTS : 2 * CFG_DIMS, NP = ND + CFG_LOCAL_PORTS, NV = CFG_NUM_VCS,
+                      PW = CFG_PAYLOAD_W;
 
 // ---------------- project PRNG ----------------
 struct Rng {
@@ -140,14 +159,16 @@ struct Stats {
   uint64_t cycles = 0, mism = 0, mon_err = 0, started = 0, delivered = 0, flits = 0;
   uint64_t link_flits = 0, link_heads = 0, link_first = 0, link_last = 0;
   uint64_t share_ar = 0, share_n = 0;
+  uint64_t rt_err = 0; // input VCs with the RTL's no-route flag up (sticky) in the last cycle
 };
 
 int main(int argc, char **argv) {
   uint32_t seed = 1;
   uint64_t cycles = 100000;
   unsigned perturb = 0, linklat = 150;
-  bool cbench = false;
-  std::string mode = "random";
+  bool cbench = false, perturb_table = false;
+  std::string mode = "random", topo;
+  int sw = -1;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
     auto nxt = [&]() { return i + 1 < argc ? argv[++i] : (char *)"0"; };
@@ -157,6 +178,9 @@ int main(int argc, char **argv) {
     else if (a == "--mode") mode = nxt();
     else if (a == "--linklat") linklat = (unsigned)strtoul(nxt(), nullptr, 0);
     else if (a == "--cbench") cbench = true;
+    else if (a == "--topo") topo = nxt();
+    else if (a == "--switch") sw = atoi(nxt());
+    else if (a == "--perturb-table") perturb_table = true;
     else if (a[0] == '+') continue; // verilator plusargs
     else {
       fprintf(stderr, "unknown argument %s\n", a.c_str());
@@ -165,7 +189,18 @@ int main(int argc, char **argv) {
   }
   if (!seed) seed = 1;
   const bool random_mode = mode == "random";
-  std::string rname = std::string("cosim_router_") + CFG_NAME + "_" + mode + (perturb ? "_perturbed" : "");
+  if ((!topo.empty() || sw >= 0 || perturb_table) && !CFG_TABLE) {
+    fprintf(stderr, "--topo, --switch and --perturb-table need a switch shape (table = 1); %s is a torus/mesh router\n", CFG_NAME);
+    return 2;
+  }
+  if (topo.empty() != (sw < 0)) {
+    fprintf(stderr, "--topo T and --switch S go together\n");
+    return 2;
+  }
+  std::string rname = std::string("cosim_router_") + CFG_NAME + "_" + mode + (topo.empty() ? "" : "_" + topo + "_s" + std::to_string(sw)) +
+    (perturb || perturb_table ? "_perturbed" : "");
+  for (auto &c : rname)
+    if (c == ':' || c == ',') c = '-';
 
   mt_router_params prm;
   mt_router_default_params(&prm);
@@ -183,6 +218,9 @@ int main(int argc, char **argv) {
   prm.step_prio = CFG_STEP_PRIO;
   prm.wd_w = CFG_WD_W;
   prm.perturb = perturb;
+  prm.table = CFG_TABLE;
+  prm.nnet = CFG_NET_PORTS;
+  prm.hop_classes = CFG_HOP_CLASSES;
   mt_err err;
   mt_router cr;
   if (mt_router_init(&cr, &prm, &err)) {
@@ -190,10 +228,55 @@ int main(int argc, char **argv) {
     return 2;
   }
   const unsigned FW = mt_flit_bits(PW, NV), FB = PW / 8;
-  const unsigned nodes = CFG_K0 * (CFG_DIMS > 1 ? CFG_K1 : 1) * (CFG_DIMS > 2 ? CFG_K2 : 1);
+  const unsigned nodes = CFG_TABLE ? CFG_NODES : CFG_K0 * (CFG_DIMS > 1 ? CFG_K1 : 1) * (CFG_DIMS > 2 ? CFG_K2 : 1);
   Rng rng{seed * 2654435761u ^ 0x9e3779b9u};
   if (!rng.s) rng.s = 1;
   for (int i = 0; i < 8; i++) rng.next();
+  // switch: the route table of both models
+  std::vector<uint16_t> tab(nodes, 0);
+  if (CFG_TABLE && !topo.empty()) {
+    mt_topo t;
+    mt_switch_net w;
+    if (mt_topo_from_name(&t, topo.c_str(), &err) || mt_switch_build(&w, &t, NV, &err)) {
+      fprintf(stderr, "--topo %s: %s\n", topo.c_str(), err.msg);
+      return 2;
+    }
+    if (sw >= w.n_sw || w.nnet[sw] != (int)ND || w.nloc[sw] != CFG_LOCAL_PORTS || w.hop_classes != CFG_HOP_CLASSES || w.n_nodes > (int)nodes) {
+      fprintf(stderr, "--topo %s --switch %d: %s; this build (%s) is net_ports=%u local_ports=%u hop_classes=%u nodes=%u\n", topo.c_str(), sw,
+              sw >= w.n_sw ? "no such switch" : "another shape", CFG_NAME, ND, (unsigned)CFG_LOCAL_PORTS, (unsigned)CFG_HOP_CLASSES, nodes);
+      return 2;
+    }
+    for (int d = 0; d < w.n_nodes; d++) tab[d] = w.tab[(size_t)sw * w.n_nodes + d];
+    mt_switch_free(&w);
+    mt_topo_free(&t);
+  } else if (CFG_TABLE) {
+    // random entries: one port in 2 of 3, else a set of 2..NP ports; one in 16 invalid
+    for (unsigned d = 0; d < nodes; d++) {
+      const unsigned n = rng.chance(2, 3) ? 1 : 2 + rng.below(NP - 1);
+      const unsigned base = rng.below(NP - n + 1);
+      tab[d] = rng.chance(1, 16) ? 0 : MT_RT_TAB(base, n);
+    }
+  }
+  if (CFG_TABLE && mt_router_load_table(&cr, tab.data(), nodes, &err)) {
+    fprintf(stderr, "route table: %s\n", err.msg);
+    return 2;
+  }
+  unsigned pt_dst = 0;
+  if (perturb_table) {
+    // one valid entry points at the next port of the switch (C model only)
+    std::vector<uint16_t> pt(tab);
+    for (pt_dst = 0; pt_dst < nodes && !(pt[pt_dst] & MT_RT_TAB_VALID); pt_dst++) {
+    }
+    if (pt_dst == nodes || NP < 2) {
+      fprintf(stderr, "--perturb-table: no valid entry to perturb\n");
+      return 2;
+    }
+    pt[pt_dst] = MT_RT_TAB(((pt[pt_dst] & 15u) + 1u) % NP, 1);
+    if (mt_router_load_table(&cr, pt.data(), nodes, &err)) {
+      fprintf(stderr, "route table: %s\n", err.msg);
+      return 2;
+    }
+  }
   const unsigned node_id = random_mode ? rng.below(nodes) : 0;
   // Verilator does not mask over-wide input values: keep the limit within WdW bits
   const uint32_t wd_limit = (random_mode ? (rng.chance(1, 2) ? 300u : 5000u) : 0u) & ((1u << CFG_WD_W) - 1u);
@@ -218,6 +301,21 @@ int main(int argc, char **argv) {
   dut->eval();
   dut->rst_ni = 1;
   dut->eval();
+  if (CFG_TABLE) {
+    // the RTL's table through its write port, one entry per cycle before the traffic; then
+    // an entry beyond Nodes, which the RTL must ignore (as the C model has none there)
+    for (unsigned d = 0; d <= nodes && d < 4096; d++) {
+      dut->tab_we_i = 1;
+      dut->tab_addr_i = d;
+      dut->tab_data_i = d < nodes ? tab[d] : MT_RT_TAB(0, 1);
+      dut->clk_i = 1;
+      dut->eval();
+      dut->clk_i = 0;
+      dut->eval();
+    }
+    dut->tab_we_i = 0;
+    dut->eval();
+  }
 
   // upstream state per (input port, vc)
   std::vector<Pkt> pk(NP * NV);
@@ -329,7 +427,8 @@ int main(int argc, char **argv) {
             start_pkt(p, v, true, len, rng.below(nodes), nx, ej);
           } else {
             unsigned len = rng.chance(1, 6) ? 0 : rng.below(maxnorm + 1);
-            unsigned dst = rng.chance(1, 30) ? rng.below(4096) : rng.below(nodes);
+            // beyond the nodes: rarer at a switch, where it raises a sticky flag of the VC
+            unsigned dst = rng.chance(1, CFG_TABLE ? 1000 : 30) ? rng.below(4096) : rng.below(nodes);
             unsigned ej = rng.chance(1, 20) ? rng.below(16) : rng.below(CFG_LOCAL_PORTS);
             start_pkt(p, v, false, len, dst, rng.below(16), ej);
           }
@@ -415,7 +514,7 @@ int main(int argc, char **argv) {
     mt_router_step(&cr, &cin, &cout_);
     st.cycles++;
     // ---- compare ----
-    static uint32_t rf[1024], rv[2], rc[64], rw[64], ro[64];
+    static uint32_t rf[1024], rv[2], rc[64], rw[64], ro[64], rt[64];
     const mt_router_out *ref = &cout_;
     mt_router_out rtl;
     if (!cbench) {
@@ -424,7 +523,9 @@ int main(int argc, char **argv) {
       get_words(dut->in_credit_o, rc);
       get_words(dut->wd_err_o, rw);
       get_words(dut->ovf_err_o, ro);
+      get_words(dut->rt_err_o, rt);
       memset(&rtl, 0, sizeof rtl);
+      st.rt_err = 0;
       bool bad = false;
       for (unsigned o = 0; o < NP; o++) {
         rtl.out_valid[o] = (uint8_t)getbit(rv, o);
@@ -443,13 +544,15 @@ int main(int argc, char **argv) {
           rtl.in_credit[o][v] = (uint8_t)getbit(rc, j);
           rtl.wd_err[o][v] = (uint8_t)getbit(rw, j);
           rtl.ovf_err[o][v] = (uint8_t)getbit(ro, j);
+          rtl.rt_err[o][v] = (uint8_t)getbit(rt, j);
+          if (rtl.rt_err[o][v]) st.rt_err++;
           if (rtl.in_credit[o][v] != ref->in_credit[o][v] || rtl.wd_err[o][v] != ref->wd_err[o][v] ||
-              rtl.ovf_err[o][v] != ref->ovf_err[o][v]) {
+              rtl.ovf_err[o][v] != ref->ovf_err[o][v] || rtl.rt_err[o][v] != ref->rt_err[o][v]) {
             bad = true;
             if (st.mism < 10)
-              printf("MISMATCH cycle %llu in port %u vc %u: credit rtl %u c %u, wd_err rtl %u c %u, ovf rtl %u c %u\n",
-                     (unsigned long long)cyc, o, v, rtl.in_credit[o][v], ref->in_credit[o][v],
-                     rtl.wd_err[o][v], ref->wd_err[o][v], rtl.ovf_err[o][v], ref->ovf_err[o][v]);
+              printf("MISMATCH cycle %llu in port %u vc %u: credit rtl %u c %u, wd_err rtl %u c %u, ovf rtl %u c %u, rt_err rtl %u c %u\n",
+                     (unsigned long long)cyc, o, v, rtl.in_credit[o][v], ref->in_credit[o][v], rtl.wd_err[o][v], ref->wd_err[o][v],
+                     rtl.ovf_err[o][v], ref->ovf_err[o][v], rtl.rt_err[o][v], ref->rt_err[o][v]);
           }
         }
       }
@@ -544,10 +647,14 @@ int main(int argc, char **argv) {
          (unsigned long long)st.mon_err, (unsigned long long)st.delivered, (unsigned long long)st.started,
          (unsigned long long)st.flits, (unsigned long long)ar_max_flits, secs, st.cycles / secs,
          cbench ? " (C model only)" : "");
+  if (CFG_TABLE)
+    printf("%s: switch table of %u entries%s, %llu input VCs raised the no-route flag%s\n", rname.c_str(), nodes,
+           topo.empty() ? " (random)" : "", (unsigned long long)st.rt_err,
+           perturb_table ? (" (C model's entry " + std::to_string(pt_dst) + " perturbed)").c_str() : "");
   if (cbench) {
     printf("CBENCH %s: %.0f cycles/s, %.0f flits/s\n", CFG_NAME, st.cycles / secs, st.flits / secs);
   }
-  if (perturb) {
+  if (perturb || perturb_table) {
     // the perturbed C model must be caught
     check(st.mism > 0, "perturbed C model not detected");
     printf("RESULT %s pass=%u fail=%u\n", rname.c_str(), pass, fail);

@@ -36,7 +36,8 @@ module tb_mt_router_formal #(
     .clk_i, .rst_ni, .node_id_i, .wd_limit_i(4'd3),
     .in_flit_i, .in_valid_i, .in_credit_o(in_credit),
     .out_flit_o(out_flit), .out_valid_o(out_valid), .out_credit_i,
-    .wd_err_o(wd_err), .ovf_err_o(ovf_err));
+    .wd_err_o(wd_err), .ovf_err_o(ovf_err),
+    .tab_we_i(1'b0), .tab_addr_i(12'd0), .tab_data_i(16'd0), .rt_err_o());
 
 `ifdef FORMAL
   logic f_past_valid = 1'b0;

@@ -121,6 +121,18 @@ static void test_credits(void) {
   in.out_credit[3][0] = 1; /* the NI frees VC 0 */
   mt_router_step(&r, &in, &out);
   CHECK(r.cred[3][0] == 4 && !out.out_valid[3], "credit back: %u", r.cred[3][0]);
+  /* a head to node 6 (no entry) leaves on port 0 and raises the sticky no-route flag of its
+   * input VC (2, 2) at the edge where it is routed, the same as it leaves the buffer */
+  memset(&in, 0, sizeof in);
+  in.in_valid[2] = 1;
+  in.in_flit[2] = head(&p, MT_FT_HEADTAIL, 2, 1, 6);
+  mt_router_step(&r, &in, &out);
+  CHECK(!out.rt_err[2][2], "no flag before the head is routed");
+  in.in_valid[2] = 0;
+  mt_router_step(&r, &in, &out);
+  CHECK(out.rt_err[2][2] == 1 && out.out_valid[0] && mt_hd_dst(&out.out_flit[0]) == 6, "no entry: out on port 0, flag (2, 2) up");
+  mt_router_step(&r, &in, &out);
+  CHECK(out.rt_err[2][2] == 1 && !out.out_valid[0], "the flag is sticky");
   mt_router_free(&r);
 }
 
