@@ -66,14 +66,15 @@ echo "paper: $(wc -l <"$jobs_file") runs, $JOBS at a time"
 xargs -P "$JOBS" -I{} bash -c 'run_one "$@"' _ {} <"$jobs_file"
 # CSV from the run files (jansson-free: the sim JSON is one flat line; a string value runs to
 # its closing quote, a number or true/false to the next comma or brace). fig9sw.csv quotes
-# the topology (fattree:8,2 holds a comma) and adds a `note` column.
+# the topology (fattree:8,2 holds a comma) and adds a `note` column: "stager off ..." or the
+# NI stager's "N units staged out at M nodes" (sim's output; docs/ni.md "Staging").
 field() { sed -n -e "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p; t" -e "s/.*\"$2\":\([^,}]*\).*/\1/p" "$1"; }
 for fig in fig9 fig9sw fig10; do
   [[ $fig == fig9sw ]] && q='"' note=",note" || q="" note=""
   echo "topology,algorithm,flow,bytes,cycles,gbps,lower_bound_fraction,correct$note" >"$OUT/$fig.csv"
   for j in "$OUT"/runs/${fig}_*.json; do
     [[ -e $j ]] || continue
-    n=""; [[ -n $note ]] && n=",$(cat "${j%.json}.nostage" 2>/dev/null)"
+    n=""; [[ -n $note ]] && n=",$(cat "${j%.json}.nostage" 2>/dev/null)$(sed -n 's/^sim: NI stager.*): \([0-9]* units staged out at [0-9]* nodes\).*/\1/p' "${j%.json}.log")"
     t=$(field "$j" topology)
     echo "$q${t//,/;}$q,$(field "$j" algorithm),$(field "$j" flow),$(field "$j" bytes),$(field "$j" cycles),$(field "$j" gbps),$(field "$j" lower_bound_fraction),$(field "$j" correct)$n"
   done | sort -t, -k1,1 -k2,2 -k3,3 -k4,4n | sed 's/^\("[^";]*\);/\1,/' >>"$OUT/$fig.csv"   # sorted with ';' in place of the comma

@@ -12,8 +12,8 @@ F9=$OUT/fig9.csv; F9SW=$OUT/fig9sw.csv; F10=$OUT/fig10.csv
 rows() { tail -n +2 "$1" | sed -E ':a; s/^("[^",]*),/\1;/; ta; s/^"([^"]*)"/\1/'; }
 # fig9_tables CSV VARIANTS COLUMNS BASE2: per topology, GB/s (% of the lower bound) of each
 # algorithm,flow of VARIANTS (headed COLUMNS, |-separated), then MultiTreeMsg over Ring, over
-# BASE2 (an algorithm,flow) and over MultiTree with packets. A run made without the NI
-# stager (fig9sw.csv's note) is marked "*".
+# BASE2 (an algorithm,flow) and over MultiTree with packets. fig9sw.csv's note: a run in
+# which the NI stager staged units out is marked "s", one made without the stager "*".
 fig9_tables() {
   local csv=$1 vs=$2 cols=$3 b2=$4 topo
   [[ -s $csv ]] || return 0
@@ -24,7 +24,7 @@ fig9_tables() {
     echo "| size | $cols | MT-msg / Ring | MT-msg / $(label2 "$b2") | MT-msg / MT-pkt |"
     echo "|---|$(echo "$cols" | sed 's/[^|]*|/---|/g; s/|[^|]*$/|---|/')---|---|---|"
     rows "$csv" | awk -F, -v t="$topo" -v vs="$vs" -v b2="$b2" '
-      $1 == t && $8 == "true" { k = $4 "," $2 "," $3; g[k] = $6; f[k] = $7; d[k] = ($9 != "") ? " *" : ""; sz[$4] = 1 }
+      $1 == t && $8 == "true" { k = $4 "," $2 "," $3; g[k] = $6; f[k] = $7; d[k] = ($9 ~ /staged/) ? " s" : ($9 != "") ? " *" : ""; sz[$4] = 1 }
       function cell(k) { return (k in g) ? sprintf("%.2f (%.0f%%)%s", g[k], 100 * f[k], d[k]) : "-" }
       function ratio(a, b) { return (a in g && b in g && g[b] > 0) ? sprintf("%.2fx", g[a] / g[b]) : "-" }
       END {
