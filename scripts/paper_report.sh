@@ -1,22 +1,31 @@
 #!/usr/bin/env bash
-# paper_report.sh DIR: markdown tables from DIR/fig9.csv and DIR/fig10.csv (scripts/paper.sh)
-# to stdout: Fig. 9 bandwidth per topology and size (GB/s and fraction of the lower bound),
+# paper_report.sh DIR: markdown tables from DIR/fig9.csv, fig9sw.csv and fig10.csv
+# (scripts/paper.sh) to stdout: Fig. 9 bandwidth per topology and size (GB/s and fraction of
+# the lower bound; Fig. 9c/9d: the switch networks of fig9sw.csv),
 # MultiTree's speedups over the baselines, Fig. 10 times normalised to ring at 16 nodes.
 # A run that failed (no JSON) shows as "-".
 set -u
 OUT=${1:-build/paper}
-F9=$OUT/fig9.csv; F10=$OUT/fig10.csv
-V="ring,packet dbtree,packet ring2d,packet multitree,packet multitree,message"
-if [[ -s $F9 ]]; then
-  for topo in $(tail -n +2 "$F9" | cut -d, -f1 | sort -u); do
+F9=$OUT/fig9.csv; F9SW=$OUT/fig9sw.csv; F10=$OUT/fig10.csv
+# CSV rows without the header, a quoted first field unquoted with ';' for its commas
+# (fig9sw.csv: "fattree:8,2" -> fattree:8;2), as in paper_plots.sh
+rows() { tail -n +2 "$1" | sed -E ':a; s/^("[^",]*),/\1;/; ta; s/^"([^"]*)"/\1/'; }
+# fig9_tables CSV VARIANTS COLUMNS BASE2: per topology, GB/s (% of the lower bound) of each
+# algorithm,flow of VARIANTS (headed COLUMNS, |-separated), then MultiTreeMsg over Ring, over
+# BASE2 (an algorithm,flow) and over MultiTree with packets. fig9sw.csv's note: a run in
+# which the NI stager staged units out is marked "s", one made without the stager "*".
+fig9_tables() {
+  local csv=$1 vs=$2 cols=$3 b2=$4 topo
+  [[ -s $csv ]] || return 0
+  for topo in $(rows "$csv" | cut -d, -f1 | sort -u); do
     echo
-    echo "**Fig. 9, $topo** (GB/s, and % of the bandwidth lower bound)"
+    echo "**Fig. 9, ${topo//;/,}** (GB/s, and % of the bandwidth lower bound)"
     echo
-    echo "| size | Ring | DBTree | 2D-Ring | MultiTree (packets) | MultiTree (messages) | MT-msg / Ring | MT-msg / 2D-Ring | MT-msg / MT-pkt |"
-    echo "|---|---|---|---|---|---|---|---|---|"
-    awk -F, -v t="$topo" -v vs="$V" '
-      NR > 1 && $1 == t && $8 == "true" { g[$4 "," $2 "," $3] = $6; f[$4 "," $2 "," $3] = $7; sz[$4] = 1 }
-      function cell(k) { return (k in g) ? sprintf("%.2f (%.0f%%)", g[k], 100 * f[k]) : "-" }
+    echo "| size | $cols | MT-msg / Ring | MT-msg / $(label2 "$b2") | MT-msg / MT-pkt |"
+    echo "|---|$(echo "$cols" | sed 's/[^|]*|/---|/g; s/|[^|]*$/|---|/')---|---|---|"
+    rows "$csv" | awk -F, -v t="$topo" -v vs="$vs" -v b2="$b2" '
+      $1 == t && $8 == "true" { k = $4 "," $2 "," $3; g[k] = $6; f[k] = $7; d[k] = ($9 ~ /staged/) ? " s" : ($9 != "") ? " *" : ""; sz[$4] = 1 }
+      function cell(k) { return (k in g) ? sprintf("%.2f (%.0f%%)%s", g[k], 100 * f[k], d[k]) : "-" }
       function ratio(a, b) { return (a in g && b in g && g[b] > 0) ? sprintf("%.2fx", g[a] / g[b]) : "-" }
       END {
         n = split(vs, v, " ")
@@ -27,12 +36,17 @@ if [[ -s $F9 ]]; then
           line = "| " lab
           for (k = 1; k <= n; k++) line = line " | " cell(s "," v[k])
           mt = s ",multitree,message"
-          line = line " | " ratio(mt, s ",ring,packet") " | " ratio(mt, s ",ring2d,packet") " | " ratio(mt, s ",multitree,packet") " |"
+          line = line " | " ratio(mt, s ",ring,packet") " | " ratio(mt, s "," b2) " | " ratio(mt, s ",multitree,packet") " |"
           print line
         }
-      }' "$F9"
+      }'
   done
-fi
+}
+label2() { case $1 in ring2d,*) echo "2D-Ring";; hdrm,*) echo "HDRM";; dbtree,*) echo "DBTree";; *) echo "$1";; esac; }
+fig9_tables "$F9" "ring,packet dbtree,packet ring2d,packet multitree,packet multitree,message" \
+  "Ring | DBTree | 2D-Ring | MultiTree (packets) | MultiTree (messages)" ring2d,packet
+fig9_tables "$F9SW" "ring,packet dbtree,packet hdrm,packet multitree,packet multitree,message" \
+  "Ring | DBTree | HDRM | MultiTree (packets) | MultiTree (messages)" hdrm,packet
 if [[ -s $F10 ]] && [[ $(wc -l <"$F10") -gt 1 ]]; then
   echo
   echo "**Fig. 10** (weak scaling: time normalised to Ring at 16 nodes; lower is better)"

@@ -165,7 +165,8 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->f = p->fmt;
   mt_entry_fmt_offsets(&s->f);
   s->width = (unsigned)s->f.width;
-  s->tbl = calloc((size_t)p->tbl_depth * MT_NI_EW, 8);
+  s->words = (s->width + 63u) / 64u;
+  s->tbl = calloc((size_t)p->tbl_depth * s->words, 8);
   size_t F = p->max_flows;
   s->rv = calloc(F, 1);
   s->gv = calloc(F, 1);
@@ -243,7 +244,7 @@ void mt_ni_free(mt_ni *s) {
 
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride) {
   for (unsigned i = 0; i < n && i < s->p.tbl_depth; i++)
-    for (unsigned k = 0; k < MT_NI_EW; k++) s->tbl[(size_t)i * MT_NI_EW + k] = k < stride ? words[(size_t)i * stride + k] : 0;
+    for (unsigned k = 0; k < s->words; k++) s->tbl[(size_t)i * s->words + k] = k < stride ? words[(size_t)i * stride + k] : 0;
 }
 
 void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {

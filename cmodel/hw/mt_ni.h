@@ -29,10 +29,14 @@ extern "C" {
 #define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
 #define MT_NI_MAX_RQ 16                /* receive pipeline depth */
 #define MT_NI_MAX_EJD 64               /* ejection FIFO depth per VC */
-#define MT_NI_EW 4                     /* table word: up to 256 bits */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 #define MT_NI_SG_H 8                   /* stager: staged ranges per (flow, child slot) */
+/* Table word parts (64-bit) of the table write port and read registers: the widest entry the
+ * field limits of mt_ni_check_params allow (op 2, flow 12, step 16, MT_NI_MAX_C + 1 slots of
+ * valid 1 + id 12 + port 4 + eject 4, addr 32, size 32: 1,459 bits), so that no legal layout is
+ * refused for its width; the table memory itself holds only words = ceil(width / 64) parts. */
+#define MT_NI_EW 23
 
 /* Error codes (err_code) MT_NI_E_<NAME> and control states (status st) MT_NI_ST_<NAME>: the
  * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/ni.md). */
@@ -189,7 +193,8 @@ typedef struct {
 typedef struct {
   mt_ni_params p;
   /* derived */
-  unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width, words;
+  unsigned lanes, fb, lg_fb, pkt_flits, nstreams, tq_depth, width;
+  unsigned words;        /* 64-bit parts of a table word that the entry uses: ceil(width / 64) */
   mt_entry_fmt f;        /* p.fmt with its offsets */
   unsigned ne, nmp, ses; /* engines, memory ports, streams per engine */
   /* requesters of each memory port, in round-robin order: agent a < L is sender a,
@@ -197,7 +202,7 @@ typedef struct {
   uint8_t na[MT_NI_MAX_MP], ag[MT_NI_MAX_MP][2 * MT_NI_MAX_L + 1], agm[MT_NI_MAX_MP][2 * MT_NI_MAX_L + 1];
   uint8_t wport[MT_NI_MAX_L]; /* the port that carries engine e's writes */
   /* table memory and its registered read ports: A (scan/issue), B one per engine (look-up) */
-  uint64_t *tbl; /* [tbl_depth * MT_NI_EW] */
+  uint64_t *tbl; /* [tbl_depth * words]: only the parts the entry width uses */
   uint64_t tba[MT_NI_EW], tbb[MT_NI_MAX_L][MT_NI_EW];
   uint32_t rb[MT_NI_MAX_L]; /* port B address registers */
   /* control */
@@ -258,7 +263,8 @@ typedef struct {
 
 int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);
 void mt_ni_free(mt_ni *s);
-/* Back door, the same as the RTL's $readmemh image: n words of MT_NI_EW 64-bit parts. */
+/* Back door, the same as the RTL's $readmemh image: n words of `stride` 64-bit parts, of which
+ * the first `words` (the entry width) are kept. */
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride);
 /* *out receives all of the registered outputs. When out is one of the two buffers this NI
  * wrote last, only the parts that can differ from what it wrote there are written (fields of

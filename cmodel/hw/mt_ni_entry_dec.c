@@ -82,12 +82,12 @@ static void dec_cfg(const mt_ni *s, const mt_ni_in *cfg, mt_ni_entry *en) {
 static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, const uint64_t *w) {
   mt_ni_entry *en = &s->dce[c];
   uint64_t *k = s->dcw[c];
-  if (!s->dcok[c] || k[0] != w[0] || k[1] != w[1] || k[2] != w[2] || k[3] != w[3]) {
+  const unsigned W = s->words;
+  int same = s->dcok[c];
+  for (unsigned i = 0; i < W && same; i++) same = k[i] == w[i];
+  if (!same) {
     dec_raw(s, w, en);
-    k[0] = w[0];
-    k[1] = w[1];
-    k[2] = w[2];
-    k[3] = w[3];
+    for (unsigned i = 0; i < W; i++) k[i] = w[i];
     s->dcok[c] = 1;
   }
   if (s->p.compact) dec_cfg(s, cfg, en);

@@ -320,7 +320,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
   n->input = mt_xcalloc((size_t)N, sizeof *n->input);
   const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
-  uint64_t *img = mt_xcalloc((size_t)depth * MT_NI_EW, 8);
+  uint64_t *img = mt_xcalloc((size_t)depth * (size_t)nw, 8);
   if (nw > MT_NI_EW) {
     mt_fail(e, "table entries of %d bits exceed the NI's %d", n->ly.width, 64 * MT_NI_EW);
     free(img);
@@ -333,8 +333,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
       mt_net_free(n);
       return NULL;
     }
-    mt_layout_node_image(&n->ly, tb, i, depth, MT_NI_EW, img);
-    mt_ni_table_load(&n->ni[i], img, (unsigned)depth, MT_NI_EW);
+    mt_layout_node_image(&n->ly, tb, i, depth, nw, img);
+    mt_ni_table_load(&n->ni[i], img, (unsigned)depth, (unsigned)nw);
     mt_ni_in *cf = &n->ncfg[i];
     cf->dtype = (uint8_t)dtype;
     cf->pkt_mode = (uint8_t)pkt_mode;

@@ -72,6 +72,7 @@ static void test_decode(const char *topo, int compact) {
   }
   mt_ni ni;
   mt_err e;
+  c.p.net_ports = (unsigned)mt_topo_node_ports(&c.t); /* behind a switch: the NI link, not the radix */
   CHECK(mt_ni_init(&ni, &c.p, &e) == 0, "init: %s", e.msg);
   CHECK(mt_ni_entry_bits(&c.p) == c.ly.width, "entry bits %d vs layout %d", mt_ni_entry_bits(&c.p), c.ly.width);
   for (int n = 0; n < c.tb.n_nodes; n++) {
@@ -102,6 +103,82 @@ static void test_decode(const char *topo, int compact) {
   }
   mt_ni_free(&ni);
   scen_free(&c);
+}
+
+/* Table words wider than 256 bits (switch networks: MultiTree gives a node up to N - 1
+ * children in one entry, 622 bits on fattree:8,2). (a) The widest entry the parameter limits
+ * allow fits MT_NI_EW; one more child is refused. (b) Through the write port and the scan
+ * (port A, its decoded-entry cache): entry 1 equals entry 0 below bit 256 and has a child slot
+ * above it valid after an empty one (a gap); the scan must stop with error ENTRY at index 1.
+ * An NI that kept or compared only the low 256 bits would take entry 1 for entry 0. */
+static void test_wide_word(void) {
+  mt_ni_params p;
+  mt_err e;
+  mt_ni_default_params(&p);
+  p.compact = 0;
+  p.children = MT_NI_MAX_C;
+  p.flow_w = 12;
+  p.id_w = 12;
+  p.step_w = 16;
+  p.port_w = 4;
+  p.ej_w = 4;
+  p.addr_w = 32;
+  p.size_w = 32;
+  CHECK(mt_ni_check_params(&p, &e) == 0, "widest legal entry refused: %s", e.msg);
+  CHECK(mt_ni_entry_bits(&p) == 1459 && 1459 <= 64 * MT_NI_EW, "widest legal entry %d bits, table word %d", mt_ni_entry_bits(&p), 64 * MT_NI_EW);
+  p.children = MT_NI_MAX_C + 1;
+  CHECK(mt_ni_check_params(&p, &e) != 0 && strstr(e.msg, "Children=65"), "65 children accepted");
+
+  mt_layout ly;
+  mt_layout_make(&ly, 0, 64, 4, 4, 40, 16, 4096, 30); /* 40 child slots of 12 bits */
+  mt_ni_default_params(&p);
+  p.fmt = ly.fmt;
+  p.max_flows = 16;
+  mt_ni ni;
+  if (mt_ni_init(&ni, &p, &e)) {
+    CHECK(0, "wide init: %s", e.msg);
+    return;
+  }
+  const int nw = mt_layout_words(&ly), gap_slot = 35, o = ly.o_child + gap_slot * ly.slot_w;
+  CHECK(ly.width > 256 && o >= 256 && nw <= MT_NI_EW, "wide layout: %d bits, slot %d at bit %d", ly.width, gap_slot, o);
+  mt_entry a;
+  memset(&a, 0, sizeof a);
+  a.op = MT_OP_GATHER; /* two equal Gathers pass the scan (two equal Reduces would not) */
+  a.flow = 0;
+  a.step = 1;
+  a.size = 64;
+  a.has_parent = 1;
+  a.parent.node = 1;
+  mt_slot ch = {2, 0, 0};
+  a.nchild = 1;
+  a.child = &ch;
+  uint64_t img[3 * MT_LAYOUT_MAX_WORDS], w1[MT_NI_EW] = {0};
+  memset(img, 0, sizeof img);
+  mt_layout_encode(&ly, &a, &img[0]);
+  mt_layout_encode(&ly, &a, &img[nw]);
+  mt_layout_encode(&ly, NULL, &img[2 * nw]);
+  mt_ni_table_load(&ni, img, 3, (unsigned)nw);
+  memcpy(w1, &img[0], (size_t)nw * 8);
+  mt_bits_put(w1, o, 1, 1); /* slot 35 valid, slots 1..34 empty */
+  mt_ni_in in;
+  memset(&in, 0, sizeof in);
+  in.nflows = 1;
+  in.mem_req_ready[0] = 1;
+  in.wd_limit = 1000;
+  mt_ni_out out;
+  memset(&out, 0, sizeof out);
+  in.tbl_we = 1; /* entry 1 through the write port (the RTL's load path) */
+  in.tbl_waddr = 1;
+  memcpy(in.tbl_wdata, w1, sizeof w1);
+  mt_ni_step(&ni, &in, &out);
+  in.tbl_we = 0;
+  for (int edge = 0; edge < 50 && !out.err; edge++) {
+    in.start = edge == 0;
+    mt_ni_step(&ni, &in, &out);
+  }
+  CHECK(out.err && out.err_code == MT_NI_E_ENTRY && out.err_idx == 1, "wide entry 1 (gap above bit 256): err %d code %d idx %u, want ENTRY at 1",
+        out.err, out.err_code, out.err_idx);
+  mt_ni_free(&ni);
 }
 
 /* Hand-derived lockstep timing: a table [NOP step 1 size S1, NOP step 2 size S2, END].
@@ -527,6 +604,9 @@ int main(void) {
   test_decode("mesh:2x2", 0);
   test_decode("torus:4x4", 1);
   test_decode("mesh:4x4", 1);
+  test_decode("fattree:8,2", 0); /* 622-bit entries, up to 63 children */
+  test_decode("bigraph:4x16", 0);
+  test_wide_word();
   test_lockstep_hand(0);
   test_lockstep_hand(1);
   test_bandwidth_direct();
