@@ -60,14 +60,9 @@ def paper_shape(paper_bytes):
     }
 
 
-def draw_shape(seed, i, max_nodes):
-    r = random.Random("shape:%d:%d" % (seed, i))
-    torus = i % 2 == 0  # both kinds, alternating
-    pow2 = r.random() < 0.4  # power-of-two node counts: hd applies
-    while True:
-        nx, ny = (r.choice([2, 4, 8]), r.choice([2, 4, 8])) if pow2 else (r.randint(2, 8), r.randint(2, 8))
-        if nx * ny <= max_nodes:
-            break
+def draw_hw(r, L):
+    """The hardware parameters of a shape besides its topology, L NI links per node (a grid's
+    local ports; a switch network's NI has one)."""
     num_vcs = r.choice([2, 2, 4, 4, 6, 8])
     subpkt = r.choice([1, 2, 3, 4, 4, 6, 8, 16])
     pkt_bytes = 16 * r.choice([1, 2, 3, 4, 4, 8, 16])
@@ -90,13 +85,24 @@ def draw_shape(seed, i, max_nodes):
     }
     # the NI (drawn after the rest, so that the other parameters of a seed stay as they were):
     # E receive engines a divisor of L or m*L with m dividing num_vcs (<= 8), M memory ports
-    # 1, L+E or L+2E, chaining (with E > 1). L = 4: local_ports is not drawn (base small).
-    L = 4
+    # 1, L+E or L+2E, chaining (with E > 1)
     engines = [e for e in (1, 1, 2, 4, 8) if L % e == 0 or (e % L == 0 and num_vcs % (e // L) == 0)]
     e = r.choice(engines)
     s["ni_rx_engines"] = e
     s["ni_mem_ports"] = r.choice([1, L + e, L + 2 * e])
     s["ni_chain"] = r.choice([0, 1])
+    return s
+
+
+def draw_shape(seed, i, max_nodes):
+    r = random.Random("shape:%d:%d" % (seed, i))
+    torus = i % 2 == 0  # both kinds, alternating
+    pow2 = r.random() < 0.4  # power-of-two node counts: hd applies
+    while True:
+        nx, ny = (r.choice([2, 4, 8]), r.choice([2, 4, 8])) if pow2 else (r.randint(2, 8), r.randint(2, 8))
+        if nx * ny <= max_nodes:
+            break
+    s = draw_hw(r, 4)  # L = 4: local_ports is not drawn (base small)
     kind = "torus" if torus else "mesh"
     # the largest all-reduce the shape runs: smaller for bigger networks (run time)
     max_bytes = 32768 if nx * ny <= 16 else 16384
@@ -108,6 +114,36 @@ def draw_shape(seed, i, max_nodes):
         "max_bytes": max_bytes,
         "algos": list(ALGOS),
     }
+
+
+# Switch networks (rtl/mt_swnet_top.sv, docs/switch.md) and their node counts: small ones,
+# each a hierarchical Verilator build of a few minutes (one hierarchy block per switch radix)
+SWITCH_TOPOS = [("fattree:2,2", 4), ("fattree:4,2", 16), ("dgx2", 16), ("bigraph:2x4", 8), ("bigraph:4x4", 16),
+                ("bigraph:4x8", 32)]
+
+
+def draw_switch_shape(seed, i, max_nodes):
+    """Shape i as a switch network: the topology, then the same hardware draws as a grid's with
+    one NI link per node (L = 1); hdrm among the algorithms (planned on BiGraphs only)."""
+    r = random.Random("swshape:%d:%d" % (seed, i))
+    topo, n = r.choice([t for t in SWITCH_TOPOS if t[1] <= max_nodes])
+    s = draw_hw(r, 1)
+    return {
+        "name": "s%d_%s" % (i, re.sub(r"[^a-z0-9]+", "_", topo)),
+        "topo": topo,
+        "base": "small",
+        "set": s,
+        "max_bytes": 32768 if n <= 16 else 16384,
+        "algos": ALGOS + ["hdrm"],
+    }
+
+
+def shape_of(seed, i, max_nodes, switch_every):
+    """Shape i: every switch_every-th shape (i = switch_every-1, 2*switch_every-1, ...) a switch
+    network, the others tori and meshes drawn as before switch shapes existed (same draws)."""
+    if switch_every and i % switch_every == switch_every - 1:
+        return draw_switch_shape(seed, i, max_nodes)
+    return draw_shape(seed, i, max_nodes)
 
 
 def shape_spec(sh, algos=None):
@@ -133,9 +169,7 @@ def describe(params, spec):
 def draw_config(seed, k, sh, algos, attempt):
     r = random.Random("cfg:%d:%d:%d" % (seed, k, attempt))
     algo = r.choice(algos)
-    n = 1
-    for d in sh["topo"].split(":")[1].split("x"):
-        n *= int(d)
+    n = sh["nodes"]  # cosim_net_params --describe
     # bytes: a multiple of 4, log-uniform from 64 B to the shape's max; often not a multiple
     # of the number of flows (every flow needs one element at least: redrawn if not)
     lo, hi = 64, sh["max_bytes"]
@@ -336,7 +370,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--n", type=int, default=200, help="random configurations")
     ap.add_argument("--shapes", type=int, default=6, help="random hardware shapes (Verilator builds)")
-    ap.add_argument("--max-nodes", type=int, default=16, help="largest random shape (nodes)")
+    ap.add_argument("--max-nodes", type=int, default=16, help="largest random shape (nodes; 32 admits bigraph:4x8)")
+    ap.add_argument("--switch-every", type=int, default=3,
+                    help="every K-th shape a switch network (fattree, dgx2, bigraph); 0: tori and meshes only, "
+                         "the draws of a seed as before switch shapes")
     ap.add_argument("--paper-bytes", type=int, default=1048576)
     ap.add_argument("--no-paper", action="store_true", help="skip part (a)")
     ap.add_argument("--paper-only", action="store_true", help="only part (a)")
@@ -348,6 +385,12 @@ def main():
     ap.add_argument("--out", default="build/regress")
     ap.add_argument("--timeout", type=int, default=3600, help="per run, seconds")
     a = ap.parse_args()
+    if a.switch_every < 0:
+        sys.exit("regress.py: --switch-every %d: expected 0 (tori and meshes only) or K >= 1" % a.switch_every)
+    smallest = min(n for _, n in SWITCH_TOPOS)
+    if a.max_nodes < 4 or (a.switch_every and a.shapes >= a.switch_every and a.max_nodes < smallest):
+        sys.exit("regress.py: --max-nodes %d: the smallest torus/mesh has 4 nodes, the smallest switch network (%s) %d" % (
+            a.max_nodes, SWITCH_TOPOS[0][0], smallest))
 
     env = dict(os.environ)
     for k in ("NET_VERILATE", "NET_VSRC", "NET_TOP"):
@@ -365,11 +408,12 @@ def main():
         a.seed, a.n, a.shapes, "" if a.no_paper or only else " + the paper case", machine(), started))
 
     # ---- shapes and their configurations
-    shapes = [draw_shape(a.seed, i, a.max_nodes) for i in range(a.shapes)]
+    shapes = [shape_of(a.seed, i, a.max_nodes, a.switch_every) for i in range(a.shapes)]
     notes = []  # skipped algorithms, redraws
     for sh in shapes:
         d = describe(a.params, shape_spec(sh))
         sh["algos_ok"] = [x for x in d.get("algos", "").split(",") if x]
+        sh["nodes"] = int(d["nodes"])
         sh["describe"] = d["layout"]
         if d.get("skipped"):
             for s in d["skipped"].split(" || "):

@@ -31,11 +31,13 @@
 // The -G flags of a build are printed by this file built with -DCOSIM_NET_PARAMS_ONLY:
 //   cosim_net_params BUILD            a fixed build of `make cosim-net` (kCases[].build)
 //   cosim_net_params --shape SPEC     a shape (scripts/regress.py), SPEC = space-separated
-//       topo=torus:4x4 base=small|paper max_bytes=N algos=multitree,ring,... and any
+//       topo=torus:4x4|mesh:NxM|fattree:K,L|dgx2|bigraph:MxN (a switch network:
+//       rtl/mt_swnet_top.sv, one NI link per node) base=small|paper max_bytes=N
+//       algos=multitree,ring,... and any
 //       `multitree sim --set` field (num_vcs=4 vc_depth=8 ej_depth=8 link_lat=2 ...); the
 //       layout is the widest of every listed algorithm that plans on the topology at
 //       max_bytes (mt_layout_widen), Depth and MaxFlows their largest.
-//   cosim_net_params --shape SPEC --describe             the shape's layout and algorithms
+//   cosim_net_params --shape SPEC --describe             the shape's layout, nodes and algorithms
 //   cosim_net_params --shape SPEC --check RUN-OPTIONS    0 if the run is legal on the shape
 // Usage: cosim_net --case NAME [OPTIONS]           a fixed case (kCases) on a build of its topology
 //        cosim_net --algo A --bytes N [OPTIONS]    any all-reduce on this build's shape
@@ -118,6 +120,24 @@ static const Case *find_case(const char *name) {
   return nullptr;
 }
 static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6) && strncmp(spec, "mesh:", 5); }
+// A switch network build's topology as three numbers (Verilator -CFLAGS -D macros carry no
+// strings through its makefiles): the mt_topo kind and its two sizes (fattree:K,L, bigraph:MxN;
+// dgx2 none). Topologies from files have no such name: -1.
+static int switch_topo_code(const mt_topo *t, int *a, int *b) {
+  *a = *b = 0;
+  if (t->kind == MT_TOPO_DGX2) return 0;
+  if (t->kind == MT_TOPO_FATTREE && sscanf(t->spec, "fattree:%d,%d", a, b) == 2) return 0;
+  if (t->kind == MT_TOPO_BIGRAPH && sscanf(t->spec, "bigraph:%dx%d", a, b) == 2) return 0;
+  return -1;
+}
+// its name from the three numbers (the one name the parameters tool and the harness use)
+static std::string switch_topo_name(int kind, int a, int b) {
+  char tn[64];
+  if (kind == MT_TOPO_FATTREE) snprintf(tn, sizeof tn, "fattree:%d,%d", a, b);
+  else if (kind == MT_TOPO_BIGRAPH) snprintf(tn, sizeof tn, "bigraph:%dx%d", a, b);
+  else snprintf(tn, sizeof tn, "dgx2");
+  return tn;
+}
 
 // ---- one run: what is chosen at run time ----
 struct Run {
@@ -315,10 +335,13 @@ struct BitVec {
 };
 
 // A switch network build (rtl/mt_swnet_top.sv): the connection list of mt_switch_build as
-// parameter vectors, the shape's flags as for a torus, and the harness macros; CFG_CASE is the
-// build's first case in kCases (its topology).
-static int print_switch_flags(const Hw &hw, const mt_topo *t, int case_index, mt_err *e) {
+// parameter vectors, the shape's flags as for a torus, and the harness macros; the topology
+// as CFG_SWKIND/CFG_SWA/CFG_SWB (switch_topo_code), for fixed builds and shapes alike.
+static int print_switch_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
   const mt_net_cfg &cfg = hw.cfg;
+  int ta, tb;
+  if (switch_topo_code(t, &ta, &tb))
+    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2 or bigraph:MxN, not a topology from a file", t->spec);
   mt_switch_net w;
   if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
   const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
@@ -345,15 +368,18 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, int case_index, mt
   }
   print_unroll(hw);
   printf("-GN=%u -GS=%u -GNL=%u -GLinkLat=%u -GHopClasses=%u -GSwPorts=%s -GLinks=%s -GPortIn=%s -GNiAt=%s "
-         "-CFLAGS -DCFG_SWITCH=1 -CFLAGS -DCFG_CASE=%d -CFLAGS -DCFG_NSW=%u -CFLAGS -DCFG_NLINKS=%u -CFLAGS -DCFG_NX=%u "
-         "-CFLAGS -DCFG_NY=1 -CFLAGS -DCFG_TORUS=0 -CFLAGS -DCFG_L=1",
-         N, S, NL, cfg.link_lat, w.hop_classes, ports.lit().c_str(), links.lit().c_str(), pin.lit().c_str(), at.lit().c_str(), case_index,
-         S, NL, N);
+         "-CFLAGS -DCFG_SWITCH=1 -CFLAGS -DCFG_SWKIND=%d -CFLAGS -DCFG_SWA=%d -CFLAGS -DCFG_SWB=%d -CFLAGS -DCFG_NSW=%u "
+         "-CFLAGS -DCFG_NLINKS=%u -CFLAGS -DCFG_NX=%u -CFLAGS -DCFG_NY=1 -CFLAGS -DCFG_TORUS=0 -CFLAGS -DCFG_L=1",
+         N, S, NL, cfg.link_lat, w.hop_classes, ports.lit().c_str(), links.lit().c_str(), pin.lit().c_str(), at.lit().c_str(), t->kind,
+         ta, tb, S, NL, N);
   print_shape_flags(hw);
   mt_switch_free(&w);
   return 0;
 }
 
+// mt_ni_entry_dec's Children parameter (1..8, checked at elaboration): MultiTree on the
+// 16-node switch networks has entries of 15 children (docs/switch.md), so a shape drops it
+static const int kRtlMaxChildren = 8;
 // A shape from SPEC; algos_ok/algos_skip: which of the listed algorithms plan on the topology
 static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &algos_ok, std::string &algos_skip, mt_err *e) {
   std::string topo, base = "small", algos = "multitree";
@@ -384,15 +410,33 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
   if (mt_net_cfg_by_name(&hw.cfg, base.c_str(), e)) return -1;
   for (const std::string &kv : sets)
     if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
-  resolve_ni(&hw.cfg, false, false);
   if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
-  if (!mt_topo_is_grid(&t) || t.ndims != 2) {
+  const bool sw = !mt_topo_is_grid(&t);
+  resolve_ni(&hw.cfg, false, sw);
+  int ta, tb;
+  if (sw) {
+    // a switch network (rtl/mt_swnet_top.sv): refused here, with mt_switch_build's reason,
+    // if its build would be (a file topology, too many ports, VCs not a multiple of the
+    // hop classes), so that --describe and --check say so too
+    mt_switch_net w;
+    if (switch_topo_code(&t, &ta, &tb)) {
+      mt_topo_free(&t);
+      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2 or bigraph:MxN", topo.c_str());
+    }
+    if (mt_switch_build(&w, &t, hw.cfg.num_vcs, e)) {
+      mt_topo_free(&t);
+      return -1;
+    }
+    mt_switch_free(&w);
+    hw.topo = switch_topo_name(t.kind, ta, tb);
+  } else if (t.ndims != 2) {
     mt_topo_free(&t);
-    return mt_fail(e, "shape: %s is not a 2-D torus or mesh", topo.c_str());
+    return mt_fail(e, "shape: %s is not a 2-D torus or mesh, fattree:K,L, dgx2 or bigraph:MxN", topo.c_str());
+  } else {
+    char tn[64];
+    snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : "mesh", t.dim[0], t.dim[1]);
+    hw.topo = tn;
   }
-  char tn[64];
-  snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : "mesh", t.dim[0], t.dim[1]);
-  hw.topo = tn;
   bool any = false;
   size_t a = 0;
   while (a <= algos.size()) {
@@ -404,7 +448,9 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     Planned p;
     mt_layout ly;
     mt_err e2;
-    if (!plan(p, hw.topo.c_str(), al.c_str(), max_bytes, &e2) || mt_layout_for(&p.s, &p.tb, 0, &ly, &e2)) {
+    if (!plan(p, hw.topo.c_str(), al.c_str(), max_bytes, &e2) || mt_layout_for(&p.s, &p.tb, 0, &ly, &e2) ||
+        (ly.children > kRtlMaxChildren &&
+         mt_fail(&e2, "entries of %d children; the RTL NI decodes at most %d (rtl/mt_ni_entry_dec.sv)", ly.children, kRtlMaxChildren))) {
       unplan(p);
       algos_skip += (algos_skip.empty() ? "" : " || ") + al + ": " + e2.msg;
       continue;
@@ -446,7 +492,7 @@ int main(int argc, char **argv) {
     hw.depth = mt_layout_depth(&p.tb);
     hw.max_flows = p.s.n_flows;
     if (is_switch_topo(c->topo)) {
-      if (print_switch_flags(hw, &p.t, (int)(c - kCases), &e)) {
+      if (print_switch_flags(hw, &p.t, &e)) {
         fprintf(stderr, "%s\n", e.msg);
         return 1;
       }
@@ -466,11 +512,17 @@ int main(int argc, char **argv) {
     return 1;
   }
   int rc = 0;
-  if (argc == 3) print_flags(hw, &t);
-  else if (!strcmp(argv[3], "--describe")) {
+  if (argc == 3) {
+    if (mt_topo_is_grid(&t)) print_flags(hw, &t);
+    else if (print_switch_flags(hw, &t, &e)) {
+      fprintf(stderr, "cosim_net_params: %s\n", e.msg);
+      rc = 1;
+    }
+  } else if (!strcmp(argv[3], "--describe")) {
     printf("topo=%s depth=%d max_flows=%d flow_w=%d step_w=%d id_w=%d port_w=%d ej_w=%d addr_w=%d size_w=%d children=%d entry_w=%d\n",
            hw.topo.c_str(), hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w, hw.ly.addr_w,
            hw.ly.size_w, hw.ly.children, hw.ly.width);
+    printf("nodes=%d\n", t.n_nodes);
     printf("algos=%s\n", ok.c_str());
     printf("skipped=%s\n", skip.c_str());
   } else if (!strcmp(argv[3], "--check")) {
@@ -569,7 +621,7 @@ static Hw build_hw() {
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
 #if CFG_SWITCH
-  hw.topo = kCases[CFG_CASE].topo;
+  hw.topo = switch_topo_name(CFG_SWKIND, CFG_SWA, CFG_SWB);
 #else
   char tn[64];
   snprintf(tn, sizeof tn, "%s:%dx%d", CFG_TORUS ? "torus" : "mesh", CFG_NX, CFG_NY);
