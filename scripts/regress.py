@@ -294,8 +294,9 @@ def ensure_build(sh, spec, params, out, copt, env, logf):
     os.makedirs(mdir, exist_ok=True)
     # flat or hierarchical (REGRESS_HIER=1: mt_node Verilated once, docs/bench.md); the run-once
     # code (constructors, initial blocks: Verilator's __Slow files) at -O0
+    # the flags quoted word by word: a switch network's vectors are Verilog literals (80'h...)
     cmd = "%s %s %d %s %s" % (shlex.quote(os.path.join(top, "scripts", "net_verilate.sh")), shlex.quote(mdir), hier,
-                              shlex.quote(copt), g)
+                              shlex.quote(copt), " ".join(shlex.quote(x) for x in g.split()))
     blog = mdir + ".net_verilate.log"  # net_verilate.sh keeps Verilator's own log in mdir.build.log
     log(logf, "build %s: %s" % (sh["name"], spec))
     t0 = time.time()
