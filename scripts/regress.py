@@ -495,6 +495,22 @@ def main():
         csvf.flush()
         rows.append(dict(zip(cols, row), shape_obj=sh, res=res))
 
+    def perturb(sh, c, binary):
+        """The lockstep comparison must still catch a wrong C model on a switch shape: the shape's
+        first configuration with the C switches' credit pulses a cycle late (--perturb-router 1)
+        and with switch 0 (node 0's and node 1's leaf in every switch topology drawn) sending
+        node 1's units to its port 0, a network port (--perturb-route 0,1,0)."""
+        for what, flag in (("router", ["--perturb-router", "1"]), ("route", ["--perturb-route", "0,1,0"])):
+            args = run_args(c, "%s_perturb_%s" % (c["name"], what), 5000000) + flag
+            cmd = " ".join(shlex.quote(x) for x in [binary] + args)
+            res = run_one(binary, args, a.timeout, os.path.join(a.out, "logs", "%s_perturb_%s.log" % (c["name"], what)))
+            res["perturbed"] = True
+            caught, res["mismatch"] = res["mismatch"], ""  # the mismatch expected: not one of the regression's
+            res["why"] = ("caught: " + caught) if res["ok"] else "perturbed C model NOT caught " + res["why"]
+            log(logf, "perturb %-6s %-4s %-14s cfg %d: %s\n        reproduce: %s" % (
+                what, "pass" if res["ok"] else "FAIL", sh["name"], c["k"], res["why"], cmd))
+            record("perturb_%s_%d" % (what, c["k"]), sh, c, res, cmd)
+
     if not a.no_paper and only is None:
         sh = paper_shape(a.paper_bytes)
         spec = shape_spec(sh)
@@ -561,6 +577,8 @@ def main():
                           c["mem_ready"], c["mem_lat"], c["seed"], res["cycles"], res["wall"], res["rtl_cps"],
                           "" if res["ok"] else " -- " + res["why"], cmd, repro_base, c["k"]))
             record(c["k"], sh, c, res, cmd)
+        if sh.get("switch"):
+            perturb(sh, cs[0], binary)
     csvf.close()
 
     # ---- summary
@@ -573,7 +591,7 @@ def main():
                                                                "verilator/s", "c_model/s", "hardware"))
     shapes_all = ([paper_shape(a.paper_bytes)] if any(r["id"] == "paper" for r in rows) else []) + shapes
     for sh in shapes_all:
-        rs = [r for r in rows if r["shape"] == sh["name"]]
+        rs = [r for r in rows if r["shape"] == sh["name"] and not r["res"].get("perturbed")]
         if not rs:
             continue
         cyc = sum(r["res"]["cycles"] for r in rs)
@@ -585,22 +603,28 @@ def main():
             cyc / ts if ts else 0, cyc / tc if tc else 0, " ".join("%s=%s" % kv for kv in sh["set"].items()) or "Table III"))
     algos = {}
     for r in rows:
+        if r["res"].get("perturbed"):
+            continue
         algos.setdefault(r["algo"], 0)
         algos[r["algo"]] += 1
     log(logf, "algorithms: " + ", ".join("%s %d" % kv for kv in sorted(algos.items())))
+    plain = [r for r in rows if not r["res"].get("perturbed")]
+    pert = [r for r in rows if r["res"].get("perturbed")]
     log(logf, "flow: message %d, packet %d; dtype: int32 %d, fp32 %d" % (
-        sum(r["flow"] == "message" for r in rows), sum(r["flow"] == "packet" for r in rows),
-        sum(r["dtype"] == "int32" for r in rows), sum(r["dtype"] == "fp32" for r in rows)))
+        sum(r["flow"] == "message" for r in plain), sum(r["flow"] == "packet" for r in plain),
+        sum(r["dtype"] == "int32" for r in plain), sum(r["dtype"] == "fp32" for r in plain)))
+    if pert:
+        log(logf, "perturbed C model on switch shapes: %d runs, %d caught" % (len(pert), sum(1 for r in pert if r["res"]["ok"])))
     for r in rows:
         if not r["res"]["ok"]:
             log(logf, "FAILED %s: %s\n    co-simulation: %s%s" % (r["id"], r["res"]["mismatch"] or r["res"]["why"], r["command"],
                                                             "\n    C model alone: " + r["res"]["c_alone_cmd"] if r["res"].get("c_alone_cmd") else ""))
     ndesign = sum(1 for r in rows if r["res"].get("class") == "design")
     nb = sum(1 for v in build_s.values() if v is not None)
-    log(logf, "regress: %d configurations run (%s), %d passed, %d failed (%d RTL-vs-C mismatches, %d failing in the C model alone "
+    log(logf, "regress: %d configurations run (%s%s), %d passed, %d failed (%d RTL-vs-C mismatches, %d failing in the C model alone "
               "too); %d Verilator builds (%d reused); wall %.0f s; seed %d" % (
-                  len(rows), "paper case + %d random" % (len(rows) - 1) if any(r["id"] == "paper" for r in rows) else "%d random" % len(rows),
-                  len(rows) - nfail, nfail, nmis, ndesign, nb, len(build_s) - nb, wall, a.seed))
+                  len(rows), "paper case + %d random" % (len(plain) - 1) if any(r["id"] == "paper" for r in rows) else "%d random" % len(plain),
+                  " + %d perturbed" % len(pert) if pert else "", len(rows) - nfail, nfail, nmis, ndesign, nb, len(build_s) - nb, wall, a.seed))
     logf.close()
     return 1 if nfail or not rows else 0
 
