@@ -559,6 +559,7 @@ def main():
             binary, bs = ensure_build(sh, spec, a.params, a.out, a.copt, env, logf)
         except RuntimeError as x:
             log(logf, str(x))
+            build_s[sh["name"]] = "failed"
             for c in cs:
                 res = {"ok": False, "wall": 0, "cycles": 0, "comparisons": 0, "rtl_s": 0, "rtl_cps": 0, "c_s": 0, "c_cps": 0,
                        "mismatch": "", "why": "build failed", "pass": 0, "fail": 1}
@@ -599,7 +600,7 @@ def main():
         tc = sum(r["res"]["c_s"] for r in rs)
         bs = build_s.get(sh["name"])
         log(logf, "%-14s %-10s %5d %6d %10s %10d %12.0f %12.0f  %s" % (
-            sh["name"], sh["topo"], len(rs), sum(1 for r in rs if not r["res"]["ok"]), "reused" if bs is None else "%.0f" % bs, cyc,
+            sh["name"], sh["topo"], len(rs), sum(1 for r in rs if not r["res"]["ok"]), "reused" if bs is None else bs if isinstance(bs, str) else "%.0f" % bs, cyc,
             cyc / ts if ts else 0, cyc / tc if tc else 0, " ".join("%s=%s" % kv for kv in sh["set"].items()) or "Table III"))
     algos = {}
     for r in rows:
@@ -620,11 +621,12 @@ def main():
             log(logf, "FAILED %s: %s\n    co-simulation: %s%s" % (r["id"], r["res"]["mismatch"] or r["res"]["why"], r["command"],
                                                             "\n    C model alone: " + r["res"]["c_alone_cmd"] if r["res"].get("c_alone_cmd") else ""))
     ndesign = sum(1 for r in rows if r["res"].get("class") == "design")
-    nb = sum(1 for v in build_s.values() if v is not None)
+    nb = sum(1 for v in build_s.values() if v is not None and not isinstance(v, str))
     log(logf, "regress: %d configurations run (%s%s), %d passed, %d failed (%d RTL-vs-C mismatches, %d failing in the C model alone "
-              "too); %d Verilator builds (%d reused); wall %.0f s; seed %d" % (
+              "too); %d Verilator builds (%d reused, %d failed); wall %.0f s; seed %d" % (
                   len(rows), "paper case + %d random" % (len(plain) - 1) if any(r["id"] == "paper" for r in rows) else "%d random" % len(plain),
-                  " + %d perturbed" % len(pert) if pert else "", len(rows) - nfail, nfail, nmis, ndesign, nb, len(build_s) - nb, wall, a.seed))
+                  " + %d perturbed" % len(pert) if pert else "", len(rows) - nfail, nfail, nmis, ndesign, nb, sum(1 for v in build_s.values() if v is None),
+                  sum(1 for v in build_s.values() if isinstance(v, str)), wall, a.seed))
     logf.close()
     return 1 if nfail or not rows else 0
 
