@@ -129,7 +129,8 @@ cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosi
 # ---- make regress (not in make test): docs/regress.md ----
 # (a) the paper configuration (Table III, its default NI: 8 engines, 20 memory ports, chained)
 # on an 8x8 torus, MultiTree 1 MiB; (b) REGRESS_N random configurations on REGRESS_SHAPES
-# random hardware shapes (engines, memory ports and chaining drawn too) (one Verilator build each, reused by every configuration drawn for it). Everything
+# random hardware shapes (engines, memory ports and chaining drawn too; every third shape a
+# switch network, REGRESS_ARGS=--switch-every K) (one Verilator build each, reused by every configuration drawn for it). Everything
 # is drawn from REGRESS_SEED; builds persist in build/regress/obj_<shape> (rebuilt when the
 # RTL, the harness or libmt change). Results: build/regress/summary.{txt,csv}.
 REGRESS_SEED   ?= 1

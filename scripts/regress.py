@@ -53,6 +53,7 @@ def paper_shape(paper_bytes):
     return {
         "name": "paper_t8x8",
         "topo": "torus:8x8",
+        "nodes": 64,
         "base": "paper",
         "set": {},  # Table III as mt_net_cfg_paper has it, with its default NI (E = 8, M = 20, chained)
         "max_bytes": paper_bytes,
@@ -109,6 +110,7 @@ def draw_shape(seed, i, max_nodes):
     return {
         "name": "s%d_%s%dx%d" % (i, kind[0], nx, ny),
         "topo": "%s:%dx%d" % (kind, nx, ny),
+        "nodes": nx * ny,
         "base": "small",
         "set": s,
         "max_bytes": max_bytes,
@@ -131,6 +133,7 @@ def draw_switch_shape(seed, i, max_nodes):
     return {
         "name": "s%d_%s" % (i, re.sub(r"[^a-z0-9]+", "_", topo)),
         "topo": topo,
+        "nodes": n,
         "base": "small",
         "set": s,
         "max_bytes": 32768 if n <= 16 else 16384,
@@ -170,7 +173,7 @@ def describe(params, spec):
 def draw_config(seed, k, sh, algos, attempt):
     r = random.Random("cfg:%d:%d:%d" % (seed, k, attempt))
     algo = r.choice(algos)
-    n = sh["nodes"]  # cosim_net_params --describe
+    n = sh["nodes"]
     # bytes: a multiple of 4, log-uniform from 64 B to the shape's max; often not a multiple
     # of the number of flows (every flow needs one element at least: redrawn if not)
     lo, hi = 64, sh["max_bytes"]
@@ -424,7 +427,9 @@ def main():
     for sh in shapes:
         d = describe(a.params, shape_spec(sh))
         sh["algos_ok"] = [x for x in d.get("algos", "").split(",") if x]
-        sh["nodes"] = int(d["nodes"])
+        if int(d.get("nodes", -1)) != sh["nodes"]:  # SWITCH_TOPOS's node counts against the planner's
+            sys.exit("regress.py: shape %s: %s has %s nodes (cosim_net_params --describe), the draw assumed %d" % (
+                sh["name"], sh["topo"], d.get("nodes"), sh["nodes"]))
         sh["describe"] = d["layout"]
         if d.get("skipped"):
             for s in d["skipped"].split(" || "):
