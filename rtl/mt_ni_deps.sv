@@ -98,7 +98,7 @@ module mt_ni_deps #(
   logic [MaxFlows*CntW-1:0] cnt_q;
   logic [MaxFlows*32-1:0]   rxb_q;
   logic [CF*CntW-1:0]       act_q;
-  logic [NR*RW-1:0]         row_q, row_d;
+  logic [NR*RW-1:0]         row_q;
   // chained packets completed at this edge: engine e's row index and the row after it (the
   // rows of earlier engines of this edge forwarded), and pb of its flow's rows after it
   logic [NE-1:0]            pkd;
@@ -119,31 +119,26 @@ module mt_ni_deps #(
   // constant row numbers (a NR:1 multiplexer) and written per row: a dynamic part-select
   // of the whole NR*RW-bit vector with a 32-bit offset made Yosys 0.23 build shifters
   // over all of it and not finish (docs/area.md "The chaining state").
+  // The readers name row_q directly rather than taking it as an argument: Verilator copies a
+  // function's arguments, and a copy of all NR*RW bits per call was most of its time on the
+  // 8x8 torus (docs/bench.md "Third round").
   // row ix (NR:1 multiplexer)
-  function automatic [RW-1:0] row_rd(input logic [NR*RW-1:0] rows, input logic [RXW-1:0] ix);
+  function automatic [RW-1:0] row_rd(input logic [RXW-1:0] ix);
     row_rd = '0;
     for (int r = 0; r < NR; r++)
-      if (ix == RXW'(r)) row_rd = rows[RW*r +: RW];
+      if (ix == RXW'(r)) row_rd = row_q[RW*r +: RW];
   endfunction
   // the completed prefix (pwm) of row ix: the same multiplexer, 32 bits wide
-  function automatic [31:0] pwm_rd(input logic [NR*RW-1:0] rows, input logic [RXW-1:0] ix);
+  function automatic [31:0] pwm_rd(input logic [RXW-1:0] ix);
     pwm_rd = '0;
     for (int r = 0; r < NR; r++)
-      if (ix == RXW'(r)) pwm_rd = rows[RW*r + 32 +: 32];
+      if (ix == RXW'(r)) pwm_rd = row_q[RW*r + 32 +: 32];
   endfunction
   // pb of row (f, k) (a MaxFlows:1 multiplexer)
-  function automatic [31:0] pb_rd(input logic [NR*RW-1:0] rows, input logic [FW-1:0] f, input int k);
+  function automatic [31:0] pb_rd(input logic [FW-1:0] f, input int k);
     pb_rd = '0;
     for (int g = 0; g < CF; g++)
-      if (f == FW'(g)) pb_rd = rows[RW*(g*NC+k) +: 32];
-  endfunction
-  // row r after this edge: the last engine that completed a packet of it, or unchanged
-  function automatic [RW-1:0] row_wr(input logic [RXW-1:0] r, input logic [RW-1:0] cur, input logic [NE-1:0] pk,
-                                     input logic [NE*RXW-1:0] rx, input logic [NE*RW-1:0] ro);
-    row_wr = cur;
-    if (pk != '0)
-      for (int e = 0; e < NE; e++)
-        if (pk[e] && rx[RXW*e +: RXW] == r) row_wr = ro[RW*e +: RW];
+      if (f == FW'(g)) pb_rd = row_q[RW*(g*NC+k) +: 32];
   endfunction
   // the row of flow f, child position p (positions >= NC use 0, as flows >= MaxFlows use 0)
   function automatic [RXW-1:0] row_ix(input logic [FW-1:0] f, input logic [3:0] p);
@@ -194,10 +189,10 @@ module mt_ni_deps #(
       logic [FW-1:0] f;
       assign f = fidx(done_flow_i[12*e +: 12]);
       assign ix[RXW*e +: RXW] = row_ix(f, done_pos_i[4*e +: 4]);
-      assign rrd[RW*e +: RW]  = (done_i[e] && done_pk_i[e]) ? row_rd(row_q, ix[RXW*e +: RXW]) : '0;
+      assign rrd[RW*e +: RW]  = (done_i[e] && done_pk_i[e]) ? row_rd(ix[RXW*e +: RXW]) : '0;
       for (genvar k = 0; k < NC; k++) begin : g_pb
         // pb of row (f, k): a MaxFlows:1 multiplexer
-        assign prd[32*(NC*e+k) +: 32] = done_i[e] ? pb_rd(row_q, f, k) : '0;
+        assign prd[32*(NC*e+k) +: 32] = done_i[e] ? pb_rd(f, k) : '0;
       end
     end
     // engine by engine, the rows of earlier engines of this edge forwarded
@@ -234,16 +229,11 @@ module mt_ni_deps #(
       pbf  = pf;
     end
     assign rix = ix;
-    // each row takes the last engine of this edge that completed a packet of it
-    for (genvar r = 0; r < NR; r++) begin : g_row
-      assign row_d[RW*r +: RW] = row_wr(RXW'(r), row_q[RW*r +: RW], pkd, rix, rout);
-    end
   end else begin : g_plain_rows
     assign pkd   = '0;
     assign rix   = '0;
     assign rout  = '0;
     assign pbf   = '0;
-    assign row_d = row_q;
   end
 
   // the engines' events, in engine order (cmodel mt_ni_deps_update)
@@ -319,7 +309,13 @@ module mt_ni_deps #(
       rxb_q <= rxb_d;
       grx_q <= grx_d;
       act_q <= act_d;
-      row_q <= row_d;
+      // a row changes only when an engine completed a packet of it at this edge (the last
+      // such engine wins): written here, at the edge, rather than as a next-state vector of
+      // all NR rows, which Verilator re-evaluated with every change of the node's inputs
+      for (int e = 0; e < NE; e++)
+        if (pkd[e])
+          for (int r = 0; r < NR; r++)
+            if (rix[RXW*e +: RXW] == RXW'(r)) row_q[RW*r +: RW] <= rout[RW*e +: RW];
     end
   end
 
@@ -339,7 +335,7 @@ module mt_ni_deps #(
     assign b_grx_o[e]               = grx_q[bf];
     if (Chain != 0) begin : g_chain
       assign b_act_o[CntW*e +: CntW] = act_q[CntW*bf +: CntW];
-      assign b_pwm_o[32*e +: 32]     = pwm_rd(row_q, row_ix(bf, b_pos_i[4*e +: 4]));
+      assign b_pwm_o[32*e +: 32]     = pwm_rd(row_ix(bf, b_pos_i[4*e +: 4]));
     end else begin : g_plain
       logic unused_pos;
       assign unused_pos = ^b_pos_i[4*e +: 4];
