@@ -149,6 +149,10 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
+unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw) {
+  return !sw ? c->ej_depth : c->ni_link_depth ? c->ni_link_depth : c->vc_depth;
+}
+
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
   return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
 }
@@ -157,6 +161,15 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
   const mt_topo *t = s->topo;
   const int sw = !mt_topo_is_grid(t);
+  /* from here on ej_depth is the NIs' ejection VC depth, whatever the network */
+  mt_net_cfg cc = *c;
+  cc.ej_depth = mt_net_ej_depth(c, sw);
+  if (sw && cc.ej_depth > MT_NI_MAX_EJD) {
+    mt_fail(e, "%s: the NI link's ejection VCs would hold %u flits (ni_link_depth=%u, 0 = vc_depth=%u); an NI holds at most %d per VC: set ni_link_depth=1..%d",
+            t->spec, cc.ej_depth, c->ni_link_depth, c->vc_depth, MT_NI_MAX_EJD, MT_NI_MAX_EJD);
+    return NULL;
+  }
+  c = &cc;
   if (sw && c->local_ports > 1) {
     mt_fail(e, "local_ports=%u: in a switch network (%s) every NI has one NI link to its leaf switch; use local_ports=0 or 1", c->local_ports, t->spec);
     return NULL;

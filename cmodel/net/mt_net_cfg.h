@@ -19,7 +19,8 @@ extern "C" {
 typedef struct {
   char name[16];
   unsigned payload_w; /* flit payload bits (128 = 16 B/cycle = 16 GB/s at 1 GHz) */
-  unsigned num_vcs, vc_depth, ej_depth;
+  unsigned num_vcs, vc_depth, ej_depth; /* ej_depth: NI ejection VCs behind a router's 1-cycle local port (torus, mesh) */
+  unsigned ni_link_depth;               /* switch networks: NI ejection VCs at the end of the NI link; 0 = vc_depth */
   unsigned link_lat;     /* cycles, flits and credits alike */
   unsigned subpkt_flits; /* sub-packet of the message-based flow control */
   unsigned pkt_bytes;    /* packet payload of the packet-based flow control */
