@@ -230,7 +230,7 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     pick("num_vcs", lambda: r.choice([2, 2, 4, 4, 6, 8]), lambda: r.choice([1, 3, 5, 7, 10, 12, 16]))
     # depths from 2 (a 1-flit buffer has no room for a packet: only an edge draw)
     pick("vc_depth", lambda: small(r, 2, 48, (1, 65535)))
-    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 65, 65535, (65535,)))
+    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 1025, 65535, (65535,)))  # MT_NI_MAX_EJD
     depth = min(eff("vc_depth"), eff("ej_depth"))
     # message flow control needs a sub-packet in a buffer; packets (and every schedule with
     # multi-hop transfers) a whole packet and its head flit (virtual cut-through): when the
