@@ -297,12 +297,15 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     # the NI stager (docs/ni.md "Staging"): drawn last, so the draws above stay those of the
     # soaks before the key existed (the same seed gives the same runs but for this --set)
     pick("ni_stage_after", lambda: r.choice([0, 0, 1, 20000, small(r, 1, 5000, (1,))]))
+    # the NI link's ejection depth (switch networks only; the soak's sim topologies are grids,
+    # which must ignore it): drawn after everything else for the same reason
+    pick("ni_link_depth", lambda: r.choice([0, 0, small(r, 1, 1024, (1, 1024))]), lambda: small(r, 1025, 65535, (65535,)))
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
-              "link_lat", "wd_limit", "max_cycles", "ni_stage_after")
+              "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth")
 
 
 def fmt_val(v):
