@@ -36,7 +36,8 @@ module mt_ni_ejbuf #(
   output logic             ovf_o
 );
   initial begin
-    if (EjDepth < 1) $fatal(1, "mt_ni_ejbuf: EjDepth=%0d", EjDepth);
+    // 1024: the C model's MT_NI_MAX_EJD (a 150-cycle NI link of a switch network needs 318)
+    if (EjDepth < 1 || EjDepth > 1024) $fatal(1, "mt_ni_ejbuf: EjDepth=%0d: must be 1..1024", EjDepth);
     if (L < 1 || NumVcs < 1) $fatal(1, "mt_ni_ejbuf: L/NumVcs");
     if (NR < 1) $fatal(1, "mt_ni_ejbuf: NR=%0d", NR);
   end

@@ -230,7 +230,7 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     pick("num_vcs", lambda: r.choice([2, 2, 4, 4, 6, 8]), lambda: r.choice([1, 3, 5, 7, 10, 12, 16]))
     # depths from 2 (a 1-flit buffer has no room for a packet: only an edge draw)
     pick("vc_depth", lambda: small(r, 2, 48, (1, 65535)))
-    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 65, 65535, (65535,)))
+    pick("ej_depth", lambda: small(r, 2, 64, (1, 64)), lambda: small(r, 1025, 65535, (65535,)))  # MT_NI_MAX_EJD
     depth = min(eff("vc_depth"), eff("ej_depth"))
     # message flow control needs a sub-packet in a buffer; packets (and every schedule with
     # multi-hop transfers) a whole packet and its head flit (virtual cut-through): when the
@@ -297,12 +297,15 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     # the NI stager (docs/ni.md "Staging"): drawn last, so the draws above stay those of the
     # soaks before the key existed (the same seed gives the same runs but for this --set)
     pick("ni_stage_after", lambda: r.choice([0, 0, 1, 20000, small(r, 1, 5000, (1,))]))
+    # the NI link's ejection depth (switch networks only; the soak's sim topologies are grids,
+    # which must ignore it): drawn after everything else for the same reason
+    pick("ni_link_depth", lambda: r.choice([0, 0, small(r, 1, 1024, (1, 1024))]), lambda: small(r, 1025, 65535, (65535,)))
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
-              "link_lat", "wd_limit", "max_cycles", "ni_stage_after")
+              "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth")
 
 
 def fmt_val(v):

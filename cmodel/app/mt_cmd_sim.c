@@ -53,6 +53,11 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
                         "mem_p_ready", (json_int_t)cfg->mem_p_ready, "mem_lat_max", (json_int_t)cfg->mem_lat_max,
                         "ni_sq", (json_int_t)cfg->ni_sq, "ni_rq", (json_int_t)cfg->ni_rq, "wd_limit", (json_int_t)cfg->wd_limit,
                         "clock_ghz", real_as("%.3f", cfg->clock_ghz));
+  /* a switch network's NIs sit behind NI links: their ejection depth (resolved; grids: ej_depth) */
+  if (c && !mt_topo_is_grid(s->topo) && json_object_set_new(c, "ni_link_depth", json_integer((json_int_t)mt_net_ej_depth(cfg, 1)))) {
+    json_decref(c);
+    c = NULL;
+  }
   json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:o, s:o}",
                         "format", "multitree-sim/1", "algorithm", s->algo, "topology", s->topo->spec, "nodes", s->n_nodes,
                         "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", pkt ? "packet" : "message", "seed", (json_int_t)seed,

@@ -28,7 +28,7 @@ extern "C" {
 #define MT_NI_MAX_LANES 16             /* PayloadW / 32 */
 #define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
 #define MT_NI_MAX_RQ 16                /* receive pipeline depth */
-#define MT_NI_MAX_EJD 64               /* ejection FIFO depth per VC */
+#define MT_NI_MAX_EJD 1024             /* ejection FIFO depth per VC (a 150-cycle NI link needs 318) */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 #define MT_NI_SG_H 8                   /* stager: staged ranges per (flow, child slot) */

@@ -149,6 +149,11 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
+unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw) {
+  if (!sw) return c->ej_depth;
+  return c->ni_link_depth ? c->ni_link_depth : c->vc_depth;
+}
+
 mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e) {
   return mt_net_new_layout(c, s, tb, dtype, pkt_mode, NULL, 0, 0, e);
 }
@@ -157,6 +162,16 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e) {
   const mt_topo *t = s->topo;
   const int sw = !mt_topo_is_grid(t);
+  /* from here on ej_depth is the NIs' ejection VC depth, whatever the network */
+  mt_net_cfg cc = *c;
+  cc.ej_depth = mt_net_ej_depth(c, sw);
+  if (sw && cc.ej_depth > MT_NI_MAX_EJD) {
+    mt_fail(e, "%s: the NI link's ejection VCs would hold %u flits (ni_link_depth=%u, 0 = vc_depth=%u); an NI holds at most %d per VC: set ni_link_depth=1..%d",
+            t->spec, cc.ej_depth, c->ni_link_depth, c->vc_depth, MT_NI_MAX_EJD, MT_NI_MAX_EJD);
+    return NULL;
+  }
+  c = &cc;
+  const char *ejk = sw ? "NI link depth (ni_link_depth, 0 = vc_depth)" : "ej_depth";
   if (sw && c->local_ports > 1) {
     mt_fail(e, "local_ports=%u: in a switch network (%s) every NI has one NI link to its leaf switch; use local_ports=0 or 1", c->local_ports, t->spec);
     return NULL;
@@ -179,14 +194,14 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
   for (int i = 0; i < s->nx && !routed; i++) routed = s->x[i].multihop;
   if ((pkt_mode || routed) && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth)) {
-    mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u ej_depth=%u",
+    mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u %s=%u",
             pkt_mode ? "packet flow control" : "a schedule with multi-hop transfers (sent as packets)", c->pkt_bytes,
-            pkt_flits + 1, c->vc_depth, c->ej_depth);
+            pkt_flits + 1, c->vc_depth, ejk, c->ej_depth);
     return NULL;
   }
   if (!pkt_mode && (c->subpkt_flits > c->vc_depth || c->subpkt_flits > c->ej_depth)) {
-    mt_fail(e, "message flow control with %u-flit sub-packets needs buffers of at least that; vc_depth=%u ej_depth=%u",
-            c->subpkt_flits, c->vc_depth, c->ej_depth);
+    mt_fail(e, "message flow control with %u-flit sub-packets needs buffers of at least that; vc_depth=%u %s=%u",
+            c->subpkt_flits, c->vc_depth, ejk, c->ej_depth);
     return NULL;
   }
   if (c->link_lat < 1) {

@@ -46,6 +46,11 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
+/* Flits per NI ejection VC (the NIs' EjDepth and the credits of the routers' local outputs):
+ * on a torus or mesh the NI sits behind a router's 1-cycle local port, ej_depth; in a switch
+ * network (sw) it sits at the end of an NI link, a Table III link whose receive VCs cover its
+ * credit round trip as every link's do: ni_link_depth, 0 = vc_depth (docs/switch.md "The NI link"). */
+unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw);
 /* Bytes the gradient buffers of a run of schedule s take at least: every node's inputs, its
  * memory and its partial sums of the reference (mt_ref_result), 3 x nodes x bytes; the
  * routers, NIs and links add little beside them. For refusing a run up front. */

@@ -23,6 +23,7 @@ static const mt_cfg_key keys[] = {
   {"num_vcs", NET | RT | NI, "mt_net_cfg.num_vcs, mt_router_params.num_vcs", "NumVcs", 1, 16, 0, F(num_vcs, 1), "virtual channels per port"},
   {"vc_depth", NET | RT | NI, "mt_net_cfg.vc_depth, mt_router_params.vc_depth", "VcDepth", 1, 65535, 0, F(vc_depth, 1), "flits per input VC buffer"},
   {"ej_depth", NET | RT | NI, "mt_net_cfg.ej_depth, mt_router_params.ej_depth", "EjDepth", 1, 65535, 0, F(ej_depth, 1), "flits per ejection VC buffer"},
+  {"ni_link_depth", NET, "mt_net_cfg.ni_link_depth", "EjDepth", 0, MT_NI_MAX_EJD, 0, F(ni_link_depth, 1), "switch networks: flits per NI ejection VC, the NI end of the NI link (0 = vc_depth, as every Table III link)"},
   {"link_lat", NET, "mt_net_cfg.link_lat", "LinkLat", 1, MT_LINK_LAT_MAX, 0, F(link_lat, 1), "link latency in cycles"},
   {"subpkt_flits", NET | RT | NI, "mt_net_cfg.subpkt_flits, mt_router_params.subpkt_flits", "SubPktFlits", 1, 65535, 0, F(subpkt_flits, 1), "flits per sub-packet"},
   {"pkt_bytes", NET | NI, "mt_net_cfg.pkt_bytes, mt_ni_params.pkt_bytes", "PktBytes", 1, U32MAX, 0, F(pkt_bytes, 1), "packet payload bytes"},

@@ -288,6 +288,8 @@ static void print_shape_flags(const Hw &hw) {
   const mt_layout &ly = hw.ly;
   // the RTL chains only with E > 1 (the C model ignores ni_chain with one engine)
   const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
+  // the NIs' ejection VCs: ej_depth on a grid, the NI link's (ni_link_depth, 0 = vc_depth) in a switch network
+  const unsigned ejd = mt_net_ej_depth(&cfg, is_switch_topo(hw.topo.c_str()));
   printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -297,11 +299,11 @@ static void print_shape_flags(const Hw &hw) {
          "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
          "-CFLAGS -DCFG_RQ=%u -CFLAGS -DCFG_FLOWW=%d -CFLAGS -DCFG_STEPW=%d -CFLAGS -DCFG_IDW=%d -CFLAGS -DCFG_PORTW=%d "
          "-CFLAGS -DCFG_EJW=%d -CFLAGS -DCFG_ADDRW=%d -CFLAGS -DCFG_SIZEW=%d -CFLAGS -DCFG_CHILDREN=%d -CFLAGS -DCFG_MAXFLOWS=%d\n",
-         cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth,
+         cfg.payload_w, cfg.num_vcs, cfg.vc_depth, ejd,
          cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
          ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq, cfg.ni_rx_engines, cfg.ni_mem_ports, chain,
          cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, hw.depth, ly.width,
-         cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, cfg.ej_depth, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
+         cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, ejd, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
          cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
 }
 // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
@@ -484,6 +486,7 @@ int main(int argc, char **argv) {
     }
     Planned p;
     mt_net_cfg_small(&hw.cfg);
+    hw.topo = c->topo; // print_shape_flags: grid or switch network (the NIs' ejection depth)
     resolve_ni(&hw.cfg, !c->paper_ni, is_switch_topo(c->topo));
     if (!plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
       fprintf(stderr, "%s\n", e.msg);
@@ -613,6 +616,7 @@ static Hw build_hw() {
   hw.cfg.num_vcs = CFG_NUMVCS;
   hw.cfg.vc_depth = CFG_VCDEPTH;
   hw.cfg.ej_depth = CFG_EJDEPTH;
+  hw.cfg.ni_link_depth = CFG_EJDEPTH; // a switch network's NIs (mt_net_ej_depth); grids use ej_depth
   hw.cfg.link_lat = CFG_LINKLAT;
   hw.cfg.subpkt_flits = CFG_SUBPKT;
   hw.cfg.pkt_bytes = CFG_PKTBYTES;
