@@ -154,7 +154,9 @@ if [[ $mode == slurm ]]; then
 #SBATCH --cpus-per-task=1
 #SBATCH --output=$OUT/slurm/%A_%a.out
 export BIN=$(q "$BIN") OUT=$(q "$OUT") SEED=$(q "$SEED") EXTRA=$(q "$EXTRA")
-line=\$(sed -n "\${SLURM_ARRAY_TASK_ID:?not a Slurm array task}p" "\$OUT/jobs.txt")
+k=\${SLURM_ARRAY_TASK_ID:?not a Slurm array task}
+line=\$(sed -n "\${k}p" "\$OUT/jobs.txt")
+[[ -n \$line ]] || { echo "task \$k: \$OUT/jobs.txt has no line \$k" >&2; exit 2; }
 exec $(q "$me") --run "\$line"
 SBATCH
   exit 0
