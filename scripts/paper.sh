@@ -25,8 +25,9 @@
 #                                           array tasks call; BIN, OUT, SEED, EXTRA from env)
 # Env: JOBS, SSHLOGINS, FIG9_SIZES, FIG9_TOPOS, FIG9SW_TOPOS, FIG9SW_SIZES (default
 # FIG9_SIZES), FIG10_TOPOS, FIG10_KIB, SEED, EXTRA (sim flags), OUT (default build/paper),
-# VARIANTS (Fig. 9 algorithm:flow list), FIG9SW_VARIANTS, SLURM_ARRAY_MAX (--slurm: at most
-# that many tasks at once).
+# VARIANTS (Fig. 9 algorithm:flow list), FIG9SW_VARIANTS, MEMFREE (start a run only with that
+# much memory free, e.g. 9G: GNU parallel's --memfree), SLURM_ARRAY_MAX (--slurm: at most that
+# many tasks at once).
 # A switch-network run that sim refuses because the NI stager's staging area (one buffer per
 # child slot) would pass the NI's 32-bit addresses (MultiTree at 64 MiB on 64 nodes) is run
 # again without the stager (--set ni_stage_after=0); fig9sw.csv says so in its `note` column.
@@ -174,6 +175,7 @@ command -v parallel >/dev/null && parallel --version 2>/dev/null | grep -q "GNU 
 popts=(--will-cite --joblog "$OUT/joblog" --resume-failed --env BIN --env OUT --env SEED --env EXTRA)
 [[ -n ${JOBS-} ]] && popts+=(--jobs "$JOBS")
 [[ -n ${SSHLOGINS-} ]] && popts+=(--sshloginfile "$SSHLOGINS")
+[[ -n ${MEMFREE-} ]] && popts+=(--memfree "$MEMFREE")   # a 64 MiB run on 64 nodes holds 8.4 GB
 export BIN OUT SEED EXTRA
 echo "paper: $njobs runs through GNU parallel, ${JOBS:-one per core} at a time on ${SSHLOGINS:-this machine}"
 parallel "${popts[@]}" "$(q "$me") --run {}" :::: "$jobs_file"
