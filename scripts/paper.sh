@@ -142,6 +142,7 @@ job_list >"$jobs_file"
 njobs=$(wc -l <"$jobs_file")
 q() { printf '%q' "$1"; }
 if [[ $mode == slurm ]]; then
+  [[ $njobs -gt 0 ]] || { echo "paper.sh --slurm: the figure selection gives no runs (an array of 0 tasks)" >&2; exit 2; }
   mkdir -p "$OUT/slurm"
   cat <<SBATCH
 #!/usr/bin/env bash
