@@ -23,6 +23,13 @@ BENCH_STEPS += bench-planner
 paper: $(BUILD)/multitree
 	@scripts/paper.sh $(BUILD)/multitree
 
+# paper.sh's sweep machinery (issue #14 item 4, docs/sweeps.md): a 3-run sweep through GNU
+# parallel, a second call and a killed one resumed, the Slurm array script's tasks run by
+# hand and merged, a stand-in ssh host; about 10 s
+t-sweep: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_sweep.sh $(BUILD)/multitree
+TEST_STEPS += t-sweep
+
 # Mutation check of `check` (issue #11): valid schedules of every algorithm on 7 topologies
 # must pass; 51 classes of corruption of each must be refused with the field named.
 t-check-mutate: $(BUILD)/multitree
