@@ -9,9 +9,9 @@ CXX        ?= c++
 OPT        ?= -O2
 JANSSON_CFLAGS := $(shell pkg-config --cflags jansson 2>/dev/null)
 CWARN      := -std=c11 -Wall -Wextra -Werror -ffp-contract=off -D_POSIX_C_SOURCE=200809L
-CFLAGS_MT  := $(CWARN) $(OPT) -g -Icmodel $(JANSSON_CFLAGS)
+CFLAGS_MT  := $(CWARN) $(OPT) -g -pthread -Icmodel $(JANSSON_CFLAGS)
 SAN        := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDLIBS_MT  := -ljansson -lm
+LDLIBS_MT  := -ljansson -lm -pthread
 TEST_STEPS :=
 # Aggregate targets: each mk/*.mk fragment appends its own sub-targets to these.
 FORMAL_STEPS :=

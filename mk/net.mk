@@ -173,3 +173,11 @@ BENCH_STEPS += bench-rtl
 t-switch-sim: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 env MT_BIN=$(BUILD)/multitree tb/cli/test_switch_sim.sh
 TEST_STEPS += t-switch-sim
+
+# The network model at scale (issue #14, docs/network.md "Data modes", "Threads"): data modes,
+# threads (also under ThreadSanitizer: build/multitree-tsan), progress on a terminal
+$(BUILD)/multitree-tsan: $(CM_SRC) $(APP_SRC) $(NET_CFG_GEN) | deps-ok
+	$(CC) $(CFLAGS_MT) -O1 -fsanitize=thread $^ $(LDLIBS_MT) -o $@
+t-sim-scale: $(BUILD)/multitree $(BUILD)/multitree-tsan
+	@scripts/runbench.sh $@ 300 tb/cli/test_sim_scale.sh $(BUILD)/multitree $(BUILD)/multitree-tsan
+TEST_STEPS += t-sim-scale

@@ -50,6 +50,7 @@ static const struct {
   {"--config", offsetof(mt_app_opts, config)},
   {"--dump-dir", offsetof(mt_app_opts, dump_dir)},
   {"--trace", offsetof(mt_app_opts, trace)},
+  {"--data", offsetof(mt_app_opts, data)},
 };
 
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
@@ -61,7 +62,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports");
+      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads");
     if (takes_value) {
       if (!v) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
@@ -102,7 +103,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
         fprintf(stderr, "multitree: --mem-limit '%s': expected a byte count such as 8G\n", v);
         return -1;
       }
-    } else if (!strcmp(a, "--elem") || !strcmp(a, "--local-ports")) {
+    } else if (!strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads")) {
       char *end;
       errno = 0;
       long x = strtol(v, &end, 10);
@@ -111,6 +112,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
         return -1;
       }
       if (a[2] == 'e') o->elem = (int)x;
+      else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
     } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--print")) o->print = 1;

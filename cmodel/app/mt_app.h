@@ -11,11 +11,11 @@
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
-  const char *dtype, *flow, *config, *dump_dir, *trace;
+  const char *dtype, *flow, *config, *dump_dir, *trace, *data;
   const char *sets[32];
   int nsets;
   uint64_t bytes, mem_limit; /* --mem-limit: bytes sim may use (0: what the machine has free) */
-  int have_bytes, elem, local_ports, compact, print, quiet;
+  int have_bytes, elem, local_ports, compact, print, quiet, threads;
   uint32_t seed;
 } mt_app_opts;
 

@@ -29,23 +29,29 @@ static void advise_huge(void *p, size_t bytes) {
 #endif
 }
 
-int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
-                   mt_err *e) {
+static int init_common(mt_mem *m, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, mt_err *e) {
   memset(m, 0, sizeof *m);
   if (lanes < 1 || lanes > MT_MEM_MAX_LANES) return mt_fail(e, "memory: %u lanes, must be 1..%d", lanes, MT_MEM_MAX_LANES);
   if (p_ready < 1 || p_ready > 100) return mt_fail(e, "memory: mem_p_ready=%u, must be 1..100 (%%)", p_ready);
   if (lat_max < 1 || lat_max > MT_MEM_LAT_MAX) return mt_fail(e, "memory: mem_lat_max=%u, must be 1..%d cycles", lat_max, MT_MEM_LAT_MAX);
   if (nports < 1 || nports > MT_MEM_MAX_PORTS) return mt_fail(e, "memory: %u ports, must be 1..%d", nports, MT_MEM_MAX_PORTS);
-  m->w = calloc(nwords ? nwords : 1, 4);
+  return 0;
+}
+
+static int init_rest(mt_mem *m, uint64_t nwords, uint64_t stored, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max,
+                     uint32_t seed, mt_err *e) {
+  m->w = calloc(stored ? stored : 1, 4);
   m->port = calloc(nports, sizeof *m->port);
   if (!m->w || !m->port) {
     free(m->w);
     free(m->port);
+    free(m->pg);
     m->w = NULL;
     m->port = NULL;
-    return mt_fail(e, "memory of %llu words: out of memory", (unsigned long long)nwords);
+    m->pg = NULL;
+    return mt_fail(e, "memory of %llu words: out of memory", (unsigned long long)stored);
   }
-  advise_huge(m->w, (size_t)(nwords ? nwords : 1) * 4u);
+  advise_huge(m->w, (size_t)(stored ? stored : 1) * 4u);
   m->nw = nwords;
   m->lanes = lanes;
   m->p_ready = p_ready;
@@ -56,12 +62,30 @@ int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, 
   return 0;
 }
 
+int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
+                   mt_err *e) {
+  if (init_common(m, lanes, nports, p_ready, lat_max, e)) return -1;
+  return init_rest(m, nwords, nwords, lanes, nports, p_ready, lat_max, seed, e);
+}
+
+int mt_mem_init_pages(mt_mem *m, uint64_t nwords, const uint8_t *backed, unsigned lanes, unsigned nports, unsigned p_ready,
+                      unsigned lat_max, uint32_t seed, mt_err *e) {
+  if (init_common(m, lanes, nports, p_ready, lat_max, e)) return -1;
+  const uint64_t np = (nwords + MT_MEM_PAGE_WORDS - 1u) >> MT_MEM_PAGE_SHIFT;
+  m->pg = malloc((size_t)(np ? np : 1) * sizeof *m->pg);
+  if (!m->pg) return mt_fail(e, "memory of %llu words: out of memory for its page map", (unsigned long long)nwords);
+  uint32_t nb = 0;
+  for (uint64_t k = 0; k < np; k++) m->pg[k] = backed && backed[k] ? nb++ : MT_MEM_NOPAGE;
+  return init_rest(m, nwords, (uint64_t)nb << MT_MEM_PAGE_SHIFT, lanes, nports, p_ready, lat_max, seed, e);
+}
+
 int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, unsigned lat_max, uint32_t seed, mt_err *e) {
   return mt_mem_init_mp(m, nwords, lanes, 1, p_ready, lat_max, seed, e);
 }
 
 void mt_mem_free(mt_mem *m) {
   free(m->w);
+  free(m->pg);
   free(m->port);
   memset(m, 0, sizeof *m);
 }
@@ -93,6 +117,15 @@ void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uin
   }
 }
 
+/* A read's response (entry wi) joins the port's queue: due after a drawn latency, in order. */
+static inline void queue_rsp(mt_mem *m, mt_mem_port *q, unsigned wi) {
+  uint64_t due = m->cyc + (m->lat_max > 1 ? 1 + mt_xs32(&m->rng) % m->lat_max : 1);
+  if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
+  q->rsp[wi].due = due;
+  q->last_due = due;
+  q->rsp_cnt++;
+}
+
 static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
   mt_mem_port *q = &m->port[p];
   if (q->rsp_cnt && q->rsp[q->rsp_rd].due <= m->cyc) {
@@ -102,8 +135,22 @@ static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, 
   if (req_valid && m->ready[p]) {
     uint64_t w0 = addr / 4;
     if (addr & 3u) m->errors++;
-    const int pf = w0 + MEM_PF_WORDS < m->nw;
-    if (req_we) {
+    const int pf = !m->pg && w0 + MEM_PF_WORDS < m->nw;
+    if (m->pg) { /* partly backed: the same requests, errors and draws; data where stored */
+      if (!req_we && q->rsp_cnt == MT_MEM_RSPQ) m->errors++;
+      else {
+        unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
+        if (!req_we) memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
+        for (unsigned k = 0; k < m->lanes; k++)
+          if ((be >> k) & 1u) {
+            uint32_t *x = mt_mem_word(m, w0 + k);
+            if (w0 + k >= m->nw) m->errors++;
+            else if (x && req_we) *x = wdata[k];
+            else if (x) q->rsp[wi].d[k] = *x;
+          }
+        if (!req_we) queue_rsp(m, q, wi);
+      }
+    } else if (req_we) {
       if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 1);
       for (unsigned k = 0; k < m->lanes; k++)
         if ((be >> k) & 1u) {
@@ -120,11 +167,7 @@ static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, 
           if (w0 + k < m->nw) q->rsp[wi].d[k] = m->w[w0 + k];
           else m->errors++;
         }
-      uint64_t due = m->cyc + (m->lat_max > 1 ? 1 + mt_xs32(&m->rng) % m->lat_max : 1);
-      if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
-      q->rsp[wi].due = due;
-      q->last_due = due;
-      q->rsp_cnt++;
+      queue_rsp(m, q, wi);
     }
   }
   if (q->rsp_cnt) m->rspm |= 1u << p;

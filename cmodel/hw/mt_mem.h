@@ -30,9 +30,16 @@ typedef struct {
   } rsp[MT_MEM_RSPQ];
 } mt_mem_port;
 
+/* Pages of a partly backed memory (mt_mem_init_pages): 4 KiB */
+#define MT_MEM_PAGE_SHIFT 10u
+#define MT_MEM_PAGE_WORDS (1u << MT_MEM_PAGE_SHIFT)
+#define MT_MEM_NOPAGE 0xffffffffu
+
 typedef struct {
   uint32_t *w;
-  uint64_t nw; /* the buffer, 32-bit words */
+  uint64_t nw;  /* the buffer, 32-bit words */
+  uint32_t *pg; /* NULL: w holds all nw words; else per page the index of its copy in w, or
+                 * MT_MEM_NOPAGE: not backed (reads give 0, writes are dropped; timing alike) */
   unsigned lanes, p_ready, lat_max, nports;
   uint32_t rng;
   uint64_t cyc, errors;
@@ -46,6 +53,18 @@ int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, un
 /* The same with nports ports (1..MT_MEM_MAX_PORTS); nports = 1 is mt_mem_init. */
 int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
                    mt_err *e);
+/* mt_mem_init_mp with only some pages backed by storage (--data sample|none: docs/network.md
+ * "Data modes"): backed[k] != 0 for page k (MT_MEM_PAGE_WORDS words); backed NULL: none. The
+ * timing (ready and latency draws, responses, errors) is that of mt_mem_init_mp exactly. */
+int mt_mem_init_pages(mt_mem *m, uint64_t nwords, const uint8_t *backed, unsigned lanes, unsigned nports, unsigned p_ready,
+                      unsigned lat_max, uint32_t seed, mt_err *e);
+/* Word k's storage, NULL if k is past the end or on a page without storage. */
+static inline uint32_t *mt_mem_word(const mt_mem *m, uint64_t k) {
+  if (k >= m->nw) return NULL;
+  if (!m->pg) return &m->w[k];
+  const uint32_t b = m->pg[k >> MT_MEM_PAGE_SHIFT];
+  return b == MT_MEM_NOPAGE ? NULL : &m->w[((uint64_t)b << MT_MEM_PAGE_SHIFT) | (k & (MT_MEM_PAGE_WORDS - 1u))];
+}
 void mt_mem_free(mt_mem *m);
 /* Values the memory presents during this cycle (port 0). */
 void mt_mem_comb(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data);

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 #include "plan/mt_ref.h"
 #include "net/mt_switch.h"
 
@@ -30,8 +32,9 @@ struct mt_net {
   mt_ni_out *nq;
   mt_ni_in *ncfg; /* per-node configuration part of the NI inputs */
   mt_mem *mem;
-  uint32_t **input;
-  int nl; /* directed network links */
+  uint32_t **input; /* mt_net_input's, made on demand */
+  uint8_t *backed;  /* --data sample: the pages every memory stores (mt_mem_init_pages) */
+  int nl;           /* directed network links */
   mt_link_bank lnk;
   int *lsrc, *lsport, *ldst, *ldport;
   int *in_link;        /* [node*NP + port] -> link feeding it, or -1 */
@@ -71,6 +74,7 @@ static void net_release(mt_net *n) {
   free(n->ncfg);
   free(n->mem);
   free(n->input);
+  free(n->backed);
   free(n->lsrc);
   free(n->lsport);
   free(n->ldst);
@@ -92,7 +96,34 @@ void mt_net_free(mt_net *n) {
   free(n);
 }
 
-uint64_t mt_net_mem_estimate(const mt_sched *s) { return 3ull * (uint64_t)s->n_nodes * (s->bytes + 4); }
+/* --data sample: the pages of node memories of nw + stage words that hold a flow chunk's
+ * first or last word, in the buffer and at the same place in every staging slot after it
+ * (the stager writes a unit of address a of child slot k at stage_base + k * stage_slot + a,
+ * both the buffer's size). Returns the map (1 per backed page) and the count. */
+static uint8_t *sample_pages(const mt_sched *s, uint64_t nw, uint64_t stage, uint64_t *count) {
+  const uint64_t np = (nw + stage + MT_MEM_PAGE_WORDS - 1u) >> MT_MEM_PAGE_SHIFT;
+  uint8_t *b = mt_xcalloc(np ? np : 1, 1);
+  for (int f = 0; f < s->n_flows; f++) {
+    if (!s->chunk[f].size) continue;
+    const uint64_t a = s->chunk[f].addr / 4, z = (s->chunk[f].addr + s->chunk[f].size) / 4 - 1u;
+    for (uint64_t o = 0; o <= stage; o += nw) {
+      b[(a + o) >> MT_MEM_PAGE_SHIFT] = 1;
+      b[(z + o) >> MT_MEM_PAGE_SHIFT] = 1;
+    }
+  }
+  *count = 0;
+  for (uint64_t k = 0; k < np; k++) *count += b[k];
+  return b;
+}
+
+uint64_t mt_net_mem_estimate(const mt_sched *s, unsigned data) {
+  const uint64_t nw = s->bytes / 4, ref = 4ull * (uint64_t)s->n_nodes * (nw < MT_NET_REF_WORDS ? nw + 1 : MT_NET_REF_WORDS);
+  if (data == MT_NET_DATA_NONE) return 0;
+  if (data == MT_NET_DATA_FULL) return (uint64_t)s->n_nodes * (s->bytes + 4) + ref;
+  uint64_t pages;
+  free(sample_pages(s, nw, 0, &pages));
+  return (uint64_t)s->n_nodes * pages * MT_MEM_PAGE_WORDS * 4u + ref;
+}
 
 /* The router's and NI's parameter checks speak the RTL's names (NumVcs=9: ...); a user of
  * `sim` typed the configuration key. Name both, from the key table (mt_cfg_keys): "num_vcs
@@ -334,6 +365,13 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->ncfg = mt_xcalloc((size_t)N, sizeof *n->ncfg);
   n->mem = mt_xcalloc((size_t)N, sizeof *n->mem);
   n->input = mt_xcalloc((size_t)N, sizeof *n->input);
+  if (c->data > MT_NET_DATA_NONE) {
+    mt_fail(e, "data mode %u: expected full, sample or none", c->data);
+    mt_net_free(n);
+    return NULL;
+  }
+  uint64_t sampled = 0;
+  if (c->data == MT_NET_DATA_SAMPLE) n->backed = sample_pages(s, s->bytes / 4, stage_words, &sampled);
   const int nw = mt_layout_words(&n->ly), depth = (int)np.tbl_depth;
   uint64_t *img = mt_xcalloc((size_t)depth * (size_t)nw, 8);
   if (nw > MT_NI_EW) {
@@ -362,8 +400,10 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     cf->wd_limit = c->wd_limit;
     cf->stage_base = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
     cf->stage_slot = c->ni_stage_after ? (uint32_t)s->bytes : 0u;
-    n->input[i] = mt_xcalloc(s->bytes / 4 + 1, 4);
-    if (mt_mem_init_mp(&n->mem[i], s->bytes / 4 + stage_words, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, 0x51ED + (uint32_t)i * 7919u, e)) {
+    const uint32_t mseed = 0x51ED + (uint32_t)i * 7919u;
+    if (c->data == MT_NET_DATA_FULL ? mt_mem_init_mp(&n->mem[i], s->bytes / 4 + stage_words, c->payload_w / 32, n->nmp, c->mem_p_ready, c->mem_lat_max, mseed, e)
+                                    : mt_mem_init_pages(&n->mem[i], s->bytes / 4 + stage_words, n->backed, c->payload_w / 32, n->nmp,
+                                                        c->mem_p_ready, c->mem_lat_max, mseed, e)) {
       free(img);
       mt_net_free(n);
       return NULL;
@@ -459,9 +499,15 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
   (void)e;
   const uint64_t nw = n->s->bytes / 4;
-  for (int i = 0; i < n->N; i++) {
-    mt_ref_inputs(seed, i, n->dtype, n->input[i], nw);
-    memcpy(n->mem[i].w, n->input[i], nw * 4);
+  if (n->c.data == MT_NET_DATA_FULL)
+    for (int i = 0; i < n->N; i++) mt_ref_inputs(seed, i, n->dtype, n->mem[i].w, nw);
+  else if (n->c.data == MT_NET_DATA_SAMPLE) { /* the stored pages of the buffer (the staging area starts empty) */
+    mt_xs32_jumps J;
+    mt_xs32_jumps_init(&J);
+    for (uint64_t a = 0; a < nw; a += MT_MEM_PAGE_WORDS)
+      if (n->backed[a >> MT_MEM_PAGE_SHIFT])
+        for (int i = 0; i < n->N; i++)
+          mt_ref_inputs_at(&J, seed, i, n->dtype, a, mt_mem_word(&n->mem[i], a), nw - a < MT_MEM_PAGE_WORDS ? nw - a : MT_MEM_PAGE_WORDS);
   }
   n->started = 1;
   n->seed = seed;
@@ -709,67 +755,201 @@ static int net_restart(mt_net *n, mt_err *e) {
  * end (this needs an NI's done output to stay set, as it does until the next start). An NI
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
-/* A progress line to f when the last one is more than 10 s of wall time old. */
-static void progress_line(FILE *f, uint64_t cycle, double t0, double *last) {
-  double tn = mt_now();
-  if (tn - *last > 10.0) {
-    fprintf(f, "sim: cycle %llu, %.0f s\n", (unsigned long long)cycle, tn - t0);
-    *last = tn;
-  }
+/* Progress of a long run (docs/network.md "Progress"): the cycle, cycles per second and an
+ * estimate of the time left from the NIs' time steps (the mean step reached over the
+ * schedule's steps; steps are of about equal length in MultiTree, ring and the others, so
+ * this is rough). On a terminal a line rewritten every second, else a line every 10 s. */
+typedef struct {
+  FILE *f;
+  int tty, shown;
+  double t0, last;
+} progress_t;
+
+static void progress_line(const mt_net *n, progress_t *p, int final) {
+  const double tn = mt_now();
+  if (!p->f || (!final && tn - p->last < (p->tty ? 1.0 : 10.0)) || (final && (!p->tty || !p->shown))) return;
+  p->last = tn;
+  p->shown = 1;
+  double ts = 0;
+  for (int i = 0; i < n->N; i++) ts += n->nq[i].done ? n->tb->steps : n->ni[i].ts;
+  const double frac = n->tb->steps ? ts / ((double)n->N * n->tb->steps) : 0, el = tn - p->t0;
+  char left[48] = "";
+  if (frac > 0.01 && frac < 1) snprintf(left, sizeof left, ", about %.0f s left", el * (1 - frac) / frac);
+  fprintf(p->f, "%ssim: cycle %llu, %.0f s, %.0f cycles/s, step %.1f of %d%s%s", p->tty ? "\r" : "", (unsigned long long)n->cycle, el,
+          el > 0 ? (double)n->cycle / el : 0.0, ts / n->N, n->tb->steps, left, p->tty ? (final ? "\n" : "\033[K") : "\n");
+  fflush(p->f);
 }
 
-static int run_blocks(mt_net *n, uint64_t limit, FILE *progress, double t0) {
-  double last = t0;
-  uint64_t *at = mt_xcalloc((size_t)n->N, sizeof *at); /* next cycle of node i */
+/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+ * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
+ * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
+ * node that is not done runs until its NI is done or the block ends; if then every NI is
+ * done, every node runs to the cycle at which the last one got done, else to the block's
+ * end (this needs an NI's done output to stay set, as it does until the next start). An NI
+ * error stops nothing in time (the other nodes may have run past it): the run starts
+ * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end.
+ *
+ * Threads (mt_net_cfg.threads, docs/bench.md "Threads"): within a block no node reads what
+ * another writes in it (a node reads its in-links' slots of the block before, writes its
+ * out-links' slots of this one, and counts only its own in-links' flits), so the nodes of a
+ * block are split among the threads, each a contiguous range; a barrier ends each half of a
+ * block. Every node computes the same cycles whatever the thread count, so every result is
+ * the same. */
+
+/* Nodes lo..hi-1 from T until done, an error or E; at[i]: node i's next cycle. 1: an error. */
+static int block_run(mt_net *n, int lo, int hi, uint64_t T, uint64_t E, uint64_t *at) {
   int rc = 0;
-  while (n->cycle < limit) {
-    const uint64_t T = n->cycle, E = limit - T > n->blk ? T + n->blk : limit;
-    int all_done = 1;
-    for (int i = 0; i < n->N && !rc; i++) {
-      uint64_t t = T;
-      if (!n->nq[i].done)
-        while (t < E) {
-          node_cycle(n, i, t++, 1);
-          if (n->nq[i].err) rc = 1;
-          if (n->nq[i].done || rc) break;
-        }
-      at[i] = t;
-      all_done &= n->nq[i].done;
-    }
-    uint64_t end = E;
-    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
-      end = T;
-      for (int i = 0; i < n->N; i++)
-        if (at[i] > end) end = at[i];
-    }
-    for (int i = 0; i < n->N && !rc; i++)
-      while (at[i] < end) {
-        node_cycle(n, i, at[i]++, 1);
-        if (n->nq[i].err) {
-          rc = 1;
-          break;
-        }
+  for (int i = lo; i < hi && !rc; i++) {
+    uint64_t t = T;
+    if (!n->nq[i].done)
+      while (t < E) {
+        node_cycle(n, i, t++, 1);
+        if (n->nq[i].err) rc = 1;
+        if (n->nq[i].done || rc) break;
       }
-    if (rc) break;
-    n->cycle = end;
-    if (all_done) break;
-    if (progress && (T >> 16) != (end >> 16)) progress_line(progress, n->cycle, t0, &last);
+    at[i] = t;
   }
-  free(at);
   return rc;
 }
+/* Nodes lo..hi-1 on to cycle end. 1: an error. */
+static int block_finish(mt_net *n, int lo, int hi, uint64_t end, uint64_t *at) {
+  for (int i = lo; i < hi; i++)
+    while (at[i] < end) {
+      node_cycle(n, i, at[i]++, 1);
+      if (n->nq[i].err) return 1;
+    }
+  return 0;
+}
+
+#define NET_MAX_THREADS 64
+typedef struct {
+  mt_net *n;
+  pthread_barrier_t bar;
+  pthread_mutex_t mu; /* the start gate: workers wait until every thread exists (go) or not (quit) */
+  pthread_cond_t cv;
+  int go, nt, quit, finish; /* finish: the second half of a block */
+  uint64_t T, E, end, *at;
+  int lo[NET_MAX_THREADS + 1], rc[NET_MAX_THREADS];
+} net_pool;
+
+static void pool_part(net_pool *p, int k) {
+  p->rc[k] = p->finish ? block_finish(p->n, p->lo[k], p->lo[k + 1], p->end, p->at)
+                       : block_run(p->n, p->lo[k], p->lo[k + 1], p->T, p->E, p->at);
+}
+typedef struct {
+  net_pool *p;
+  int k;
+} pool_arg;
+static void *pool_worker(void *v) {
+  const pool_arg *a = v;
+  pthread_mutex_lock(&a->p->mu);
+  while (!a->p->go && !a->p->quit) pthread_cond_wait(&a->p->cv, &a->p->mu);
+  pthread_mutex_unlock(&a->p->mu);
+  for (;;) {
+    pthread_barrier_wait(&a->p->bar); /* a half block is set up (or quit) */
+    if (a->p->quit) return NULL;
+    pool_part(a->p, a->k);
+    pthread_barrier_wait(&a->p->bar); /* every part is done */
+  }
+}
+/* One half block on every thread (the caller is thread 0); the OR of their errors. */
+static int pool_half(net_pool *p) {
+  if (p->nt > 1) pthread_barrier_wait(&p->bar);
+  pool_part(p, 0);
+  if (p->nt > 1) pthread_barrier_wait(&p->bar);
+  int rc = 0;
+  for (int k = 0; k < p->nt; k++) rc |= p->rc[k];
+  return rc;
+}
+
+static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
+  net_pool p;
+  memset(&p, 0, sizeof p);
+  p.n = n;
+  p.at = mt_xcalloc((size_t)n->N, sizeof *p.at); /* next cycle of node i */
+  p.nt = n->c.threads > 1 ? (int)n->c.threads : 1;
+  if (p.nt > n->N) p.nt = n->N;
+  for (int k = 0; k <= p.nt; k++) p.lo[k] = (int)((int64_t)n->N * k / p.nt);
+  pthread_t th[NET_MAX_THREADS];
+  pool_arg arg[NET_MAX_THREADS];
+  int started = 1;
+  if (p.nt > 1) {
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    for (; started < p.nt; started++) {
+      arg[started] = (pool_arg){&p, started};
+      if (pthread_create(&th[started], NULL, pool_worker, &arg[started])) break;
+    }
+    /* fewer threads than asked (the system refused one): those run nothing, and the node
+     * ranges are made again for the threads there are; the result is the same */
+    pthread_mutex_lock(&p.mu);
+    if (started < p.nt) {
+      p.quit = 1;
+      pthread_cond_broadcast(&p.cv);
+      pthread_mutex_unlock(&p.mu);
+      for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
+      pthread_mutex_lock(&p.mu);
+      p.quit = 0;
+      p.nt = 1;
+      p.lo[1] = n->N;
+    } else {
+      pthread_barrier_init(&p.bar, NULL, (unsigned)p.nt);
+      p.go = 1;
+      pthread_cond_broadcast(&p.cv);
+    }
+    pthread_mutex_unlock(&p.mu);
+  }
+  int rc = 0;
+  while (n->cycle < limit) {
+    p.T = n->cycle;
+    p.E = limit - p.T > n->blk ? p.T + n->blk : limit;
+    p.finish = 0;
+    rc = pool_half(&p);
+    int all_done = 1;
+    for (int i = 0; i < n->N; i++) all_done &= n->nq[i].done;
+    p.end = p.E;
+    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
+      p.end = p.T;
+      for (int i = 0; i < n->N; i++)
+        if (p.at[i] > p.end) p.end = p.at[i];
+    }
+    if (!rc) {
+      p.finish = 1;
+      rc = pool_half(&p);
+    }
+    if (rc) break;
+    n->cycle = p.end;
+    if (all_done) break;
+    progress_line(n, pg, 0);
+  }
+  if (p.nt > 1) {
+    p.quit = 1;
+    pthread_barrier_wait(&p.bar);
+    for (int k = 1; k < p.nt; k++) pthread_join(th[k], NULL);
+    pthread_barrier_destroy(&p.bar);
+  }
+  if (started > 1) {
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.cv);
+  }
+  free(p.at);
+  return rc;
+}
+
+static int check_buffers(mt_net *n, mt_net_result *r, mt_err *e);
 
 int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   memset(r, 0, sizeof *r);
   r->err_node = -1;
   if (!n->started) return mt_fail(e, "mt_net_run before mt_net_start");
-  double t0 = mt_now(), last = t0;
+  progress_t pg = {progress, progress && isatty(fileno(progress)), 0, mt_now(), mt_now()};
   /* In blocks (run_blocks) from cycle 0 when the links let nodes run ahead and no trace is
    * written (its lines come cycle by cycle, node by node); else, and after an NI error in a
    * block, cycle by cycle from the start. */
   int all_done = 0, blocks = n->blk && !n->trace && n->cycle == 0;
   const uint64_t c0 = n->cycle;
-  if (blocks && run_blocks(n, n->c.max_cycles, progress, t0)) {
+  if (blocks && run_blocks(n, n->c.max_cycles, &pg)) {
     if (net_restart(n, e)) return -1;
     blocks = 0;
   }
@@ -788,8 +968,9 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
       all_done &= n->nq[i].done;
     }
     if (r->err_node >= 0 || all_done) break;
-    if (progress && (n->cycle & 0xFFFF) == 0) progress_line(progress, n->cycle, t0, &last);
+    if ((n->cycle & 0xFFF) == 0) progress_line(n, &pg, 0);
   }
+  progress_line(n, &pg, 1); /* a terminal's last line, ended */
   r->cycles = n->cycle - c0;
   r->done = all_done;
   r->bytes = n->s->bytes;
@@ -822,22 +1003,49 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
     if (r->err_node >= 0) return 0; /* reported by the caller with the NI's error code */
     return mt_fail(e, "the all-reduce did not finish within max_cycles=%llu (cycle limit)", (unsigned long long)n->c.max_cycles);
   }
-  /* every node's buffer against the reference computed from the inputs and tables */
+  return check_buffers(n, r, e);
+}
+
+/* Every node's stored words against the reference computed from the inputs and tables, in
+ * ranges of MT_NET_REF_WORDS words (--data full) or of a sampled page (sample): the inputs
+ * of a range are generated from its first word on (mt_ref_inputs_at). */
+static int check_buffers(mt_net *n, mt_net_result *r, mt_err *e) {
   const uint64_t nw = n->s->bytes / 4;
-  uint32_t *ref = mt_xcalloc(nw + 1, 4);
-  if (mt_ref_result(n->s, n->tb, n->dtype, n->input, ref, e)) {
-    free(ref);
-    return -1;
+  const int N = n->N, full = n->c.data == MT_NET_DATA_FULL;
+  if (n->c.data == MT_NET_DATA_NONE) return 0; /* correct stays 0: nothing was checked */
+  const uint64_t W = full ? MT_NET_REF_WORDS : MT_MEM_PAGE_WORDS;
+  uint32_t **in = mt_xcalloc((size_t)N, sizeof *in), *ref = mt_xcalloc(W, 4);
+  for (int i = 0; i < N; i++) in[i] = mt_xcalloc(W, 4);
+  mt_xs32_jumps J;
+  mt_xs32_jumps_init(&J);
+  int rc = 0;
+  for (uint64_t a = 0; a < nw && !rc; a += W) {
+    const uint64_t m = nw - a < W ? nw - a : W;
+    if (!full && !n->backed[a >> MT_MEM_PAGE_SHIFT]) continue;
+    for (int i = 0; i < N; i++) mt_ref_inputs_at(&J, n->seed, i, n->dtype, a, in[i], m);
+    rc = mt_ref_result_range(n->s, n->tb, n->dtype, in, a, m, ref, e);
+    for (int i = 0; i < N && !rc; i++) {
+      const uint32_t *w = mt_mem_word(&n->mem[i], a);
+      for (uint64_t k = 0; k < m; k++) r->wrong_words += w[k] != ref[k];
+    }
+    r->checked_words += m;
   }
-  for (int i = 0; i < n->N; i++)
-    for (uint64_t k = 0; k < nw; k++) r->wrong_words += n->mem[i].w[k] != ref[k];
+  for (int i = 0; i < N; i++) free(in[i]);
+  free(in);
   free(ref);
+  if (rc) return -1;
   r->correct = r->wrong_words == 0;
   return 0;
 }
 
-const uint32_t *mt_net_buffer(const mt_net *n, int node) { return n->mem[node].w; }
-const uint32_t *mt_net_input(const mt_net *n, int node) { return n->input[node]; }
+const uint32_t *mt_net_buffer(const mt_net *n, int node) { return n->c.data == MT_NET_DATA_FULL ? n->mem[node].w : NULL; }
+const uint32_t *mt_net_input(mt_net *n, int node) {
+  if (!n->input[node]) {
+    n->input[node] = mt_xcalloc(n->s->bytes / 4 + 1, 4);
+    mt_ref_inputs(n->seed, node, n->dtype, n->input[node], n->s->bytes / 4);
+  }
+  return n->input[node];
+}
 
 uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
 int mt_net_nodes(const mt_net *n) { return n->N; }

@@ -31,7 +31,8 @@ typedef struct {
   int rerr_node, rerr_port, rerr_vc, rerr_kind; /* the first such flag: where, and 0 watchdog, 1 overflow, 2 no route (switch) */
   double util_mean, util_max;                   /* flits per cycle over the network links */
   uint64_t link_flits;
-  double lb_cycles; /* 2(N-1)S / (N d B) */
+  double lb_cycles;       /* 2(N-1)S / (N d B) */
+  uint64_t checked_words; /* per node: the words checked against the reference (all of them at --data full, 0 at none) */
 } mt_net_result;
 
 typedef struct mt_net mt_net;
@@ -51,10 +52,13 @@ void mt_net_free(mt_net *n);
  * network (sw) it sits at the end of an NI link, a Table III link whose receive VCs cover its
  * credit round trip as every link's do: ni_link_depth, 0 = vc_depth (docs/switch.md "The NI link"). */
 unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw);
-/* Bytes the gradient buffers of a run of schedule s take at least: every node's inputs, its
- * memory and its partial sums of the reference (mt_ref_result), 3 x nodes x bytes; the
- * routers, NIs and links add little beside them. For refusing a run up front. */
-uint64_t mt_net_mem_estimate(const mt_sched *s);
+/* Bytes the gradient buffers of a run of schedule s take at least in data mode data
+ * (MT_NET_DATA_*): every node's memory (full: the buffer; sample: its sampled pages; none:
+ * nothing) and the reference's partial sums of one range (nodes x MT_NET_REF_WORDS words);
+ * the routers, NIs and links add little beside them at full. For refusing a run up front. */
+uint64_t mt_net_mem_estimate(const mt_sched *s, unsigned data);
+/* The reference is computed and compared in ranges of this many words (mt_ref_result_range). */
+#define MT_NET_REF_WORDS 65536u
 /* Load seeded inputs (mt_ref_inputs) and start every NI. */
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
 /* --trace: from now on write one CSV line per network-interface event to f (header
@@ -68,9 +72,10 @@ void mt_net_step(mt_net *n);
  * run up to link_lat - 1 cycles before the next (docs/bench.md); the result, and the state
  * of every block after it, are those of mt_net_step cycle by cycle. */
 int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e);
-/* Node n's buffer (bytes/4 words), and the inputs it started with. */
+/* Node n's buffer (bytes/4 words; NULL unless --data full), and the inputs it started with
+ * (generated on the first call and kept). */
 const uint32_t *mt_net_buffer(const mt_net *n, int node);
-const uint32_t *mt_net_input(const mt_net *n, int node);
+const uint32_t *mt_net_input(mt_net *n, int node);
 
 /* Read-only views for co-simulation (tb/cosim/cosim_net.cpp); none changes the model.
  * Cycles stepped so far, nodes, NI memory ports, the table layout, and the effective

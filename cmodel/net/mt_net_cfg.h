@@ -36,7 +36,16 @@ typedef struct {
   uint32_t wd_limit;       /* NI and router watchdogs, cycles without progress */
   uint64_t max_cycles;     /* a run longer than this is an error */
   double clock_ghz;
+  unsigned data;    /* not a key (not hardware): what the memories store, MT_NET_DATA_* (sim --data) */
+  unsigned threads; /* not a key: threads of mt_net_run (sim --threads; 0 and 1: one); the results do not depend on it */
 } mt_net_cfg;
+
+/* mt_net_cfg.data (docs/network.md "Data modes"): every word of every buffer, stored and
+ * checked; a sample of pages (every flow chunk's first and last page at every node); nothing
+ * (timing only). The cycles are the same in every mode. */
+enum { MT_NET_DATA_FULL = 0,
+       MT_NET_DATA_SAMPLE = 1,
+       MT_NET_DATA_NONE = 2 };
 
 /* Where a key may appear: a network configuration (mt_net_cfg, `multitree sim`), a router
  * shape (rtl/mt_router.sv, tb/cosim/cosim_router.cpp), an NI shape (rtl/mt_ni.sv). */

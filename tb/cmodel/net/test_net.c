@@ -245,7 +245,142 @@ static void test_bad_input(void) {
   unplan(&p);
 }
 
+/* Data modes (docs/network.md "Data modes"): full, sample and none give the same cycles, link
+ * flits and utilisation; full checks every word, sample only the sampled pages (and is
+ * correct), none checks nothing. A word corrupted at one node's input after the start is
+ * caught by full everywhere, by sample only on a sampled page. */
+static void test_data_modes(void) {
+  static const struct {
+    const char *topo, *algo, *cfg;
+    int pkt, dt;
+    uint64_t bytes;
+  } cases[] = {
+    {"torus:4x4", "multitree", "small", 0, 0, 40000 * 4},
+    {"mesh:3x5", "ring", "small", 1, 1, 30000 * 4},
+    {"torus:4x4", "dbtree", "small", 0, 1, 20000 * 4},
+    {"mesh:4x4", "ring2d", "small", 1, 0, 20000 * 4},
+    {"torus:2x2", "multitree", "paper", 0, 1, 70000 * 4},
+    {"torus:4x4", "hd", "small", 0, 0, 65536 * 4},
+    {"fattree:4,2", "multitree", "small", 0, 0, 49152 * 4},
+    {"dgx2", "ring", "paper", 1, 1, 49152 * 4},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    mt_net_result r[3];
+    planned p;
+    mt_err e;
+    CHECK(plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
+    for (unsigned d = 0; d < 3; d++) {
+      mt_net_cfg c;
+      CHECK(mt_net_cfg_by_name(&c, cases[i].cfg, &e) == 0, "%s", e.msg);
+      c.data = d;
+      mt_net *n = mt_net_new(&c, &p.s, &p.tb, cases[i].dt, cases[i].pkt, &e);
+      memset(&r[d], 0, sizeof r[d]);
+      CHECK(n && !mt_net_start(n, 3, &e) && !mt_net_run(n, &r[d], NULL, &e), "%s %s data %u: %s", cases[i].topo, cases[i].algo, d, e.msg);
+      mt_net_free(n);
+    }
+    const uint64_t nw = cases[i].bytes / 4;
+    CHECK(r[0].correct && r[0].checked_words == nw, "%s %s full: correct %d, %llu words checked", cases[i].topo, cases[i].algo,
+          r[0].correct, (unsigned long long)r[0].checked_words);
+    CHECK(r[1].correct && r[1].checked_words > 0 && r[1].checked_words < nw, "%s %s sample: correct %d, %llu of %llu words checked",
+          cases[i].topo, cases[i].algo, r[1].correct, (unsigned long long)r[1].checked_words, (unsigned long long)nw);
+    CHECK(!r[2].correct && r[2].checked_words == 0, "%s %s none: correct %d, %llu words checked", cases[i].topo, cases[i].algo,
+          r[2].correct, (unsigned long long)r[2].checked_words);
+    for (int d = 1; d < 3; d++)
+      CHECK(r[d].cycles == r[0].cycles && r[d].link_flits == r[0].link_flits && r[d].util_max == r[0].util_max && r[d].done == r[0].done,
+            "%s %s data %d: %llu cycles %llu flits, full: %llu cycles %llu flits", cases[i].topo, cases[i].algo, d,
+            (unsigned long long)r[d].cycles, (unsigned long long)r[d].link_flits, (unsigned long long)r[0].cycles,
+            (unsigned long long)r[0].link_flits);
+    unplan(&p);
+  }
+  /* a corrupted input word: at word 0 (the first flow chunk's first page: sampled) and in the
+   * middle of a chunk's inner page (not sampled); torus:4x4 MultiTree, 16 chunks of 40 KiB */
+  planned p;
+  mt_err e;
+  CHECK(plan(&p, "torus:4x4", "multitree", 16 * 10240 * 4, &e) == 0, "%s", e.msg);
+  const uint64_t at[2] = {0, 10240 / 2};
+  for (int w = 0; w < 2; w++)
+    for (unsigned d = 0; d < 2; d++) {
+      mt_net_cfg c;
+      mt_net_cfg_small(&c);
+      c.data = d;
+      mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+      mt_net_result r;
+      CHECK(n && !mt_net_start(n, 3, &e), "%s", e.msg);
+      if (!n) continue;
+      uint32_t *x = mt_mem_word(mt_net_mem(n, 5), at[w]);
+      if (x) *x ^= 1u; /* node 5's input, before any cycle */
+      CHECK(!mt_net_run(n, &r, NULL, &e), "%s", e.msg);
+      const int caught = !r.correct, want = d == 0 || w == 0;
+      CHECK(caught == want, "data %s, input word %llu corrupted at node 5: caught %d, want %d (%llu words wrong)", d ? "sample" : "full",
+            (unsigned long long)at[w], caught, want, (unsigned long long)r.wrong_words);
+      mt_net_free(n);
+    }
+  unplan(&p);
+}
+
+/* Threads (mt_net_cfg.threads): 1, 2, 3 and 7 threads give the same cycles, flits and buffers;
+ * with more threads than nodes too; a cycle limit inside a block stops every thread count at it. */
+static void test_threads(void) {
+  static const struct {
+    const char *topo, *algo, *cfg, *set;
+    int pkt;
+    uint64_t bytes;
+  } cases[] = {
+    {"torus:4x4", "multitree", "paper", NULL, 0, 65536},
+    {"mesh:3x5", "ring", "paper", "link_lat=20", 1, 30000 * 4},
+    {"torus:2x2", "dbtree", "paper", "link_lat=5", 0, 4096},
+    {"torus:4x2x2", "multitree", "small", "link_lat=37", 0, 16384},
+    {"torus:4x4", "multitree", "paper", "max_cycles=2000", 0, 65536},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    planned p;
+    mt_err e;
+    CHECK(plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
+    const unsigned nth[] = {1, 2, 3, 7, 64};
+    mt_net_result r0;
+    memset(&r0, 0, sizeof r0);
+    uint32_t *buf0 = NULL;
+    const uint64_t nw = cases[i].bytes / 4;
+    for (size_t k = 0; k < sizeof nth / sizeof nth[0]; k++) {
+      mt_net_cfg c;
+      CHECK(mt_net_cfg_by_name(&c, cases[i].cfg, &e) == 0, "%s", e.msg);
+      if (cases[i].set) CHECK(mt_net_cfg_set(&c, cases[i].set, &e) == 0, "%s", e.msg);
+      c.threads = nth[k];
+      mt_net *n = mt_net_new(&c, &p.s, &p.tb, 1, cases[i].pkt, &e);
+      mt_net_result r;
+      memset(&r, 0, sizeof r);
+      const int cut = i == sizeof cases / sizeof cases[0] - 1; /* the cycle limit, within a block */
+      CHECK(n && !mt_net_start(n, 4, &e) && !mt_net_run(n, &r, NULL, &e) == !cut, "%s %s %u threads: %s", cases[i].topo, cases[i].algo,
+            nth[k], e.msg);
+      if (!n) continue;
+      if (cut) r.cycles = mt_net_cycle(n);
+      const int N = p.s.n_nodes;
+      if (k == 0) {
+        r0 = r;
+        buf0 = calloc((size_t)N * nw + 1, 4);
+        for (int x = 0; x < N; x++) memcpy(buf0 + (size_t)x * nw, mt_net_buffer(n, x), nw * 4);
+      } else {
+        int same = 1;
+        for (int x = 0; x < N; x++) same &= !memcmp(buf0 + (size_t)x * nw, mt_net_buffer(n, x), nw * 4);
+        CHECK(r.cycles == r0.cycles && r.link_flits == r0.link_flits && r.err_node == r0.err_node && r.err_code == r0.err_code &&
+                r.correct == r0.correct && same,
+              "%s %s %s: %u threads: %llu cycles, %llu flits, err node %d code %d, buffers %s; 1 thread: %llu, %llu, %d, %d",
+              cases[i].topo, cases[i].algo, cases[i].set ? cases[i].set : "", nth[k], (unsigned long long)r.cycles,
+              (unsigned long long)r.link_flits, r.err_node, r.err_code, same ? "the same" : "differ", (unsigned long long)r0.cycles,
+              (unsigned long long)r0.link_flits, r0.err_node, r0.err_code);
+      }
+      mt_net_free(n);
+    }
+    CHECK(i == sizeof cases / sizeof cases[0] - 1 ? r0.cycles == 2000 : r0.correct, "%s %s: the 1-thread run: err node %d, correct %d",
+          cases[i].topo, cases[i].algo, r0.err_node, r0.correct);
+    free(buf0);
+    unplan(&p);
+  }
+}
+
 int main(void) {
+  test_threads();
+  test_data_modes();
   test_matrix();
   test_repeatable_and_flits();
   test_ni_bandwidth();

@@ -581,7 +581,62 @@ static void test_guided_search(void) {
   mt_plan_verify_search = 0;
 }
 
+/* Ranges of the reference (--data sample and the network model's check in ranges): the
+ * inputs from any word on equal that part of the whole inputs (xorshift32 jumps), and the
+ * result of a range equals that part of the whole result, int32 and fp32. */
+static void test_reference_ranges(void) {
+  mt_xs32_jumps J;
+  mt_xs32_jumps_init(&J);
+  uint32_t x = 12345u, y = 12345u;
+  for (int i = 0; i < 1000; i++) mt_xs32(&x);
+  CHECK(mt_xs32_jump(&J, y, 1000) == x, "jump of 1000 steps: %08x, stepping: %08x", mt_xs32_jump(&J, y, 1000), x);
+  const uint64_t a = 0x123456789ull, b = 987654321ull;
+  CHECK(mt_xs32_jump(&J, mt_xs32_jump(&J, y, a), b) == mt_xs32_jump(&J, y, a + b), "jumps do not compose");
+  const char *cases[][2] = {{"torus:4x4", "multitree"}, {"mesh:3x5", "ring"}, {"dgx2", "multitree"}, {"torus:4x4", "dbtree"}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int dt = 0; dt < 2; dt++) {
+      mt_topo t;
+      mt_sched s;
+      mt_tables tb;
+      mt_err e;
+      CHECK(plan(cases[c][0], cases[c][1], 4ull * 2999, &t, &s, &tb, &e) == 0, "%s", e.msg);
+      const int N = s.n_nodes;
+      const uint64_t nw = s.bytes / 4;
+      uint32_t **in = calloc((size_t)N, sizeof *in), **rin = calloc((size_t)N, sizeof *rin), *out = calloc(nw, 4), *rout = calloc(nw, 4);
+      for (int n = 0; n < N; n++) {
+        in[n] = calloc(nw, 4);
+        rin[n] = calloc(nw, 4);
+        mt_ref_inputs(9, n, dt, in[n], nw);
+      }
+      CHECK(mt_ref_result(&s, &tb, dt, in, out, &e) == 0, "%s", e.msg);
+      const uint64_t rg[][2] = {{0, 1}, {5, 100}, {nw - 37, 37}, {0, nw}, {1023, 1025}, {nw / 3, nw / 3}};
+      for (size_t k = 0; k < sizeof rg / sizeof rg[0]; k++) {
+        const uint64_t w0 = rg[k][0], m = rg[k][1];
+        int bad_in = 0;
+        for (int n = 0; n < N; n++) {
+          mt_ref_inputs_at(&J, 9, n, dt, w0, rin[n], m);
+          bad_in += memcmp(rin[n], in[n] + w0, m * 4) != 0;
+        }
+        CHECK(bad_in == 0, "%s %s dtype %d: inputs from word %llu differ at %d nodes", cases[c][1], cases[c][0], dt,
+              (unsigned long long)w0, bad_in);
+        CHECK(mt_ref_result_range(&s, &tb, dt, rin, w0, m, rout, &e) == 0, "%s", e.msg);
+        CHECK(memcmp(rout, out + w0, m * 4) == 0, "%s %s dtype %d: the result of words %llu..+%llu differs from the whole result's",
+              cases[c][1], cases[c][0], dt, (unsigned long long)w0, (unsigned long long)m);
+      }
+      for (int n = 0; n < N; n++) {
+        free(in[n]);
+        free(rin[n]);
+      }
+      free(in);
+      free(rin);
+      free(out);
+      free(rout);
+      done(&t, &s, &tb);
+    }
+}
+
 int main(void) {
+  test_reference_ranges();
   test_algo_table();
   test_hdrm_contention();
   test_fig5();
