@@ -129,6 +129,12 @@ module mt_router #(
   // one source holds at most NumVcs-1 occupied VCs of a local output
   localparam int SrcW = mt_common_pkg::HD_SRC_W;
   logic [LE*NumVcs*SrcW-1:0] esrc_q;
+  // switch: the transfer of the last unit started on each local output VC, {packet head,
+  // SRC, FLOW and OP, STEP} (0 but for a normal Head): a packet of the same transfer may
+  // join the VC when it is not empty (docs/switch.md "Joining a non-empty NI-port VC")
+  localparam int FoW = mt_common_pkg::HD_FLOW_W + mt_common_pkg::HD_OP_W;
+  localparam int KeyW = 1 + SrcW + FoW + mt_common_pkg::HD_STEP_W;
+  logic [LE*NumVcs*KeyW-1:0] ekey_q;
   // per port (0 for network ports): a head of source ej_src[o] must not take a VC of o
   // when ej_cap[o]
   logic [NP-1:0]       ej_cap;
@@ -171,6 +177,10 @@ module mt_router #(
     logic [CntW-1:0] c_cur;
     logic cap_sel;
     logic [SrcW-1:0] src_sel;
+    logic [NumVcs-1:0] join_ok;
+    logic [KeyW-1:0] key;
+    assign key = {ft == mt_common_pkg::FT_HEAD, f[mt_common_pkg::HD_SRC_LSB +: SrcW], f[mt_common_pkg::HD_FLOW_LSB +: FoW],
+                  f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W]};
 
     assign push = in_valid_i[P] &&
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
@@ -207,6 +217,7 @@ module mt_router #(
       holding = 1'b0;
       cap_sel = 1'b0;
       src_sel = '0;
+      join_ok = '0;
       rq = 1'b0;
       if (!empty) begin
         // one selection of the output's credits and VC for both cases (shared in hardware)
@@ -231,11 +242,13 @@ module mt_router #(
             if (port_cur == 4'(o)) begin
               cap_sel = ej_cap[o];
               src_sel = ej_src[o*SrcW +: SrcW];
+              if (Table != 0 && key[KeyW-1])
+                for (int v = 0; v < NumVcs; v++) join_ok[v] = ekey_q[((o - ND) * NumVcs + v)*KeyW +: KeyW] == key;
             end
           end
           {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, !NetMask[port_cur],
                                           cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
-                                          f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]);
+                                          f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W], join_ok);
         end
         if (!active_q[i]) vc_cur = a_vc;
         c_cur = cvec[vc_cur*CntW +: CntW];
@@ -405,6 +418,23 @@ module mt_router #(
             esrc_q[((o - ND) * NumVcs + v)*SrcW +: SrcW] <= xbar_out[o*FlitW + mt_common_pkg::HD_SRC_LSB +: SrcW];
     end
   end
+  if (Table != 0) begin : g_ekey
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        ekey_q <= '0;
+      end else begin
+        for (int o = ND; o < NP; o++)
+          for (int v = 0; v < NumVcs; v++)
+            if (idle_w[o] && xbar_out[o*FlitW + PayloadW + 3 +: VcW] == VcW'(v))
+              ekey_q[((o - ND) * NumVcs + v)*KeyW +: KeyW] <=
+                {xbar_out[o*FlitW + PayloadW +: mt_common_pkg::FT_W] == mt_common_pkg::FT_HEAD,
+                 xbar_out[o*FlitW + mt_common_pkg::HD_SRC_LSB +: SrcW], xbar_out[o*FlitW + mt_common_pkg::HD_FLOW_LSB +: FoW],
+                 xbar_out[o*FlitW + mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W]};
+      end
+    end
+  end else begin : g_noekey
+    assign ekey_q = '0;
+  end
 
   assign ovf_err_d = ovf_err_q | ovf;
 
@@ -427,7 +457,7 @@ module mt_router #(
   logic unused_ok;
   // avail: the credit checks compare the counts; the table write port at Table = 0; the
   // coordinates and a switch's esrc_q without NI ports at Table = 1
-  assign unused_ok = ^{avail, tab_we_i, tab_addr_i, tab_data_i, mc, node_id_i, esrc_q, rt_bad};
+  assign unused_ok = ^{avail, tab_we_i, tab_addr_i, tab_data_i, mc, node_id_i, esrc_q, ekey_q, rt_bad};
 
 `ifdef FORMAL
   // credit safety: no take without a credit (checked inside every mt_credit_counter) and

@@ -4,10 +4,12 @@
 // only for an idle input VC with a head at its front (docs/bench.md "RTL simulation speed").
 // Uses the includer's parameters NumVcs, CntW, FlitBytes, EjDepth, VcW.
 
-// {ok, vc[VcW-1:0]}: the lowest eligible VC
+// {ok, vc[VcW-1:0]}: the lowest eligible VC; join_ok: VCs of a local output whose last unit was
+// of this head's transfer (docs/switch.md "Joining a non-empty NI-port VC"; '0 at Table = 0)
 function automatic logic [VcW:0] mt_rt_vc_alloc_f(input logic [NumVcs-1:0] mask, input logic [NumVcs-1:0] busy,
                                                  input logic [NumVcs*CntW-1:0] cred, input logic [2:0] ftype,
-                                                 input logic local_o, input logic cap, input logic [31:0] len);
+                                                 input logic local_o, input logic cap, input logic [31:0] len,
+                                                 input logic [NumVcs-1:0] join_ok);
   logic [NumVcs-1:0] elig;
   logic [CntW-1:0] c;
   logic [47:0] cm1;
@@ -19,7 +21,10 @@ function automatic logic [VcW:0] mt_rt_vc_alloc_f(input logic [NumVcs-1:0] mask,
     c = cred[v*CntW +: CntW];
     if (mask[v] && !busy[v] && c != '0) begin
       cm1 = 48'(c) - 48'd1;
-      if (local_o) elig[v] = !cap && (32'(c) >= 32'(EjDepth));  // >=: credits past Depth only after an overflow
+      // >=: credits past Depth only after an overflow. join_ok[v] (a switch's packet head of
+      // the transfer of VC v's last unit): a non-empty VC with the credits of the packet
+      if (local_o) elig[v] = (32'(c) >= 32'(EjDepth)) ? !cap
+                           : (join_ok[v] && ftype == mt_common_pkg::FT_HEAD && cm1 * 48'(FlitBytes) >= {16'b0, len});
       else if (ftype == mt_common_pkg::FT_HEAD) elig[v] = (cm1 * 48'(FlitBytes) >= {16'b0, len});
       else elig[v] = 1'b1;
     end

@@ -257,6 +257,15 @@ static inline unsigned nonzero_bytes(const uint8_t *x, unsigned nb) {
 #define SET(s, i) ((s)[(i) >> 6] |= (uint64_t)1 << ((i)&63u))
 #define CLR(s, i) ((s)[(i) >> 6] &= ~((uint64_t)1 << ((i)&63u)))
 
+/* The transfer of a switch's packet head (words 0-1 of the packet info): its source, flow,
+ * op and step, and bit 47 so that no key is 0. Packets of one transfer share child and flow,
+ * so at the NI the one behind is due when the one in front was (docs/switch.md, "Joining a
+ * non-empty NI-port VC"). */
+static inline uint64_t join_key(const uint32_t *f) {
+  const uint32_t w1 = f[1], src = (f[0] >> 12) & 0xfffu;
+  return (uint64_t)1 << 47 | (uint64_t)src << 32 | (w1 & ~(uint32_t)0xc000u); /* not LAST, bit 47 */
+}
+
 /* A new front flit of input VC i: its type and, for a head of an idle VC, its route (as
  * mt_router_route, with the per-destination cache); then the output it asks for, if any:
  * an idle VC's head, or the next sub-packet of an active all-reduce message. */
@@ -303,6 +312,7 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
     r->rt_swap[i] = (uint8_t)sw;
     r->rt_prio[i] = (uint16_t)(f[1] >> 16);
     r->rt_src[i] = (uint16_t)((f[0] >> 12) & 0xfffu);
+    r->rt_key[i] = p->table && t == MT_FT_HEAD ? join_key(f) : 0u;
     /* credits >= 1 and (credits - 1) * fb >= len  <=>  credits >= 1 + ceil(len / fb) */
     r->rt_need[i] = t == MT_FT_HEAD ? 1u + (uint32_t)(((uint64_t)f[3] + r->fb - 1u) / r->fb) : 1u;
   } else if (r->is_ar[i] && !mt_ft_is_normal(t) && !mt_ft_is_head(t)) {
@@ -327,24 +337,33 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
     uint32_t ok = r->rt_mask[i] & ~(uint32_t)r->busy_vc[o];
     /* a local (ejection) output VC takes a new unit only when empty: the NI consumes units
      * in schedule order, so none may wait behind another in one FIFO (docs/router.md,
-     * "Empty ejection VCs") */
+     * "Empty ejection VCs"); on a switch a packet may also join a non-empty one whose last
+     * unit was of its transfer (rt_key), with the credits of the whole packet */
     const int loc = o >= r->nd;
-    const uint32_t need = loc ? r->p.ej_depth : r->rt_need[i];
+    const uint32_t ejd = r->p.ej_depth, need = r->rt_need[i];
+    const uint64_t key = r->rt_key[i];
+    int capped = -1; /* the source cap, computed at the first empty VC */
     while (ok) {
-      unsigned v = (unsigned)__builtin_ctz(ok);
-      if (r->cred[o][v] >= need) {
-        if (loc && r->nv > 1) {
-          /* and one source holds at most NumVcs-1 VCs of a local output (docs/router.md);
-           * counted only once an empty VC is found (the cap blocks every VC alike) */
-          unsigned same = 0;
-          for (unsigned w = 0; w < r->nv; w++)
-            same += (((r->busy_vc[o] >> w) & 1u) || r->cred[o][w] < r->p.ej_depth) && r->ej_src[o][w] == r->rt_src[i];
-          if (same >= r->nv - 1u) return 0;
-        }
-        *vc = v;
-        return 1;
-      }
+      const unsigned v = (unsigned)__builtin_ctz(ok);
+      const uint32_t c = r->cred[o][v];
       ok &= ok - 1u;
+      if (!loc) {
+        if (c < need) continue;
+      } else if (c >= ejd) {
+        if (capped < 0) {
+          /* one source holds at most NumVcs-1 VCs of a local output (docs/router.md); a
+           * joining packet occupies no new VC, so the cap is for empty VCs only */
+          unsigned same = 0;
+          for (unsigned w = 0; r->nv > 1 && w < r->nv; w++)
+            same += (((r->busy_vc[o] >> w) & 1u) || r->cred[o][w] < ejd) && r->ej_src[o][w] == r->rt_src[i];
+          capped = r->nv > 1 && same >= r->nv - 1u;
+        }
+        if (capped) continue;
+      } else if (!key || r->ej_key[o][v] != key || c < need) {
+        continue;
+      }
+      *vc = v;
+      return 1;
     }
   }
   return 0;
@@ -513,7 +532,10 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       }
       if (!act) {
-        if (o >= r->nd) r->ej_src[o][ov] = r->rt_src[i];
+        if (o >= r->nd) {
+          r->ej_src[o][ov] = r->rt_src[i];
+          r->ej_key[o][ov] = r->rt_key[i];
+        }
         if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
           r->active[i] = 1;
           r->is_ar[i] = t == MT_FT_AR_HEAD;

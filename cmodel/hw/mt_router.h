@@ -111,6 +111,7 @@ typedef struct {
   uint8_t rt_port[MT_RT_MAX_IVCS], rt_swap[MT_RT_MAX_IVCS];
   uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS], rt_src[MT_RT_MAX_IVCS];
   uint32_t rt_need[MT_RT_MAX_IVCS]; /* credits the head needs (VCT rule) */
+  uint64_t rt_key[MT_RT_MAX_IVCS];  /* switch, packet head: its transfer (mt_router.c join_key), else 0 */
   unsigned rt_node;
   /* normal-packet route by destination id at node rt_node, filled on demand (0 = not yet):
    * bit 7 valid, bit 6 destination is the neighbour on that port, bit 5 destination reached,
@@ -135,6 +136,7 @@ typedef struct {
   uint16_t cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   uint16_t busy_vc[MT_RT_MAX_PORTS];               /* bit v: output VC v allocated to a packet/message */
   uint16_t ej_src[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: source of the last unit started on VC v */
+  uint64_t ej_key[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: rt_key of the last unit started on VC v */
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   /* speed only: the last two output buffers written and what was written there besides

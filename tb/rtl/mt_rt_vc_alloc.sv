@@ -29,5 +29,5 @@ module mt_rt_vc_alloc #(
 );
 `include "mt_rt_vc_alloc_fn.svh"
 
-  assign {ok_o, vc_o} = mt_rt_vc_alloc_f(mask_i, busy_i, cred_i, type_i, local_i, cap_i, len_i);
+  assign {ok_o, vc_o} = mt_rt_vc_alloc_f(mask_i, busy_i, cred_i, type_i, local_i, cap_i, len_i, '0);  // no joining (a switch's, checked by cosim-router)
 endmodule
