@@ -24,7 +24,7 @@
 #   paper.sh --run 'LINE'                   one line of OUT/jobs.txt (what parallel and the
 #                                           array tasks call; BIN, OUT, SEED, EXTRA from env)
 # Env: JOBS, SSHLOGINS, FIG9_SIZES, FIG9_TOPOS, FIG9SW_TOPOS, FIG9SW_SIZES (default
-# FIG9_SIZES), FIG10_TOPOS, FIG10_KIB, SEED, EXTRA (sim flags), OUT (default build/paper),
+# FIG9_SIZES), FIG10_TOPOS, FIG10_KIB, FIG10_VARIANTS (Ring, 2D-Ring, MultiTree, MultiTreeMsg), SEED, EXTRA (sim flags), OUT (default build/paper),
 # VARIANTS (Fig. 9 algorithm:flow list), FIG9SW_VARIANTS, MEMFREE (start a run only with that
 # much memory free, e.g. 9G: GNU parallel's --memfree), SLURM_ARRAY_MAX (--slurm: at most that
 # many tasks at once).
@@ -56,6 +56,7 @@ job_list() {
   local FIG9SW_VARIANTS=${FIG9SW_VARIANTS-"ring:packet dbtree:packet hdrm:packet multitree:packet multitree:message"}
   local FIG10_TOPOS=${FIG10_TOPOS-"torus:4x4 torus:6x6 torus:8x8 torus:10x10 torus:12x12 torus:14x14 torus:16x16"}
   local FIG10_KIB=${FIG10_KIB:-375}
+  local FIG10_VARIANTS=${FIG10_VARIANTS-"ring:packet ring2d:packet multitree:packet multitree:message"}
   local VARIANTS=${VARIANTS-"ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"}
   local topo size v n
   tokb() { case $1 in *K) echo $((${1%K} * 1024)) ;; *M) echo $((${1%M} * 1048576)) ;; *) echo "$1" ;; esac; }
@@ -67,7 +68,7 @@ job_list() {
     echo "fig9sw $topo ${v%%:*} ${v##*:} $(tokb "$size")"; done; done; done
   for topo in $FIG10_TOPOS; do
     n=$(($(echo "${topo#torus:}" | cut -dx -f1) * $(echo "${topo#torus:}" | cut -dx -f2)))
-    for v in ring:packet ring2d:packet multitree:message; do echo "fig10 $topo ${v%%:*} ${v##*:} $((FIG10_KIB * 1024 * n))"; done
+    for v in $FIG10_VARIANTS; do echo "fig10 $topo ${v%%:*} ${v##*:} $((FIG10_KIB * 1024 * n))"; done
   done
 }
 

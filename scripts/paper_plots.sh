@@ -28,7 +28,7 @@ fig9_plots "$OUT/fig9sw.csv" "ring,packet dbtree,packet hdrm,packet multitree,pa
 if [[ -s $OUT/fig10.csv ]] && [[ $(wc -l <"$OUT/fig10.csv") -gt 1 ]]; then
   base=$(awk -F, '$1=="torus:4x4" && $2=="ring" && $8=="true" {print $5}' "$OUT/fig10.csv")
   plot=""
-  for v in ring,packet ring2d,packet multitree,message; do
+  for v in ring,packet ring2d,packet multitree,packet multitree,message; do
     f="$OUT/fig10_${v//,/_}.dat"
     awk -F, -v a="${v%,*}" -v fl="${v#*,}" -v b="${base:-0}" '$2==a && $3==fl && $8=="true" && b>0 {split(substr($1,7),d,"x"); print d[1]*d[2], $5/b}' "$OUT/fig10.csv" | sort -n >"$f"
     [[ -s $f ]] && plot="$plot${plot:+, }'$f' using 1:2 with linespoints title '$(label "${v%,*}" "${v#*,}")'"
