@@ -509,6 +509,10 @@ int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
         for (int i = 0; i < n->N; i++)
           mt_ref_inputs_at(&J, seed, i, n->dtype, a, mt_mem_word(&n->mem[i], a), nw - a < MT_MEM_PAGE_WORDS ? nw - a : MT_MEM_PAGE_WORDS);
   }
+  for (int i = 0; i < n->N; i++) { /* mt_net_input's, of an earlier seed */
+    free(n->input[i]);
+    n->input[i] = NULL;
+  }
   n->started = 1;
   n->seed = seed;
   return 0;
@@ -1040,6 +1044,7 @@ static int check_buffers(mt_net *n, mt_net_result *r, mt_err *e) {
 
 const uint32_t *mt_net_buffer(const mt_net *n, int node) { return n->c.data == MT_NET_DATA_FULL ? n->mem[node].w : NULL; }
 const uint32_t *mt_net_input(mt_net *n, int node) {
+  if (!n->started) return NULL; /* the inputs are those of mt_net_start's seed */
   if (!n->input[node]) {
     n->input[node] = mt_xcalloc(n->s->bytes / 4 + 1, 4);
     mt_ref_inputs(n->seed, node, n->dtype, n->input[node], n->s->bytes / 4);

@@ -73,7 +73,7 @@ void mt_net_step(mt_net *n);
  * of every block after it, are those of mt_net_step cycle by cycle. */
 int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e);
 /* Node n's buffer (bytes/4 words; NULL unless --data full), and the inputs it started with
- * (generated on the first call and kept). */
+ * (generated on the first call after mt_net_start and kept; NULL before it). */
 const uint32_t *mt_net_buffer(const mt_net *n, int node);
 const uint32_t *mt_net_input(mt_net *n, int node);
 
