@@ -761,26 +761,27 @@ static int net_restart(mt_net *n, mt_err *e) {
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
 /* Progress of a long run (docs/network.md "Progress"): the cycle, cycles per second and an
  * estimate of the time left from the NIs' time steps (the mean step reached over the
- * schedule's steps; steps are of about equal length in MultiTree, ring and the others, so
- * this is rough). On a terminal a line rewritten every second, else a line every 10 s. */
+ * schedule's steps, with threads over thread 0's nodes; steps are of about equal length in
+ * MultiTree, ring and the others, so this is rough). On a terminal a line rewritten every second, else a line every 10 s. */
 typedef struct {
   FILE *f;
   int tty, shown;
   double t0, last;
 } progress_t;
 
-static void progress_line(const mt_net *n, progress_t *p, int final) {
+static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int final) {
   const double tn = mt_now();
   if (!p->f || (!final && tn - p->last < (p->tty ? 1.0 : 10.0)) || (final && (!p->tty || !p->shown))) return;
   p->last = tn;
   p->shown = 1;
   double ts = 0;
-  for (int i = 0; i < n->N; i++) ts += n->nq[i].done ? n->tb->steps : n->ni[i].ts;
-  const double frac = n->tb->steps ? ts / ((double)n->N * n->tb->steps) : 0, el = tn - p->t0;
+  for (int i = lo; i < hi; i++) ts += n->nq[i].done ? n->tb->steps : n->ni[i].ts;
+  ts /= hi > lo ? hi - lo : 1;
+  const double frac = n->tb->steps ? ts / n->tb->steps : 0, el = tn - p->t0;
   char left[48] = "";
   if (frac > 0.01 && frac < 1) snprintf(left, sizeof left, ", about %.0f s left", el * (1 - frac) / frac);
   fprintf(p->f, "%ssim: cycle %llu, %.0f s, %.0f cycles/s, step %.1f of %d%s%s", p->tty ? "\r" : "", (unsigned long long)n->cycle, el,
-          el > 0 ? (double)n->cycle / el : 0.0, ts / n->N, n->tb->steps, left, p->tty ? (final ? "\n" : "\033[K") : "\n");
+          el > 0 ? (double)n->cycle / el : 0.0, ts, n->tb->steps, left, p->tty ? (final ? "\n" : "\033[K") : "\n");
   fflush(p->f);
 }
 
@@ -801,8 +802,9 @@ static void progress_line(const mt_net *n, progress_t *p, int final) {
  * block. Every node computes the same cycles whatever the thread count, so every result is
  * the same. */
 
-/* Nodes lo..hi-1 from T until done, an error or E; at[i]: node i's next cycle. 1: an error. */
-static int block_run(mt_net *n, int lo, int hi, uint64_t T, uint64_t E, uint64_t *at) {
+/* Nodes lo..hi-1 from T until done, an error or E; at[i]: node i's next cycle, done[i] its NI's
+ * done output then. 1: an error. */
+static int block_run(mt_net *n, int lo, int hi, uint64_t T, uint64_t E, uint64_t *at, uint8_t *done) {
   int rc = 0;
   for (int i = lo; i < hi && !rc; i++) {
     uint64_t t = T;
@@ -813,14 +815,15 @@ static int block_run(mt_net *n, int lo, int hi, uint64_t T, uint64_t E, uint64_t
         if (n->nq[i].done || rc) break;
       }
     at[i] = t;
+    done[i] = n->nq[i].done;
   }
   return rc;
 }
-/* Nodes lo..hi-1 on to cycle end. 1: an error. */
-static int block_finish(mt_net *n, int lo, int hi, uint64_t end, uint64_t *at) {
+/* Nodes lo..hi-1 on from at[i] to cycle end (at[] is read only: other threads read it too). 1: an error. */
+static int block_finish(mt_net *n, int lo, int hi, uint64_t end, const uint64_t *at) {
   for (int i = lo; i < hi; i++)
-    while (at[i] < end) {
-      node_cycle(n, i, at[i]++, 1);
+    for (uint64_t t = at[i]; t < end;) {
+      node_cycle(n, i, t++, 1);
       if (n->nq[i].err) return 1;
     }
   return 0;
@@ -832,15 +835,51 @@ typedef struct {
   pthread_barrier_t bar;
   pthread_mutex_t mu; /* the start gate: workers wait until every thread exists (go) or not (quit) */
   pthread_cond_t cv;
-  int go, nt, quit, finish; /* finish: the second half of a block */
-  uint64_t T, E, end, *at;
-  int lo[NET_MAX_THREADS + 1], rc[NET_MAX_THREADS];
+  int go, nt, quit;
+  uint64_t limit, *at; /* at, done: written in a block's first half by the node's thread, read by all in between */
+  uint8_t *done;
+  progress_t *pg;
+  int lo[NET_MAX_THREADS + 1], rc_a[NET_MAX_THREADS], rc_b[NET_MAX_THREADS];
 } net_pool;
 
-static void pool_part(net_pool *p, int k) {
-  p->rc[k] = p->finish ? block_finish(p->n, p->lo[k], p->lo[k + 1], p->end, p->at)
-                       : block_run(p->n, p->lo[k], p->lo[k + 1], p->T, p->E, p->at);
+static inline void pool_wait(net_pool *p) {
+  if (p->nt > 1) pthread_barrier_wait(&p->bar);
 }
+
+/* Thread k's run through the blocks. Every thread makes the same decisions from the same
+ * shared values (at, done and the error flags of every part, read between the two barriers of
+ * a block), so no thread waits for another's decision: two barriers per block. Thread 0 keeps
+ * n->cycle and writes the progress lines (from its own nodes' steps: it may read no other's). */
+static int pool_loop(net_pool *p, int k) {
+  mt_net *n = p->n;
+  const int lo = p->lo[k], hi = p->lo[k + 1];
+  uint64_t T = n->cycle;
+  int rc = 0;
+  while (T < p->limit) {
+    const uint64_t E = p->limit - T > n->blk ? T + n->blk : p->limit;
+    p->rc_a[k] = block_run(n, lo, hi, T, E, p->at, p->done);
+    pool_wait(p);
+    int all_done = 1;
+    for (int j = 0; j < p->nt; j++) rc |= p->rc_a[j];
+    for (int i = 0; i < n->N; i++) all_done &= p->done[i];
+    uint64_t end = E;
+    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
+      end = T;
+      for (int i = 0; i < n->N; i++)
+        if (p->at[i] > end) end = p->at[i];
+    }
+    p->rc_b[k] = rc ? 0 : block_finish(n, lo, hi, end, p->at);
+    pool_wait(p);
+    for (int j = 0; j < p->nt; j++) rc |= p->rc_b[j];
+    if (rc) break;
+    T = end;
+    if (k == 0) n->cycle = end;
+    if (all_done) break;
+    if (k == 0) progress_line(n, p->pg, lo, hi, 0);
+  }
+  return rc;
+}
+
 typedef struct {
   net_pool *p;
   int k;
@@ -849,31 +888,23 @@ static void *pool_worker(void *v) {
   const pool_arg *a = v;
   pthread_mutex_lock(&a->p->mu);
   while (!a->p->go && !a->p->quit) pthread_cond_wait(&a->p->cv, &a->p->mu);
+  const int go = a->p->go;
   pthread_mutex_unlock(&a->p->mu);
-  for (;;) {
-    pthread_barrier_wait(&a->p->bar); /* a half block is set up (or quit) */
-    if (a->p->quit) return NULL;
-    pool_part(a->p, a->k);
-    pthread_barrier_wait(&a->p->bar); /* every part is done */
-  }
-}
-/* One half block on every thread (the caller is thread 0); the OR of their errors. */
-static int pool_half(net_pool *p) {
-  if (p->nt > 1) pthread_barrier_wait(&p->bar);
-  pool_part(p, 0);
-  if (p->nt > 1) pthread_barrier_wait(&p->bar);
-  int rc = 0;
-  for (int k = 0; k < p->nt; k++) rc |= p->rc[k];
-  return rc;
+  if (go) pool_loop(a->p, a->k);
+  return NULL;
 }
 
 static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
   net_pool p;
   memset(&p, 0, sizeof p);
   p.n = n;
-  p.at = mt_xcalloc((size_t)n->N, sizeof *p.at); /* next cycle of node i */
+  p.limit = limit;
+  p.pg = pg;
+  p.at = mt_xcalloc((size_t)n->N, sizeof *p.at);
+  p.done = mt_xcalloc((size_t)n->N, 1);
   p.nt = n->c.threads > 1 ? (int)n->c.threads : 1;
   if (p.nt > n->N) p.nt = n->N;
+  if (p.nt > NET_MAX_THREADS) p.nt = NET_MAX_THREADS;
   for (int k = 0; k <= p.nt; k++) p.lo[k] = (int)((int64_t)n->N * k / p.nt);
   pthread_t th[NET_MAX_THREADS];
   pool_arg arg[NET_MAX_THREADS];
@@ -885,59 +916,29 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
       arg[started] = (pool_arg){&p, started};
       if (pthread_create(&th[started], NULL, pool_worker, &arg[started])) break;
     }
-    /* fewer threads than asked (the system refused one): those run nothing, and the node
-     * ranges are made again for the threads there are; the result is the same */
+    /* fewer threads than asked (the system refused one): those run nothing, and the nodes
+     * all go to this thread; the result is the same */
     pthread_mutex_lock(&p.mu);
     if (started < p.nt) {
       p.quit = 1;
-      pthread_cond_broadcast(&p.cv);
-      pthread_mutex_unlock(&p.mu);
-      for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
-      pthread_mutex_lock(&p.mu);
-      p.quit = 0;
       p.nt = 1;
       p.lo[1] = n->N;
     } else {
       pthread_barrier_init(&p.bar, NULL, (unsigned)p.nt);
       p.go = 1;
-      pthread_cond_broadcast(&p.cv);
     }
+    pthread_cond_broadcast(&p.cv);
     pthread_mutex_unlock(&p.mu);
   }
-  int rc = 0;
-  while (n->cycle < limit) {
-    p.T = n->cycle;
-    p.E = limit - p.T > n->blk ? p.T + n->blk : limit;
-    p.finish = 0;
-    rc = pool_half(&p);
-    int all_done = 1;
-    for (int i = 0; i < n->N; i++) all_done &= n->nq[i].done;
-    p.end = p.E;
-    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
-      p.end = p.T;
-      for (int i = 0; i < n->N; i++)
-        if (p.at[i] > p.end) p.end = p.at[i];
-    }
-    if (!rc) {
-      p.finish = 1;
-      rc = pool_half(&p);
-    }
-    if (rc) break;
-    n->cycle = p.end;
-    if (all_done) break;
-    progress_line(n, pg, 0);
-  }
-  if (p.nt > 1) {
-    p.quit = 1;
-    pthread_barrier_wait(&p.bar);
-    for (int k = 1; k < p.nt; k++) pthread_join(th[k], NULL);
-    pthread_barrier_destroy(&p.bar);
-  }
+  const int rc = pool_loop(&p, 0);
+  for (int k = 1; k < started; k++) pthread_join(th[k], NULL);
   if (started > 1) {
+    if (p.go) pthread_barrier_destroy(&p.bar);
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.cv);
   }
   free(p.at);
+  free(p.done);
   return rc;
 }
 
@@ -972,9 +973,9 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
       all_done &= n->nq[i].done;
     }
     if (r->err_node >= 0 || all_done) break;
-    if ((n->cycle & 0xFFF) == 0) progress_line(n, &pg, 0);
+    if ((n->cycle & 0xFFF) == 0) progress_line(n, &pg, 0, n->N, 0);
   }
-  progress_line(n, &pg, 1); /* a terminal's last line, ended */
+  progress_line(n, &pg, 0, n->N, 1); /* a terminal's last line, ended */
   r->cycles = n->cycle - c0;
   r->done = all_done;
   r->bytes = n->s->bytes;
