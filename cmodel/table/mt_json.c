@@ -156,7 +156,7 @@ static void xfer_json(jw *w, const mt_sched *s, const mt_xfer *x) {
 /* The file is written a node and a transfer at a time, so that memory stays that of the
  * schedule: a whole jansson tree of a 2048-node ring schedule needed more than the machine's
  * 23 GB (issue #11, item 9). */
-int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) {
+static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, const char *path, mt_err *e) {
   const mt_topo *t = s->topo;
   json_t *root = json_object();
   json_object_set_new(root, "format", json_string("multitree-schedule/1"));
@@ -168,7 +168,7 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
   json_object_set_new(root, "steps", json_integer(s->steps));
   json_object_set_new(root, "reduce_steps", json_integer(s->reduce_steps));
   json_object_set_new(root, "one_hop", json_boolean(s->one_hop));
-  json_object_set_new(root, "local_ports", json_integer(tb->local_ports));
+  json_object_set_new(root, "local_ports", json_integer(local_ports));
   json_t *jf = json_array();
   for (int f = 0; f < s->n_flows; f++) {
     json_t *o = json_object();
@@ -190,29 +190,43 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
   jw_str(&w, head, strlen(head) - 1); /* without the closing brace: nodes and transfers follow */
   free(head);
   JW_LIT(&w, ",\"nodes\":[");
-  for (int n = 0; n < tb->n_nodes && !w.bad; n++) {
+  mt_tables_gen *g = tb ? NULL : mt_tables_gen_new(s, local_ports);
+  int rc = 0;
+  for (int n = 0; n < s->n_nodes && !w.bad && !rc; n++) {
+    const mt_entry *en = NULL;
+    int cnt = 0;
+    if (tb) {
+      en = mt_node_entries(tb, n);
+      cnt = tb->count[n];
+    } else if ((rc = mt_tables_gen_node(g, n, &en, &cnt, e)))
+      break;
     if (n) JW_LIT(&w, ",");
     JW_LIT(&w, "{\"id\":");
     jw_int(&w, n);
     JW_LIT(&w, ",\"entries\":[");
-    const mt_entry *en = mt_node_entries(tb, n);
-    for (int i = 0; i < tb->count[n]; i++, en++) {
+    for (int i = 0; i < cnt; i++, en++) {
       if (i) JW_LIT(&w, ",");
       entry_json(&w, en);
     }
     JW_LIT(&w, "]}");
   }
   JW_LIT(&w, "],\"transfers\":[");
-  for (int i = 0; i < s->nx && !w.bad; i++) {
+  for (int i = 0; i < s->nx && !w.bad && !rc; i++) {
     if (i) JW_LIT(&w, ",");
     xfer_json(&w, s, &s->x[i]);
   }
   JW_LIT(&w, "]}");
   jw_flush(&w);
   free(w.buf);
-  if (fclose(w.f) != 0 || w.bad) return mt_fail(e, "%s: cannot write", path);
-  return 0;
+  mt_tables_gen_free(g);
+  if (fclose(w.f) != 0 || w.bad) rc = rc ? rc : mt_fail(e, "%s: cannot write", path);
+  if (rc) remove(path); /* no half-written schedule */
+  return rc;
 }
+
+int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) { return write_json(s, tb, tb->local_ports, path, e); }
+
+int mt_json_write_sched(const mt_sched *s, int local_ports, const char *path, mt_err *e) { return write_json(s, NULL, local_ports, path, e); }
 
 /* ---------------- reading ---------------- */
 
