@@ -257,10 +257,10 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
 struct mt_tables_gen {
   const mt_sched *s;
   int local_ports, N, F;
-  int *nout, *nin;         /* [N]: transfers node n sends, receives */
-  int b0, b1;              /* the block held: nodes b0..b1-1 */
-  size_t *boff;            /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
-  xrec *rec;               /* the block's records */
+  int *nout, *nin; /* [N]: transfers node n sends, receives */
+  int b0, b1;      /* the block held: nodes b0..b1-1 */
+  size_t *boff;    /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
+  xrec *rec;       /* the block's records */
   size_t caprec;
   int *rs, *rl;            /* roots by node (CSR) */
   uint64_t *stepmax;       /* largest chunk per step, for the NOP lockstep estimate */

@@ -19,7 +19,7 @@ extern "C" {
 /* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES),
  * flows (at most 2 per node) and steps (at most 65535, mt_plan refuses more) fit 16 bits. */
 typedef struct {
-  int32_t path_off;     /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
   uint16_t flow, src, dst, step;
   uint16_t path_len;    /* directed links on the path */
   uint8_t op;           /* MT_OP_REDUCE or MT_OP_GATHER */
