@@ -37,14 +37,19 @@ typedef struct {
   const mt_topo *t;
   int N, W;              /* nodes; 64-bit words per tree in in_tree */
   uint64_t *in_tree;     /* [r*W + v/64]: bit v%64 = node v is in tree r */
-  int *order;            /* [r*N + i]: nodes of tree r in the order added */
+  int *order;            /* [r*N + i]: nodes of tree r in the order added (switch networks) */
   int *pos;              /* [r*N + v]: v's index in order of tree r, -1 outside */
   int *lim;              /* [r]: order entries added before this step (the possible parents) */
   int *size;             /* [r] */
-  int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
-  unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
+  int *front, *fsize;    /* [r*N + i]: candidate parents (node ids, MT_SAT marks a saturated one), in order */
+  int *flim;             /* [r]: front entries added before this step (the possible parents) */
   int ident;             /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
-  unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
+  int *newsat;           /* [r]: 1 + the first front index marked saturated in this step, or 0 */
+  /* direct networks of at most 8 links per node: a byte per (tree, node) with bit k = the
+   * node's k-th out link leads outside the tree, and per node bit k = that link is free */
+  unsigned char *omask, *fmask;
+  int *dpos;                 /* [link]: its position in its source's out list */
+  int *din_start, *din_list; /* [node]: its in links (CSR) */
   int *cap;              /* [link] capacity left in this step */
   int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
   int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
@@ -124,6 +129,7 @@ static void use_link(mt_state *m, int l) {
   } else
     m->freecap[src]--;
   if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lse[l][2] / 64] &= ~(1ull << (m->lse[l][2] % 64));
+  if (m->cap[l] == 0 && m->fmask) m->fmask[src] &= (unsigned char)~(1u << m->dpos[l]);
   if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0 && !(m->rcv[dst / 64] &= ~(1ull << (dst % 64))))
     m->rsum[dst / 4096] &= ~(1ull << (dst / 64 % 64));
 }
@@ -495,6 +501,19 @@ static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen)
   return c2;
 }
 
+/* Front entries are node ids; a saturated parent is marked until the next step drops it. */
+#define MT_SAT (1 << 30)
+#define MT_NODE (MT_SAT - 1)
+
+/* Node c joined tree r: the links into c no longer lead outside the tree. */
+static void tree_added(mt_state *m, int r, int c) {
+  unsigned char *om = m->omask + (size_t)r * m->N;
+  for (int k = m->din_start[c]; k < m->din_start[c + 1]; k++) {
+    int l = m->din_list[k];
+    om[m->t->links[l].src] &= (unsigned char)~(1u << m->dpos[l]);
+  }
+}
+
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
  * *saturated: p has every neighbour in the tree (direct networks; never set on switch
  * networks, where reachability depends on the capacity left). */
@@ -505,6 +524,17 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
+  if (m->omask) { /* the loop below, a byte at a time: its first free link out of the tree */
+    unsigned om = m->omask[(size_t)r * m->N + p], c = om & m->fmask[p];
+    if (c) {
+      int l = t->out_list[t->out_start[p] + __builtin_ctz(c)];
+      path[0] = l;
+      *plen = 1;
+      return t->links[l].dst;
+    }
+    *saturated = om == 0;
+    return -1;
+  }
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
     int l = t->out_list[k], c = t->links[l].dst;
@@ -525,7 +555,7 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
  * number of such nodes, not the length of the front. */
 static void skip_spent(const mt_state *m, int r, int *ptr) {
   const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
-  int from = m->ident ? *ptr : f[*ptr], best = m->lim[r];
+  int from = m->ident ? *ptr : pos[f[*ptr] & MT_NODE], best = m->lim[r];
   for (int i = 0; i < m->na; i++) {
     int oi = pos[m->alive[i]];
     if (oi >= from && oi < best) best = oi;
@@ -537,7 +567,7 @@ static void skip_spent(const mt_state *m, int r, int *ptr) {
   int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
-    if (f[mid] < best) lo = mid + 1;
+    if (pos[f[mid] & MT_NODE] < best) lo = mid + 1;
     else hi = mid;
   }
   *ptr = lo;
@@ -559,13 +589,32 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.W = (N + 63) / 64;
   size_t NN = (size_t)N * (size_t)N;
   m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
-  m.order = mt_xcalloc(NN, sizeof(int));
+  m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
+  m.order = m.ident ? mt_xcalloc(NN, sizeof(int)) : NULL;
   m.pos = mt_xcalloc(NN, sizeof(int));
   memset(m.pos, 0xff, NN * sizeof(int));
-  m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
   m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
-  m.sat = m.ident ? NULL : mt_xcalloc(NN, 1);
-  m.newsat = mt_xcalloc((size_t)N, 1);
+  m.flim = mt_xcalloc((size_t)N, sizeof(int));
+  m.newsat = mt_xcalloc((size_t)N, sizeof(int));
+  int maxdeg = 0;
+  for (int v = 0; v < t->n_vert; v++)
+    if (t->out_start[v + 1] - t->out_start[v] > maxdeg) maxdeg = t->out_start[v + 1] - t->out_start[v];
+  if (!t->n_sw && maxdeg <= 8) {
+    m.omask = mt_xcalloc(NN, 1);
+    m.fmask = mt_xcalloc((size_t)N, 1);
+    m.dpos = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    m.din_start = mt_xcalloc((size_t)N + 1, sizeof(int));
+    m.din_list = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    int *fill = mt_xcalloc((size_t)N, sizeof(int));
+    for (int v = 0; v < N; v++)
+      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) m.dpos[t->out_list[k]] = k - t->out_start[v];
+    for (int l = 0; l < t->n_links; l++) m.din_start[t->links[l].dst + 1]++;
+    for (int v = 0; v < N; v++) m.din_start[v + 1] += m.din_start[v];
+    for (int l = 0; l < t->n_links; l++) m.din_list[m.din_start[t->links[l].dst] + fill[t->links[l].dst]++] = l;
+    free(fill);
+    for (int v = 0; v < N; v++) m.omask[v] = (unsigned char)((1u << (t->out_start[v + 1] - t->out_start[v])) - 1);
+    for (int r = 1; r < N; r++) memcpy(m.omask + (size_t)r * N, m.omask, (size_t)N);
+  }
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
   m.fsize = mt_xcalloc((size_t)N, sizeof(int));
@@ -653,10 +702,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   for (int r = 0; r < N; r++) {
     s->root[r] = r;
     m.in_tree[(size_t)r * m.W + (unsigned)r / 64] |= 1ull << (r % 64);
-    m.order[(size_t)r * N] = r;
+    if (m.ident) m.order[(size_t)r * N] = r;
     m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
-    if (!m.ident) m.front[(size_t)r * N] = 0;
+    if (!m.ident) m.front[(size_t)r * N] = r;
+    if (m.omask) tree_added(&m, r, r);
     m.fsize[r] = 1;
   }
   const long total = (long)N * (N - 1);
@@ -689,6 +739,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         }
       }
     }
+    if (m.fmask)
+      for (int v = 0; v < N; v++) {
+        unsigned b = 0;
+        for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) b |= (t->links[t->out_list[k]].mult > 0 ? 1u : 0u) << (k - t->out_start[v]);
+        m.fmask[v] = (unsigned char)b;
+      }
     m.na = 0;
     for (int v = 0; v < N; v++) {
       m.aidx[v] = m.freecap[v] > 0 ? m.na : -1;
@@ -715,13 +771,14 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     /* drop parents that can never add a node again, keeping the order */
     for (int r = 0; r < N; r++) {
       if (m.newsat[r]) {
-        int *f = m.front + (size_t)r * N, k = 0;
-        for (int i = 0; i < m.fsize[r]; i++)
-          if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
+        int *f = m.front + (size_t)r * N, k = m.newsat[r] - 1;
+        for (int i = k; i < m.fsize[r]; i++)
+          if (!(f[i] & MT_SAT)) f[k++] = f[i];
         m.fsize[r] = k;
         m.newsat[r] = 0;
       }
       m.lim[r] = m.size[r];
+      m.flim[r] = m.fsize[r];
       ptr[r] = 0;
     }
     long added = 0;
@@ -734,12 +791,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
         while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
-          int oi = m.ident ? ptr[r] : f[ptr[r]];
-          if (oi >= m.lim[r]) { /* added in this step: not a parent yet */
+          if (m.ident ? ptr[r] >= m.lim[r] : ptr[r] >= m.flim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
           }
-          int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
+          int p = m.ident ? m.order[(size_t)r * N + ptr[r]] : f[ptr[r]], plen = 0, satd = 0;
           if (m.aidx[p] < 0) { /* spent: a long run of them is jumped over */
             if (++spent > m.na + 8) {
               skip_spent(&m, r, &ptr[r]);
@@ -751,10 +807,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           int c = find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
             for (int i = 0; i < plen; i++) use_link(&m, path[i]);
-            size_t at = (size_t)r * N + m.size[r];
-            m.order[at] = c;
+            if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
             m.pos[(size_t)r * N + c] = m.size[r];
-            if (!m.ident) f[m.fsize[r]] = m.size[r];
+            if (!m.ident) f[m.fsize[r]] = c;
+            if (m.omask) tree_added(&m, r, c);
             m.fsize[r]++;
             m.size[r]++;
             if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
@@ -765,7 +821,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             progress_made = 1;
             break; /* one node per turn */
           }
-          if (satd) m.sat[(size_t)r * N + oi] = m.newsat[r] = 1;
+          if (satd) { /* dropped from the front at the next step */
+            f[ptr[r]] |= MT_SAT;
+            if (!m.newsat[r]) m.newsat[r] = ptr[r] + 1;
+          }
           ptr[r]++;
           if (m.ecnt && m.ndirect == 0) { /* every switch a parent can send into is dead for
                                              this tree: its turns are over for this step */
@@ -794,8 +853,13 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.order);
   free(m.pos);
   free(m.front);
-  free(m.sat);
+  free(m.flim);
   free(m.newsat);
+  free(m.omask);
+  free(m.fmask);
+  free(m.dpos);
+  free(m.din_start);
+  free(m.din_list);
   free(m.lim);
   free(m.size);
   free(m.fsize);
