@@ -35,24 +35,28 @@ int mt_plan_verify_search = 0;
 
 typedef struct {
   const mt_topo *t;
-  int N, W;              /* nodes; 64-bit words per tree in in_tree */
-  uint64_t *in_tree;     /* [r*W + v/64]: bit v%64 = node v is in tree r */
-  int *order;            /* [r*N + i]: nodes of tree r in the order added (switch networks) */
-  int *pos;              /* [r*N + v]: v's index in order of tree r, -1 outside */
-  int *lim;              /* [r]: order entries added before this step (the possible parents) */
-  int *size;             /* [r] */
-  int *front, *fsize;    /* [r*N + i]: candidate parents (node ids, MT_SAT marks a saturated one), in order */
-  int *flim;             /* [r]: front entries added before this step (the possible parents) */
-  int ident;             /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
-  int *newsat;           /* [r]: 1 + the first front index marked saturated in this step, or 0 */
-  /* direct networks of at most 8 links per node: a byte per (tree, node) with bit k = the
-   * node's k-th out link leads outside the tree, and per node bit k = that link is free */
-  unsigned char *omask, *fmask;
+  int N, W;           /* nodes; 64-bit words per tree in in_tree */
+  uint64_t *in_tree;  /* [r*W + v/64]: bit v%64 = node v is in tree r */
+  int *order;         /* [r*N + i]: nodes of tree r in the order added (switch networks) */
+  int *pos;           /* [r*N + v]: v's index in order of tree r, -1 outside */
+  int *lim;           /* [r]: order entries added before this step (the possible parents) */
+  int *size;          /* [r] */
+  int *front, *fsize; /* [r*N + i]: candidate parents in order: node id, MT_SAT marks a saturated one; with dmask
+                            also bit MT_MSHIFT + k = the node's k-th out link leads outside the tree */
+  int *flim;          /* [r]: front entries added before this step (the possible parents) */
+  int ident;          /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
+  int *newsat;        /* [r]: 1 + the first front index marked saturated in this step, or 0 */
+  /* direct networks of at most 8 links per node: the out-of-tree links in the front entries
+   * (dmask), and per node bit k = its k-th out link is free in this step */
+  int dmask;
+  int cur; /* dmask: the front index of the parent tried */
+  unsigned char *fmask;
+  uint16_t *posf;            /* dmask: [r*N + v] the index of v's front entry (valid if that entry is v) */
   int *dpos;                 /* [link]: its position in its source's out list */
   int *din_start, *din_list; /* [node]: its in links (CSR) */
-  int *cap;              /* [link] capacity left in this step */
-  int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
-  int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
+  int *cap;                  /* [link] capacity left in this step */
+  int *freecap;              /* [vertex] sum of cap over its out links (a quick "nothing left") */
+  int *alive, *aidx, na;     /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
   int tstep;
   int *gdead;       /* [switch] == tstep: no free link to any end node is reachable from it */
   int turn, *rdead; /* [switch] == turn: no end node outside this turn's tree is reachable */
@@ -503,15 +507,26 @@ static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen)
 
 /* Front entries are node ids; a saturated parent is marked until the next step drops it. */
 #define MT_SAT (1 << 30)
-#define MT_NODE (MT_SAT - 1)
+#define MT_NODE 0xFFFF
+#define MT_MSHIFT 16
 
-/* Node c joined tree r: the links into c no longer lead outside the tree. */
-static void tree_added(mt_state *m, int r, int c) {
-  unsigned char *om = m->omask + (size_t)r * m->N;
-  for (int k = m->din_start[c]; k < m->din_start[c + 1]; k++) {
-    int l = m->din_list[k];
-    om[m->t->links[l].src] &= (unsigned char)~(1u << m->dpos[l]);
+/* dmask: node c joins tree r; returns its front entry (its out links that leave the tree)
+ * and takes the links into c out of its in-neighbours' entries. */
+static int tree_added(mt_state *m, int r, int c) {
+  const mt_topo *t = m->t;
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  int *f = m->front + (size_t)r * m->N;
+  const uint16_t *pf = m->posf + (size_t)r * m->N;
+  unsigned mk = 0;
+  for (int k = t->out_start[c]; k < t->out_start[c + 1]; k++) {
+    int d = t->links[t->out_list[k]].dst;
+    if (!(tr[d / 64] >> (d % 64) & 1)) mk |= 1u << (k - t->out_start[c]);
   }
+  for (int k = m->din_start[c]; k < m->din_start[c + 1]; k++) {
+    int l = m->din_list[k], p = t->links[l].src, i = pf[p];
+    if ((tr[p / 64] >> (p % 64) & 1) && i < m->fsize[r] && (f[i] & MT_NODE) == p) f[i] &= ~(1 << (MT_MSHIFT + m->dpos[l]));
+  }
+  return c | (int)(mk << MT_MSHIFT);
 }
 
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
@@ -524,8 +539,8 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
-  if (m->omask) { /* the loop below, a byte at a time: its first free link out of the tree */
-    unsigned om = m->omask[(size_t)r * m->N + p], c = om & m->fmask[p];
+  if (m->dmask) { /* the loop below, a byte at a time: its first free link out of the tree */
+    unsigned om = (unsigned)m->front[(size_t)r * m->N + m->cur] >> MT_MSHIFT & 0xff, c = om & m->fmask[p];
     if (c) {
       int l = t->out_list[t->out_start[p] + __builtin_ctz(c)];
       path[0] = l;
@@ -591,8 +606,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
   m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
   m.order = m.ident ? mt_xcalloc(NN, sizeof(int)) : NULL;
-  m.pos = mt_xcalloc(NN, sizeof(int));
-  memset(m.pos, 0xff, NN * sizeof(int));
   m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
   m.flim = mt_xcalloc((size_t)N, sizeof(int));
   m.newsat = mt_xcalloc((size_t)N, sizeof(int));
@@ -600,7 +613,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   for (int v = 0; v < t->n_vert; v++)
     if (t->out_start[v + 1] - t->out_start[v] > maxdeg) maxdeg = t->out_start[v + 1] - t->out_start[v];
   if (!t->n_sw && maxdeg <= 8) {
-    m.omask = mt_xcalloc(NN, 1);
+    m.dmask = 1;
+    m.posf = mt_xcalloc(NN, sizeof *m.posf);
     m.fmask = mt_xcalloc((size_t)N, 1);
     m.dpos = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
     m.din_start = mt_xcalloc((size_t)N + 1, sizeof(int));
@@ -612,8 +626,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     for (int v = 0; v < N; v++) m.din_start[v + 1] += m.din_start[v];
     for (int l = 0; l < t->n_links; l++) m.din_list[m.din_start[t->links[l].dst] + fill[t->links[l].dst]++] = l;
     free(fill);
-    for (int v = 0; v < N; v++) m.omask[v] = (unsigned char)((1u << (t->out_start[v + 1] - t->out_start[v])) - 1);
-    for (int r = 1; r < N; r++) memcpy(m.omask + (size_t)r * N, m.omask, (size_t)N);
+  } else { /* skip_spent's order positions */
+    m.pos = mt_xcalloc(NN, sizeof(int));
+    memset(m.pos, 0xff, NN * sizeof(int));
   }
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
@@ -703,10 +718,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
     s->root[r] = r;
     m.in_tree[(size_t)r * m.W + (unsigned)r / 64] |= 1ull << (r % 64);
     if (m.ident) m.order[(size_t)r * N] = r;
-    m.pos[(size_t)r * N + r] = 0;
+    if (m.pos) m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
-    if (!m.ident) m.front[(size_t)r * N] = r;
-    if (m.omask) tree_added(&m, r, r);
+    if (!m.ident) m.front[(size_t)r * N] = m.dmask ? tree_added(&m, r, r) : r;
     m.fsize[r] = 1;
   }
   const long total = (long)N * (N - 1);
@@ -773,7 +787,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       if (m.newsat[r]) {
         int *f = m.front + (size_t)r * N, k = m.newsat[r] - 1;
         for (int i = k; i < m.fsize[r]; i++)
-          if (!(f[i] & MT_SAT)) f[k++] = f[i];
+          if (!(f[i] & MT_SAT)) {
+            if (m.dmask) m.posf[(size_t)r * N + (f[i] & MT_NODE)] = (uint16_t)k;
+            f[k++] = f[i];
+          }
         m.fsize[r] = k;
         m.newsat[r] = 0;
       }
@@ -790,27 +807,31 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
+        while (ptr[r] < m.fsize[r]) {                               /* parents in the order they were added */
           if (m.ident ? ptr[r] >= m.lim[r] : ptr[r] >= m.flim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
           }
-          int p = m.ident ? m.order[(size_t)r * N + ptr[r]] : f[ptr[r]], plen = 0, satd = 0;
-          if (m.aidx[p] < 0) { /* spent: a long run of them is jumped over */
-            if (++spent > m.na + 8) {
+          int p = m.ident ? m.order[(size_t)r * N + ptr[r]] : f[ptr[r]] & MT_NODE, plen = 0, satd = 0;
+          if (m.aidx[p] < 0) {                    /* spent: a long run of them is jumped over */
+            if (++spent > m.na + 8 && !m.dmask) { /* dmask: the front is cheap to walk */
               skip_spent(&m, r, &ptr[r]);
               spent = 0;
             } else
               ptr[r]++;
             continue;
           }
+          m.cur = ptr[r];
           int c = find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
             for (int i = 0; i < plen; i++) use_link(&m, path[i]);
             if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
-            m.pos[(size_t)r * N + c] = m.size[r];
-            if (!m.ident) f[m.fsize[r]] = c;
-            if (m.omask) tree_added(&m, r, c);
+            if (m.pos) m.pos[(size_t)r * N + c] = m.size[r];
+            if (m.dmask) {
+              m.posf[(size_t)r * N + c] = (uint16_t)m.fsize[r];
+              f[m.fsize[r]] = tree_added(&m, r, c);
+            } else if (!m.ident)
+              f[m.fsize[r]] = c;
             m.fsize[r]++;
             m.size[r]++;
             if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
@@ -855,7 +876,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.front);
   free(m.flim);
   free(m.newsat);
-  free(m.omask);
+  free(m.posf);
   free(m.fmask);
   free(m.dpos);
   free(m.din_start);
