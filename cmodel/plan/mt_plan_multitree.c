@@ -45,18 +45,18 @@ typedef struct {
                             also bit MT_MSHIFT + k = the node's k-th out link leads outside the tree */
   int *flim;          /* [r]: front entries added before this step (the possible parents) */
   int ident;          /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
-  int *newsat;        /* [r]: 1 + the first front index marked saturated in this step, or 0 */
+  int *newsat;        /* [r]: 1 + the first front index marked saturated since the front was compacted, or 0 */
+  int *nsat;          /* dmask: [r] front entries marked saturated since then (walked over until compacted) */
   /* direct networks of at most 8 links per node: the out-of-tree links in the front entries
    * (dmask), and per node bit k = its k-th out link is free in this step */
   int dmask;
   int cur; /* dmask: the front index of the parent tried */
   unsigned char *fmask;
-  uint16_t *posf;            /* dmask: [r*N + v] the index of v's front entry (valid if that entry is v) */
-  int *dpos;                 /* [link]: its position in its source's out list */
-  int *din_start, *din_list; /* [node]: its in links (CSR) */
-  int *cap;                  /* [link] capacity left in this step */
-  int *freecap;              /* [vertex] sum of cap over its out links (a quick "nothing left") */
-  int *alive, *aidx, na;     /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
+  int *dpos;             /* [link]: its position in its source's out list */
+  int *dnbr;             /* dmask: [v*8 + k] the far end of v's k-th out link */
+  int *cap;              /* [link] capacity left in this step */
+  int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
+  int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
   int tstep;
   int *gdead;       /* [switch] == tstep: no free link to any end node is reachable from it */
   int turn, *rdead; /* [switch] == turn: no end node outside this turn's tree is reachable */
@@ -510,22 +510,15 @@ static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen)
 #define MT_NODE 0xFFFF
 #define MT_MSHIFT 16
 
-/* dmask: node c joins tree r; returns its front entry (its out links that leave the tree)
- * and takes the links into c out of its in-neighbours' entries. */
-static int tree_added(mt_state *m, int r, int c) {
-  const mt_topo *t = m->t;
+/* dmask: node c joins tree r; its front entry (node id, its out links leading outside the
+ * tree). The bits are not cleared when a neighbour joins later (that was a cache miss per
+ * in-neighbour and join): a set bit is checked against the tree when it is used. */
+static int tree_added(const mt_state *m, int r, int c) {
   const uint64_t *tr = m->in_tree + (size_t)r * m->W;
-  int *f = m->front + (size_t)r * m->N;
-  const uint16_t *pf = m->posf + (size_t)r * m->N;
+  const int *nb = m->dnbr + (size_t)c * 8, deg = m->t->out_start[c + 1] - m->t->out_start[c];
   unsigned mk = 0;
-  for (int k = t->out_start[c]; k < t->out_start[c + 1]; k++) {
-    int d = t->links[t->out_list[k]].dst;
-    if (!(tr[d / 64] >> (d % 64) & 1)) mk |= 1u << (k - t->out_start[c]);
-  }
-  for (int k = m->din_start[c]; k < m->din_start[c + 1]; k++) {
-    int l = m->din_list[k], p = t->links[l].src, i = pf[p];
-    if ((tr[p / 64] >> (p % 64) & 1) && i < m->fsize[r] && (f[i] & MT_NODE) == p) f[i] &= ~(1 << (MT_MSHIFT + m->dpos[l]));
-  }
+  for (int k = 0; k < deg; k++)
+    if (!(tr[nb[k] / 64] >> (nb[k] % 64) & 1)) mk |= 1u << k;
   return c | (int)(mk << MT_MSHIFT);
 }
 
@@ -539,14 +532,28 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
-  if (m->dmask) { /* the loop below, a byte at a time: its first free link out of the tree */
-    unsigned om = (unsigned)m->front[(size_t)r * m->N + m->cur] >> MT_MSHIFT & 0xff, c = om & m->fmask[p];
-    if (c) {
-      int l = t->out_list[t->out_start[p] + __builtin_ctz(c)];
-      path[0] = l;
+  if (m->dmask) { /* the loop below over the entry's out-of-tree bits: a bit found stale
+                     (its node joined the tree since) is cleared for good */
+    int *fe = &m->front[(size_t)r * m->N + m->cur];
+    const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+    const int *nb = m->dnbr + (size_t)p * 8;
+    unsigned om = (unsigned)*fe >> MT_MSHIFT & 0xff;
+    for (unsigned c = om & m->fmask[p]; c; c &= c - 1) {
+      int k = __builtin_ctz(c);
+      if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) {
+        om &= ~(1u << k);
+        continue;
+      }
+      *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
+      path[0] = t->out_list[t->out_start[p] + k];
       *plen = 1;
-      return t->links[l].dst;
+      return nb[k];
     }
+    for (unsigned c = om & ~(unsigned)m->fmask[p]; c; c &= c - 1) { /* saturated: every neighbour in the tree */
+      int k = __builtin_ctz(c);
+      if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) om &= ~(1u << k);
+    }
+    *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
     *saturated = om == 0;
     return -1;
   }
@@ -609,23 +616,20 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
   m.flim = mt_xcalloc((size_t)N, sizeof(int));
   m.newsat = mt_xcalloc((size_t)N, sizeof(int));
+  m.nsat = mt_xcalloc((size_t)N, sizeof(int));
   int maxdeg = 0;
   for (int v = 0; v < t->n_vert; v++)
     if (t->out_start[v + 1] - t->out_start[v] > maxdeg) maxdeg = t->out_start[v + 1] - t->out_start[v];
   if (!t->n_sw && maxdeg <= 8) {
     m.dmask = 1;
-    m.posf = mt_xcalloc(NN, sizeof *m.posf);
     m.fmask = mt_xcalloc((size_t)N, 1);
     m.dpos = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
-    m.din_start = mt_xcalloc((size_t)N + 1, sizeof(int));
-    m.din_list = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
-    int *fill = mt_xcalloc((size_t)N, sizeof(int));
+    m.dnbr = mt_xcalloc((size_t)N * 8, sizeof(int));
     for (int v = 0; v < N; v++)
-      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) m.dpos[t->out_list[k]] = k - t->out_start[v];
-    for (int l = 0; l < t->n_links; l++) m.din_start[t->links[l].dst + 1]++;
-    for (int v = 0; v < N; v++) m.din_start[v + 1] += m.din_start[v];
-    for (int l = 0; l < t->n_links; l++) m.din_list[m.din_start[t->links[l].dst] + fill[t->links[l].dst]++] = l;
-    free(fill);
+      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+        m.dpos[t->out_list[k]] = k - t->out_start[v];
+        m.dnbr[(size_t)v * 8 + (size_t)(k - t->out_start[v])] = t->links[t->out_list[k]].dst;
+      }
   } else { /* skip_spent's order positions */
     m.pos = mt_xcalloc(NN, sizeof(int));
     memset(m.pos, 0xff, NN * sizeof(int));
@@ -782,17 +786,18 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           }
         }
     }
-    /* drop parents that can never add a node again, keeping the order */
+    /* drop parents that can never add a node again, keeping the order; with dmask only once
+     * they are a quarter of the entries moved (a marked entry is skipped in one read, and
+     * compacting at every step read each front entry again: 436 million on torus:64x64) */
     for (int r = 0; r < N; r++) {
-      if (m.newsat[r]) {
+      if (m.newsat[r] && (!m.dmask || 4 * m.nsat[r] >= m.fsize[r] - m.newsat[r] + 1)) {
         int *f = m.front + (size_t)r * N, k = m.newsat[r] - 1;
         for (int i = k; i < m.fsize[r]; i++)
           if (!(f[i] & MT_SAT)) {
-            if (m.dmask) m.posf[(size_t)r * N + (f[i] & MT_NODE)] = (uint16_t)k;
             f[k++] = f[i];
           }
         m.fsize[r] = k;
-        m.newsat[r] = 0;
+        m.newsat[r] = m.nsat[r] = 0;
       }
       m.lim[r] = m.size[r];
       m.flim[r] = m.fsize[r];
@@ -812,6 +817,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             ptr[r] = m.fsize[r];
             break;
           }
+          if (m.dmask && (f[ptr[r]] & MT_SAT)) { /* saturated in an earlier step, not yet dropped */
+            ptr[r]++;
+            continue;
+          }
           int p = m.ident ? m.order[(size_t)r * N + ptr[r]] : f[ptr[r]] & MT_NODE, plen = 0, satd = 0;
           if (m.aidx[p] < 0) {                    /* spent: a long run of them is jumped over */
             if (++spent > m.na + 8 && !m.dmask) { /* dmask: the front is cheap to walk */
@@ -828,7 +837,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
             if (m.pos) m.pos[(size_t)r * N + c] = m.size[r];
             if (m.dmask) {
-              m.posf[(size_t)r * N + c] = (uint16_t)m.fsize[r];
               f[m.fsize[r]] = tree_added(&m, r, c);
             } else if (!m.ident)
               f[m.fsize[r]] = c;
@@ -842,9 +850,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             progress_made = 1;
             break; /* one node per turn */
           }
-          if (satd) { /* dropped from the front at the next step */
+          if (satd) { /* dropped from the front at a later step */
             f[ptr[r]] |= MT_SAT;
-            if (!m.newsat[r]) m.newsat[r] = ptr[r] + 1;
+            m.nsat[r]++;
+            if (!m.newsat[r] || ptr[r] + 1 < m.newsat[r]) m.newsat[r] = ptr[r] + 1;
           }
           ptr[r]++;
           if (m.ecnt && m.ndirect == 0) { /* every switch a parent can send into is dead for
@@ -876,11 +885,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.front);
   free(m.flim);
   free(m.newsat);
-  free(m.posf);
+  free(m.nsat);
   free(m.fmask);
   free(m.dpos);
-  free(m.din_start);
-  free(m.din_list);
+  free(m.dnbr);
   free(m.lim);
   free(m.size);
   free(m.fsize);
