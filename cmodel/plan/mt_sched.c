@@ -183,8 +183,7 @@ static int node_L(const mt_sched *s, int tables_L, int n) {
  * and the ports of its first and last link. 16 bytes: steps, node ids and ports of end
  * nodes fit 16 bits (checked as the records are made). */
 typedef struct {
-  int32_t flow;
-  uint16_t step, peer;
+  uint16_t flow, step, peer;
   uint16_t port0, portl; /* sender's output port (first link), receiver's input port (last link) */
   uint8_t op, multihop;
 } xrec;
@@ -211,6 +210,22 @@ static int keyed_cmp(const void *a, const void *b) {
   const keyed *x = a, *y = b;
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
   return (x->idx > y->idx) - (x->idx < y->idx);
+}
+static int int_cmp(const void *a, const void *b) { return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b); }
+static void sort_ints(int *a, int n) { qsort(a, (size_t)n, sizeof *a, int_cmp); }
+
+/* The same order (a total one) by insertion for the few children of an entry. */
+static void sort_keyed(keyed *k, int n) {
+  if (n > 16) {
+    qsort(k, (size_t)n, sizeof *k, keyed_cmp);
+    return;
+  }
+  for (int i = 1; i < n; i++) {
+    keyed v = k[i];
+    int j = i;
+    for (; j > 0 && keyed_cmp(&k[j - 1], &v) > 0; j--) k[j] = k[j - 1];
+    k[j] = v;
+  }
 }
 static int entry_cmp(const void *a, const void *b) {
   const mt_entry *x = a, *y = b;
@@ -252,7 +267,7 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
  * over s->x (a node's transfers lie anywhere in it: reading them by index was two cache
  * misses per transfer, and the index lists by sender and receiver took 8 bytes per
  * transfer, 268 MB at 4096 nodes). Blocks hold about this many records. */
-#define MT_GEN_BLOCK_RECS ((size_t)8 << 20)
+#define MT_GEN_BLOCK_RECS ((size_t)12 << 20)
 
 struct mt_tables_gen {
   const mt_sched *s;
@@ -272,6 +287,7 @@ struct mt_tables_gen {
   int most; /* the most transfers one node sends or receives */
   /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
   int *rcnt, *rbeg, *rin, *gpar;
+  int *gcnt, *gbeg, *gfl; /* gather sends of the current node by flow, and its flows */
 };
 
 mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
@@ -313,6 +329,9 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
   g->rbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
   g->rin = mt_xcalloc((size_t)g->most + 1, sizeof(int));
   g->gpar = mt_xcalloc((size_t)F, sizeof(int));
+  g->gcnt = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->gbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->gfl = mt_xcalloc((size_t)g->most + 1, sizeof(int));
   for (int f = 0; f < F; f++) g->gpar[f] = -1;
   return g;
 }
@@ -336,6 +355,9 @@ void mt_tables_gen_free(mt_tables_gen *g) {
   free(g->rbeg);
   free(g->rin);
   free(g->gpar);
+  free(g->gcnt);
+  free(g->gbeg);
+  free(g->gfl);
   free(g);
 }
 
@@ -475,7 +497,7 @@ int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **out, int *count
       tmp[c].key = key2(x->step, x->peer);
       tmp[c].idx = rin[rbeg[f] - 1 + c];
     }
-    if (nt > 1) qsort(tmp, (size_t)nt, sizeof *tmp, keyed_cmp);
+    if (nt > 1) sort_keyed(tmp, nt);
     en->child = g->slot + nsl;
     en->nchild = nt;
     for (int c = 0; c < nt; c++) {
@@ -492,13 +514,29 @@ int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **out, int *count
     if (!en->has_parent && nt == 0) rc = mt_fail(e, "%s: root %d of flow %d receives no reduce contribution", s->algo, n, f);
   }
   /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
-  int ng = 0;
-  for (int k = 0; k < nout; k++) /* by (flow, step), then creation order */
+  /* by (flow, step), then creation order: flows by a counting sort (stable: creation order),
+   * the few sends of a flow by insertion (a qsort of a node's 4096 sends was the most
+   * expensive part of the tables of a 4096-node schedule) */
+  int ng = 0, nf = 0, *gcnt = g->gcnt, *gbeg = g->gbeg, *gfl = g->gfl;
+  for (int k = 0; k < nout; k++)
+    if (rout[k].op == MT_OP_GATHER && gcnt[rout[k].flow]++ == 0) gfl[nf++] = rout[k].flow;
+  if (nf > 64) { /* the flows present, ascending */
+    nf = 0;
+    for (int f = 0; f < g->F; f++)
+      if (gcnt[f]) gfl[nf++] = f;
+  } else
+    sort_ints(gfl, nf);
+  for (int i = 0; i < nf; i++) {
+    gbeg[gfl[i]] = ng;
+    ng += gcnt[gfl[i]];
+  }
+  for (int k = 0; k < nout; k++)
     if (rout[k].op == MT_OP_GATHER) {
-      tmp[ng].key = key2(rout[k].flow, rout[k].step);
-      tmp[ng++].idx = k;
+      keyed *d = &tmp[gbeg[rout[k].flow]++];
+      d->key = key2(rout[k].flow, rout[k].step);
+      d->idx = k;
     }
-  qsort(tmp, (size_t)ng, sizeof *tmp, keyed_cmp); /* local indices follow creation order */
+  for (int i = 0, at = 0; i < nf; at += gcnt[gfl[i]], gcnt[gfl[i]] = 0, i++) sort_keyed(tmp + at, gcnt[gfl[i]]);
   for (int k = 0; k < ng && rc == 0; k++) {
     const xrec *x = &rout[tmp[k].idx];
     if (k == 0 || tmp[k - 1].key != tmp[k].key) {
