@@ -614,15 +614,17 @@ int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e
     for (int i = 0; i < cnt; i++) {
       mt_entry *d = &tb->entries[tb->n_entries++];
       *d = en[i];
-      memcpy(tb->slots + tb->n_slots, en[i].child, (size_t)en[i].nchild * sizeof(mt_slot));
-      d->child = (mt_slot *)(uintptr_t)tb->n_slots; /* an offset until the slots stop moving */
+      if (en[i].nchild) memcpy(tb->slots + tb->n_slots, en[i].child, (size_t)en[i].nchild * sizeof(mt_slot));
+      /* 1 + an offset until the slots stop moving; a NOP's stays NULL */
+      d->child = en[i].child ? (mt_slot *)(uintptr_t)(tb->n_slots + 1) : NULL;
       tb->n_slots += en[i].nchild;
       if (en[i].nchild > tb->max_children) tb->max_children = en[i].nchild;
     }
     if (cnt > tb->max_entries) tb->max_entries = cnt;
   }
   mt_tables_gen_free(g);
-  for (int i = 0; i < tb->n_entries; i++) tb->entries[i].child = tb->slots + (uintptr_t)tb->entries[i].child;
+  for (int i = 0; i < tb->n_entries; i++)
+    if (tb->entries[i].child) tb->entries[i].child = tb->slots + ((uintptr_t)tb->entries[i].child - 1);
   if (rc) mt_tables_free(tb);
   return rc;
 }
