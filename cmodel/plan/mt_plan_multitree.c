@@ -50,7 +50,6 @@ typedef struct {
   /* direct networks of at most 8 links per node: the out-of-tree links in the front entries
    * (dmask), and per node bit k = its k-th out link is free in this step */
   int dmask;
-  int cur; /* dmask: the front index of the parent tried */
   unsigned char *fmask;
   int *dpos;             /* [link]: its position in its source's out list */
   int *dnbr;             /* dmask: [v*8 + k] the far end of v's k-th out link */
@@ -532,31 +531,6 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
-  if (m->dmask) { /* the loop below over the entry's out-of-tree bits: a bit found stale
-                     (its node joined the tree since) is cleared for good */
-    int *fe = &m->front[(size_t)r * m->N + m->cur];
-    const uint64_t *tr = m->in_tree + (size_t)r * m->W;
-    const int *nb = m->dnbr + (size_t)p * 8;
-    unsigned om = (unsigned)*fe >> MT_MSHIFT & 0xff;
-    for (unsigned c = om & m->fmask[p]; c; c &= c - 1) {
-      int k = __builtin_ctz(c);
-      if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) {
-        om &= ~(1u << k);
-        continue;
-      }
-      *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
-      path[0] = t->out_list[t->out_start[p] + k];
-      *plen = 1;
-      return nb[k];
-    }
-    for (unsigned c = om & ~(unsigned)m->fmask[p]; c; c &= c - 1) { /* saturated: every neighbour in the tree */
-      int k = __builtin_ctz(c);
-      if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) om &= ~(1u << k);
-    }
-    *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
-    *saturated = om == 0;
-    return -1;
-  }
   int all_in = 1;
   for (int k = t->out_start[p]; k < t->out_start[p + 1]; k++) {
     int l = t->out_list[k], c = t->links[l].dst;
@@ -569,6 +543,37 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
     }
   }
   *saturated = all_in;
+  return -1;
+}
+
+/* find_child on a direct network with dmask: the loop of find_child over the front entry's
+ * out-of-tree bits (front index cur); a bit found stale (its node joined the tree since) is
+ * cleared for good. */
+static int find_child_dmask(mt_state *m, int r, int cur, int p, int *path, int *plen, int *saturated) {
+  const mt_topo *t = m->t;
+  *saturated = 0;
+  if (m->freecap[p] == 0) return -1; /* no link left this step; saturation is decided another step */
+  int *fe = &m->front[(size_t)r * m->N + cur];
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  const int *nb = m->dnbr + (size_t)p * 8;
+  unsigned om = (unsigned)*fe >> MT_MSHIFT & 0xff;
+  for (unsigned c = om & m->fmask[p]; c; c &= c - 1) {
+    int k = __builtin_ctz(c);
+    if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) {
+      om &= ~(1u << k);
+      continue;
+    }
+    *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
+    path[0] = t->out_list[t->out_start[p] + k];
+    *plen = 1;
+    return nb[k];
+  }
+  for (unsigned c = om & ~(unsigned)m->fmask[p]; c; c &= c - 1) { /* saturated: every neighbour in the tree */
+    int k = __builtin_ctz(c);
+    if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) om &= ~(1u << k);
+  }
+  *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
+  *saturated = om == 0;
   return -1;
 }
 
@@ -836,8 +841,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
               ptr[r]++;
             continue;
           }
-          m.cur = ptr[r];
-          int c = find_child(&m, r, p, path, &plen, &satd);
+          int c = m.dmask ? find_child_dmask(&m, r, ptr[r], p, path, &plen, &satd) : find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
             for (int i = 0; i < plen; i++) use_link(&m, path[i]);
             if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
