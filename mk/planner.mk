@@ -10,9 +10,14 @@ t-planner-speed: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_plan_speed.sh $(BUILD)/multitree
 TEST_STEPS += t-planner-speed
 
+# Schedules at scale (issue #14 item 6): the 1024-node schedule written with --json and
+# torus:64x64 planned, this build and BENCH_PLANNER_REF's (built from git archive; empty: this
+# build only) in the same run; docs/bench.md "Schedules at scale".
+BENCH_PLANNER_REF ?= ade92ee
 .PHONY: bench-planner
 bench-planner: $(BUILD)/multitree
 	@scripts/bench_planner.sh $(BUILD)/multitree
+	@scripts/bench_sched_scale.sh $(BUILD)/multitree $(BENCH_PLANNER_REF)
 BENCH_STEPS += bench-planner
 
 # The paper's experiments (issue #5): long; results recorded in docs/results.md. Fig. 9a/9b

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # plan_identical.sh OLD NEW [DIR]: `plan --json` of two multitree binaries must be byte-
 # identical on switch networks (fat-trees, stars, the switched test files, BiGraph, DGX-2)
-# and on direct ones, for every algorithm that applies. Used to show that a faster
-# planner builds the same schedules (docs/planner.md, "Planning time"). Prints one line
-# per case and a summary; exit 1 on any difference.
+# and on direct ones (tori, meshes, ring, irregular files with up to 37 links a node), for
+# every algorithm that applies. Used to show that a faster planner builds the same
+# schedules (docs/planner.md, "Planning time"). Prints one line per case and a summary;
+# exit 1 on any difference.
 set -u
 OLD=$1 NEW=$2 DIR=${3:-$(mktemp -d)}
 mkdir -p "$DIR"
@@ -37,11 +38,25 @@ for seed in range(6):
         if tuple(sorted((a, b))) not in seen:
             seen.add(tuple(sorted((a, b)))); out.append("link %s %s %d" % (a, b, m))
     open("%s/rand%d.topo" % (sys.argv[1], seed), "w").write("nodes %d\nswitches %d\n%s\n" % (n, S, "\n".join(out)))
+# irregular direct networks (no switches): a random spanning tree plus cross links, in the
+# even ones half of them at node 0 (up to 37 links: MultiTree's general path for more than
+# 8 links per node), random multiplicities
+for seed in range(4):
+    rnd = random.Random(100 + seed)
+    n = rnd.choice([20, 50, 90, 130])
+    pairs = set(tuple(sorted((i, rnd.randrange(i)))) for i in range(1, n))
+    for _ in range(rnd.choice([n // 2, n, 3 * n])):
+        a, b = rnd.sample(range(n), 2)
+        if seed % 2 == 0 and rnd.random() < 0.5: a = 0
+        if a != b: pairs.add(tuple(sorted((a, b))))
+    L = ["link %d %d %d" % (a, b, rnd.choice([1, 1, 1, 2])) for a, b in sorted(pairs)]
+    open("%s/direct%d.topo" % (sys.argv[1], seed), "w").write("nodes %d\nswitches 0\n%s\n" % (n, "\n".join(L)))
 PY
 TOPOS=(fattree:2,4 fattree:2,5 fattree:2,6 fattree:2,7 fattree:2,8 fattree:4,3 fattree:8,2 fattree:3,3 fattree:4,4
   dgx2 bigraph:4x8 bigraph:2x6 "file:$D/star.topo" "file:$D/switched.topo" "file:$D/multilink.topo"
   "file:$DIR/star64.topo" "file:$DIR/star300.topo" "file:$DIR/leafspine.topo"
   "file:$DIR/rand0.topo" "file:$DIR/rand1.topo" "file:$DIR/rand2.topo" "file:$DIR/rand3.topo" "file:$DIR/rand4.topo" "file:$DIR/rand5.topo"
+  "file:$DIR/direct0.topo" "file:$DIR/direct1.topo" "file:$DIR/direct2.topo" "file:$DIR/direct3.topo"
   torus:4x4 torus:8x8 torus:3x5 torus:4x4x4 mesh:4x4 mesh:3x5 mesh:8x8 ring:7 torus:16x16)
 same=0 diff=0 refused=0
 for topo in "${TOPOS[@]}"; do

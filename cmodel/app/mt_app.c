@@ -146,7 +146,7 @@ int mt_app_plan_from_opts(const mt_app_opts *o, mt_topo *t, mt_sched *s, mt_tabl
     mt_topo_free(t);
     return 2;
   }
-  if (mt_sched_tables(s, o->local_ports, tb, &e)) {
+  if (tb && mt_sched_tables(s, o->local_ports, tb, &e)) {
     fprintf(stderr, "multitree: %s\n", e.msg);
     mt_sched_free(s);
     mt_topo_free(t);

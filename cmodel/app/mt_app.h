@@ -29,7 +29,8 @@ typedef struct {
 
 /* argv[2..]: options of subcommand argv[1]; -1 (message printed) on a bad option. */
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o);
-/* Plan from --topo/--algo/--bytes into s (topology into t) and derive the tables;
+/* Plan from --topo/--algo/--bytes into s (topology into t) and derive the tables (not
+ * when tb is NULL);
  * returns 0 or the exit status 2 (message printed). secs: planning time, may be NULL. */
 int mt_app_plan_from_opts(const mt_app_opts *o, mt_topo *t, mt_sched *s, mt_tables *tb, double *secs);
 /* --dtype: int32 (default) or fp32 into *dtype; 0, or 2 (message printed). */

@@ -35,16 +35,24 @@ int mt_plan_verify_search = 0;
 
 typedef struct {
   const mt_topo *t;
-  int N, W;              /* nodes; 64-bit words per tree in in_tree */
-  uint64_t *in_tree;     /* [r*W + v/64]: bit v%64 = node v is in tree r */
-  int *order;            /* [r*N + i]: nodes of tree r in the order added */
-  int *pos;              /* [r*N + v]: v's index in order of tree r, -1 outside */
-  int *lim;              /* [r]: order entries added before this step (the possible parents) */
-  int *size;             /* [r] */
-  int *front, *fsize;    /* [r*N + i]: candidate parents (indices into order), in order */
-  unsigned char *sat;    /* [r*N + i]: order[i] has every neighbour in tree r (direct networks) */
-  int ident;             /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
-  unsigned char *newsat; /* [r]: a parent of tree r became saturated in this step */
+  int N, W;           /* nodes; 64-bit words per tree in in_tree */
+  uint64_t *in_tree;  /* [r*W + v/64]: bit v%64 = node v is in tree r */
+  int *order;         /* [r*N + i]: nodes of tree r in the order added (switch networks) */
+  int *pos;           /* [r*N + v]: v's index in order of tree r, -1 outside */
+  int *lim;           /* [r]: order entries added before this step (the possible parents) */
+  int *size;          /* [r] */
+  int *front, *fsize; /* [r*N + i]: candidate parents in order: node id, MT_SAT marks a saturated one; with dmask
+                            also bit MT_MSHIFT + k = the node's k-th out link leads outside the tree */
+  int *flim;          /* [r]: front entries added before this step (the possible parents) */
+  int ident;          /* switch networks: no parent is ever dropped, front[r*N + i] = i (not stored) */
+  int *newsat;        /* [r]: 1 + the first front index marked saturated since the front was compacted, or 0 */
+  int *nsat;          /* dmask: [r] front entries marked saturated since then (walked over until compacted) */
+  /* direct networks of at most 8 links per node: the out-of-tree links in the front entries
+   * (dmask), and per node bit k = its k-th out link is free in this step */
+  int dmask;
+  unsigned char *fmask;
+  int *dpos;             /* [link]: its position in its source's out list */
+  int *dnbr;             /* dmask: [v*8 + k] the far end of v's k-th out link */
   int *cap;              /* [link] capacity left in this step */
   int *freecap;          /* [vertex] sum of cap over its out links (a quick "nothing left") */
   int *alive, *aidx, na; /* end nodes that can still send (any order); aidx[v]: v's index or -1 */
@@ -124,6 +132,7 @@ static void use_link(mt_state *m, int l) {
   } else
     m->freecap[src]--;
   if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lse[l][2] / 64] &= ~(1ull << (m->lse[l][2] % 64));
+  if (m->cap[l] == 0 && m->fmask) m->fmask[src] &= (unsigned char)~(1u << m->dpos[l]);
   if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0 && !(m->rcv[dst / 64] &= ~(1ull << (dst % 64))))
     m->rsum[dst / 4096] &= ~(1ull << (dst / 64 % 64));
 }
@@ -495,6 +504,23 @@ static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen)
   return c2;
 }
 
+/* Front entries are node ids; a saturated parent is marked until the next step drops it. */
+#define MT_SAT (1 << 30)
+#define MT_NODE 0xFFFF
+#define MT_MSHIFT 16
+
+/* dmask: node c joins tree r; its front entry (node id, its out links leading outside the
+ * tree). The bits are not cleared when a neighbour joins later (that was a cache miss per
+ * in-neighbour and join): a set bit is checked against the tree when it is used. */
+static int tree_added(const mt_state *m, int r, int c) {
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  const int *nb = m->dnbr + (size_t)c * 8, deg = m->t->out_start[c + 1] - m->t->out_start[c];
+  unsigned mk = 0;
+  for (int k = 0; k < deg; k++)
+    if (!(tr[nb[k] / 64] >> (nb[k] % 64) & 1)) mk |= 1u << k;
+  return c | (int)(mk << MT_MSHIFT);
+}
+
 /* Find a child for parent p of tree r. Returns the child, or -1; fills path (links).
  * *saturated: p has every neighbour in the tree (direct networks; never set on switch
  * networks, where reachability depends on the capacity left). */
@@ -520,12 +546,43 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   return -1;
 }
 
+/* find_child on a direct network with dmask: the loop of find_child over the front entry's
+ * out-of-tree bits (front index cur); a bit found stale (its node joined the tree since) is
+ * cleared for good. */
+static int find_child_dmask(mt_state *m, int r, int cur, int p, int *path, int *plen, int *saturated) {
+  const mt_topo *t = m->t;
+  *saturated = 0;
+  if (m->freecap[p] == 0) return -1; /* no link left this step; saturation is decided another step */
+  int *fe = &m->front[(size_t)r * m->N + cur];
+  const uint64_t *tr = m->in_tree + (size_t)r * m->W;
+  const int *nb = m->dnbr + (size_t)p * 8;
+  unsigned om = (unsigned)*fe >> MT_MSHIFT & 0xff;
+  for (unsigned c = om & m->fmask[p]; c; c &= c - 1) {
+    int k = __builtin_ctz(c);
+    if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) {
+      om &= ~(1u << k);
+      continue;
+    }
+    *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
+    path[0] = t->out_list[t->out_start[p] + k];
+    *plen = 1;
+    return nb[k];
+  }
+  for (unsigned c = om & ~(unsigned)m->fmask[p]; c; c &= c - 1) { /* saturated: every neighbour in the tree */
+    int k = __builtin_ctz(c);
+    if (tr[nb[k] / 64] >> (nb[k] % 64) & 1) om &= ~(1u << k);
+  }
+  *fe = (*fe & ~(0xff << MT_MSHIFT)) | (int)(om << MT_MSHIFT);
+  *saturated = om == 0;
+  return -1;
+}
+
 /* Tree r's turn skipped spent parents up to front index *ptr: move *ptr to the first
  * front entry at or after it whose node still has capacity (or to the end). Costs the
  * number of such nodes, not the length of the front. */
 static void skip_spent(const mt_state *m, int r, int *ptr) {
   const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
-  int from = m->ident ? *ptr : f[*ptr], best = m->lim[r];
+  int from = m->ident ? *ptr : pos[f[*ptr] & MT_NODE], best = m->lim[r];
   for (int i = 0; i < m->na; i++) {
     int oi = pos[m->alive[i]];
     if (oi >= from && oi < best) best = oi;
@@ -537,7 +594,7 @@ static void skip_spent(const mt_state *m, int r, int *ptr) {
   int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
   while (lo < hi) {
     int mid = lo + (hi - lo) / 2;
-    if (f[mid] < best) lo = mid + 1;
+    if (pos[f[mid] & MT_NODE] < best) lo = mid + 1;
     else hi = mid;
   }
   *ptr = lo;
@@ -559,13 +616,29 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.W = (N + 63) / 64;
   size_t NN = (size_t)N * (size_t)N;
   m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
-  m.order = mt_xcalloc(NN, sizeof(int));
-  m.pos = mt_xcalloc(NN, sizeof(int));
-  memset(m.pos, 0xff, NN * sizeof(int));
   m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
+  m.order = m.ident ? mt_xcalloc(NN, sizeof(int)) : NULL;
   m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
-  m.sat = m.ident ? NULL : mt_xcalloc(NN, 1);
-  m.newsat = mt_xcalloc((size_t)N, 1);
+  m.flim = mt_xcalloc((size_t)N, sizeof(int));
+  m.newsat = mt_xcalloc((size_t)N, sizeof(int));
+  m.nsat = mt_xcalloc((size_t)N, sizeof(int));
+  int maxdeg = 0;
+  for (int v = 0; v < t->n_vert; v++)
+    if (t->out_start[v + 1] - t->out_start[v] > maxdeg) maxdeg = t->out_start[v + 1] - t->out_start[v];
+  if (!t->n_sw && maxdeg <= 8) {
+    m.dmask = 1;
+    m.fmask = mt_xcalloc((size_t)N, 1);
+    m.dpos = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
+    m.dnbr = mt_xcalloc((size_t)N * 8, sizeof(int));
+    for (int v = 0; v < N; v++)
+      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+        m.dpos[t->out_list[k]] = k - t->out_start[v];
+        m.dnbr[(size_t)v * 8 + (size_t)(k - t->out_start[v])] = t->links[t->out_list[k]].dst;
+      }
+  } else { /* skip_spent's order positions */
+    m.pos = mt_xcalloc(NN, sizeof(int));
+    memset(m.pos, 0xff, NN * sizeof(int));
+  }
   m.lim = mt_xcalloc((size_t)N, sizeof(int));
   m.size = mt_xcalloc((size_t)N, sizeof(int));
   m.fsize = mt_xcalloc((size_t)N, sizeof(int));
@@ -653,10 +726,10 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   for (int r = 0; r < N; r++) {
     s->root[r] = r;
     m.in_tree[(size_t)r * m.W + (unsigned)r / 64] |= 1ull << (r % 64);
-    m.order[(size_t)r * N] = r;
-    m.pos[(size_t)r * N + r] = 0;
+    if (m.ident) m.order[(size_t)r * N] = r;
+    if (m.pos) m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
-    if (!m.ident) m.front[(size_t)r * N] = 0;
+    if (!m.ident) m.front[(size_t)r * N] = m.dmask ? tree_added(&m, r, r) : r;
     m.fsize[r] = 1;
   }
   const long total = (long)N * (N - 1);
@@ -689,6 +762,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         }
       }
     }
+    if (m.fmask)
+      for (int v = 0; v < N; v++) {
+        unsigned b = 0;
+        for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) b |= (t->links[t->out_list[k]].mult > 0 ? 1u : 0u) << (k - t->out_start[v]);
+        m.fmask[v] = (unsigned char)b;
+      }
     m.na = 0;
     for (int v = 0; v < N; v++) {
       m.aidx[v] = m.freecap[v] > 0 ? m.na : -1;
@@ -712,16 +791,21 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           }
         }
     }
-    /* drop parents that can never add a node again, keeping the order */
+    /* drop parents that can never add a node again, keeping the order; with dmask only once
+     * they are a quarter of the entries moved (a marked entry is skipped in one read, and
+     * compacting at every step read each front entry again: 436 million on torus:64x64) */
     for (int r = 0; r < N; r++) {
-      if (m.newsat[r]) {
-        int *f = m.front + (size_t)r * N, k = 0;
-        for (int i = 0; i < m.fsize[r]; i++)
-          if (!m.sat[(size_t)r * N + f[i]]) f[k++] = f[i];
+      if (m.newsat[r] && (!m.dmask || 4 * m.nsat[r] >= m.fsize[r] - m.newsat[r] + 1)) {
+        int *f = m.front + (size_t)r * N, k = m.newsat[r] - 1;
+        for (int i = k; i < m.fsize[r]; i++)
+          if (!(f[i] & MT_SAT)) {
+            f[k++] = f[i];
+          }
         m.fsize[r] = k;
-        m.newsat[r] = 0;
+        m.newsat[r] = m.nsat[r] = 0;
       }
       m.lim[r] = m.size[r];
+      m.flim[r] = m.fsize[r];
       ptr[r] = 0;
     }
     long added = 0;
@@ -733,28 +817,39 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        while (ptr[r] < m.fsize[r]) { /* parents in the order they were added */
-          int oi = m.ident ? ptr[r] : f[ptr[r]];
-          if (oi >= m.lim[r]) { /* added in this step: not a parent yet */
+        if (m.dmask && r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
+          const char *nf = (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]), *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
+          __builtin_prefetch(nf);
+          __builtin_prefetch(nf + 64);
+          for (int w = 0; w < m.W * 8; w += 64) __builtin_prefetch(nt + w);
+        }
+        while (ptr[r] < m.fsize[r]) {                               /* parents in the order they were added */
+          if (m.ident ? ptr[r] >= m.lim[r] : ptr[r] >= m.flim[r]) { /* added in this step: not a parent yet */
             ptr[r] = m.fsize[r];
             break;
           }
-          int p = m.order[(size_t)r * N + oi], plen = 0, satd = 0;
-          if (m.aidx[p] < 0) { /* spent: a long run of them is jumped over */
-            if (++spent > m.na + 8) {
+          if (m.dmask && (f[ptr[r]] & MT_SAT)) { /* saturated in an earlier step, not yet dropped */
+            ptr[r]++;
+            continue;
+          }
+          int p = m.ident ? m.order[(size_t)r * N + ptr[r]] : f[ptr[r]] & MT_NODE, plen = 0, satd = 0;
+          if (m.aidx[p] < 0) {                    /* spent: a long run of them is jumped over */
+            if (++spent > m.na + 8 && !m.dmask) { /* dmask: the front is cheap to walk */
               skip_spent(&m, r, &ptr[r]);
               spent = 0;
             } else
               ptr[r]++;
             continue;
           }
-          int c = find_child(&m, r, p, path, &plen, &satd);
+          int c = m.dmask ? find_child_dmask(&m, r, ptr[r], p, path, &plen, &satd) : find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
             for (int i = 0; i < plen; i++) use_link(&m, path[i]);
-            size_t at = (size_t)r * N + m.size[r];
-            m.order[at] = c;
-            m.pos[(size_t)r * N + c] = m.size[r];
-            if (!m.ident) f[m.fsize[r]] = m.size[r];
+            if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
+            if (m.pos) m.pos[(size_t)r * N + c] = m.size[r];
+            if (m.dmask) {
+              f[m.fsize[r]] = tree_added(&m, r, c);
+            } else if (!m.ident)
+              f[m.fsize[r]] = c;
             m.fsize[r]++;
             m.size[r]++;
             if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
@@ -765,7 +860,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             progress_made = 1;
             break; /* one node per turn */
           }
-          if (satd) m.sat[(size_t)r * N + oi] = m.newsat[r] = 1;
+          if (satd) { /* dropped from the front at a later step */
+            f[ptr[r]] |= MT_SAT;
+            m.nsat[r]++;
+            if (!m.newsat[r] || ptr[r] + 1 < m.newsat[r]) m.newsat[r] = ptr[r] + 1;
+          }
           ptr[r]++;
           if (m.ecnt && m.ndirect == 0) { /* every switch a parent can send into is dead for
                                              this tree: its turns are over for this step */
@@ -794,8 +893,12 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.order);
   free(m.pos);
   free(m.front);
-  free(m.sat);
+  free(m.flim);
   free(m.newsat);
+  free(m.nsat);
+  free(m.fmask);
+  free(m.dpos);
+  free(m.dnbr);
   free(m.lim);
   free(m.size);
   free(m.fsize);

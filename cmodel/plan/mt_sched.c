@@ -179,40 +179,17 @@ static int node_L(const mt_sched *s, int tables_L, int n) {
   return p > 0 ? p : 1;
 }
 
-/* A transfer as one node's table sees it, copied once from s->x so that the passes over a
- * node's transfers stay in cache: its index, flow, step, the other end, its op and routing,
- * and the ports of its first and last link. */
+/* A transfer as one node's table sees it: flow, step, the other end, its op and routing,
+ * and the ports of its first and last link. 16 bytes: steps, node ids and ports of end
+ * nodes fit 16 bits (checked as the records are made). */
 typedef struct {
-  int idx, flow, step, peer;
-  int port0, portl; /* sender's output port (first link), receiver's input port (last link) */
+  uint16_t flow, step, peer;
+  uint16_t port0, portl; /* sender's output port (first link), receiver's input port (last link) */
   uint8_t op, multihop;
 } xrec;
 
-static void xrec_of(const mt_sched *s, int i, int send, xrec *r) {
-  const mt_topo *t = s->topo;
-  const mt_xfer *x = &s->x[i];
-  r->idx = i;
-  r->flow = x->flow;
-  r->step = x->step;
-  r->peer = send ? x->dst : x->src;
-  r->op = x->op;
-  r->multihop = x->multihop;
-  r->port0 = t->links[MT_XLINK(s, x, 0)].src_port;
-  r->portl = t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
-}
-
-/* Ask for the transfers a node's table reads a few iterations ahead (they lie anywhere in
- * s->x and s->path): list[k + 16]'s transfer, and list[k + 8]'s path. */
-static inline void prefetch_xfer(const mt_sched *s, const int *list, int k, int end) {
-  if (k + 16 < end) __builtin_prefetch(&s->x[list[k + 16]]);
-  if (k + 8 < end) {
-    const mt_xfer *x = &s->x[list[k + 8]];
-    if (x->path_len > 1) __builtin_prefetch(&s->path[x->path_off]);
-  }
-}
-
-/* The slot describing transfer r as seen from the sender (send = 1: its peer is the
- * receiver) or from the receiver (its peer is the sender). */
+/* The slot describing transfer r as seen from the sender (its peer is the receiver) or
+ * from the receiver (its peer is the sender). */
 static mt_slot make_slot(const xrec *r, int L_recv) {
   mt_slot sl;
   sl.node = r->peer;
@@ -233,6 +210,22 @@ static int keyed_cmp(const void *a, const void *b) {
   const keyed *x = a, *y = b;
   if (x->key != y->key) return x->key < y->key ? -1 : 1;
   return (x->idx > y->idx) - (x->idx < y->idx);
+}
+static int int_cmp(const void *a, const void *b) { return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b); }
+static void sort_ints(int *a, int n) { qsort(a, (size_t)n, sizeof *a, int_cmp); }
+
+/* The same order (a total one) by insertion for the few children of an entry. */
+static void sort_keyed(keyed *k, int n) {
+  if (n > 16) {
+    qsort(k, (size_t)n, sizeof *k, keyed_cmp);
+    return;
+  }
+  for (int i = 1; i < n; i++) {
+    keyed v = k[i];
+    int j = i;
+    for (; j > 0 && keyed_cmp(&k[j - 1], &v) > 0; j--) k[j] = k[j - 1];
+    k[j] = v;
+  }
 }
 static int entry_cmp(const void *a, const void *b) {
   const mt_entry *x = a, *y = b;
@@ -270,224 +263,368 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
     }
 }
 
-int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e) {
+/* Records of the transfers of a block of consecutive nodes, filled by one sequential pass
+ * over s->x (a node's transfers lie anywhere in it: reading them by index was two cache
+ * misses per transfer, and the index lists by sender and receiver took 8 bytes per
+ * transfer, 268 MB at 4096 nodes). Blocks hold about this many records. */
+#define MT_GEN_BLOCK_RECS ((size_t)12 << 20)
+
+struct mt_tables_gen {
+  const mt_sched *s;
+  int local_ports, N, F;
+  int *nout, *nin; /* [N]: transfers node n sends, receives */
+  int b0, b1;      /* the block held: nodes b0..b1-1 */
+  size_t *boff;    /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
+  xrec *rec;       /* the block's records */
+  size_t caprec;
+  int *rs, *rl;            /* roots by node (CSR) */
+  uint64_t *stepmax;       /* largest chunk per step, for the NOP lockstep estimate */
+  int *busy, *cnt, scap;   /* per-node scratch */
+  mt_entry *scratch, *ent; /* ent: the current node's entries */
+  mt_slot *slot;           /* the current node's slots */
+  size_t capent, capslot;
+  keyed *tmp;
+  int most; /* the most transfers one node sends or receives */
+  /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
+  int *rcnt, *rbeg, *rin, *gpar;
+  int *gcnt, *gbeg, *gfl; /* gather sends of the current node by flow, and its flows */
+};
+
+mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
+  mt_tables_gen *g = mt_xcalloc(1, sizeof *g);
   const int N = s->n_nodes, F = s->n_flows;
-  memset(tb, 0, sizeof *tb);
-  tb->n_nodes = N;
-  tb->steps = s->steps;
-  tb->n_flows = F;
-  tb->local_ports = local_ports;
-  /* transfers by sender and by receiver (CSR, creation order) */
-  int *os = mt_xcalloc((size_t)N + 1, sizeof(int)), *is = mt_xcalloc((size_t)N + 1, sizeof(int));
+  g->s = s;
+  g->local_ports = local_ports;
+  g->N = N;
+  g->F = F;
+  g->nout = mt_xcalloc((size_t)N + 1, sizeof(int));
+  g->nin = mt_xcalloc((size_t)N + 1, sizeof(int));
   for (int i = 0; i < s->nx; i++) {
-    os[s->x[i].src + 1]++;
-    is[s->x[i].dst + 1]++;
+    g->nout[s->x[i].src]++;
+    g->nin[s->x[i].dst]++;
   }
+  g->most = 1;
   for (int n = 0; n < N; n++) {
-    os[n + 1] += os[n];
-    is[n + 1] += is[n];
+    if (g->nout[n] > g->most) g->most = g->nout[n];
+    if (g->nin[n] > g->most) g->most = g->nin[n];
   }
-  int *ol = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *il = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
-  int *fo = mt_xcalloc((size_t)N, sizeof(int)), *fi = mt_xcalloc((size_t)N, sizeof(int));
+  g->b0 = g->b1 = 0;
+  g->boff = mt_xcalloc((size_t)N + 2, sizeof(size_t));
+  int *rf = mt_xcalloc((size_t)N, sizeof(int));
+  g->rs = mt_xcalloc((size_t)N + 1, sizeof(int));
+  g->rl = mt_xcalloc((size_t)F + 1, sizeof(int));
+  for (int f = 0; f < F; f++) g->rs[s->root[f] + 1]++;
+  for (int n = 0; n < N; n++) g->rs[n + 1] += g->rs[n];
+  for (int f = 0; f < F; f++) g->rl[g->rs[s->root[f]] + rf[s->root[f]]++] = f;
+  free(rf);
+  g->stepmax = mt_xcalloc((size_t)s->steps + 2, sizeof(uint64_t));
   for (int i = 0; i < s->nx; i++) {
-    ol[os[s->x[i].src] + fo[s->x[i].src]++] = i;
-    il[is[s->x[i].dst] + fi[s->x[i].dst]++] = i;
+    uint64_t z = s->chunk[s->x[i].flow].size;
+    if (z > g->stepmax[s->x[i].step]) g->stepmax[s->x[i].step] = z;
+  }
+  g->busy = mt_xcalloc((size_t)s->steps + 2, sizeof(int));
+  g->cnt = mt_xcalloc((size_t)s->steps + 3, sizeof(int));
+  g->tmp = mt_xcalloc((size_t)g->most, sizeof *g->tmp);
+  g->rcnt = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->rbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->rin = mt_xcalloc((size_t)g->most + 1, sizeof(int));
+  g->gpar = mt_xcalloc((size_t)F, sizeof(int));
+  g->gcnt = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->gbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
+  g->gfl = mt_xcalloc((size_t)g->most + 1, sizeof(int));
+  for (int f = 0; f < F; f++) g->gpar[f] = -1;
+  return g;
+}
+
+void mt_tables_gen_free(mt_tables_gen *g) {
+  if (!g) return;
+  free(g->nout);
+  free(g->nin);
+  free(g->boff);
+  free(g->rec);
+  free(g->rs);
+  free(g->rl);
+  free(g->stepmax);
+  free(g->busy);
+  free(g->cnt);
+  free(g->scratch);
+  free(g->ent);
+  free(g->slot);
+  free(g->tmp);
+  free(g->rcnt);
+  free(g->rbeg);
+  free(g->rin);
+  free(g->gpar);
+  free(g->gcnt);
+  free(g->gbeg);
+  free(g->gfl);
+  free(g);
+}
+
+static int xrec_of(const mt_sched *s, const mt_xfer *x, int send, xrec *r) {
+  const mt_topo *t = s->topo;
+  int p0 = t->links[MT_XLINK(s, x, 0)].src_port, pl = t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
+  r->flow = x->flow;
+  r->step = (uint16_t)x->step;
+  r->peer = (uint16_t)(send ? x->dst : x->src);
+  r->op = x->op;
+  r->multihop = x->multihop;
+  r->port0 = (uint16_t)p0;
+  r->portl = (uint16_t)pl;
+  return p0 > 0xFFFF || pl > 0xFFFF;
+}
+
+/* Holds the records of the block of nodes that starts at n. */
+static int load_block(mt_tables_gen *g, int n, mt_err *e) {
+  const mt_sched *s = g->s;
+  size_t tot = 0;
+  int b1 = n;
+  while (b1 < g->N && (b1 == n || tot + (size_t)g->nout[b1] + (size_t)g->nin[b1] <= MT_GEN_BLOCK_RECS)) {
+    g->boff[b1 - n] = tot;
+    tot += (size_t)g->nout[b1] + (size_t)g->nin[b1];
+    b1++;
+  }
+  g->boff[b1 - n] = tot;
+  if (tot > g->caprec) {
+    free(g->rec);
+    g->caprec = tot;
+    g->rec = mt_xcalloc(tot, sizeof *g->rec);
+  }
+  g->b0 = n;
+  g->b1 = b1;
+  size_t *fo = mt_xcalloc((size_t)(b1 - n) + 1, sizeof(size_t)), *fi = mt_xcalloc((size_t)(b1 - n) + 1, sizeof(size_t));
+  for (int k = 0; k < b1 - n; k++) {
+    fo[k] = g->boff[k];
+    fi[k] = g->boff[k] + (size_t)g->nout[n + k];
+  }
+  int big = 0;
+  for (int i = 0; i < s->nx; i++) { /* creation order */
+    const mt_xfer *x = &s->x[i];
+    if (x->src >= n && x->src < b1) big |= xrec_of(s, x, 1, &g->rec[fo[x->src - n]++]);
+    if (x->dst >= n && x->dst < b1) big |= xrec_of(s, x, 0, &g->rec[fi[x->dst - n]++]);
   }
   free(fo);
   free(fi);
-  /* roots by node */
-  int *rs = mt_xcalloc((size_t)N + 1, sizeof(int)), *rl = mt_xcalloc((size_t)F + 1, sizeof(int)), *rf = mt_xcalloc((size_t)N, sizeof(int));
-  for (int f = 0; f < F; f++) rs[s->root[f] + 1]++;
-  for (int n = 0; n < N; n++) rs[n + 1] += rs[n];
-  for (int f = 0; f < F; f++) rl[rs[s->root[f]] + rf[s->root[f]]++] = f;
-  free(rf);
-  /* largest chunk per step, for the NOP lockstep estimate */
-  uint64_t *stepmax = mt_xcalloc((size_t)s->steps + 2, sizeof(uint64_t));
-  for (int i = 0; i < s->nx; i++) {
-    uint64_t z = s->chunk[s->x[i].flow].size;
-    if (z > stepmax[s->x[i].step]) stepmax[s->x[i].step] = z;
+  if (big) return mt_fail(e, "%s: a port number above 65535 (the tables' 16-bit port fields)", s->algo);
+  return 0;
+}
+
+int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **out, int *count, mt_err *e) {
+  const mt_sched *s = g->s;
+  const int local_ports = g->local_ports;
+  if ((n < g->b0 || n >= g->b1) && load_block(g, n, e)) return -1;
+  int L = node_L(s, local_ports, n);
+  const int nout = g->nout[n], nin = g->nin[n];
+  const xrec *rout = g->rec + g->boff[n - g->b0], *rin_ = rout + nout;
+  /* at most: one entry per transfer sent, one per flow rooted here, one NOP per step;
+   * slots: a reduce entry's children are the node's reduce transfers of its flow */
+  size_t need = (size_t)nout + (size_t)(g->rs[n + 1] - g->rs[n]) + (size_t)s->steps + 1;
+  if (need > g->capent) {
+    free(g->ent);
+    g->capent = need > 2 * g->capent ? need : 2 * g->capent;
+    g->ent = mt_xcalloc(g->capent, sizeof *g->ent);
   }
-  /* entries grow per node (slots never move: entries point into them) */
-  size_t cap_e = (size_t)s->nx + (size_t)F + 1024;
-  tb->entries = mt_xcalloc(cap_e, sizeof(mt_entry));
-  tb->slots = mt_xcalloc((size_t)2 * s->nx + 1, sizeof(mt_slot));
-  tb->start = mt_xcalloc((size_t)N, sizeof(int));
-  tb->count = mt_xcalloc((size_t)N, sizeof(int));
-  int *busy = mt_xcalloc((size_t)s->steps + 2, sizeof(int));
-  int *cnt = mt_xcalloc((size_t)s->steps + 3, sizeof(int)), scap = 0;
-  mt_entry *scratch = NULL;
-  int most = 1; /* the most transfers one node sends or receives */
-  for (int n = 0; n < N; n++) {
-    if (os[n + 1] - os[n] > most) most = os[n + 1] - os[n];
-    if (is[n + 1] - is[n] > most) most = is[n + 1] - is[n];
+  int *rcnt = g->rcnt, *rbeg = g->rbeg, *rin = g->rin, *gpar = g->gpar;
+  keyed *tmp = g->tmp;
+  mt_entry *ent = g->ent;
+  int ne = 0, rc = 0;
+  size_t nsl = 0;
+  /* bucket incoming transfers by flow (rin: indices into rin_) */
+  for (int k = 0; k < nin; k++) {
+    const xrec *x = &rin_[k];
+    if (x->op == MT_OP_REDUCE) rcnt[x->flow]++;
+    else if (gpar[x->flow] < 0) gpar[x->flow] = k;
+    else {
+      rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow);
+      break;
+    }
   }
-  keyed *tmp = mt_xcalloc((size_t)most, sizeof *tmp);
-  xrec *rin_ = mt_xcalloc((size_t)most, sizeof *rin_), *rout = mt_xcalloc((size_t)most, sizeof *rout);
-  /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
-  int *rcnt = mt_xcalloc((size_t)F + 1, sizeof(int)), *rbeg = mt_xcalloc((size_t)F + 1, sizeof(int));
-  int *rin = mt_xcalloc((size_t)most + 1, sizeof(int)), *gpar = mt_xcalloc((size_t)F, sizeof(int));
-  for (int f = 0; f < F; f++) gpar[f] = -1;
-  int rc = 0;
-  for (int n = 0; n < N && rc == 0; n++) {
-    int L = node_L(s, local_ports, n);
-    /* at most: one entry per transfer sent, one per flow rooted here, one NOP per step */
-    size_t need = (size_t)tb->n_entries + (size_t)(os[n + 1] - os[n]) + (size_t)(rs[n + 1] - rs[n]) + (size_t)s->steps + 1;
-    if (need > cap_e) {
-      while (need > cap_e) cap_e *= 2;
-      tb->entries = mt_xrealloc(tb->entries, cap_e * sizeof(mt_entry));
-    }
-    tb->start[n] = tb->n_entries;
-    int first = tb->n_entries;
-    const int nin = is[n + 1] - is[n], nout = os[n + 1] - os[n];
-    for (int k = 0; k < nin; k++) {
-      prefetch_xfer(s, il, is[n] + k, is[n + 1]);
-      xrec_of(s, il[is[n] + k], 0, &rin_[k]);
-    }
-    for (int k = 0; k < nout; k++) {
-      prefetch_xfer(s, ol, os[n] + k, os[n + 1]);
-      xrec_of(s, ol[os[n] + k], 1, &rout[k]);
-    }
-    /* bucket incoming transfers by flow (rin: indices into rin_) */
-    for (int k = 0; k < nin; k++) {
-      const xrec *x = &rin_[k];
-      if (x->op == MT_OP_REDUCE) rcnt[x->flow]++;
-      else if (gpar[x->flow] < 0) gpar[x->flow] = k;
-      else {
-        rc = mt_fail(e, "%s: node %d receives the gather of flow %d twice", s->algo, n, x->flow);
-        break;
-      }
-    }
-    {
-      int at = 0;
-      for (int k = 0; k < nin; k++) {
-        int f = rin_[k].flow;
-        if (rin_[k].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) {
-          rbeg[f] = at + 1;
-          at += rcnt[f];
-        }
-      }
-    }
-    for (int k = 0; k < nin; k++)
-      if (rin_[k].op == MT_OP_REDUCE) {
-        int f = rin_[k].flow;
-        rin[rbeg[f] - 1 + --rcnt[f]] = k;
-      }
-    /* rcnt is back to 0; restore counts while emitting */
-    for (int k = 0; k < nin; k++)
-      if (rin_[k].op == MT_OP_REDUCE) rcnt[rin_[k].flow]++;
-    /* reduce entries: one per reduce transfer sent by n, plus one per flow rooted at n */
-    for (int k = 0; k < nout; k++) {
-      const xrec *x = &rout[k];
-      if (x->op != MT_OP_REDUCE) continue;
-      mt_entry *en = &tb->entries[tb->n_entries++];
-      en->op = MT_OP_REDUCE;
-      en->flow = x->flow;
-      en->step = x->step;
-      en->has_parent = 1;
-      en->parent = make_slot(x, node_L(s, local_ports, x->peer));
-      en->addr = s->chunk[x->flow].addr;
-      en->size = s->chunk[x->flow].size;
-    }
-    for (int r = rs[n]; r < rs[n + 1]; r++) {
-      mt_entry *en = &tb->entries[tb->n_entries++];
-      en->op = MT_OP_REDUCE;
-      en->flow = rl[r];
-      en->step = 0;
-      en->has_parent = 0;
-      en->addr = s->chunk[rl[r]].addr;
-      en->size = s->chunk[rl[r]].size;
-    }
-    for (int i = first; i < tb->n_entries && rc == 0; i++) {
-      mt_entry *en = &tb->entries[i];
-      int f = en->flow, nt = rcnt[f];
-      for (int c = 0; c < nt; c++) { /* reduce children: by the step they send in, then by node id */
-        const xrec *x = &rin_[rin[rbeg[f] - 1 + c]];
-        tmp[c].key = key2(x->step, x->peer);
-        tmp[c].idx = rin[rbeg[f] - 1 + c];
-      }
-      if (nt > 1) qsort(tmp, (size_t)nt, sizeof *tmp, keyed_cmp);
-      en->child = tb->slots + tb->n_slots;
-      en->nchild = nt;
-      for (int c = 0; c < nt; c++) {
-        const xrec *x = &rin_[tmp[c].idx];
-        tb->slots[tb->n_slots++] = make_slot(x, L);
-        /* root: the step after the last child sends, so that the root reduce entry, which
-         * waits for every contribution, never holds up a send of that step in the NI's
-         * in-order issue (docs/formats.md) */
-        if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
-        if (en->has_parent && x->step >= en->step)
-          rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d",
-                       s->algo, n, f, en->step, x->peer, x->step);
-      }
-      if (!en->has_parent && nt == 0) rc = mt_fail(e, "%s: root %d of flow %d receives no reduce contribution", s->algo, n, f);
-    }
-    /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
-    int ng = 0;
-    for (int k = 0; k < nout; k++) /* by (flow, step), then creation order */
-      if (rout[k].op == MT_OP_GATHER) {
-        tmp[ng].key = key2(rout[k].flow, rout[k].step);
-        tmp[ng++].idx = k;
-      }
-    qsort(tmp, (size_t)ng, sizeof *tmp, keyed_cmp); /* local indices follow creation order */
-    for (int k = 0; k < ng && rc == 0; k++) {
-      const xrec *x = &rout[tmp[k].idx];
-      if (k == 0 || tmp[k - 1].key != tmp[k].key) {
-        mt_entry *en = &tb->entries[tb->n_entries++];
-        en->op = MT_OP_GATHER;
-        en->flow = x->flow;
-        en->step = x->step;
-        en->addr = s->chunk[x->flow].addr;
-        en->size = s->chunk[x->flow].size;
-        en->child = tb->slots + tb->n_slots;
-        en->nchild = 0;
-        en->has_parent = gpar[x->flow] >= 0;
-        if (en->has_parent) en->parent = make_slot(&rin_[gpar[x->flow]], L);
-        else if (s->root[x->flow] != n) rc = mt_fail(e, "%s: node %d sends the gather of flow %d without receiving it", s->algo, n, x->flow);
-      }
-      tb->slots[tb->n_slots++] = make_slot(x, node_L(s, local_ports, x->peer));
-      tb->entries[tb->n_entries - 1].nchild++;
-    }
-    /* reset the per-flow scratch */
+  {
+    int at = 0;
     for (int k = 0; k < nin; k++) {
       int f = rin_[k].flow;
-      rcnt[f] = 0;
-      rbeg[f] = 0;
-      gpar[f] = -1;
-    }
-    /* NOPs for idle steps */
-    memset(busy, 0, (size_t)(s->steps + 2) * sizeof(int));
-    for (int i = first; i < tb->n_entries; i++) busy[tb->entries[i].step] = 1;
-    for (int st = 1; st <= s->steps; st++)
-      if (!busy[st]) {
-        mt_entry *en = &tb->entries[tb->n_entries++];
-        memset(en, 0, sizeof *en);
-        en->op = MT_OP_NOP;
-        en->step = st;
-        en->size = stepmax[st];
+      if (rin_[k].op == MT_OP_REDUCE && rbeg[f] == 0 && rcnt[f] > 0) {
+        rbeg[f] = at + 1;
+        at += rcnt[f];
       }
-    tb->count[n] = tb->n_entries - first;
-    sort_entries(tb->entries + first, tb->count[n], s->steps, cnt, &scratch, &scap);
-    if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
-    for (int i = first; i < tb->n_entries; i++)
-      if (tb->entries[i].nchild > tb->max_children) tb->max_children = tb->entries[i].nchild;
+    }
   }
-  free(os);
-  free(is);
-  free(ol);
-  free(il);
-  free(rs);
-  free(rl);
-  free(stepmax);
-  free(busy);
-  free(cnt);
-  free(scratch);
-  free(tmp);
-  free(rin_);
-  free(rout);
-  free(rcnt);
-  free(rbeg);
-  free(rin);
-  free(gpar);
+  for (int k = 0; k < nin; k++)
+    if (rin_[k].op == MT_OP_REDUCE) {
+      int f = rin_[k].flow;
+      rin[rbeg[f] - 1 + --rcnt[f]] = k;
+    }
+  /* rcnt is back to 0; restore counts while emitting */
+  for (int k = 0; k < nin; k++)
+    if (rin_[k].op == MT_OP_REDUCE) rcnt[rin_[k].flow]++;
+  /* reduce entries: one per reduce transfer sent by n, plus one per flow rooted at n */
+  for (int k = 0; k < nout; k++) {
+    const xrec *x = &rout[k];
+    if (x->op != MT_OP_REDUCE) continue;
+    mt_entry *en = &ent[ne++];
+    memset(en, 0, sizeof *en);
+    en->op = MT_OP_REDUCE;
+    en->flow = x->flow;
+    en->step = x->step;
+    en->has_parent = 1;
+    en->parent = make_slot(x, node_L(s, local_ports, x->peer));
+    en->addr = s->chunk[x->flow].addr;
+    en->size = s->chunk[x->flow].size;
+  }
+  for (int r = g->rs[n]; r < g->rs[n + 1]; r++) {
+    mt_entry *en = &ent[ne++];
+    memset(en, 0, sizeof *en);
+    en->op = MT_OP_REDUCE;
+    en->flow = g->rl[r];
+    en->step = 0;
+    en->has_parent = 0;
+    en->addr = s->chunk[g->rl[r]].addr;
+    en->size = s->chunk[g->rl[r]].size;
+  }
+  /* slots: the reduce entries' children, then one per gather transfer sent */
+  size_t needsl = (size_t)nout + 1;
+  for (int i = 0; i < ne; i++) needsl += (size_t)rcnt[ent[i].flow];
+  if (needsl > g->capslot) {
+    free(g->slot);
+    g->capslot = needsl > 2 * g->capslot ? needsl : 2 * g->capslot;
+    g->slot = mt_xcalloc(g->capslot, sizeof *g->slot);
+  }
+  for (int i = 0; i < ne && rc == 0; i++) {
+    mt_entry *en = &ent[i];
+    int f = en->flow, nt = rcnt[f];
+    for (int c = 0; c < nt; c++) { /* reduce children: by the step they send in, then by node id */
+      const xrec *x = &rin_[rin[rbeg[f] - 1 + c]];
+      tmp[c].key = key2(x->step, x->peer);
+      tmp[c].idx = rin[rbeg[f] - 1 + c];
+    }
+    if (nt > 1) sort_keyed(tmp, nt);
+    en->child = g->slot + nsl;
+    en->nchild = nt;
+    for (int c = 0; c < nt; c++) {
+      const xrec *x = &rin_[tmp[c].idx];
+      g->slot[nsl++] = make_slot(x, L);
+      /* root: the step after the last child sends, so that the root reduce entry, which
+       * waits for every contribution, never holds up a send of that step in the NI's
+       * in-order issue (docs/formats.md) */
+      if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
+      if (en->has_parent && x->step >= en->step)
+        rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d", s->algo, n, f, en->step,
+                     x->peer, x->step);
+    }
+    if (!en->has_parent && nt == 0) rc = mt_fail(e, "%s: root %d of flow %d receives no reduce contribution", s->algo, n, f);
+  }
+  /* gather entries: n's gather sends grouped by (flow, step), children in allocation order */
+  /* by (flow, step), then creation order: flows by a counting sort (stable: creation order),
+   * the few sends of a flow by insertion (a qsort of a node's 4096 sends was the most
+   * expensive part of the tables of a 4096-node schedule) */
+  int ng = 0, nf = 0, *gcnt = g->gcnt, *gbeg = g->gbeg, *gfl = g->gfl;
+  for (int k = 0; k < nout; k++)
+    if (rout[k].op == MT_OP_GATHER && gcnt[rout[k].flow]++ == 0) gfl[nf++] = rout[k].flow;
+  if (nf > 64) { /* the flows present, ascending */
+    nf = 0;
+    for (int f = 0; f < g->F; f++)
+      if (gcnt[f]) gfl[nf++] = f;
+  } else
+    sort_ints(gfl, nf);
+  for (int i = 0; i < nf; i++) {
+    gbeg[gfl[i]] = ng;
+    ng += gcnt[gfl[i]];
+  }
+  for (int k = 0; k < nout; k++)
+    if (rout[k].op == MT_OP_GATHER) {
+      keyed *d = &tmp[gbeg[rout[k].flow]++];
+      d->key = key2(rout[k].flow, rout[k].step);
+      d->idx = k;
+    }
+  for (int i = 0, at = 0; i < nf; at += gcnt[gfl[i]], gcnt[gfl[i]] = 0, i++) sort_keyed(tmp + at, gcnt[gfl[i]]);
+  for (int k = 0; k < ng && rc == 0; k++) {
+    const xrec *x = &rout[tmp[k].idx];
+    if (k == 0 || tmp[k - 1].key != tmp[k].key) {
+      mt_entry *en = &ent[ne++];
+      memset(en, 0, sizeof *en);
+      en->op = MT_OP_GATHER;
+      en->flow = x->flow;
+      en->step = x->step;
+      en->addr = s->chunk[x->flow].addr;
+      en->size = s->chunk[x->flow].size;
+      en->child = g->slot + nsl;
+      en->nchild = 0;
+      en->has_parent = gpar[x->flow] >= 0;
+      if (en->has_parent) en->parent = make_slot(&rin_[gpar[x->flow]], L);
+      else if (s->root[x->flow] != n) rc = mt_fail(e, "%s: node %d sends the gather of flow %d without receiving it", s->algo, n, x->flow);
+    }
+    g->slot[nsl++] = make_slot(x, node_L(s, local_ports, x->peer));
+    ent[ne - 1].nchild++;
+  }
+  /* reset the per-flow scratch */
+  for (int k = 0; k < nin; k++) {
+    int f = rin_[k].flow;
+    rcnt[f] = 0;
+    rbeg[f] = 0;
+    gpar[f] = -1;
+  }
+  if (rc) return rc;
+  /* NOPs for idle steps */
+  memset(g->busy, 0, (size_t)(s->steps + 2) * sizeof(int));
+  for (int i = 0; i < ne; i++) g->busy[ent[i].step] = 1;
+  for (int st = 1; st <= s->steps; st++)
+    if (!g->busy[st]) {
+      mt_entry *en = &ent[ne++];
+      memset(en, 0, sizeof *en);
+      en->op = MT_OP_NOP;
+      en->step = st;
+      en->size = g->stepmax[st];
+    }
+  sort_entries(ent, ne, s->steps, g->cnt, &g->scratch, &g->scap);
+  *out = ent;
+  *count = ne;
+  return 0;
+}
+
+int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e) {
+  const int N = s->n_nodes;
+  memset(tb, 0, sizeof *tb);
+  tb->n_nodes = N;
+  tb->steps = s->steps;
+  tb->n_flows = s->n_flows;
+  tb->local_ports = local_ports;
+  tb->start = mt_xcalloc((size_t)N, sizeof(int));
+  tb->count = mt_xcalloc((size_t)N, sizeof(int));
+  size_t cap_e = (size_t)s->nx + (size_t)s->n_flows + 1024, cap_s = (size_t)s->nx + 1;
+  tb->entries = mt_xcalloc(cap_e, sizeof(mt_entry));
+  tb->slots = mt_xcalloc(cap_s, sizeof(mt_slot));
+  mt_tables_gen *g = mt_tables_gen_new(s, local_ports);
+  int rc = 0;
+  for (int n = 0; n < N && rc == 0; n++) {
+    const mt_entry *en;
+    int cnt;
+    if ((rc = mt_tables_gen_node(g, n, &en, &cnt, e))) break;
+    size_t ns = 0;
+    for (int i = 0; i < cnt; i++) ns += (size_t)en[i].nchild;
+    if ((size_t)tb->n_entries + (size_t)cnt > cap_e) {
+      while ((size_t)tb->n_entries + (size_t)cnt > cap_e) cap_e *= 2;
+      tb->entries = mt_xrealloc(tb->entries, cap_e * sizeof(mt_entry));
+    }
+    if ((size_t)tb->n_slots + ns > cap_s) { /* slots move: the children are set at the end */
+      while ((size_t)tb->n_slots + ns > cap_s) cap_s *= 2;
+      tb->slots = mt_xrealloc(tb->slots, cap_s * sizeof(mt_slot));
+    }
+    tb->start[n] = tb->n_entries;
+    tb->count[n] = cnt;
+    for (int i = 0; i < cnt; i++) {
+      mt_entry *d = &tb->entries[tb->n_entries++];
+      *d = en[i];
+      if (en[i].nchild) memcpy(tb->slots + tb->n_slots, en[i].child, (size_t)en[i].nchild * sizeof(mt_slot));
+      /* 1 + an offset until the slots stop moving; a NOP's stays NULL */
+      d->child = en[i].child ? (mt_slot *)(uintptr_t)(tb->n_slots + 1) : NULL;
+      tb->n_slots += en[i].nchild;
+      if (en[i].nchild > tb->max_children) tb->max_children = en[i].nchild;
+    }
+    if (cnt > tb->max_entries) tb->max_entries = cnt;
+  }
+  mt_tables_gen_free(g);
+  for (int i = 0; i < tb->n_entries; i++)
+    if (tb->entries[i].child) tb->entries[i].child = tb->slots + ((uintptr_t)tb->entries[i].child - 1);
   if (rc) mt_tables_free(tb);
   return rc;
 }

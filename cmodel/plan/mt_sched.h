@@ -16,9 +16,11 @@ extern "C" {
 #endif
 
 
+/* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES),
+ * flows (at most 2 per node) and steps (at most 65535, mt_plan refuses more) fit 16 bits. */
 typedef struct {
-  int32_t flow, src, dst, step;
-  int32_t path_off;     /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  uint16_t flow, src, dst, step;
   uint16_t path_len;    /* directed links on the path */
   uint8_t op;           /* MT_OP_REDUCE or MT_OP_GATHER */
   uint8_t multihop : 1; /* routed hop by hop by destination (baselines) */
@@ -143,6 +145,14 @@ typedef struct {
  * means L = the node's number of router ports. */
 int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e);
 void mt_tables_free(mt_tables *tb);
+/* The same tables a node at a time, without holding them all (a 4096-node MultiTree
+ * schedule has 33.5 million entries): mt_tables_gen_node gives node n's entries (and the
+ * slots they point to), valid until the next call; nodes are best asked in order 0, 1, ...
+ * (each block of nodes costs a pass over the transfers). -1 with the reason in e. */
+typedef struct mt_tables_gen mt_tables_gen;
+mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports);
+int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **en, int *count, mt_err *e);
+void mt_tables_gen_free(mt_tables_gen *g);
 static inline const mt_entry *mt_node_entries(const mt_tables *tb, int n) { return tb->entries + tb->start[n]; }
 const char *mt_op_name(int op);
 

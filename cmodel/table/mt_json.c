@@ -17,8 +17,6 @@ static const char *kind_name(int k) {
   }
 }
 
-static json_t *slot_port(int port) { return port == MT_PORT_ROUTED ? json_string("routed") : json_integer(port); }
-
 json_t *mt_json_topology(const mt_topo *t) {
   json_t *jt = json_object();
   json_object_set_new(jt, "spec", json_string(t->spec));
@@ -46,57 +44,119 @@ json_t *mt_json_topology(const mt_topo *t) {
   return jt;
 }
 
+/* ---------------- writing ---------------- */
+
+/* The file is formatted by hand into a buffer (jansson formats only the small head): building
+ * and dumping a jansson object per entry and transfer took 20 s for the 517 MB of the
+ * 1024-node torus schedule (issue #14 item 6). The bytes are those json_dump_file
+ * (JSON_COMPACT) gives for the whole tree: keys in insertion order, integers in decimal. */
+typedef struct {
+  FILE *f;
+  char *buf;
+  size_t n, cap;
+  int bad;
+} jw;
+
+static void jw_flush(jw *w) {
+  if (w->n && fwrite(w->buf, 1, w->n, w->f) != w->n) w->bad = 1;
+  w->n = 0;
+}
+/* room for `need` more bytes */
+static inline char *jw_room(jw *w, size_t need) {
+  if (w->n + need > w->cap) jw_flush(w);
+  return w->buf + w->n;
+}
+static inline void jw_str(jw *w, const char *s, size_t len) {
+  memcpy(jw_room(w, len), s, len);
+  w->n += len;
+}
+#define JW_LIT(w, lit) jw_str(w, lit, sizeof lit - 1)
+static inline void jw_int(jw *w, long long v) {
+  char tmp[24], *p = tmp + sizeof tmp, *o = jw_room(w, sizeof tmp);
+  unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+  do *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0) *--p = '-';
+  size_t len = (size_t)(tmp + sizeof tmp - p);
+  memcpy(o, p, len);
+  w->n += len;
+}
+static inline void jw_port(jw *w, int port) {
+  if (port == MT_PORT_ROUTED) JW_LIT(w, "\"routed\"");
+  else jw_int(w, port);
+}
+static void jw_op(jw *w, int op) {
+  const char *s = mt_op_name(op);
+  jw_str(w, "\"", 1);
+  jw_str(w, s, strlen(s));
+  jw_str(w, "\"", 1);
+}
+
 /* one table entry as the schedule JSON has it */
-static json_t *entry_json(const mt_entry *en) {
-  json_t *o = json_object();
-  json_object_set_new(o, "op", json_string(mt_op_name(en->op)));
-  json_object_set_new(o, "flow", json_integer(en->flow));
-  json_object_set_new(o, "parent", en->has_parent ? json_integer(en->parent.node) : json_null());
-  json_t *ch = json_array(), *cp = json_array(), *ce = json_array();
+static void entry_json(jw *w, const mt_entry *en) {
+  JW_LIT(w, "{\"op\":");
+  jw_op(w, en->op);
+  JW_LIT(w, ",\"flow\":");
+  jw_int(w, en->flow);
+  JW_LIT(w, ",\"parent\":");
+  if (en->has_parent) jw_int(w, en->parent.node);
+  else JW_LIT(w, "null");
+  JW_LIT(w, ",\"children\":[");
   for (int c = 0; c < en->nchild; c++) {
-    json_array_append_new(ch, json_integer(en->child[c].node));
-    json_array_append_new(cp, slot_port(en->child[c].port));
-    json_array_append_new(ce, json_integer(en->child[c].eject));
+    if (c) JW_LIT(w, ",");
+    jw_int(w, en->child[c].node);
   }
-  json_object_set_new(o, "children", ch);
-  json_object_set_new(o, "step", json_integer(en->step));
-  json_object_set_new(o, "addr", json_integer((json_int_t)en->addr));
-  json_object_set_new(o, "size", json_integer((json_int_t)en->size));
+  JW_LIT(w, "],\"step\":");
+  jw_int(w, en->step);
+  JW_LIT(w, ",\"addr\":");
+  jw_int(w, (long long)en->addr);
+  JW_LIT(w, ",\"size\":");
+  jw_int(w, (long long)en->size);
   if (en->has_parent) {
-    json_object_set_new(o, "parent_port", slot_port(en->parent.port));
-    json_object_set_new(o, "parent_eject", json_integer(en->parent.eject));
+    JW_LIT(w, ",\"parent_port\":");
+    jw_port(w, en->parent.port);
+    JW_LIT(w, ",\"parent_eject\":");
+    jw_int(w, en->parent.eject);
   }
-  json_object_set_new(o, "child_ports", cp);
-  json_object_set_new(o, "child_ejects", ce);
-  return o;
+  JW_LIT(w, ",\"child_ports\":[");
+  for (int c = 0; c < en->nchild; c++) {
+    if (c) JW_LIT(w, ",");
+    jw_port(w, en->child[c].port);
+  }
+  JW_LIT(w, "],\"child_ejects\":[");
+  for (int c = 0; c < en->nchild; c++) {
+    if (c) JW_LIT(w, ",");
+    jw_int(w, en->child[c].eject);
+  }
+  JW_LIT(w, "]}");
 }
 
-static json_t *xfer_json(const mt_sched *s, const mt_xfer *x) {
-  json_t *o = json_object(), *p = json_array();
-  json_object_set_new(o, "flow", json_integer(x->flow));
-  json_object_set_new(o, "op", json_string(mt_op_name(x->op)));
-  json_object_set_new(o, "src", json_integer(x->src));
-  json_object_set_new(o, "dst", json_integer(x->dst));
-  json_object_set_new(o, "step", json_integer(x->step));
-  json_object_set_new(o, "hops", json_integer(mt_sched_hops(s, x)));
-  json_array_append_new(p, json_integer(x->src));
-  for (int k = 0; k < x->path_len; k++) json_array_append_new(p, json_integer(s->topo->links[MT_XLINK(s, x, k)].dst));
-  json_object_set_new(o, "path", p);
-  return o;
+static void xfer_json(jw *w, const mt_sched *s, const mt_xfer *x) {
+  JW_LIT(w, "{\"flow\":");
+  jw_int(w, x->flow);
+  JW_LIT(w, ",\"op\":");
+  jw_op(w, x->op);
+  JW_LIT(w, ",\"src\":");
+  jw_int(w, x->src);
+  JW_LIT(w, ",\"dst\":");
+  jw_int(w, x->dst);
+  JW_LIT(w, ",\"step\":");
+  jw_int(w, x->step);
+  JW_LIT(w, ",\"hops\":");
+  jw_int(w, mt_sched_hops(s, x));
+  JW_LIT(w, ",\"path\":[");
+  jw_int(w, x->src);
+  for (int k = 0; k < x->path_len; k++) {
+    JW_LIT(w, ",");
+    jw_int(w, s->topo->links[MT_XLINK(s, x, k)].dst);
+  }
+  JW_LIT(w, "]}");
 }
 
-/* dump o (compact) to f and free it; 0 on success */
-static int dump_free(json_t *o, FILE *f) {
-  int rc = json_dumpf(o, f, JSON_COMPACT);
-  json_decref(o);
-  return rc;
-}
-
-/* The file is written a node and a transfer at a time (jansson formats each piece), so that
- * memory stays that of the schedule: a whole jansson tree of a 2048-node ring schedule
- * needed more than the machine's 23 GB (issue #11, item 9). The bytes are those
- * json_dump_file(JSON_COMPACT) gives for the whole tree. */
-int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) {
+/* The file is written a node and a transfer at a time, so that memory stays that of the
+ * schedule: a whole jansson tree of a 2048-node ring schedule needed more than the machine's
+ * 23 GB (issue #11, item 9). */
+static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, const char *path, mt_err *e) {
   const mt_topo *t = s->topo;
   json_t *root = json_object();
   json_object_set_new(root, "format", json_string("multitree-schedule/1"));
@@ -108,7 +168,7 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
   json_object_set_new(root, "steps", json_integer(s->steps));
   json_object_set_new(root, "reduce_steps", json_integer(s->reduce_steps));
   json_object_set_new(root, "one_hop", json_boolean(s->one_hop));
-  json_object_set_new(root, "local_ports", json_integer(tb->local_ports));
+  json_object_set_new(root, "local_ports", json_integer(local_ports));
   json_t *jf = json_array();
   for (int f = 0; f < s->n_flows; f++) {
     json_t *o = json_object();
@@ -121,28 +181,52 @@ int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_e
   json_object_set_new(root, "flows", jf);
   char *head = json_dumps(root, JSON_COMPACT);
   json_decref(root);
-  FILE *f = head ? fopen(path, "w") : NULL;
-  if (!f) {
+  jw w = {head ? fopen(path, "w") : NULL, NULL, 0, (size_t)1 << 20, 0};
+  if (!w.f) {
     free(head);
     return mt_fail(e, "%s: cannot write", path);
   }
-  int bad = 0;
-  head[strlen(head) - 1] = '\0'; /* drop the closing brace: nodes and transfers follow */
-  bad |= fputs(head, f) < 0 || fputs(",\"nodes\":[", f) < 0;
+  w.buf = mt_xcalloc(w.cap, 1);
+  jw_str(&w, head, strlen(head) - 1); /* without the closing brace: nodes and transfers follow */
   free(head);
-  for (int n = 0; n < tb->n_nodes && !bad; n++) {
-    bad |= (n && fputc(',', f) == EOF) || fprintf(f, "{\"id\":%d,\"entries\":[", n) < 0;
-    const mt_entry *en = mt_node_entries(tb, n);
-    for (int i = 0; i < tb->count[n] && !bad; i++, en++) bad |= (i && fputc(',', f) == EOF) || dump_free(entry_json(en), f);
-    bad |= fputs("]}", f) < 0;
+  JW_LIT(&w, ",\"nodes\":[");
+  mt_tables_gen *g = tb ? NULL : mt_tables_gen_new(s, local_ports);
+  int rc = 0;
+  for (int n = 0; n < s->n_nodes && !w.bad && !rc; n++) {
+    const mt_entry *en = NULL;
+    int cnt = 0;
+    if (tb) {
+      en = mt_node_entries(tb, n);
+      cnt = tb->count[n];
+    } else if ((rc = mt_tables_gen_node(g, n, &en, &cnt, e)))
+      break;
+    if (n) JW_LIT(&w, ",");
+    JW_LIT(&w, "{\"id\":");
+    jw_int(&w, n);
+    JW_LIT(&w, ",\"entries\":[");
+    for (int i = 0; i < cnt; i++, en++) {
+      if (i) JW_LIT(&w, ",");
+      entry_json(&w, en);
+    }
+    JW_LIT(&w, "]}");
   }
-  bad |= fputs("],\"transfers\":[", f) < 0;
-  for (int i = 0; i < s->nx && !bad; i++) bad |= (i && fputc(',', f) == EOF) || dump_free(xfer_json(s, &s->x[i]), f);
-  bad |= fputs("]}", f) < 0;
-  bad |= fclose(f) != 0;
-  if (bad) return mt_fail(e, "%s: cannot write", path);
-  return 0;
+  JW_LIT(&w, "],\"transfers\":[");
+  for (int i = 0; i < s->nx && !w.bad && !rc; i++) {
+    if (i) JW_LIT(&w, ",");
+    xfer_json(&w, s, &s->x[i]);
+  }
+  JW_LIT(&w, "]}");
+  jw_flush(&w);
+  free(w.buf);
+  mt_tables_gen_free(g);
+  if (fclose(w.f) != 0 || w.bad) rc = rc ? rc : mt_fail(e, "%s: cannot write", path);
+  if (rc) remove(path); /* no half-written schedule */
+  return rc;
 }
+
+int mt_json_write(const mt_sched *s, const mt_tables *tb, const char *path, mt_err *e) { return write_json(s, tb, tb->local_ports, path, e); }
+
+int mt_json_write_sched(const mt_sched *s, int local_ports, const char *path, mt_err *e) { return write_json(s, NULL, local_ports, path, e); }
 
 /* ---------------- reading ---------------- */
 

@@ -202,6 +202,16 @@ if (ulimit -v 60000; "$BIN" plan --topo torus:16x16 --algo multitree --bytes 1M 
   cmp -s "$T/m16.json" "$T/m16full.json" && [[ $(tail -c 2 "$T/m16.json") == ']}' ]]; then pass=$((pass+1))
 else fail=$((fail+1)); echo "FAIL: plan --json within 60 MB"; fi
 expect 2 "multitree: out of memory" bash -c "ulimit -v 60000; exec $BIN check $T/m16.json"
+# plan derives the tables a node at a time for --json (mt_json_write_sched); with --print it
+# holds them whole and writes them with mt_json_write: the same bytes (issue #14 item 6)
+for c in "torus:4x4 multitree" "fattree:4,2 multitree" "mesh:3x5 ring" "torus:3x5 dbtree" "file:tb/cmodel/data/multilink.topo multitree"; do
+  read -r tp al <<<"$c"
+  rm -f "$T/str.json" "$T/whole.json"
+  "$BIN" plan --topo "$tp" --algo "$al" --bytes 1M --local-ports 2 --json "$T/str.json" >/dev/null 2>&1
+  "$BIN" plan --topo "$tp" --algo "$al" --bytes 1M --local-ports 2 --print --json "$T/whole.json" >/dev/null 2>&1
+  if [ -s "$T/str.json" ] && cmp -s "$T/str.json" "$T/whole.json"; then pass=$((pass+1))
+  else fail=$((fail+1)); echo "FAIL: $tp $al: plan --json streamed and whole differ"; fi
+done
 # check proves schedules of any size: 1369 nodes and flows (refused as "too large to check
 # symbolically" until 2026-11-25: a bit set per node and flow; now per flow, ~11 s CPU)
 expect 0 "steps: 686 = 343 reduce-scatter + 343 all-gather" "$BIN" check --topo torus:37x37 --algo multitree --bytes 1M

@@ -7,7 +7,8 @@
 # nodes, paths of up to 20 links) must have its trees built within FATTREE_CPU_BUDGET CPU
 # seconds (default 6.0: five times the 1.1-1.3 s measured on 2026-11-24 with the guided
 # search; main before it, edd3fd3, takes 14.4-15.8 s and fails). Smaller switch networks
-# must pass `check` too; progress lines go to stderr only when asked.
+# must pass `check` too; progress lines go to stderr only when asked. torus:64x64 and the
+# 1024-node JSON: budgets below (issue #14 item 6).
 set -u
 BIN=${1:-build/multitree}
 BUDGET=${PLAN_CPU_BUDGET:-1.0}
@@ -45,6 +46,32 @@ for topo in fattree:2,6 fattree:4,3 bigraph:4x8 dgx2; do
   out=$("$BIN" check --topo "$topo" --algo multitree --bytes 1M 2>&1)
   if [ $? -eq 0 ]; then ok; else bad "check on $topo:"; echo "$out" | tail -3; fi
 done
+# schedules at scale (issue #14 item 6): torus:64x64 (4096 nodes, 33.5 million transfers)
+# planned with the trees built within PLAN64_CPU_BUDGET CPU seconds (default 10: about three
+# times the 2.8-4.1 s measured on 2026-11-24 at load 2.5-4.6; main before, ade92ee, took 16-21 s)
+# and the whole command within 1 GB peak (ade92ee: 3.3 GB); the 1024-node schedule written
+# with --json within WRITE_CPU_BUDGET CPU seconds for the whole command (default 6: measured
+# 1.2 s; ade92ee 17-21 s).
+B64=${PLAN64_CPU_BUDGET:-10}
+WB=${WRITE_CPU_BUDGET:-6}
+/usr/bin/time -f '%M' -o "$T/t64_mem.txt" "$BIN" plan --topo torus:64x64 --algo multitree --bytes 1M --quiet --progress 2>"$T/t64_progress.txt"
+rc=$?
+t64=$(sed -n 's/.*trees built in [0-9.]* s (\([0-9.]*\) s CPU).*/\1/p' "$T/t64_progress.txt")
+kb=$(tail -1 "$T/t64_mem.txt")
+echo "torus:64x64: trees built in ${t64:-?} s CPU (budget $B64 s), peak ${kb:-?} KB (budget 1000000 KB)"
+if [ $rc -ne 0 ] || [ -z "$t64" ]; then bad "plan on torus:64x64 exited $rc or printed no progress summary"
+elif awk -v c="$t64" -v b="$B64" 'BEGIN { exit !(c <= b) }'; then ok
+else bad "building the trees of torus:64x64 took $t64 s CPU, over the budget of $B64 s"; fi
+if [[ $kb =~ ^[0-9]+$ ]] && [ "$kb" -le 1000000 ]; then ok; else bad "plan on torus:64x64 peaked at $kb KB, over 1 GB"; fi
+{ time "$BIN" plan --topo torus:32x32 --algo multitree --bytes 1M --quiet --json "$T/t32.json"; } 2>"$T/t32_time.txt"
+rc=$?
+read -r usr sys <"$T/t32_time.txt"
+wcpu=$(awk -v u="$usr" -v s="$sys" 'BEGIN { print u + s }')
+echo "torus:32x32 --json: $wcpu s CPU for the whole command (budget $WB s), $(stat -c %s "$T/t32.json" 2>/dev/null) bytes"
+if [ $rc -ne 0 ] || [[ $(tail -c 2 "$T/t32.json") != ']}' ]]; then bad "plan --json on torus:32x32 exited $rc or wrote an unfinished file"
+elif awk -v c="$wcpu" -v b="$WB" 'BEGIN { exit !(c <= b) }'; then ok
+else bad "writing the torus:32x32 schedule took $wcpu s CPU, over the budget of $WB s"; fi
+rm -f "$T/t32.json"
 # progress: with --progress the summary line on stderr, none on stdout; without it and
 # with stderr not a terminal, nothing on stderr
 grep -q "^plan: multitree on file:.*star1024.topo: 1023 all-gather steps, trees built in" "$T/progress.txt" && ok ||
