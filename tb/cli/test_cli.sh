@@ -64,7 +64,9 @@ expect 2 "network interface: num_vcs (NumVcs)=16: must be 1..8" "$BIN" sim --top
 expect 2 "router: num_vcs (NumVcs)=9: must be even" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=9
 expect 2 "ni_mem_ports=3: 1, L+E=12 or L+2E=20" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set ni_mem_ports=3
 # a run whose gradient buffers do not fit is refused up front with the numbers (issue #11, item 9)
-expect 2 "need about 48.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
+# 16 x (1 MiB + 4 B) of memories + the reference's range, 16 x 64 Ki words: 20 MiB (docs/network.md "Memory")
+expect 2 "need about 20.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
+expect 0 "result not checked (--data none)" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M --data none
 expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --mem-limit 1M
 # stray operands are refused where no command takes one; sizes --bytes 0 fails before printing
 expect 2 "unexpected argument 'extra'" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 1M extra
