@@ -40,7 +40,8 @@ static int log2i(int k) {
 int mt_dimcoll_steps(const mt_mdview *v, int d) {
   const int k = v->size[d];
   if (k < 2) return 0;
-  return v->kind[d] == MT_DIM_RING ? k - 1 : v->kind[d] == MT_DIM_FC ? 1 : log2i(k);
+  return v->kind[d] == MT_DIM_RING ? k - 1 : v->kind[d] == MT_DIM_FC ? 1
+                                                                     : log2i(k);
 }
 
 /* One transfer a -> b inside dimension d: the direct link, or up to the group's switch and down. */

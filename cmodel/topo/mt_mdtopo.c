@@ -19,11 +19,12 @@ const char *mt_dim_kind_name(int kind) { return kind >= 0 && kind < 3 ? kind_nam
 
 /* Links per NPU when none are given: a bidirectional ring (one link to each neighbour), one
  * link to every other member of an FC group, one link to the switch. */
-static int default_links(int kind, int size) { return kind == MT_DIM_RING ? 2 : kind == MT_DIM_FC ? size - 1 : 1; }
+static int default_links(int kind, int size) { return kind == MT_DIM_RING ? 2 : kind == MT_DIM_FC ? size - 1
+                                                                                                  : 1; }
 
 #define MAX_SIZE MT_MAX_NODES
 #define MAX_LINKS 1024
-#define MAX_BW 1e9  /* GB/s: 1 EB/s, far above any link */
+#define MAX_BW 1e9   /* GB/s: 1 EB/s, far above any link */
 #define MAX_LAT 1e12 /* ns: 1000 s */
 
 int mt_dims_nodes(const mt_dims *md) {
@@ -43,7 +44,8 @@ int mt_dims_stride(const mt_dims *md, int d) {
 
 /* The ring multiplicity of one neighbour link: L/2 links each way (L = 1: one ring, one
  * direction; the graph still holds the link both ways); a 2-ring's neighbours coincide. */
-static int ring_mult(const mt_dimspec *ds) { return ds->size == 2 ? ds->links : ds->links == 1 ? 1 : ds->links / 2; }
+static int ring_mult(const mt_dimspec *ds) { return ds->size == 2 ? ds->links : ds->links == 1 ? 1
+                                                                                               : ds->links / 2; }
 
 int mt_dims_validate(const mt_dims *md, const char *where, mt_err *e) {
   if (md->D < 1 || md->D > MT_MD_MAX_DIMS) return mt_fail(e, "%s: %d dimensions; allowed 1..%d", where, md->D, MT_MD_MAX_DIMS);
@@ -151,7 +153,14 @@ int mt_dims_parse_spec(mt_dims *md, const char *spec, mt_err *e) {
 
 /* The keys read, with the newer ASTRA-sim names as aliases; the others it writes are
  * known and ignored (they model NIC, router and memory delays this layer has no place for). */
-enum { K_TOPO, K_UNITS, K_LINKS, K_BW, K_LAT, K_NDIMS, K_NAME, NKEYS };
+enum { K_TOPO,
+       K_UNITS,
+       K_LINKS,
+       K_BW,
+       K_LAT,
+       K_NDIMS,
+       K_NAME,
+       NKEYS };
 static const char *const key_names[NKEYS] = {"topologies-per-dim", "units-count", "links-count", "link-bandwidth",
                                              "link-latency", "dimensions-count", "topology-name"};
 static const char *const key_alias[NKEYS] = {"topology", "npus_count", NULL, "bandwidth", "latency", NULL, NULL};
@@ -449,9 +458,12 @@ int mt_dims_read_file(mt_dims *md, const char *path, mt_err *e) {
 /* ---------- Themis Table 2 ----------
  * The paper's BW/link is in Gb/s; ASTRA-sim's link-bandwidth (and ours) in GB/s: 200 Gb/s
  * = 25 GB/s. Latency: Table 2's network latency (step latency, ns) per dimension. */
-#define R_(n, bwgbit, l, ns) {MT_DIM_RING, n, l, (bwgbit) / 8.0, ns}
-#define F_(n, bwgbit, l, ns) {MT_DIM_FC, n, l, (bwgbit) / 8.0, ns}
-#define S_(n, bwgbit, l, ns) {MT_DIM_SW, n, l, (bwgbit) / 8.0, ns}
+#define R_(n, bwgbit, l, ns) \
+  { MT_DIM_RING, n, l, (bwgbit) / 8.0, ns }
+#define F_(n, bwgbit, l, ns) \
+  { MT_DIM_FC, n, l, (bwgbit) / 8.0, ns }
+#define S_(n, bwgbit, l, ns) \
+  { MT_DIM_SW, n, l, (bwgbit) / 8.0, ns }
 const mt_themis_preset mt_themis_presets[] = {
   {"2d-sw-sw", "2D-SW_SW", {2, {S_(16, 200, 6, 700), S_(64, 800, 1, 1700)}}},
   {"3d-sw-sw-sw-homo", "3D-SW_SW_SW_homo", {3, {S_(16, 200, 4, 700), S_(8, 200, 4, 700), S_(8, 800, 1, 1700)}}},

@@ -195,8 +195,18 @@ static void test_presets(void) {
  * 2-rings one link each (mult 1, 50 GB/s). Every physical link in both directions. */
 static void test_graph_by_hand(void) {
   static const int want[][4] = {/* a, b, dim, bw */
-                                {0, 1, 0, 100}, {1, 2, 0, 100}, {2, 3, 0, 100}, {3, 0, 0, 100}, {4, 5, 0, 100}, {5, 6, 0, 100},
-                                {6, 7, 0, 100}, {7, 4, 0, 100}, {0, 4, 1, 50},  {1, 5, 1, 50},  {2, 6, 1, 50},  {3, 7, 1, 50}};
+                                {0, 1, 0, 100},
+                                {1, 2, 0, 100},
+                                {2, 3, 0, 100},
+                                {3, 0, 0, 100},
+                                {4, 5, 0, 100},
+                                {5, 6, 0, 100},
+                                {6, 7, 0, 100},
+                                {7, 4, 0, 100},
+                                {0, 4, 1, 50},
+                                {1, 5, 1, 50},
+                                {2, 6, 1, 50},
+                                {3, 7, 1, 50}};
   const int W = (int)(sizeof want / sizeof want[0]);
   mt_topo t;
   mt_err e = {{0}};
