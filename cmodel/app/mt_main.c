@@ -62,6 +62,7 @@ static void usage(FILE *f, const mt_app_cmd *cmd) {
     if (!cmd || cmd == &commands[i]) fputs(commands[i].help, f);
   if (!cmd)
     fputs("\nTopologies: torus:XxY[xZ] mesh:XxY[xZ] ring:N fattree:K,L dgx2 bigraph:MxN file:PATH\n"
+          "  dims:SPEC (e.g. dims:ring4@125x2:20ns,sw8@25x4:700ns) dimsfile:PATH themis:PRESET (docs/topologies.md)\n"
           "Algorithms:" MT_ALGO_NAMES_STR "\n"
           "Sizes take K, M, G suffixes (powers of 1024), e.g. --bytes 64M.\n",
           f);

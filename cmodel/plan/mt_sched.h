@@ -82,7 +82,8 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(ring2d, mt_plan_ring2d, "2-D ring: rings along X, then along Y (2-D torus or mesh)") \
   X(dbtree, mt_plan_dbtree, "double binary tree: two in-order binary trees, half the buffer each") \
   X(hd, mt_plan_hd, "recursive halving-doubling (power-of-two node count)") \
-  X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)")
+  X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)") \
+  X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
@@ -90,7 +91,7 @@ typedef enum {
     MT_ALGO_COUNT
 } mt_algo;
 #define MT_ALGO_STR_(name, fn, desc) " " #name
-/* " multitree ring ring2d dbtree hd hdrm": the names, each after a space */
+/* " multitree ring ring2d dbtree hd hdrm hier": the names, each after a space */
 #define MT_ALGO_NAMES_STR MT_ALGO_LIST(MT_ALGO_STR_)
 #define MT_ALGO_DECL_(name, fn, desc) int fn(mt_sched *s, const mt_topo *t, mt_err *e);
 MT_ALGO_LIST(MT_ALGO_DECL_)

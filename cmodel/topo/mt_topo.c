@@ -2,6 +2,7 @@
  * mt_topo: topology builders (grids, fat-tree, DGX-2-like, BiGraph, explicit link lists),
  * dimension-order and shortest-path routes, diameter. */
 #include "topo/mt_topo.h"
+#include "topo/mt_mdtopo.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -170,8 +171,14 @@ static int build_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *
 
 int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
                        int n_links, const int (*links)[3], mt_err *e) {
+  return mt_topo_from_links_attr(t, spec, n_nodes, n_sw, n_links, links, NULL, NULL, NULL, e);
+}
+
+int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw, int n_links, const int (*links)[3],
+                            const int *dim, const double *bw, const double *lat, mt_err *e) {
   if (t->spec[0] == 0) snprintf(t->spec, sizeof t->spec, "%s", spec);
-  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH) t->kind = MT_TOPO_FILE;
+  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH && t->kind != MT_TOPO_DIMS)
+    t->kind = MT_TOPO_FILE;
   t->n_nodes = n_nodes;
   t->n_sw = n_sw;
   int nv = n_nodes + n_sw;
@@ -185,8 +192,10 @@ int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
       return mt_fail(e, "%s: link %d (%d-%d x%d) is not valid", spec, i, a, b, m);
     }
     int pa = nport[a]++, pb = nport[b]++;
-    mt_edge ab = {.src = a, .dst = b, .src_port = pa, .dst_port = pb, .mult = m, .dim = -1};
-    mt_edge ba = {.src = b, .dst = a, .src_port = pb, .dst_port = pa, .mult = m, .dim = -1};
+    int d = dim ? dim[i] : -1;
+    double w = bw ? bw[i] : 0, la = lat ? lat[i] : 0;
+    mt_edge ab = {.src = a, .dst = b, .src_port = pa, .dst_port = pb, .mult = m, .dim = d, .bw = w, .lat = la};
+    mt_edge ba = {.src = b, .dst = a, .src_port = pb, .dst_port = pa, .mult = m, .dim = d, .bw = w, .lat = la};
     lv_push(&v, ab);
     lv_push(&v, ba);
   }
@@ -226,6 +235,7 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
     return build_grid(t, 1, 1, dim, e);
   }
   if (!strncmp(name, "file:", 5)) return mt_topo_from_file(t, name + 5, e);
+  if (!strncmp(name, "dims:", 5) || !strncmp(name, "dimsfile:", 9) || !strncmp(name, "themis:", 7)) return mt_topo_from_dims_name(t, name, e);
   int(*ll)[3] = NULL;
   int nl = 0, nn = 0, ns = 0, rc;
   if (!strncmp(name, "fattree:", 8)) {
@@ -304,7 +314,7 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
         nl++;
       }
   } else {
-    return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH)", name);
+    return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH, dims:SPEC, dimsfile:PATH, themis:PRESET)", name);
   }
   rc = mt_topo_from_links(t, name, nn, ns, nl, (const int(*)[3])ll, e);
   free(ll);

@@ -17,7 +17,8 @@ enum { MT_TOPO_TORUS,
        MT_TOPO_FATTREE,
        MT_TOPO_DGX2,
        MT_TOPO_BIGRAPH,
-       MT_TOPO_FILE };
+       MT_TOPO_FILE,
+       MT_TOPO_DIMS };    /* multi-dimensional (dims:, dimsfile:, themis:; topo/mt_mdtopo.h) */
 #define MT_MAX_NODES 4096 /* 12-bit node ids in the head flit (docs/interfaces.md) */
 
 typedef struct {
@@ -27,7 +28,26 @@ typedef struct {
   int mult;     /* parallel links: messages per step */
   int dim, dir; /* grids: dimension and +1/-1; -1/0 otherwise */
   int wrap;     /* grids: crosses the torus wrap-around (dateline) */
+  double bw;    /* GB/s per parallel link, one direction; 0: not given (the cycle model's unit link) */
+  double lat;   /* ns; 0: not given */
 } mt_edge;
+
+/* A multi-dimensional topology (ASTRA-sim's analytical network input, Themis Table 2):
+ * dimension d (0 = dim 1, the fastest-varying digit of the NPU id) is a ring, a fully-
+ * connected group or a switch of `size` NPUs, `links` links per NPU of `bw` GB/s and
+ * `lat` ns each. docs/topologies.md. */
+enum { MT_DIM_RING,
+       MT_DIM_FC,
+       MT_DIM_SW };
+#define MT_MD_MAX_DIMS 8
+typedef struct {
+  int kind, size, links;
+  double bw, lat;
+} mt_dimspec;
+typedef struct {
+  int D; /* 0: not a multi-dimensional topology */
+  mt_dimspec d[MT_MD_MAX_DIMS];
+} mt_dims;
 
 typedef struct {
   int kind;
@@ -43,16 +63,22 @@ typedef struct {
   int *rx_peer;              /* [v * max_ports + p]: the vertex that sends to v through ITS port p;
                            -1 none, -2 several (the compact layout needs it unique) */
   int *n_ports;              /* ports per vertex */
+  mt_dims md;                /* MT_TOPO_DIMS: its dimensions (md.D = 0 otherwise) */
 } mt_topo;
 
 /* Build from a name: torus:8x8, mesh:4x4, torus:4x4x4, ring:8, fattree:8,2, dgx2,
- * bigraph:4x8 (M nodes per switch x N switches), file:PATH. */
+ * bigraph:4x8 (M nodes per switch x N switches), file:PATH, and the multi-dimensional
+ * dims:SPEC, dimsfile:PATH, themis:PRESET (topo/mt_mdtopo.h). */
 int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e);
 int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e);
 /* Build from an explicit undirected link list (used by the file parser and JSON reader):
  * links[i] = {a, b, mult}, vertices as above. */
 int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
                        int n_links, const int (*links)[3], mt_err *e);
+/* The same with per-link attributes (each may be NULL): dimension index (else -1),
+ * bandwidth in GB/s and latency in ns (else 0). */
+int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw, int n_links, const int (*links)[3],
+                            const int *dim, const double *bw, const double *lat, mt_err *e);
 void mt_topo_free(mt_topo *t);
 
 static inline int mt_topo_is_grid(const mt_topo *t) {

@@ -221,4 +221,15 @@ expect 0 "steps: 686 = 343 reduce-scatter + 343 all-gather" "$BIN" check --topo 
 # both stopped with the small config's wd_limit=20000 until 2026-11-25)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --config small --set link_lat=30000
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x2 --algo dbtree --bytes 6848 --dtype int32 --flow message --seed 2130570997 --config small --set num_vcs=2 --set ni_rx_engines=0 --set ni_mem_ports=1 --set ni_chain=0 --set mem_p_ready=4 --set mem_lat_max=32 --set ej_depth=5
+# multi-dimensional topologies and the hierarchical baseline (issue #15 items 1-2, docs/topologies.md)
+expect 0 "steps: 10 = 5 reduce-scatter + 5 all-gather" "$BIN" plan --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
+expect 0 "check: hier on dims:ring4@100x2,sw4@50x1, 16 nodes, 32 flows: OK" "$BIN" check --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
+expect 0 "exact (0 of" "$BIN" ref --topo dims:fc4@10x3,ring3@5x2,sw2@1x1 --algo hier --bytes 96K --dtype int32
+expect 0 "1024 nodes, 2048 flows" "$BIN" plan --topo themis:4d-ring-fc-ring-sw --algo hier --bytes 1M
+printf 'topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [100, 50]\nlatency: [20, 700]\n' >"$T/md.yml"
+expect 0 "check: hier on dimsfile:$T/md.yml, 8 nodes, 16 flows: OK" "$BIN" check --topo "dimsfile:$T/md.yml" --algo hier --bytes 1M
+printf 'topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [100, 50]\nlatency: [20, 700us]\n' >"$T/md_bad.yml"
+expect 2 "md_bad.yml:4: key 'link-latency': value 2 '700us': expected a latency in ns" "$BIN" plan --topo "dimsfile:$T/md_bad.yml" --algo hier --bytes 1M
+expect 2 "dimension 1 'ring4@100x': expected links per NPU" "$BIN" plan --topo dims:ring4@100x --algo hier --bytes 1M
+expect 2 "hier needs a multi-dimensional topology" "$BIN" plan --topo mesh:4x4 --algo hier --bytes 1M
 echo "RESULT test_cli pass=$pass fail=$fail"

@@ -106,7 +106,8 @@ static void test_fig5(void) {
 static const char *topos[] = {"mesh:2x2", "torus:2x2", "torus:4x4", "mesh:4x4", "torus:3x5", "mesh:3x5", "torus:4x8", "mesh:8x4",
                               "torus:2x4", "torus:8x8", "mesh:8x8", "torus:16x16", "mesh:16x16", "torus:4x4x4", "torus:2x3x4",
                               "ring:8", "ring:5", "fattree:4,2", "fattree:8,2", "fattree:2,3", "dgx2", "bigraph:4x8", "bigraph:4x16",
-                              "file:" MT_TEST_DATA "/multilink.topo", "file:" MT_TEST_DATA "/switched.topo", NULL};
+                              "file:" MT_TEST_DATA "/multilink.topo", "file:" MT_TEST_DATA "/switched.topo",
+                              "dims:ring4@100x2,sw4@50x1", "dims:fc3@10x2,ring2@5x1", "dims:sw2@1x1,ring3@1x1", NULL};
 
 /* Where each algorithm of MT_ALGO_LIST applies (the test's own knowledge; a new algorithm
  * in the list fails to compile here, -Wswitch, until it is added). */
@@ -119,6 +120,7 @@ static int applies(const mt_topo *t, const char *algo) {
   case mt_algo_ring2d: return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
   case mt_algo_hd: return pow2;
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
+  case mt_algo_hier: return t->kind == MT_TOPO_TORUS || t->kind == MT_TOPO_DIMS; /* the tests' switch dimensions are powers of two */
   case MT_ALGO_COUNT: break;
   }
   return 1;
