@@ -82,8 +82,22 @@ t0=$(date +%s)
 cmd="$verilate -Mdir $(printf %q "$mdir") $flags -CFLAGS $(printf %q "$copt -I$NET_TOP/cmodel") \
   -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $vsrc"
 echo "$cmd" >"$log"
-if ! eval "$cmd" >>"$log" 2>&1; then
+# A hierarchical build is tried twice. Verilator 5.006's generated <top>_hier.mk verilates
+# each hierarchy block with a rule of two targets (`Vmt_node_2/mt_node_2.sv
+# Vmt_node_2/Vmt_node_2.mk: ...`), which make does not group: under --build -j 2 it may run
+# that verilation twice at once, one run rewriting the block's C++ while the other's make
+# compiles it. Seen once (2026-11-24, a fresh-clone make test under load: Vmt_node_2.cpp
+# failed to compile, its sources identical to a good build's). The second try finds the
+# generated files whole and compiles them; a real error fails both tries.
+try=1
+while ! eval "$cmd" >>"$log" 2>&1; do
+  if [[ $flags == *--hierarchical* && $try == 1 ]]; then
+    try=2
+    echo "net_verilate.sh: the hierarchical build failed; trying once more (Verilator's two-target verilation rule, above)" >>"$log"
+    continue
+  fi
   tail -30 "$log"
   exit 1
-fi
-echo "$(basename "$mdir"): Verilator build $(($(date +%s) - t0)) s"
+done
+note=""; [[ $try == 2 ]] && note=" (second try)"
+echo "$(basename "$mdir"): Verilator build $(($(date +%s) - t0)) s$note"
