@@ -225,6 +225,11 @@ expect 0 "result correct on every node" "$BIN" sim --topo torus:4x2 --algo dbtre
 expect 0 "steps: 10 = 5 reduce-scatter + 5 all-gather" "$BIN" plan --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
 expect 0 "check: hier on dims:ring4@100x2,sw4@50x1, 16 nodes, 32 flows: OK" "$BIN" check --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
 expect 0 "exact (0 of" "$BIN" ref --topo dims:fc4@10x3,ring3@5x2,sw2@1x1 --algo hier --bytes 96K --dtype int32
+# a multi-dimensional schedule read back: kind "dims", rebuilt from its spec; another kind refused
+expect 0 "" "$BIN" plan --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M --json "$T/md.json"
+expect 0 "32 flows: OK" "$BIN" check "$T/md.json"
+sed 's/"kind":"dims"/"kind":"torus"/' "$T/md.json" >"$T/md_bad.json"
+expect 2 'topology.kind: the value is not what spec "dims:ring4@100x2,sw4@50x1" builds' "$BIN" check "$T/md_bad.json"
 expect 0 "1024 nodes, 2048 flows" "$BIN" plan --topo themis:4d-ring-fc-ring-sw --algo hier --bytes 1M
 printf 'topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [100, 50]\nlatency: [20, 700]\n' >"$T/md.yml"
 expect 0 "check: hier on dimsfile:$T/md.yml, 8 nodes, 16 flows: OK" "$BIN" check --topo "dimsfile:$T/md.yml" --algo hier --bytes 1M
