@@ -57,7 +57,7 @@ NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
 # C++ optimisation are added per build, by scripts/net_verilate.sh); scripts/regress.py and
 # scripts/bench_rtl.sh get it through the environment.
 NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
-  --top-module mt_net_top -I$(NET_TOP)/rtl -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm"
+  --top-module mt_net_top -I$(NET_TOP)/rtl -o cosim_net -LDFLAGS "$(NET_TOP)/$(LIBMT) -ljansson -lm -pthread"
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 NET_ENV      = NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)'
 define NET_BUILD

@@ -19,6 +19,8 @@ NI_SHAPE = configs/ni/$(1).cfg
 NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact paper e2_chain e4_m8_chain_compact
 
 # $(1): build name, $(2): configs/ni/$(2).cfg, $(3): extra -G flags
+# (the archives go in -LDFLAGS before -ljansson: libmt.a needs jansson, topo/mt_mdtopo.c reads JSON,
+# and the linker resolves left to right)
 define NI_BUILD
 $(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB) $(LIBMT) $(call NI_SHAPE,$(2)) configs/ni/full.cfg configs/ni/compact.cfg $(GEN_MT_PKG) | $(BUILD)/multitree deps-ok
 	@mkdir -p $(BUILD)/obj_ni_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
@@ -26,8 +28,9 @@ $(BUILD)/obj_ni_$(1)/cosim_ni: $(NI_RTL) $(NI_SVH) tb/cosim/cosim_ni.cpp $(LIBTB
 	w=$$$$($(GEN_MT_PKG) --entry-width $$$${g//-G/}) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-assign fast --x-initial fast \
 	  --top-module mt_ni -I$(NI_TOP)/rtl -Mdir $(BUILD)/obj_ni_$(1) -o cosim_ni $$$$g $(3) \
-	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d -DCFG_ENTRY_W=$$$$w" -LDFLAGS "-ljansson -lm" \
-	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp $(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) \
+	  -CFLAGS "-O2 -I$(NI_TOP)/cmodel -I$(NI_TOP)/tb/cmodel $$$$d -DCFG_ENTRY_W=$$$$w" \
+	  -LDFLAGS "$(NI_TOP)/$(LIBTB) $(NI_TOP)/$(LIBMT) -ljansson -lm -pthread" \
+	  $(NI_RTL_ABS) $(NI_TOP)/tb/cosim/cosim_ni.cpp \
 	  >$(BUILD)/obj_ni_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_ni_$(1).build.log; exit 1; }
 endef
 $(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
