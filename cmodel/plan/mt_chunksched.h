@@ -32,7 +32,7 @@ enum { MT_INTRA_FIFO,
        MT_INTRA_SCF };
 
 typedef struct {
-  mt_mdview v;       /* the dimensions (kinds, sizes, strides, bidirectional rings) */
+  mt_mdview v; /* the dimensions (kinds, sizes, strides, bidirectional rings) */
   int n_chunks;
   mt_cs_chunk *chunk; /* [n_chunks], tiling the buffer in address order */
   int intra;          /* MT_INTRA_FIFO or MT_INTRA_SCF: how each queue below was ordered */
