@@ -241,10 +241,11 @@ int mt_app_sim(const mt_app_opts *o) {
     /* only when the stager did something: runs it never touches print what they did before */
     uint64_t so, sr;
     int sn;
-    mt_net_stage_stats(net, &so, &sr, &sn);
+    unsigned sp;
+    mt_net_stage_stats(net, &so, &sr, &sn, &sp);
     if (so)
-      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays\n", cfg.ni_stage_after,
-             (unsigned long long)so, sn, (unsigned long long)sr);
+      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
+             cfg.ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg.ni_stage_ranges);
   }
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {

@@ -56,6 +56,7 @@ void mt_ni_default_params(mt_ni_params *p) {
   p->size_w = 13;
   p->children = 4;
   p->stage_after = 0;
+  p->stage_ranges = 1024;
 }
 
 int mt_ni_entry_bits(const mt_ni_params *p) {
@@ -84,6 +85,7 @@ int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
   if (mt_ni_entry_bits(p) > 64 * MT_NI_EW) return mt_fail(e, "table entry of %d bits: at most %d", mt_ni_entry_bits(p), 64 * MT_NI_EW);
   if (p->max_flows < 1 || p->max_flows > 4096) return mt_fail(e, "MaxFlows=%u: must be 1..4096", p->max_flows);
   if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ=%u, RQ=%u: must be 1..%d and 1..%d", p->sq, p->rq, MT_NI_MAX_SQ, MT_NI_MAX_RQ);
+  if (p->stage_after && (p->stage_ranges < 1 || p->stage_ranges > 1u << 20)) return mt_fail(e, "stage_ranges=%u: must be 1..%u with the stager on", p->stage_ranges, 1u << 20);
   if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u: must be 2..32", p->wd_w);
   if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW=%u: must be a power of two", p->payload_w);
   {
@@ -195,11 +197,14 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
     const size_t FC = F * (size_t)p->children;
     s->sgb = calloc(FC, 4);
     s->sgc = calloc(FC, 4);
-    s->sgl0 = calloc(FC * MT_NI_SG_H, 4);
-    s->sgh0 = calloc(FC * MT_NI_SG_H, 4);
+    s->sghd = malloc(FC * 4);
+    s->sglo = calloc(p->stage_ranges, 4);
+    s->sghi = calloc(p->stage_ranges, 4);
+    s->sgnx = calloc(p->stage_ranges, 4);
     s->sgs = calloc(FC, 2);
+    if (s->sghd && s->sgnx) mt_ni_stage_reset(s);
   }
-  if ((p->stage_after && (!s->sgb || !s->sgc || !s->sgl0 || !s->sgh0 || !s->sgs)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
+  if ((p->stage_after && (!s->sgb || !s->sgc || !s->sghd || !s->sglo || !s->sghi || !s->sgnx || !s->sgs)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) {
     mt_ni_free(s);
     return mt_fail(e, "out of memory");
@@ -225,10 +230,12 @@ void mt_ni_free(mt_ni *s) {
   s->pb = s->pwm = s->ppl = s->pph = NULL;
   free(s->sgb);
   free(s->sgc);
-  free(s->sgl0);
-  free(s->sgh0);
+  free(s->sghd);
+  free(s->sglo);
+  free(s->sghi);
+  free(s->sgnx);
   free(s->sgs);
-  s->sgb = s->sgc = s->sgl0 = s->sgh0 = NULL;
+  s->sgb = s->sgc = s->sghd = s->sglo = s->sghi = s->sgnx = NULL;
   s->sgs = NULL;
   free(s->ridx);
   free(s->gidx);

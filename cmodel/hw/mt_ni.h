@@ -31,7 +31,7 @@ extern "C" {
 #define MT_NI_MAX_EJD 1024             /* ejection FIFO depth per VC (a 150-cycle NI link needs 318) */
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
-#define MT_NI_SG_H 8                   /* stager: staged ranges per (flow, child slot) */
+#define MT_NI_SG_NONE 0xFFFFFFFFu      /* stager: no range (end of a list) */
 /* Table word parts (64-bit) of the table write port and read registers: the widest entry the
  * field limits of mt_ni_check_params allow (op 2, flow 12, step 16, MT_NI_MAX_C + 1 slots of
  * valid 1 + id 12 + port 4 + eject 4, addr 32, size 32: 1,459 bits), so that no legal layout is
@@ -94,6 +94,9 @@ typedef struct {
    * A per (flow, slot) byte count and head (src, chunk address) replay them later, through
    * the engines, on one extra stream (index nstreams) as if they came from the network. */
   unsigned stage_after;
+  /* stager: staged ranges per NI, one pool shared by every (flow, child slot); a unit that
+   * neither extends its (flow, slot)'s ranges nor finds a free one waits in its VC */
+  unsigned stage_ranges;
   /* test only: 0 = exact model. 1: lockstep estimate one cycle too long. 2: the stager's
    * replayed units are taken as due even when they are not (replay out of order) */
   unsigned perturb;
@@ -253,7 +256,9 @@ typedef struct {
   uint8_t sgon;                               /* stalled T cycles with a not-due head: stage not-due units */
   uint8_t sgst;                               /* 0 scan, 1 head offered on R, 2 streaming the body into R */
   uint32_t *sgb, *sgc;                        /* per (flow, slot): bytes staged (written), claimed (admitted) */
-  uint32_t *sgl0, *sgh0;                      /* per (flow, slot) MT_NI_SG_H staged ranges [lo, hi) of buffer addresses (hi 0: free) */
+  uint32_t *sghd;                             /* per (flow, slot): its lowest staged range, MT_NI_SG_NONE: none */
+  uint32_t *sglo, *sghi, *sgnx;               /* range pool [stage_ranges]: [lo, hi) of buffer addresses; the next range of its (flow, slot) in address order (or the next free one) */
+  uint32_t sgfree, sgused, sgpeak;            /* first free range; ranges in use, most in use since init */
   uint16_t *sgs;                              /* per (flow, slot): the child's node id (the replay head's src) */
   uint32_t nsg;                               /* (flow, slot) entries with claimed bytes */
   uint32_t sgp;                               /* scan pointer: next (flow, slot) to offer */

@@ -44,48 +44,61 @@ static inline void mt_ni_stage_eval(const mt_ni *s, mt_ni_wires *w) {
   w->sg_rq = s->sgst == 2 && s->sgj < s->sgn && s->sgo + s->ej_cnt[R] < s->p.ej_depth;
 }
 
-/* unit [a, a + len) of (flow, slot) x can be staged: it extends a staged range or a range
- * slot is free (units of one child may arrive out of address order: different VCs) */
+/* The staged ranges: one pool of p.stage_ranges for the NI, each (flow, slot)'s in a list in
+ * address order (until 2026-11-24, session 11, a fixed 8 per (flow, slot), offered in slot order: units
+ * of one child arriving out of address order through different VCs fragmented them, every
+ * gap a range, and DBTree with packets on fattree:4,2 stopped on the watchdog with all 8 of
+ * one (flow, slot) in use; docs/switch.md "Packet-mode DBTree"). */
+static inline void mt_ni_stage_reset(mt_ni *s) {
+  const size_t FC = (size_t)s->p.max_flows * (size_t)s->p.children;
+  memset(s->sghd, 0xFF, FC * 4);
+  for (uint32_t q = 0; q < s->p.stage_ranges; q++) s->sgnx[q] = q + 1 < s->p.stage_ranges ? q + 1 : MT_NI_SG_NONE;
+  s->sgfree = 0;
+  s->sgused = 0;
+}
+
+/* unit [a, a + len) of (flow, slot) x can be staged: it extends one of x's ranges or a range
+ * is free */
 static inline int mt_ni_stage_fits(const mt_ni *s, size_t x, uint32_t a, uint32_t len) {
   /* not while one of its ranges is offered: the offered head's length must stay the range's
    * (until 2026-11-24 a unit merged into it then: the replay streamed more flits than its
    * head announced, error 9; make soak seed 2 runs 419, 439 with ni_stage_after=1) */
   if (s->sgst == 1 && s->sgx == x) return 0;
-  const uint32_t *lo = s->sgl0 + x * MT_NI_SG_H, *hi = s->sgh0 + x * MT_NI_SG_H;
-  for (unsigned q = 0; q < MT_NI_SG_H; q++)
-    if (!hi[q] || hi[q] == a || lo[q] == a + len) return 1;
+  if (s->sgfree != MT_NI_SG_NONE) return 1;
+  for (uint32_t q = s->sghd[x]; q != MT_NI_SG_NONE && s->sglo[q] <= a + len; q = s->sgnx[q])
+    if (s->sghi[q] == a || s->sglo[q] == a + len) return 1;
   return 0;
 }
 
-/* record unit [a, a + len) of (flow, slot) x: merged with an adjacent range (both sides), or
- * in the first free slot (mt_ni_stage_fits said there is one) */
+/* record unit [a, a + len) of (flow, slot) x: merged with the ranges it touches (either
+ * side), or a new range in address order (mt_ni_stage_fits said one is free) */
 static inline void stage_claim(mt_ni *s, size_t x, uint32_t a, uint32_t len) {
-  uint32_t *lo = s->sgl0 + x * MT_NI_SG_H, *hi = s->sgh0 + x * MT_NI_SG_H;
-  int at = -1;
-  for (unsigned q = 0; q < MT_NI_SG_H && at < 0; q++)
-    if (hi[q] && hi[q] == a) {
-      hi[q] = a + len;
-      at = (int)q;
-    } else if (hi[q] && lo[q] == a + len) {
-      lo[q] = a;
-      at = (int)q;
-    }
-  if (at < 0) {
-    for (unsigned q = 0; q < MT_NI_SG_H && at < 0; q++)
-      if (!hi[q]) {
-        lo[q] = a;
-        hi[q] = a + len;
-        at = (int)q;
-      }
-    return;
+  uint32_t prev = MT_NI_SG_NONE, q = s->sghd[x];
+  while (q != MT_NI_SG_NONE && s->sglo[q] < a) {
+    prev = q;
+    q = s->sgnx[q];
   }
-  for (unsigned q = 0; q < MT_NI_SG_H; q++) /* the grown range may now touch another one */
-    if ((int)q != at && hi[q] && (hi[q] == lo[at] || lo[q] == hi[at])) {
-      if (hi[q] == lo[at]) lo[at] = lo[q];
-      else hi[at] = hi[q];
-      lo[q] = hi[q] = 0;
-      break;
+  if (prev != MT_NI_SG_NONE && s->sghi[prev] == a) {
+    s->sghi[prev] = a + len;
+    if (q != MT_NI_SG_NONE && s->sglo[q] == a + len) { /* it closes the gap to the next one */
+      s->sghi[prev] = s->sghi[q];
+      s->sgnx[prev] = s->sgnx[q];
+      s->sgnx[q] = s->sgfree;
+      s->sgfree = q;
+      s->sgused--;
     }
+  } else if (q != MT_NI_SG_NONE && s->sglo[q] == a + len)
+    s->sglo[q] = a;
+  else {
+    const uint32_t n = s->sgfree;
+    s->sgfree = s->sgnx[n];
+    s->sglo[n] = a;
+    s->sghi[n] = a + len;
+    s->sgnx[n] = q;
+    if (prev == MT_NI_SG_NONE) s->sghd[x] = n;
+    else s->sgnx[prev] = n;
+    if (++s->sgused > s->sgpeak) s->sgpeak = s->sgused;
+  }
 }
 
 /* push flit f into the replay stream R */
@@ -126,18 +139,16 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
    * offers its first range */
   if (s->sgst == 0 && w->running && s->nsg && !s->ej_cnt[R] && !stage_r_held(s)) {
     const uint32_t x = s->sgp;
-    int q = -1;
-    if (s->sgc[x] && s->sgb[x] == s->sgc[x])
-      for (unsigned k = 0; k < MT_NI_SG_H && q < 0; k++)
-        if (s->sgh0[(size_t)x * MT_NI_SG_H + k]) q = (int)k;
-    if (q >= 0) {
+    /* its lowest range: the only one that can be due (a child is added in address order) */
+    const uint32_t q = s->sgc[x] && s->sgb[x] == s->sgc[x] ? s->sghd[x] : MT_NI_SG_NONE;
+    if (q != MT_NI_SG_NONE) {
       mt_head_info h = {0};
       h.src = s->sgs[x];
       h.flow = x / (uint32_t)p->children;
       h.op = MT_OP_REDUCE;
       h.last = 1;
-      h.addr = s->sgl0[(size_t)x * MT_NI_SG_H + (unsigned)q];
-      h.len = s->sgh0[(size_t)x * MT_NI_SG_H + (unsigned)q] - h.addr;
+      h.addr = s->sglo[q];
+      h.len = s->sghi[q] - h.addr;
       mt_flit f;
       mt_flit_clear(&f);
       mt_hd_pack(&f, &h);
@@ -145,7 +156,7 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
       stage_push(s, &f);
       s->sgst = 1;
       s->sgx = x;
-      s->sgq = (uint32_t)q;
+      s->sgq = q;
       s->sga = h.addr;
       s->sgl = h.len;
     } else s->sgp = stage_next(s, x);
@@ -157,12 +168,15 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
         s->sgst = 0;
         s->sgp = stage_next(s, s->sgx);
       } else if ((w->rx_look_go >> e) & 1u) { /* due: the engine popped the head; the body */
-        const size_t i = (size_t)s->sgx * MT_NI_SG_H + s->sgq;
+        const uint32_t q = s->sgq;            /* x's first range (nothing of x was claimed since) */
         s->sgst = 2;
         s->sgn = (s->sgl + s->fb - 1u) >> s->lg_fb;
         s->sgj = 0;
         s->sgo = 0;
-        s->sgl0[i] = s->sgh0[i] = 0;
+        s->sghd[s->sgx] = s->sgnx[q];
+        s->sgnx[q] = s->sgfree;
+        s->sgfree = q;
+        s->sgused--;
         s->sgb[s->sgx] -= s->sgl;
         s->sgc[s->sgx] -= s->sgl;
         if (!s->sgc[s->sgx]) s->nsg--;
@@ -193,8 +207,7 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
     const size_t FC = (size_t)p->max_flows * (size_t)p->children;
     memset(s->sgb, 0, FC * 4);
     memset(s->sgc, 0, FC * 4);
-    memset(s->sgl0, 0, FC * MT_NI_SG_H * 4);
-    memset(s->sgh0, 0, FC * MT_NI_SG_H * 4);
+    mt_ni_stage_reset(s);
     s->sgon = 0;
     s->sgst = 0;
     s->nsg = 0;

@@ -331,6 +331,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   }
   np.reduce_chain = c->ni_chain;
   np.stage_after = c->ni_stage_after;
+  np.stage_ranges = c->ni_stage_ranges;
   /* the stager's area: a slot of the buffer's size per child slot after the buffer */
   const uint64_t stage_words = c->ni_stage_after ? (uint64_t)(s->bytes / 4) * (uint64_t)n->ly.fmt.children : 0;
   if (c->ni_stage_after && (uint64_t)s->bytes * (1u + (uint64_t)n->ly.fmt.children) > 0xFFFFFFFFull) {
@@ -1056,10 +1057,12 @@ const uint32_t *mt_net_input(mt_net *n, int node) {
 uint64_t mt_net_cycle(const mt_net *n) { return n->cycle; }
 int mt_net_nodes(const mt_net *n) { return n->N; }
 unsigned mt_net_mem_ports(const mt_net *n) { return n->nmp; }
-void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes) {
+void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes, unsigned *peak) {
   *out = *rep = 0;
   *nodes = 0;
+  *peak = 0;
   for (int i = 0; i < n->N; i++) {
+    if (n->ni[i].sgpeak > *peak) *peak = n->ni[i].sgpeak;
     *out += n->ni[i].sg_out;
     *rep += n->ni[i].sg_rep;
     *nodes += n->ni[i].sg_out != 0;

@@ -84,8 +84,9 @@ uint64_t mt_net_cycle(const mt_net *n);
 int mt_net_nodes(const mt_net *n);
 unsigned mt_net_mem_ports(const mt_net *n);
 /* The NI stagers (ni_stage_after, docs/ni.md "Staging"): units staged out and replays
- * admitted, summed over the nodes; nodes that staged anything. */
-void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes);
+ * admitted, summed over the nodes; nodes that staged anything; the most staged ranges one NI
+ * held at once (of ni_stage_ranges). */
+void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes, unsigned *peak);
 const mt_layout *mt_net_layout(const mt_net *n);
 uint32_t mt_net_router_wd_limit(const mt_net *n);
 /* Node i's NI configuration inputs (everything of mt_ni_in but start, table, credits,

@@ -37,6 +37,7 @@ static const mt_cfg_key keys[] = {
   {"ni_mem_ports", NET | NI, "mt_net_cfg.ni_mem_ports, mt_ni_params.mem_ports", "MemPorts", 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (network: 0 = L + 2E; NI: 0 = 1)"},
   {"ni_chain", NET | NI, "mt_net_cfg.ni_chain, mt_ni_params.reduce_chain", "ReduceChain", 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},
   {"ni_stage_after", NET, "mt_net_cfg.ni_stage_after, mt_ni_params.stage_after", NULL, 0, U32MAX, 0, F(ni_stage_after, 1), "NI stager: stage not-due units after this many cycles without progress, 0 off (C model only)"},
+  {"ni_stage_ranges", NET, "mt_net_cfg.ni_stage_ranges, mt_ni_params.stage_ranges", NULL, 1, 1048576, 0, F(ni_stage_ranges, 1), "NI stager: staged address ranges per NI, shared by its flows and child slots (C model only)"},
   {"wd_limit", NET, "mt_net_cfg.wd_limit", NULL, 0, U32MAX, 0, F(wd_limit, 2), "watchdog: cycles without progress"},
   {"max_cycles", NET, "mt_net_cfg.max_cycles", NULL, 1, 18446744073709549568.0, 0, F(max_cycles, 3), "cycle limit of a run"},
   {"clock_ghz", NET, "mt_net_cfg.clock_ghz", NULL, 1e-6, 1000, 1, F(clock_ghz, 4), "clock in GHz, for GB/s figures"},
