@@ -11,6 +11,8 @@ const char *const mt_algo_names[] = {MT_ALGO_LIST(NAME_) NULL};
 const char *const mt_algo_descs[] = {MT_ALGO_LIST(DESC_)};
 static int (*const planners[])(mt_sched *, const mt_topo *, mt_err *) = {MT_ALGO_LIST(FN_)};
 
+mt_plan_opts mt_plan_opt = {0, -1, 0, 0};
+
 int mt_algo_from_name(const char *name) {
   for (int a = 0; a < MT_ALGO_COUNT; a++)
     if (!strcmp(name, mt_algo_names[a])) return a;
@@ -157,6 +159,10 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
       snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", mt_algo_names[k]);
     return mt_fail(e, "unknown algorithm '%s' (%s)", algo, list);
   }
+  if ((mt_plan_opt.chunks || mt_plan_opt.intra >= 0) && a != mt_algo_hier && a != mt_algo_themis)
+    return mt_fail(e, "--chunks and --intra apply to hier and themis, not %s", algo);
+  mt_plan_opt.bytes = bytes;
+  mt_plan_opt.elem = elem;
   rc = planners[a](s, t, e);
   if (rc == 0 && !s->one_hop) s->one_hop = one_hop_of(s);
   if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
