@@ -132,7 +132,9 @@ int mt_cs_max_children(const mt_chunksched *cs) {
   int n = 0;
   for (int d = 0; d < cs->v.D; d++) {
     const int P = cs->v.size[d];
-    n += P < 2 ? 0 : cs->v.kind[d] == MT_DIM_RING ? 1 : cs->v.kind[d] == MT_DIM_FC ? P - 1 : mt_dimcoll_steps(&cs->v, d);
+    n += P < 2 ? 0 : cs->v.kind[d] == MT_DIM_RING ? 1
+      : cs->v.kind[d] == MT_DIM_FC                ? P - 1
+                                                  : mt_dimcoll_steps(&cs->v, d);
   }
   return n > 0 ? n : 1;
 }

@@ -17,8 +17,11 @@ static int plan_chunked(mt_sched *s, const mt_topo *t, const char *algo, int the
   mt_latmodel lm;
   mt_latmodel_of(t, &v, &lm);
   mt_chunksched cs;
-  mt_themis_opts o = {mt_plan_opt.chunks ? mt_plan_opt.chunks : themis ? 64 : 1,
-                      mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : themis ? MT_INTRA_SCF : MT_INTRA_FIFO, mt_plan_opt.elem ? mt_plan_opt.elem : 4, 1};
+  mt_themis_opts o = {mt_plan_opt.chunks ? mt_plan_opt.chunks : themis ? 64
+                                                                       : 1,
+                      mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : themis ? MT_INTRA_SCF
+                                                                          : MT_INTRA_FIFO,
+                      mt_plan_opt.elem ? mt_plan_opt.elem : 4, 1};
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)o.elem * (uint64_t)t->n_nodes * 2 * (uint64_t)o.chunks;
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;
