@@ -40,3 +40,10 @@ TEST_STEPS += t-sweep
 t-check-mutate: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 python3 scripts/mutate_check.py $(BUILD)/multitree $(BUILD)/check_mutate
 TEST_STEPS += t-check-mutate
+
+# Themis and the chunked baseline (issue #15 items 3-4, docs/themis.md): plan + check on a
+# heterogeneous 3-D system and torus:4x4x4, the cycle model on torus:4x4x4 (hier, themis,
+# 64 KiB, result correct), bad options refused; about 20 s. The unit test is t-c-themis.
+t-themis-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_themis.sh $(BUILD)/multitree
+TEST_STEPS += t-themis-cli
