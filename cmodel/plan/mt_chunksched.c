@@ -71,9 +71,13 @@ int mt_cs_steps(const mt_chunksched *cs, int *first, mt_err *e) {
 int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e) {
   const int C = cs->n_chunks, D = cs->v.D, S = 2 * D, H = mt_cs_flows_per_npu(cs), N = t->n_nodes;
   const long F = (long)C * N * H;
-  if (F > 65535)
-    return mt_fail(e, "%s on %s: %d chunks x %d NPUs x %d = %ld flows; the schedule's 16-bit flow field holds 65535 (fewer --chunks, or the compact form)", algo,
-                   t->spec, C, N, H, F);
+  /* every flow's reduce and gather trees span the N NPUs: 2 (N - 1) transfers of 16 bytes */
+  const double nx = (double)F * 2 * (N - 1);
+  if (F > MT_MAX_FLOWS || nx > MT_CS_MAX_XFERS)
+    return mt_fail(e,
+                   "%s on %s: %d chunks x %d NPUs x %d = %ld flows, %.0f transfers (%.1f GB); the expansion holds at most %d flows and %d transfers "
+                   "(fewer --chunks; `multitree sizes --algo %s` counts the tables without expanding)",
+                   algo, t->spec, C, N, H, F, nx, nx * sizeof(mt_xfer) / 1e9, MT_MAX_FLOWS, MT_CS_MAX_XFERS, algo);
   int *first = mt_xcalloc((size_t)C * S, sizeof *first);
   const int T = mt_cs_steps(cs, first, e);
   if (T < 0) {

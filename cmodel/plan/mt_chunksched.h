@@ -67,8 +67,10 @@ int mt_cs_steps(const mt_chunksched *cs, int *first, mt_err *e);
 /* Expand into the schedule representation (plan/mt_sched.h) on topology t (the one cs->v
  * views): chunk c becomes the N * H flows (c * N + root) * H + h, each a reduce tree and a
  * gather tree built stage by stage by mt_dimcoll_add at the steps of mt_cs_steps. Sets
- * steps, reduce_steps and interleaved. Fails (named) above 65535 flows (mt_xfer.flow) or
+ * steps, reduce_steps and interleaved. Fails (named) above MT_MAX_FLOWS flows (mt_xfer.flow),
+ * MT_CS_MAX_XFERS transfers (1 GB of them: the 64x64 MultiTree schedule has 33.5 million) or
  * 65535 steps. */
+#define MT_CS_MAX_XFERS (1 << 26)
 int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e);
 /* Table entries per NPU of the expansion (every NPU has the same count), without expanding
  * it: per chunk H * N reduce entries (each flow's reduce tree spans the N NPUs: N - 1 sends

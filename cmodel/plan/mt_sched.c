@@ -12,6 +12,7 @@ const char *const mt_algo_descs[] = {MT_ALGO_LIST(DESC_)};
 static int (*const planners[])(mt_sched *, const mt_topo *, mt_err *) = {MT_ALGO_LIST(FN_)};
 
 mt_plan_opts mt_plan_opt = {0, -1, 0, 0};
+_Static_assert(sizeof(mt_xfer) == 16, "mt_xfer grew: the 64x64 MultiTree schedule holds 33.5 million of them");
 
 int mt_algo_from_name(const char *name) {
   for (int a = 0; a < MT_ALGO_COUNT; a++)
@@ -187,9 +188,10 @@ static int node_L(const mt_sched *s, int tables_L, int n) {
 
 /* A transfer as one node's table sees it: flow, step, the other end, its op and routing,
  * and the ports of its first and last link. 16 bytes: steps, node ids and ports of end
- * nodes fit 16 bits (checked as the records are made). */
+ * nodes fit 16 bits (checked as the records are made), flows 32. */
 typedef struct {
-  uint16_t flow, step, peer;
+  uint32_t flow;
+  uint16_t step, peer;
   uint16_t port0, portl; /* sender's output port (first link), receiver's input port (last link) */
   uint8_t op, multihop;
 } xrec;

@@ -16,16 +16,19 @@ extern "C" {
 #endif
 
 
-/* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES),
- * flows (at most 2 per node) and steps (at most 65535, mt_plan refuses more) fit 16 bits. */
+/* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES) and
+ * steps (at most 65535, mt_plan refuses more) fit 16 bits; flows 24 bits (MT_MAX_FLOWS:
+ * chunked schedules have chunks x N x H, docs/themis.md), sharing a word with the flags. */
+#define MT_MAX_FLOWS ((1 << 24) - 1)
 typedef struct {
   int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
-  uint16_t flow, src, dst, step;
-  uint16_t path_len;    /* directed links on the path */
-  uint8_t op;           /* MT_OP_REDUCE or MT_OP_GATHER */
-  uint8_t multihop : 1; /* routed hop by hop by destination (baselines) */
-  uint8_t rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
-                           is the reverse of stored link path_len - 1 - i */
+  uint16_t src, dst, step;
+  uint16_t path_len;     /* directed links on the path */
+  unsigned flow : 24;    /* < MT_MAX_FLOWS */
+  unsigned op : 2;       /* MT_OP_REDUCE or MT_OP_GATHER */
+  unsigned multihop : 1; /* routed hop by hop by destination (baselines) */
+  unsigned rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
+                            is the reverse of stored link path_len - 1 - i */
 } mt_xfer;
 
 /* i-th link of a transfer's path */

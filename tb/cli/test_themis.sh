@@ -31,7 +31,7 @@ refuse() { # expected message, then the command's arguments
 refuse "--chunks and --intra apply to hier and themis" plan --topo torus:4x4 --algo multitree --chunks 2 --bytes 1M
 refuse "expected fifo or scf" plan --topo torus:4x4 --algo themis --intra lifo --bytes 1M
 refuse "expected 1..4096 chunks" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M
-refuse "16-bit flow field holds 65535" plan --topo torus:8x8 --algo themis --chunks 600 --bytes 64M
+refuse "134086656 transfers (2.1 GB); the expansion holds at most" plan --topo themis:2d-sw-sw --algo themis --bytes 1G
 refuse "every flow needs at least one element" plan --topo torus:4x4x4 --algo themis --bytes 4K
 refuse "flow_w (FlowW)=13" sim --topo torus:4x4x4 --algo themis --bytes 1M
 refuse "themis needs a multi-dimensional topology" plan --topo mesh:4x4 --algo themis --bytes 1M

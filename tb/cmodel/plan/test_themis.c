@@ -254,8 +254,20 @@ static void test_refused(void) {
   CHECK(mt_topo_from_name(&t, "torus:4x4", &e) == 0, "%s", e.msg);
   mt_plan_opt.chunks = 2;
   CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) != 0 && strstr(e.msg, "apply to hier and themis"), "--chunks with multitree: '%s'", e.msg);
-  mt_plan_opt.chunks = 2048; /* 2048 x 16 x 2 flows */
-  CHECK(mt_plan(&s, &t, "themis", 64 << 20, 4, &e) != 0 && strstr(e.msg, "16-bit flow field holds 65535"), "65536 flows: '%s'", e.msg);
+  mt_plan_opt.chunks = 2048; /* 2048 x 16 x 2 flows: 65536, more than 16 bits (mt_xfer.flow has 24) */
+  CHECK(mt_plan(&s, &t, "themis", 64 << 20, 4, &e) == 0 && s.n_flows == 65536, "65536 flows: '%s'", e.msg);
+  if (s.n_flows == 65536) {
+    int top = 0;
+    for (int i = 0; i < s.nx; i++)
+      if (s.x[i].flow > (unsigned)top) top = (int)s.x[i].flow;
+    CHECK(top == 65535, "highest flow of a transfer %d", top);
+    mt_sched_free(&s);
+  }
+  mt_topo t2;
+  CHECK(mt_topo_from_name(&t2, "themis:2d-sw-sw", &e) == 0, "%s", e.msg);
+  mt_plan_opt.chunks = 64; /* 65536 flows x 2046 transfers: 134 million */
+  CHECK(mt_plan(&s, &t2, "themis", 1 << 30, 4, &e) != 0 && strstr(e.msg, "134086656 transfers"), "1024 NPUs, 64 chunks: '%s'", e.msg);
+  mt_topo_free(&t2);
   mt_plan_opt.chunks = 64; /* 64 x 32 flows of 4 bytes > 4 KiB */
   CHECK(mt_plan(&s, &t, "themis", 4096, 4, &e) != 0 && strstr(e.msg, "every flow needs at least one element"), "too small: '%s'", e.msg);
   mt_plan_opt.chunks = 0;
