@@ -274,8 +274,33 @@ static void test_refused(void) {
   mt_topo_free(&t);
 }
 
+/* The baseline on a 2-D ring x ring (both bidirectional 4-rings, 500 ns links; dim1 2 x 100
+ * GB/s, dim2 2 x 100 GB/s): with chunks of S = 1 MiB, a stage on dim1 takes t1 = 3 x 500 +
+ * S x 3/4 / 200 = 5432.16 ns, on dim2 t2 = 1500 + (S/4) x 3/4 / 200 = 2483.04 ns < t1 / 2.
+ * dim1 is the bottleneck and never idles: FIFO runs the C reduce-scatters (ready at 0), then
+ * the C all-gathers, each ready by then (chunk c's at (c+1) t1 + 2 t2 <= its turn); the
+ * Latency Model's end is the closed form 2 C t1 (issue #15 acceptance, within 1%: exact). */
+static void test_baseline_closed_form(void) {
+  mt_topo t;
+  mt_mdview v;
+  mt_latmodel lm;
+  if (setup("dims:ring4@100x2:500ns,ring4@100x2:500ns", &t, &v, &lm)) return;
+  const int C = 8;
+  const double t1 = 1500 + 1048576 * 0.75 / 200;
+  mt_chunksched cs;
+  mt_err e = {{0}};
+  mt_themis_opts o = {C, MT_INTRA_FIFO, 4, 2};
+  CHECK(mt_themis_baseline(&cs, &v, &lm, (uint64_t)C << 20, &o, &e) == 0, "%s", e.msg);
+  double fin = 0;
+  CHECK(mt_themis_order(&cs, &lm, &fin, &e) == 0, "%s", e.msg);
+  CHECK(fabs(fin - 2 * C * t1) <= 0.01 * 2 * C * t1 && fabs(fin - 2 * C * t1) < 1e-6, "baseline end %.3f ns, closed form 2 C t1 = %.3f", fin, 2 * C * t1);
+  mt_chunksched_free(&cs);
+  mt_topo_free(&t);
+}
+
 int main(void) {
   test_fig7();
+  test_baseline_closed_form();
   test_threshold();
   test_intra();
   static const char *topos[] = {"dims:ring4@100x2,sw4@50x1", "dims:fc3@10x2,ring3@5x2,sw2@1x1", "dims:fc4@100x3,ring4@50x1:700ns,sw2@25x1", "torus:3x4",
