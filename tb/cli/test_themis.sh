@@ -33,7 +33,8 @@ refuse "expected fifo or scf" plan --topo torus:4x4 --algo themis --intra lifo -
 refuse "expected 1..4096 chunks" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M
 refuse "134086656 transfers (2.1 GB); the expansion holds at most" plan --topo themis:2d-sw-sw --algo themis --bytes 1G
 refuse "every flow needs at least one element" plan --topo torus:4x4x4 --algo themis --bytes 4K
-refuse "flow_w (FlowW)=13" sim --topo torus:4x4x4 --algo themis --bytes 1M
+refuse "has 8192 flows; the head flit's 12-bit FLOW field and the NI carry 4096" sim --topo torus:4x4x4 --algo themis --bytes 1M
+refuse "(fewer --chunks: each chunk is N x H flows)" sim --topo torus:8x8 --algo themis --chunks 40 --bytes 1M
 refuse "themis needs a multi-dimensional topology" plan --topo mesh:4x4 --algo themis --bytes 1M
 echo "RESULT themis_cli pass=$pass fail=$fail"
 [[ $fail -eq 0 ]]
