@@ -36,7 +36,7 @@ t-sweep: $(BUILD)/multitree
 TEST_STEPS += t-sweep
 
 # Mutation check of `check` (issue #11): valid schedules of every algorithm on 7 topologies
-# must pass (themis with 4 chunks); 52 classes of corruption of each must be refused with the field named.
+# must pass (themis with 2 chunks, on ring:8 only); 52 classes of corruption of each must be refused with the field named.
 t-check-mutate: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 python3 scripts/mutate_check.py $(BUILD)/multitree $(BUILD)/check_mutate
 TEST_STEPS += t-check-mutate

@@ -28,9 +28,11 @@ TOPOS = ["torus:4x4", "mesh:4x4", "torus:3x5", "ring:8", "bigraph:2x4",
 _help = subprocess.run([BIN, "--help"], capture_output=True, text=True)
 ALGOS = re.search(r"^Algorithms: (.*)$", _help.stdout + _help.stderr, re.M).group(1).split()
 
-# chunked schedules: themis with 4 chunks (its default 64 makes files 16x larger); their
-# gathers overlap later chunks' reduces ("interleaved": true)
-ALGO_ARGS = {"themis": ["--chunks", "4"]}
+# chunked schedules: themis with 2 chunks on ring:8 only (its default 64 chunks makes files
+# 32x larger; every topology would double this test's time); their gathers overlap later
+# chunks' reduces ("interleaved": true)
+ALGO_ARGS = {"themis": ["--chunks", "2"]}
+ALGO_TOPOS = {"themis": ["ring:8"]}
 
 npass = nfail = 0
 
@@ -427,6 +429,8 @@ MUTANTS = [m_parent_port, m_parent_eject, m_child_port, m_child_eject, m_recv_po
 refused = total = valid = valid_refused = 0
 for topo in TOPOS:
     for algo in ALGOS:
+        if algo in ALGO_TOPOS and topo not in ALGO_TOPOS[algo]:
+            continue
         name = re.sub(r"[^A-Za-z0-9]+", "_", topo.split("/")[-1]) + "-" + algo
         path = os.path.join(WORK, name + ".json")
         r = subprocess.run([BIN, "plan", "--topo", topo, "--algo", algo, "--bytes", str(BYTES), "--json", path, "--quiet"] + ALGO_ARGS.get(algo, []),
