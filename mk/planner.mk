@@ -36,7 +36,14 @@ t-sweep: $(BUILD)/multitree
 TEST_STEPS += t-sweep
 
 # Mutation check of `check` (issue #11): valid schedules of every algorithm on 7 topologies
-# must pass; 51 classes of corruption of each must be refused with the field named.
+# must pass (themis with 2 chunks, on ring:8 only); 52 classes of corruption of each must be refused with the field named.
 t-check-mutate: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 python3 scripts/mutate_check.py $(BUILD)/multitree $(BUILD)/check_mutate
 TEST_STEPS += t-check-mutate
+
+# Themis and the chunked baseline (issue #15 items 3-4, docs/themis.md): plan + check on a
+# heterogeneous 3-D system and torus:4x4x4, the cycle model on torus:4x4x4 (hier, themis,
+# 64 KiB, result correct), bad options refused; about 20 s. The unit test is t-c-themis.
+t-themis-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_themis.sh $(BUILD)/multitree
+TEST_STEPS += t-themis-cli

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "app/mt_app.h"
 #include "util/mt_fp32.h"
+#include "plan/mt_chunksched.h"
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
 
@@ -62,7 +63,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads");
+      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads") || !strcmp(a, "--chunks") || !strcmp(a, "--intra");
     if (takes_value) {
       if (!v) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
@@ -114,6 +115,21 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       if (a[2] == 'e') o->elem = (int)x;
       else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
+    } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/themis.md) */
+      char *end;
+      errno = 0;
+      long x = strtol(v, &end, 10);
+      if (end == v || *end || errno || x < 1 || x > 4096) {
+        fprintf(stderr, "multitree: --chunks '%s': expected 1..4096 chunks per collective\n", v);
+        return -1;
+      }
+      mt_plan_opt.chunks = (int)x;
+    } else if (!strcmp(a, "--intra")) {
+      if (strcmp(v, "fifo") && strcmp(v, "scf")) {
+        fprintf(stderr, "multitree: --intra '%s': expected fifo or scf (the intra-dimension order of hier and themis)\n", v);
+        return -1;
+      }
+      mt_plan_opt.intra = strcmp(v, "fifo") ? MT_INTRA_SCF : MT_INTRA_FIFO;
     } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "app/mt_app.h"
+#include "fmt/mt_flit.h"
 #include "util/mt_fp32.h"
 #include "net/mt_net.h"
 #include "plan/mt_ref.h"
@@ -173,7 +174,10 @@ int mt_app_sim(const mt_app_opts *o) {
   mt_tables tb;
   int rc = mt_app_plan_from_opts(&o2, &t, &s, &tb, NULL);
   if (rc) return rc;
-  if (mem_check(o, &s, &cfg)) {
+  if (s.n_flows > 1 << MT_HD_FLOW_W) /* before the NI's FlowW check, with the way out */
+    fprintf(stderr, "multitree sim: %s on %s has %d flows; the head flit's %d-bit FLOW field and the NI carry %d%s\n", s.algo, t.spec, s.n_flows,
+            MT_HD_FLOW_W, 1 << MT_HD_FLOW_W, !strcmp(s.algo, "themis") || !strcmp(s.algo, "hier") ? " (fewer --chunks: each chunk is N x H flows)" : "");
+  if (s.n_flows > 1 << MT_HD_FLOW_W || mem_check(o, &s, &cfg)) {
     mt_tables_free(&tb);
     mt_sched_free(&s);
     mt_topo_free(&t);

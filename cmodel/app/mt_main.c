@@ -11,10 +11,13 @@
 static const mt_app_cmd commands[] = {
   {"plan", mt_app_plan,
    "multitree plan --topo T --algo A --bytes N [--elem B] [--local-ports L] [--json FILE] [--dot FILE] [--print] [--quiet]\n"
-   "              [--progress]\n"
+   "              [--progress] [--chunks C] [--intra fifo|scf]\n"
    "  Build an all-reduce schedule and its per-node schedule tables. Planning that runs for\n"
    "  seconds prints a progress line to stderr every 2 s when stderr is a terminal, or always\n"
-   "  with --progress.\n",
+   "  with --progress. hier and themis (docs/themis.md; also for rom, check, ref, sim):\n"
+   "  --chunks C chunks per collective (hier default 1, themis 64; each chunk is N x H flows,\n"
+   "  H = 2 with a bidirectional ring), --intra the order of the stages queued at a dimension\n"
+   "  (fifo: first ready first, hier's default; scf: smallest chunk first, themis's default).\n",
    NULL},
   {"rom", mt_app_rom,
    "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"
@@ -46,8 +49,10 @@ static const mt_app_cmd commands[] = {
    "  keys for the file and --set: multitree shape --keys.\n",
    NULL},
   {"sizes", mt_app_sizes,
-   "multitree sizes [--bytes N]\n"
-   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori.\n",
+   "multitree sizes [--bytes N] | --algo hier|themis [--chunks C] [--intra fifo|scf] [--bytes N]\n"
+   "  Table sizes (full and compact layouts) for MultiTree on 4x4..32x32 tori; with --algo, the\n"
+   "  table entries and bits per NPU of hier or themis on the six Themis Table 2 systems (1024\n"
+   "  NPUs, counted from the chunk schedule without expanding it; default 64 chunks, 1 GiB).\n",
    NULL},
   {"shape", NULL,
    "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"

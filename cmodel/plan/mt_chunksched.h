@@ -53,6 +53,35 @@ static inline int mt_cs_stage_dim(const mt_chunksched *cs, int c, int s) {
  * by the sizes of the dimensions reduce-scattered before it (an all-gather stage works on
  * the size its matching reduce-scatter produced times its own dimension's size). */
 uint64_t mt_cs_stage_bytes(const mt_chunksched *cs, int c, int s);
+/* Flows per chunk and NPU in the expansion: 2 when some dimension is a bidirectional ring
+ * (the data halved, the halves round opposite ways, as mt_plan_hier does), else 1. */
+int mt_cs_flows_per_npu(const mt_chunksched *cs);
+
+/* The NI's steps (per-node lockstep barriers, docs/ni.md "Issue"): every dimension runs its
+ * queue in order, one stage at a time; a stage takes mt_dimcoll_steps steps and starts the
+ * step after both its chunk's previous stage and its dimension's previous stage ended.
+ * first[c * 2D + s] receives the first step (from 1) of stage s of chunk c. Returns the
+ * number of steps, or -1 when the queues are not an order of every stage that respects
+ * each chunk's stage order (named in e). */
+int mt_cs_steps(const mt_chunksched *cs, int *first, mt_err *e);
+/* Expand into the schedule representation (plan/mt_sched.h) on topology t (the one cs->v
+ * views): chunk c becomes the N * H flows (c * N + root) * H + h, each a reduce tree and a
+ * gather tree built stage by stage by mt_dimcoll_add at the steps of mt_cs_steps. Sets
+ * steps, reduce_steps and interleaved. Fails (named) above MT_MAX_FLOWS flows (mt_xfer.flow),
+ * MT_CS_MAX_XFERS transfers (1 GB of them: the 64x64 MultiTree schedule has 33.5 million) or
+ * 65535 steps. */
+#define MT_CS_MAX_XFERS (1 << 26)
+int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e);
+/* Table entries per NPU of the expansion (every NPU has the same count), without expanding
+ * it: per chunk H * N reduce entries (each flow's reduce tree spans the N NPUs: N - 1 sends
+ * and the root's entry) and H * sum over stages s of lines_s * g_s gather entries, lines_s =
+ * the product of the sizes of the dimensions after s in the chunk's order, g_s = P - 1 (ring,
+ * halving-doubling: one child per entry) or 1 (direct: one entry sends to the P - 1). No
+ * NOPs: in every step some dimension runs a stage, in which every NPU sends. */
+long mt_cs_entries_per_node(const mt_chunksched *cs);
+/* Children per entry at most: the root's reduce entry hears every stage of its flow, 1 from
+ * a ring, P - 1 from a direct, log2 P from a halving-doubling dimension. */
+int mt_cs_max_children(const mt_chunksched *cs);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,9 @@ const char *const mt_algo_names[] = {MT_ALGO_LIST(NAME_) NULL};
 const char *const mt_algo_descs[] = {MT_ALGO_LIST(DESC_)};
 static int (*const planners[])(mt_sched *, const mt_topo *, mt_err *) = {MT_ALGO_LIST(FN_)};
 
+mt_plan_opts mt_plan_opt = {0, -1, 0, 0};
+_Static_assert(sizeof(mt_xfer) == 16, "mt_xfer grew: the 64x64 MultiTree schedule holds 33.5 million of them");
+
 int mt_algo_from_name(const char *name) {
   for (int a = 0; a < MT_ALGO_COUNT; a++)
     if (!strcmp(name, mt_algo_names[a])) return a;
@@ -157,6 +160,10 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
       snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", mt_algo_names[k]);
     return mt_fail(e, "unknown algorithm '%s' (%s)", algo, list);
   }
+  if ((mt_plan_opt.chunks || mt_plan_opt.intra >= 0) && a != mt_algo_hier && a != mt_algo_themis)
+    return mt_fail(e, "--chunks and --intra apply to hier and themis, not %s", algo);
+  mt_plan_opt.bytes = bytes;
+  mt_plan_opt.elem = elem;
   rc = planners[a](s, t, e);
   if (rc == 0 && !s->one_hop) s->one_hop = one_hop_of(s);
   if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
@@ -181,9 +188,10 @@ static int node_L(const mt_sched *s, int tables_L, int n) {
 
 /* A transfer as one node's table sees it: flow, step, the other end, its op and routing,
  * and the ports of its first and last link. 16 bytes: steps, node ids and ports of end
- * nodes fit 16 bits (checked as the records are made). */
+ * nodes fit 16 bits (checked as the records are made), flows 32. */
 typedef struct {
-  uint16_t flow, step, peer;
+  uint32_t flow;
+  uint16_t step, peer;
   uint16_t port0, portl; /* sender's output port (first link), receiver's input port (last link) */
   uint8_t op, multihop;
 } xrec;

@@ -16,16 +16,19 @@ extern "C" {
 #endif
 
 
-/* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES),
- * flows (at most 2 per node) and steps (at most 65535, mt_plan refuses more) fit 16 bits. */
+/* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES) and
+ * steps (at most 65535, mt_plan refuses more) fit 16 bits; flows 24 bits (MT_MAX_FLOWS:
+ * chunked schedules have chunks x N x H, docs/themis.md), sharing a word with the flags. */
+#define MT_MAX_FLOWS ((1 << 24) - 1)
 typedef struct {
   int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
-  uint16_t flow, src, dst, step;
-  uint16_t path_len;    /* directed links on the path */
-  uint8_t op;           /* MT_OP_REDUCE or MT_OP_GATHER */
-  uint8_t multihop : 1; /* routed hop by hop by destination (baselines) */
-  uint8_t rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
-                           is the reverse of stored link path_len - 1 - i */
+  uint16_t src, dst, step;
+  uint16_t path_len;     /* directed links on the path */
+  unsigned flow : 24;    /* < MT_MAX_FLOWS */
+  unsigned op : 2;       /* MT_OP_REDUCE or MT_OP_GATHER */
+  unsigned multihop : 1; /* routed hop by hop by destination (baselines) */
+  unsigned rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
+                            is the reverse of stored link path_len - 1 - i */
 } mt_xfer;
 
 /* i-th link of a transfer's path */
@@ -44,6 +47,9 @@ typedef struct {
   int n_nodes, n_flows, steps;
   int reduce_steps; /* steps 1..reduce_steps are the reduce-scatter half */
   int one_hop;      /* claims: every transfer on one link (or switch path), no link over capacity */
+  int interleaved;  /* claims: some gather is sent in or before step reduce_steps (chunked
+                       hier, Themis: chunks' all-gathers overlap later chunks' reduce-scatters);
+                       0: the reduce-scatter half ends before any gather, as check requires */
   uint64_t bytes;
   int elem;
   mt_chunk *chunk; /* [n_flows] */
@@ -83,7 +89,8 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(dbtree, mt_plan_dbtree, "double binary tree: two in-order binary trees, half the buffer each") \
   X(hd, mt_plan_hd, "recursive halving-doubling (power-of-two node count)") \
   X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)") \
-  X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension")
+  X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension") \
+  X(themis, mt_plan_themis, "Themis (Algorithm 1): chunks ordered across dimensions by a load tracker; --chunks, --intra fifo|scf")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
@@ -102,6 +109,17 @@ extern int mt_plan_progress;
 /* Test hook: MultiTree on a switch network runs every child search both guided and breadth
  * first and fails the plan when they disagree (docs/planner.md); 0 (default) off. */
 extern int mt_plan_verify_search;
+/* Options of the chunked dimension schedules (hier, themis; docs/themis.md), set by the
+ * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64) and
+ * the intra-dimension order (-1: default, hier FIFO, themis SCF; else MT_INTRA_*). mt_plan
+ * refuses them with other algorithms, and fills bytes and elem for the planners that need
+ * the size (Themis's loads depend on it). */
+typedef struct {
+  int chunks, intra;
+  uint64_t bytes;
+  int elem;
+} mt_plan_opts;
+extern mt_plan_opts mt_plan_opt;
 extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */
 extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */

@@ -169,6 +169,7 @@ static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, c
   json_object_set_new(root, "steps", json_integer(s->steps));
   json_object_set_new(root, "reduce_steps", json_integer(s->reduce_steps));
   json_object_set_new(root, "one_hop", json_boolean(s->one_hop));
+  if (s->interleaved) json_object_set_new(root, "interleaved", json_true()); /* absent: false (files before Themis) */
   json_object_set_new(root, "local_ports", json_integer(local_ports));
   json_t *jf = json_array();
   for (int f = 0; f < s->n_flows; f++) {
@@ -409,10 +410,12 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   }
   if (mt_json_topology_parse(json_object_get(root, "topology"), path, t, e)) goto out;
   const int N = t->n_nodes;
-  /* flows */
+  /* flows: at most 2 per node, but chunked schedules (hier, themis) have N x H per chunk */
+  const int aid = mt_algo_from_name(json_string_value(algo));
+  const size_t maxf = aid == mt_algo_hier || aid == mt_algo_themis ? MT_MAX_FLOWS : (size_t)N * 2;
   json_t *jf = json_object_get(root, "flows");
-  if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > (size_t)N * 2) {
-    mt_fail(e, "%s: \"flows\": expected an array of 1..%d flows", path, 2 * N);
+  if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > maxf) {
+    mt_fail(e, "%s: \"flows\": expected an array of 1..%zu flows", path, maxf);
     goto out;
   }
   mt_sched_init(s, t, json_string_value(algo), (int)json_array_size(jf));
@@ -430,6 +433,12 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
     goto out;
   }
   s->one_hop = json_is_true(oh);
+  json_t *il = json_object_get(root, "interleaved");
+  if (il && !json_is_boolean(il)) {
+    mt_fail(e, "%s: field \"interleaved\": not a boolean (expected true or false, or absent for false)", path);
+    goto out;
+  }
+  s->interleaved = il && json_is_true(il);
   long long lp = 0;
   if (json_object_get(root, "local_ports") && get_int(&r, root, "local_ports", "$", 0, 16, &lp)) goto out;
   for (int f = 0; f < s->n_flows; f++) {

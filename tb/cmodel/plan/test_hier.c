@@ -8,6 +8,7 @@
 #include "plan/mt_ref.h"
 #include "util/mt_fp32.h"
 #include "mt_test.h"
+#include "ref_sum.h"
 
 static int plan(const char *topo, uint64_t bytes, mt_topo *t, mt_sched *s, mt_err *e) {
   if (mt_topo_from_name(t, topo, e)) return -1;
@@ -67,24 +68,9 @@ static void test_check_ref(const char *topo, uint64_t bytes) {
   CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
   mt_check_report r;
   CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0 && r.violations == 0, "%s: check: %s, %d violations", topo, e.msg, r.violations);
-  const int N = s.n_nodes;
-  const uint64_t nw = bytes / 4;
-  uint32_t **in = calloc((size_t)N, sizeof *in), *out = calloc(nw, 4);
-  for (int n = 0; n < N; n++) {
-    in[n] = calloc(nw, 4);
-    mt_ref_inputs(7, n, MT_DTYPE_INT32, in[n], nw);
-  }
-  CHECK(mt_ref_result(&s, &tb, MT_DTYPE_INT32, in, out, &e) == 0, "%s: ref: %s", topo, e.msg);
-  uint64_t bad = 0;
-  for (uint64_t k = 0; k < nw; k++) {
-    uint32_t sum = 0;
-    for (int n = 0; n < N; n++) sum += in[n][k];
-    bad += sum != out[k];
-  }
-  CHECK(bad == 0, "%s: %llu of %llu words differ from the exact sum", topo, (unsigned long long)bad, (unsigned long long)nw);
-  for (int n = 0; n < N; n++) free(in[n]);
-  free(in);
-  free(out);
+  const uint64_t bad = tb_ref_sum_mismatch(&s, &tb, 7, &e);
+  CHECK(bad == 0, "%s: %llu of %llu words differ from the exact sum (all: the reference refused: %s)", topo, (unsigned long long)bad,
+        (unsigned long long)(bytes / 4), e.msg);
   mt_tables_free(&tb);
   mt_sched_free(&s);
   mt_topo_free(&t);

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * mt_themis: Themis (ISCA 2022) Algorithm 1 and its baseline, producing the chunked dimension
+ * schedule mt_chunksched: the Splitter (C equal chunks), the Latency Model (A_K + n_K x B_K
+ * per reduce-scatter or all-gather on dimension K, Section 4.4), the Dim Load Tracker, the
+ * threshold of line 19 (the Latency Model's time for chunkSize/16 on the least-loaded
+ * dimension), and the intra-dimension orders (FIFO, SCF) fixed by simulating the schedule
+ * once with the Latency Model (Section 4.6). docs/themis.md. */
+#ifndef MT_THEMIS_H
+#define MT_THEMIS_H
+#include "plan/mt_chunksched.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The Latency Model's parameters of a dimension (ns, ns per byte). */
+typedef struct {
+  int steps;    /* of one reduce-scatter (= one all-gather): ring P-1, direct 1, halving-doubling log2 P */
+  double lat;   /* step_latency: the dimension's link latency, ns */
+  double bw;    /* GB/s = bytes/ns an NPU sends into the dimension: links per NPU x bandwidth per link */
+  double A;     /* A_K of one reduce-scatter or all-gather: steps x lat */
+  double B;     /* B_K: 1 / bw, ns per byte */
+  double share; /* n_K / size: (P-1)/P, the part of its data an NPU sends (footnote 7) */
+} mt_lm_dim;
+
+typedef struct {
+  int D;
+  mt_lm_dim d[MT_MD_MAX_DIMS];
+} mt_latmodel;
+
+/* The model of topology t's dimensions as view v sees them: a multi-dimensional topology's
+ * links, bandwidth and latency; a torus's edges (bandwidth 0 = not given: 1 GB/s, i.e.
+ * time in units of bytes; latency 0 when not given), links 2 on a bidirectional ring. */
+void mt_latmodel_of(const mt_topo *t, const mt_mdview *v, mt_latmodel *lm);
+/* Time of one reduce-scatter (or all-gather) of `bytes` per NPU on dimension d:
+ * A_d + bytes x share_d x B_d. */
+double mt_latmodel_time(const mt_latmodel *lm, int d, double bytes);
+
+/* Options of the producers. */
+typedef struct {
+  int chunks; /* C >= 1 */
+  int intra;  /* MT_INTRA_FIFO or MT_INTRA_SCF */
+  int elem;   /* chunks hold whole elements of elem bytes (the tiling of mt_sched_set_bytes) */
+  int H;      /* flows per chunk and NPU (2 with a bidirectional ring): the tiling's unit */
+} mt_themis_opts;
+
+/* The baseline (Table 3): every chunk in order 1..D; loads are left 0. */
+int mt_themis_baseline(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e);
+/* Algorithm 1 (all-reduce): per chunk, the reduce-scatter order by ascending load (the
+ * baseline order while max - min load < threshold), the all-gather the reverse. */
+int mt_themis_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e);
+/* Section 4.6: simulate cs's chunks with the Latency Model (each dimension runs one stage
+ * at a time; a stage is ready when its chunk's previous stage ends; FIFO takes the stage
+ * ready first, SCF the smallest) and store each dimension's order in cs->queue. `finish`
+ * (may be NULL) receives the simulated end, ns. Called by both producers. */
+int mt_themis_order(mt_chunksched *cs, const mt_latmodel *lm, double *finish, mt_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
