@@ -19,10 +19,11 @@ ALLOWED = {
     "fmt": {"util", "fmt"},
     "topo": {"util", "fmt", "topo"},
     "plan": {"util", "fmt", "topo", "plan"},
+    "flow": {"util", "fmt", "topo", "plan", "flow"},
     "table": {"util", "fmt", "topo", "plan", "table"},
     "hw": {"util", "fmt", "hw"},
     "net": {"util", "fmt", "topo", "plan", "table", "hw", "net"},
-    "app": {"util", "fmt", "topo", "plan", "table", "hw", "net", "app"},
+    "app": {"util", "fmt", "topo", "plan", "flow", "table", "hw", "net", "app"},
 }
 INC = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

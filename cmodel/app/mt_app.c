@@ -51,6 +51,7 @@ static const struct {
   {"--dump-dir", offsetof(mt_app_opts, dump_dir)},
   {"--trace", offsetof(mt_app_opts, trace)},
   {"--data", offsetof(mt_app_opts, data)},
+  {"--level", offsetof(mt_app_opts, level)},
 };
 
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
@@ -62,7 +63,8 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads");
+      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads") ||
+      !strcmp(a, "--chunks");
     if (takes_value) {
       if (!v) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
@@ -114,6 +116,15 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       if (a[2] == 'e') o->elem = (int)x;
       else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
+    } else if (!strcmp(a, "--chunks")) {
+      char *end;
+      errno = 0;
+      long x = strtol(v, &end, 10);
+      if (end == v || *end || errno || x < 1 || x > 65536) {
+        fprintf(stderr, "multitree: --chunks '%s': expected 1..65536\n", v);
+        return -1;
+      }
+      o->chunks = (int)x;
     } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;

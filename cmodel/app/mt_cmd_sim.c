@@ -46,7 +46,7 @@ static json_t *real_as(const char *fmt, double v) {
 static const char *const data_name[] = {"full", "sample", "none"};
 
 /* Peak resident memory of this process so far (getrusage; Linux reports KiB), 0: unknown. */
-static uint64_t peak_rss(void) {
+uint64_t mt_app_peak_rss(void) {
   struct rusage u;
   return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
 }
@@ -79,7 +79,7 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   /* after the keys of earlier versions (readers of those see the same first keys): the data
    * mode and what it checked (docs/network.md "Data modes"), the process's peak memory */
   json_t *x = j ? json_pack("{s:s, s:I, s:I}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
-                            "peak_rss_bytes", (json_int_t)peak_rss())
+                            "peak_rss_bytes", (json_int_t)mt_app_peak_rss())
                 : NULL;
   if (j && (!x || json_object_update(j, x))) {
     json_decref(j);
@@ -132,6 +132,15 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
 
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
+  if (o->level && !strcmp(o->level, "flow")) return mt_app_flowsim(o);
+  if (o->level && strcmp(o->level, "cycle")) {
+    fprintf(stderr, "multitree sim: --level '%s': expected cycle (default: flits, routers, NIs) or flow (messages on links, docs/flowsim.md)\n", o->level);
+    return 2;
+  }
+  if (o->chunks) {
+    fprintf(stderr, "multitree sim: --chunks needs --level flow (the cycle level runs the expanded schedule of --algo)\n");
+    return 2;
+  }
   mt_net_cfg cfg;
   const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
   size_t cl = strlen(cn);

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/flowsim.md). No
+ * data moves, so nothing is checked; the time estimates the cycle model's (cycles) or, on
+ * topologies with link bandwidths, is in ns. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <jansson.h>
+#include <math.h>
+#include "app/mt_app.h"
+#include "flow/mt_flow.h"
+#include "net/mt_net_cfg.h"
+#include "util/mt_time.h"
+
+static int load_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
+  mt_err e = {{0}};
+  const char *cn = o->config ? o->config : "small";
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  for (int i = 0; i < o->nsets; i++)
+    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      return 2;
+    }
+  return 0;
+}
+
+static json_t *num(double v) {
+  json_t *j = isfinite(v) ? json_real(v) : NULL;
+  return j ? j : json_null();
+}
+
+static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, const char *fe, int steps, int chunks, uint64_t bytes,
+                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, double wall) {
+  const int cyc = p->units == MT_FLOW_CYCLES;
+  json_t *dims = json_array();
+  for (int d = 0; d < r->ndims; d++)
+    json_array_append_new(dims, json_pack("{s:i, s:o, s:o}", "dim", d + 1, "util", num(r->dim_util[d]), "busy",
+                                          !strcmp(fe, "chunk-schedule") ? num(r->dim_busy[d]) : json_null()));
+  json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
+                        "s:n, s:s, s:o, s:I}",
+                        "format", "multitree-flowsim/1", "level", "flow", "front_end", fe, "algorithm", o->algo, "topology", t->spec, "nodes",
+                        t->n_nodes, "bytes", (json_int_t)bytes, "steps", steps, "chunks", chunks, "units", cyc ? "cycles" : "ns", "time",
+                        num(r->time), "flow", cyc ? (pkt ? "packet" : "message") : "-", "config", cyc ? json_string(cfg->name) : json_null(),
+                        "lower_bound", num(r->bound), "lower_bound_fraction", num(r->time > 0 ? r->bound / r->time : 0), "link_util_mean",
+                        num(r->util_mean), "link_util_max", num(r->util_max), "dims", dims, "gbps",
+                        num(r->time > 0 ? (double)bytes / r->time * (cyc ? cfg->clock_ghz : 1.0) : 0), "messages", (json_int_t)r->messages,
+                        "events", (json_int_t)r->events, "solves", (json_int_t)r->solves, "steady_starts", (json_int_t)r->steady, "correct",
+                        "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
+                        (json_int_t)mt_app_peak_rss());
+  FILE *f = j ? fopen(path, "w") : NULL;
+  int rc = 0;
+  if (!j) {
+    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
+    rc = -1;
+  } else if (!f) {
+    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
+    rc = -1;
+  } else {
+    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
+    if (fclose(f)) rc = -1;
+    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
+  }
+  json_decref(j);
+  return rc;
+}
+
+int mt_app_flowsim(const mt_app_opts *o) {
+  mt_err e = {{0}};
+  if (!o->topo || !o->algo || !o->have_bytes) {
+    fprintf(stderr, "multitree sim: --topo, --algo and --bytes are required\n");
+    return 2;
+  }
+  int pkt = 0;
+  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
+  else if (o->flow && strcmp(o->flow, "message")) {
+    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
+    return 2;
+  }
+  if (o->data && strcmp(o->data, "none")) {
+    fprintf(stderr, "multitree sim: --data %s: the flow level moves no data (only --data none)\n", o->data);
+    return 2;
+  }
+  if (o->dump_dir || o->trace || o->threads > 1) {
+    fprintf(stderr, "multitree sim: --dump-dir, --trace and --threads are the cycle level's (--level cycle)\n");
+    return 2;
+  }
+  if (mt_app_whole_words("sim", o)) return 2;
+  mt_net_cfg cfg;
+  if (load_cfg(o, &cfg)) return 2;
+  mt_topo t;
+  if (mt_topo_from_name(&t, o->topo, &e)) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  mt_flow_params p;
+  const int lp = o->local_ports ? o->local_ports : (int)cfg.local_ports;
+  if (mt_flow_topo_has_bw(&t)) {
+    mt_flow_params_ns(&p);
+    p.local_ports = lp;
+    p.pkt_mode = pkt;
+  } else mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, pkt, lp);
+  mt_flow_result r;
+  int rc = 0, steps = 0;
+  const char *fe;
+  double t0 = mt_now();
+  if (o->chunks) {
+    fe = "chunk-schedule";
+    if (strcmp(o->algo, "hier")) {
+      fprintf(stderr, "multitree sim: --chunks runs a chunked dimension schedule; --algo %s has none (hier: the baseline, every chunk "
+                      "reduce-scatters dims 1..D, all-gathers D..1)\n",
+              o->algo);
+      mt_topo_free(&t);
+      return 2;
+    }
+    mt_chunksched cs;
+    if (mt_flow_cs_baseline(&cs, &t, &p, o->bytes, o->elem, o->chunks, &e) || mt_flow_run_cs(&cs, &t, &p, &r, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 2;
+    } else
+      for (int d = 0; d < cs.v.D; d++) steps += 2 * mt_dimcoll_steps(&cs.v, d);
+    mt_chunksched_free(&cs);
+  } else {
+    fe = "schedule";
+    mt_sched s;
+    if (mt_plan(&s, &t, o->algo, o->bytes, o->elem, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      mt_topo_free(&t);
+      return 2;
+    }
+    steps = s.steps;
+    if (mt_flow_run_sched(&s, &p, &r, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 2;
+    }
+    mt_sched_free(&s);
+  }
+  const double wall = mt_now() - t0;
+  if (!rc) {
+    const int cyc = p.units == MT_FLOW_CYCLES;
+    const char *u = cyc ? "cycles" : "ns";
+    printf("sim: flow level (%s), %s on %s, %llu bytes", fe, o->algo, t.spec, (unsigned long long)o->bytes);
+    if (o->chunks) printf(" in %d chunks", o->chunks);
+    if (cyc) printf(", %s flow control, config %s", pkt ? "packet" : "message", cfg.name);
+    printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
+           r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);
+    printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f %s (%.1f%% of it achieved)\n", steps, r.util_mean,
+           r.util_max, r.bound, u, r.time > 0 ? 100.0 * r.bound / r.time : 0.0);
+    for (int d = 0; d < r.ndims; d++) {
+      printf("%sdim %d util %.3f", d ? "; " : "sim: ", d + 1, r.dim_util[d]);
+      if (o->chunks) printf(" busy %.3f", r.dim_busy[d]);
+      if (d == r.ndims - 1) printf("\n");
+    }
+    printf("sim: %llu messages, %llu events, %llu max-min solves; %.2f s wall\n", (unsigned long long)r.messages, (unsigned long long)r.events,
+           (unsigned long long)r.solves, wall);
+    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, wall)) rc = 2;
+  }
+  mt_topo_free(&t);
+  return rc;
+}
