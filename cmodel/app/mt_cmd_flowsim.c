@@ -38,8 +38,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
   const int cyc = p->units == MT_FLOW_CYCLES;
   json_t *dims = json_array();
   for (int d = 0; d < r->ndims; d++)
-    json_array_append_new(dims, json_pack("{s:i, s:o, s:o}", "dim", d + 1, "util", num(r->dim_util[d]), "busy",
-                                          !strcmp(fe, "chunk-schedule") ? num(r->dim_busy[d]) : json_null()));
+    json_array_append_new(dims, json_pack("{s:i, s:o, s:o}", "dim", d + 1, "util", num(r->dim_util[d]), "busy", !strcmp(fe, "chunk-schedule") ? num(r->dim_busy[d]) : json_null()));
   json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:s, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:I, "
                         "s:n, s:s, s:o, s:I}",
                         "format", "multitree-flowsim/1", "level", "flow", "front_end", fe, "algorithm", o->algo, "topology", t->spec, "nodes",

@@ -151,7 +151,7 @@ static int find_send(const mt_sched *s, const int *lst, int n, int flow, int op,
     int mid = (lo + hi) / 2;
     const mt_xfer *x = &s->x[lst[mid]];
     int c = x->step != step ? (x->step < step ? -1 : 1) : x->flow != flow ? (x->flow < flow ? -1 : 1)
-                                                       : x->op != op      ? (x->op < op ? -1 : 1)
+      : x->op != op                                                       ? (x->op < op ? -1 : 1)
                                                                           : 0;
     if (c < 0) lo = mid + 1;
     else hi = mid;
@@ -378,8 +378,8 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
       rc = mt_fail(e, "node %d never issues entry %d (%s flow %d step %d; timestep %d): %s", n, d->hp, mt_op_name(E->op), E->flow, E->step,
                    d->ts,
                    E->step > d->ts                                    ? "its earlier messages never left"
-                   : E->op == MT_OP_REDUCE && F_.cnt[k] < E->nchild ? "a child's contribution never arrives"
-                                                                    : "the data it waits for never arrives");
+                     : E->op == MT_OP_REDUCE && F_.cnt[k] < E->nchild ? "a child's contribution never arrives"
+                                                                      : "the data it waits for never arrives");
     }
     for (int f = 0; f < F_.F && !rc; f++)
       if (s->root[f] != n && !(F_.fl[(size_t)n * F_.F + f] & FL_GRX)) rc = mt_fail(e, "node %d never receives flow %d's result", n, f);

@@ -26,18 +26,18 @@ enum { MT_FLOW_NS,
        MT_FLOW_CYCLES };
 
 typedef struct {
-  int units;             /* MT_FLOW_NS or MT_FLOW_CYCLES */
-  double link_bpu;       /* cycles: bytes per cycle of a unit link (payload_w / 8) */
-  double link_lat;       /* cycles: latency of every link */
-  double hop_extra;      /* cycles: router pipeline added per link of a path */
-  double ni_extra;       /* cycles: NI costs added once per message (inject, eject, reduce) */
-  double msg_cap;        /* bytes per unit one message can move on a link (credit loop); 0: none */
-  double pkt_cap;        /* the same for a message in packets (virtual cut-through: a packet waits for room for all of it) */
-  int flit_bytes;        /* cycles: payload bytes per flit (header and NOP lockstep); 0: no headers */
-  int pkt_bytes;         /* packet flow control: a header flit per pkt_bytes */
-  int pkt_mode;          /* 1: every message in packets; 0: only routed (multi-hop) ones (the NI's rule) */
-  int lockstep;          /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
-  int local_ports;       /* L, packetisers per node; <= 0: the node's router ports */
+  int units;        /* MT_FLOW_NS or MT_FLOW_CYCLES */
+  double link_bpu;  /* cycles: bytes per cycle of a unit link (payload_w / 8) */
+  double link_lat;  /* cycles: latency of every link */
+  double hop_extra; /* cycles: router pipeline added per link of a path */
+  double ni_extra;  /* cycles: NI costs added once per message (inject, eject, reduce) */
+  double msg_cap;   /* bytes per unit one message can move on a link (credit loop); 0: none */
+  double pkt_cap;   /* the same for a message in packets (virtual cut-through: a packet waits for room for all of it) */
+  int flit_bytes;   /* cycles: payload bytes per flit (header and NOP lockstep); 0: no headers */
+  int pkt_bytes;    /* packet flow control: a header flit per pkt_bytes */
+  int pkt_mode;     /* 1: every message in packets; 0: only routed (multi-hop) ones (the NI's rule) */
+  int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
+  int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -54,11 +54,11 @@ typedef struct {
   double bound;     /* bandwidth lower bound: 2(N-1)/N bytes over a node's outgoing capacity */
   double util_mean; /* bytes carried / (time x capacity), mean over the links that carried any */
   double util_max;
-  int ndims;                           /* links grouped by mt_edge.dim (0 when none has one) */
-  double dim_util[MT_FLOW_MAX_DIMS];   /* per dimension: bytes carried / (time x its capacity) */
-  double dim_busy[MT_FLOW_MAX_DIMS];   /* front end 2: the fraction of the time the dimension ran a stage */
-  uint64_t messages, events, solves;   /* pieces sent, events handled, max-min solves */
-  uint64_t steady;                     /* pieces started back to back on an unchanged path (no solve) */
+  int ndims;                         /* links grouped by mt_edge.dim (0 when none has one) */
+  double dim_util[MT_FLOW_MAX_DIMS]; /* per dimension: bytes carried / (time x its capacity) */
+  double dim_busy[MT_FLOW_MAX_DIMS]; /* front end 2: the fraction of the time the dimension ran a stage */
+  uint64_t messages, events, solves; /* pieces sent, events handled, max-min solves */
+  uint64_t steady;                   /* pieces started back to back on an unchanged path (no solve) */
 } mt_flow_result;
 
 /* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"). -1 with the

@@ -31,9 +31,9 @@ struct mt_flow_eng {
   int *cnt; /* active streams per link */
   stream *s;
   int ns, caps;
-  int *act, nact;     /* active streams */
-  int *pend, npend;   /* streams that ended in this batch */
-  ev *h;              /* heap */
+  int *act, nact;   /* active streams */
+  int *pend, npend; /* streams that ended in this batch */
+  ev *h;            /* heap */
   size_t nh, caph;
   uint64_t seq, events, solves, steady;
   int dirty;
