@@ -7,6 +7,8 @@
 #define MT_APP_H
 #include <stdint.h>
 #include <stdio.h>
+#include <jansson.h>
+#include "net/mt_net_cfg.h"
 #include "plan/mt_sched.h"
 
 typedef struct {
@@ -51,6 +53,10 @@ int mt_app_sim(const mt_app_opts *o);
 int mt_app_flowsim(const mt_app_opts *o);
 /* Peak resident memory of this process so far (getrusage), 0: unknown. */
 uint64_t mt_app_peak_rss(void);
+/* sim's summary j (NULL: not built) as one line of JSON into path; releases j; 0 or -1 (printed). */
+int mt_app_json_write(const char *path, json_t *j);
+/* sim's --config and --set into cfg: 0, or 2 (message printed). */
+int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg);
 /* `multitree shape` (mt_cmd_shape.c): argv[0] is "shape". */
 int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);

@@ -2,7 +2,6 @@
  * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/flowsim.md). No
  * data moves, so nothing is checked; the time estimates the cycle model's (cycles) or, on
  * topologies with link bandwidths, is in ns. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <jansson.h>
@@ -11,22 +10,6 @@
 #include "flow/mt_flow.h"
 #include "net/mt_net_cfg.h"
 #include "util/mt_time.h"
-
-static int load_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
-  mt_err e = {{0}};
-  const char *cn = o->config ? o->config : "small";
-  size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
-    return 2;
-  }
-  for (int i = 0; i < o->nsets; i++)
-    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
-      return 2;
-    }
-  return 0;
-}
 
 static json_t *num(double v) {
   json_t *j = isfinite(v) ? json_real(v) : NULL;
@@ -50,21 +33,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "events", (json_int_t)r->events, "solves", (json_int_t)r->solves, "steady_starts", (json_int_t)r->steady, "correct",
                         "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
                         (json_int_t)mt_app_peak_rss());
-  FILE *f = j ? fopen(path, "w") : NULL;
-  int rc = 0;
-  if (!j) {
-    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
-    rc = -1;
-  } else if (!f) {
-    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
-    rc = -1;
-  } else {
-    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
-    if (fclose(f)) rc = -1;
-    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
-  }
-  json_decref(j);
-  return rc;
+  return mt_app_json_write(path, j);
 }
 
 int mt_app_flowsim(const mt_app_opts *o) {
@@ -89,7 +58,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
   }
   if (mt_app_whole_words("sim", o)) return 2;
   mt_net_cfg cfg;
-  if (load_cfg(o, &cfg)) return 2;
+  if (mt_app_net_cfg(o, &cfg)) return 2;
   mt_topo t;
   if (mt_topo_from_name(&t, o->topo, &e)) {
     fprintf(stderr, "multitree sim: %s\n", e.msg);

@@ -86,6 +86,12 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
     j = NULL;
   }
   json_decref(x);
+  return mt_app_json_write(path, j);
+}
+
+/* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
+ * j is released. 0, or -1 (message printed). */
+int mt_app_json_write(const char *path, json_t *j) {
   FILE *f = j ? fopen(path, "w") : NULL;
   int rc = 0;
   if (!j) {
@@ -101,6 +107,24 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   }
   json_decref(j);
   return rc;
+}
+
+/* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
+ * --set into cfg: 0, or 2 (message printed). */
+int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
+  mt_err e = {{0}};
+  const char *cn = o->config ? o->config : "small";
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  for (int i = 0; i < o->nsets; i++)
+    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      return 2;
+    }
+  return 0;
 }
 
 /* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
@@ -142,17 +166,7 @@ int mt_app_sim(const mt_app_opts *o) {
     return 2;
   }
   mt_net_cfg cfg;
-  const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
-  size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
-    return 2;
-  }
-  for (int i = 0; i < o->nsets; i++)
-    if (mt_net_cfg_set(&cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
-      return 2;
-    }
+  if (mt_app_net_cfg(o, &cfg)) return 2;
   int dtype, pkt = 0;
   if (mt_app_dtype("sim", o, &dtype)) return 2;
   if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
