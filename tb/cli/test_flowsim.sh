@@ -49,6 +49,7 @@ if [[ $rc -eq 0 ]] && jq -e '.nodes == 1024 and .chunks == 64 and .time > .lower
   echo "themis:3d-sw-sw-sw-hetero 1 GB 64 chunks: $(head -1 "$tmp/d.out" | sed 's/.*chunks: //'), $(awk -v a="$s0" -v b="$s1" 'BEGIN { printf "%.2f", b - a }') s"
 else bad "1 GB on themis:3d-sw-sw-sw-hetero: exit $rc, $(cat "$tmp/d.out")"; fi
 
+if "$bin" sim --help 2>&1 | grep -q -- "--level flow: the flow-level simulator"; then ok; else bad "sim --help does not describe --level flow"; fi
 refused "--level 'bogus': expected cycle" sim --level bogus --topo torus:4x4 --algo ring --bytes 1M
 refused "--chunks needs --level flow" sim --chunks 4 --topo torus:4x4 --algo hier --bytes 1M
 refused "--algo ring has none" sim --level flow --chunks 4 --topo torus:4x4 --algo ring --bytes 1M
