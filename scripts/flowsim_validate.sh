@@ -45,6 +45,8 @@ mesh:8x8 multitree message paper 4M
 torus:8x8 multitree message paper 64M
 fattree:4,2 multitree message paper 1M
 dgx2 multitree message paper 1M
+fattree:4,2 ring message paper 1M
+dgx2 hd message paper 1M
 EOF
 fi
 run_case() {

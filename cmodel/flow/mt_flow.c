@@ -32,10 +32,11 @@ void mt_flow_params_cycles(mt_flow_params *p, int flit_bytes, int link_lat, int 
   p->ni_extra = MT_FLOW_NI_EXTRA;
   const double rtt = 2.0 * link_lat + MT_FLOW_RTT_EXTRA, fr = (double)vc_depth / rtt;
   p->msg_cap = fr < 1.0 ? fr * flit_bytes : 0;
-  /* packets of pf flits (with the head): floor(vc_depth / pf) of them fit a VC; the next
-   * starts a cycle after the credits for a whole packet are back */
+  /* packets of pf flits (with the head) under virtual cut-through: floor(vc_depth / pf) of
+   * them fit a VC, a window of fit * pf flits per rtt - 2 cycles (fitted: 5 flits per 7
+   * cycles measured in `small`, MultiTree packets on torus:4x4, docs/flowsim.md) */
   const int pf = pkt_bytes / (flit_bytes > 0 ? flit_bytes : 1) + 1, fit = pf > 0 ? vc_depth / pf : 0;
-  const double pr = fit > 0 ? (double)(fit * pf) / (rtt + 1.0) : 1.0 / (rtt + 1.0);
+  const double pr = fit > 0 ? (double)(fit * pf) / (rtt - 2.0) : 1.0 / rtt;
   p->pkt_cap = pr < 1.0 ? pr * flit_bytes : 0;
   p->flit_bytes = flit_bytes;
   p->pkt_bytes = pkt_bytes;
