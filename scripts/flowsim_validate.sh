@@ -47,6 +47,10 @@ fattree:4,2 multitree message paper 1M
 dgx2 multitree message paper 1M
 fattree:4,2 ring message paper 1M
 dgx2 hd message paper 1M
+torus:4x4 hier message paper 1M
+torus:4x4 hier message small 4M
+torus:4x4x4 multitree message paper 1M
+torus:4x4x4 hier message paper 1M
 EOF
 fi
 run_case() {

@@ -165,8 +165,8 @@ static int find_send(const mt_sched *s, const int *lst, int n, int flow, int op,
   return -1;
 }
 
-static int build(fe *F_, mt_err *e) {
-  const mt_sched *s = F_->s;
+static int build(fe *fs, mt_err *e) {
+  const mt_sched *s = fs->s;
   const int N = s->n_nodes;
   int *off = mt_xcalloc((size_t)N + 1, sizeof(int)), *lst = mt_xcalloc((size_t)s->nx + 1, sizeof(int)), *fill = mt_xcalloc((size_t)N, sizeof(int));
   for (int i = 0; i < s->nx; i++) off[s->x[i].src + 1]++;
@@ -176,9 +176,9 @@ static int build(fe *F_, mt_err *e) {
   for (int n = 0; n < N; n++) qsort(lst + off[n], (size_t)(off[n + 1] - off[n]), sizeof(int), cmp_x_);
   free(fill);
   size_t cape = (size_t)s->nx + (size_t)s->n_flows + (size_t)N * 4 + 16, ne = 0, ns = 0;
-  F_->ent = mt_xcalloc(cape, sizeof(fe_ent));
-  F_->send = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
-  mt_tables_gen *tg = mt_tables_gen_new(s, F_->L);
+  fs->ent = mt_xcalloc(cape, sizeof(fe_ent));
+  fs->send = mt_xcalloc((size_t)s->nx + 1, sizeof(int));
+  mt_tables_gen *tg = mt_tables_gen_new(s, fs->L);
   int rc = 0;
   for (int n = 0; n < N && !rc; n++) {
     const mt_entry *en;
@@ -187,14 +187,14 @@ static int build(fe *F_, mt_err *e) {
       rc = -1;
       break;
     }
-    F_->nd[n].e0 = (int)ne;
-    F_->nd[n].ne = cnt;
+    fs->nd[n].e0 = (int)ne;
+    fs->nd[n].ne = cnt;
     for (int i = 0; i < cnt && !rc; i++) {
       if (ne == cape) {
         cape *= 2;
-        F_->ent = mt_xrealloc(F_->ent, cape * sizeof(fe_ent));
+        fs->ent = mt_xrealloc(fs->ent, cape * sizeof(fe_ent));
       }
-      fe_ent *q = &F_->ent[ne++];
+      fe_ent *q = &fs->ent[ne++];
       memset(q, 0, sizeof *q);
       q->op = (uint8_t)en[i].op;
       q->flow = en[i].flow;
@@ -207,13 +207,13 @@ static int build(fe *F_, mt_err *e) {
         if (en[i].has_parent) {
           int x = find_send(s, lst + off[n], off[n + 1] - off[n], en[i].flow, MT_OP_REDUCE, en[i].step, en[i].parent.node);
           if (x < 0) rc = mt_fail(e, "node %d: no reduce transfer of flow %d to %d at step %d", n, en[i].flow, en[i].parent.node, en[i].step);
-          else F_->send[ns++] = x;
+          else fs->send[ns++] = x;
         }
       } else if (en[i].op == MT_OP_GATHER) {
         for (int c = 0; c < en[i].nchild && !rc; c++) {
           int x = find_send(s, lst + off[n], off[n + 1] - off[n], en[i].flow, MT_OP_GATHER, en[i].step, en[i].child[c].node);
           if (x < 0) rc = mt_fail(e, "node %d: no gather transfer of flow %d to %d at step %d", n, en[i].flow, en[i].child[c].node, en[i].step);
-          else F_->send[ns++] = x;
+          else fs->send[ns++] = x;
         }
       }
       q->nsend = (int)ns - q->send0;
@@ -225,71 +225,71 @@ static int build(fe *F_, mt_err *e) {
   return rc;
 }
 
-static void mark(fe *F_, int n) {
-  if (!F_->nd[n].marked) {
-    F_->nd[n].marked = 1;
-    F_->mark[F_->nmark++] = n;
+static void mark(fe *fs, int n) {
+  if (!fs->nd[n].marked) {
+    fs->nd[n].marked = 1;
+    fs->mark[fs->nmark++] = n;
   }
 }
 
 /* The packetiser a transfer goes out by: port mod L, or for a routed one the lowest idle
  * (-1: none idle, or its own is busy). */
-static int packetiser(fe *F_, int n, const mt_xfer *x) {
-  const mt_sched *s = F_->s;
+static int packetiser(fe *fs, int n, const mt_xfer *x) {
+  const mt_sched *s = fs->s;
   if (x->multihop) {
-    for (int q = 0; q < F_->L; q++)
-      if (!mt_flow_eng_busy(F_->g, n * F_->L + q)) return q;
+    for (int q = 0; q < fs->L; q++)
+      if (!mt_flow_eng_busy(fs->g, n * fs->L + q)) return q;
     return -1;
   }
-  int q = s->topo->links[MT_XLINK(s, x, 0)].src_port % F_->L;
-  return mt_flow_eng_busy(F_->g, n * F_->L + q) ? -1 : q;
+  int q = s->topo->links[MT_XLINK(s, x, 0)].src_port % fs->L;
+  return mt_flow_eng_busy(fs->g, n * fs->L + q) ? -1 : q;
 }
 
-static void send_x(fe *F_, int n, int q, int xi) {
-  const mt_sched *s = F_->s;
+static void send_x(fe *fs, int n, int q, int xi) {
+  const mt_sched *s = fs->s;
   const mt_xfer *x = &s->x[xi];
-  if (x->path_len > F_->plcap) {
-    F_->plcap = x->path_len;
-    F_->pl = mt_xrealloc(F_->pl, (size_t)F_->plcap * sizeof(int));
+  if (x->path_len > fs->plcap) {
+    fs->plcap = x->path_len;
+    fs->pl = mt_xrealloc(fs->pl, (size_t)fs->plcap * sizeof(int));
   }
-  for (int i = 0; i < x->path_len; i++) F_->pl[i] = MT_XLINK(s, x, i);
-  const int pk = F_->p->pkt_mode || x->multihop;
-  const double w = mt_flow_wire(F_->p, s->chunk[x->flow].size, pk), cap = pk ? F_->p->pkt_cap : F_->p->msg_cap;
-  mt_flow_eng_start(F_->g, n * F_->L + q, F_->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi);
+  for (int i = 0; i < x->path_len; i++) fs->pl[i] = MT_XLINK(s, x, i);
+  const int pk = fs->p->pkt_mode || x->multihop;
+  const double w = mt_flow_wire(fs->p, s->chunk[x->flow].size, pk), cap = pk ? fs->p->pkt_cap : fs->p->msg_cap;
+  mt_flow_eng_start(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi);
 }
 
-static int idle(fe *F_, int n) {
-  for (int q = 0; q < F_->L; q++)
-    if (mt_flow_eng_busy(F_->g, n * F_->L + q)) return 0;
+static int idle(fe *fs, int n) {
+  for (int q = 0; q < fs->L; q++)
+    if (mt_flow_eng_busy(fs->g, n * fs->L + q)) return 0;
   return 1;
 }
 
-static void issue(fe *F_, int n, double now) {
-  fe_node *d = &F_->nd[n];
-  const size_t base = (size_t)n * (size_t)F_->F;
+static void issue(fe *fs, int n, double now) {
+  fe_node *d = &fs->nd[n];
+  const size_t base = (size_t)n * (size_t)fs->F;
   while (d->hp < d->ne && now >= d->lock_until) {
-    const fe_ent *E = &F_->ent[d->e0 + d->hp];
+    const fe_ent *E = &fs->ent[d->e0 + d->hp];
     if (E->step > d->ts) {
-      if (!idle(F_, n)) return;
+      if (!idle(fs, n)) return;
       d->ts++;
       continue;
     }
-    uint8_t *fl = &F_->fl[base + (size_t)E->flow];
+    uint8_t *fl = &fs->fl[base + (size_t)E->flow];
     if (E->op == MT_OP_NOP) {
       d->hp++;
-      if (F_->p->lockstep && F_->p->flit_bytes > 0 && E->size > 0) {
-        d->lock_until = now + (double)((E->size + (uint64_t)F_->p->flit_bytes - 1) / (uint64_t)F_->p->flit_bytes);
-        mt_flow_eng_at(F_->g, d->lock_until, EV_WAKE, n);
+      if (fs->p->lockstep && fs->p->flit_bytes > 0 && E->size > 0) {
+        d->lock_until = now + (double)((E->size + (uint64_t)fs->p->flit_bytes - 1) / (uint64_t)fs->p->flit_bytes);
+        mt_flow_eng_at(fs->g, d->lock_until, EV_WAKE, n);
       }
       continue;
     }
     if (E->op == MT_OP_REDUCE) {
-      if (F_->cnt[base + (size_t)E->flow] < E->nchild) return;
+      if (fs->cnt[base + (size_t)E->flow] < E->nchild) return;
       if (E->nsend) {
-        const int xi = F_->send[E->send0];
-        int q = packetiser(F_, n, &F_->s->x[xi]);
+        const int xi = fs->send[E->send0];
+        int q = packetiser(fs, n, &fs->s->x[xi]);
         if (q < 0) return;
-        send_x(F_, n, q, xi);
+        send_x(fs, n, q, xi);
       }
       *fl |= FL_RDONE;
       d->hp++;
@@ -298,10 +298,10 @@ static void issue(fe *F_, int n, double now) {
     /* gather */
     if (!(E->has_parent ? *fl & FL_GRX : *fl & FL_RDONE)) return;
     while (d->gi < E->nsend) {
-      const int xi = F_->send[E->send0 + d->gi];
-      int q = packetiser(F_, n, &F_->s->x[xi]);
+      const int xi = fs->send[E->send0 + d->gi];
+      int q = packetiser(fs, n, &fs->s->x[xi]);
       if (q < 0) return;
-      send_x(F_, n, q, xi);
+      send_x(fs, n, q, xi);
       d->gi++;
     }
     d->gi = 0;
@@ -312,94 +312,94 @@ static void issue(fe *F_, int n, double now) {
 int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, mt_err *e) {
   memset(r, 0, sizeof *r);
   const mt_topo *t = s->topo;
-  fe F_;
-  memset(&F_, 0, sizeof F_);
-  F_.s = s;
-  F_.p = p;
-  F_.N = s->n_nodes;
-  F_.F = s->n_flows;
-  F_.L = p->local_ports > 0 ? p->local_ports : mt_topo_node_ports(t);
+  fe fs;
+  memset(&fs, 0, sizeof fs);
+  fs.s = s;
+  fs.p = p;
+  fs.N = s->n_nodes;
+  fs.F = s->n_flows;
+  fs.L = p->local_ports > 0 ? p->local_ports : mt_topo_node_ports(t);
   if (s->n_flows > 65535) return mt_fail(e, "flow level: %d flows, at most 65535", s->n_flows);
   double *cap = mt_xcalloc((size_t)t->n_links + 1, sizeof(double)), *lat = mt_xcalloc((size_t)t->n_links + 1, sizeof(double));
   int rc = mt_flow_links(t, p, cap, lat, e);
-  F_.nd = mt_xcalloc((size_t)F_.N, sizeof(fe_node));
-  if (!rc) rc = build(&F_, e);
+  fs.nd = mt_xcalloc((size_t)fs.N, sizeof(fe_node));
+  if (!rc) rc = build(&fs, e);
   if (rc) goto out;
-  F_.cnt = mt_xcalloc((size_t)F_.N * (size_t)F_.F, sizeof(uint16_t));
-  F_.fl = mt_xcalloc((size_t)F_.N * (size_t)F_.F, 1);
-  F_.plat = mt_xcalloc((size_t)s->nx + 1, sizeof(double));
+  fs.cnt = mt_xcalloc((size_t)fs.N * (size_t)fs.F, sizeof(uint16_t));
+  fs.fl = mt_xcalloc((size_t)fs.N * (size_t)fs.F, 1);
+  fs.plat = mt_xcalloc((size_t)s->nx + 1, sizeof(double));
   for (int i = 0; i < s->nx; i++) {
     double a = p->units == MT_FLOW_CYCLES ? p->ni_extra : 0;
     for (int k = 0; k < s->x[i].path_len; k++) a += lat[MT_XLINK(s, &s->x[i], k)];
-    F_.plat[i] = a;
+    fs.plat[i] = a;
   }
-  F_.mark = mt_xcalloc((size_t)F_.N, sizeof(int));
-  F_.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
-  for (int i = 0; i < F_.N * F_.L; i++) mt_flow_eng_stream(F_.g);
-  for (int n = 0; n < F_.N; n++) {
-    F_.nd[n].ts = 1;
-    mark(&F_, n);
+  fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
+  fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
+  for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
+  for (int n = 0; n < fs.N; n++) {
+    fs.nd[n].ts = 1;
+    mark(&fs, n);
   }
   double now = 0;
   for (;;) {
-    for (int i = 0; i < F_.nmark; i++) {
-      F_.nd[F_.mark[i]].marked = 0;
-      issue(&F_, F_.mark[i], now);
+    for (int i = 0; i < fs.nmark; i++) {
+      fs.nd[fs.mark[i]].marked = 0;
+      issue(&fs, fs.mark[i], now);
     }
-    F_.nmark = 0;
-    mt_flow_eng_settle(F_.g);
+    fs.nmark = 0;
+    mt_flow_eng_settle(fs.g);
     double t0, tt;
     int kind;
     int64_t id, tag;
-    if (!mt_flow_eng_pop(F_.g, &t0, &kind, &id, &tag)) break;
+    if (!mt_flow_eng_pop(fs.g, &t0, &kind, &id, &tag)) break;
     now = t0;
     do {
       if (kind == 0) {
         const int xi = (int)tag;
         r->messages++;
-        mt_flow_eng_at(F_.g, now + F_.plat[xi], EV_ARRIVE, xi);
-        mark(&F_, (int)(id / F_.L));
+        mt_flow_eng_at(fs.g, now + fs.plat[xi], EV_ARRIVE, xi);
+        mark(&fs, (int)(id / fs.L));
       } else if (kind == EV_ARRIVE) {
         const mt_xfer *x = &s->x[id];
-        const size_t k = (size_t)x->dst * (size_t)F_.F + x->flow;
-        if (x->op == MT_OP_REDUCE) F_.cnt[k]++;
-        else F_.fl[k] |= FL_GRX;
-        if (now > F_.last) F_.last = now;
-        mark(&F_, x->dst);
-      } else mark(&F_, (int)id);
-      tt = mt_flow_eng_peek(F_.g);
-    } while (tt <= now && mt_flow_eng_pop(F_.g, &t0, &kind, &id, &tag));
+        const size_t k = (size_t)x->dst * (size_t)fs.F + x->flow;
+        if (x->op == MT_OP_REDUCE) fs.cnt[k]++;
+        else fs.fl[k] |= FL_GRX;
+        if (now > fs.last) fs.last = now;
+        mark(&fs, x->dst);
+      } else mark(&fs, (int)id);
+      tt = mt_flow_eng_peek(fs.g);
+    } while (tt <= now && mt_flow_eng_pop(fs.g, &t0, &kind, &id, &tag));
   }
   /* every node ran its table and holds every flow's sum */
-  for (int n = 0; n < F_.N && !rc; n++) {
-    const fe_node *d = &F_.nd[n];
+  for (int n = 0; n < fs.N && !rc; n++) {
+    const fe_node *d = &fs.nd[n];
     if (d->hp < d->ne) {
-      const fe_ent *E = &F_.ent[d->e0 + d->hp];
-      const size_t k = (size_t)n * F_.F + (size_t)E->flow;
+      const fe_ent *E = &fs.ent[d->e0 + d->hp];
+      const size_t k = (size_t)n * fs.F + (size_t)E->flow;
       rc = mt_fail(e, "node %d never issues entry %d (%s flow %d step %d; timestep %d): %s", n, d->hp, mt_op_name(E->op), E->flow, E->step,
                    d->ts,
                    E->step > d->ts                                    ? "its earlier messages never left"
-                     : E->op == MT_OP_REDUCE && F_.cnt[k] < E->nchild ? "a child's contribution never arrives"
+                     : E->op == MT_OP_REDUCE && fs.cnt[k] < E->nchild ? "a child's contribution never arrives"
                                                                       : "the data it waits for never arrives");
     }
-    for (int f = 0; f < F_.F && !rc; f++)
-      if (s->root[f] != n && !(F_.fl[(size_t)n * F_.F + f] & FL_GRX)) rc = mt_fail(e, "node %d never receives flow %d's result", n, f);
+    for (int f = 0; f < fs.F && !rc; f++)
+      if (s->root[f] != n && !(fs.fl[(size_t)n * fs.F + f] & FL_GRX)) rc = mt_fail(e, "node %d never receives flow %d's result", n, f);
   }
   if (rc) goto out;
-  r->time = F_.last > now ? F_.last : now;
-  mt_flow_eng_stats(F_.g, &r->events, &r->solves, &r->steady);
-  mt_flow_finish(t, cap, mt_flow_eng_link_bytes(F_.g), s->bytes, r);
+  r->time = fs.last > now ? fs.last : now;
+  mt_flow_eng_stats(fs.g, &r->events, &r->solves, &r->steady);
+  mt_flow_finish(t, cap, mt_flow_eng_link_bytes(fs.g), s->bytes, r);
 out:
-  mt_flow_eng_free(F_.g);
+  mt_flow_eng_free(fs.g);
   free(cap);
   free(lat);
-  free(F_.ent);
-  free(F_.send);
-  free(F_.nd);
-  free(F_.cnt);
-  free(F_.fl);
-  free(F_.plat);
-  free(F_.mark);
-  free(F_.pl);
+  free(fs.ent);
+  free(fs.send);
+  free(fs.nd);
+  free(fs.cnt);
+  free(fs.fl);
+  free(fs.plat);
+  free(fs.mark);
+  free(fs.pl);
   return rc;
 }

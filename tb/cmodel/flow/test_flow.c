@@ -31,18 +31,28 @@ static int topo(mt_topo *t, int n, int nl, const int (*ab)[2]) {
   return rc;
 }
 
-static void add(mt_sched *s, int flow, int op, int a, int b, int step) {
-  int l = mt_topo_find_link(s->topo, a, b);
-  CHECK(l >= 0, "no link %d -> %d", a, b);
-  mt_sched_add(s, flow, op, a, b, step, &l, 1);
-}
-
-static double run(mt_sched *s, uint64_t bytes, mt_err *e) {
+/* A schedule on t from rows {flow, op (R or G), src, dst, step} (single-link transfers), run
+ * at the flow level in ns with `bytes` over nf flows: its time, or -1 (reason in e). */
+enum { R = MT_OP_REDUCE,
+       G = MT_OP_GATHER };
+static double run_rows(const mt_topo *t, int nf, const int *root, int nx, const int (*x)[5], int steps, int rsteps, uint64_t bytes, mt_err *e) {
+  mt_sched s;
+  mt_sched_init(&s, t, "test", nf);
+  for (int f = 0; f < nf; f++) s.root[f] = root[f];
+  for (int i = 0; i < nx; i++) {
+    int l = mt_topo_find_link(t, x[i][2], x[i][3]);
+    CHECK(l >= 0, "no link %d -> %d", x[i][2], x[i][3]);
+    mt_sched_add(&s, x[i][0], x[i][1], x[i][2], x[i][3], x[i][4], &l, 1);
+  }
+  s.steps = steps;
+  s.reduce_steps = rsteps;
   mt_flow_params p;
   mt_flow_params_ns(&p);
   mt_flow_result r;
-  CHECK(mt_sched_set_bytes(s, bytes, 4, e) == 0, "%s", e->msg);
-  return mt_flow_run_sched(s, &p, &r, e) ? -1 : r.time;
+  CHECK(mt_sched_set_bytes(&s, bytes, 4, e) == 0, "%s", e->msg);
+  double time = mt_flow_run_sched(&s, &p, &r, e) ? -1 : r.time;
+  mt_sched_free(&s);
+  return time;
 }
 
 /* The engine alone: one message on one link takes size / bw; two on one link share it
@@ -97,19 +107,11 @@ static void test_engine(void) {
  * 5 ns: each 5 + 40 = 45, 90 in all. */
 static void test_one_link(void) {
   mt_topo t;
-  const int ab[1][2] = {{0, 1}};
+  const int ab[1][2] = {{0, 1}}, root[1] = {1}, x[2][5] = {{0, R, 0, 1, 1}, {0, G, 1, 0, 2}};
   if (topo(&t, 2, 1, ab)) return;
-  mt_sched s;
   mt_err e = {{0}};
-  mt_sched_init(&s, &t, "test", 1);
-  s.root[0] = 1;
-  add(&s, 0, MT_OP_REDUCE, 0, 1, 1);
-  add(&s, 0, MT_OP_GATHER, 1, 0, 2);
-  s.steps = 2;
-  s.reduce_steps = 1;
-  double x = run(&s, 400, &e);
-  CHECK(NEAR(x, 90), "one link: %g, want 90 (%s)", x, e.msg);
-  mt_sched_free(&s);
+  double time = run_rows(&t, 1, root, 2, x, 2, 1, 400, &e);
+  CHECK(NEAR(time, 90), "one link: %g, want 90 (%s)", time, e.msg);
   mt_topo_free(&t);
 }
 
@@ -144,26 +146,12 @@ static void test_ring3(void) {
  * issues before node 1's root entry of flow 1, which waits for data until 45.) */
 static void test_barrier(void) {
   mt_topo t;
-  const int ab[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+  const int ab[3][2] = {{0, 1}, {0, 2}, {1, 2}}, root[2] = {2, 1};
+  const int x[8][5] = {{1, R, 0, 1, 1}, {1, R, 2, 1, 1}, {0, R, 0, 2, 2}, {0, R, 1, 2, 2}, {1, G, 1, 0, 3}, {1, G, 1, 2, 3}, {0, G, 2, 0, 3}, {0, G, 2, 1, 3}};
   if (topo(&t, 3, 3, ab)) return;
-  mt_sched s;
   mt_err e = {{0}};
-  mt_sched_init(&s, &t, "test", 2);
-  s.root[1] = 1;
-  s.root[0] = 2;
-  add(&s, 1, MT_OP_REDUCE, 0, 1, 1);
-  add(&s, 1, MT_OP_REDUCE, 2, 1, 1);
-  add(&s, 0, MT_OP_REDUCE, 0, 2, 2);
-  add(&s, 0, MT_OP_REDUCE, 1, 2, 2);
-  add(&s, 1, MT_OP_GATHER, 1, 0, 3);
-  add(&s, 1, MT_OP_GATHER, 1, 2, 3);
-  add(&s, 0, MT_OP_GATHER, 2, 0, 3);
-  add(&s, 0, MT_OP_GATHER, 2, 1, 3);
-  s.steps = 3;
-  s.reduce_steps = 2;
-  double x = run(&s, 800, &e);
-  CHECK(NEAR(x, 130), "step barrier: %g, want 130 (90 without it) %s", x, e.msg);
-  mt_sched_free(&s);
+  double time = run_rows(&t, 2, root, 8, x, 3, 2, 800, &e);
+  CHECK(NEAR(time, 130), "step barrier: %g, want 130 (90 without it) %s", time, e.msg);
   mt_topo_free(&t);
 }
 
@@ -172,21 +160,12 @@ static void test_barrier(void) {
  * then the gathers 0 -> 1 -> 2: 180 (90 when a Reduce does not wait). */
 static void test_reduce_waits(void) {
   mt_topo t;
-  const int ab[2][2] = {{0, 1}, {1, 2}};
+  const int ab[2][2] = {{0, 1}, {1, 2}}, root[1] = {0};
+  const int x[4][5] = {{0, R, 2, 1, 1}, {0, R, 1, 0, 2}, {0, G, 0, 1, 3}, {0, G, 1, 2, 4}};
   if (topo(&t, 3, 2, ab)) return;
-  mt_sched s;
   mt_err e = {{0}};
-  mt_sched_init(&s, &t, "test", 1);
-  s.root[0] = 0;
-  add(&s, 0, MT_OP_REDUCE, 2, 1, 1);
-  add(&s, 0, MT_OP_REDUCE, 1, 0, 2);
-  add(&s, 0, MT_OP_GATHER, 0, 1, 3);
-  add(&s, 0, MT_OP_GATHER, 1, 2, 4);
-  s.steps = 4;
-  s.reduce_steps = 2;
-  double x = run(&s, 400, &e);
-  CHECK(NEAR(x, 180), "reduce waits for children: %g, want 180 (90 when a Reduce does not wait) %s", x, e.msg);
-  mt_sched_free(&s);
+  double time = run_rows(&t, 1, root, 4, x, 4, 2, 400, &e);
+  CHECK(NEAR(time, 180), "reduce waits for children: %g, want 180 (90 when a Reduce does not wait) %s", time, e.msg);
   mt_topo_free(&t);
 }
 
@@ -196,37 +175,16 @@ static void test_reduce_waits(void) {
  * gather left out: the run ends with node 2 short of flow 0). */
 static void test_stuck(void) {
   mt_topo t;
-  const int ab[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+  const int ab[3][2] = {{0, 1}, {1, 2}, {2, 0}}, root[2] = {0, 0};
+  const int cyc[8][5] = {{0, R, 1, 0, 1}, {0, R, 2, 1, 2}, {1, R, 2, 0, 1}, {1, R, 1, 2, 2}, {0, G, 0, 1, 3}, {0, G, 0, 2, 3}, {1, G, 0, 1, 3}, {1, G, 0, 2, 3}};
+  const int miss[3][5] = {{0, R, 1, 0, 1}, {0, R, 2, 0, 1}, {0, G, 0, 1, 2}};
   if (topo(&t, 3, 3, ab)) return;
-  mt_sched s;
   mt_err e = {{0}};
-  mt_sched_init(&s, &t, "test", 2);
-  s.root[0] = 0;
-  s.root[1] = 0;
-  add(&s, 0, MT_OP_REDUCE, 1, 0, 1);
-  add(&s, 0, MT_OP_REDUCE, 2, 1, 2);
-  add(&s, 1, MT_OP_REDUCE, 2, 0, 1);
-  add(&s, 1, MT_OP_REDUCE, 1, 2, 2);
-  add(&s, 0, MT_OP_GATHER, 0, 1, 3);
-  add(&s, 0, MT_OP_GATHER, 0, 2, 3);
-  add(&s, 1, MT_OP_GATHER, 0, 1, 3);
-  add(&s, 1, MT_OP_GATHER, 0, 2, 3);
-  s.steps = 3;
-  s.reduce_steps = 2;
-  double x = run(&s, 800, &e);
-  CHECK(x < 0 && strstr(e.msg, "node 1 sends the reduce of flow 0 at step 1, but its child 2 sends at step 2"), "cycle: %g, '%s'", x, e.msg);
-  mt_sched_free(&s);
-  mt_sched_init(&s, &t, "test", 1);
-  s.root[0] = 0;
-  add(&s, 0, MT_OP_REDUCE, 1, 0, 1);
-  add(&s, 0, MT_OP_REDUCE, 2, 0, 1);
-  add(&s, 0, MT_OP_GATHER, 0, 1, 2);
-  s.steps = 2;
-  s.reduce_steps = 1;
+  double time = run_rows(&t, 2, root, 8, cyc, 3, 2, 800, &e);
+  CHECK(time < 0 && strstr(e.msg, "node 1 sends the reduce of flow 0 at step 1, but its child 2 sends at step 2"), "cycle: %g, '%s'", time, e.msg);
   e.msg[0] = 0;
-  x = run(&s, 400, &e);
-  CHECK(x < 0 && strstr(e.msg, "node 2 never receives flow 0's result"), "missing gather: %g, '%s'", x, e.msg);
-  mt_sched_free(&s);
+  time = run_rows(&t, 1, root, 3, miss, 2, 1, 400, &e);
+  CHECK(time < 0 && strstr(e.msg, "node 2 never receives flow 0's result"), "missing gather: %g, '%s'", time, e.msg);
   mt_topo_free(&t);
 }
 
