@@ -17,7 +17,7 @@ static json_t *num(double v) {
 }
 
 static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, const char *fe, int steps, int chunks, uint64_t bytes,
-                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, double wall) {
+                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, const double *lu, double wall) {
   const int cyc = p->units == MT_FLOW_CYCLES;
   json_t *dims = json_array();
   for (int d = 0; d < r->ndims; d++)
@@ -33,6 +33,15 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "events", (json_int_t)r->events, "solves", (json_int_t)r->solves, "steady_starts", (json_int_t)r->steady, "correct",
                         "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
                         (json_int_t)mt_app_peak_rss());
+  if (j && lu) {
+    /* front end 1: every directed link [src, dst, utilisation] (vertices as the topology's) */
+    json_t *a = json_array();
+    for (int l = 0; a && l < t->n_links; l++) json_array_append_new(a, json_pack("[i, i, o]", t->links[l].src, t->links[l].dst, num(lu[l])));
+    if (!a || json_object_set_new(j, "links", a)) {
+      json_decref(j);
+      j = NULL;
+    }
+  }
   return mt_app_json_write(path, j);
 }
 
@@ -72,6 +81,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     p.pkt_mode = pkt;
   } else mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, pkt, lp);
   mt_flow_result r;
+  double *lu = NULL; /* front end 1: each link's utilisation */
   int rc = 0, steps = 0;
   const char *fe;
   double t0 = mt_now();
@@ -100,7 +110,8 @@ int mt_app_flowsim(const mt_app_opts *o) {
       return 2;
     }
     steps = s.steps;
-    if (mt_flow_run_sched(&s, &p, &r, &e)) {
+    lu = mt_xcalloc((size_t)t.n_links + 1, sizeof(double));
+    if (mt_flow_run_sched(&s, &p, &r, lu, &e)) {
       fprintf(stderr, "multitree sim: %s\n", e.msg);
       rc = 2;
     }
@@ -124,8 +135,9 @@ int mt_app_flowsim(const mt_app_opts *o) {
     }
     printf("sim: %llu messages, %llu events, %llu max-min solves; %.2f s wall\n", (unsigned long long)r.messages, (unsigned long long)r.events,
            (unsigned long long)r.solves, wall);
-    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, wall)) rc = 2;
+    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, lu, wall)) rc = 2;
   }
+  free(lu);
   mt_topo_free(&t);
   return rc;
 }

@@ -78,7 +78,7 @@ double mt_flow_wire(const mt_flow_params *p, uint64_t size, int packets) {
   return (double)((flits + heads) * fb);
 }
 
-void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r) {
+void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r, double *link_util) {
   double tot = 0, out = 0;
   r->util_mean = r->util_max = 0;
   double dcap[MT_FLOW_MAX_DIMS] = {0}, db[MT_FLOW_MAX_DIMS] = {0};
@@ -86,6 +86,7 @@ void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, u
   for (int l = 0; l < t->n_links; l++) {
     const mt_edge *x = &t->links[l];
     const double u = r->time > 0 ? lbytes[l] / (r->time * cap[l]) : 0;
+    if (link_util) link_util[l] = u;
     tot += u;
     if (u > r->util_max) r->util_max = u;
     if (!mt_is_switch(t, x->src)) out += cap[l];
@@ -309,7 +310,7 @@ static void issue(fe *fs, int n, double now) {
   }
 }
 
-int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, mt_err *e) {
+int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, double *link_util, mt_err *e) {
   memset(r, 0, sizeof *r);
   const mt_topo *t = s->topo;
   fe fs;
@@ -388,7 +389,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   if (rc) goto out;
   r->time = fs.last > now ? fs.last : now;
   mt_flow_eng_stats(fs.g, &r->events, &r->solves, &r->steady);
-  mt_flow_finish(t, cap, mt_flow_eng_link_bytes(fs.g), s->bytes, r);
+  mt_flow_finish(t, cap, mt_flow_eng_link_bytes(fs.g), s->bytes, r, link_util);
 out:
   mt_flow_eng_free(fs.g);
   free(cap);

@@ -61,9 +61,10 @@ typedef struct {
   uint64_t steady;                   /* pieces started back to back on an unchanged path (no solve) */
 } mt_flow_result;
 
-/* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"). -1 with the
- * reason (e.g. a node that can never issue its next entry, naming it) in e. */
-int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, mt_err *e);
+/* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"); link_util (may
+ * be NULL; [topo->n_links]) gets each link's utilisation. -1 with the reason (e.g. a node
+ * that can never issue its next entry, naming it) in e. */
+int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, double *link_util, mt_err *e);
 /* Front end 2: a chunked dimension schedule on t (its view cs->v must be t's), one message
  * per NPU per link per collective step (docs/flowsim.md "Front end 2"). */
 int mt_flow_run_cs(const mt_chunksched *cs, const mt_topo *t, const mt_flow_params *p, mt_flow_result *r, mt_err *e);
@@ -81,7 +82,7 @@ int mt_flow_links(const mt_topo *t, const mt_flow_params *p, double *cap, double
 /* Bytes on the wire for `size` payload bytes (cycles: header flits; packets: one per pkt_bytes). */
 double mt_flow_wire(const mt_flow_params *p, uint64_t size, int packets);
 /* Utilisation and bound into r (r->time set) from the bytes each link carried. */
-void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r);
+void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r, double *link_util);
 
 /* ---- the engine (used by the front ends; exposed for tests) ---- */
 typedef struct mt_flow_eng mt_flow_eng;

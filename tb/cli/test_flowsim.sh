@@ -26,7 +26,8 @@ out=$("$bin" sim --level flow --topo torus:4x4 --algo multitree --bytes 1M --con
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "result not checked (no data at the flow level)" <<<"$out"; then ok; else bad "torus flow run: exit $rc: $out"; fi
 if jq -e '.format == "multitree-flowsim/1" and .units == "cycles" and .front_end == "schedule" and .correct == null
-          and .steps == 10 and (.time - 46235 | fabs) / 46235 < 0.01 and .lower_bound == 30720 and .peak_rss_bytes > 0' "$tmp/a.json" >/dev/null; then
+          and .steps == 10 and (.time - 46235 | fabs) / 46235 < 0.01 and .lower_bound == 30720 and .peak_rss_bytes > 0
+          and (.links | length) == 64 and (.links | map(.[2]) | max) == .link_util_max' "$tmp/a.json" >/dev/null; then
   ok
 else bad "torus JSON: $(cat "$tmp/a.json")"; fi
 
@@ -34,7 +35,7 @@ else bad "torus JSON: $(cat "$tmp/a.json")"; fi
 t1=$("$bin" sim --level flow --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M --json "$tmp/b.json" 2>&1 | head -1)
 t2=$("$bin" sim --level flow --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M --chunks 1 --json "$tmp/c.json" 2>&1 | head -1)
 if jq -e --slurpfile c "$tmp/c.json" '.units == "ns" and .time > 0 and .time == $c[0].time and ($c[0].dims | length) == 2
-          and $c[0].front_end == "chunk-schedule" and $c[0].chunks == 1' "$tmp/b.json" >/dev/null; then
+          and $c[0].front_end == "chunk-schedule" and $c[0].chunks == 1 and $c[0].links == null' "$tmp/b.json" >/dev/null; then
   ok
 else bad "front ends differ: '$t1' / '$t2'"; fi
 

@@ -50,7 +50,7 @@ static double run_rows(const mt_topo *t, int nf, const int *root, int nx, const 
   mt_flow_params_ns(&p);
   mt_flow_result r;
   CHECK(mt_sched_set_bytes(&s, bytes, 4, e) == 0, "%s", e->msg);
-  double time = mt_flow_run_sched(&s, &p, &r, e) ? -1 : r.time;
+  double time = mt_flow_run_sched(&s, &p, &r, NULL, e) ? -1 : r.time;
   mt_sched_free(&s);
   return time;
 }
@@ -128,7 +128,12 @@ static void test_ring3(void) {
     mt_flow_params p;
     mt_flow_params_ns(&p);
     mt_flow_result r;
-    CHECK(mt_flow_run_sched(&s, &p, &r, &e) == 0, "%s", e.msg);
+    double lu[6] = {0};
+    CHECK(t.n_links == 6 && mt_flow_run_sched(&s, &p, &r, lu, &e) == 0, "%s", e.msg);
+    /* one direction round the ring carries everything: three links at 1600/1800, three idle */
+    int busy = 0, idle = 0;
+    for (int l = 0; l < 6; l++) busy += NEAR(lu[l], 1600.0 / 1800.0), idle += lu[l] == 0;
+    CHECK(busy == 3 && idle == 3, "per link: %d at 1600/1800, %d idle", busy, idle);
     CHECK(s.steps == 4 && NEAR(r.time, 180), "ring on 3 nodes: %d steps, %g ns, want 4, 180", s.steps, r.time);
     /* each directed ring link carries 4 messages of 400 B in 180 ns at 10 B/ns */
     CHECK(NEAR(r.util_max, 1600.0 / 1800.0), "utilisation max %g, want %g", r.util_max, 1600.0 / 1800.0);
@@ -203,7 +208,7 @@ static void test_equiv(const char *spec, uint64_t bytes, double lat_sum) {
   mt_chunksched cs;
   mt_flow_result r1, r2;
   CHECK(mt_plan(&s, &t, "hier", bytes, 4, &e) == 0, "%s", e.msg);
-  CHECK(mt_flow_run_sched(&s, &p, &r1, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_sched(&s, &p, &r1, NULL, &e) == 0, "%s", e.msg);
   CHECK(mt_flow_cs_baseline(&cs, &t, &p, bytes, 4, 1, &e) == 0, "%s", e.msg);
   CHECK(mt_flow_run_cs(&cs, &t, &p, &r2, &e) == 0, "%s", e.msg);
   const double d = r2.time - r1.time;
@@ -275,7 +280,7 @@ static void test_refused(void) {
   mt_flow_params p;
   mt_flow_params_ns(&p);
   mt_flow_result r;
-  CHECK(mt_flow_run_sched(&s, &p, &r, &e) != 0 && strstr(e.msg, "has no bandwidth"), "'%s'", e.msg);
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) != 0 && strstr(e.msg, "has no bandwidth"), "'%s'", e.msg);
   mt_sched_free(&s);
   mt_chunksched cs;
   CHECK(mt_flow_cs_baseline(&cs, &t, &p, 1 << 16, 4, 1 << 15, &e) != 0 && strstr(e.msg, "do not make 32768 chunks"), "'%s'", e.msg);
