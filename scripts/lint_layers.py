@@ -7,7 +7,8 @@ include headers of its own layer and of the layers it is allowed to see:
   util  <- fmt  <- topo <- plan <- table
   util, fmt     <- hw          (hardware sees the entry and flit formats, never the planner
                                 or a file writer)
-  everything    <- net <- app
+  util .. plan  <- flow        (the flow-level simulator: schedules on links, no hardware)
+  everything but flow <- net;  everything <- app
 
 Also: every project include names a layer folder, the header exists, and the include graph
 of the headers has no cycle. Prints one line per violation (file:line: what, what is
@@ -19,10 +20,11 @@ ALLOWED = {
     "fmt": {"util", "fmt"},
     "topo": {"util", "fmt", "topo"},
     "plan": {"util", "fmt", "topo", "plan"},
+    "flow": {"util", "fmt", "topo", "plan", "flow"},
     "table": {"util", "fmt", "topo", "plan", "table"},
     "hw": {"util", "fmt", "hw"},
     "net": {"util", "fmt", "topo", "plan", "table", "hw", "net"},
-    "app": {"util", "fmt", "topo", "plan", "table", "hw", "net", "app"},
+    "app": {"util", "fmt", "topo", "plan", "flow", "table", "hw", "net", "app"},
 }
 INC = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

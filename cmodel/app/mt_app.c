@@ -52,6 +52,7 @@ static const struct {
   {"--dump-dir", offsetof(mt_app_opts, dump_dir)},
   {"--trace", offsetof(mt_app_opts, trace)},
   {"--data", offsetof(mt_app_opts, data)},
+  {"--level", offsetof(mt_app_opts, level)},
 };
 
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
@@ -119,11 +120,12 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       char *end;
       errno = 0;
       long x = strtol(v, &end, 10);
-      if (end == v || *end || errno || x < 1 || x > 4096) {
-        fprintf(stderr, "multitree: --chunks '%s': expected 1..4096 chunks per collective\n", v);
+      if (end == v || *end || errno || x < 1 || x > 65536) {
+        fprintf(stderr, "multitree: --chunks '%s': expected 1..65536 chunks per collective\n", v);
         return -1;
       }
       mt_plan_opt.chunks = (int)x;
+      o->chunks = (int)x; /* sim --level flow: run the chunk schedule itself (front end 2) */
     } else if (!strcmp(a, "--intra")) {
       if (strcmp(v, "fifo") && strcmp(v, "scf")) {
         fprintf(stderr, "multitree: --intra '%s': expected fifo or scf (the intra-dimension order of hier and themis)\n", v);
@@ -131,6 +133,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       }
       mt_plan_opt.intra = strcmp(v, "fifo") ? MT_INTRA_SCF : MT_INTRA_FIFO;
     } else if (!strcmp(a, "--compact")) o->compact = 1;
+    else if (!strcmp(a, "--expand")) o->expand = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--progress")) mt_plan_progress = 1; /* also when stderr is not a terminal */

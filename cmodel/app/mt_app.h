@@ -7,15 +7,19 @@
 #define MT_APP_H
 #include <stdint.h>
 #include <stdio.h>
+#include <jansson.h>
+#include "net/mt_net_cfg.h"
 #include "plan/mt_sched.h"
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
-  const char *dtype, *flow, *config, *dump_dir, *trace, *data;
+  const char *dtype, *flow, *config, *dump_dir, *trace, *data, *level;
   const char *sets[32];
   int nsets;
   uint64_t bytes, mem_limit; /* --mem-limit: bytes sim may use (0: what the machine has free) */
   int have_bytes, elem, local_ports, compact, print, quiet, threads;
+  int expand; /* sim --level flow --chunks K --expand: front end 1 on the expanded schedule */
+  int chunks; /* sim --level flow --chunks K: the chunked dimension schedule (front end 2) */
   uint32_t seed;
 } mt_app_opts;
 
@@ -46,6 +50,14 @@ int mt_app_check(const mt_app_opts *o);
 int mt_app_decode(const mt_app_opts *o);
 int mt_app_ref(const mt_app_opts *o);
 int mt_app_sim(const mt_app_opts *o);
+/* sim --level flow (mt_cmd_flowsim.c) */
+int mt_app_flowsim(const mt_app_opts *o);
+/* Peak resident memory of this process so far (getrusage), 0: unknown. */
+uint64_t mt_app_peak_rss(void);
+/* sim's summary j (NULL: not built) as one line of JSON into path; releases j; 0 or -1 (printed). */
+int mt_app_json_write(const char *path, json_t *j);
+/* sim's --config and --set into cfg: 0, or 2 (message printed). */
+int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg);
 /* `multitree shape` (mt_cmd_shape.c): argv[0] is "shape". */
 int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);

@@ -47,7 +47,7 @@ static json_t *real_as(const char *fmt, double v) {
 static const char *const data_name[] = {"full", "sample", "none"};
 
 /* Peak resident memory of this process so far (getrusage; Linux reports KiB), 0: unknown. */
-static uint64_t peak_rss(void) {
+uint64_t mt_app_peak_rss(void) {
   struct rusage u;
   return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
 }
@@ -80,13 +80,19 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   /* after the keys of earlier versions (readers of those see the same first keys): the data
    * mode and what it checked (docs/network.md "Data modes"), the process's peak memory */
   json_t *x = j ? json_pack("{s:s, s:I, s:I}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
-                            "peak_rss_bytes", (json_int_t)peak_rss())
+                            "peak_rss_bytes", (json_int_t)mt_app_peak_rss())
                 : NULL;
   if (j && (!x || json_object_update(j, x))) {
     json_decref(j);
     j = NULL;
   }
   json_decref(x);
+  return mt_app_json_write(path, j);
+}
+
+/* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
+ * j is released. 0, or -1 (message printed). */
+int mt_app_json_write(const char *path, json_t *j) {
   FILE *f = j ? fopen(path, "w") : NULL;
   int rc = 0;
   if (!j) {
@@ -102,6 +108,24 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   }
   json_decref(j);
   return rc;
+}
+
+/* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
+ * --set into cfg: 0, or 2 (message printed). */
+int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
+  mt_err e = {{0}};
+  const char *cn = o->config ? o->config : "small";
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  for (int i = 0; i < o->nsets; i++)
+    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      return 2;
+    }
+  return 0;
 }
 
 /* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
@@ -133,18 +157,13 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
 
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
-  mt_net_cfg cfg;
-  const char *cn = o->config ? o->config : "small"; /* a name (built in) or a path (contains / or ends in .cfg) */
-  size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(&cfg, cn, &e) : mt_net_cfg_by_name(&cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
+  if (o->level && !strcmp(o->level, "flow")) return mt_app_flowsim(o);
+  if (o->level && strcmp(o->level, "cycle")) {
+    fprintf(stderr, "multitree sim: --level '%s': expected cycle (default: flits, routers, NIs) or flow (messages on links, docs/flowsim.md)\n", o->level);
     return 2;
   }
-  for (int i = 0; i < o->nsets; i++)
-    if (mt_net_cfg_set(&cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
-      return 2;
-    }
+  mt_net_cfg cfg;
+  if (mt_app_net_cfg(o, &cfg)) return 2;
   int dtype, pkt = 0;
   if (mt_app_dtype("sim", o, &dtype)) return 2;
   if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;

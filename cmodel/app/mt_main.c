@@ -39,14 +39,21 @@ static const mt_app_cmd commands[] = {
   {"sim", mt_app_sim,
    "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
    "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE] [--mem-limit BYTES]\n"
-   "              [--data full|sample|none] [--threads N]\n"
+   "              [--data full|sample|none] [--threads N] [--level cycle|flow] [--chunks K] [--expand]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
    "  against the reference sums; a wrong result exits 1. --data: what the node memories hold and\n"
    "  what is checked: every word (full, default), every flow chunk's first and last 4 KiB page at\n"
    "  every node (sample), nothing (none: timing only); the cycles are the same in every mode.\n"
    "  --threads: simulate with N threads (1..64, default 1; tori and meshes), the same results.\n"
    "  --config: configs/net/NAME.cfg (built in: paper, small; default small) or a file path;\n"
-   "  keys for the file and --set: multitree shape --keys.\n",
+   "  keys for the file and --set: multitree shape --keys.\n"
+   "  --level flow: the flow-level simulator (docs/flowsim.md): messages on links, max-min fair,\n"
+   "  the NI's step and dependency rules, no data (nothing checked); time in cycles of --config,\n"
+   "  or in ns on dims:/dimsfile:/themis: topologies. --chunks K with --algo hier|themis: at the\n"
+   "  flow level the planner's chunk schedule itself (one message per NPU per link per step, no\n"
+   "  expansion into flows: 1024 NPUs x 64 chunks in milliseconds); at the cycle level (and at the\n"
+   "  flow level with --expand or without --chunks) the schedule expanded into N x H flows per\n"
+   "  chunk.\n",
    NULL},
   {"sizes", mt_app_sizes,
    "multitree sizes [--bytes N] | --algo hier|themis [--chunks C] [--intra fifo|scf] [--bytes N]\n"

@@ -54,6 +54,11 @@ int mt_themis_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel 
  * (may be NULL) receives the simulated end, ns. Called by both producers. */
 int mt_themis_order(mt_chunksched *cs, const mt_latmodel *lm, double *finish, mt_err *e);
 
+/* The chunked dimension schedule `--algo hier|themis` plans on t (mt_plan_opt: chunks,
+ * intra, bytes, elem; defaults hier 1 chunk FIFO, themis 64 chunks SCF): what mt_plan
+ * expands into flows and what the flow level's front end 2 runs directly. */
+int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err *e);
+
 #ifdef __cplusplus
 }
 #endif

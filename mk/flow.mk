@@ -1,0 +1,12 @@
+# mk/flow.mk: the flow-level simulator (issue #15 item 5, cmodel/flow, docs/flowsim.md).
+# The C unit test tb/cmodel/flow/test_flow.c runs as t-c-flow (automatic). The command line
+# test (summary, JSON, front ends agreeing, the 1 GB Table 2 run, refusals) takes under a second.
+t-flowsim-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_flowsim.sh
+TEST_STEPS += t-flowsim-cli
+
+# The validation against the cycle model (long: the cycle runs, about 20 minutes at JOBS=1 on
+# this 2-core machine): the table of docs/flowsim.md "Validation"; resumable.
+.PHONY: flowsim-validate
+flowsim-validate: $(BUILD)/multitree
+	@scripts/flowsim_validate.sh $(BUILD)/multitree $(BUILD)/flowsim_validate

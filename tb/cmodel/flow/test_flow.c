@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * test_flow: the flow-level simulator (cmodel/flow): times derived by hand (one message on
+ * one link, messages sharing links max-min fairly, a ring on 3 nodes), the NI's rules (the
+ * step barrier, a Reduce waiting for its children) each in a case whose time changes when
+ * the rule is broken, schedules that can never finish refused with the node named, the
+ * chunk-schedule front end against front end 1 on the same all-reduce, and its refusals. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "flow/mt_flow.h"
+#include "mt_test.h"
+
+static int near_(double a, double b) { return fabs(a - b) <= 1e-9 * fabs(b) + 1e-9; }
+#define NEAR(a, b) near_((a), (b))
+
+/* A topology of n nodes from undirected links {a, b}, every link bw 10 B/ns, lat 5 ns. */
+static int topo(mt_topo *t, int n, int nl, const int (*ab)[2]) {
+  int ll[16][3], dim[16];
+  double bw[16], lat[16];
+  for (int i = 0; i < nl; i++) {
+    ll[i][0] = ab[i][0];
+    ll[i][1] = ab[i][1];
+    ll[i][2] = 1;
+    dim[i] = -1;
+    bw[i] = 10;
+    lat[i] = 5;
+  }
+  mt_err e = {{0}};
+  int rc = mt_topo_from_links_attr(t, "test", n, 0, nl, (const int(*)[3])ll, dim, bw, lat, &e);
+  CHECK(rc == 0, "%s", e.msg);
+  return rc;
+}
+
+/* A schedule on t from rows {flow, op (R or G), src, dst, step} (single-link transfers), run
+ * at the flow level in ns with `bytes` over nf flows: its time, or -1 (reason in e). */
+enum { R = MT_OP_REDUCE,
+       G = MT_OP_GATHER };
+static double run_rows(const mt_topo *t, int nf, const int *root, int nx, const int (*x)[5], int steps, int rsteps, uint64_t bytes, mt_err *e) {
+  mt_sched s;
+  mt_sched_init(&s, t, "test", nf);
+  for (int f = 0; f < nf; f++) s.root[f] = root[f];
+  for (int i = 0; i < nx; i++) {
+    int l = mt_topo_find_link(t, x[i][2], x[i][3]);
+    CHECK(l >= 0, "no link %d -> %d", x[i][2], x[i][3]);
+    mt_sched_add(&s, x[i][0], x[i][1], x[i][2], x[i][3], x[i][4], &l, 1);
+  }
+  s.steps = steps;
+  s.reduce_steps = rsteps;
+  mt_flow_params p;
+  mt_flow_params_ns(&p);
+  mt_flow_result r;
+  CHECK(mt_sched_set_bytes(&s, bytes, 4, e) == 0, "%s", e->msg);
+  double time = mt_flow_run_sched(&s, &p, &r, NULL, e) ? -1 : r.time;
+  mt_sched_free(&s);
+  return time;
+}
+
+/* The engine alone: one message on one link takes size / bw; two on one link share it
+ * equally (max-min, not FIFO: under FIFO the short one would end at 10, not 20); a
+ * message on two links is held to its share on the busier one and a third message takes
+ * what is left on the other (progressive filling); a message's own cap binds first. */
+static void test_engine(void) {
+  const double cap[3] = {10, 20, 10}, lat[3] = {0, 0, 0};
+  mt_flow_eng *g = mt_flow_eng_new(3, cap, lat, 0);
+  int a = mt_flow_eng_stream(g), b = mt_flow_eng_stream(g), c = mt_flow_eng_stream(g);
+  const int l0[1] = {0}, l01[2] = {0, 1}, l1[1] = {1};
+  double t, endt[3] = {0};
+  int kind;
+  int64_t id, tag;
+  /* alone: 100 bytes on a 10 B/ns link */
+  mt_flow_eng_start(g, a, l0, 1, 100, 0, 0);
+  mt_flow_eng_settle(g);
+  CHECK(mt_flow_eng_pop(g, &t, &kind, &id, &tag) && kind == 0 && id == a && NEAR(t, 10), "one message: end %g, want 10", t);
+  mt_flow_eng_settle(g);
+  /* at 10: A 100 B on link 0, B 300 B on links 0, 1, C 300 B on link 1 (cap 20) */
+  mt_flow_eng_start(g, a, l0, 1, 100, 0, 0);
+  mt_flow_eng_start(g, b, l01, 2, 300, 0, 1);
+  mt_flow_eng_start(g, c, l1, 1, 300, 0, 2);
+  mt_flow_eng_settle(g);
+  while (mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+    endt[tag] = t;
+    mt_flow_eng_settle(g);
+  }
+  /* A, B at 5 each on link 0; C gets 20 - 5 = 15. A ends at 10 + 20 = 30; then B alone on
+   * link 0 (10) but shares link 1 with C: max-min on link 1 gives 10 each: C has 300 - 15*20
+   * = 0 left at 30 -> C ends at 30 too; B has 200 left, alone now: at 10, ends at 50. */
+  CHECK(NEAR(endt[0], 30), "shared: A ends %g, want 30 (FIFO would give 20)", endt[0]);
+  CHECK(NEAR(endt[2], 30), "progressive filling: C ends %g, want 30", endt[2]);
+  CHECK(NEAR(endt[1], 50), "B ends %g, want 50", endt[1]);
+  mt_flow_eng_free(g);
+  /* a cap of 4 per message on a 10 link with two messages: 4 each, not 5 */
+  g = mt_flow_eng_new(3, cap, lat, 4);
+  a = mt_flow_eng_stream(g);
+  b = mt_flow_eng_stream(g);
+  mt_flow_eng_start(g, a, l0, 1, 40, 0, 0);
+  mt_flow_eng_start(g, b, l0, 1, 80, 0, 1);
+  mt_flow_eng_settle(g);
+  while (mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+    endt[tag] = t;
+    mt_flow_eng_settle(g);
+  }
+  CHECK(NEAR(endt[0], 10) && NEAR(endt[1], 20), "capped: ends %g %g, want 10 20", endt[0], endt[1]);
+  mt_flow_eng_free(g);
+}
+
+/* One message on one link: a reduce 0 -> 1 then the gather back, 400 bytes at 10 B/ns and
+ * 5 ns: each 5 + 40 = 45, 90 in all. */
+static void test_one_link(void) {
+  mt_topo t;
+  const int ab[1][2] = {{0, 1}}, root[1] = {1}, x[2][5] = {{0, R, 0, 1, 1}, {0, G, 1, 0, 2}};
+  if (topo(&t, 2, 1, ab)) return;
+  mt_err e = {{0}};
+  double time = run_rows(&t, 1, root, 2, x, 2, 1, 400, &e);
+  CHECK(NEAR(time, 90), "one link: %g, want 90 (%s)", time, e.msg);
+  mt_topo_free(&t);
+}
+
+/* ring all-reduce on 3 nodes (the ring planner): 2 reduce-scatter and 2 all-gather steps of
+ * 1200 / 3 = 400 bytes, each 5 + 40 ns, each waiting for the previous step's data: 180. */
+static void test_ring3(void) {
+  mt_topo t;
+  const int ab[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+  if (topo(&t, 3, 3, ab)) return;
+  mt_sched s;
+  mt_err e = {{0}};
+  CHECK(mt_plan(&s, &t, "ring", 1200, 4, &e) == 0, "%s", e.msg);
+  if (s.n_flows) {
+    mt_flow_params p;
+    mt_flow_params_ns(&p);
+    mt_flow_result r;
+    double lu[6] = {0};
+    CHECK(t.n_links == 6 && mt_flow_run_sched(&s, &p, &r, lu, &e) == 0, "%s", e.msg);
+    /* one direction round the ring carries everything: three links at 1600/1800, three idle */
+    int busy = 0, idle = 0;
+    for (int l = 0; l < 6; l++) busy += NEAR(lu[l], 1600.0 / 1800.0), idle += lu[l] == 0;
+    CHECK(busy == 3 && idle == 3, "per link: %d at 1600/1800, %d idle", busy, idle);
+    CHECK(s.steps == 4 && NEAR(r.time, 180), "ring on 3 nodes: %d steps, %g ns, want 4, 180", s.steps, r.time);
+    /* each directed ring link carries 4 messages of 400 B in 180 ns at 10 B/ns */
+    CHECK(NEAR(r.util_max, 1600.0 / 1800.0), "utilisation max %g, want %g", r.util_max, 1600.0 / 1800.0);
+    /* bound: 2 (N-1)/N S over a node's 20 B/ns out: 2 * 2/3 * 1200 / 20 = 80 */
+    CHECK(NEAR(r.bound, 80), "bound %g, want 80", r.bound);
+    mt_sched_free(&s);
+  }
+  mt_topo_free(&t);
+}
+
+/* The step barrier, on a triangle: flow 1 (root 1) gets 0's and 2's data at step 1, flow 0
+ * (root 2) 0's and 1's at step 2, gathers at step 3. Node 0's step-2 send needs nothing
+ * but its step-1 message gone (40), not 0: it reaches 2 at 85, node 2's gathers end at
+ * 85 + 45 = 130 (without the barrier: 90). (Flow 0 is node 1's step-2 send so that it
+ * issues before node 1's root entry of flow 1, which waits for data until 45.) */
+static void test_barrier(void) {
+  mt_topo t;
+  const int ab[3][2] = {{0, 1}, {0, 2}, {1, 2}}, root[2] = {2, 1};
+  const int x[8][5] = {{1, R, 0, 1, 1}, {1, R, 2, 1, 1}, {0, R, 0, 2, 2}, {0, R, 1, 2, 2}, {1, G, 1, 0, 3}, {1, G, 1, 2, 3}, {0, G, 2, 0, 3}, {0, G, 2, 1, 3}};
+  if (topo(&t, 3, 3, ab)) return;
+  mt_err e = {{0}};
+  double time = run_rows(&t, 2, root, 8, x, 3, 2, 800, &e);
+  CHECK(NEAR(time, 130), "step barrier: %g, want 130 (90 without it) %s", time, e.msg);
+  mt_topo_free(&t);
+}
+
+/* A Reduce waits for its children: chain 2 -> 1 -> 0 (flow root 0), node 1 idle at step 1
+ * (a NOP) so its timestep reaches 2 at once; its send waits for 2's data (45): 45 + 45 = 90,
+ * then the gathers 0 -> 1 -> 2: 180 (90 when a Reduce does not wait). */
+static void test_reduce_waits(void) {
+  mt_topo t;
+  const int ab[2][2] = {{0, 1}, {1, 2}}, root[1] = {0};
+  const int x[4][5] = {{0, R, 2, 1, 1}, {0, R, 1, 0, 2}, {0, G, 0, 1, 3}, {0, G, 1, 2, 4}};
+  if (topo(&t, 3, 2, ab)) return;
+  mt_err e = {{0}};
+  double time = run_rows(&t, 1, root, 4, x, 4, 2, 400, &e);
+  CHECK(NEAR(time, 180), "reduce waits for children: %g, want 180 (90 when a Reduce does not wait) %s", time, e.msg);
+  mt_topo_free(&t);
+}
+
+/* Schedules that cannot finish are refused, naming the node: a dependency cycle (node 1's
+ * step-1 Reduce of flow 0 waits for 2, whose step-1 Reduce of flow 1 waits for 1's step-2
+ * send: the tables refuse the order), and a node that never receives a flow's result (a
+ * gather left out: the run ends with node 2 short of flow 0). */
+static void test_stuck(void) {
+  mt_topo t;
+  const int ab[3][2] = {{0, 1}, {1, 2}, {2, 0}}, root[2] = {0, 0};
+  const int cyc[8][5] = {{0, R, 1, 0, 1}, {0, R, 2, 1, 2}, {1, R, 2, 0, 1}, {1, R, 1, 2, 2}, {0, G, 0, 1, 3}, {0, G, 0, 2, 3}, {1, G, 0, 1, 3}, {1, G, 0, 2, 3}};
+  const int miss[3][5] = {{0, R, 1, 0, 1}, {0, R, 2, 0, 1}, {0, G, 0, 1, 2}};
+  if (topo(&t, 3, 3, ab)) return;
+  mt_err e = {{0}};
+  double time = run_rows(&t, 2, root, 8, cyc, 3, 2, 800, &e);
+  CHECK(time < 0 && strstr(e.msg, "node 1 sends the reduce of flow 0 at step 1, but its child 2 sends at step 2"), "cycle: %g, '%s'", time, e.msg);
+  e.msg[0] = 0;
+  time = run_rows(&t, 1, root, 3, miss, 2, 1, 400, &e);
+  CHECK(time < 0 && strstr(e.msg, "node 2 never receives flow 0's result"), "missing gather: %g, '%s'", time, e.msg);
+  mt_topo_free(&t);
+}
+
+/* Front end 2 on the baseline's compact form (1 chunk) against front end 1 on hier's
+ * expansion: equal without latency (front end 1 pipelines a step's flows; with no latency
+ * that gains nothing); with latency front end 2 waits for a whole step's message where
+ * front end 1 waits for the first flow's, so 0 <= fe2 - fe1 <= the steps' latencies. */
+static void test_equiv(const char *spec, uint64_t bytes, double lat_sum) {
+  mt_topo t;
+  mt_err e = {{0}};
+  CHECK(mt_topo_from_name(&t, spec, &e) == 0, "%s", e.msg);
+  if (!t.n_nodes) return;
+  mt_flow_params p;
+  mt_flow_params_ns(&p);
+  mt_sched s;
+  mt_chunksched cs;
+  mt_flow_result r1, r2;
+  CHECK(mt_plan(&s, &t, "hier", bytes, 4, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_sched(&s, &p, &r1, NULL, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, bytes, 4, 1, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r2, &e) == 0, "%s", e.msg);
+  const double d = r2.time - r1.time;
+  if (lat_sum == 0) CHECK(NEAR(r1.time, r2.time), "%s: front end 1 %.6f, front end 2 %.6f ns", spec, r1.time, r2.time);
+  else CHECK(d >= -1e-6 && d <= lat_sum + 1e-6, "%s: fe2 - fe1 = %.3f ns, want 0..%g", spec, d, lat_sum);
+  CHECK(NEAR(r1.bound, r2.bound), "%s: bounds %g %g", spec, r1.bound, r2.bound);
+  mt_chunksched_free(&cs);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+}
+
+/* The baseline on ring x ring (1 chunk): reduce-scatter and all-gather, 2 (k-1) steps per
+ * dimension, each lat + the message over the link: dim 1 (ring4, both ways) B/8 per link,
+ * dim 2 (ring3, both ways) B/4/6 per link: the closed form, exact. More chunks pipeline the
+ * dimensions: faster, never below the bound. */
+static void test_closed_form(void) {
+  mt_topo t;
+  mt_err e = {{0}};
+  CHECK(mt_topo_from_name(&t, "dims:ring4@100x2:20ns,ring3@50x2:100ns", &e) == 0, "%s", e.msg);
+  if (!t.n_nodes) return;
+  const double B = 12 * 1024 * 1024; /* whole bytes per message: B / 8 and B / 24 */
+  const double want = 2 * 3 * (20 + B / 8 / 100) + 2 * 2 * (100 + B / 4 / 6 / 50);
+  mt_flow_params p;
+  mt_flow_params_ns(&p);
+  mt_chunksched cs;
+  mt_flow_result r;
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, (uint64_t)B, 4, 1, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) == 0, "%s", e.msg);
+  CHECK(fabs(r.time - want) <= 0.01 * want && NEAR(r.time, want), "ring x ring: %.3f ns, closed form %.3f", r.time, want);
+  mt_chunksched_free(&cs);
+  double t1 = r.time;
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, (uint64_t)B, 4, 8, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) == 0, "%s", e.msg);
+  CHECK(r.time < t1 && r.time >= r.bound, "8 chunks: %.1f ns, 1 chunk %.1f, bound %.1f", r.time, t1, r.bound);
+  /* FIFO queues: dimension 1's queue runs every chunk's reduce-scatter in chunk order */
+  int inorder = cs.qlen[0] == 16;
+  for (int i = 0; i + 1 < 8 && inorder; i++) inorder = cs.queue[0][i].chunk == i && cs.queue[0][i].stage == 0;
+  CHECK(inorder, "dimension 1's queue does not start with chunks 0..7's reduce-scatter");
+  /* broken compact schedules: an all-gather queued before its reduce-scatter waits
+   * forever; a stage in the wrong dimension's queue; a stage left out */
+  mt_cs_stage keep = cs.queue[0][0];
+  int at = -1;
+  for (int i = 0; i < cs.qlen[0]; i++)
+    if (cs.queue[0][i].chunk == 0 && cs.queue[0][i].stage == 3) at = i;
+  cs.queue[0][0] = cs.queue[0][at];
+  cs.queue[0][at] = keep;
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) != 0 && strstr(e.msg, "dimension 1 waits forever at queue[0] = (chunk 0, stage 3)"), "'%s'", e.msg);
+  cs.queue[0][at] = cs.queue[0][0];
+  cs.queue[0][0] = keep;
+  cs.queue[0][0].stage = 1;
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) != 0 && strstr(e.msg, "(chunk 0, stage 1), a stage of dimension 2"), "'%s'", e.msg);
+  cs.queue[0][0].stage = 0;
+  cs.qlen[1]--;
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) != 0 && strstr(e.msg, "is in no queue"), "'%s'", e.msg);
+  cs.qlen[1]++;
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) == 0, "restored: %s", e.msg);
+  mt_chunksched_free(&cs);
+  mt_topo_free(&t);
+}
+
+/* ns needs every link's bandwidth */
+static void test_refused(void) {
+  mt_topo t;
+  mt_err e = {{0}};
+  CHECK(mt_topo_from_name(&t, "torus:4x4", &e) == 0, "%s", e.msg);
+  CHECK(!mt_flow_topo_has_bw(&t), "a torus has no link bandwidths");
+  mt_sched s;
+  CHECK(mt_plan(&s, &t, "ring", 1 << 16, 4, &e) == 0, "%s", e.msg);
+  mt_flow_params p;
+  mt_flow_params_ns(&p);
+  mt_flow_result r;
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) != 0 && strstr(e.msg, "has no bandwidth"), "'%s'", e.msg);
+  mt_sched_free(&s);
+  mt_chunksched cs;
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, 1 << 16, 4, 1 << 15, &e) != 0 && strstr(e.msg, "do not make 32768 chunks"), "'%s'", e.msg);
+  mt_topo_free(&t);
+  CHECK(mt_topo_from_name(&t, "mesh:4x4", &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, 1 << 16, 4, 1, &e) != 0 && strstr(e.msg, "hier needs a multi-dimensional topology"), "'%s'", e.msg);
+  mt_topo_free(&t);
+}
+
+int main(void) {
+  test_engine();
+  test_one_link();
+  test_ring3();
+  test_barrier();
+  test_reduce_waits();
+  test_stuck();
+  test_equiv("dims:ring4@100x2:0ns,sw4@50x1:0ns", 64 * 1024, 0);
+  test_equiv("dims:ring2@100x1:0ns,sw4@50x4:0ns,fc3@20x2:0ns", 4 * 24 * 100, 0);
+  /* latencies: ring 3 steps x 2 x 20, switch 2 steps x 2 x (2 x 700) */
+  test_equiv("dims:ring4@100x2:20ns,sw4@50x1:700ns", 64 * 1024, 6 * 20 + 4 * 1400);
+  test_equiv("dims:ring4@100x2:20ns,fc4@50x3:100ns,sw2@25x1:700ns", 1 << 20, 6 * 20 + 2 * 100 + 2 * 1400);
+  test_closed_form();
+  test_refused();
+  return MT_TEST_END("flow");
+}
