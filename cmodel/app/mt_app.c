@@ -134,6 +134,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       mt_plan_opt.intra = strcmp(v, "fifo") ? MT_INTRA_SCF : MT_INTRA_FIFO;
     } else if (!strcmp(a, "--compact")) o->compact = 1;
     else if (!strcmp(a, "--expand")) o->expand = 1;
+    else if (!strcmp(a, "--overlap")) o->overlap = 1;
     else if (!strcmp(a, "--print")) o->print = 1;
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--progress")) mt_plan_progress = 1; /* also when stderr is not a terminal */

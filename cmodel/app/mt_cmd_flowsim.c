@@ -86,6 +86,12 @@ int mt_app_flowsim(const mt_app_opts *o) {
   int rc = 0, steps = 0;
   const char *fe;
   double t0 = mt_now();
+  if (o->overlap && (!o->chunks || o->expand)) {
+    fprintf(stderr, "multitree sim: --overlap is front end 2's (--level flow --chunks K without --expand): a dimension's stages overlap their latency\n");
+    mt_topo_free(&t);
+    return 2;
+  }
+  p.overlap = o->overlap;
   if (o->chunks && !o->expand) {
     fe = "chunk-schedule";
     /* the planner's own chunk schedule (Themis or its baseline), not its expansion */
@@ -119,7 +125,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     const int cyc = p.units == MT_FLOW_CYCLES;
     const char *u = cyc ? "cycles" : "ns";
     printf("sim: flow level (%s), %s on %s, %llu bytes", fe, o->algo, t.spec, (unsigned long long)o->bytes);
-    if (o->chunks) printf(" in %d chunks", o->chunks);
+    if (o->chunks) printf(" in %d chunks%s", o->chunks, o->overlap ? " (stages overlap their latency)" : "");
     if (cyc) printf(", %s flow control, config %s", pkt ? "packet" : "message", cfg.name);
     printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
            r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);

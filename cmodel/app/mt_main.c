@@ -39,7 +39,7 @@ static const mt_app_cmd commands[] = {
   {"sim", mt_app_sim,
    "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
    "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE] [--mem-limit BYTES]\n"
-   "              [--data full|sample|none] [--threads N] [--level cycle|flow] [--chunks K] [--expand]\n"
+   "              [--data full|sample|none] [--threads N] [--level cycle|flow] [--chunks K] [--expand] [--overlap]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
    "  against the reference sums; a wrong result exits 1. --data: what the node memories hold and\n"
    "  what is checked: every word (full, default), every flow chunk's first and last 4 KiB page at\n"
@@ -53,7 +53,8 @@ static const mt_app_cmd commands[] = {
    "  flow level the planner's chunk schedule itself (one message per NPU per link per step, no\n"
    "  expansion into flows: 1024 NPUs x 64 chunks in milliseconds); at the cycle level (and at the\n"
    "  flow level with --expand or without --chunks) the schedule expanded into N x H flows per\n"
-   "  chunk.\n",
+   "  chunk. --overlap (front end 2): a dimension starts its next stage while earlier ones wait\n"
+   "  on latency (Themis: several chunks per dimension).\n",
    NULL},
   {"sizes", mt_app_sizes,
    "multitree sizes [--bytes N] | --algo hier|themis [--chunks C] [--intra fifo|scf] [--bytes N]\n"

@@ -36,6 +36,9 @@ typedef struct {
   int flit_bytes;   /* cycles: payload bytes per flit (header and NOP lockstep); 0: no headers */
   int pkt_bytes;    /* packet flow control: a header flit per pkt_bytes */
   int pkt_mode;     /* 1: every message in packets; 0: only routed (multi-hop) ones (the NI's rule) */
+  int overlap;      /* front end 2: a dimension starts its next stage's wire time while earlier stages
+                       still wait on latency (Themis Section 4.3: several chunks per dimension when
+                       one cannot saturate it); 0: one stage at a time */
   int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
   int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
 } mt_flow_params;

@@ -16,6 +16,7 @@
 
 typedef struct {
   double t;     /* the step's time: its slowest message (latency + wire bytes / rate) */
+  double wire;  /* the part of t the links are busy: the slowest message's wire bytes / rate */
   double bytes; /* payload the NPU sends in it */
 } cs_step;
 
@@ -33,13 +34,14 @@ static void path_of(const double *cap, const double *lat, const int *l, int n, d
 /* Time and bytes of one collective step in dimension d: `msgs` messages of `size` bytes on
  * the NPU's links `links` (paths of `plen` links each). */
 static cs_step step_time(const mt_flow_params *p, const double *cap, const double *lat, const int *links, int msgs, int plen, uint64_t size) {
-  cs_step st = {0, 0};
+  cs_step st = {0, 0, 0};
   const double w = mt_flow_wire(p, size, p->pkt_mode), ni = p->units == MT_FLOW_CYCLES ? p->ni_extra : 0;
   for (int m = 0; m < msgs; m++) {
     double r, a;
     path_of(cap, lat, links + m * plen, plen, p->pkt_mode ? p->pkt_cap : p->msg_cap, &r, &a);
     const double x = a + ni + w / r;
     if (x > st.t) st.t = x;
+    if (w / r > st.wire) st.wire = w / r;
     st.bytes += (double)size;
   }
   return st;
@@ -101,14 +103,16 @@ static int ctx_init(cs_ctx *x, const mt_chunksched *cs, const mt_topo *t, const 
   return 0;
 }
 
-/* Stage s of chunk c: its time, the bytes NPU 0 sends and its messages. */
-static double stage(const cs_ctx *x, const mt_chunksched *cs, int c, int s, double *sent, uint64_t *msgs) {
+/* Stage s of chunk c: its time, the part of it its links are busy (*wire), the bytes NPU 0
+ * sends and its messages. */
+static double stage(const cs_ctx *x, const mt_chunksched *cs, int c, int s, double *wire, double *sent, uint64_t *msgs) {
   const mt_mdview *v = x->v;
   const int d = mt_cs_stage_dim(cs, c, s), k = v->size[d], rs = s < v->D;
   const uint64_t B = mt_cs_stage_bytes(cs, c, s);
   double ts = 0;
   *sent = 0;
   *msgs = 0;
+  *wire = 0;
   if (k < 2) return 0;
   if (v->kind[d] != MT_DIM_SW) {
     /* ring: k-1 steps of B/k (halves both ways round a bidirectional ring); direct: one step, B/k to each peer */
@@ -117,6 +121,7 @@ static double stage(const cs_ctx *x, const mt_chunksched *cs, int c, int s, doub
     cs_step q = step_time(x->p, x->cap, x->lat, x->lk[d], x->nm[d], 1, sz);
     *sent = steps * q.bytes;
     *msgs = (uint64_t)steps * (uint64_t)x->nm[d];
+    *wire = steps * q.wire;
     return steps * q.t;
   }
   /* halving-doubling: reduce-scatter B/2, B/4, ... B/k; all-gather the reverse */
@@ -124,6 +129,7 @@ static double stage(const cs_ctx *x, const mt_chunksched *cs, int c, int s, doub
     const uint64_t div = rs ? 2u * (uint64_t)j : (uint64_t)k / (uint64_t)j, sz = (B + div - 1) / div;
     cs_step q = step_time(x->p, x->cap, x->lat, x->lk[d], 1, 2, sz);
     ts += q.t;
+    *wire += q.wire;
     *sent += q.bytes;
     ++*msgs;
   }
@@ -181,12 +187,15 @@ int mt_flow_run_cs(const mt_chunksched *cs, const mt_topo *t, const mt_flow_para
       while (qpos[d] < cs->qlen[d]) {
         const mt_cs_stage q = cs->queue[d][qpos[d]];
         if (cnext[q.chunk] != q.stage) break;
-        double sent;
+        double sent, wire;
         uint64_t msgs;
-        const double ts = stage(&x, cs, q.chunk, q.stage, &sent, &msgs);
+        const double ts = stage(&x, cs, q.chunk, q.stage, &wire, &sent, &msgs);
         const double st0 = dfree[d] > cready[q.chunk] ? dfree[d] : cready[q.chunk];
-        dfree[d] = cready[q.chunk] = st0 + ts;
-        dbusy[d] += ts;
+        /* overlap: the dimension is taken for the stage's wire time only, its latency is
+         * hidden behind the next stages (each still ends no sooner than its own st0 + ts) */
+        dfree[d] = st0 + (p->overlap ? wire : ts);
+        cready[q.chunk] = st0 + ts;
+        dbusy[d] += p->overlap ? wire : ts;
         dbytes[d] += sent;
         if (st0 + ts > end) end = st0 + ts;
         cnext[q.chunk]++;
@@ -279,7 +288,8 @@ int mt_flow_cs_baseline(mt_chunksched *cs, const mt_topo *t, const mt_flow_param
     }
     double sent;
     uint64_t msgs;
-    const double ts = stage(&x, cs, bc, cnext[bc], &sent, &msgs);
+    double wire;
+    const double ts = stage(&x, cs, bc, cnext[bc], &wire, &sent, &msgs);
     cs->queue[bd][cs->qlen[bd]++] = (mt_cs_stage){bc, cnext[bc]};
     dfree[bd] = cready[bc] = bt + ts;
     cnext[bc]++;

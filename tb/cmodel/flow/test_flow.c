@@ -269,6 +269,30 @@ static void test_closed_form(void) {
   mt_topo_free(&t);
 }
 
+/* --overlap on one dimension (ring4, both ways, 20 ns links), 2 chunks of 4 MiB: a stage is
+ * 3 steps of 20 ns + w, w = 4 MiB / 8 / 100 GB/s = 5242.88 ns, T = 15788.64 ns. One stage at a
+ * time: RS0 RS1 AG0 AG1 back to back, 4 T = 63154.56. Overlapped, the ring is taken for 3 w a
+ * stage and only the last stage's latency shows: 12 w + 60 = 62974.56. */
+static void test_overlap(void) {
+  mt_topo t;
+  mt_err e = {{0}};
+  CHECK(mt_topo_from_name(&t, "dims:ring4@100x2:20ns", &e) == 0, "%s", e.msg);
+  if (!t.n_nodes) return;
+  mt_flow_params p;
+  mt_flow_params_ns(&p);
+  mt_chunksched cs;
+  mt_flow_result r;
+  CHECK(mt_flow_cs_baseline(&cs, &t, &p, 8u << 20, 4, 2, &e) == 0, "%s", e.msg);
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) == 0, "%s", e.msg);
+  CHECK(NEAR(r.time, 63154.56), "one stage at a time: %.3f ns, want 63154.56", r.time);
+  p.overlap = 1;
+  CHECK(mt_flow_run_cs(&cs, &t, &p, &r, &e) == 0, "%s", e.msg);
+  CHECK(NEAR(r.time, 62974.56), "overlapped: %.3f ns, want 62974.56", r.time);
+  CHECK(NEAR(r.dim_busy[0] * r.time, 12 * 5242.88), "overlapped: the ring busy %.3f ns, want 12 w", r.dim_busy[0] * r.time);
+  mt_chunksched_free(&cs);
+  mt_topo_free(&t);
+}
+
 /* ns needs every link's bandwidth */
 static void test_refused(void) {
   mt_topo t;
@@ -303,6 +327,7 @@ int main(void) {
   test_equiv("dims:ring4@100x2:20ns,sw4@50x1:700ns", 64 * 1024, 6 * 20 + 4 * 1400);
   test_equiv("dims:ring4@100x2:20ns,fc4@50x3:100ns,sw2@25x1:700ns", 1 << 20, 6 * 20 + 2 * 100 + 2 * 1400);
   test_closed_form();
+  test_overlap();
   test_refused();
   return MT_TEST_END("flow");
 }
