@@ -189,3 +189,10 @@ $(BUILD)/multitree-tsan: $(CM_SRC) $(APP_SRC) $(NET_CFG_GEN) | deps-ok
 t-sim-scale: $(BUILD)/multitree $(BUILD)/multitree-tsan
 	@scripts/runbench.sh $@ 300 tb/cli/test_sim_scale.sh $(BUILD)/multitree $(BUILD)/multitree-tsan
 TEST_STEPS += t-sim-scale
+
+# Links of several rates and latencies (issue #15 item 6, docs/network.md "Link rate and
+# latency"): the heterogeneous 4x4x4 torus as dims:ring4@100x2,ring4@50x2,ring4@25x2 flit by
+# flit (HET_ALGOS=... adds algorithms), threads, data modes, refusals; ~20 s at load
+t-het-sim: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_het_sim.sh $(BUILD)/multitree
+TEST_STEPS += t-het-sim
