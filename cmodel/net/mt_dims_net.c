@@ -49,7 +49,8 @@ int mt_dims_net_map(const mt_topo *dims, mt_net_cfg *cfg, mt_topo *t, char *desc
     unsigned lat = cfg->link_lat;
     if (s->lat > 0) {
       const double c = floor(s->lat * ghz + 0.5);
-      lat = c < 1 ? 1u : c > 1000000 ? 1000000u : (unsigned)c;
+      lat = c < 1 ? 1u : c > 1000000 ? 1000000u
+                                     : (unsigned)c;
     }
     cfg->link_period[d] = per;
     cfg->link_lat_d[d] = lat;

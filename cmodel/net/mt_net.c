@@ -38,10 +38,10 @@ struct mt_net {
   mt_link_bank lnk;
   int *lsrc, *lsport, *ldst, *ldport;
   unsigned dlat[3], minlat, maxlat; /* link latency per dimension (grids; else link_lat), the shortest, the longest */
-  int *in_link;        /* [node*NP + port] -> link feeding it, or -1 */
-  int *out_link;       /* [node*NP + port] -> link it drives, or -1 */
-  unsigned blk;        /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
-  mt_link_slot *lview; /* [nl] mt_net_link_slot's answers (the model never reads them) */
+  int *in_link;                     /* [node*NP + port] -> link feeding it, or -1 */
+  int *out_link;                    /* [node*NP + port] -> link it drives, or -1 */
+  unsigned blk;                     /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  mt_link_slot *lview;              /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
   uint8_t started;
   uint32_t seed;    /* of mt_net_start */

@@ -28,10 +28,10 @@ typedef struct {
    * the latency link_lat_d[d] (0: link_lat) */
   unsigned link_period[3];
   unsigned link_lat_d[3];
-  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
-  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
-  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
-  unsigned local_ports;   /* L; 0 = 2*D */
+  unsigned subpkt_flits; /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;    /* packet payload of the packet-based flow control */
+  unsigned step_prio;    /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;
   unsigned ni_rx_engines;  /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */

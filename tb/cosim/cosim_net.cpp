@@ -79,8 +79,8 @@ struct Case {
   uint64_t bytes;
   int dtype, pkt;
   uint32_t seed;
-  int nop;      // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
-  int paper_ni; // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
+  int nop;                    // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
+  int paper_ni;               // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
   const char *sets = nullptr; // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
@@ -910,7 +910,7 @@ static void usage() {
 int main(int argc, char **argv) {
   const char *cname = nullptr, *fst = nullptr, *rom = nullptr, *fst_nodes = nullptr;
   unsigned prt = 0, pni = 0;
-  const char *pset = nullptr; // --perturb-set KEY=VALUE: the C model's configuration only (e.g. link_period1=3)
+  const char *pset = nullptr;   // --perturb-set KEY=VALUE: the C model's configuration only (e.g. link_period1=3)
   int proute[3] = {-1, -1, -1}; // --perturb-route S,D,P: switch S sends node D's units to port P (C model only)
   bool progress = false, case_opts = false, need_nop = false, rtl_only = false;
   Run r;

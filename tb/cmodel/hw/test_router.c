@@ -177,7 +177,8 @@ static void test_pacing(void) {
   for (int t = 0; t < 20; t++) {
     memset(in.in_valid, 0, sizeof in.in_valid);
     if (t < 5) {
-      const unsigned ty = t == 0 ? MT_FT_HEAD : t == 4 ? MT_FT_TAIL : MT_FT_BODY;
+      const unsigned ty = t == 0 ? MT_FT_HEAD : t == 4 ? MT_FT_TAIL
+                                                       : MT_FT_BODY;
       in.in_valid[4] = in.in_valid[5] = 1;
       in.in_flit[4] = t == 0 ? mk_head(&p, ty, 1, 1, 0, 0, 0, 0, 64) : mk_data(&p, ty, 1, 7, (uint32_t)t);
       in.in_flit[5] = t == 0 ? mk_head(&p, ty, 1, 4, 0, 0, 0, 0, 64) : mk_data(&p, ty, 1, 8, (uint32_t)t);
