@@ -17,16 +17,7 @@ het=dims:ring4@100x2,ring4@50x2,ring4@25x2
 # key K of summary F
 jget() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get(sys.argv[2]); print(json.dumps(v))' "$1" "$2"; }
 # json_eq A B [KEYS...]: equal but for wall-clock keys and KEYS
-json_eq() {
-  python3 - "$@" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-skip = {"wall_s", "cycles_per_s", "peak_rss_bytes", *sys.argv[3:]}
-diff = sorted(k for k in set(a) | set(b) if k not in skip and a.get(k) != b.get(k))
-print(" ".join("%s: %s vs %s" % (k, a.get(k), b.get(k)) for k in diff))
-sys.exit(1 if diff else 0)
-PY
-}
+json_eq() { python3 "$(dirname "$0")/json_eq.py" "$@"; }
 for a in $algos; do
   "$bin" sim --topo "$het" --algo "$a" --bytes 16K --json "$d/$a.json" >"$d/$a.out" 2>&1; rc=$?
   cyc=$(jget "$d/$a.json" cycles 2>/dev/null); lb=$(jget "$d/$a.json" lower_bound_cycles 2>/dev/null); bn=$(jget "$d/$a.json" dim_bw_cycles 2>/dev/null)
