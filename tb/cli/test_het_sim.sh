@@ -5,7 +5,7 @@
 # multitree; add themis once it plans) flit by flit with the result correct and at least the
 # bandwidth bound of all links (hier: the sum of its dimensions' bandwidth times); the homogeneous dims: network is torus:4x4x4
 # exactly (hier's cycles); slower links cost cycles; --threads 2 and the data modes give the
-# same cycles; what cannot map is refused with the reason.
+# same cycles, as does a run cycle by cycle (--trace); what cannot map is refused with the reason.
 set -u
 bin=${1:?BIN}
 algos=${HET_ALGOS:-hier ring multitree}
@@ -45,6 +45,9 @@ run=(sim --topo torus:4x4x4 --algo multitree --bytes 16K --set link_period1=2 --
 "$bin" "${run[@]}" --threads 2 --json "$d/t2.json" >/dev/null 2>&1
 if why=$(json_eq "$d/t1.json" "$d/t2.json") && [[ $(jget "$d/t1.json" correct) == true ]]; then ok; echo "torus:4x4x4 periods 1,2,3 latencies 3,9,5: $(jget "$d/t1.json" cycles) cycles at 1 and 2 threads"
 else bad "--threads 2 differs: $why"; fi
+# cycle by cycle (--trace) as in blocks of the shortest latency minus 1
+"$bin" "${run[@]}" --trace "$d/tr.csv" --json "$d/tr.json" >/dev/null 2>&1
+why=$(json_eq "$d/t1.json" "$d/tr.json") && ok || bad "--trace (cycle by cycle) differs from the blocked run: $why"
 for m in none sample; do
   "$bin" "${run[@]}" --data $m --json "$d/$m.json" >/dev/null 2>&1
   why=$(json_eq "$d/t1.json" "$d/$m.json" correct data checked_words_per_node) && ok || bad "--data $m differs in timing: $why"
