@@ -37,7 +37,8 @@ void mt_link_free(mt_link *l);
 /* Writes the slot presented during this cycle to *out, then takes the edge (samples *in). */
 void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out);
 
-/* A bank of nl links of one latency (the network model, whose links are all alike): per
+/* A bank of nl links of one latency (the network model; links of several latencies:
+ * mt_link_bank_set_lat below, each within the bank's lat, rows as for that lat): per
  * link the contract above, stored so that the slots are written and read in place (no copies
  * through mt_link_step) and a link's slots of consecutive cycles lie together. Slots are
  * addressed by the cycle t (from 0) in which the sender drove them: link k keeps the inputs

@@ -794,8 +794,8 @@ static int net_restart(mt_net *n, mt_err *e) {
 }
 
 /* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
- * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
- * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
+ * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
  * node that is not done runs until its NI is done or the block ends; if then every NI is
  * done, every node runs to the cycle at which the last one got done, else to the block's
@@ -829,8 +829,8 @@ static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int fi
 }
 
 /* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
- * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
- * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
+ * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
  * node that is not done runs until its NI is done or the block ends; if then every NI is
  * done, every node runs to the cycle at which the last one got done, else to the block's
