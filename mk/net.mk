@@ -48,7 +48,7 @@ NET_HIER  ?= 0
 # Switch networks (rtl/mt_swnet_top.sv, docs/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm
-NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni $(NET_SW_BUILDS)
+NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het $(NET_SW_BUILDS)
 # $(1): build name -> the _hier suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
 NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
@@ -67,7 +67,7 @@ $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo $(NET_SW_BUILDS)
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
@@ -90,9 +90,13 @@ NET_CASE_ft42_dbt_msg_i32  := ft42_hd
 NET_CASE_dgx2_hd_msg_f32   := dgx2_hd
 NET_CASE_bg48_hdrm_msg_i32 := bg48_hdrm
 NET_CASE_bg48_hd_pkt_f32   := bg48_hdrm
+# a heterogeneous torus: Y links a flit every 2 cycles, 5 cycles long (docs/network.md "Link rate and latency")
+NET_CASE_t4x4_het_mt_msg_i32   := t4x4_het
+NET_CASE_t4x4_het_mt_pkt_f32 := t4x4_het
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
-  ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32
+  ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
+  t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -112,17 +116,23 @@ t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
 # and its switches send credit pulses one cycle late; both must be caught
 t-net-cosim-perturb-sw: $(call NET_BIN,ft42_hd)
 	@scripts/runbench.sh $@ 120 bash -c '$< --case ft42_hd_msg_i32 --perturb-route 1,5,4 && $< --case ft42_ring_pkt_f32 --perturb-router 1'
+# heterogeneous links: the C model with the Y links' period 3 instead of 2, or their latency
+# 6 instead of 5, must be caught
+t-net-cosim-perturb-het: $(call NET_BIN,t4x4_het)
+	@scripts/runbench.sh $@ 120 bash -c '$< --case t4x4_het_mt_msg_i32 --perturb-set link_period1=3 && $< --case t4x4_het_mt_msg_i32 --perturb-set link_lat1=6'
 # make test: the cases that fit its ~4-minute budget for this component (three Verilator
 # builds: m2x2_mt flat ~48 s, t4x4_mt hierarchical ~57 s, m2x2_mt_pni flat ~81 s, on an idle
 # machine; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP entries, reuse the
 # t4x4_mt build), and the switch network fattree:4,2 (ft42_hd, hierarchical: 84 s at load 4,
-# 47 s CPU; its case and perturb-sw 2 s); the others run in `make cosim-net` (one more build each)
+# 47 s CPU; its case and perturb-sw 2 s), and the heterogeneous torus t4x4_het (hierarchical:
+# 213 s wall at load 8-10, 69 s CPU; its case 7.5 s, perturb-het 2 s; 2026-11-24); the others
+# run in `make cosim-net` (one more build each)
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 \
-  ft42_hd_msg_i32 perturb-sw
+  ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 
@@ -181,3 +191,10 @@ $(BUILD)/multitree-tsan: $(CM_SRC) $(APP_SRC) $(NET_CFG_GEN) | deps-ok
 t-sim-scale: $(BUILD)/multitree $(BUILD)/multitree-tsan
 	@scripts/runbench.sh $@ 300 tb/cli/test_sim_scale.sh $(BUILD)/multitree $(BUILD)/multitree-tsan
 TEST_STEPS += t-sim-scale
+
+# Links of several rates and latencies (issue #15 item 6, docs/network.md "Link rate and
+# latency"): the heterogeneous 4x4x4 torus as dims:ring4@100x2,ring4@50x2,ring4@25x2 flit by
+# flit (HET_ALGOS=... adds algorithms), threads, data modes, refusals; ~20 s at load
+t-het-sim: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_het_sim.sh $(BUILD)/multitree
+TEST_STEPS += t-het-sim

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_net_top: the RTL network, NX x NY nodes (rtl/mt_node.sv: router + NI), a torus
 // (Torus = 1) or a mesh (Torus = 0), node id = x + NX*y as in cmodel/mt_topo.c. Every
-// directed network link is one mt_link of latency LinkLat carrying {credits, valid, flit}
+// directed network link is one mt_link of latency LinkLat (dimension d: LinkLats[32d +: 32]
+// when not 0, docs/network.md "Link rate and latency") carrying {credits, valid, flit}
 // (credits flow against the flits of the link they ride on, exactly as cmodel/mt_net.c: the
 // link from node s port sp to node i port p carries s's flit on sp and s's input credits of
 // port sp, which are for i's output p). Neighbours: input port 2d+1 (-d) of node c is fed by
@@ -19,6 +20,7 @@ module mt_net_top #(
   parameter int NY          = 2,
   parameter int Torus       = 0,
   parameter int LinkLat     = 2,
+  parameter logic [63:0] LinkLats = 64'h0,  // per dimension d at [32d +: 32]: its links' latency, 0 = LinkLat
   parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
@@ -58,6 +60,8 @@ module mt_net_top #(
     if (N > 4096) $fatal(1, "mt_net_top: %0d nodes exceed the 12-bit node ids", N);
     if (Torus != 0 && Torus != 1) $fatal(1, "mt_net_top: Torus=%0d must be 0 or 1", Torus);
     if (LinkLat < 1) $fatal(1, "mt_net_top: LinkLat=%0d must be >= 1", LinkLat);
+    if (LinkLats[31:0] > 32'd1000000 || LinkLats[63:32] > 32'd1000000)
+      $fatal(1, "mt_net_top: LinkLats=%0d,%0d: each 0 (LinkLat) or 1..1000000", LinkLats[31:0], LinkLats[63:32]);
     if (L < 1 || L > 8) $fatal(1, "mt_net_top: L=%0d must be 1..8", L);
     if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_net_top: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
   end
@@ -90,12 +94,13 @@ module mt_net_top #(
                           : (Plus != 0) ? ((C + 1 < K) ? 1 : 0) : ((C > 0) ? 1 : 0);
       localparam int Sp   = (K == 2 && Torus != 0) ? p : (p ^ 1);
       localparam int S    = (Dm == 0) ? (Nc + NX * Y) : (X + NX * Nc);
+      localparam int Lat  = (LinkLats[32*Dm +: 32] != 32'd0) ? LinkLats[32*Dm +: 32] : LinkLat;
       assign o_flit[n*ND+p]  = nout_flit[p*FlitW +: FlitW];
       assign o_valid[n*ND+p] = nout_valid[p];
       assign o_cred[n*ND+p]  = nout_cred[p*NumVcs +: NumVcs];
       if (Conn != 0) begin : g_link
         logic [LinkW-1:0] q;
-        mt_link #(.Width(LinkW), .Lat(LinkLat)) u_link (
+        mt_link #(.Width(LinkW), .Lat(Lat)) u_link (
           .clk_i, .rst_ni,
           .d_i({o_cred[S*ND+Sp], o_valid[S*ND+Sp], o_flit[S*ND+Sp]}),
           .q_o(q)
@@ -118,7 +123,7 @@ module mt_net_top #(
     assign lnk_credit_o[n*ND*NumVcs +: ND*NumVcs] = nin_cred;
 
     mt_node #(
-      .D(2), .L(L), .K0(NX), .K1(NY), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
+      .D(2), .L(L), .K0(NX), .K1(NY), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs), .LinkPeriods(LinkPeriods),
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),

@@ -120,7 +120,8 @@ module mt_node #(
   logic [NP*NumVcs-1:0] rt_rt_err;  // always 0 at Table = 0
   mt_router #(
     .D(D), .L(L), .K0(K0), .K1(K1), .K2(1), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
-    .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW)
+    .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW),
+    .LinkPeriods(LinkPeriods)
   ) u_router (
     .clk_i, .rst_ni,
     .node_id_i   (node_id_q),

@@ -13,6 +13,8 @@
   parameter int PktBytes    = 64,
   parameter int StepPrio    = 0,
   parameter int RtWdW       = 31,
+  // torus/mesh: a flit every LinkPeriods[8d +: 8] cycles on the links of dimension d (mt_router)
+  parameter logic [23:0] LinkPeriods = 24'h010101,
   // NI table depth and micro-architecture
   parameter int Depth       = 64,
   parameter int MaxFlows    = 16,

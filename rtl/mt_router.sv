@@ -30,6 +30,10 @@ module mt_router #(
   parameter int NetPorts = 4,    // switch: network ports 0..NetPorts-1, NI ports after them
   parameter int HopClasses = 1,  // switch: VC classes by switch hops (dividing NumVcs)
   parameter int Nodes = 16,      // switch: route table entries (destinations 0..Nodes-1)
+  // torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit at most every
+  // LinkPeriods[8d +: 8] cycles (0 and 1: every cycle), a link slower than the router
+  // (docs/network.md "Link rate and latency"; cmodel mt_router_params.period)
+  parameter logic [23:0] LinkPeriods = 24'h010101,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
@@ -95,6 +99,10 @@ module mt_router #(
       $fatal(1, "mt_router: VcDepth=%0d/EjDepth=%0d out of 1..65535", VcDepth, EjDepth);
     if (SubPktFlits < 1 || SubPktFlits > VcDepth || SubPktFlits > EjDepth)
       $fatal(1, "mt_router: SubPktFlits=%0d must be 1..min(VcDepth, EjDepth)", SubPktFlits);
+    for (int d = 0; d < 3; d++)
+      if (LinkPeriods[8*d +: 8] > 8'd1 && (Table != 0 || d >= D))
+        $fatal(1, "mt_router: LinkPeriods[%0d]=%0d: a dimension the router does not have (D=%0d, Table=%0d) must be 0 or 1",
+               d, LinkPeriods[8*d +: 8], D, Table);
   end
 
   // ---------------- per input VC ----------------
@@ -309,11 +317,29 @@ module mt_router #(
       end
     end
   end
+  // pacing: an output of a dimension with LinkPeriods > 1 that sent waits Per - 1 cycles
+  // (cycles with en = 0: no request or continuation reaches its allocator)
+  logic [NP-1:0] en;
+  for (genvar o = 0; o < NP; o++) begin : g_pace
+    localparam int Dm = (Table == 0 && o < ND) ? o / 2 : 0;  // its dimension (any for the others)
+    localparam int Per = (Table == 0 && o < ND) ? {24'd0, LinkPeriods[8*Dm +: 8]} : 1;
+    if (Per > 1) begin : g_on
+      logic [7:0] pace_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) pace_q <= '0;
+        else if (gnt[o]) pace_q <= 8'(Per - 1);
+        else if (pace_q != '0) pace_q <= pace_q - 8'd1;
+      end
+      assign en[o] = pace_q == '0;
+    end else begin : g_off
+      assign en[o] = 1'b1;
+    end
+  end
   for (genvar o = 0; o < NP; o++) begin : g_out
     mt_rt_sw_alloc #(.N(N), .StepPrio(StepPrio), .IdxW(IdxW)) u_sa (
       .clk_i, .rst_ni,
-      .req_i   (oreq[o*N +: N]),
-      .go_i    (go),
+      .req_i   (oreq[o*N +: N] & {N{en[o]}}),
+      .go_i    (go & {N{en[o]}}),
       .last_i  (last),
       .prio_i  (prio),
       .gnt_o   (gnt[o]),

@@ -72,6 +72,9 @@ module mt_swnet_top #(
     if (S < 1 || S > 256) $fatal(1, "mt_swnet_top: S=%0d switches must be 1..256", S);
     if (NL < 0 || NL > 4096) $fatal(1, "mt_swnet_top: NL=%0d links must be 0..4096", NL);
     if (LinkLat < 1) $fatal(1, "mt_swnet_top: LinkLat=%0d must be >= 1", LinkLat);
+    // mt_node_params.svh's per-dimension link periods are a torus/mesh's: every link here is alike
+    for (int d = 0; d < 3; d++)
+      if (LinkPeriods[8*d +: 8] > 8'd1) $fatal(1, "mt_swnet_top: LinkPeriods[%0d]=%0d: a switch network's links are alike (0 or 1)", d, LinkPeriods[8*d +: 8]);
     if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_swnet_top: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
     if (RomDir != "") $fatal(1, "mt_swnet_top: RomDir: ROM mode (docs/rtl_sim.md) is mt_net_top's; here the tables are written through tbl_*_i");
   end

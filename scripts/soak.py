@@ -300,12 +300,24 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     # the NI link's ejection depth (switch networks only; the soak's sim topologies are grids,
     # which must ignore it): drawn after everything else for the same reason
     pick("ni_link_depth", lambda: r.choice([0, 0, small(r, 1, 1024, (1, 1024))]), lambda: small(r, 1025, 65535, (65535,)))
+    # links of several rates and latencies per dimension (docs/network.md "Link rate and
+    # latency"): drawn last too; a period on a dimension the network lacks is refused (the
+    # watchdog floor above is the configuration's: the model's own limits grow with the
+    # longest latency and the largest period)
+    for d in range(3):
+        if d < D:
+            pick("link_period%d" % d, lambda: r.choice([1, 1, 2, 3, 4]))
+            pick("link_lat%d" % d, lambda: r.choice([0, 0, lat_draw(20)]))
+        else:
+            pick("link_period%d" % d, lambda: 1, lambda: r.choice([2, 4]))
+            pick("link_lat%d" % d, lambda: 0, lambda: small(r, 1, 20, (1,)))
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
-              "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth")
+              "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth", "link_period0", "link_period1",
+              "link_period2", "link_lat0", "link_lat1", "link_lat2")
 
 
 def fmt_val(v):

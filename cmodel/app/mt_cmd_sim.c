@@ -11,6 +11,7 @@
 #include "fmt/mt_flit.h"
 #include "util/mt_fp32.h"
 #include "net/mt_net.h"
+#include "net/mt_dims_net.h"
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
 
@@ -43,6 +44,13 @@ static json_t *real_as(const char *fmt, double v) {
   return j ? j : json_null(); /* not finite (no cycles, no wall time): JSON has no such number */
 }
 
+/* Links of different periods or latencies per dimension (a torus or mesh) */
+static int het_links(const mt_net_cfg *c, const mt_topo *t) {
+  int h = 0;
+  for (int d = 0; mt_topo_is_grid(t) && d < t->ndims; d++) h |= c->link_period[d] > 1 || (c->link_lat_d[d] && c->link_lat_d[d] != c->link_lat);
+  return h;
+}
+
 /* The --json summary: format multitree-sim/1 (keys in this order; docs/network.md). */
 static const char *const data_name[] = {"full", "sample", "none"};
 
@@ -52,8 +60,8 @@ uint64_t mt_app_peak_rss(void) {
   return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
 }
 
-static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt, int pkt,
-                      uint32_t seed, double wall) {
+static int write_json(const char *path, const char *topo, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt,
+                      int pkt, uint32_t seed, double wall) {
   const double bpc = (double)r->bytes / (double)r->cycles;
   json_t *c = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name", cfg->name,
                         "payload_w", (json_int_t)cfg->payload_w, "num_vcs", (json_int_t)cfg->num_vcs, "vc_depth", (json_int_t)cfg->vc_depth,
@@ -69,7 +77,7 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
     c = NULL;
   }
   json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                        "format", "multitree-sim/1", "algorithm", s->algo, "topology", s->topo->spec, "nodes", s->n_nodes,
+                        "format", "multitree-sim/1", "algorithm", s->algo, "topology", topo, "nodes", s->n_nodes,
                         "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", pkt ? "packet" : "message", "seed", (json_int_t)seed,
                         "cycles", (json_int_t)r->cycles, "steps", s->steps, "bytes_per_cycle", real_as("%.6f", bpc),
                         "gbps", real_as("%.6f", bpc * cfg->clock_ghz), "link_util_mean", real_as("%.6f", r->util_mean),
@@ -82,6 +90,17 @@ static int write_json(const char *path, const mt_sched *s, const mt_net_cfg *cfg
   json_t *x = j ? json_pack("{s:s, s:I, s:I}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
                             "peak_rss_bytes", (json_int_t)mt_app_peak_rss())
                 : NULL;
+  if (x && het_links(cfg, s->topo)) { /* links of several rates: per dimension its period, latency and bandwidth time */
+    json_t *pd = json_array(), *ld = json_array(), *bd = json_array();
+    for (int d = 0; d < s->topo->ndims; d++) {
+      json_array_append_new(pd, json_integer(cfg->link_period[d] > 1 ? cfg->link_period[d] : 1));
+      json_array_append_new(ld, json_integer(cfg->link_lat_d[d] ? cfg->link_lat_d[d] : cfg->link_lat));
+      json_array_append_new(bd, real_as("%.1f", mt_dims_net_dim_cycles(s->topo, cfg, s->bytes, d)));
+    }
+    json_object_set_new(x, "link_period", pd);
+    json_object_set_new(x, "link_lat_dim", ld);
+    json_object_set_new(x, "dim_bw_cycles", bd);
+  }
   if (j && (!x || json_object_update(j, x))) {
     json_decref(j);
     j = NULL;
@@ -188,17 +207,41 @@ int mt_app_sim(const mt_app_opts *o) {
   }
   mt_app_opts o2 = *o;
   if (!o2.local_ports && cfg.local_ports) o2.local_ports = (int)cfg.local_ports;
-  mt_topo t;
+  mt_topo t, tt; /* tt: a ring-only dims: topology's torus (mt_dims_net.h) */
   mt_sched s;
   mt_tables tb;
   int rc = mt_app_plan_from_opts(&o2, &t, &s, &tb, NULL);
   if (rc) return rc;
+  memset(&tt, 0, sizeof tt);
+  if (t.kind == MT_TOPO_DIMS) {
+    char desc[512];
+    if (mt_dims_net_map(&t, &cfg, &tt, desc, sizeof desc, &e) || mt_dims_net_move(&s, &t, &tt, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 2;
+    } else {
+      /* the tables again: their port fields are the torus's */
+      mt_tables_free(&tb);
+      if (mt_sched_tables(&s, o2.local_ports, &tb, &e)) {
+        fprintf(stderr, "multitree sim: %s\n", e.msg);
+        memset(&tb, 0, sizeof tb);
+        rc = 2;
+      } else printf("sim: %s as %s: %s\n", t.spec, tt.spec, desc);
+    }
+    if (rc) {
+      mt_tables_free(&tb);
+      mt_sched_free(&s);
+      mt_topo_free(&tt);
+      mt_topo_free(&t);
+      return rc;
+    }
+  }
   if (s.n_flows > 1 << MT_HD_FLOW_W) /* before the NI's FlowW check, with the way out */
     fprintf(stderr, "multitree sim: %s on %s has %d flows; the head flit's %d-bit FLOW field and the NI carry %d%s\n", s.algo, t.spec, s.n_flows,
             MT_HD_FLOW_W, 1 << MT_HD_FLOW_W, !strcmp(s.algo, "themis") || !strcmp(s.algo, "hier") ? " (fewer --chunks: each chunk is N x H flows)" : "");
   if (s.n_flows > 1 << MT_HD_FLOW_W || mem_check(o, &s, &cfg)) {
     mt_tables_free(&tb);
     mt_sched_free(&s);
+    mt_topo_free(&tt);
     mt_topo_free(&t);
     return 2;
   }
@@ -260,6 +303,20 @@ int mt_app_sim(const mt_app_opts *o) {
          (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
   printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
          r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
+  if (het_links(&cfg, s.topo)) {
+    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
+     * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
+    double sum = 0, mx = 0;
+    printf("sim: per dimension (hierarchical order) bandwidth time:");
+    for (int d = 0; d < s.topo->ndims; d++) {
+      const double c = mt_dims_net_dim_cycles(s.topo, &cfg, s.bytes, d);
+      printf(" dim %d %.0f", d + 1, c);
+      sum += c;
+      if (c > mx) mx = c;
+    }
+    printf(" cycles; bottleneck dimension %.0f (%.1f%% of it achieved), sum %.0f (%.1f%%)\n", mx, 100.0 * mx / (double)r.cycles, sum,
+           100.0 * sum / (double)r.cycles);
+  }
   {
     /* only when the stager did something: runs it never touches print what they did before */
     uint64_t so, sr;
@@ -288,11 +345,12 @@ int mt_app_sim(const mt_app_opts *o) {
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
-  if (o->json && write_json(o->json, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
+  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
 out:
   mt_net_free(net);
   mt_tables_free(&tb);
   mt_sched_free(&s);
+  mt_topo_free(&tt);
   mt_topo_free(&t);
   return rc;
 }

@@ -55,7 +55,21 @@ int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows,
   return 0;
 }
 
+int mt_link_bank_set_lat(mt_link_bank *b, unsigned k, unsigned lat, mt_err *e) {
+  if (k >= b->nl) return mt_fail(e, "link %u: the bank has %u links", k, b->nl);
+  if (lat < 1u || lat > b->lat) return mt_fail(e, "link %u: latency %u cycles; the bank holds links of 1..%u", k, lat, b->lat);
+  if (!b->klat) {
+    b->klat = (unsigned *)malloc((size_t)b->nl * sizeof *b->klat);
+    if (!b->klat) return mt_fail(e, "%u link latencies: out of memory", b->nl);
+    for (unsigned j = 0; j < b->nl; j++) b->klat[j] = b->lat;
+  }
+  b->klat[k] = lat;
+  return 0;
+}
+
 void mt_link_bank_free(mt_link_bank *b) {
+  free(b->klat);
+  b->klat = NULL;
   free(b->hdr);
   b->hdr = NULL;
   free(b->flit);
@@ -63,7 +77,7 @@ void mt_link_bank_free(mt_link_bank *b) {
 }
 
 void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s) {
-  const size_t i = (size_t)k * b->rows + mt_link_bank_rrow(b, t);
+  const size_t i = (size_t)k * b->rows + mt_link_bank_rrow_k(b, k, t);
   const uint32_t h = b->hdr[i];
   memset(s, 0, sizeof *s);
   s->valid = (uint8_t)(h >> 31);

@@ -37,7 +37,8 @@ void mt_link_free(mt_link *l);
 /* Writes the slot presented during this cycle to *out, then takes the edge (samples *in). */
 void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out);
 
-/* A bank of nl links of one latency (the network model, whose links are all alike): per
+/* A bank of nl links of one latency (the network model; links of several latencies:
+ * mt_link_bank_set_lat below, each within the bank's lat, rows as for that lat): per
  * link the contract above, stored so that the slots are written and read in place (no copies
  * through mt_link_step) and a link's slots of consecutive cycles lie together. Slots are
  * addressed by the cycle t (from 0) in which the sender drove them: link k keeps the inputs
@@ -54,6 +55,7 @@ typedef struct {
   unsigned lat, nl, fw, rows;
   uint32_t *hdr;  /* [nl][rows] */
   uint32_t *flit; /* [nl][rows][fw] */
+  unsigned *klat; /* NULL: every link of latency lat; else link k's latency (1..lat), mt_link_bank_set_lat */
 } mt_link_bank;
 
 /* fw: live words of a flit (mt_flit_words). Returns 0 on success, -1 on a bad latency or
@@ -64,6 +66,15 @@ void mt_link_bank_free(mt_link_bank *b);
 static inline unsigned mt_link_bank_wrow(const mt_link_bank *b, uint64_t t) { return (unsigned)(t % b->rows); }
 static inline unsigned mt_link_bank_rrow(const mt_link_bank *b, uint64_t t) {
   return (unsigned)((t + b->rows - (b->lat - 1u)) % b->rows);
+}
+/* Links of different latencies (a network whose dimensions differ): link k gets latency
+ * lat (1..the bank's lat, which is then the longest; rows >= lat as before). 0, or -1 with
+ * the reason. */
+int mt_link_bank_set_lat(mt_link_bank *b, unsigned k, unsigned lat, mt_err *e);
+static inline unsigned mt_link_bank_lat(const mt_link_bank *b, unsigned k) { return b->klat ? b->klat[k] : b->lat; }
+/* The row link k presents during cycle t (its own latency). */
+static inline unsigned mt_link_bank_rrow_k(const mt_link_bank *b, unsigned k, uint64_t t) {
+  return (unsigned)((t + b->rows - (mt_link_bank_lat(b, k) - 1u)) % b->rows);
 }
 /* What link k presented during cycle t (t >= 0, not yet reused), as a slot. */
 void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s);

@@ -29,6 +29,7 @@ void mt_router_default_params(mt_router_params *p) {
   p->subpkt_flits = 16;
   p->step_prio = 0;
   p->wd_w = 24;
+  p->period[0] = p->period[1] = p->period[2] = 1;
   p->perturb = 0;
 }
 
@@ -52,6 +53,10 @@ int mt_router_check_params(const mt_router_params *p, mt_err *e) {
   if (p->subpkt_flits < 1 || p->subpkt_flits > p->vc_depth || p->subpkt_flits > p->ej_depth)
     return mt_fail(e, "SubPktFlits=%u: must be 1..min(VcDepth, EjDepth)", p->subpkt_flits);
   if (p->wd_w < 1 || p->wd_w > 31) return mt_fail(e, "WdW=%u: must be 1..31", p->wd_w);
+  for (unsigned d = 0; d < 3; d++)
+    if (p->period[d] > 255 || (p->period[d] > 1 && (p->table || d >= p->dims)))
+      return mt_fail(e, "LinkPeriods[%u]=%u: must be 0..255 (0 and 1: every cycle), and at most 1 for a dimension the router does not have (D=%u%s)", d, p->period[d],
+                     p->dims, p->table ? ", a switch" : "");
   unsigned tot = 1;
   for (unsigned d = 0; !p->table && d < p->dims; d++) {
     if (p->k[d] < 2 || p->k[d] > 4096) return mt_fail(e, "K%u=%u: every used dimension must be 2..4096", d, p->k[d]);
@@ -93,6 +98,8 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
     r->rr[o] = (uint16_t)(r->n - 1);
     for (i = 0; i < r->nv; i++)
       r->cred[o][i] = (uint16_t)(o < r->nd ? p->vc_depth : p->ej_depth);
+    r->per[o] = (uint8_t)(!p->table && o < r->nd && p->period[o / 2] > 1u ? p->period[o / 2] : 1u);
+    if (r->per[o] > 1u) r->pacedm |= 1u << o;
   }
   return 0;
 }
@@ -449,8 +456,9 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     sent[w] = 0;
     for (; m; m &= m - 1u) classify(r, w * 64u + (unsigned)__builtin_ctzll(m), in->node_id);
   }
-  /* switch allocation per output port */
-  for (unsigned om = r->heldm | r->odirty; om; om &= om - 1u) {
+  /* switch allocation per output port; an output pacing its link sends nothing (and stays
+   * dirty: it looks at its candidates when its pause ends) */
+  for (unsigned om = (r->heldm | r->odirty) & ~r->pacem; om; om &= om - 1u) {
     o = (unsigned)__builtin_ctz(om);
     if (r->held[o]) {
       /* the unit in progress continues with a credit. The holder of a held output is always
@@ -561,6 +569,18 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
       credm |= 1u << r->ivc_port[i];
       r->wd_zero[i] = now;
+    }
+  }
+  /* pacing: an output that sent waits per - 1 cycles (the RTL's pace_q) */
+  if (r->pacedm) {
+    for (unsigned pm = r->pacem; pm; pm &= pm - 1u) {
+      o = (unsigned)__builtin_ctz(pm);
+      if (--r->pace[o] == 0) r->pacem &= ~(1u << o);
+    }
+    for (unsigned so = sendo & r->pacedm; so; so &= so - 1u) {
+      o = (unsigned)__builtin_ctz(so);
+      r->pace[o] = (uint8_t)(r->per[o] - 1u);
+      r->pacem |= 1u << o;
     }
   }
   /* credit counters: take (above) and give */

@@ -34,6 +34,9 @@ typedef struct {
   unsigned subpkt_flits; /* SubPktFlits: credits a sub-packet needs before it starts */
   unsigned step_prio;    /* 0: round-robin; 1: head step as priority, round-robin among equals */
   unsigned wd_w;         /* WdW: watchdog counter width (1..31) */
+  unsigned period[3];    /* torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit
+                            at most every period[d] cycles (0..255; 0, 1: every cycle; a slower
+                            link, docs/network.md "Link rate and latency") */
   unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
                             2: incoming credits counted one cycle late */
   /* Switch (docs/switch.md): table = 1 routes every head, normal or all-reduce, by its
@@ -137,6 +140,10 @@ typedef struct {
   uint16_t busy_vc[MT_RT_MAX_PORTS];               /* bit v: output VC v allocated to a packet/message */
   uint16_t ej_src[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: source of the last unit started on VC v */
   uint64_t ej_key[MT_RT_MAX_PORTS][MT_RT_MAX_VCS]; /* local outputs: rt_key of the last unit started on VC v */
+  /* output pacing (mt_router_params.period): per[o] the period of output o, pace[o] the
+   * cycles until it may send again (0: now); pacedm bit o: per[o] > 1, pacem: pace[o] != 0 */
+  uint8_t per[MT_RT_MAX_PORTS], pace[MT_RT_MAX_PORTS];
+  uint32_t pacedm, pacem;
   /* perturbation delay registers */
   uint8_t pt_cred[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   /* speed only: the last two output buffers written and what was written there besides

@@ -37,10 +37,11 @@ struct mt_net {
   int nl;           /* directed network links */
   mt_link_bank lnk;
   int *lsrc, *lsport, *ldst, *ldport;
-  int *in_link;        /* [node*NP + port] -> link feeding it, or -1 */
-  int *out_link;       /* [node*NP + port] -> link it drives, or -1 */
-  unsigned blk;        /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
-  mt_link_slot *lview; /* [nl] mt_net_link_slot's answers (the model never reads them) */
+  unsigned dlat[3], minlat, maxlat; /* link latency per dimension (grids; else link_lat), the shortest, the longest */
+  int *in_link;                     /* [node*NP + port] -> link feeding it, or -1 */
+  int *out_link;                    /* [node*NP + port] -> link it drives, or -1 */
+  unsigned blk;                     /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  mt_link_slot *lview;              /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
   uint8_t started;
   uint32_t seed;    /* of mt_net_start */
@@ -239,6 +240,20 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     mt_fail(e, "link_lat must be >= 1");
     return NULL;
   }
+  /* per-dimension links (docs/network.md "Link rate and latency"): grids only, within the dimensions */
+  for (int d = 0; d < 3; d++) {
+    const int has = !sw && d < t->ndims;
+    if ((c->link_period[d] > 1 || c->link_lat_d[d]) && !has) {
+      mt_fail(e, "link_period%d=%u link_lat%d=%u: %s has no dimension %d (%s); leave them 1 and 0", d, c->link_period[d], d, c->link_lat_d[d], t->spec, d,
+              sw ? "a switch network: every link is alike" : "a torus or mesh has its dimensions 0..D-1");
+      return NULL;
+    }
+    if (c->link_period[d] > 255 || c->link_lat_d[d] > MT_LINK_LAT_MAX) {
+      mt_fail(e, "link_period%d=%u link_lat%d=%u: the period must be 1..255, the latency 0 (link_lat) or 1..%u", d, c->link_period[d], d,
+              c->link_lat_d[d], MT_LINK_LAT_MAX);
+      return NULL;
+    }
+  }
   mt_net *n = mt_xcalloc(1, sizeof *n);
   n->c = *c;
   n->s = s;
@@ -290,6 +305,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   rp.subpkt_flits = c->subpkt_flits;
   rp.step_prio = c->step_prio;
   rp.wd_w = 31;
+  for (int d = 0; d < 3; d++) rp.period[d] = !sw && d < n->D && c->link_period[d] > 1 ? c->link_period[d] : 1u;
   if (sw) { /* every switch: its own radix (set per switch below), table routing */
     rp.table = 1;
     rp.hop_classes = n->swn.hop_classes;
@@ -429,9 +445,15 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     unsigned dmin = c->vc_depth < c->ej_depth ? c->vc_depth : c->ej_depth;
     if (c->subpkt_flits < dmin) dmin = c->subpkt_flits;
     const unsigned qmin = c->ni_sq < c->ni_rq ? c->ni_sq : c->ni_rq;
+    /* with links of several latencies and periods: the longest, and a flit per period */
+    unsigned lmax = c->link_lat, pmax = 1;
+    for (int d = 0; !sw && d < n->D; d++) {
+      if (c->link_lat_d[d] > lmax) lmax = c->link_lat_d[d];
+      if (c->link_period[d] > pmax) pmax = c->link_period[d];
+    }
     const uint64_t per_flit =
-      64u + (2ull * c->link_lat + dmin - 1u) / dmin + 4u * (wait - 1u) + (c->mem_lat_max + qmin - 1u) / qmin;
-    const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)c->link_lat + 4u + (uint64_t)c->mem_lat_max * wait);
+      (64u + (2ull * lmax + dmin - 1u) / dmin + 4u * (wait - 1u) + (c->mem_lat_max + qmin - 1u) / qmin) * pmax;
+    const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)lmax + 4u + (uint64_t)c->mem_lat_max * wait);
     uint64_t wd = (uint64_t)c->wd_limit + per_flit * ((mx + fb - 1) / fb) + chain;
     uint64_t rwd = (uint64_t)c->wd_limit + per_flit * ((s->bytes + fb - 1) / fb) + chain;
     n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
@@ -447,11 +469,20 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->nsl = sw ? n->swn.nl : t->n_links;
   n->nl = sw ? n->nsl + 2 * N : t->n_links;
   n->fw = mt_flit_words(c->payload_w, c->num_vcs);
-  /* mt_net_run lets each node run link_lat - 1 cycles on its own (its links bring nothing
-   * younger): the links keep link_lat - 1 more cycles for that. Switch networks run cycle
-   * by cycle. */
-  n->blk = sw ? 0u : c->link_lat - 1u;
-  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, c->link_lat, c->link_lat + n->blk, n->fw, e)) {
+  /* link latency per dimension (link_lat_d, 0: link_lat) */
+  n->minlat = n->maxlat = c->link_lat;
+  for (int d = 0; d < 3; d++) {
+    n->dlat[d] = !sw && d < n->D && c->link_lat_d[d] ? c->link_lat_d[d] : c->link_lat;
+    if (d < (sw ? 1 : n->D)) {
+      if (d == 0 || n->dlat[d] < n->minlat) n->minlat = n->dlat[d];
+      if (d == 0 || n->dlat[d] > n->maxlat) n->maxlat = n->dlat[d];
+    }
+  }
+  /* mt_net_run lets each node run minlat - 1 cycles on its own (no link brings anything
+   * younger: the lookahead is the shortest link's): the links keep that many more cycles
+   * than the longest one needs. Switch networks run cycle by cycle. */
+  n->blk = sw ? 0u : n->minlat - 1u;
+  if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, n->maxlat, n->maxlat + n->blk, n->fw, e)) {
     mt_err_wrap(e, "links");
     mt_net_free(n);
     return NULL;
@@ -479,6 +510,11 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   }
   for (int k = 0; !sw && k < n->nl; k++) {
     const mt_edge *l = &t->links[k];
+    if (n->minlat != n->maxlat && mt_link_bank_set_lat(&n->lnk, (unsigned)k, n->dlat[l->dim], e)) {
+      mt_err_wrap(e, "links");
+      mt_net_free(n);
+      return NULL;
+    }
     n->lsrc[k] = l->src;
     n->lsport[k] = l->src_port;
     n->ldst[k] = l->dst;
@@ -640,15 +676,22 @@ static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int 
  * of the node takes its edge. Touches no other node's state but through the links. */
 static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
   const int D2 = 2 * n->D, L = n->L, NP = n->NP;
-  const unsigned fw = n->fw, wr = mt_link_bank_wrow(&n->lnk, t), rr = mt_link_bank_rrow(&n->lnk, t);
+  const unsigned fw = n->fw, wr = mt_link_bank_wrow(&n->lnk, t);
+  /* the row each dimension's links present (one latency: all alike) */
+  unsigned rrd[3];
+  rrd[0] = mt_link_bank_rrow(&n->lnk, t);
+  if (n->lnk.klat)
+    for (int d = 0; d < n->D; d++) rrd[d] = (unsigned)((t + n->lnk.rows - (n->dlat[d] - 1u)) % n->lnk.rows);
+  else rrd[1] = rrd[2] = rrd[0];
   mt_router_in *ri = &n->rin[i];
   const mt_router_out *ro = &n->rq[i];
   const mt_ni_out *no = &n->nq[i];
   /* router inputs: network ports from the links, local ports from the NI */
-  unsigned pr = rr + LINK_PF; /* the row presented LINK_PF cycles later */
-  if (pr >= n->lnk.rows) pr %= n->lnk.rows;
   for (int p = 0; p < D2; p++) {
     const int ko = n->out_link[i * NP + p], ki = n->in_link[i * NP + p];
+    const unsigned rr = rrd[p >> 1];
+    unsigned pr = rr + LINK_PF; /* the row presented LINK_PF cycles later */
+    if (pr >= n->lnk.rows) pr %= n->lnk.rows;
     if (put && ko >= 0) link_put(n, ko, wr, ro, p);
     if (ki >= 0) {
       const size_t x = (size_t)ki * n->lnk.rows + pr;
@@ -718,7 +761,7 @@ void mt_net_step(mt_net *n) {
   }
   /* a link of latency 1 presents what its sender registered in this very cycle: every link
    * takes its input before any node reads one */
-  const int put_all = n->lnk.lat == 1u;
+  const int put_all = n->minlat == 1u;
   if (put_all) {
     const unsigned wr = mt_link_bank_wrow(&n->lnk, t);
     for (int k = 0; k < n->nl; k++) link_put(n, k, wr, &n->rq[n->lsrc[k]], n->lsport[k]);
@@ -752,8 +795,8 @@ static int net_restart(mt_net *n, mt_err *e) {
 }
 
 /* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
- * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
- * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
+ * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
  * node that is not done runs until its NI is done or the block ends; if then every NI is
  * done, every node runs to the cycle at which the last one got done, else to the block's
@@ -787,8 +830,8 @@ static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int fi
 }
 
 /* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
- * link_lat - 1 cycles ago, so each node can run blk = link_lat - 1 cycles on its own before
- * the next: the same cycles, node by node, with the node's state at hand. The run ends at
+ * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
+ * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
  * node that is not done runs until its NI is done or the block ends; if then every NI is
  * done, every node runs to the cycle at which the last one got done, else to the block's
@@ -1004,6 +1047,12 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   }
   /* bandwidth lower bound: 2(N-1)S / (N d B), d = links per node, B = bytes per cycle */
   double d = n->sw ? (double)n->L : (double)n->nl / (double)n->N, B = (double)(n->c.payload_w / 8);
+  /* links slower by a period count for 1/period of a link (the bound of all links together) */
+  if (!n->sw && n->rt[0].pacedm) {
+    d = 0;
+    for (int k = 0; k < n->nl; k++) d += 1.0 / (double)n->rt[0].per[2 * n->t->links[k].dim];
+    d /= (double)n->N;
+  }
   r->lb_cycles = 2.0 * (n->N - 1) * (double)n->s->bytes / ((double)n->N * d * B);
   if (!all_done) {
     if (r->err_node >= 0) return 0; /* reported by the caller with the NI's error code */

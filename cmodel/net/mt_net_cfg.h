@@ -23,10 +23,15 @@ typedef struct {
   unsigned ej_depth;      /* NI ejection VCs behind a router's 1-cycle local port (torus, mesh) */
   unsigned ni_link_depth; /* switch networks: NI ejection VCs behind the NI link; 0 = vc_depth */
   unsigned link_lat;      /* cycles, flits and credits alike */
-  unsigned subpkt_flits;  /* sub-packet of the message-based flow control */
-  unsigned pkt_bytes;     /* packet payload of the packet-based flow control */
-  unsigned step_prio;     /* router arbitration: 0 round-robin, 1 earlier step first */
-  unsigned local_ports;   /* L; 0 = 2*D */
+  /* per dimension d (X, Y, Z) of a torus or mesh (docs/network.md "Link rate and latency"):
+   * a link of dimension d takes a flit every link_period[d] cycles (1: every cycle) and has
+   * the latency link_lat_d[d] (0: link_lat) */
+  unsigned link_period[3];
+  unsigned link_lat_d[3];
+  unsigned subpkt_flits; /* sub-packet of the message-based flow control */
+  unsigned pkt_bytes;    /* packet payload of the packet-based flow control */
+  unsigned step_prio;    /* router arbitration: 0 round-robin, 1 earlier step first */
+  unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;
   unsigned ni_rx_engines;   /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */

@@ -10,16 +10,7 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 # json_eq A B [KEYS...]: the two summaries equal but for wall-clock keys and KEYS
-json_eq() {
-  python3 - "$@" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-skip = {"wall_s", "cycles_per_s", "peak_rss_bytes", *sys.argv[3:]}
-diff = sorted(k for k in set(a) | set(b) if k not in skip and a.get(k) != b.get(k))
-print(" ".join("%s: %s vs %s" % (k, a.get(k), b.get(k)) for k in diff))
-sys.exit(1 if diff else 0)
-PY
-}
+json_eq() { python3 "$(dirname "$0")/json_eq.py" "$@"; }
 run=(sim --topo torus:4x4 --algo multitree --bytes 1M --config paper --flow message --seed 3)
 # data modes: the same cycles, what is checked said in the text and the JSON
 for m in full sample none; do "$bin" "${run[@]}" --data "$m" --json "$d/$m.json" >"$d/$m.out" 2>&1 || echo "rc $?" >>"$d/$m.out"; done

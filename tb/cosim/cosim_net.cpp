@@ -44,6 +44,7 @@
 //   RUN-OPTIONS: --dtype int32|fp32 --flow message|packet --seed S --mem-ready P --mem-lat L
 //                --wd-limit W --max-cycles N --name NAME
 //   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K, --progress,
+//            --perturb-set KEY=VALUE (a `sim --set` field of the C model alone, e.g. link_period1=3),
 //            --rtl-only (the RTL alone, no per-cycle comparison: the speed of the Verilated model;
 //            then the C model alone; the cycle counts and buffers are compared at the end),
 //            --rom DIR (ROM mode, the FPGA path, docs/rtl_sim.md: the RTL alone, every NI's table
@@ -78,8 +79,9 @@ struct Case {
   uint64_t bytes;
   int dtype, pkt;
   uint32_t seed;
-  int nop;      // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
-  int paper_ni; // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
+  int nop;                    // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
+  int paper_ni;               // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
+  const char *sets = nullptr; // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
 // "small" with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
@@ -112,7 +114,23 @@ static const Case kCases[] = {
   // co-designed for it, and hd with packets on the same build
   {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
   {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
+  // a heterogeneous torus (docs/network.md "Link rate and latency"): the Y links take a flit
+  // every 2 cycles and are 5 cycles long, the X links every cycle and 2 long
+  {"t4x4_het_mt_msg_i32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_INT32, 0, 51, 0, 0, "link_period1=2 link_lat1=5"},
+  {"t4x4_het_mt_pkt_f32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 1, 52, 0, 0, "link_period1=2 link_lat1=5"},
 };
+
+// a case's --set fields into cfg (space-separated); -1 with the field that failed
+static int apply_sets(mt_net_cfg *cfg, const char *sets, mt_err *e) {
+  for (const char *q = sets; q && *q;) {
+    while (*q == ' ') q++;
+    const char *z = strchr(q, ' ');
+    std::string kv(q, z ? (size_t)(z - q) : strlen(q));
+    if (!kv.empty() && mt_net_cfg_set(cfg, kv.c_str(), e)) return -1;
+    q = z ? z : q + kv.size();
+  }
+  return 0;
+}
 
 static const Case *find_case(const char *name) {
   for (const Case &c : kCases)
@@ -309,7 +327,30 @@ static void print_shape_flags(const Hw &hw) {
 // mt_link's stage loops must be unrolled (Verilator 5.006: no delayed assignment to an
 // array in a loop it keeps); the default unroll limit is 64 iterations
 static void print_unroll(const Hw &hw) {
-  if (hw.cfg.link_lat > 60) printf("--unroll-count %u ", hw.cfg.link_lat + 16);
+  unsigned lat = hw.cfg.link_lat;
+  for (int d = 0; d < 2; d++)
+    if (hw.cfg.link_lat_d[d] > lat) lat = hw.cfg.link_lat_d[d];
+  if (lat > 60) printf("--unroll-count %u ", lat + 16);
+}
+// Links of different periods or latencies per dimension (docs/network.md "Link rate and
+// latency"), only when set (the other builds' flags stay as they were): mt_router's
+// LinkPeriods and mt_net_top's LinkLats as Verilog literals (the quote escaped: the flags
+// pass through an eval in scripts/net_verilate.sh) and the harness macros. The RTL network is
+// 2-D: dimension 2 must be the default.
+static int print_dim_flags(const Hw &hw, mt_err *e) {
+  const mt_net_cfg &c = hw.cfg;
+  if (c.link_period[2] > 1 || c.link_lat_d[2]) return mt_fail(e, "link_period2/link_lat2: the RTL network is 2-D (rtl/mt_net_top.sv)");
+  unsigned per = 0;
+  bool het = false;
+  for (int d = 0; d < 3; d++) {
+    const unsigned k = c.link_period[d] > 1 ? c.link_period[d] : 1u;
+    per |= k << (8 * d);
+    het = het || k > 1 || c.link_lat_d[d];
+  }
+  if (het)
+    printf(" -GLinkPeriods=24\\'h%06x -GLinkLats=64\\'h%08x%08x -CFLAGS -DCFG_PERIODS=0x%06x -CFLAGS -DCFG_LAT0=%u -CFLAGS -DCFG_LAT1=%u", per,
+           c.link_lat_d[1], c.link_lat_d[0], per, c.link_lat_d[0], c.link_lat_d[1]);
+  return 0;
 }
 // A grid build (rtl/mt_net_top.sv)
 static void print_flags(const Hw &hw, const mt_topo *t) {
@@ -317,6 +358,11 @@ static void print_flags(const Hw &hw, const mt_topo *t) {
   print_unroll(hw);
   printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_L=%u",
          t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, hw.cfg.link_lat, t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L);
+  mt_err e;
+  if (print_dim_flags(hw, &e)) {
+    fprintf(stderr, "cosim_net_params: %s\n", e.msg);
+    exit(1);
+  }
   print_shape_flags(hw);
 }
 
@@ -486,6 +532,10 @@ int main(int argc, char **argv) {
     }
     Planned p;
     mt_net_cfg_small(&hw.cfg);
+    if (apply_sets(&hw.cfg, c->sets, &e)) {
+      fprintf(stderr, "case %s: %s\n", c->name, e.msg);
+      return 1;
+    }
     hw.topo = c->topo; // print_shape_flags: grid or switch network (the NIs' ejection depth)
     resolve_ni(&hw.cfg, !c->paper_ni, is_switch_topo(c->topo));
     if (!plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
@@ -624,6 +674,11 @@ static Hw build_hw() {
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
+#ifdef CFG_PERIODS
+  for (int d = 0; d < 3; d++) hw.cfg.link_period[d] = (CFG_PERIODS >> (8 * d)) & 255u;
+  hw.cfg.link_lat_d[0] = CFG_LAT0;
+  hw.cfg.link_lat_d[1] = CFG_LAT1;
+#endif
 #if CFG_SWITCH
   hw.topo = switch_topo_name(CFG_SWKIND, CFG_SWA, CFG_SWB);
 #else
@@ -846,7 +901,7 @@ static void usage() {
   fprintf(stderr,
           "usage: cosim_net (--case NAME | --algo A --bytes N) [--dtype int32|fp32] [--flow message|packet] [--seed S]\n"
           "                 [--mem-ready P] [--mem-lat L] [--wd-limit W] [--max-cycles N] [--name NAME] [--fst FILE]\n"
-          "                 [--perturb-router K | --perturb-ni K] [--progress] [--rtl-only] [--rom DIR] [--fst-nodes I,J,..] | --shape\n"
+          "                 [--perturb-router K | --perturb-ni K | --perturb-set KEY=VALUE] [--progress] [--rtl-only] [--rom DIR] [--fst-nodes I,J,..] | --shape\n"
           "  --shape prints this build's hardware shape.\n"
           "  --rtl-only runs the RTL alone (no lockstep comparison), then the C model alone: cycle counts and buffers compared at the end.\n"
           "  --rom DIR runs the RTL alone with every table loaded by $readmemh from DIR/node<i>.hex (no C model; buffers against mt_ref_result).\n");
@@ -855,6 +910,7 @@ static void usage() {
 int main(int argc, char **argv) {
   const char *cname = nullptr, *fst = nullptr, *rom = nullptr, *fst_nodes = nullptr;
   unsigned prt = 0, pni = 0;
+  const char *pset = nullptr;   // --perturb-set KEY=VALUE: the C model's configuration only (e.g. link_period1=3)
   int proute[3] = {-1, -1, -1}; // --perturb-route S,D,P: switch S sends node D's units to port P (C model only)
   bool progress = false, case_opts = false, need_nop = false, rtl_only = false;
   Run r;
@@ -888,6 +944,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cosim_net: --perturb-route %s: expected S,D,P (switch, destination node, port 0..15) on a switch network build\n", argv[i]);
         return 2;
       }
+    } else if (!strcmp(argv[i], "--perturb-set") && i + 1 < argc) {
+      pset = argv[++i];
     } else if (!strcmp(argv[i], "--progress")) progress = true;
     else if (!strcmp(argv[i], "--rtl-only")) rtl_only = true;
     else if (!strcmp(argv[i], "--shape")) {
@@ -933,7 +991,7 @@ int main(int argc, char **argv) {
       if (*c == ':') *c = '_';
     r.name = nm;
   }
-  const bool perturbed = prt || pni || proute[0] >= 0;
+  const bool perturbed = prt || pni || proute[0] >= 0 || pset;
   if (rom && CFG_SWITCH) {
     fprintf(stderr, "cosim_net: --rom: ROM mode is the grid network's (mt_net_top); this is a switch network build\n");
     return 2;
@@ -951,6 +1009,7 @@ int main(int argc, char **argv) {
   snprintf(rname, sizeof rname, "%s_%s%s", rom ? "rtl_sim" : "cosim_net", r.name.c_str(),
            prt ? "_perturb_router" : pni ? "_perturb_ni"
              : proute[0] >= 0            ? "_perturb_route"
+             : pset                      ? "_perturb_set"
                                          : "");
   const char *nm = r.name.c_str();
   unsigned long pass = 0, fail = 0;
@@ -958,7 +1017,12 @@ int main(int argc, char **argv) {
   Planned p;
   mt_net_cfg cfg;
   Cosim cs;
-  cs.n = make_net(hw, r, p, cfg, &e);
+  Hw hwc = hw; // the C model's hardware: the build's, or perturbed by --perturb-set
+  if (pset && mt_net_cfg_set(&hwc.cfg, pset, &e)) {
+    fprintf(stderr, "cosim_net: --perturb-set %s: %s\n", pset, e.msg);
+    return 2;
+  }
+  cs.n = make_net(hwc, r, p, cfg, &e);
   if (!cs.n) {
     printf("%s: does not run on this build: %s\nRESULT %s pass=0 fail=1\n", nm, e.msg, rname);
     unplan(p);
