@@ -20,7 +20,7 @@ typedef struct {
   int have_bytes, elem, local_ports, compact, print, quiet, threads;
   int expand;  /* sim --level flow --chunks K --expand: front end 1 on the expanded schedule */
   int overlap; /* sim --level flow --chunks K --overlap: a dimension overlaps its stages' latency */
-  int chunks; /* sim --level flow --chunks K: the chunked dimension schedule (front end 2) */
+  int chunks;  /* sim --level flow --chunks K: the chunked dimension schedule (front end 2) */
   uint32_t seed;
 } mt_app_opts;
 
