@@ -423,6 +423,18 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       bad(&c, "bytes %llu is not a whole number of elements of elem = %d bytes", (unsigned long long)s->bytes, s->elem);
     else if (units < (uint64_t)F)
       bad(&c, "bytes %llu = %llu elements of %d bytes, fewer than the %d flows", (unsigned long long)s->bytes, (unsigned long long)units, s->elem, F);
+    else if (mt_sched_uneven(s))
+      /* FlexReduce's portions (and BlueConnect's, the same rule): any sizes of whole elements,
+       * in order, none empty, ending at `bytes` */
+      for (int f = 0; f < F; f++) {
+        const mt_chunk *ch = &s->chunk[f];
+        if (ch->addr != at || ch->size == 0 || ch->size % (uint64_t)s->elem || ch->size > s->bytes - at)
+          bad(&c, "flow %d is [%llu,+%llu); %s flows tile the %llu bytes in order from %llu, each a non-empty whole number of %d-byte elements",
+              f, (unsigned long long)ch->addr, (unsigned long long)ch->size, s->algo, (unsigned long long)s->bytes, (unsigned long long)at, s->elem);
+        at = ch->addr + ch->size;
+        if (f == F - 1 && at != s->bytes)
+          bad(&c, "%s flows end at byte %llu, not at bytes = %llu", s->algo, (unsigned long long)at, (unsigned long long)s->bytes);
+      }
     else
       for (int f = 0; f < F; f++) {
         uint64_t size = (units / (uint64_t)F + ((uint64_t)f < units % (uint64_t)F)) * (uint64_t)s->elem;

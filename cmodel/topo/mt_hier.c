@@ -257,7 +257,7 @@ int mt_htree_symmetric(const mt_htree *h, char *why, size_t n) {
   int deg[MT_HIER_MAX_LEVELS * 4] = {0};
   for (int v = 0; v < h->n_leaves; v++)
     if (h->depth[v] != h->L) {
-      snprintf(why, n, "learner %d is %d levels below the root, learner 0 %d", v, h->depth[v], h->depth[0]);
+      snprintf(why, n, "learner %d is %d levels below the root, not %d", v, h->depth[v], h->L);
       return 0;
     }
   for (int v = h->n_leaves; v < h->n_vert; v++) {
