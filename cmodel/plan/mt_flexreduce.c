@@ -329,8 +329,16 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
   free(par);
   free(pst);
   if (rc) return -1;
-  s->steps = 2 * L;
-  s->reduce_steps = L;
+  /* levels without a transfer (a switch of one child, pieces rounded away) take no step */
+  int map[MT_HIER_MAX_LEVELS * 4 + 2] = {0}, R = 0;
+  for (int i = 0; i < s->nx; i++) map[s->x[i].op == MT_OP_REDUCE ? s->x[i].step : 2 * L + 1 - s->x[i].step] = 1;
+  for (int l = 1; l <= L; l++) map[l] = map[l] ? ++R : 0;
+  for (int i = 0; i < s->nx; i++) {
+    mt_xfer *x = &s->x[i];
+    x->step = (uint16_t)(x->op == MT_OP_REDUCE ? map[x->step] : 2 * R + 1 - map[2 * L + 1 - x->step]);
+  }
+  s->steps = 2 * R;
+  s->reduce_steps = R;
   s->bytes = bytes;
   s->elem = elem;
   return 0;

@@ -217,6 +217,12 @@ int mt_htree_of(const mt_topo *t, mt_htree *h, mt_err *e) {
   for (int v = N; v < V; v++)
     if (dep[v] > maxd) maxd = dep[v];
   h->L = maxd + 1;
+  if (h->L > 4 * MT_HIER_MAX_LEVELS) {
+    int L = h->L;
+    mt_htree_free(h);
+    free(ord);
+    return mt_fail(e, "topology '%s': %d levels of switches below the root; at most %d", t->spec, L, 4 * MT_HIER_MAX_LEVELS);
+  }
   for (int v = 0; v < V; v++) h->level[v] = v < N ? -1 : h->L - 1 - dep[v];
   for (int v = 0; v < V; v++)
     if (par[v] >= 0) {
