@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "app/mt_app.h"
+#include "plan/mt_flexreduce.h"
 #include "table/mt_dot.h"
 #include "table/mt_json.h"
 #include "util/mt_time.h"
@@ -48,6 +49,11 @@ static void summary(const mt_sched *s, const tstats *st, double secs) {
   printf("tables: %ld reduce, %ld gather, %ld nop entries; at most %d entries per node and %d children per entry\n",
          st->nred, st->ngat, st->nnop, st->max_entries, st->max_children);
   if (secs >= 0) printf("planned in %.3f s\n", secs);
+  if (mt_sched_uneven(s)) {
+    char line[400];
+    mt_err e = {{0}};
+    if (!mt_fr_summary(s->topo, !strcmp(s->algo, "blueconnect"), s->bytes, line, sizeof line, &e)) printf("%s\n", line);
+  }
 }
 
 /* The tables are held whole only for --print; the summary and the JSON derive them a node

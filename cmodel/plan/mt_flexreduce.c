@@ -431,3 +431,48 @@ int mt_fr_calls_bound(const mt_htree *h, int v, int l) {
   }
   return sum + 1;
 }
+
+/* ---------------- the plan's figures for `multitree plan` ---------------- */
+
+int mt_fr_summary(const mt_topo *t, int blc, uint64_t bytes, char *buf, size_t n, mt_err *e) {
+  mt_htree h;
+  mt_fr_plan p;
+  if (mt_htree_of(t, &h, e)) return -1;
+  if (blc ? mt_blc_plan_build(&h, &p, e) : mt_fr_plan_build(&h, &p, e)) {
+    mt_htree_free(&h);
+    return -1;
+  }
+  const int N = h.n_leaves;
+  int *calls = mt_xcalloc((size_t)N, sizeof(int)), tot = 0, levels = 0, mx = 0, bnd = 0;
+  for (int l = 0; l < h.L; l++) {
+    int c = mt_fr_calls(&p, &h, l, calls);
+    if (!c) continue;
+    tot += c;
+    levels++;
+    for (int v = 0; v < N; v++) {
+      if (calls[v] > mx) mx = calls[v];
+      int b = mt_fr_calls_bound(&h, v, l);
+      if (b > bnd) bnd = b;
+    }
+  }
+  /* alpha: the latency of the longest learner-to-learner path (Eq. 1's per-message cost) */
+  double alpha = 0, wmin = 0;
+  for (int v = 0; v < N; v++) {
+    double lat = 0;
+    for (int a = v; h.parent[a] >= 0; a = h.parent[a]) {
+      lat += h.up_lat[a];
+      if (h.up_bw[a] > 0 && (!wmin || h.up_bw[a] < wmin)) wmin = h.up_bw[a];
+    }
+    if (2 * lat > alpha) alpha = 2 * lat;
+  }
+  if (!wmin) wmin = 1;
+  snprintf(buf, n,
+           "%s: %d reduce calls in %d levels, %.2f per learner and level on average, at most %d (Eq. 12 bound %d); "
+           "Eq. 6 predicts %.0f ns, a flat ring 2 T_r(n, %d, %g GB/s) %.0f ns (alpha %.0f ns)",
+           blc ? "blueconnect" : "flexreduce", tot, levels, levels ? (double)tot / (N * levels) : 0.0, mx, bnd, mt_fr_cost_fr(&h, (double)bytes, alpha),
+           N, wmin, 2 * mt_fr_tr((double)bytes, N, wmin, alpha), alpha);
+  free(calls);
+  mt_fr_plan_free(&p);
+  mt_htree_free(&h);
+  return 0;
+}

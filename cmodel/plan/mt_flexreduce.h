@@ -60,6 +60,11 @@ double mt_fr_cost_fr(const mt_htree *h, double n, double alpha);
 /* Eq. 12: bound on the reduce calls of learner v in level l (l >= 1; 1 at level 0). */
 int mt_fr_calls_bound(const mt_htree *h, int v, int l);
 
+/* One line for `multitree plan`: reduce calls (total, per learner and level, the most),
+ * the Eq. 12 bound, Eq. 6 and the flat ring's 2 T_r with alpha = the longest learner-to-
+ * learner path latency and w = the slowest link. */
+int mt_fr_summary(const mt_topo *t, int blc, uint64_t bytes, char *buf, size_t n, mt_err *e);
+
 #ifdef __cplusplus
 }
 #endif
