@@ -268,6 +268,17 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
   char algo[32];
   snprintf(algo, sizeof algo, "%s", s->algo[0] ? s->algo : "flexreduce");
   mt_sched_init(s, t, algo, F);
+  /* a level's reduce calls run as d rotations (d: the largest degree of the level): in
+   * rotation j the holder in child i of x sends to the root in child (i + j) mod d, so every
+   * child's link carries one rotation's pieces at a time, as a ring or direct reduce-scatter
+   * would (the NI sends one message at a time, in flow order: all holders sending to the same
+   * child first would queue on its link); j = 0 is a root that does not hold its range,
+   * fed from inside its own child */
+  int *base = mt_xcalloc((size_t)L + 1, sizeof(int));
+  for (int x = N; x < V; x++)
+    if (mt_htree_deg(h, x) > base[h->level[x] + 1]) base[h->level[x] + 1] = mt_htree_deg(h, x);
+  for (int l = 0; l < L; l++) base[l + 1] += base[l];
+  const int S = base[L];
   int *hold = mt_xcalloc((size_t)V, sizeof(int)), *par = mt_xcalloc((size_t)N, sizeof(int)), *pst = mt_xcalloc((size_t)N, sizeof(int));
   int rc = 0;
   for (int f = 0; f < F && !rc; f++) {
@@ -292,7 +303,10 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
           break;
         }
         const int r = en->root;
-        int rin = 0, k = 0;
+        int rin = 0, k = 0, kr = 0, cr = r;
+        const int d = mt_htree_deg(h, x);
+        while (h->parent[cr] != x) cr = h->parent[cr]; /* the child of x above r */
+        while (h->clist[h->cstart[x] + kr] != cr) kr++;
         for (int i = h->cstart[x]; i < h->cstart[x + 1]; i++) {
           const int hd = hold[h->clist[i]];
           /* the plan's participants are the holders the tree says: one per child */
@@ -308,7 +322,7 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
           if (hd == r) rin = 1;
           else {
             par[hd] = r;
-            pst[hd] = l + 1;
+            pst[hd] = base[l] + (kr - k + d) % d + 1;
           }
         }
         if (!rin) par[r] = -1; /* r's partial stays at r: its holder's sum lacks it */
@@ -319,7 +333,7 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
       if (par[v] < 0) continue;
       int i = mt_sched_add_routed(s, f, MT_OP_REDUCE, v, par[v], pst[v], e);
       if (i < 0) rc = -1;
-      else mt_sched_add_reversed(s, i, f, MT_OP_GATHER, 2 * L + 1 - pst[v]);
+      else mt_sched_add_reversed(s, i, f, MT_OP_GATHER, 2 * S + 1 - pst[v]);
     }
   }
   free(b);
@@ -328,15 +342,20 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
   free(hold);
   free(par);
   free(pst);
-  if (rc) return -1;
-  /* levels without a transfer (a switch of one child, pieces rounded away) take no step */
-  int map[MT_HIER_MAX_LEVELS * 4 + 2] = {0}, R = 0;
-  for (int i = 0; i < s->nx; i++) map[s->x[i].op == MT_OP_REDUCE ? s->x[i].step : 2 * L + 1 - s->x[i].step] = 1;
-  for (int l = 1; l <= L; l++) map[l] = map[l] ? ++R : 0;
+  if (rc) {
+    free(base);
+    return -1;
+  }
+  /* rotations without a transfer (a switch of one child, pieces rounded away) take no step */
+  int *map = mt_xcalloc((size_t)S + 2, sizeof(int)), R = 0;
+  for (int i = 0; i < s->nx; i++) map[s->x[i].op == MT_OP_REDUCE ? s->x[i].step : 2 * S + 1 - s->x[i].step] = 1;
+  for (int l = 1; l <= S; l++) map[l] = map[l] ? ++R : 0;
   for (int i = 0; i < s->nx; i++) {
     mt_xfer *x = &s->x[i];
-    x->step = (uint16_t)(x->op == MT_OP_REDUCE ? map[x->step] : 2 * R + 1 - map[2 * L + 1 - x->step]);
+    x->step = (uint16_t)(x->op == MT_OP_REDUCE ? map[x->step] : 2 * R + 1 - map[2 * S + 1 - x->step]);
   }
+  free(map);
+  free(base);
   s->steps = 2 * R;
   s->reduce_steps = R;
   s->bytes = bytes;
