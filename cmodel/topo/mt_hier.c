@@ -120,6 +120,7 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
     k0 = v0;
     v0 += lv[k].ng;
   }
+  t->kind = MT_TOPO_HIER;
   rc = mt_topo_from_links_attr(t, name, N, ns, nl, (const int(*)[3])ll, NULL, bw, lat, e);
   free(ll);
   free(bw);
@@ -188,7 +189,7 @@ int mt_htree_of(const mt_topo *t, mt_htree *h, mt_err *e) {
           return mt_fail(e, "topology '%s': two links %d-%d; a hierarchy has one (with a multiplicity) between a vertex and its parent", t->spec, v, t->links[t->out_list[i]].dst);
   int *par = mt_xcalloc((size_t)V, sizeof(int)), *dep = mt_xcalloc((size_t)V, sizeof(int)), *ord = mt_xcalloc((size_t)V, sizeof(int));
   int root = -1;
-  if (!strncmp(t->spec, "hier:", 5)) root = V - 1;
+  if (t->kind == MT_TOPO_HIER) root = V - 1;
   else {
     int best = V + 1;
     for (int r = N; r < V; r++) {

@@ -178,7 +178,7 @@ int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
 int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw, int n_links, const int (*links)[3],
                             const int *dim, const double *bw, const double *lat, mt_err *e) {
   if (t->spec[0] == 0) snprintf(t->spec, sizeof t->spec, "%s", spec);
-  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH && t->kind != MT_TOPO_DIMS)
+  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH && t->kind != MT_TOPO_DIMS && t->kind != MT_TOPO_HIER)
     t->kind = MT_TOPO_FILE;
   t->n_nodes = n_nodes;
   t->n_sw = n_sw;
