@@ -439,8 +439,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
                 (unsigned long long)ref.chunk[f].size);
         mt_sched_free(&ref);
       }
-    }
-    else
+    } else
       for (int f = 0; f < F; f++) {
         uint64_t size = (units / (uint64_t)F + ((uint64_t)f < units % (uint64_t)F)) * (uint64_t)s->elem;
         if (s->chunk[f].addr != at || s->chunk[f].size != size)

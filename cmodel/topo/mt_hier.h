@@ -28,11 +28,11 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e);
  * bottom as in the paper (level 0 the lowest, L-1 the root): level = L-1-depth. */
 typedef struct {
   int n_leaves, n_vert, root, L;
-  int *parent;              /* [n_vert]: parent vertex, -1 at the root */
-  int *depth, *level;       /* [n_vert]: depth from the root; level of switches (-1 for leaves) */
-  int *cstart, *clist;      /* children of v: clist[cstart[v] .. cstart[v+1]) in id order */
-  double *up_bw, *up_lat;   /* [n_vert]: GB/s (x multiplicity) and ns of the link to the parent */
-  int *lstart, *llist;      /* leaves under v: llist[lstart[v] .. lstart[v+1]) in id order */
+  int *parent;            /* [n_vert]: parent vertex, -1 at the root */
+  int *depth, *level;     /* [n_vert]: depth from the root; level of switches (-1 for leaves) */
+  int *cstart, *clist;    /* children of v: clist[cstart[v] .. cstart[v+1]) in id order */
+  double *up_bw, *up_lat; /* [n_vert]: GB/s (x multiplicity) and ns of the link to the parent */
+  int *lstart, *llist;    /* leaves under v: llist[lstart[v] .. lstart[v+1]) in id order */
 } mt_htree;
 
 /* Fails, naming the topology and the vertex, when a node links to anything but a single

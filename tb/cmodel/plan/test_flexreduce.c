@@ -66,7 +66,14 @@ static void test_fig2(void) {
    * F [0,2), D [2,5), G [5,7), E [7,10), H [10,12); cut where the holders change */
   static const int l1[8][5] = {
     /* root, lo, hi, holders (one in B, one in C) */
-    {2, 0, 2, 0, 2}, {0, 2, 4, 0, 2}, {0, 4, 5, 0, 3}, {3, 5, 6, 0, 3}, {3, 6, 7, 1, 3}, {1, 7, 8, 1, 3}, {1, 8, 10, 1, 4}, {4, 10, 12, 1, 4},
+    {2, 0, 2, 0, 2},
+    {0, 2, 4, 0, 2},
+    {0, 4, 5, 0, 3},
+    {3, 5, 6, 0, 3},
+    {3, 6, 7, 1, 3},
+    {1, 7, 8, 1, 3},
+    {1, 8, 10, 1, 4},
+    {4, 10, 12, 1, 4},
   };
   int n1 = 0;
   for (int i = 0; i < p.n_ent; i++) {
@@ -176,7 +183,7 @@ static void test_equal_blc(const char *topo, uint64_t bytes) {
   for (int i = 0; same && i < a.n_ent; i++) {
     const mt_fr_entry *x = &a.ent[i], *y = &b.ent[i];
     same = x->level == y->level && x->node == y->node && x->root == y->root && x->lo == y->lo && x->hi == y->hi && x->np == y->np &&
-           !memcmp(a.parts + x->poff, b.parts + y->poff, (size_t)x->np * sizeof(int));
+      !memcmp(a.parts + x->poff, b.parts + y->poff, (size_t)x->np * sizeof(int));
     CHECK(same, "%s: entry %d differs: flexreduce root %d [%llu,%llu) %d parts, blueconnect root %d [%llu,%llu) %d parts", topo, i, x->root,
           (unsigned long long)x->lo, (unsigned long long)x->hi, x->np, y->root, (unsigned long long)y->lo, (unsigned long long)y->hi, y->np);
   }
@@ -186,13 +193,13 @@ static void test_equal_blc(const char *topo, uint64_t bytes) {
   memset(&sb, 0, sizeof sb);
   CHECK(mt_fr_emit(&sa, &t, &h, &a, bytes, 4, &e) == 0 && mt_fr_emit(&sb, &t, &h, &b, bytes, 4, &e) == 0, "%s: %s", topo, e.msg);
   int eq = sa.n_flows == sb.n_flows && sa.nx == sb.nx && sa.steps == sb.steps && !memcmp(sa.chunk, sb.chunk, (size_t)sa.n_flows * sizeof *sa.chunk) &&
-           !memcmp(sa.root, sb.root, (size_t)sa.n_flows * sizeof(int));
+    !memcmp(sa.root, sb.root, (size_t)sa.n_flows * sizeof(int));
   if (eq) {
     qsort(sa.x, (size_t)sa.nx, sizeof *sa.x, xfer_cmp);
     qsort(sb.x, (size_t)sb.nx, sizeof *sb.x, xfer_cmp);
     for (int i = 0; eq && i < sa.nx; i++)
       eq = sa.x[i].flow == sb.x[i].flow && sa.x[i].op == sb.x[i].op && sa.x[i].src == sb.x[i].src && sa.x[i].dst == sb.x[i].dst &&
-           sa.x[i].step == sb.x[i].step;
+        sa.x[i].step == sb.x[i].step;
   }
   CHECK(eq, "%s: the schedules differ (%d/%d flows, %d/%d transfers)", topo, sa.n_flows, sb.n_flows, sa.nx, sb.nx);
   mt_sched_free(&sa);
