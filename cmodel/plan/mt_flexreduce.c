@@ -285,13 +285,11 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
     const uint64_t a = b[f];
     s->chunk[f].addr = a * (uint64_t)elem;
     s->chunk[f].size = (b[f + 1] - a) * (uint64_t)elem;
-    for (int v = 0; v < N; v++) {
-      hold[v] = v;
-      par[v] = -1;
-    }
+    for (int v = 0; v < V; v++) hold[v] = v < N ? v : -1; /* -1: a switch with no learner below */
+    for (int v = 0; v < N; v++) par[v] = -1;
     for (int l = 0; l < L && !rc; l++)
       for (int x = N; x < V && !rc; x++) {
-        if (h->level[x] != l) continue;
+        if (h->level[x] != l || h->lstart[x] == h->lstart[x + 1]) continue;
         /* the entry of x whose (element) range holds a: the last one starting at or before it */
         const mt_fr_entry *en = NULL;
         for (int i = es[x]; i < es[x + 1]; i++) {
@@ -309,6 +307,7 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
         while (h->clist[h->cstart[x] + kr] != cr) kr++;
         for (int i = h->cstart[x]; i < h->cstart[x + 1]; i++) {
           const int hd = hold[h->clist[i]];
+          if (hd < 0) continue;
           /* the plan's participants are the holders the tree says: one per child */
           if (k >= en->np || p->parts[en->poff + k] != hd) {
             int found = 0;
@@ -322,7 +321,7 @@ int mt_fr_emit(mt_sched *s, const mt_topo *t, const mt_htree *h, const mt_fr_pla
           if (hd == r) rin = 1;
           else {
             par[hd] = r;
-            pst[hd] = base[l] + (kr - k + d) % d + 1;
+            pst[hd] = base[l] + (kr - (i - h->cstart[x]) + d) % d + 1; /* rotation j = kr - ci */
           }
         }
         if (!rin) par[r] = -1; /* r's partial stays at r: its holder's sum lacks it */
@@ -415,7 +414,7 @@ double mt_fr_cost_fr(const mt_htree *h, double n, double alpha) {
     double m = 0;
     for (int x = h->n_leaves; x < h->n_vert; x++) {
       const int k = h->level[x];
-      if (k > l) continue;
+      if (k < 0 || k > l) continue; /* k < 0: no learner below */
       double div = 1;
       for (int i = k; i < l; i++) {
         int a = mt_htree_anc(h, x, i);

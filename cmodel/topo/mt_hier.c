@@ -214,17 +214,29 @@ int mt_htree_of(const mt_topo *t, mt_htree *h, mt_err *e) {
   h->level = mt_xcalloc((size_t)V, sizeof(int));
   h->up_bw = mt_xcalloc((size_t)V, sizeof(double));
   h->up_lat = mt_xcalloc((size_t)V, sizeof(double));
+  /* leaves under every vertex: each leaf counted at all its ancestors; a switch with no
+   * learner below takes no part (no level, not a child) */
+  int *fill = mt_xcalloc((size_t)V, sizeof(int));
+  h->lstart = mt_xcalloc((size_t)V + 1, sizeof(int));
+  for (int v = 0; v < N; v++)
+    for (int a = v; a >= 0; a = par[a]) h->lstart[a + 1]++;
+  for (int v = 0; v < V; v++) h->lstart[v + 1] += h->lstart[v];
+  h->llist = mt_xcalloc((size_t)h->lstart[V], sizeof(int));
+  for (int v = 0; v < N; v++)
+    for (int a = v; a >= 0; a = par[a]) h->llist[h->lstart[a] + fill[a]++] = v;
+#define ALIVE(v) ((v) < N || h->lstart[(v) + 1] > h->lstart[v])
   int maxd = 0;
   for (int v = N; v < V; v++)
-    if (dep[v] > maxd) maxd = dep[v];
+    if (ALIVE(v) && dep[v] > maxd) maxd = dep[v];
   h->L = maxd + 1;
   if (h->L > 4 * MT_HIER_MAX_LEVELS) {
     int L = h->L;
     mt_htree_free(h);
     free(ord);
+    free(fill);
     return mt_fail(e, "topology '%s': %d levels of switches below the root; at most %d", t->spec, L, 4 * MT_HIER_MAX_LEVELS);
   }
-  for (int v = 0; v < V; v++) h->level[v] = v < N ? -1 : h->L - 1 - dep[v];
+  for (int v = 0; v < V; v++) h->level[v] = v < N || !ALIVE(v) ? -1 : h->L - 1 - dep[v];
   for (int v = 0; v < V; v++)
     if (par[v] >= 0) {
       int l = mt_topo_find_link(t, v, par[v]);
@@ -235,20 +247,12 @@ int mt_htree_of(const mt_topo *t, mt_htree *h, mt_err *e) {
   h->cstart = mt_xcalloc((size_t)V + 1, sizeof(int));
   h->clist = mt_xcalloc((size_t)V, sizeof(int));
   for (int v = 0; v < V; v++)
-    if (par[v] >= 0) h->cstart[par[v] + 1]++;
+    if (par[v] >= 0 && ALIVE(v)) h->cstart[par[v] + 1]++;
   for (int v = 0; v < V; v++) h->cstart[v + 1] += h->cstart[v];
-  int *fill = mt_xcalloc((size_t)V, sizeof(int));
-  for (int v = 0; v < V; v++)
-    if (par[v] >= 0) h->clist[h->cstart[par[v]] + fill[par[v]]++] = v;
-  /* leaves under every vertex: each leaf counted at all its ancestors */
-  h->lstart = mt_xcalloc((size_t)V + 1, sizeof(int));
-  for (int v = 0; v < N; v++)
-    for (int a = v; a >= 0; a = par[a]) h->lstart[a + 1]++;
-  for (int v = 0; v < V; v++) h->lstart[v + 1] += h->lstart[v];
-  h->llist = mt_xcalloc((size_t)h->lstart[V], sizeof(int));
   memset(fill, 0, (size_t)V * sizeof(int));
-  for (int v = 0; v < N; v++)
-    for (int a = v; a >= 0; a = par[a]) h->llist[h->lstart[a] + fill[a]++] = v;
+  for (int v = 0; v < V; v++)
+    if (par[v] >= 0 && ALIVE(v)) h->clist[h->cstart[par[v]] + fill[par[v]]++] = v;
+#undef ALIVE
   free(fill);
   free(ord);
   return 0;
@@ -269,6 +273,7 @@ int mt_htree_symmetric(const mt_htree *h, char *why, size_t n) {
     }
   for (int v = h->n_leaves; v < h->n_vert; v++) {
     int l = h->level[v], d = mt_htree_deg(h, v);
+    if (l < 0) continue; /* no learner below */
     if (l >= (int)(sizeof deg / sizeof deg[0])) {
       snprintf(why, n, "more than %d levels", (int)(sizeof deg / sizeof deg[0]));
       return 0;

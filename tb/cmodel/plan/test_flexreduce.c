@@ -348,8 +348,9 @@ int main(void) {
     test_equal_blc(sym[i], 4 * 997); /* a prime element count: rounded portions */
   }
   static const char *asym[] = {"hier:2+3,@1", "hier:3+2,@1", "hier:4+3,@1", "hier:4+4+3,@1", "hier:4+3+3,@1", "hier:1+4,@1",
-                               "hier:3+2+2+3+1,2+3,@1", "hier:1+1+5,2+1,@1", "dgx2", "hier:4+1+2+3,1+3,@1"};
-  for (int i = 0; i < 10; i++) {
+                               "hier:3+2+2+3+1,2+3,@1", "hier:1+1+5,2+1,@1", "dgx2", "hier:4+1+2+3,1+3,@1",
+                               "file:" MT_TEST_DATA "/hier_dangling.topo"};
+  for (int i = 0; i < 11; i++) {
     test_asym(asym[i], 4 * 1000 * 12);
     test_asym(asym[i], 4 * 997);
     test_asym(asym[i], 4 * 13);
