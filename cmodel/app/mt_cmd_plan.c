@@ -42,8 +42,13 @@ static int stats_streamed(const mt_sched *s, int local_ports, tstats *st, mt_err
 static void summary(const mt_sched *s, const tstats *st, double secs) {
   long nmh = 0;
   for (int i = 0; i < s->nx; i++) nmh += s->x[i].multihop;
+  uint64_t lo = s->chunk[s->n_flows - 1].size, hi = s->chunk[0].size; /* the even rule: earlier flows larger */
+  for (int f = 0; f < s->n_flows && mt_sched_uneven(s); f++) {
+    if (s->chunk[f].size < lo) lo = s->chunk[f].size;
+    if (s->chunk[f].size > hi) hi = s->chunk[f].size;
+  }
   printf("%s on %s: %d nodes, %d flows, %llu bytes (%llu..%llu per flow)\n", s->algo, s->topo->spec, s->n_nodes, s->n_flows,
-         (unsigned long long)s->bytes, (unsigned long long)s->chunk[s->n_flows - 1].size, (unsigned long long)s->chunk[0].size);
+         (unsigned long long)s->bytes, (unsigned long long)lo, (unsigned long long)hi);
   printf("steps: %d = %d reduce-scatter + %d all-gather\n", s->steps, s->reduce_steps, s->steps - s->reduce_steps);
   printf("transfers: %d (%ld multi-hop)\n", s->nx, nmh);
   printf("tables: %ld reduce, %ld gather, %ld nop entries; at most %d entries per node and %d children per entry\n",
