@@ -6,9 +6,8 @@
 # reason.
 set -u
 bin=${1:-build/multitree}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# shellcheck source=tb/cli/lib_refuse.sh
+. "$(dirname "$0")/lib_refuse.sh"
 for t in "hier:4+3@16:500,@1.25:5000" "hier:4+4+3@16,@1.25" "hier:3+2+2+3+1@16,2+3@4,@1" dgx2 "hier:1+4,@1"; do
   out=$("$bin" check --topo "$t" --algo flexreduce --bytes 4804 2>&1)
   if grep -q ": OK" <<<"$out"; then ok; else bad "check $t flexreduce: $(head -3 <<<"$out")"; fi
@@ -27,13 +26,6 @@ done
 ns() { "$bin" sim --level flow --topo "hier:4+3@16:500,@1.25:5000" --algo "$1" --bytes 4M 2>&1 | sed -n 's/^sim: flow level.*: \([0-9]*\) ns,.*/\1/p'; }
 fr=$(ns flexreduce) ring=$(ns ring)
 if [[ -n $fr && -n $ring && $fr -lt $ring ]]; then ok; echo "flow level hier:4+3 4 MiB: flexreduce $fr ns, ring $ring ns"; else bad "flow level: flexreduce '$fr' ring '$ring'"; fi
-refuse() { # expected message, then the command's arguments
-  local want=$1
-  shift
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [[ $rc -eq 2 ]] && grep -qF -- "$want" <<<"$out"; then ok; else bad "$* -> rc $rc: $(head -2 <<<"$out") (want '$want')"; fi
-}
 refuse "falls back to a flat ring here: use --algo ring" plan --topo "hier:4+3,@1" --algo blueconnect --bytes 1M
 refuse "has no switches" plan --topo torus:4x4 --algo flexreduce --bytes 1M
 refuse "the switches do not form a tree (a cycle)" plan --topo fattree:4,2 --algo flexreduce --bytes 1M
