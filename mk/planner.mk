@@ -47,3 +47,11 @@ TEST_STEPS += t-check-mutate
 t-themis-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_themis.sh $(BUILD)/multitree
 TEST_STEPS += t-themis-cli
+
+# FlexReduce and BlueConnect (issue #16, docs/flexreduce.md): plan + check on hier:
+# hierarchies, the cycle model on machines of 4 and 3 (flexreduce) and 4 + 4 (blueconnect),
+# 64 KiB, result correct; the flow level; bad inputs refused; about 2 s. The unit test is
+# t-c-flexreduce.
+t-flexreduce-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_flexreduce.sh $(BUILD)/multitree
+TEST_STEPS += t-flexreduce-cli

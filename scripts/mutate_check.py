@@ -33,6 +33,9 @@ ALGOS = re.search(r"^Algorithms: (.*)$", _help.stdout + _help.stderr, re.M).grou
 # chunks' reduces ("interleaved": true)
 ALGO_ARGS = {"themis": ["--chunks", "2"]}
 ALGO_TOPOS = {"themis": ["ring:8"]}
+# hierarchies (docs/flexreduce.md) for the two algorithms with uneven flows only
+TOPOS += ["hier:4+3,@1", "hier:2+2+2,@1"]
+TOPO_ALGOS = {"hier:4+3,@1": ["flexreduce"], "hier:2+2+2,@1": ["blueconnect"]}
 
 npass = nfail = 0
 
@@ -430,6 +433,8 @@ refused = total = valid = valid_refused = 0
 for topo in TOPOS:
     for algo in ALGOS:
         if algo in ALGO_TOPOS and topo not in ALGO_TOPOS[algo]:
+            continue
+        if topo in TOPO_ALGOS and algo not in TOPO_ALGOS[topo]:
             continue
         name = re.sub(r"[^A-Za-z0-9]+", "_", topo.split("/")[-1]) + "-" + algo
         path = os.path.join(WORK, name + ".json")

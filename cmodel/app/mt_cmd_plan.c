@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "app/mt_app.h"
+#include "plan/mt_flexreduce.h"
 #include "table/mt_dot.h"
 #include "table/mt_json.h"
 #include "util/mt_time.h"
@@ -41,13 +42,23 @@ static int stats_streamed(const mt_sched *s, int local_ports, tstats *st, mt_err
 static void summary(const mt_sched *s, const tstats *st, double secs) {
   long nmh = 0;
   for (int i = 0; i < s->nx; i++) nmh += s->x[i].multihop;
+  uint64_t lo = s->chunk[s->n_flows - 1].size, hi = s->chunk[0].size; /* the even rule: earlier flows larger */
+  for (int f = 0; f < s->n_flows && mt_sched_uneven(s); f++) {
+    if (s->chunk[f].size < lo) lo = s->chunk[f].size;
+    if (s->chunk[f].size > hi) hi = s->chunk[f].size;
+  }
   printf("%s on %s: %d nodes, %d flows, %llu bytes (%llu..%llu per flow)\n", s->algo, s->topo->spec, s->n_nodes, s->n_flows,
-         (unsigned long long)s->bytes, (unsigned long long)s->chunk[s->n_flows - 1].size, (unsigned long long)s->chunk[0].size);
+         (unsigned long long)s->bytes, (unsigned long long)lo, (unsigned long long)hi);
   printf("steps: %d = %d reduce-scatter + %d all-gather\n", s->steps, s->reduce_steps, s->steps - s->reduce_steps);
   printf("transfers: %d (%ld multi-hop)\n", s->nx, nmh);
   printf("tables: %ld reduce, %ld gather, %ld nop entries; at most %d entries per node and %d children per entry\n",
          st->nred, st->ngat, st->nnop, st->max_entries, st->max_children);
   if (secs >= 0) printf("planned in %.3f s\n", secs);
+  if (mt_sched_uneven(s)) {
+    char line[400];
+    mt_err e = {{0}};
+    if (!mt_fr_summary(s->topo, !strcmp(s->algo, "blueconnect"), s->bytes, line, sizeof line, &e)) printf("%s\n", line);
+  }
 }
 
 /* The tables are held whole only for --print; the summary and the JSON derive them a node

@@ -423,7 +423,23 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       bad(&c, "bytes %llu is not a whole number of elements of elem = %d bytes", (unsigned long long)s->bytes, s->elem);
     else if (units < (uint64_t)F)
       bad(&c, "bytes %llu = %llu elements of %d bytes, fewer than the %d flows", (unsigned long long)s->bytes, (unsigned long long)units, s->elem, F);
-    else
+    else if (mt_sched_uneven(s)) {
+      /* FlexReduce's portions (and BlueConnect's): the flows the planner's rule gives for
+       * these bytes and elem on this topology (docs/flexreduce.md), which proves both */
+      mt_sched ref;
+      mt_err pe = {{0}};
+      if (mt_plan(&ref, t, s->algo, s->bytes, s->elem, &pe))
+        bad(&c, "%s cannot plan %llu bytes of %d-byte elements on %s: %s", s->algo, (unsigned long long)s->bytes, s->elem, t->spec, pe.msg);
+      else {
+        if (ref.n_flows != F) bad(&c, "%d flows; %s's rule gives %d for %llu bytes of %d-byte elements", F, s->algo, ref.n_flows, (unsigned long long)s->bytes, s->elem);
+        for (int f = 0; f < F && f < ref.n_flows; f++)
+          if (s->chunk[f].addr != ref.chunk[f].addr || s->chunk[f].size != ref.chunk[f].size)
+            bad(&c, "flow %d is [%llu,+%llu); %s's rule for %llu bytes of %d-byte elements gives [%llu,+%llu)", f, (unsigned long long)s->chunk[f].addr,
+                (unsigned long long)s->chunk[f].size, s->algo, (unsigned long long)s->bytes, s->elem, (unsigned long long)ref.chunk[f].addr,
+                (unsigned long long)ref.chunk[f].size);
+        mt_sched_free(&ref);
+      }
+    } else
       for (int f = 0; f < F; f++) {
         uint64_t size = (units / (uint64_t)F + ((uint64_t)f < units % (uint64_t)F)) * (uint64_t)s->elem;
         if (s->chunk[f].addr != at || s->chunk[f].size != size)

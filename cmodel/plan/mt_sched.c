@@ -100,11 +100,18 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x) {
   return h;
 }
 
-int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
+int mt_sched_bytes_ok(uint64_t bytes, int elem, mt_err *e) {
   if (bytes == 0) return mt_fail(e, "byte count is zero; an all-reduce needs at least one element per flow");
   if (elem <= 0 || elem > 64) return mt_fail(e, "element size %d bytes: expected 1..64", elem);
   if (bytes % (uint64_t)elem) return mt_fail(e, "%llu bytes is not a whole number of %d-byte elements", (unsigned long long)bytes, elem);
   if (bytes > 0xFFFFFFFFull) return mt_fail(e, "%llu bytes exceed 4 GiB, the most the 32-bit address and length fields of the head flit carry", (unsigned long long)bytes);
+  return 0;
+}
+
+int mt_sched_uneven(const mt_sched *s) { return !strcmp(s->algo, "flexreduce") || !strcmp(s->algo, "blueconnect"); }
+
+int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
+  if (mt_sched_bytes_ok(bytes, elem, e)) return -1;
   uint64_t units = bytes / (uint64_t)elem, base = units / (uint64_t)s->n_flows, rem = units % (uint64_t)s->n_flows;
   if (base == 0)
     return mt_fail(e, "%llu bytes = %llu elements of %d bytes, fewer than the %d flows of %s: every flow needs at least one element",
@@ -166,7 +173,7 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
   mt_plan_opt.elem = elem;
   rc = planners[a](s, t, e);
   if (rc == 0 && !s->one_hop) s->one_hop = one_hop_of(s);
-  if (rc == 0) rc = mt_sched_set_bytes(s, bytes, elem, e);
+  if (rc == 0 && !s->bytes) rc = mt_sched_set_bytes(s, bytes, elem, e); /* uneven planners (flexreduce) cut their own */
   if (rc == 0 && s->steps > 65535) rc = mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds 65535", algo, t->spec, s->steps);
   if (rc) mt_sched_free(s);
   return rc;

@@ -14,6 +14,7 @@ static const char *kind_name(int k) {
   case MT_TOPO_DGX2: return "dgx2";
   case MT_TOPO_BIGRAPH: return "bigraph";
   case MT_TOPO_DIMS: return "dims";
+  case MT_TOPO_HIER: return "hier";
   default: return "file";
   }
 }
@@ -306,7 +307,7 @@ static int topo_fail(const char *path, mt_err *e) {
   return mt_fail(e, "%s: topology: %s", path, m);
 }
 
-static const char *const topo_kinds = "torus, mesh, fattree, dgx2, bigraph, dims, file";
+static const char *const topo_kinds = "torus, mesh, fattree, dgx2, bigraph, dims, hier, file";
 
 /* Builds the topology a JSON object describes. "file": from its links (ends and
  * multiplicities range-checked as 64-bit values, a pair given twice refused); any other
@@ -322,7 +323,7 @@ int mt_json_topology_parse(json_t *jt, const char *path, mt_topo *t, mt_err *e) 
   if (!json_is_string(spec) || !json_is_string(kind)) return mt_fail(e, "%s: topology: \"spec\" and \"kind\" must be strings", path);
   const char *k = json_string_value(kind), *sp = json_string_value(spec);
   int known = 0;
-  for (int q = MT_TOPO_TORUS; q <= MT_TOPO_DIMS; q++) known |= !strcmp(k, kind_name(q));
+  for (int q = MT_TOPO_TORUS; q <= MT_TOPO_HIER; q++) known |= !strcmp(k, kind_name(q));
   if (!known) return mt_fail(e, "%s: topology.kind \"%s\": unknown (allowed: %s)", path, k, topo_kinds);
   if (!strcmp(k, "file") && strncmp(sp, "file:", 5))
     return mt_fail(e, "%s: topology.spec \"%s\" with kind \"file\": a file topology's spec is \"file:PATH\" (a named one has its own kind)", path, sp);

@@ -73,7 +73,7 @@ int mt_dims_validate(const mt_dims *md, const char *where, mt_err *e) {
 /* ---------- spec string: KIND SIZE [@GBPS [xLINKS]] [:LAT[ns]], comma separated ---------- */
 
 /* A plain decimal number (digits, optional fraction): no sign, exponent, hex, inf or nan. */
-static int parse_num(const char **p, double *out) {
+int mt_parse_num(const char **p, double *out) {
   const char *s = *p, *q = s;
   while (isdigit((unsigned char)*q)) q++;
   if (q == s) return -1;
@@ -91,7 +91,7 @@ static int parse_num(const char **p, double *out) {
   return 0;
 }
 
-static int parse_int(const char **p, int *out, int max) {
+int mt_parse_int(const char **p, int *out, int max) {
   const char *s = *p;
   long v = 0;
   if (!isdigit((unsigned char)*s)) return -1;
@@ -120,22 +120,22 @@ int mt_dims_parse_spec(mt_dims *md, const char *spec, mt_err *e) {
     else if (!strncmp(p, "fc", 2)) s->kind = MT_DIM_FC, p += 2;
     else if (!strncmp(p, "sw", 2)) s->kind = MT_DIM_SW, p += 2;
     else return mt_fail(e, "dims:%s: dimension %d '%.*s': unknown kind (expected " SPEC_FORM ")", spec, d1, tl, tok);
-    if (parse_int(&p, &s->size, MAX_SIZE))
+    if (mt_parse_int(&p, &s->size, MAX_SIZE))
       return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a size 2..%d after the kind (" SPEC_FORM ")", spec, d1, tl, tok, MAX_SIZE);
     s->links = default_links(s->kind, s->size);
     if (*p == '@') {
       p++;
-      if (parse_num(&p, &s->bw))
+      if (mt_parse_num(&p, &s->bw))
         return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a bandwidth in GB/s after '@' (" SPEC_FORM ")", spec, d1, tl, tok);
       if (*p == 'x') {
         p++;
-        if (parse_int(&p, &s->links, MAX_LINKS))
+        if (mt_parse_int(&p, &s->links, MAX_LINKS))
           return mt_fail(e, "dims:%s: dimension %d '%.*s': expected links per NPU 1..%d after 'x' (" SPEC_FORM ")", spec, d1, tl, tok, MAX_LINKS);
       }
     }
     if (*p == ':') {
       p++;
-      if (parse_num(&p, &s->lat))
+      if (mt_parse_num(&p, &s->lat))
         return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a latency in ns after ':' (" SPEC_FORM ")", spec, d1, tl, tok);
       if (!strncmp(p, "ns", 2)) p += 2;
     }
@@ -233,7 +233,7 @@ static int kv_to_dims(kvfile *f, mt_dims *md, mt_err *e) {
   if (f->k[K_NDIMS].seen) {
     const char *p = f->k[K_NDIMS].v[0];
     int nd;
-    if (parse_int(&p, &nd, 1000) || *p || nd != D)
+    if (mt_parse_int(&p, &nd, 1000) || *p || nd != D)
       return mt_fail(e, "%s: '%s' is not the number of dimensions the lists give (%d)", where_key(w, sizeof w, f, K_NDIMS), f->k[K_NDIMS].v[0], D);
   }
   if (f->k[K_NAME].seen && strcmp(f->k[K_NAME].v[0], "Hierarchical"))
@@ -245,19 +245,19 @@ static int kv_to_dims(kvfile *f, mt_dims *md, mt_err *e) {
     if ((s->kind = item_kind(v)) < 0)
       return mt_fail(e, "%s: value %d '%s': allowed Ring, FullyConnected, Switch", where_key(w, sizeof w, f, K_TOPO), d + 1, v);
     p = v = f->k[K_UNITS].v[d];
-    if (parse_int(&p, &s->size, MAX_SIZE) || *p || s->size < 2)
+    if (mt_parse_int(&p, &s->size, MAX_SIZE) || *p || s->size < 2)
       return mt_fail(e, "%s: value %d '%s': expected an integer 2..%d", where_key(w, sizeof w, f, K_UNITS), d + 1, v, MAX_SIZE);
     s->links = default_links(s->kind, s->size);
     if (f->k[K_LINKS].seen) {
       p = v = f->k[K_LINKS].v[d];
-      if (parse_int(&p, &s->links, MAX_LINKS) || *p || s->links < 1)
+      if (mt_parse_int(&p, &s->links, MAX_LINKS) || *p || s->links < 1)
         return mt_fail(e, "%s: value %d '%s': expected an integer 1..%d", where_key(w, sizeof w, f, K_LINKS), d + 1, v, MAX_LINKS);
     }
     p = v = f->k[K_BW].v[d];
-    if (parse_num(&p, &s->bw) || *p || s->bw > MAX_BW)
+    if (mt_parse_num(&p, &s->bw) || *p || s->bw > MAX_BW)
       return mt_fail(e, "%s: value %d '%s': expected a bandwidth in GB/s, a number 0..%g", where_key(w, sizeof w, f, K_BW), d + 1, v, MAX_BW);
     p = v = f->k[K_LAT].v[d];
-    if (parse_num(&p, &s->lat) || *p || s->lat > MAX_LAT)
+    if (mt_parse_num(&p, &s->lat) || *p || s->lat > MAX_LAT)
       return mt_fail(e, "%s: value %d '%s': expected a latency in ns, a number 0..%g", where_key(w, sizeof w, f, K_LAT), d + 1, v, MAX_LAT);
   }
   /* kind-dependent rules: blamed on links-count when it was given */

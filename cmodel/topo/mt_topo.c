@@ -3,6 +3,7 @@
  * dimension-order and shortest-path routes, diameter. */
 #include "topo/mt_topo.h"
 #include "topo/mt_mdtopo.h"
+#include "topo/mt_hier.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -177,7 +178,7 @@ int mt_topo_from_links(mt_topo *t, const char *spec, int n_nodes, int n_sw,
 int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw, int n_links, const int (*links)[3],
                             const int *dim, const double *bw, const double *lat, mt_err *e) {
   if (t->spec[0] == 0) snprintf(t->spec, sizeof t->spec, "%s", spec);
-  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH && t->kind != MT_TOPO_DIMS)
+  if (t->kind != MT_TOPO_FATTREE && t->kind != MT_TOPO_DGX2 && t->kind != MT_TOPO_BIGRAPH && t->kind != MT_TOPO_DIMS && t->kind != MT_TOPO_HIER)
     t->kind = MT_TOPO_FILE;
   t->n_nodes = n_nodes;
   t->n_sw = n_sw;
@@ -235,6 +236,7 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
     return build_grid(t, 1, 1, dim, e);
   }
   if (!strncmp(name, "file:", 5)) return mt_topo_from_file(t, name + 5, e);
+  if (!strncmp(name, "hier:", 5)) return mt_topo_from_hier_name(t, name, e);
   if (!strncmp(name, "dims:", 5) || !strncmp(name, "dimsfile:", 9) || !strncmp(name, "themis:", 7)) return mt_topo_from_dims_name(t, name, e);
   int(*ll)[3] = NULL;
   int nl = 0, nn = 0, ns = 0, rc;
@@ -314,7 +316,7 @@ int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
         nl++;
       }
   } else {
-    return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH, dims:SPEC, dimsfile:PATH, themis:PRESET)", name);
+    return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH, hier:SPEC, dims:SPEC, dimsfile:PATH, themis:PRESET)", name);
   }
   rc = mt_topo_from_links(t, name, nn, ns, nl, (const int(*)[3])ll, e);
   free(ll);

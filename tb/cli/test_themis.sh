@@ -6,9 +6,8 @@
 # level); and bad options are refused with exit 2 and the reason.
 set -u
 bin=${1:-build/multitree}
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+# shellcheck source=tb/cli/lib_refuse.sh
+. "$(dirname "$0")/lib_refuse.sh"
 het="dims:ring4@1000x2:20ns,fc4@200x3:700ns,sw4@400x1:1700ns"
 for t in "$het" torus:4x4x4; do
   for a in "hier --chunks 3" "themis --chunks 4 --intra fifo" "themis --chunks 4 --intra scf"; do
@@ -44,13 +43,6 @@ for a in hier themis; do
   else bad "$a on $hett: cycle model ${cyc_ns:-?} ns, flow level ${f1:-?} (expanded) / ${f2:-?} (chunk schedule): want within 20% and fe2 <= fe1"; fi
   rm -f /tmp/mt-thm-$$.*.json
 done
-refuse() { # expected message, then the command's arguments
-  local want=$1
-  shift
-  out=$("$bin" "$@" 2>&1)
-  rc=$?
-  if [[ $rc -eq 2 ]] && grep -qF -- "$want" <<<"$out"; then ok; else bad "$* -> rc $rc: $(head -2 <<<"$out") (want '$want')"; fi
-}
 refuse "--chunks and --intra apply to hier and themis" plan --topo torus:4x4 --algo multitree --chunks 2 --bytes 1M
 refuse "expected fifo or scf" plan --topo torus:4x4 --algo themis --intra lifo --bytes 1M
 refuse "expected 1..65536 chunks" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M

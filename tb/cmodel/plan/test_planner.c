@@ -15,6 +15,7 @@
 #include "plan/mt_ref.h"
 #include "plan/mt_sched.h"
 #include "util/mt_rng.h"
+#include "topo/mt_hier.h"
 #include "mt_test.h"
 
 static int plan(const char *topo, const char *algo, uint64_t bytes, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
@@ -122,6 +123,17 @@ static int applies(const mt_topo *t, const char *algo) {
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
   case mt_algo_hier:
   case mt_algo_themis: return t->kind == MT_TOPO_TORUS || t->kind == MT_TOPO_DIMS; /* the tests' switch dimensions are powers of two */
+  case mt_algo_flexreduce:
+  case mt_algo_blueconnect: {
+    /* a tree of switches (blueconnect: a symmetric one) */
+    mt_htree h;
+    char why[160];
+    mt_err e;
+    if (mt_htree_of(t, &h, &e)) return 0;
+    int ok = !strcmp(algo, "flexreduce") || mt_htree_symmetric(&h, why, sizeof why);
+    mt_htree_free(&h);
+    return ok;
+  }
   case MT_ALGO_COUNT: break;
   }
   return 1;
@@ -161,11 +173,13 @@ static void test_checker_all(void) {
         CHECK(r.multihop == 0, "multitree on %s: multi-hop transfers", topos[i]);
         CHECK(r.gather_steps >= r.lower_bound, "multitree on %s beats the lower bound?", topos[i]);
       }
-      /* chunks tile the buffer exactly, sizes differ by at most one element */
+      /* chunks tile the buffer exactly, sizes differ by at most one element (FlexReduce and
+       * BlueConnect: uneven portions, in order) */
       uint64_t sum = 0;
       for (int f = 0; f < s.n_flows; f++) {
+        CHECK(s.chunk[f].addr == sum, "%s on %s: flow %d at %llu", mt_algo_names[a], topos[i], f, (unsigned long long)s.chunk[f].addr);
         sum += s.chunk[f].size;
-        CHECK(s.chunk[f].size - s.chunk[s.n_flows - 1].size <= 4, "tiling");
+        CHECK(mt_sched_uneven(&s) || s.chunk[f].size - s.chunk[s.n_flows - 1].size <= 4, "tiling");
       }
       CHECK(sum == bytes, "%s on %s: chunks sum to %llu of %llu", mt_algo_names[a], topos[i], (unsigned long long)sum, (unsigned long long)bytes);
       done(&t, &s, &tb);
