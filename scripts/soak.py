@@ -311,13 +311,17 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         else:
             pick("link_period%d" % d, lambda: 1, lambda: r.choice([2, 4]))
             pick("link_lat%d" % d, lambda: 0, lambda: small(r, 1, 20, (1,)))
+    # the stager's range pool (ni_stage_ranges, docs/ni.md "Staging"): drawn last as well;
+    # 64 and more (a pool of 2 can stop a switch network on the watchdog, t-switch-sim's
+    # known failure, which a soak would count as a failure); 0 and above 2^20 are refused
+    pick("ni_stage_ranges", lambda: r.choice([1024, 1024, small(r, 64, 4096, (64, 4096))]), lambda: r.choice([0, 1048577]))
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
               "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth", "link_period0", "link_period1",
-              "link_period2", "link_lat0", "link_lat1", "link_lat2")
+              "link_period2", "link_lat0", "link_lat1", "link_lat2", "ni_stage_ranges")
 
 
 def fmt_val(v):
