@@ -47,7 +47,7 @@ NET_HIER  ?= 0
 # per-VC procedural blocks grow with every inlined node), hierarchical ~50 s (docs/bench.md).
 # Switch networks (rtl/mt_swnet_top.sv, docs/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
-NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm
+NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
 NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het $(NET_SW_BUILDS)
 # $(1): build name -> the _hier suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
@@ -90,13 +90,16 @@ NET_CASE_ft42_dbt_msg_i32  := ft42_hd
 NET_CASE_dgx2_hd_msg_f32   := dgx2_hd
 NET_CASE_bg48_hdrm_msg_i32 := bg48_hdrm
 NET_CASE_bg48_hd_pkt_f32   := bg48_hdrm
+# an asymmetric hierarchy, machines of 3 and 2 learners (issue #16): FlexReduce's uneven flows
+NET_CASE_h32_fr_msg_i32    := h32_fr
+NET_CASE_h32_fr_pkt_f32    := h32_fr
 # a heterogeneous torus: Y links a flit every 2 cycles, 5 cycles long (docs/network.md "Link rate and latency")
 NET_CASE_t4x4_het_mt_msg_i32   := t4x4_het
 NET_CASE_t4x4_het_mt_pkt_f32 := t4x4_het
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
   ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
-  t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32
+  t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -116,6 +119,10 @@ t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
 # and its switches send credit pulses one cycle late; both must be caught
 t-net-cosim-perturb-sw: $(call NET_BIN,ft42_hd)
 	@scripts/runbench.sh $@ 120 bash -c '$< --case ft42_hd_msg_i32 --perturb-route 1,5,4 && $< --case ft42_ring_pkt_f32 --perturb-router 1'
+# the asymmetric hierarchy: machine switch s0 of the C model sends node 1's units to node 2's
+# NI port (3; port 0 is the uplink) must be caught, and switches sending credit pulses late
+t-net-cosim-perturb-hier: $(call NET_BIN,h32_fr)
+	@scripts/runbench.sh $@ 120 bash -c '$< --case h32_fr_msg_i32 --perturb-route 0,1,3 && $< --case h32_fr_pkt_f32 --perturb-router 1'
 # heterogeneous links: the C model with the Y links' period 3 instead of 2, or their latency
 # 6 instead of 5, must be caught
 t-net-cosim-perturb-het: $(call NET_BIN,t4x4_het)
@@ -132,7 +139,7 @@ NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -114,6 +114,10 @@ static const Case kCases[] = {
   // co-designed for it, and hd with packets on the same build
   {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
   {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
+  // an asymmetric hierarchy (docs/flexreduce.md): machines of 3 and 2 learners behind one
+  // top switch; FlexReduce's uneven flows with messages, and with packets in fp32
+  {"h32_fr_msg_i32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_INT32, 0, 61, 0, 0},
+  {"h32_fr_pkt_f32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_FP32, 1, 62, 0, 0},
   // a heterogeneous torus (docs/network.md "Link rate and latency"): the Y links take a flit
   // every 2 cycles and are 5 cycles long, the X links every cycle and 2 long
   {"t4x4_het_mt_msg_i32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_INT32, 0, 51, 0, 0, "link_period1=2 link_lat1=5"},
@@ -141,9 +145,17 @@ static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6)
 // A switch network build's topology as three numbers (Verilator -CFLAGS -D macros carry no
 // strings through its makefiles): the mt_topo kind and its two sizes (fattree:K,L, bigraph:MxN;
 // dgx2 none). Topologies from files have no such name: -1.
+// hier: topologies (topo/mt_hier.h) are not two numbers: the RTL builds know this fixed list
+// of asymmetric hierarchies, and a build names its index in CFG_SWA
+static const char *const kHierSpecs[] = {"hier:3+2,@1", "hier:4+4+3,@1"};
 static int switch_topo_code(const mt_topo *t, int *a, int *b) {
   *a = *b = 0;
   if (t->kind == MT_TOPO_DGX2) return 0;
+  if (t->kind == MT_TOPO_HIER) {
+    for (unsigned i = 0; i < sizeof kHierSpecs / sizeof kHierSpecs[0]; i++)
+      if (!strcmp(t->spec, kHierSpecs[i])) return *a = (int)i, 0;
+    return -1;
+  }
   if (t->kind == MT_TOPO_FATTREE && sscanf(t->spec, "fattree:%d,%d", a, b) == 2) return 0;
   if (t->kind == MT_TOPO_BIGRAPH && sscanf(t->spec, "bigraph:%dx%d", a, b) == 2) return 0;
   return -1;
@@ -151,6 +163,7 @@ static int switch_topo_code(const mt_topo *t, int *a, int *b) {
 // its name from the three numbers (the one name the parameters tool and the harness use)
 static std::string switch_topo_name(int kind, int a, int b) {
   char tn[64];
+  if (kind == MT_TOPO_HIER) return kHierSpecs[a];
   if (kind == MT_TOPO_FATTREE) snprintf(tn, sizeof tn, "fattree:%d,%d", a, b);
   else if (kind == MT_TOPO_BIGRAPH) snprintf(tn, sizeof tn, "bigraph:%dx%d", a, b);
   else snprintf(tn, sizeof tn, "dgx2");
@@ -389,7 +402,7 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
   const mt_net_cfg &cfg = hw.cfg;
   int ta, tb;
   if (switch_topo_code(t, &ta, &tb))
-    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2 or bigraph:MxN, not a topology from a file", t->spec);
+    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN and the hier: specs of kHierSpecs (hier:3+2,@1, hier:4+4+3,@1), not a topology from a file or another hierarchy", t->spec);
   mt_switch_net w;
   if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
   const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
@@ -469,7 +482,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     mt_switch_net w;
     if (switch_topo_code(&t, &ta, &tb)) {
       mt_topo_free(&t);
-      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2 or bigraph:MxN", topo.c_str());
+      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN, hier:3+2,@1 or hier:4+4+3,@1", topo.c_str());
     }
     if (mt_switch_build(&w, &t, hw.cfg.num_vcs, e)) {
       mt_topo_free(&t);
