@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_net_top: the RTL network, NX x NY nodes (rtl/mt_node.sv: router + NI), a torus
-// (Torus = 1) or a mesh (Torus = 0), node id = x + NX*y as in cmodel/mt_topo.c. Every
+// mt_net_top: the RTL network, NX x NY (x NZ) nodes (rtl/mt_node.sv: router + NI), a torus
+// (Torus = 1) or a mesh (Torus = 0), 2-D (NZ = 1) or 3-D (NZ >= 2), node id = x + NX*y +
+// NX*NY*z as in cmodel/mt_topo.c. Every
 // directed network link is one mt_link of latency LinkLat (dimension d: LinkLats[32d +: 32]
 // when not 0, docs/network.md "Link rate and latency") carrying {credits, valid, flit}
 // (credits flow against the flits of the link they ride on, exactly as cmodel/mt_net.c: the
@@ -18,16 +19,18 @@
 module mt_net_top #(
   parameter int NX          = 2,
   parameter int NY          = 2,
+  parameter int NZ          = 1,     // 1: a 2-D network; >= 2: the third dimension
   parameter int Torus       = 0,
   parameter int LinkLat     = 2,
-  parameter logic [63:0] LinkLats = 64'h0,  // per dimension d at [32d +: 32]: its links' latency, 0 = LinkLat
+  parameter logic [95:0] LinkLats = 96'h0,  // per dimension d at [32d +: 32]: its links' latency, 0 = LinkLat
   parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
-  localparam int N          = NX * NY,
+  localparam int D          = (NZ > 1) ? 3 : 2,
+  localparam int N          = NX * NY * NZ,
   localparam int NiN        = N,
   localparam int NiMp       = MemPorts,   // memory ports per NI (mt_ni_ports.svh)
-  localparam int ND         = 4,
+  localparam int ND         = 2 * D,
   localparam int NP         = ND + L,
   localparam int Lanes      = PayloadW / 32,
   localparam int FlitW      = mt_common_pkg::flit_w(PayloadW, NumVcs),
@@ -56,12 +59,13 @@ module mt_net_top #(
   output logic [N*L*NumVcs-1:0]   ej_credit_o
 );
   initial begin
-    if (NX < 2 || NY < 2) $fatal(1, "mt_net_top: NX=%0d NY=%0d, every dimension must be >= 2", NX, NY);
+    if (NX < 2 || NY < 2 || NZ < 1) $fatal(1, "mt_net_top: NX=%0d NY=%0d NZ=%0d, NX and NY must be >= 2, NZ >= 1", NX, NY, NZ);
     if (N > 4096) $fatal(1, "mt_net_top: %0d nodes exceed the 12-bit node ids", N);
     if (Torus != 0 && Torus != 1) $fatal(1, "mt_net_top: Torus=%0d must be 0 or 1", Torus);
     if (LinkLat < 1) $fatal(1, "mt_net_top: LinkLat=%0d must be >= 1", LinkLat);
-    if (LinkLats[31:0] > 32'd1000000 || LinkLats[63:32] > 32'd1000000)
-      $fatal(1, "mt_net_top: LinkLats=%0d,%0d: each 0 (LinkLat) or 1..1000000", LinkLats[31:0], LinkLats[63:32]);
+    if (LinkLats[31:0] > 32'd1000000 || LinkLats[63:32] > 32'd1000000 || LinkLats[95:64] > 32'd1000000)
+      $fatal(1, "mt_net_top: LinkLats=%0d,%0d,%0d: each 0 (LinkLat) or 1..1000000", LinkLats[31:0], LinkLats[63:32], LinkLats[95:64]);
+    if (D == 2 && LinkLats[95:64] != 32'd0) $fatal(1, "mt_net_top: LinkLats[95:64]=%0d for a dimension the 2-D network does not have", LinkLats[95:64]);
     if (L < 1 || L > 8) $fatal(1, "mt_net_top: L=%0d must be 1..8", L);
     if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_net_top: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
   end
@@ -76,15 +80,16 @@ module mt_net_top #(
 
   for (genvar n = 0; n < N; n++) begin : g_node
     localparam int X = n % NX;
-    localparam int Y = n / NX;
+    localparam int Y = (n / NX) % NY;
+    localparam int Z = n / (NX * NY);
     logic [ND*FlitW-1:0]  nin_flit, nout_flit;
     logic [ND-1:0]        nin_valid, nout_valid;
     logic [ND*NumVcs-1:0] nin_cred, nout_cred;
 
     for (genvar p = 0; p < ND; p++) begin : g_port
       localparam int Dm   = p / 2;
-      localparam int K    = (Dm == 0) ? NX : NY;
-      localparam int C    = (Dm == 0) ? X : Y;
+      localparam int K    = (Dm == 0) ? NX : (Dm == 1) ? NY : NZ;
+      localparam int C    = (Dm == 0) ? X : (Dm == 1) ? Y : Z;
       localparam int Plus = (p % 2 == 0) ? 1 : 0;
       // the neighbour's coordinate in dimension Dm, the port it sends on, and whether it exists
       localparam int Nc   = (K == 2 && Torus != 0) ? (1 - C)
@@ -93,7 +98,7 @@ module mt_net_top #(
                           : (Torus != 0) ? 1
                           : (Plus != 0) ? ((C + 1 < K) ? 1 : 0) : ((C > 0) ? 1 : 0);
       localparam int Sp   = (K == 2 && Torus != 0) ? p : (p ^ 1);
-      localparam int S    = (Dm == 0) ? (Nc + NX * Y) : (X + NX * Nc);
+      localparam int S    = (Dm == 0) ? (Nc + NX * Y + NX * NY * Z) : (Dm == 1) ? (X + NX * Nc + NX * NY * Z) : (X + NX * Y + NX * NY * Nc);
       localparam int Lat  = (LinkLats[32*Dm +: 32] != 32'd0) ? LinkLats[32*Dm +: 32] : LinkLat;
       assign o_flit[n*ND+p]  = nout_flit[p*FlitW +: FlitW];
       assign o_valid[n*ND+p] = nout_valid[p];
@@ -123,7 +128,7 @@ module mt_net_top #(
     assign lnk_credit_o[n*ND*NumVcs +: ND*NumVcs] = nin_cred;
 
     mt_node #(
-      .D(2), .L(L), .K0(NX), .K1(NY), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs), .LinkPeriods(LinkPeriods),
+      .D(D), .L(L), .K0(NX), .K1(NY), .K2(NZ), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs), .LinkPeriods(LinkPeriods),
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),

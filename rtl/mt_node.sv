@@ -16,6 +16,7 @@ module mt_node #(
   parameter int D           = 2,
   parameter int K0          = 4,
   parameter int K1          = 4,
+  parameter int K2          = 1,     // D = 3: the third dimension's width
   parameter int Torus       = 1,
   parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
@@ -54,7 +55,8 @@ module mt_node #(
   output logic [L*NumVcs-1:0]   ej_credit_o
 );
   initial begin
-    if (D != 2) $fatal(1, "mt_node: D=%0d, only 2-D networks for now", D);
+    if (D != 2 && D != 3) $fatal(1, "mt_node: D=%0d, 2-D and 3-D networks only", D);
+    if ((D == 3) != (K2 > 1)) $fatal(1, "mt_node: D=%0d K2=%0d: a third dimension needs K2 >= 2, a 2-D node K2 = 1", D, K2);
     if (L < 1) $fatal(1, "mt_node: L=%0d must be >= 1", L);
     // mt_ni checks the combinations; 0 (the C model's "default") must be resolved before
     if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_node: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
@@ -119,7 +121,7 @@ module mt_node #(
 
   logic [NP*NumVcs-1:0] rt_rt_err;  // always 0 at Table = 0
   mt_router #(
-    .D(D), .L(L), .K0(K0), .K1(K1), .K2(1), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
+    .D(D), .L(L), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
     .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW),
     .LinkPeriods(LinkPeriods)
   ) u_router (

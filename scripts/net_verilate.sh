@@ -61,19 +61,20 @@ if [[ $flags == *-GSwPorts=* ]]; then
   flags="--hierarchical $flags"
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
-  nx=$(get NX); ny=$(get NY); ll=$(get LinkLat)
+  nx=$(get NX); ny=$(get NY); ll=$(get LinkLat); nz=$(get NZ); nz=${nz:-1}
   if [[ -z $nx || -z $ny || -z $ll ]]; then echo "net_verilate.sh: no -GNX/-GNY/-GLinkLat in the flags" >&2; exit 1; fi
-  # LinkLats (per-dimension latencies, a literal 64\'hX with the quote escaped for the eval below) likewise
-  lls=$(sed -n "s/.*-GLinkLats=64\\\\'h\([0-9a-f]*\).*/\1/p" <<<"$flags")
-  flags=$(sed -e 's/-GNX=[0-9]* *//' -e 's/-GNY=[0-9]* *//' -e 's/-GLinkLat=[0-9]* *//' -e "s/-GLinkLats=64\\\\'h[0-9a-f]* *//" <<<"$flags")
+  # LinkLats (per-dimension latencies, a literal 96\'hX with the quote escaped for the eval below) likewise
+  lls=$(sed -n "s/.*-GLinkLats=96\\\\'h\([0-9a-f]*\).*/\1/p" <<<"$flags")
+  flags=$(sed -e 's/-GNX=[0-9]* *//' -e 's/-GNY=[0-9]* *//' -e 's/-GNZ=[0-9]* *//' -e 's/-GLinkLat=[0-9]* *//' -e "s/-GLinkLats=96\\\\'h[0-9a-f]* *//" <<<"$flags")
   sed -E -e "s/^( *parameter int NX +)= *[0-9]+,/\1= $nx,/" -e "s/^( *parameter int NY +)= *[0-9]+,/\1= $ny,/" \
+    -e "s/^( *parameter int NZ +)= *[0-9]+,/\1= $nz,/" \
     -e "s/^( *parameter int LinkLat +)= *[0-9]+,/\1= $ll,/" "$NET_TOP/rtl/mt_net_top.sv" >"$mdir/mt_net_top.sv"
   if [[ -n $lls ]]; then
-    sed -E -i "s/^( *parameter logic \[63:0\] LinkLats += *)64'h[0-9a-fA-F]+,/\164'h$lls,/" "$mdir/mt_net_top.sv"
-    grep -q "parameter logic \[63:0\] LinkLats = 64'h$lls," "$mdir/mt_net_top.sv" ||
+    sed -E -i "s/^( *parameter logic \[95:0\] LinkLats += *)96'h[0-9a-fA-F]+,/\196'h$lls,/" "$mdir/mt_net_top.sv"
+    grep -q "parameter logic \[95:0\] LinkLats = 96'h$lls," "$mdir/mt_net_top.sv" ||
       { echo "net_verilate.sh: could not set the default of LinkLats in a copy of rtl/mt_net_top.sv" >&2; exit 1; }
   fi
-  for kv in "NX = $nx" "NY = $ny" "LinkLat = $ll"; do
+  for kv in "NX = $nx" "NY = $ny" "NZ = $nz" "LinkLat = $ll"; do
     grep -Eq "parameter int ${kv%% *} += ${kv##* }," "$mdir/mt_net_top.sv" ||
       { echo "net_verilate.sh: could not set the default of ${kv%% *} in a copy of rtl/mt_net_top.sv" >&2; exit 1; }
   done

@@ -114,6 +114,12 @@ static const Case kCases[] = {
   // co-designed for it, and hd with packets on the same build
   {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
   {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
+  // a 3-D heterogeneous torus (docs/network.md "Link rate and latency"), as a Themis system's
+  // dimensions of unequal bandwidth: Y links a flit every 2 cycles and 3 long, Z links every
+  // 3 cycles and 5 long, X every cycle and 2 long; one NI port per network port (6: with the
+  // default 4 two neighbours would share an ejection port, docs/ni.md "Limits")
+  {"t333_het_mt_msg_i32", "t333_het", "torus:3x3x3", "multitree", 6912, MT_DTYPE_INT32, 0, 71, 0, 0, "local_ports=6 link_period1=2 link_lat1=3 link_period2=3 link_lat2=5"},
+  {"t333_het_mt_pkt_f32", "t333_het", "torus:3x3x3", "multitree", 6912, MT_DTYPE_FP32, 1, 72, 0, 0, "local_ports=6 link_period1=2 link_lat1=3 link_period2=3 link_lat2=5"},
   // an asymmetric hierarchy (docs/flexreduce.md): machines of 3 and 2 learners behind one
   // top switch; FlexReduce's uneven flows with messages, and with packets in fp32
   {"h32_fr_msg_i32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_INT32, 0, 61, 0, 0},
@@ -140,6 +146,13 @@ static const Case *find_case(const char *name) {
   for (const Case &c : kCases)
     if (!strcmp(c.name, name) || !strcmp(c.build, name)) return &c;
   return nullptr;
+}
+// a grid build's topology name (NZ = 1: 2-D), the one name the parameters tool and the harness use
+static std::string grid_name(int torus, int nx, int ny, int nz) {
+  char tn[64];
+  if (nz > 1) snprintf(tn, sizeof tn, "%s:%dx%dx%d", torus ? "torus" : "mesh", nx, ny, nz);
+  else snprintf(tn, sizeof tn, "%s:%dx%d", torus ? "torus" : "mesh", nx, ny);
+  return tn;
 }
 static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6) && strncmp(spec, "mesh:", 5); }
 // A switch network build's topology as three numbers (Verilator -CFLAGS -D macros carry no
@@ -341,18 +354,19 @@ static void print_shape_flags(const Hw &hw) {
 // array in a loop it keeps); the default unroll limit is 64 iterations
 static void print_unroll(const Hw &hw) {
   unsigned lat = hw.cfg.link_lat;
-  for (int d = 0; d < 2; d++)
+  for (int d = 0; d < 3; d++)
     if (hw.cfg.link_lat_d[d] > lat) lat = hw.cfg.link_lat_d[d];
   if (lat > 60) printf("--unroll-count %u ", lat + 16);
 }
 // Links of different periods or latencies per dimension (docs/network.md "Link rate and
 // latency"), only when set (the other builds' flags stay as they were): mt_router's
 // LinkPeriods and mt_net_top's LinkLats as Verilog literals (the quote escaped: the flags
-// pass through an eval in scripts/net_verilate.sh) and the harness macros. The RTL network is
-// 2-D: dimension 2 must be the default.
-static int print_dim_flags(const Hw &hw, mt_err *e) {
+// pass through an eval in scripts/net_verilate.sh) and the harness macros. Dimension 2
+// exists only in a 3-D network.
+static int print_dim_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
   const mt_net_cfg &c = hw.cfg;
-  if (c.link_period[2] > 1 || c.link_lat_d[2]) return mt_fail(e, "link_period2/link_lat2: the RTL network is 2-D (rtl/mt_net_top.sv)");
+  if (t->ndims < 3 && (c.link_period[2] > 1 || c.link_lat_d[2]))
+    return mt_fail(e, "link_period2/link_lat2: %s has no third dimension", t->spec);
   unsigned per = 0;
   bool het = false;
   for (int d = 0; d < 3; d++) {
@@ -361,8 +375,9 @@ static int print_dim_flags(const Hw &hw, mt_err *e) {
     het = het || k > 1 || c.link_lat_d[d];
   }
   if (het)
-    printf(" -GLinkPeriods=24\\'h%06x -GLinkLats=64\\'h%08x%08x -CFLAGS -DCFG_PERIODS=0x%06x -CFLAGS -DCFG_LAT0=%u -CFLAGS -DCFG_LAT1=%u", per,
-           c.link_lat_d[1], c.link_lat_d[0], per, c.link_lat_d[0], c.link_lat_d[1]);
+    printf(" -GLinkPeriods=24\\'h%06x -GLinkLats=96\\'h%08x%08x%08x -CFLAGS -DCFG_PERIODS=0x%06x -CFLAGS -DCFG_LAT0=%u -CFLAGS -DCFG_LAT1=%u "
+           "-CFLAGS -DCFG_LAT2=%u",
+           per, c.link_lat_d[2], c.link_lat_d[1], c.link_lat_d[0], per, c.link_lat_d[0], c.link_lat_d[1], c.link_lat_d[2]);
   return 0;
 }
 // A grid build (rtl/mt_net_top.sv)
@@ -371,8 +386,9 @@ static void print_flags(const Hw &hw, const mt_topo *t) {
   print_unroll(hw);
   printf("-GNX=%d -GNY=%d -GTorus=%d -GL=%u -GLinkLat=%u -CFLAGS -DCFG_NX=%d -CFLAGS -DCFG_NY=%d -CFLAGS -DCFG_TORUS=%d -CFLAGS -DCFG_L=%u",
          t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L, hw.cfg.link_lat, t->dim[0], t->dim[1], t->kind == MT_TOPO_TORUS, L);
+  if (t->ndims == 3) printf(" -GNZ=%d -CFLAGS -DCFG_NZ=%d", t->dim[2], t->dim[2]);
   mt_err e;
-  if (print_dim_flags(hw, &e)) {
+  if (print_dim_flags(hw, t, &e)) {
     fprintf(stderr, "cosim_net_params: %s\n", e.msg);
     exit(1);
   }
@@ -490,13 +506,11 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     }
     mt_switch_free(&w);
     hw.topo = switch_topo_name(t.kind, ta, tb);
-  } else if (t.ndims != 2) {
+  } else if (t.ndims != 2 && t.ndims != 3) {
     mt_topo_free(&t);
-    return mt_fail(e, "shape: %s is not a 2-D torus or mesh, fattree:K,L, dgx2 or bigraph:MxN", topo.c_str());
+    return mt_fail(e, "shape: %s is not a 2-D or 3-D torus or mesh, fattree:K,L, dgx2 or bigraph:MxN", topo.c_str());
   } else {
-    char tn[64];
-    snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : "mesh", t.dim[0], t.dim[1]);
-    hw.topo = tn;
+    hw.topo = grid_name(t.kind == MT_TOPO_TORUS, t.dim[0], t.dim[1], t.ndims == 3 ? t.dim[2] : 1);
   }
   bool any = false;
   size_t a = 0;
@@ -623,6 +637,12 @@ int main(int argc, char **argv) {
 #define CFG_NSW 0
 #define CFG_NLINKS 0
 #endif
+#ifndef CFG_NZ
+#define CFG_NZ 1 // a 2-D build
+#endif
+#if defined(CFG_PERIODS) && !defined(CFG_LAT2)
+#define CFG_LAT2 0
+#endif
 #if CFG_SWITCH
 // a switch network build (rtl/mt_swnet_top.sv): links indexed as the C model's, NIs on NI links
 #include "Vmt_swnet_top.h"
@@ -691,13 +711,12 @@ static Hw build_hw() {
   for (int d = 0; d < 3; d++) hw.cfg.link_period[d] = (CFG_PERIODS >> (8 * d)) & 255u;
   hw.cfg.link_lat_d[0] = CFG_LAT0;
   hw.cfg.link_lat_d[1] = CFG_LAT1;
+  hw.cfg.link_lat_d[2] = CFG_LAT2;
 #endif
 #if CFG_SWITCH
   hw.topo = switch_topo_name(CFG_SWKIND, CFG_SWA, CFG_SWB);
 #else
-  char tn[64];
-  snprintf(tn, sizeof tn, "%s:%dx%d", CFG_TORUS ? "torus" : "mesh", CFG_NX, CFG_NY);
-  hw.topo = tn;
+  hw.topo = grid_name(CFG_TORUS, CFG_NX, CFG_NY, CFG_NZ);
 #endif
   memset(&hw.ly, 0, sizeof hw.ly);
   hw.ly.op_w = 2;
@@ -864,12 +883,8 @@ static std::string check_rom(const char *dir, const Hw &hw, const Run &r, int n_
   int fmt = 0, depth = 0, steps = 0;
   char buf[1024];
   if (mt_rom_read_layout(dir, &t, &ly, &fmt, &depth, &steps, &e)) return e.msg;
-  char tn[64];
-  snprintf(tn, sizeof tn, "%s:%dx%d", t.kind == MT_TOPO_TORUS ? "torus" : t.kind == MT_TOPO_MESH ? "mesh"
-                                                                                                 : "other",
-           t.dim[0],
-           t.ndims > 1 ? t.dim[1] : 1);
-  const bool grid = mt_topo_is_grid(&t) && t.ndims == 2;
+  const bool grid = mt_topo_is_grid(&t) && (t.ndims == 2 || t.ndims == 3);
+  const std::string tn = grid ? grid_name(t.kind == MT_TOPO_TORUS, t.dim[0], t.dim[1], t.ndims == 3 ? t.dim[2] : 1) : "other";
   mt_topo_free(&t);
   std::string lj = std::string(dir) + "/layout.json";
   if (fmt != MT_ROM_HEX) {
@@ -878,7 +893,7 @@ static std::string check_rom(const char *dir, const Hw &hw, const Run &r, int n_
     return buf;
   }
   if (!grid || hw.topo != tn) {
-    snprintf(buf, sizeof buf, "%s: topology %s, this build is %s", lj.c_str(), tn, hw.topo.c_str());
+    snprintf(buf, sizeof buf, "%s: topology %s, this build is %s", lj.c_str(), tn.c_str(), hw.topo.c_str());
     return buf;
   }
   if (ly.compact) return lj + ": compact layout; the RTL network is built for the full layout (multitree rom without --compact)";
@@ -1063,7 +1078,7 @@ int main(int argc, char **argv) {
   cs.NV = (int)cfg.num_vcs;
   cs.L = CFG_SWITCH ? 1 : cfg.local_ports ? (int)cfg.local_ports
                                           : 4;
-  cs.ND = 4;
+  cs.ND = CFG_NZ > 1 ? 6 : 4; // a switch network's taps: 4 (rtl/mt_swnet_top.sv)
   cs.NP = cs.ND + cs.L;
   // a switch network: the route tables of the RTL's switches, made from the build's topology
   // as the C model makes its own (mt_switch_build), so that a perturbed C table differs
