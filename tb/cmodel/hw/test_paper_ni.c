@@ -163,7 +163,7 @@ static void expect(const char *what, const char *topo, const char *algo, uint64_
   }
   CHECK(got == want, "%s: done after %llu calls, hand-worked %llu", what, (unsigned long long)got, (unsigned long long)want);
   CHECK(ok, "%s: a buffer differs from mt_ref_result", what);
-  printf("%s: %llu calls (hand-worked %llu), buffers %s\n", what, (unsigned long long)got, (unsigned long long)want, ok ? "as mt_ref" : "WRONG");
+  printf("%s: %llu calls (expected %llu), buffers %s\n", what, (unsigned long long)got, (unsigned long long)want, ok ? "as mt_ref" : "WRONG");
 }
 
 int main(void) {
