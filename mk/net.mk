@@ -211,3 +211,8 @@ TEST_STEPS += t-sim-scale
 t-het-sim: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_het_sim.sh $(BUILD)/multitree
 TEST_STEPS += t-het-sim
+
+# ---- the paper simulator's NI (ni_model=1, --config paper-sim, docs/papersim.md) ----
+t-papersim-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 300 tb/cli/test_papersim.sh $(BUILD)/multitree
+TEST_STEPS += t-papersim-cli

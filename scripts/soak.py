@@ -103,7 +103,8 @@ def read_cfg(name, depth=0):
 
 
 def config_names():
-    return sorted(f[:-4] for f in os.listdir(os.path.join(TOP, "configs", "net")) if f.endswith(".cfg"))
+    # paper-sim: the paper simulator's NI, not the project's (docs/papersim.md; its own tests)
+    return sorted(f[:-4] for f in os.listdir(os.path.join(TOP, "configs", "net")) if f.endswith(".cfg") and f != "paper-sim.cfg")
 
 
 # ---------------------------------------------------------------- draws
@@ -315,13 +316,21 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     # 64 and more (a pool of 2 can stop a switch network on the watchdog, t-switch-sim's
     # known failure, which a soak would count as a failure); 0 and above 2^20 are refused
     pick("ni_stage_ranges", lambda: r.choice([1024, 1024, small(r, 64, 4096, (64, 4096))]), lambda: r.choice([0, 1048577]))
+    # the paper simulator's NI (ni_model=1, docs/papersim.md) is a model of the paper's system
+    # with its own tests (t-c-paper_ni, t-papersim-cli): the soak keeps the project's NI and
+    # only checks that the keys' out-of-range values are refused (drawn last, as above)
+    pick("ni_model", lambda: 0, lambda: 2)
+    pick("ni_paper_sendq", lambda: 58, lambda: 65536)
+    pick("ni_paper_acc_width", lambda: 32, lambda: 0)
+    pick("ni_paper_acc_pes", lambda: 16, lambda: 0)
     return s, out, maybe, nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
               "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth", "link_period0", "link_period1",
-              "link_period2", "link_lat0", "link_lat1", "link_lat2", "ni_stage_ranges")
+              "link_period2", "link_lat0", "link_lat1", "link_lat2", "ni_stage_ranges", "ni_model", "ni_paper_sendq",
+              "ni_paper_acc_width", "ni_paper_acc_pes")
 
 
 def fmt_val(v):

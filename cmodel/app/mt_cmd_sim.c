@@ -207,6 +207,12 @@ int mt_app_sim(const mt_app_opts *o) {
   }
   mt_app_opts o2 = *o;
   if (!o2.local_ports && cfg.local_ports) o2.local_ports = (int)cfg.local_ports;
+  /* the paper simulator's NI (ni_model=1): the NI ports the paper ran the algorithm with */
+  if (!o2.local_ports && o->algo && (o2.local_ports = mt_net_paper_local_ports(&cfg, o->algo))) cfg.local_ports = (unsigned)o2.local_ports;
+  if (cfg.ni_model == 1 && o->trace) {
+    fprintf(stderr, "multitree sim: --trace records the project NI's blocks; config %s uses the paper simulator's NI (ni_model=1), which has none: use ni_model=0 or no --trace\n", cfg.name);
+    return 2;
+  }
   mt_topo t, tt; /* tt: a ring-only dims: topology's torus (mt_dims_net.h) */
   mt_sched s;
   mt_tables tb;
@@ -326,6 +332,12 @@ int mt_app_sim(const mt_app_opts *o) {
     if (so)
       printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
              cfg.ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg.ni_stage_ranges);
+  }
+  if (cfg.ni_model == 1) {
+    uint64_t ag, ac;
+    mt_net_paper_stats(net, &ag, &ac);
+    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
+           (unsigned long long)ag, (unsigned long long)ac);
   }
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {

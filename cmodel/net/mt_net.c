@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "plan/mt_ref.h"
 #include "net/mt_switch.h"
+#include "hw/mt_paper_ni.h"
 
 struct mt_net {
   mt_net_cfg c;
@@ -31,6 +32,7 @@ struct mt_net {
   mt_ni *ni;
   mt_ni_out *nq;
   mt_ni_in *ncfg; /* per-node configuration part of the NI inputs */
+  mt_pni *pni;    /* ni_model=1: the paper simulator's NIs, stepped instead of ni (which only holds the tables) */
   mt_mem *mem;
   uint32_t **input; /* mt_net_input's, made on demand */
   uint8_t *backed;  /* --data sample: the pages every memory stores (mt_mem_init_pages) */
@@ -64,6 +66,7 @@ static void net_release(mt_net *n) {
   mt_switch_free(&n->swn);
   for (int i = 0; i < n->N; i++) {
     if (n->ni) mt_ni_free(&n->ni[i]);
+    if (n->pni) mt_pni_free(&n->pni[i]);
     if (n->mem) mt_mem_free(&n->mem[i]);
     if (n->input) free(n->input[i]);
   }
@@ -71,6 +74,7 @@ static void net_release(mt_net *n) {
   free(n->rt);
   free(n->rq);
   free(n->ni);
+  free(n->pni);
   free(n->nq);
   free(n->ncfg);
   free(n->mem);
@@ -181,6 +185,44 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
+/* The paper's runs (docs/papersim.md "Where each rule comes from"): MultiTree with
+ * --strict-schedule --prioritize-schedule --estimate-lockstep (utils/run_torus_bandwidth.sh,
+ * launch_torus8x8_multitree.sh), every other algorithm without them. */
+void mt_net_paper_params(const mt_net_cfg *c, const mt_sched *s, unsigned L, mt_pni_params *p) {
+  const int mtree = !strcmp(s->algo, "multitree");
+  memset(p, 0, sizeof *p);
+  p->payload_w = c->payload_w;
+  p->num_vcs = c->num_vcs;
+  p->nlocal = L;
+  p->vc_depth = c->vc_depth;
+  p->subpkt_flits = c->subpkt_flits;
+  p->pkt_bytes = c->pkt_bytes;
+  p->inj_vc = 0;
+  p->ports = L;
+  p->strict = (unsigned)mtree;
+  p->nop_wait = (unsigned)mtree;
+  p->step_prio = (unsigned)mtree;
+  p->sendq = c->ni_paper_sendq;
+  p->acc_width = c->ni_paper_acc_width;
+  p->acc_pes = c->ni_paper_acc_pes;
+  p->chunk_bytes = s->n_nodes ? s->bytes / (uint64_t)s->n_nodes : s->bytes;
+  p->keep_data = c->data != MT_NET_DATA_NONE;
+}
+
+int mt_net_paper_local_ports(const mt_net_cfg *c, const char *algo) {
+  if (c->ni_model != 1 || c->local_ports) return (int)c->local_ports;
+  /* radix 4 (one NI port per router port of a 2-D torus) for MultiTree and 2D-Ring, radix 1 for the rest */
+  return !strcmp(algo, "multitree") || !strcmp(algo, "ring2d") ? 0 : 1;
+}
+
+void mt_net_paper_stats(const mt_net *n, uint64_t *aggs, uint64_t *cycles) {
+  *aggs = *cycles = 0;
+  for (int i = 0; n->pni && i < n->N; i++) {
+    *aggs += n->pni[i].aggs;
+    *cycles += n->pni[i].agg_cycles;
+  }
+}
+
 unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw) {
   if (!sw) return c->ej_depth;
   return c->ni_link_depth ? c->ni_link_depth : c->vc_depth;
@@ -273,7 +315,8 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     mt_net_free(n);
     return NULL;
   }
-  if (sw ? mt_switch_build(&n->swn, t, c->num_vcs, e) : shared_ejection_port(n, e)) {
+  /* the paper's NI takes every flit at once: a shared ejection port cannot hold it up */
+  if (sw ? mt_switch_build(&n->swn, t, c->num_vcs, e) : !c->ni_model && shared_ejection_port(n, e)) {
     mt_net_free(n);
     return NULL;
   }
@@ -465,6 +508,21 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     if (c->wd_limit && c->ni_stage_after && n->wd / 2u >= 1u && c->ni_stage_after > n->wd / 2u)
       for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
   }
+  if (c->ni_model > 1) {
+    mt_fail(e, "ni_model=%u: 0 (this project's NI) or 1 (the paper simulator's, docs/papersim.md)", c->ni_model);
+    mt_net_free(n);
+    return NULL;
+  }
+  if (c->ni_model == 1) { /* the paper simulator's NIs read the tables the project's NIs hold */
+    mt_pni_params pp;
+    mt_net_paper_params(c, s, (unsigned)n->L, &pp);
+    n->pni = mt_xcalloc((size_t)N, sizeof *n->pni);
+    for (int i = 0; i < N; i++)
+      if (mt_pni_init(&n->pni[i], &pp, &n->ni[i], &n->ncfg[i], &n->mem[i], e)) {
+        mt_net_free(n);
+        return NULL;
+      }
+  }
   /* links: every directed network link of the topology gets a delay line */
   n->nsl = sw ? n->swn.nl : t->n_links;
   n->nl = sw ? n->nsl + 2 * N : t->n_links;
@@ -584,6 +642,7 @@ static void trace_node(mt_net *n, int i, uint64_t t) {
 }
 
 int mt_net_set_trace(mt_net *n, FILE *f) {
+  if (f && n->pni) return -1; /* the trace speaks of the project's NI blocks */
   n->trace = f;
   if (!f) return 0;
   if (!n->tr_tx) {
@@ -719,7 +778,8 @@ static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
   mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
                  MT_NI_MAX_LANES);
   mt_router_step(&n->rt[i], ri, &n->rq[i]);
-  mt_ni_step(&n->ni[i], ni, &n->nq[i]);
+  if (n->pni) mt_pni_step(&n->pni[i], ni, &n->nq[i]);
+  else mt_ni_step(&n->ni[i], ni, &n->nq[i]);
   if (n->trace) trace_node(n, i, t);
 }
 
@@ -747,7 +807,8 @@ static void switch_cycle(mt_net *n, uint64_t t) {
     mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
     mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
                    MT_NI_MAX_LANES);
-    mt_ni_step(&n->ni[i], ni, &n->nq[i]);
+    if (n->pni) mt_pni_step(&n->pni[i], ni, &n->nq[i]);
+    else mt_ni_step(&n->ni[i], ni, &n->nq[i]);
     if (n->trace) trace_node(n, i, t);
   }
 }
@@ -819,7 +880,8 @@ static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int fi
   p->last = tn;
   p->shown = 1;
   double ts = 0;
-  for (int i = lo; i < hi; i++) ts += n->nq[i].done ? n->tb->steps : n->ni[i].ts;
+  for (int i = lo; i < hi; i++) ts += n->nq[i].done ? (double)n->tb->steps : n->pni ? (double)n->pni[i].step
+                                                                                    : (double)n->ni[i].ts;
   ts /= hi > lo ? hi - lo : 1;
   const double frac = n->tb->steps ? ts / n->tb->steps : 0, el = tn - p->t0;
   char left[48] = "";
@@ -1138,6 +1200,7 @@ const mt_mem *mt_net_mem(const mt_net *n, int node) { return &n->mem[node]; }
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb) {
   for (int i = 0; i < n->nr; i++) n->rt[i].p.perturb = router_perturb;
   for (int i = 0; i < n->N; i++) n->ni[i].p.perturb = ni_perturb;
+  for (int i = 0; n->pni && i < n->N; i++) n->pni[i].p.perturb = ni_perturb;
 }
 
 int mt_net_set_route(mt_net *n, int sw, int dst, uint16_t entry, mt_err *e) {
@@ -1187,6 +1250,14 @@ void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines) {
   for (int i = 0; i < n->N; i++) {
     const mt_ni *s = &n->ni[i];
     if (!LINE_OK()) break;
+    if (n->pni) { /* the paper's NI holds no flits: what it waits for */
+      const mt_pni *q = &n->pni[i];
+      fprintf(f, "node %d: paper NI %s, step %u, entry %u of %u, %u aggregations queued\n", i, q->err ? "error" : q->done ? "done"
+                                                                                                                          : "run",
+              q->step, q->hp, q->ne, q->aq_cnt);
+      if (!n->sw) dump_router(n, &n->rt[i], f, max_lines, &lines);
+      continue;
+    }
     static const char *const stn[6] = {"idle", "scan", "run", "fin", "done", "error"};
     fprintf(f, "node %d: NI %s, timestep %u, entry %u\n", i, s->st < 6 ? stn[s->st] : "?", s->ts, s->hp);
     if (!n->sw) dump_router(n, &n->rt[i], f, max_lines, &lines);

@@ -14,6 +14,7 @@
 #include "hw/mt_link.h"
 #include "hw/mt_mem.h"
 #include "hw/mt_ni.h"
+#include "hw/mt_paper_ni.h"
 #include "hw/mt_router.h"
 #include "plan/mt_sched.h"
 #include "net/mt_net_cfg.h" /* mt_net_cfg: the configuration, named ones as files (configs/net/) */
@@ -47,6 +48,13 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
                           const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
+/* ni_model=1 (docs/papersim.md): the paper NI's parameters for schedule s on a network of L
+ * local ports; the local ports to plan algo with (the paper's radix: 1 for the baselines, 0 =
+ * 2 x dimensions for multitree and ring2d; c->local_ports when set or ni_model=0); the child
+ * flows the NIs' accelerators aggregated and the cycles they took, summed over the nodes. */
+void mt_net_paper_params(const mt_net_cfg *c, const mt_sched *s, unsigned L, mt_pni_params *p);
+int mt_net_paper_local_ports(const mt_net_cfg *c, const char *algo);
+void mt_net_paper_stats(const mt_net *n, uint64_t *aggs, uint64_t *cycles);
 /* Flits per NI ejection VC (the NIs' EjDepth and the credits of the routers' local outputs):
  * on a torus or mesh the NI sits behind a router's 1-cycle local port, ej_depth; in a switch
  * network (sw) it sits at the end of an NI link, a Table III link whose receive VCs cover its

@@ -34,13 +34,17 @@ typedef struct {
   unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;
-  unsigned ni_rx_engines;   /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
-  unsigned ni_mem_ports;    /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
-  unsigned ni_chain;        /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
-  unsigned ni_stage_ranges; /* NI stager: staged ranges per NI (mt_ni_params.stage_ranges) */
-  unsigned ni_stage_after;  /* NI stager (mt_ni_params.stage_after): stage not-due units after this many cycles without progress; 0 off */
-  uint32_t wd_limit;        /* NI and router watchdogs, cycles without progress */
-  uint64_t max_cycles;      /* a run longer than this is an error */
+  unsigned ni_rx_engines;      /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
+  unsigned ni_mem_ports;       /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
+  unsigned ni_chain;           /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
+  unsigned ni_stage_ranges;    /* NI stager: staged ranges per NI (mt_ni_params.stage_ranges) */
+  unsigned ni_stage_after;     /* NI stager (mt_ni_params.stage_after): stage not-due units after this many cycles without progress; 0 off */
+  unsigned ni_model;           /* 0 this project's NI (mt_ni), 1 the paper simulator's (mt_paper_ni, docs/papersim.md) */
+  unsigned ni_paper_sendq;     /* paper NI: pkt_bytes units of a port's send buffers (hmc.py: 58) */
+  unsigned ni_paper_acc_width; /* paper NI: accelerator elements per cycle (npu.py aggregate: 32) */
+  unsigned ni_paper_acc_pes;   /* paper NI: accelerator PEs (Table III: 16) */
+  uint32_t wd_limit;           /* NI and router watchdogs, cycles without progress */
+  uint64_t max_cycles;         /* a run longer than this is an error */
   double clock_ghz;
   unsigned data;    /* not a key (not hardware): what the memories store, MT_NET_DATA_* (sim --data) */
   unsigned threads; /* not a key: threads of mt_net_run (sim --threads; 0 and 1: one); the results do not depend on it */
