@@ -53,6 +53,26 @@ def out(h, f, s):  # SCALE-Sim: no padding (IFMAP already padded)
     return (h - f) // s + 1
 
 
+def bottlenecks(t, pre, h, e):
+    """ResNet-50's four stages of bottleneck blocks (torchvision v1.5: the stride in the 3x3),
+    from an h x h x 64 input; e: the batch norm's parameters per filter (2, or 0 when frozen).
+    Returns each stage's (size, channels)."""
+    c, feats = 64, []
+    for li, (w, nb, s) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]):
+        for b in range(nb):
+            st = s if b == 0 else 1
+            p = pre + "layer%d.%d." % (li + 1, b)
+            t.conv(p + "conv1", h, h, 1, 1, c, w, 1, e)
+            t.conv(p + "conv2", h + 2, h + 2, 3, 3, w, w, st, e)
+            ho = out(h + 2, 3, st)
+            t.conv(p + "conv3", ho, ho, 1, 1, w, 4 * w, 1, e)
+            if b == 0:
+                t.conv(p + "downsample", h, h, 1, 1, c, 4 * w, st, e)
+            h, c = ho, 4 * w
+        feats.append((h, c))
+    return feats
+
+
 def alexnet():
     t = T("alexnet")
     t.conv("conv1", 228, 228, 11, 11, 3, 64, 4, 1)  # 224 + 2*2 -> 55
@@ -69,18 +89,7 @@ def alexnet():
 def resnet50():
     t = T("resnet50")
     t.conv("conv1", 230, 230, 7, 7, 3, 64, 2, 2)  # 224 + 2*3 -> 112, BN
-    h, c = 56, 64  # after the 3x3/2 max pool
-    for li, (w, nb, s) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]):
-        for b in range(nb):
-            st = s if b == 0 else 1
-            p = "layer%d.%d." % (li + 1, b)
-            t.conv(p + "conv1", h, h, 1, 1, c, w, 1, 2)
-            t.conv(p + "conv2", h + 2, h + 2, 3, 3, w, w, st, 2)
-            ho = out(h + 2, 3, st)
-            t.conv(p + "conv3", ho, ho, 1, 1, w, 4 * w, 1, 2)
-            if b == 0:
-                t.conv(p + "downsample", h, h, 1, 1, c, 4 * w, st, 2)
-            h, c = ho, 4 * w
+    bottlenecks(t, "", 56, 2)  # after the 3x3/2 max pool
     t.fc("fc", 1, 2048, 1000)
     return t
 
@@ -126,19 +135,7 @@ def fasterrcnn():
     # ResNet-50 backbone; torchvision freezes its batch norms (FrozenBatchNorm2d: buffers, no
     # parameters) and has no fc: conv weights only (e = 0)
     t.conv("backbone.conv1", 806, 806, 7, 7, 3, 64, 2, 0)  # 800 + 2*3 -> 400
-    h, c, feats = 200, 64, []
-    for li, (w, nb, s) in enumerate([(64, 3, 1), (128, 4, 2), (256, 6, 2), (512, 3, 2)]):
-        for b in range(nb):
-            st = s if b == 0 else 1
-            p = "backbone.layer%d.%d." % (li + 1, b)
-            t.conv(p + "conv1", h, h, 1, 1, c, w, 1, 0)
-            t.conv(p + "conv2", h + 2, h + 2, 3, 3, w, w, st, 0)
-            ho = out(h + 2, 3, st)
-            t.conv(p + "conv3", ho, ho, 1, 1, w, 4 * w, 1, 0)
-            if b == 0:
-                t.conv(p + "downsample", h, h, 1, 1, c, 4 * w, st, 0)
-            h, c = ho, 4 * w
-        feats.append((h, c))
+    feats = bottlenecks(t, "backbone.", 200, 0)
     # FPN: a 1x1 lateral and a 3x3 output conv per level, with bias; the pool level has none
     for i, (h, c) in enumerate(feats):
         t.conv("fpn.inner%d" % i, h, h, 1, 1, c, 256, 1, 1)

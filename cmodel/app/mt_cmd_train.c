@@ -336,8 +336,8 @@ int mt_app_train(int argc, char **argv) {
          mt_workload_params(&w), total_bytes, o.topo, o.algo, o.msg ? "messages" : "packets", cfgkey,
          o.overlap ? "layer-wise all-reduce overlapped with the backward pass" : "one all-reduce after the backward pass");
   printf("train: compute %" PRIu64 " cycles (forward %" PRIu64 ", input gradients %" PRIu64 ", weight gradients %" PRIu64
-         ", local reduction %" PRIu64 "; %d of %d layers from %s, the rest from the formula)\n",
-         r.compute, fw, bi, bw, lr, from_table, w.n, strcmp(cpath, "none") ? cpath : "no table");
+         ", local reduction %" PRIu64 "; %d of %d layers from %s, the rest from the OS formula)\n",
+         r.compute, fw, bi, bw, lr, from_table, w.n, strcmp(cpath, "none") ? cpath : "a scalesim table (none)");
   printf("train: all-reduce %" PRIu64 " cycles (%s), exposed %" PRIu64 ", overlapped %" PRIu64 "\n", r.comm,
          o.overlap ? "sum of the layers'" : "all gradients at once", r.exposed, r.overlapped);
   printf("train: total %" PRIu64 " cycles = %.3f ms; communication %.1f%% of it exposed; %d all-reduces simulated now\n", r.total,

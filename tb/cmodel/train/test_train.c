@@ -164,19 +164,22 @@ static void refuse(const char *name, const char *row, const char *want) {
 }
 
 static void test_refused(void) {
-  refuse("fields", "fc,1,1,1,1,8,4,1,weights,36", "10 fields: expected 11");
-  refuse("empty", "fc,1,1,1,1,8,4,1,weights,36,,", "field 'Gradient bytes': ''");
-  refuse("neg", "fc,1,-1,1,1,8,4,1,weights,36,144,", "field 'IFMAP Width': '-1'");
-  refuse("zero", "fc,1,1,1,1,8,0,1,weights,36,144,", "field 'Num Filter': '0'");
-  refuse("kind", "fc,1,1,1,1,8,4,1,dense,36,144,", "field 'Kind': 'dense': allowed weights, shared, matmul, embed");
-  refuse("params", "fc,1,1,1,1,8,4,1,weights,37,148,", "field 'Params': 37");
-  refuse("params4", "fc,1,1,1,1,8,4,1,weights,48,192,", "e = 0..3");
-  refuse("bytes", "fc,1,1,1,1,8,4,1,weights,36,145,", "field 'Gradient bytes': 145: allowed 4 x Params = 144");
-  refuse("filter", "c,2,2,3,3,8,4,1,weights,288,1152,", "larger than the IFMAP");
-  refuse("shared", "s,1,1,1,1,8,4,1,shared,36,144,", "allowed 0");
-  refuse("embed", "e,1,1,1,1,1,64,1,embed,100,400,", "positive multiple of Num Filter (64)");
-  refuse("dup", "conv1,1,1,1,1,8,4,1,weights,36,144,", "'conv1' already used");
-  refuse("text", "fc,1,1,1,1,eight,4,1,weights,36,144,", "field 'Channels': 'eight'");
+  static const char *const bad[][3] = {
+    {"fields", "fc,1,1,1,1,8,4,1,weights,36", "10 fields: expected 11"},
+    {"empty", "fc,1,1,1,1,8,4,1,weights,36,,", "field 'Gradient bytes': ''"},
+    {"neg", "fc,1,-1,1,1,8,4,1,weights,36,144,", "field 'IFMAP Width': '-1'"},
+    {"zero", "fc,1,1,1,1,8,0,1,weights,36,144,", "field 'Num Filter': '0'"},
+    {"kind", "fc,1,1,1,1,8,4,1,dense,36,144,", "field 'Kind': 'dense': allowed weights, shared, matmul, embed"},
+    {"params", "fc,1,1,1,1,8,4,1,weights,37,148,", "field 'Params': 37"},
+    {"params4", "fc,1,1,1,1,8,4,1,weights,48,192,", "e = 0..3"},
+    {"bytes", "fc,1,1,1,1,8,4,1,weights,36,145,", "field 'Gradient bytes': 145: allowed 4 x Params = 144"},
+    {"filter", "c,2,2,3,3,8,4,1,weights,288,1152,", "larger than the IFMAP"},
+    {"shared", "s,1,1,1,1,8,4,1,shared,36,144,", "allowed 0"},
+    {"embed", "e,1,1,1,1,1,64,1,embed,100,400,", "positive multiple of Num Filter (64)"},
+    {"dup", "conv1,1,1,1,1,8,4,1,weights,36,144,", "'conv1' already used"},
+    {"text", "fc,1,1,1,1,eight,4,1,weights,36,144,", "field 'Channels': 'eight'"},
+  };
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) refuse(bad[i][0], bad[i][1], bad[i][2]);
   mt_workload w;
   mt_err e = {{0}};
   CHECK(mt_workload_load(&w, "/nonexistent/x.csv", &e) == -1 && strstr(e.msg, "cannot open"), "missing file: %s", e.msg);
