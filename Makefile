@@ -23,7 +23,7 @@ IVERILOG   ?= iverilog
 
 # ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/architecture.md);
 # cmodel/app/ is the command-line front end. Includes name the layer: "hw/mt_ni.h". ----
-CM_LAYERS  := util fmt topo plan flow table hw net
+CM_LAYERS  := util fmt topo plan flow table hw net train
 # The NI's block files (cmodel/hw/mt_ni_<block>.c) are phases #included by mt_ni.c, one
 # translation unit so that they inline into mt_ni_step (cmodel/hw/mt_ni_blocks.h).
 CM_PHASES  := $(filter-out cmodel/hw/mt_ni.c,$(wildcard cmodel/hw/mt_ni*.c))

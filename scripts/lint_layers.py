@@ -8,7 +8,8 @@ include headers of its own layer and of the layers it is allowed to see:
   util, fmt     <- hw          (hardware sees the entry and flit formats, never the planner
                                 or a file writer)
   util .. plan  <- flow        (the flow-level simulator: schedules on links, no hardware)
-  everything but flow <- net;  everything <- app
+  everything but flow <- net;  util <- train (DNN workloads, compute, the iteration model);
+  everything <- app
 
 Also: every project include names a layer folder, the header exists, and the include graph
 of the headers has no cycle. Prints one line per violation (file:line: what, what is
@@ -24,7 +25,8 @@ ALLOWED = {
     "table": {"util", "fmt", "topo", "plan", "table"},
     "hw": {"util", "fmt", "hw"},
     "net": {"util", "fmt", "topo", "plan", "table", "hw", "net"},
-    "app": {"util", "fmt", "topo", "plan", "flow", "table", "hw", "net", "app"},
+    "train": {"util", "train"},
+    "app": {"util", "fmt", "topo", "plan", "flow", "table", "hw", "net", "train", "app"},
 }
 INC = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

@@ -62,4 +62,6 @@ int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg);
 /* `multitree shape` (mt_cmd_shape.c): argv[0] is "shape". */
 int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);
+/* `multitree train` (mt_cmd_train.c): argv[0] is "train". */
+int mt_app_train(int argc, char **argv);
 #endif

@@ -62,6 +62,11 @@ static const mt_app_cmd commands[] = {
    "  table entries and bits per NPU of hier or themis on the six Themis Table 2 systems (1024\n"
    "  NPUs, counted from the chunk schedule without expanding it; default 64 chunks, 1 GiB).\n",
    NULL},
+  {"train", NULL,
+   "multitree train --model NAME|FILE.csv --topo T --algo A [--msg] [--overlap] [--config C] [--json FILE] [--cache FILE]\n"
+   "  One DNN training iteration: compute on the paper's accelerators, the gradients' all-reduce on\n"
+   "  the cycle model, overlapped layer-wise or not (docs/training.md; --help for every option).\n",
+   mt_app_train},
   {"shape", NULL,
    "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
    "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg): the keys, or a file's flags.\n",

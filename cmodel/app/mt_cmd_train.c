@@ -1,0 +1,367 @@
+/* SPDX-License-Identifier: Apache-2.0
+ * multitree train: one training iteration of a DNN (workloads/<model>.csv) on the paper's
+ * accelerators, with the all-reduce of its gradients on the cycle model (docs/training.md).
+ * Compute per layer from the committed scalesim table (workloads/cycles/<model>.csv) where it
+ * has the layer, else from the output-stationary formula (train/mt_systolic.h); all-reduce
+ * times from the network model run in-process (as sim, --data none: timing only), cached in
+ * a file keyed by topology, algorithm, flow control, configuration, bytes and this binary. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <jansson.h>
+#include "app/mt_app.h"
+#include "hw/mt_ni.h"
+#include "net/mt_net.h"
+#include "topo/mt_topo.h"
+#include "util/mt_fp32.h"
+#include "train/mt_iter.h"
+#include "train/mt_systolic.h"
+#include "train/mt_workload.h"
+
+#define USAGE \
+  "multitree train --model NAME|FILE.csv --topo T --algo A [--msg] [--overlap] [--config NAME|FILE] [--set k=v]...\n" \
+  "                [--json FILE] [--cache FILE|none] [--cycles FILE|none] [--workloads DIR] [--seed S]\n" \
+  "  One training iteration: forward, backward (input and weight gradients as GEMMs on 32x32\n" \
+  "  output-stationary arrays, 16 PEs, 16 samples per accelerator: Table III) and the gradients'\n" \
+  "  all-reduce on the cycle model (config default paper; 256-byte packets, --msg: message-based\n" \
+  "  flow control). Without --overlap one all-reduce of all gradients after the backward pass; with\n" \
+  "  it one per layer, queued when its weight gradient is ready, one at a time. Prints compute,\n" \
+  "  exposed and overlapped communication and the total; --json the same per layer.\n" \
+  "  --model: a name in --workloads (default workloads) or a file; --cycles: the compute table (default\n" \
+  "  <workloads>/cycles/<model>.csv when it exists; none: the formula); --cache: all-reduce times\n" \
+  "  (default build/train-cache.txt).\n"
+
+typedef struct {
+  const char *model, *topo, *algo, *config, *json, *cache, *cycles, *wdir;
+  const char *sets[32];
+  int nsets, msg, overlap;
+  uint32_t seed;
+} train_opts;
+
+static int parse(int argc, char **argv, train_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->config = "paper";
+  o->cache = "build/train-cache.txt";
+  o->wdir = "workloads";
+  o->seed = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(USAGE, stdout);
+      exit(0);
+    }
+    if (!strcmp(a, "--msg")) o->msg = 1;
+    else if (!strcmp(a, "--overlap")) o->overlap = 1;
+    else {
+      const char **dst = !strcmp(a, "--model") ? &o->model
+        : !strcmp(a, "--topo")                 ? &o->topo
+        : !strcmp(a, "--algo")                 ? &o->algo
+        : !strcmp(a, "--config")               ? &o->config
+        : !strcmp(a, "--json")                 ? &o->json
+        : !strcmp(a, "--cache")                ? &o->cache
+        : !strcmp(a, "--cycles")               ? &o->cycles
+        : !strcmp(a, "--workloads")            ? &o->wdir
+                                               : NULL;
+      const int is_set = !strcmp(a, "--set"), is_seed = !strcmp(a, "--seed");
+      if (!dst && !is_set && !is_seed) {
+        fprintf(stderr, "multitree train: unknown option '%s'\n%s", a, USAGE);
+        return 2;
+      }
+      if (i + 1 >= argc) {
+        fprintf(stderr, "multitree train: %s needs a value\n", a);
+        return 2;
+      }
+      const char *v = argv[++i];
+      if (dst) *dst = v;
+      else if (is_seed) {
+        char *end;
+        unsigned long s = strtoul(v, &end, 10);
+        if (!*v || *end || s > 0xffffffffu) {
+          fprintf(stderr, "multitree train: --seed '%s': expected 0..4294967295\n", v);
+          return 2;
+        }
+        o->seed = (uint32_t)s;
+      } else if (o->nsets == 32) {
+        fprintf(stderr, "multitree train: at most 32 --set\n");
+        return 2;
+      } else o->sets[o->nsets++] = v;
+    }
+  }
+  if (!o->model || !o->topo || !o->algo) {
+    fprintf(stderr, "multitree train: --model, --topo and --algo are required\n%s", USAGE);
+    return 2;
+  }
+  return 0;
+}
+
+/* FNV-1a of this program's file: the cache key's "binary version" (a rebuilt model is new) */
+static uint64_t self_hash(void) {
+  FILE *f = fopen("/proc/self/exe", "rb");
+  uint64_t h = UINT64_C(1469598103934665603);
+  unsigned char buf[65536];
+  size_t n;
+  while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
+    for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * UINT64_C(1099511628211);
+  if (f) fclose(f);
+  return h;
+}
+
+/* The all-reduce cache: lines "train-cache/1 BINHASH TOPO ALGO FLOW CONFIG BYTES CYCLES";
+ * CONFIG is the --config name with every --set (joined by '+'). */
+typedef struct {
+  char key[512];
+  uint64_t cycles;
+} cache_ent;
+typedef struct {
+  cache_ent *e;
+  int n, cap;
+  char prefix[400]; /* "train-cache/1 HASH TOPO ALGO FLOW CONFIG" */
+  const char *path;
+} cache_t;
+
+static void cache_add(cache_t *c, const char *key, uint64_t cyc) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 64;
+    c->e = mt_xrealloc(c->e, (size_t)c->cap * sizeof *c->e);
+  }
+  snprintf(c->e[c->n].key, sizeof c->e[c->n].key, "%s", key);
+  c->e[c->n++].cycles = cyc;
+}
+
+/* Lines of other keys are kept as they are; a line that does not parse is skipped (another
+ * run may be appending to it). */
+static void cache_read(cache_t *c) {
+  FILE *f = c->path ? fopen(c->path, "r") : NULL;
+  char line[600];
+  while (f && fgets(line, sizeof line, f)) {
+    char *sp = strrchr(line, ' ');
+    char *end;
+    if (!sp || strncmp(line, "train-cache/1 ", 14)) continue;
+    uint64_t cyc = strtoull(sp + 1, &end, 10);
+    if (end == sp + 1 || (*end != '\n' && *end)) continue;
+    *sp = 0;
+    cache_add(c, line, cyc);
+  }
+  if (f) fclose(f);
+}
+
+static int cache_find(const cache_t *c, const char *key, uint64_t *cyc) {
+  for (int i = c->n - 1; i >= 0; i--)
+    if (!strcmp(c->e[i].key, key)) {
+      *cyc = c->e[i].cycles;
+      return 1;
+    }
+  return 0;
+}
+
+/* One all-reduce of `bytes` on the cycle model (timing only), as `multitree sim` runs it. */
+static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) {
+  mt_app_opts ao;
+  memset(&ao, 0, sizeof ao);
+  ao.topo = o->topo;
+  ao.algo = o->algo;
+  ao.config = o->config;
+  ao.bytes = bytes;
+  ao.have_bytes = 1;
+  ao.elem = 4; /* fp32 words, as mt_app_parse_opts defaults it */
+  ao.nsets = o->nsets;
+  for (int i = 0; i < o->nsets; i++) ao.sets[i] = o->sets[i];
+  mt_net_cfg cfg;
+  if (mt_app_net_cfg(&ao, &cfg)) return 2;
+  cfg.data = MT_NET_DATA_NONE;
+  cfg.threads = 1;
+  ao.local_ports = (int)cfg.local_ports;
+  mt_topo t;
+  mt_sched s;
+  mt_tables tb;
+  int rc = mt_app_plan_from_opts(&ao, &t, &s, &tb, NULL);
+  if (rc) return rc;
+  mt_err e = {{0}};
+  mt_net_result r;
+  memset(&r, 0, sizeof r);
+  mt_net *net = mt_net_new(&cfg, &s, &tb, MT_DTYPE_FP32, !o->msg, &e);
+  if (!net || mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e)) {
+    fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes: %s\n", bytes, e.msg);
+    rc = 2;
+  } else if (r.err_node >= 0 || r.router_err) {
+    fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes: node %d's network interface stopped with error %d (%s)\n", bytes,
+            r.err_node, r.err_code, r.err_node >= 0 ? mt_ni_err_name(r.err_code) : "router flag");
+    rc = 1;
+  } else *cyc = r.cycles;
+  mt_net_free(net);
+  mt_tables_free(&tb);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+  return rc;
+}
+
+/* Cycles of an all-reduce of `bytes` (rounded by the caller): from the cache, else run and
+ * appended to it. */
+static int cached_allreduce(const train_opts *o, cache_t *c, uint64_t bytes, uint64_t *cyc, int *ran) {
+  char key[512];
+  snprintf(key, sizeof key, "%s %" PRIu64, c->prefix, bytes);
+  if (cache_find(c, key, cyc)) return 0;
+  fprintf(stderr, "train: all-reduce of %" PRIu64 " bytes (%s, %s)\n", bytes, o->algo, o->msg ? "message" : "packet");
+  int rc = allreduce_cycles(o, bytes, cyc);
+  if (rc) return rc;
+  (*ran)++;
+  cache_add(c, key, *cyc);
+  FILE *f = c->path ? fopen(c->path, "a") : NULL; /* one short line per append: whole or not at all */
+  if (f) {
+    fprintf(f, "%s %" PRIu64 "\n", key, *cyc);
+    fclose(f);
+  } else if (c->path) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
+  return 0;
+}
+
+static int is_path(const char *m) {
+  size_t n = strlen(m);
+  return strchr(m, '/') || (n > 4 && !strcmp(m + n - 4, ".csv"));
+}
+
+static json_t *layer_json(const mt_layer *l, const mt_iter_layer *il, uint64_t ar_bytes, int src) {
+  return json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:s}", "name", l->name, "kind", mt_layer_kind_name(l->kind), "params",
+                   (json_int_t)l->params, "forward", (json_int_t)il->fwd, "backward_input", (json_int_t)il->bwd_in, "backward_weight",
+                   (json_int_t)il->bwd_w, "allreduce_bytes", (json_int_t)ar_bytes, "allreduce_cycles", (json_int_t)il->ar, "compute_source",
+                   src ? "scalesim" : "formula");
+}
+
+int mt_app_train(int argc, char **argv) {
+  train_opts o;
+  int rc = parse(argc, argv, &o);
+  if (rc) return rc;
+  char path[4096], cpath[4096];
+  mt_err e = {{0}};
+  if (is_path(o.model)) snprintf(path, sizeof path, "%s", o.model);
+  else snprintf(path, sizeof path, "%s/%s.csv", o.wdir, o.model);
+  mt_workload w;
+  if (mt_workload_load(&w, path, &e)) {
+    fprintf(stderr, "multitree train: %s\n", e.msg);
+    return 2;
+  }
+  /* the network first: a bad topology, algorithm or config is refused before any work */
+  mt_app_opts ao;
+  memset(&ao, 0, sizeof ao);
+  ao.config = o.config;
+  ao.nsets = o.nsets;
+  for (int i = 0; i < o.nsets; i++) ao.sets[i] = o.sets[i];
+  mt_net_cfg cfg;
+  mt_topo t;
+  if (mt_app_net_cfg(&ao, &cfg)) {
+    mt_workload_free(&w);
+    return 2;
+  }
+  if (mt_topo_from_name(&t, o.topo, &e)) {
+    fprintf(stderr, "multitree train: %s\n", e.msg);
+    mt_workload_free(&w);
+    return 2;
+  }
+  const int nodes = t.n_nodes;
+  const int dims = t.kind == MT_TOPO_DIMS;
+  mt_topo_free(&t);
+  if (dims) {
+    fprintf(stderr, "multitree train: --topo %s: dims: topologies are not simulated at the cycle level here; use a torus, mesh or switch network\n",
+            o.topo);
+    mt_workload_free(&w);
+    return 2;
+  }
+  /* compute: the committed scalesim table where it has the layer, else the formula */
+  const mt_accel acc = MT_ACCEL_PAPER;
+  mt_layer_cycles *lc = mt_xcalloc((size_t)w.n, sizeof *lc);
+  int *have = mt_xcalloc((size_t)w.n, sizeof *have);
+  mt_iter_layer *il = mt_xcalloc((size_t)w.n, sizeof *il);
+  uint64_t *arb = mt_xcalloc((size_t)w.n, sizeof *arb);
+  int from_table = 0;
+  if (o.cycles) snprintf(cpath, sizeof cpath, "%s", o.cycles);
+  else {
+    snprintf(cpath, sizeof cpath, "%s/cycles/%s.csv", is_path(o.model) ? "/nonexistent" : o.wdir, w.name);
+    struct stat st;
+    if (stat(cpath, &st)) snprintf(cpath, sizeof cpath, "none");
+  }
+  if (strcmp(cpath, "none") && mt_cycles_load(cpath, &w, lc, have, &e)) {
+    fprintf(stderr, "multitree train: %s\n", e.msg);
+    rc = 2;
+    goto out;
+  }
+  const uint32_t spp = mt_accel_samples_per_pe(&acc);
+  uint64_t fw = 0, bi = 0, bw = 0, lr = 0;
+  for (int i = 0; i < w.n; i++) {
+    const mt_layer_cycles f = mt_layer_os_cycles(&acc, &w.l[i], i == 0);
+    if (have[i]) from_table++;
+    else lc[i] = f;
+    const uint64_t loc = mt_accel_local_reduce(&acc, w.l[i].params);
+    il[i].fwd = lc[i].fwd * spp;
+    il[i].bwd_in = lc[i].bwd_in * spp;
+    il[i].bwd_w = lc[i].bwd_w * spp + loc; /* the PEs' gradients summed before the all-reduce */
+    fw += il[i].fwd;
+    bi += il[i].bwd_in;
+    bw += lc[i].bwd_w * spp;
+    lr += loc;
+  }
+  /* all-reduce sizes: the gradient bytes rounded up to a multiple of 4 x nodes (every node's
+   * share whole fp32 words; the planner needs at least one word per flow, at most N flows) */
+  cache_t c;
+  memset(&c, 0, sizeof c);
+  c.path = strcmp(o.cache, "none") ? o.cache : NULL;
+  char cfgkey[256];
+  int k = snprintf(cfgkey, sizeof cfgkey, "%s", o.config);
+  for (int i = 0; i < o.nsets && k < (int)sizeof cfgkey; i++) k += snprintf(cfgkey + k, sizeof cfgkey - (size_t)k, "+%s", o.sets[i]);
+  snprintf(c.prefix, sizeof c.prefix, "train-cache/1 %016" PRIx64 " %s %s %s %s", self_hash(), o.topo, o.algo, o.msg ? "message" : "packet",
+           cfgkey);
+  cache_read(&c);
+  const uint64_t q = 4u * (uint64_t)nodes;
+  uint64_t total_bytes = 0, ar_all = 0;
+  int ran = 0, nar = 0;
+  for (int i = 0; i < w.n; i++) {
+    arb[i] = (w.l[i].grad_bytes + q - 1) / q * q;
+    total_bytes += w.l[i].grad_bytes;
+  }
+  const uint64_t all_bytes = (total_bytes + q - 1) / q * q;
+  if (o.overlap) {
+    for (int i = 0; i < w.n && !rc; i++)
+      if (arb[i]) {
+        fprintf(stderr, "train: layer %d of %d (%s)\n", i + 1, w.n, w.l[i].name);
+        rc = cached_allreduce(&o, &c, arb[i], &il[i].ar, &ran);
+        nar++;
+      }
+  } else rc = cached_allreduce(&o, &c, all_bytes, &ar_all, &ran);
+  free(c.e);
+  if (rc) goto out;
+  const mt_iter_result r = mt_iter_run(il, w.n, ar_all, o.overlap);
+  const double ghz = cfg.clock_ghz > 0 ? cfg.clock_ghz : 1.0;
+  printf("train: %s (%d layers, %" PRIu64 " parameters, %" PRIu64 " gradient bytes) on %s, %s %s, config %s, %s\n", w.name, w.n,
+         mt_workload_params(&w), total_bytes, o.topo, o.algo, o.msg ? "messages" : "packets", cfgkey,
+         o.overlap ? "layer-wise all-reduce overlapped with the backward pass" : "one all-reduce after the backward pass");
+  printf("train: compute %" PRIu64 " cycles (forward %" PRIu64 ", input gradients %" PRIu64 ", weight gradients %" PRIu64
+         ", local reduction %" PRIu64 "; %d of %d layers from %s, the rest from the OS formula)\n",
+         r.compute, fw, bi, bw, lr, from_table, w.n, strcmp(cpath, "none") ? cpath : "a scalesim table (none)");
+  printf("train: all-reduce %" PRIu64 " cycles (%s), exposed %" PRIu64 ", overlapped %" PRIu64 "\n", r.comm,
+         o.overlap ? "sum of the layers'" : "all gradients at once", r.exposed, r.overlapped);
+  printf("train: total %" PRIu64 " cycles = %.3f ms; communication %.1f%% of it exposed; %d all-reduces simulated now\n", r.total,
+         (double)r.total / ghz / 1e6, 100.0 * (double)r.exposed / (double)r.total, ran);
+  if (o.json) {
+    json_t *layers = json_array();
+    for (int i = 0; i < w.n; i++) json_array_append_new(layers, layer_json(&w.l[i], &il[i], arb[i], have[i]));
+    json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:i, s:I, s:I, s:{s:i, s:i, s:i, s:i}, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+                          "s:I, s:I, s:o}",
+                          "format", "multitree-train/1", "model", w.name, "topology", o.topo, "algorithm", o.algo, "flow",
+                          o.msg ? "message" : "packet", "config", cfgkey, "overlap", o.overlap, "nodes", nodes, "params",
+                          (json_int_t)mt_workload_params(&w), "gradient_bytes", (json_int_t)total_bytes, "accelerator", "pes", (int)acc.pes,
+                          "rows", (int)acc.rows, "cols", (int)acc.cols, "batch", (int)acc.batch, "allreduce_bytes",
+                          (json_int_t)(o.overlap ? 0 : all_bytes), "forward_cycles", (json_int_t)fw, "backward_input_cycles", (json_int_t)bi,
+                          "backward_weight_cycles", (json_int_t)bw, "local_reduce_cycles", (json_int_t)lr, "compute_cycles",
+                          (json_int_t)r.compute, "allreduce_cycles", (json_int_t)r.comm, "exposed_cycles", (json_int_t)r.exposed,
+                          "overlapped_cycles", (json_int_t)r.overlapped, "total_cycles", (json_int_t)r.total, "layers", layers);
+    if (mt_app_json_write(o.json, j)) rc = 2;
+  }
+out:
+  free(lc);
+  free(have);
+  free(il);
+  free(arb);
+  mt_workload_free(&w);
+  return rc;
+}
