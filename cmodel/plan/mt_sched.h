@@ -77,7 +77,7 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e);
 /* The checks of mt_sched_set_bytes alone (a planner that cuts uneven chunks itself sets
  * s->bytes, s->elem and s->chunk, and mt_plan then leaves them). */
 int mt_sched_bytes_ok(uint64_t bytes, int elem, mt_err *e);
-/* Algorithms whose flows have uneven sizes (flexreduce, blueconnect); the others tile the
+/* Algorithms whose flows have uneven sizes (flexreduce, blueconnect, bucket); the others tile the
  * buffer by mt_sched_set_bytes's rule, which check proves. */
 int mt_sched_uneven(const mt_sched *s);
 /* Number of router-to-router hops of a path (switch traversals do not count). */
@@ -98,7 +98,8 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension") \
   X(themis, mt_plan_themis, "Themis (Algorithm 1): chunks ordered across dimensions by a load tracker; --chunks, --intra fifo|scf") \
   X(blueconnect, mt_plan_blueconnect, "BlueConnect: reduce-scatter per level bottom-up, all-gather top-down (symmetric hierarchies)") \
-  X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches")
+  X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
+  X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
