@@ -57,11 +57,9 @@ int mt_dimcoll_steps(const mt_mdview *v, int d) {
                                                                      : log2i(k);
 }
 
-/* One transfer a -> b inside dimension d: the direct link, or up to the group's switch and down;
- * on a mesh's line (`line`) the ring's closing hop, which has no link, is routed back. */
-static int add1(mt_sched *s, int d, int sw_dim, int flow, int op, int a, int b, int step, mt_err *e, int line) {
+/* One transfer a -> b inside dimension d: the direct link, or up to the group's switch and down. */
+static int add1(mt_sched *s, int d, int sw_dim, int flow, int op, int a, int b, int step, mt_err *e) {
   const mt_topo *t = s->topo;
-  if (line && mt_topo_find_link(t, a, b) < 0) return mt_sched_add_routed(s, flow, op, a, b, step, e) < 0 ? -1 : 0;
   int l[2], n = 0;
   if (sw_dim) {
     int sw = mt_dims_switch_of(&t->md, a, d);
@@ -94,18 +92,29 @@ int mt_dimcoll_add(mt_sched *s, const mt_mdview *v, int d, int op, int flow, int
       x /= v->size[free_d[i]];
     }
 #define AT(p) (n + ((((p) % k) + k) % k - r) * st)
-    if (v->kind[d] == MT_DIM_RING) {
+    if (v->kind[d] == MT_DIM_RING && v->line[d]) {
+      /* a line (no wrap link): two chains into r, from 0 rightwards and from k-1 leftwards.
+       * The hop p -> p+1 (p < r) is in step p + 1 + (k-1-r), the hop p -> p-1 (p > r) in step
+       * k - p + r: the k-1-p flows crossing a + link (p+1 of a - link) take one step each, and
+       * both chains reach r in step k-1. Gather: the reverse in time, r outwards one hop a step. */
+      for (int p = 0; p < k; p++) {
+        if (p == r) continue;
+        const int q = p < r ? p + 1 : p - 1, rs = p < r ? p + 1 + (k - 1 - r) : k - p + r;
+        if (op == MT_OP_REDUCE ? add1(s, d, 0, flow, op, AT(p), AT(q), step0 + rs, e) : add1(s, d, 0, flow, op, AT(q), AT(p), step0 + k - rs, e))
+          return -1;
+      }
+    } else if (v->kind[d] == MT_DIM_RING) {
       /* reduce: from r+1 round to r, one hop a step; gather: from r round to r-1 */
       if (op == MT_OP_REDUCE) {
         for (int j = 1; j <= k - 1; j++)
-          if (add1(s, d, 0, flow, op, AT(r + dir * j), AT(r + dir * (j + 1)), step0 + j, e, v->line[d])) return -1;
+          if (add1(s, d, 0, flow, op, AT(r + dir * j), AT(r + dir * (j + 1)), step0 + j, e)) return -1;
       } else
         for (int j = 0; j <= k - 2; j++)
-          if (add1(s, d, 0, flow, op, AT(r + dir * j), AT(r + dir * (j + 1)), step0 + 1 + j, e, v->line[d])) return -1;
+          if (add1(s, d, 0, flow, op, AT(r + dir * j), AT(r + dir * (j + 1)), step0 + 1 + j, e)) return -1;
     } else if (v->kind[d] == MT_DIM_FC) {
       /* direct: every member to (from) r in one step */
       for (int p = 0; p < k; p++)
-        if (p != r && add1(s, d, 0, flow, op, op == MT_OP_REDUCE ? AT(p) : AT(r), op == MT_OP_REDUCE ? AT(r) : AT(p), step0 + 1, e, 0))
+        if (p != r && add1(s, d, 0, flow, op, op == MT_OP_REDUCE ? AT(p) : AT(r), op == MT_OP_REDUCE ? AT(r) : AT(p), step0 + 1, e))
           return -1;
     } else {
       /* halving-doubling over positions: step j of the halving exchanges across bit
@@ -114,14 +123,14 @@ int mt_dimcoll_add(mt_sched *s, const mt_mdview *v, int d, int op, int flow, int
       for (int p = 0; p < k; p++) {
         if (p == r) continue;
         unsigned hb = 1u << (31 - __builtin_clz((unsigned)(p ^ r)));
-        if (op == MT_OP_REDUCE && add1(s, d, sw, flow, op, AT(p), AT(p ^ (int)hb), step0 + T - __builtin_ctz(hb), e, 0)) return -1;
+        if (op == MT_OP_REDUCE && add1(s, d, sw, flow, op, AT(p), AT(p ^ (int)hb), step0 + T - __builtin_ctz(hb), e)) return -1;
       }
       if (op == MT_OP_GATHER)
         for (int j = 1; j <= T; j++)
           for (int p = 0; p < k; p++) {
             if (p == r) continue;
             unsigned hb = 1u << (31 - __builtin_clz((unsigned)(p ^ r)));
-            if (__builtin_ctz(hb) == j - 1 && add1(s, d, sw, flow, op, AT(p ^ (int)hb), AT(p), step0 + j, e, 0)) return -1;
+            if (__builtin_ctz(hb) == j - 1 && add1(s, d, sw, flow, op, AT(p ^ (int)hb), AT(p), step0 + j, e)) return -1;
           }
     }
 #undef AT

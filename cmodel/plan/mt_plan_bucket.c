@@ -4,12 +4,13 @@
  * here one ring per dimension and direction run at the same time) on tori and meshes.
  *
  * The buffer is cut into parts, one per dimension and direction of a torus (2D parts), one
- * per dimension of a mesh (D parts: a mesh line's ring runs forward on the + links and its
- * closing hop travels back on the - links, so one part fills both). Part (d, dir) does a
- * ring reduce-scatter along d in direction dir, then along the next dimensions in rotated
- * order (d+1, ..., d-1) on the shrinking piece, then the all-gathers in reverse. In every
- * step every directed link carries one part, so on a square torus the bytes each link
- * carries equal the per-node bound (docs/planner.md "bucket"). Flows are (part, root) pairs
+ * per dimension of a mesh (D parts: a mesh line has no wrap link, so its reduce-scatter is two
+ * chains into the root, one from each end, and one part fills both directions). Part (d, dir)
+ * does a ring (line) reduce-scatter along d, then along the next dimensions in rotated order
+ * (d+1, ..., d-1) on the shrinking piece, then the all-gathers in reverse. In every step every
+ * directed link carries at most one part, so on a square torus the bytes each link carries
+ * equal the per-node bound, and on a square mesh the corner's (docs/planner.md "bucket"). Flows
+ * are (part, root) pairs
  * built by mt_dimcoll_add; part sizes follow the rule of bucket_weights. */
 #include <math.h>
 #include <string.h>
