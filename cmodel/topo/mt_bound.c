@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int mt_bound_exact_n = MT_BOUND_EXACT_N;
+
 const char *mt_cut_family_name(int family) {
   return family == MT_CUT_EXACT ? "every node set" : family == MT_CUT_BOXES ? "every sub-box (single nodes and half planes included)"
                                                                             : "single nodes";
@@ -121,7 +123,7 @@ int mt_bound_of(const mt_topo *t, uint64_t bytes, double B, mt_bound *b, mt_err 
   free(out);
   b->mean_degree = (double)links / N;
   b->average = 2.0 * (N - 1) * S / (N * b->mean_degree * B);
-  if (N <= MT_BOUND_EXACT_N && t->n_sw == 0) {
+  if (N <= mt_bound_exact_n && N <= MT_BOUND_EXACT_N && t->n_sw == 0) {
     b->cut_family = MT_CUT_EXACT;
     unsigned char *in_set = mt_xcalloc((size_t)t->n_vert, 1);
     for (uint32_t m = 1; m + 1 < (1u << N); m++) {

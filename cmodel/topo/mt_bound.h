@@ -20,6 +20,9 @@ extern "C" {
 #endif
 
 #define MT_BOUND_EXACT_N 20
+/* Node sets are enumerated up to this many nodes (default MT_BOUND_EXACT_N; a test sets 0 to
+ * compare the sub-box family with the exact bound). */
+extern int mt_bound_exact_n;
 enum { MT_CUT_EXACT,   /* every node set */
        MT_CUT_BOXES,   /* sub-boxes of a torus or mesh */
        MT_CUT_NODES }; /* single nodes */
