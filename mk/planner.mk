@@ -55,3 +55,11 @@ TEST_STEPS += t-themis-cli
 t-flexreduce-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_flexreduce.sh $(BUILD)/multitree
 TEST_STEPS += t-flexreduce-cli
+
+# The bucket planner and the bounds (issue #18, docs/planner.md "bucket", "Bounds"): bound's
+# hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
+# per-node bound, correct, faster than MultiTree), an edited plan refused, bad inputs refused;
+# about 8 s. The unit tests are t-c-bucket and t-c-bound.
+t-bucket-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_bucket.sh $(BUILD)/multitree
+TEST_STEPS += t-bucket-cli

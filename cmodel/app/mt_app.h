@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include "net/mt_net_cfg.h"
 #include "plan/mt_sched.h"
+#include "topo/mt_bound.h"
 
 typedef struct {
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
@@ -64,4 +65,9 @@ int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);
 /* `multitree train` (mt_cmd_train.c): argv[0] is "train". */
 int mt_app_train(int argc, char **argv);
+/* `multitree bound` (mt_cmd_bound.c) */
+int mt_app_bound(const mt_app_opts *o);
+/* The bounds of b into j (sim's and bound's JSON): *_bound_cycles, and with cycles > 0 the
+ * fractions *_bound_fraction = bound / cycles. */
+void mt_app_bound_json(json_t *j, const mt_bound *b, double cycles);
 #endif

@@ -30,6 +30,10 @@ int mt_app_check(const mt_app_opts *o) {
            r.gather_steps, r.lower_bound, r.diameter);
     printf("transfers: %ld (%ld multi-hop); most messages on one link in one step: %d; most sender-receiver pairs: %d%s\n",
            r.transfers, r.multihop, r.max_link_load, r.max_link_pairs, s.one_hop ? " (one-hop schedule: contention-free required)" : "");
+    mt_bound bd;
+    if (!mt_bound_of(&t, s.bytes, 16, &bd, &e)) /* Table III links: 16 B/cycle */
+      printf("bounds at 16 B/cycle per link: per-node %.0f cycles, cut %.0f (%s), all-links average %.0f%s\n", bd.per_node, bd.cut,
+             mt_cut_family_name(bd.cut_family), bd.average, bd.average < bd.cut * (1 - 1e-9) ? " (not achievable)" : "");
     if (r.violations) printf("violations: %d\n", r.violations);
     rc = r.violations ? 1 : 0;
   }

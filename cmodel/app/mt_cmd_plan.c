@@ -54,7 +54,7 @@ static void summary(const mt_sched *s, const tstats *st, double secs) {
   printf("tables: %ld reduce, %ld gather, %ld nop entries; at most %d entries per node and %d children per entry\n",
          st->nred, st->ngat, st->nnop, st->max_entries, st->max_children);
   if (secs >= 0) printf("planned in %.3f s\n", secs);
-  if (mt_sched_uneven(s)) {
+  if (mt_sched_uneven(s) && strcmp(s->algo, "bucket")) {
     char line[400];
     mt_err e = {{0}};
     if (!mt_fr_summary(s->topo, !strcmp(s->algo, "blueconnect"), s->bytes, line, sizeof line, &e)) printf("%s\n", line);

@@ -67,6 +67,13 @@ static const mt_app_cmd commands[] = {
    "  One DNN training iteration: compute on the paper's accelerators, the gradients' all-reduce on\n"
    "  the cycle model, overlapped layer-wise or not (docs/training.md; --help for every option).\n",
    mt_app_train},
+  {"bound", mt_app_bound,
+   "multitree bound --topo T --bytes N [--config NAME|FILE] [--json FILE]\n"
+   "  Lower bounds of an all-reduce of N bytes in cycles of --config's links (default small: 16 B/cycle):\n"
+   "  per node (its links out and in), cut (every node set up to 20 nodes, else every sub-box of a\n"
+   "  torus or mesh, else single nodes) and the average over all links (not achievable where it is\n"
+   "  below the cut bound). docs/planner.md \"Bounds\".\n",
+   NULL},
   {"shape", NULL,
    "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
    "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg): the keys, or a file's flags.\n",

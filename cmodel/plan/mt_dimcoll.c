@@ -31,6 +31,19 @@ int mt_mdview_of(const mt_topo *t, const char *algo, mt_mdview *v, mt_err *e) {
   return 0;
 }
 
+int mt_mdview_grid(const mt_topo *t, const char *algo, mt_mdview *v, mt_err *e) {
+  if (t->kind != MT_TOPO_MESH) return mt_mdview_of(t, algo, v, e);
+  memset(v, 0, sizeof *v);
+  v->D = t->ndims;
+  for (int d = 0, st = 1; d < v->D; st *= t->dim[d], d++) {
+    v->kind[d] = MT_DIM_RING;
+    v->size[d] = t->dim[d];
+    v->stride[d] = st;
+    v->line[d] = t->dim[d] > 2; /* a line of 2 is a ring of 2 (its one link both ways) */
+  }
+  return 0;
+}
+
 static int log2i(int k) {
   int T = 0;
   while ((1 << T) < k) T++;
@@ -79,7 +92,18 @@ int mt_dimcoll_add(mt_sched *s, const mt_mdview *v, int d, int op, int flow, int
       x /= v->size[free_d[i]];
     }
 #define AT(p) (n + ((((p) % k) + k) % k - r) * st)
-    if (v->kind[d] == MT_DIM_RING) {
+    if (v->kind[d] == MT_DIM_RING && v->line[d]) {
+      /* a line (no wrap link): two chains into r, from 0 rightwards and from k-1 leftwards.
+       * The hop p -> p+1 (p < r) is in step p + 1 + (k-1-r), the hop p -> p-1 (p > r) in step
+       * k - p + r: the k-1-p flows crossing a + link (p+1 of a - link) take one step each, and
+       * both chains reach r in step k-1. Gather: the reverse in time, r outwards one hop a step. */
+      for (int p = 0; p < k; p++) {
+        if (p == r) continue;
+        const int q = p < r ? p + 1 : p - 1, rs = p < r ? p + 1 + (k - 1 - r) : k - p + r;
+        if (op == MT_OP_REDUCE ? add1(s, d, 0, flow, op, AT(p), AT(q), step0 + rs, e) : add1(s, d, 0, flow, op, AT(q), AT(p), step0 + k - rs, e))
+          return -1;
+      }
+    } else if (v->kind[d] == MT_DIM_RING) {
       /* reduce: from r+1 round to r, one hop a step; gather: from r round to r-1 */
       if (op == MT_OP_REDUCE) {
         for (int j = 1; j <= k - 1; j++)

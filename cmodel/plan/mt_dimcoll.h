@@ -16,11 +16,16 @@ typedef struct {
   int D;
   int kind[MT_MD_MAX_DIMS], size[MT_MD_MAX_DIMS], stride[MT_MD_MAX_DIMS];
   int bidir[MT_MD_MAX_DIMS]; /* rings: links both ways (a ring of 1 link per NPU runs one way) */
+  int line[MT_MD_MAX_DIMS];  /* rings: a mesh's line, no wrap link (mt_mdview_grid only): two
+                                chains into the root, one from each end, k-1 steps */
 } mt_mdview;
 
 /* The view of t; fails (naming `algo`) on topologies that are not multi-dimensional, and
  * on switch dimensions of a size that is not a power of two (halving-doubling). */
 int mt_mdview_of(const mt_topo *t, const char *algo, mt_mdview *v, mt_err *e);
+/* The view of a torus or a mesh (every dimension a ring; a mesh's dimensions are lines); fails
+ * naming `algo` on other topologies. */
+int mt_mdview_grid(const mt_topo *t, const char *algo, mt_mdview *v, mt_err *e);
 /* Steps of one reduce-scatter (or all-gather) in dimension d: ring size-1, direct 1,
  * halving-doubling log2(size). */
 int mt_dimcoll_steps(const mt_mdview *v, int d);

@@ -108,7 +108,9 @@ int mt_sched_bytes_ok(uint64_t bytes, int elem, mt_err *e) {
   return 0;
 }
 
-int mt_sched_uneven(const mt_sched *s) { return !strcmp(s->algo, "flexreduce") || !strcmp(s->algo, "blueconnect"); }
+int mt_sched_uneven(const mt_sched *s) {
+  return !strcmp(s->algo, "flexreduce") || !strcmp(s->algo, "blueconnect") || !strcmp(s->algo, "bucket");
+}
 
 int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e) {
   if (mt_sched_bytes_ok(bytes, elem, e)) return -1;

@@ -77,7 +77,7 @@ int mt_sched_set_bytes(mt_sched *s, uint64_t bytes, int elem, mt_err *e);
 /* The checks of mt_sched_set_bytes alone (a planner that cuts uneven chunks itself sets
  * s->bytes, s->elem and s->chunk, and mt_plan then leaves them). */
 int mt_sched_bytes_ok(uint64_t bytes, int elem, mt_err *e);
-/* Algorithms whose flows have uneven sizes (flexreduce, blueconnect); the others tile the
+/* Algorithms whose flows have uneven sizes (flexreduce, blueconnect, bucket); the others tile the
  * buffer by mt_sched_set_bytes's rule, which check proves. */
 int mt_sched_uneven(const mt_sched *s);
 /* Number of router-to-router hops of a path (switch traversals do not count). */
@@ -98,7 +98,9 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension") \
   X(themis, mt_plan_themis, "Themis (Algorithm 1): chunks ordered across dimensions by a load tracker; --chunks, --intra fifo|scf") \
   X(blueconnect, mt_plan_blueconnect, "BlueConnect: reduce-scatter per level bottom-up, all-gather top-down (symmetric hierarchies)") \
-  X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches")
+  X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
+  X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
+  X(best, mt_plan_best, "multitree or bucket, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
@@ -133,6 +135,10 @@ extern const char *const mt_algo_descs[]; /* [MT_ALGO_COUNT] */
 /* The algorithm called `name`, or -1. */
 int mt_algo_from_name(const char *name);
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e);
+/* --algo best's estimate of a planned schedule in cycles of the paper configuration: per step
+ * L + O m + b / 16 (m, b: the most messages and bytes on one directed link in the step;
+ * docs/planner.md "best"). */
+double mt_plan_estimate(const mt_sched *s);
 
 /* ---- schedule tables (Fig. 5) ----
  * A slot names a peer of an entry: the parent, or one child. For a slot the node SENDS

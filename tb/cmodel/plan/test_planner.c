@@ -117,7 +117,9 @@ static int applies(const mt_topo *t, const char *algo) {
   switch ((mt_algo)mt_algo_from_name(algo)) {
   case mt_algo_multitree:
   case mt_algo_ring:
+  case mt_algo_best: /* multitree where bucket does not apply */
   case mt_algo_dbtree: return 1;
+  case mt_algo_bucket: return mt_topo_is_grid(t);
   case mt_algo_ring2d: return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
   case mt_algo_hd: return pow2;
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;

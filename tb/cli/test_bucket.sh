@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# test_bucket.sh BIN: the bucket planner and the bounds end to end (docs/planner.md "bucket",
+# "Bounds"): `bound` prints the hand-worked values (torus:4x4 and mesh:4x4 at 1 MiB, 16 B/cycle);
+# check proves bucket on tori and meshes; the cycle model (config paper, messages) runs
+# torus:4x4 at 1 MiB with a correct result within 94% of the per-node bound (measured 95.7%,
+# 32,104 cycles against 30,720) and faster than MultiTree there; a plan whose flow sizes were
+# edited is refused by check; --algo best picks as the cycle model ranks them; bad inputs are
+# refused with exit 2 and the reason.
+set -u
+bin=${1:-build/multitree}
+# shellcheck source=tb/cli/lib_refuse.sh
+. "$(dirname "$0")/lib_refuse.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$("$bin" bound --topo torus:4x4 --bytes 1M --config paper --json "$tmp/b.json" 2>&1)
+if grep -q "per-node bound: 30720.0 cycles" <<<"$out" && grep -q "cut bound:      30720.0 cycles" <<<"$out"; then ok; else bad "bound torus:4x4: $out"; fi
+out=$("$bin" bound --topo mesh:4x4 --bytes 1M 2>&1)
+if grep -q "per-node bound: 61440.0 cycles (17.07 GB/s)" <<<"$out" && grep -q "average bound:  40960.0 cycles.*NOT achievable" <<<"$out"; then ok; else bad "bound mesh:4x4: $out"; fi
+if python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if j['per_node_bound_cycles']==30720 and j['average_bound_achievable'] else 1)" "$tmp/b.json"; then ok; else bad "bound --json: $(cat "$tmp/b.json")"; fi
+for t in torus:4x4 torus:4x8 mesh:4x4 mesh:3x5 torus:3x3x3 ring:6; do
+  out=$("$bin" check --topo "$t" --algo bucket --bytes 1M 2>&1)
+  if grep -q ": OK" <<<"$out"; then ok; else bad "check $t bucket: $(head -3 <<<"$out")"; fi
+done
+"$bin" sim --config paper --topo torus:4x4 --algo bucket --bytes 1M --data sample --json "$tmp/s.json" >"$tmp/s.out" 2>&1
+"$bin" sim --config paper --topo torus:4x4 --algo multitree --bytes 1M --data sample --json "$tmp/m.json" >"$tmp/m.out" 2>&1
+if python3 - "$tmp/s.json" "$tmp/m.json" <<'PY'; then ok; else bad "sim torus:4x4 bucket 1M: $(cat "$tmp/s.out")"; fi
+import json, sys
+s, m = (json.load(open(p)) for p in sys.argv[1:3])
+print("bucket", s["cycles"], "cycles, per-node bound fraction", round(s["per_node_bound_fraction"], 4), "; multitree", m["cycles"])
+sys.exit(0 if s["correct"] and s["per_node_bound_fraction"] >= 0.94 and s["cycles"] < m["cycles"] else 1)
+PY
+# --algo best: MultiTree at 32 KiB on the tori, bucket at 1 MiB on the square ones and on the
+# meshes; MultiTree on torus:4x8 (bucket's non-square parts lose there) and off grids
+for c in "torus:4x4 32K multitree" "torus:4x4 1M bucket" "torus:8x8 32K multitree" "torus:4x8 1M multitree" "mesh:8x8 32K bucket" "fattree:4,2 1M multitree"; do
+  read -r t sz want <<<"$c"
+  out=$("$bin" check --topo "$t" --algo best --bytes "$sz" 2>&1 | head -1)
+  if grep -q "^check: $want on $t.*: OK" <<<"$out"; then ok; else bad "best $t $sz: $out (want $want)"; fi
+done
+# a plan whose first two flows trade 4 bytes (still tiling the buffer) breaks the part rule
+"$bin" plan --topo mesh:4x4 --algo bucket --bytes 64K --json "$tmp/p.json" >/dev/null 2>&1
+python3 - "$tmp/p.json" "$tmp/q.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["flows"][0]["size"] += 4
+j["flows"][1]["addr"] += 4
+j["flows"][1]["size"] -= 4
+json.dump(j, open(sys.argv[2], "w"))
+PY
+if "$bin" check "$tmp/p.json" >/dev/null 2>&1; then ok; else bad "check of the unedited plan failed"; fi
+out=$("$bin" check "$tmp/q.json" 2>&1)
+rc=$?
+if [[ $rc -eq 1 ]] && grep -q "bucket's rule" <<<"$out"; then ok; else bad "edited flow sizes: rc $rc: $(head -3 <<<"$out")"; fi
+refuse "bucket needs a torus or a mesh" plan --topo fattree:4,2 --algo bucket --bytes 1M
+refuse "fewer than its 16 flows" plan --topo torus:4x4 --algo bucket --bytes 128
+refuse "--topo and --bytes are required" bound --topo torus:4x4
+refuse "unknown" bound --topo hypercube:4 --bytes 1M
+echo "RESULT t-bucket-cli pass=$pass fail=$fail"
+[[ $fail -eq 0 ]]
