@@ -6,7 +6,7 @@
 # (model, algorithm, mode) through GNU parallel (-j JOBS, default 1); the all-reduce times are
 # cached in OUT/cache.txt (reruns are free). Writes OUT/runs/*.json, docs/results/fig11.csv
 # (FIG11_CSV) and a stacked-bar PNG normalised to Ring (FIG11_PNG; gnuplot).
-# Env: FIG11_MODELS (default all seven), FIG11_TOPO (torus:8x8), FIG11_CONFIG (paper), JOBS (1),
+# Env: FIG11_MODELS (default all seven), FIG11_VARIANTS (ALGO:FLOW ..., default the five), FIG11_TOPO (torus:8x8), FIG11_CONFIG (paper), JOBS (1),
 # OUT (build/fig11), FIG11_CSV, FIG11_PNG.
 set -u
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ TOPO=${FIG11_TOPO:-torus:8x8}
 CFG=${FIG11_CONFIG:-paper}
 CSV=${FIG11_CSV:-docs/results/fig11.csv}
 PNG=${FIG11_PNG:-docs/results/fig11.png}
-VARIANTS="ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"
+VARIANTS=${FIG11_VARIANTS:-"ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"}
 mkdir -p "$OUT/runs" "$(dirname "$CSV")"
 for m in $MODELS; do for v in $VARIANTS; do for mode in plain overlap; do
   echo "$m ${v%%:*} ${v##*:} $mode"
