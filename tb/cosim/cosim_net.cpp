@@ -114,6 +114,10 @@ static const Case kCases[] = {
   // co-designed for it, and hd with packets on the same build
   {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
   {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
+  // bucket (issue #18, docs/planner.md): one part per dimension and direction, ring
+  // reduce-scatters in rotated dimension order; 256 flows, 124 entries per node
+  {"t4x4_bucket_msg_i32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_INT32, 0, 81, 0, 0},
+  {"t4x4_bucket_pkt_f32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_FP32, 1, 82, 0, 0},
   // a 3-D heterogeneous torus (docs/network.md "Link rate and latency"), as a Themis system's
   // dimensions of unequal bandwidth: Y links a flit every 2 cycles and 3 long, Z links every
   // 3 cycles and 5 long, X every cycle and 2 long; one NI port per network port (6: with the
