@@ -129,6 +129,27 @@ static inline void mt_hd_pack(mt_flit *f, const mt_head_info *h) {
   mt_hd_put(f, MT_HD_ADDR_LSB, MT_HD_ADDR_W, h->addr);
   mt_hd_put(f, MT_HD_LEN_LSB, MT_HD_LEN_W, h->len);
 }
+/* The head flit of a transfer of len bytes at addr (h's routing fields set): with packets
+ * (pm) the packet at byte off, at most pkt_bytes, last when it is the transfer's last; as one
+ * message (sub-packet flow control) the whole transfer, `next` the ejection it continues on.
+ * One writer for every NI model (hw/mt_ni_pktz.c, hw/mt_paper_ni.c). */
+static inline void mt_hd_write(mt_flit *f, unsigned payload_w, mt_head_info *h, int pm, uint32_t addr, uint32_t len,
+                               uint32_t off, uint32_t pkt_bytes, unsigned last, unsigned next) {
+  if (pm) {
+    const uint32_t rem = len - off;
+    h->next = 0;
+    h->addr = addr + off;
+    h->len = rem < pkt_bytes ? rem : pkt_bytes;
+    h->last = last;
+  } else {
+    h->next = next;
+    h->addr = addr;
+    h->len = len;
+    h->last = 1;
+  }
+  mt_hd_pack(f, h);
+  mt_flit_set_type(f, payload_w, pm ? MT_FT_HEAD : MT_FT_AR_HEAD);
+}
 static inline void mt_hd_unpack(const mt_flit *f, mt_head_info *h) {
   h->dst = mt_hd_dst(f);
   h->src = mt_hd_src(f);

@@ -38,22 +38,8 @@ static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
     h.flow = t->flow;
     h.op = t->op;
     h.step = t->step;
-    if (t->pm) {
-      uint32_t off = t->txj << s->lg_fb, rem = t->len - off;
-      h.next = 0;
-      h.addr = t->addr + off;
-      h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
-      h.last = t->txj + s->pkt_flits >= t->nfl;
-      mt_hd_pack(fl, &h);
-      mt_flit_set_type(fl, p->payload_w, MT_FT_HEAD);
-    } else {
-      h.next = t->nxt;
-      h.addr = t->addr;
-      h.len = t->len;
-      h.last = 1;
-      mt_hd_pack(fl, &h);
-      mt_flit_set_type(fl, p->payload_w, MT_FT_AR_HEAD);
-    }
+    mt_hd_write(fl, p->payload_w, &h, t->pm, t->addr, t->len, t->txj << s->lg_fb, p->pkt_bytes, t->txj + s->pkt_flits >= t->nfl,
+                t->nxt);
     t->hd = 1;
   } else {
     const unsigned lanes = s->lanes;

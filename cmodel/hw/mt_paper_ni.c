@@ -398,21 +398,7 @@ static void send(mt_pni *s, const mt_ni_in *in, mt_ni_out *out) {
       h.flow = j->flow;
       h.op = j->op;
       h.step = j->step;
-      if (pm) {
-        const uint32_t off = j->txj * s->fb, rem = j->len - off;
-        h.addr = j->addr + off;
-        h.len = rem < p->pkt_bytes ? rem : p->pkt_bytes;
-        h.last = j->txj + pf >= j->nfl;
-        mt_hd_pack(fl, &h);
-        mt_flit_set_type(fl, p->payload_w, MT_FT_HEAD);
-      } else {
-        h.next = j->nxt;
-        h.addr = j->addr;
-        h.len = j->len;
-        h.last = 1;
-        mt_hd_pack(fl, &h);
-        mt_flit_set_type(fl, p->payload_w, MT_FT_AR_HEAD);
-      }
+      mt_hd_write(fl, p->payload_w, &h, pm, j->addr, j->len, j->txj * s->fb, p->pkt_bytes, j->txj + pf >= j->nfl, j->nxt);
       j->hd = 1;
     } else {
       const uint32_t off = j->txj * s->fb, nb = j->len - off < s->fb ? j->len - off : s->fb;
