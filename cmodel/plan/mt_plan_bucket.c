@@ -123,9 +123,12 @@ static double pipe_weights(const mt_mdview *v, const parts *p, pipe *pp, int N, 
 
 /* The pipeline for these bytes: one chunk of equal types on a square torus or mesh (each
  * step then loads every link alike); otherwise, of the cuts C[i] = round(M / (k_i - 1))
- * chunks (every type's first phases span about M steps) spaced 1 or k_i - 1 steps apart,
- * M = 1, 2, ..., the one of the smallest estimate whose flows fit the NI (MaxFlows 4096) and
- * whose chunks hold at least two elements per flow; ties keep the smaller M. */
+ * chunks spaced k_i - 1 steps apart (a type's first rings back to back, every type's over
+ * about M steps), M = 1, 2, ..., the one of the smallest estimate whose flows fit the NI
+ * (MaxFlows 4096) and whose chunks hold at least two elements per flow; ties keep the
+ * smaller M. Chunks spaced 1 step apart (several of a type on one port in a step) estimate
+ * as well but lose in the NI: on torus:4x6 at 8 MiB 66.0 % of the bound in the cycle model
+ * against 79.8 % at the flow level spaced k - 1 (docs/planner.md "Pipelined chunks"). */
 #define PIPE_MAX_FLOWS 4096
 static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t units, int elem, pipe *out) {
   const int na = p->na;
@@ -142,28 +145,27 @@ static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t unit
   for (int i = 0; i < na; i++)
     if (v->size[p->act[i]] - 1 > kmax) kmax = v->size[p->act[i]] - 1;
   double best = pipe_weights(v, p, out, N, (double)units * elem);
-  for (int M = 2; M <= 4 * kmax; M++)
-    for (int mode = 0; mode < 2; mode++) {
-      pipe t = *out;
-      int flows = 0, ok = 1;
-      for (int i = 0; i < na; i++) {
-        const int k1 = v->size[p->act[i]] - 1;
-        t.C[i] = (M + k1 / 2) / k1 > 1 ? (M + k1 / 2) / k1 : 1;
-        t.sp[i] = mode ? k1 : 1;
-        flows += N * (v->bidir[p->act[i]] ? 2 : 1) * t.C[i];
-      }
-      if (flows > PIPE_MAX_FLOWS) continue;
-      const double c = pipe_weights(v, p, &t, N, (double)units * elem);
-      for (int i = 0; i < na; i++) /* every chunk at least two elements per flow */
-        ok &= units * t.w[i] / (v->bidir[p->act[i]] ? 2 : 1) / t.C[i] >= 2.0 * N;
-      if (ok && c < best * (1 - 1e-9)) {
-        best = c;
-        *out = t;
-      }
+  for (int M = 2; M <= 4 * kmax; M++) {
+    pipe t = *out;
+    int flows = 0, ok = 1;
+    for (int i = 0; i < na; i++) {
+      const int k1 = v->size[p->act[i]] - 1;
+      t.C[i] = (M + k1 / 2) / k1 > 1 ? (M + k1 / 2) / k1 : 1;
+      t.sp[i] = k1;
+      flows += N * (v->bidir[p->act[i]] ? 2 : 1) * t.C[i];
     }
+    if (flows > PIPE_MAX_FLOWS) continue;
+    const double c = pipe_weights(v, p, &t, N, (double)units * elem);
+    for (int i = 0; i < na; i++) /* every chunk at least two elements per flow */
+      ok &= units * t.w[i] / (v->bidir[p->act[i]] ? 2 : 1) / t.C[i] >= 2.0 * N;
+    if (ok && c < best * (1 - 1e-9)) {
+      best = c;
+      *out = t;
+    }
+  }
 }
 
-/* Flow of (part q, root r): key * P + q, where key numbers the root's coordinates with the
+/* Flow of (job j of part q, root r): key * J + j (J jobs), where key numbers the root's coordinates with the
  * part's later dimensions most significant and its first dimension least. In phase 1 a node
  * forwards, on each port, one flow per value of the later coordinates in key order, so its
  * table (ordered by step, then flow) alternates between the ports instead of sending one
