@@ -58,8 +58,9 @@ TEST_STEPS += t-flexreduce-cli
 
 # The bucket planner and the bounds (issue #18, docs/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
-# per-node bound, correct, faster than MultiTree), an edited plan refused, bad inputs refused;
-# about 8 s. The unit tests are t-c-bucket and t-c-bound.
+# per-node bound, correct, faster than MultiTree) and on torus:4x8 at 1 MiB (pipelined chunks,
+# >= 72%), edited plans refused (mesh:4x4 and a pipelined torus:4x8), bad inputs refused;
+# about 10 s. The unit tests are t-c-bucket and t-c-bound.
 t-bucket-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_bucket.sh $(BUILD)/multitree
 TEST_STEPS += t-bucket-cli

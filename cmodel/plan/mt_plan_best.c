@@ -7,11 +7,8 @@
 #include "plan/mt_sched.h"
 
 /* Estimated cycles of the paper configuration (16 B/cycle links, 150-cycle latency, the NI
- * issuing a step when its packetisers are idle): per step L + O m + b / 16, m the most
- * messages and b the most bytes on one directed link in the step. L = 102 and O = 12 cycles
- * were fitted to the 32 KiB runs of MultiTree and bucket on torus:4x4 and torus:8x8. */
-#define BEST_L 102.0
-#define BEST_O 12.0
+ * issuing a step when its packetisers are idle): per step L + O m + b / B, m the most
+ * messages and b the most bytes on one directed link in the step (MT_EST_*, mt_sched.h). */
 double mt_plan_estimate(const mt_sched *s) {
   const int nl = s->topo->n_links;
   double *b = calloc((size_t)nl * (size_t)(s->steps + 1), sizeof(double)), t = 0;
@@ -30,7 +27,7 @@ double mt_plan_estimate(const mt_sched *s) {
       if (b[k] > bx) bx = b[k];
       if (m[k] > mx) mx = m[k];
     }
-    t += BEST_L + BEST_O * mx + bx / 16.0;
+    t += MT_EST_L + MT_EST_O * mx + bx / MT_EST_B;
   }
   free(b);
   free(m);

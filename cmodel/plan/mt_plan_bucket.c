@@ -13,6 +13,7 @@
  * are (part, root) pairs
  * built by mt_dimcoll_add; part sizes follow the rule of bucket_weights. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "plan/mt_dimcoll.h"
 
@@ -37,61 +38,134 @@ static void parts_of(const mt_mdview *v, parts *p) {
 /* Dimension of phase j of a part starting at active index i. */
 static int phase_dim(const parts *p, int i, int j) { return p->act[(i + j) % p->na]; }
 
-/* Lockstep estimate of one reduce-scatter with part weights w[i] (per first dimension, each
- * direction of it carrying w[i]), in units of the buffer: the NI starts a step when its
- * packetisers are idle, so a step lasts as long as its busiest port. In phase j a part of
- * weight w moves, per link and step, w/N x (the product of the sizes of its later phases)
- * (one flow per root coordinate not yet scattered). */
-static double lockstep_time(const mt_mdview *v, const parts *p, const double *w, int N) {
-  int R = 0;
-  for (int i = 0; i < p->na; i++) R += v->size[p->act[i]] - 1;
-  double t = 0;
-  for (int st = 1; st <= R; st++) {
-    double load[MT_MD_MAX_DIMS] = {0}, mx = 0;
-    for (int i = 0; i < p->na; i++) {
-      int at = 0;
+/* The pipeline: part type i (first dimension act[i]) is cut into C[i] chunks, each a full
+ * bucket over the same dimension order, chunk c starting sp[i] x c steps after chunk 0. On a
+ * non-square torus the type whose first ring is shorter would otherwise finish it and leave
+ * its links idle while the other types run their longer first rings; later chunks fill those
+ * steps (the NI issues a node's table in (step, flow) order and starts step s+1 only when
+ * step s's sends are out, so overlap must be written into the step numbers). */
+typedef struct {
+  int C[MT_MD_MAX_DIMS], sp[MT_MD_MAX_DIMS];
+  double w[MT_MD_MAX_DIMS]; /* share of the buffer per type (all its directions and chunks) */
+} pipe;
+
+static int pipe_steps(const mt_mdview *v, const parts *p, const pipe *pp) {
+  int R = 0, o = 0;
+  for (int i = 0; i < p->na; i++) {
+    R += v->size[p->act[i]] - 1;
+    if ((pp->C[i] - 1) * pp->sp[i] > o) o = (pp->C[i] - 1) * pp->sp[i];
+  }
+  return R + o;
+}
+
+/* Estimated cycles of the reduce-scatter (the all-gather mirrors it): per step L + O m + b/B
+ * with b and m the most bytes and messages on one directed link (mt_plan_estimate's model).
+ * In phase j a chunk of z bytes per direction moves z/N x (the product of the sizes of its
+ * later phases) per link and step, as that many messages (one flow per root coordinate not
+ * yet scattered). */
+#define PIPE_MAX_STEPS 512
+static double pipe_cycles(const mt_mdview *v, const parts *p, const pipe *pp, int N, double bytes) {
+  const int T = pipe_steps(v, p, pp);
+  double load[PIPE_MAX_STEPS + 1][MT_MD_MAX_DIMS];
+  int msgs[PIPE_MAX_STEPS + 1][MT_MD_MAX_DIMS];
+  if (T > PIPE_MAX_STEPS) return HUGE_VAL;
+  memset(load, 0, sizeof load[0] * (size_t)(T + 1));
+  memset(msgs, 0, sizeof msgs[0] * (size_t)(T + 1));
+  for (int i = 0; i < p->na; i++) {
+    const int ndir = v->bidir[p->act[i]] ? 2 : 1;
+    const double z = bytes * pp->w[i] / ndir / pp->C[i] / N;
+    for (int c = 0; c < pp->C[i]; c++) {
+      int at = c * pp->sp[i];
       for (int j = 0; j < p->na; j++) {
         const int d = phase_dim(p, i, j), k = v->size[d];
-        if (st > at && st <= at + k - 1) {
-          double later = 1;
-          for (int q = j + 1; q < p->na; q++) later *= v->size[phase_dim(p, i, q)];
-          load[d] += w[i] / N * later;
+        int later = 1;
+        for (int q = j + 1; q < p->na; q++) later *= v->size[phase_dim(p, i, q)];
+        for (int st = at + 1; st <= at + k - 1; st++) {
+          load[st][d] += z * later;
+          msgs[st][d] += later;
         }
         at += k - 1;
       }
     }
-    for (int d = 0; d < v->D; d++)
-      if (load[d] > mx) mx = load[d];
-    t += mx;
+  }
+  double t = 0;
+  for (int st = 1; st <= T; st++) {
+    double b = 0;
+    int m = 0;
+    for (int d = 0; d < v->D; d++) {
+      if (load[st][d] > b) b = load[st][d];
+      if (msgs[st][d] > m) m = msgs[st][d];
+    }
+    t += MT_EST_L + MT_EST_O * m + b / MT_EST_B;
   }
   return t;
 }
 
-/* The weights: equal on a square torus or mesh; otherwise those that minimise the lockstep
- * estimate on a grid of 1/256 (two dimensions) or 1/64 (three) of the buffer per first
- * dimension (ties: the first found, so the result is reproducible). */
-static void bucket_weights(const mt_mdview *v, const parts *p, int N, double *w) {
+/* The part types' shares for a given cut: the grid point (1/128 of the buffer per type in
+ * two dimensions, 1/24 in three) of the smallest estimate; ties keep the first found. */
+static double pipe_weights(const mt_mdview *v, const parts *p, pipe *pp, int N, double bytes) {
+  const int na = p->na, G = na == 2 ? 128 : 24;
+  pipe t = *pp;
+  double best = HUGE_VAL;
+  for (int a = 1; a < G; a++)
+    for (int b = na == 3 ? 1 : 0; b < (na == 3 ? G - a : 1); b++) {
+      t.w[0] = (double)a / G;
+      t.w[1] = na == 3 ? (double)b / G : 1.0 - t.w[0];
+      if (na == 3) t.w[2] = 1.0 - t.w[0] - t.w[1];
+      const double c = pipe_cycles(v, p, &t, N, bytes);
+      if (c < best * (1 - 1e-9)) {
+        best = c;
+        *pp = t;
+      }
+    }
+  return best;
+}
+
+/* The pipeline for these bytes: one chunk of equal types on a square torus or mesh (each
+ * step then loads every link alike); otherwise, of the cuts C[i] = round(M / (k_i - 1))
+ * chunks spaced k_i - 1 steps apart (a type's first rings back to back, every type's over
+ * about M steps), M = 1, 2, ..., the one of the smallest estimate whose flows fit the NI
+ * (MaxFlows 4096) and whose chunks hold at least two elements per flow; ties keep the
+ * smaller M. Chunks spaced 1 step apart (several of a type on one port in a step) estimate
+ * as well but lose in the NI: on torus:4x6 at 8 MiB 66.0 % of the bound in the cycle model
+ * against 79.8 % at the flow level spaced k - 1 (docs/planner.md "Pipelined chunks"). */
+#define PIPE_MAX_FLOWS 4096
+static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t units, int elem, pipe *out) {
   const int na = p->na;
-  for (int i = 0; i < na; i++) w[i] = 1.0 / na;
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < na; i++) {
+    out->C[i] = 1;
+    out->sp[i] = 1;
+    out->w[i] = 1.0 / na;
+  }
   int square = 1;
   for (int i = 1; i < na; i++) square &= v->size[p->act[i]] == v->size[p->act[0]];
   if (square || na < 2) return;
-  const int G = na == 2 ? 256 : 64;
-  double best = lockstep_time(v, p, w, N), tw[MT_MD_MAX_DIMS];
-  for (int a = 1; a < G; a++)
-    for (int b = na == 3 ? 1 : 0; b < (na == 3 ? G - a : 1); b++) {
-      tw[0] = (double)a / G;
-      tw[1] = na == 3 ? (double)b / G : 1.0 - tw[0];
-      if (na == 3) tw[2] = 1.0 - tw[0] - tw[1];
-      const double tt = lockstep_time(v, p, tw, N);
-      if (tt < best - 1e-12) {
-        best = tt;
-        memcpy(w, tw, sizeof(double) * (size_t)na);
-      }
+  int kmax = 0;
+  for (int i = 0; i < na; i++)
+    if (v->size[p->act[i]] - 1 > kmax) kmax = v->size[p->act[i]] - 1;
+  double best = pipe_weights(v, p, out, N, (double)units * elem);
+  for (int M = 2; M <= 4 * kmax; M++) {
+    pipe t = *out;
+    int flows = 0, ok = 1;
+    for (int i = 0; i < na; i++) {
+      const int k1 = v->size[p->act[i]] - 1;
+      t.C[i] = (M + k1 / 2) / k1 > 1 ? (M + k1 / 2) / k1 : 1;
+      t.sp[i] = k1;
+      flows += N * (v->bidir[p->act[i]] ? 2 : 1) * t.C[i];
     }
+    if (flows > PIPE_MAX_FLOWS) continue;
+    const double c = pipe_weights(v, p, &t, N, (double)units * elem);
+    for (int i = 0; i < na; i++) /* every chunk at least two elements per flow */
+      ok &= units * t.w[i] / (v->bidir[p->act[i]] ? 2 : 1) / t.C[i] >= 2.0 * N;
+    if (ok && c < best * (1 - 1e-9)) {
+      best = c;
+      *out = t;
+    }
+  }
 }
 
-/* Flow of (part q, root r): key * P + q, where key numbers the root's coordinates with the
+/* Flow of (job j of part q, root r): key * J + j (J jobs), where key numbers the root's coordinates with the
  * part's later dimensions most significant and its first dimension least. In phase 1 a node
  * forwards, on each port, one flow per value of the later coordinates in key order, so its
  * table (ordered by step, then flow) alternates between the ports instead of sending one
@@ -116,51 +190,73 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)N * (uint64_t)P * 4;
   const int elem = mt_plan_opt.elem ? mt_plan_opt.elem : 4;
   if (mt_sched_bytes_ok(bytes, elem, e)) return -1;
-  double w[MT_MD_MAX_DIMS];
-  bucket_weights(&v, &p, N, w);
-  /* part sizes in elements: part q gets round(U w / directions), the last part the rest;
-   * within a part every flow the same, earlier roots the remainder */
   const uint64_t U = bytes / (uint64_t)elem;
-  uint64_t pu[2 * MT_MD_MAX_DIMS], used = 0;
-  for (int q = 0; q < P; q++) {
-    const int ndir = v.bidir[p.act[p.first[q]]] ? 2 : 1;
-    pu[q] = q == P - 1 ? U - used : (uint64_t)llround((double)U * w[p.first[q]] / ndir);
-    if (q < P - 1 && used + pu[q] > U) pu[q] = U - used;
-    used += pu[q];
-    if (pu[q] < (uint64_t)N)
-      return mt_fail(e, "%llu bytes = %llu elements of %d bytes: bucket on %s gives part %d (dimension %d, %s) %llu elements, fewer than its %d flows",
-                     (unsigned long long)bytes, (unsigned long long)U, elem, t->spec, q, p.act[p.first[q]] + 1, p.dir[q] > 0 ? "+" : "-",
-                     (unsigned long long)pu[q], N);
+  pipe pp;
+  pipe_choose(&v, &p, N, U, elem, &pp);
+  /* jobs (part q, chunk c), chunk-major (one chunk: the parts in order, as before the
+   * pipeline; chunk-major spreads a step's entries over the ports a little better than
+   * part-major: torus:4x8 8 MiB at the flow level 78.2 % against 76.9 %); job j of part q gets
+   * round(U w / directions / chunks) elements, the last job the rest; within a job every flow
+   * the same, earlier keys the remainder */
+  int J = 0, jq[PIPE_MAX_FLOWS], jc[PIPE_MAX_FLOWS];
+  for (int c = 0;; c++) { /* C[i] <= 4096 / N, so J <= 4096 (pipe_choose) */
+    const int J0 = J;
+    for (int q = 0; q < P; q++)
+      if (c < pp.C[p.first[q]]) {
+        jq[J] = q;
+        jc[J++] = c;
+      }
+    if (J == J0) break;
   }
-  mt_sched_init(s, t, "bucket", N * P);
+  uint64_t *pu = malloc(sizeof(uint64_t) * (size_t)J), used = 0;
+  if (!pu) return mt_fail(e, "bucket: out of memory");
+  for (int j = 0; j < J; j++) {
+    const int q = jq[j], i = p.first[q], ndir = v.bidir[p.act[i]] ? 2 : 1;
+    pu[j] = j == J - 1 ? U - used : (uint64_t)llround((double)U * pp.w[i] / ndir / pp.C[i]);
+    if (j < J - 1 && used + pu[j] > U) pu[j] = U - used;
+    used += pu[j];
+    if (pu[j] < (uint64_t)N) {
+      mt_fail(e, "%llu bytes = %llu elements of %d bytes: bucket on %s gives part %d (dimension %d, %s) %llu elements, fewer than its %d flows",
+              (unsigned long long)bytes, (unsigned long long)U, elem, t->spec, q, p.act[i] + 1, p.dir[q] > 0 ? "+" : "-",
+              (unsigned long long)pu[j], N);
+      free(pu);
+      return -1;
+    }
+  }
+  mt_sched_init(s, t, "bucket", N * J);
   int R = 0;
   for (int i = 0; i < p.na; i++) R += v.size[p.act[i]] - 1;
-  s->reduce_steps = R;
-  s->steps = 2 * R;
+  const int RT = pipe_steps(&v, &p, &pp); /* R plus the last chunk's offset */
+  s->reduce_steps = RT;
+  s->steps = 2 * RT;
   s->bytes = bytes;
   s->elem = elem;
-  for (int q = 0; q < P; q++)
+  for (int j = 0; j < J; j++) {
+    const int q = jq[j], i = p.first[q];
     for (int r = 0; r < N; r++) {
-      const int f = flow_key(&v, &p, q, r) * P + q;
+      const int key = flow_key(&v, &p, q, r), f = key * J + j;
       s->root[f] = r;
-      s->chunk[f].size = (pu[q] / (uint64_t)N + ((uint64_t)flow_key(&v, &p, q, r) < pu[q] % (uint64_t)N)) * (uint64_t)elem;
+      s->chunk[f].size = (pu[j] / (uint64_t)N + ((uint64_t)key < pu[j] % (uint64_t)N)) * (uint64_t)elem;
       unsigned fixed = 0;
-      int at = 0;
-      for (int j = 0; j < p.na; j++) {
-        const int d = phase_dim(&p, p.first[q], j), k = v.size[d];
-        /* gather of phase j mirrors its reduce: after the later phases' gathers */
-        const int gat = 2 * R - at - (k - 1);
+      int at = jc[j] * pp.sp[i];
+      for (int ph = 0; ph < p.na; ph++) {
+        const int d = phase_dim(&p, i, ph), k = v.size[d];
+        /* the all-gather is the reduce-scatter mirrored in time */
+        const int gat = 2 * RT - at - (k - 1);
         if (mt_dimcoll_add(s, &v, d, MT_OP_REDUCE, f, r, fixed, p.dir[q], at, e) ||
             mt_dimcoll_add(s, &v, d, MT_OP_GATHER, f, r, fixed, p.dir[q], gat, e)) {
           mt_sched_free(s);
+          free(pu);
           return -1;
         }
         fixed |= 1u << d;
         at += k - 1;
       }
     }
+  }
+  free(pu);
   uint64_t a = 0;
-  for (int f = 0; f < N * P; f++) {
+  for (int f = 0; f < N * J; f++) {
     s->chunk[f].addr = a;
     a += s->chunk[f].size;
   }

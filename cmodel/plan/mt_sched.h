@@ -139,6 +139,11 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
  * L + O m + b / 16 (m, b: the most messages and bytes on one directed link in the step;
  * docs/planner.md "best"). */
 double mt_plan_estimate(const mt_sched *s);
+/* Its constants (cycles; L and O fitted to the 32 KiB runs of MultiTree and bucket on
+ * torus:4x4 and torus:8x8), also bucket's choice of pipeline (mt_plan_bucket.c). */
+#define MT_EST_L 102.0
+#define MT_EST_O 12.0
+#define MT_EST_B 16.0
 
 /* ---- schedule tables (Fig. 5) ----
  * A slot names a peer of an entry: the parent, or one child. For a slot the node SENDS
