@@ -336,6 +336,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   }
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
+  mt_flow_eng_reference(fs.g, p->reference);
   for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
   for (int n = 0; n < fs.N; n++) {
     fs.nd[n].ts = 1;

@@ -41,6 +41,7 @@ typedef struct {
                        one cannot saturate it); 0: one stage at a time */
   int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
   int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
+  int reference;    /* tests: solve every message's rate at every change (mt_flow_eng_reference) */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -92,6 +93,10 @@ typedef struct mt_flow_eng mt_flow_eng;
 /* n_links links of capacity cap[l] (bytes per unit, > 0) and latency lat[l]; msg_cap as above. */
 mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, double msg_cap);
 void mt_flow_eng_free(mt_flow_eng *g);
+/* on: solve all the active messages' rates whenever the set changes, as the first engine did
+ * (the tests' reference; off, the default: only the components a change touched, with the
+ * same result). */
+void mt_flow_eng_reference(mt_flow_eng *g, int on);
 /* A new stream (a sender that holds at most one message at a time): its id. */
 int mt_flow_eng_stream(mt_flow_eng *g);
 /* Start a message of `bytes` (wire bytes) on idle stream sid along links[0..n) at the
