@@ -390,6 +390,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   if (rc) goto out;
   r->time = fs.last > now ? fs.last : now;
   mt_flow_eng_stats(fs.g, &r->events, &r->solves, &r->steady);
+  r->solved = mt_flow_eng_solved(fs.g);
   mt_flow_finish(t, cap, mt_flow_eng_link_bytes(fs.g), s->bytes, r, link_util);
 out:
   mt_flow_eng_free(fs.g);

@@ -63,6 +63,7 @@ typedef struct {
   double dim_busy[MT_FLOW_MAX_DIMS]; /* front end 2: the fraction of the time the dimension ran a stage */
   uint64_t messages, events, solves; /* pieces sent, events handled, max-min solves */
   uint64_t steady;                   /* pieces started back to back on an unchanged path (no solve) */
+  uint64_t solved;                   /* message rates the solves computed (front end 1) */
 } mt_flow_result;
 
 /* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"); link_util (may
@@ -119,6 +120,8 @@ int mt_flow_eng_busy(const mt_flow_eng *g, int sid);
 /* Bytes each link has carried so far ([n_links]). */
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g);
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady);
+/* Streams whose rates were solved, summed over the solves (the work the incremental solve saves). */
+uint64_t mt_flow_eng_solved(const mt_flow_eng *g);
 
 #ifdef __cplusplus
 }

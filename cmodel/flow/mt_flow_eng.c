@@ -48,6 +48,7 @@ struct mt_flow_eng {
   ev *h;            /* heap */
   size_t nh, caph;
   uint64_t seq, events, solves, steady;
+  uint64_t solved; /* streams given to solve(), summed over the settles */
   int dirty;
   int reference; /* solve every stream at every settle (the tests' reference) */
   /* solve scratch */
@@ -289,6 +290,7 @@ int mt_flow_eng_pop(mt_flow_eng *g, double *t, int *kind, int64_t *id, int64_t *
  * they share. */
 static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
   int nc = 0, nt = 0;
+  g->solved += (uint64_t)n;
   for (int k = 0; k < n; k++) {
     stream *st = &g->s[sid[k]];
     double r = st->cap;
@@ -448,6 +450,7 @@ void mt_flow_eng_settle(mt_flow_eng *g) {
   for (int k = 0; k < g->nact; k++) take_rate(g, g->act[k], g->nr[k]);
 }
 
+uint64_t mt_flow_eng_solved(const mt_flow_eng *g) { return g->solved; }
 double mt_flow_eng_now(const mt_flow_eng *g) { return g->now; }
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending; }
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g) { return g->lbytes; }
