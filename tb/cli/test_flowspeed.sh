@@ -7,11 +7,10 @@
 # planning share and solved message rates (on average a few per solve, not hundreds).
 set -u
 bin=${MT_BIN:-build/multitree}
+# shellcheck source=tb/cli/lib_refuse.sh
+. "$(dirname "$0")/lib_refuse.sh" # the counters (no refusals here: no new options)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 T=dims:sw16@25x8:700ns,sw8@25x4:700ns,sw4@50x1:1700ns
 s0=$(date +%s.%N)
