@@ -18,7 +18,7 @@ static json_t *num(double v) {
 }
 
 static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, const char *fe, int steps, int chunks, uint64_t bytes,
-                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, const double *lu, double wall) {
+                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, const double *lu, double wall, double plan) {
   const int cyc = p->units == MT_FLOW_CYCLES;
   json_t *dims = json_array();
   for (int d = 0; d < r->ndims; d++)
@@ -34,6 +34,11 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "events", (json_int_t)r->events, "solves", (json_int_t)r->solves, "steady_starts", (json_int_t)r->steady, "correct",
                         "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
                         (json_int_t)mt_app_peak_rss());
+  /* where the wall went: planning (front end 1: with the NI tables), and the engine's work */
+  if (j && (json_object_set_new(j, "plan_s", num(plan)) || json_object_set_new(j, "rates_solved", json_integer((json_int_t)r->solved)))) {
+    json_decref(j);
+    j = NULL;
+  }
   if (j && lu) {
     /* front end 1: every directed link [src, dst, utilisation] (vertices as the topology's) */
     json_t *a = json_array();
@@ -85,7 +90,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
   double *lu = NULL; /* front end 1: each link's utilisation */
   int rc = 0, steps = 0;
   const char *fe;
-  double t0 = mt_now();
+  double t0 = mt_now(), plan = 0;
   if (o->overlap && (!o->chunks || o->expand)) {
     fprintf(stderr, "multitree sim: --overlap is front end 2's (--level flow --chunks K without --expand): a dimension's stages overlap their latency\n");
     mt_topo_free(&t);
@@ -98,7 +103,9 @@ int mt_app_flowsim(const mt_app_opts *o) {
     mt_chunksched cs = {0};
     mt_plan_opt.bytes = o->bytes;
     mt_plan_opt.elem = o->elem;
-    if (mt_themis_plan(&cs, &t, o->algo, &e) || mt_flow_run_cs(&cs, &t, &p, &r, &e)) {
+    int prc = mt_themis_plan(&cs, &t, o->algo, &e);
+    plan = mt_now() - t0;
+    if (prc || mt_flow_run_cs(&cs, &t, &p, &r, &e)) {
       fprintf(stderr, "multitree sim: %s\n", e.msg);
       rc = 2;
     } else
@@ -112,6 +119,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
       mt_topo_free(&t);
       return 2;
     }
+    plan = mt_now() - t0;
     steps = s.steps;
     lu = mt_xcalloc((size_t)t.n_links + 1, sizeof(double));
     if (mt_flow_run_sched(&s, &p, &r, lu, &e)) {
@@ -136,9 +144,9 @@ int mt_app_flowsim(const mt_app_opts *o) {
       if (o->chunks) printf(" busy %.3f", r.dim_busy[d]);
       if (d == r.ndims - 1) printf("\n");
     }
-    printf("sim: %llu messages, %llu events, %llu max-min solves; %.2f s wall\n", (unsigned long long)r.messages, (unsigned long long)r.events,
-           (unsigned long long)r.solves, wall);
-    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, lu, wall)) rc = 2;
+    printf("sim: %llu messages, %llu events, %llu max-min solves (%llu message rates); %.2f s wall, %.2f s of it planning\n",
+           (unsigned long long)r.messages, (unsigned long long)r.events, (unsigned long long)r.solves, (unsigned long long)r.solved, wall, plan);
+    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, lu, wall, plan)) rc = 2;
   }
   free(lu);
   mt_topo_free(&t);

@@ -336,6 +336,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   }
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
+  mt_flow_eng_reference(fs.g, p->reference);
   for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
   for (int n = 0; n < fs.N; n++) {
     fs.nd[n].ts = 1;
@@ -389,6 +390,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   if (rc) goto out;
   r->time = fs.last > now ? fs.last : now;
   mt_flow_eng_stats(fs.g, &r->events, &r->solves, &r->steady);
+  r->solved = mt_flow_eng_solved(fs.g);
   mt_flow_finish(t, cap, mt_flow_eng_link_bytes(fs.g), s->bytes, r, link_util);
 out:
   mt_flow_eng_free(fs.g);

@@ -41,6 +41,7 @@ typedef struct {
                        one cannot saturate it); 0: one stage at a time */
   int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
   int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
+  int reference;    /* tests: solve every message's rate at every change (mt_flow_eng_reference) */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -62,6 +63,7 @@ typedef struct {
   double dim_busy[MT_FLOW_MAX_DIMS]; /* front end 2: the fraction of the time the dimension ran a stage */
   uint64_t messages, events, solves; /* pieces sent, events handled, max-min solves */
   uint64_t steady;                   /* pieces started back to back on an unchanged path (no solve) */
+  uint64_t solved;                   /* message rates the solves computed (front end 1) */
 } mt_flow_result;
 
 /* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"); link_util (may
@@ -92,6 +94,10 @@ typedef struct mt_flow_eng mt_flow_eng;
 /* n_links links of capacity cap[l] (bytes per unit, > 0) and latency lat[l]; msg_cap as above. */
 mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, double msg_cap);
 void mt_flow_eng_free(mt_flow_eng *g);
+/* on: solve all the active messages' rates whenever the set changes, as the first engine did
+ * (the tests' reference; off, the default: only the components a change touched, with the
+ * same result). */
+void mt_flow_eng_reference(mt_flow_eng *g, int on);
 /* A new stream (a sender that holds at most one message at a time): its id. */
 int mt_flow_eng_stream(mt_flow_eng *g);
 /* Start a message of `bytes` (wire bytes) on idle stream sid along links[0..n) at the
@@ -114,6 +120,8 @@ int mt_flow_eng_busy(const mt_flow_eng *g, int sid);
 /* Bytes each link has carried so far ([n_links]). */
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g);
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady);
+/* Streams whose rates were solved, summed over the solves (the work the incremental solve saves). */
+uint64_t mt_flow_eng_solved(const mt_flow_eng *g);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_flow_eng: the flow-level engine: streams send one message at a time along a path of
  * links; the active messages share links max-min fairly (progressive filling), each also
- * capped at msg_cap; events in time order from a binary heap (lazy deletion by version). */
+ * capped at msg_cap; events in time order from a binary heap (lazy deletion by version).
+ *
+ * Incremental solve (issue #15, docs/flowsim.md "Speed"): max-min rates of streams that share
+ * no link with each other are independent, so a settle solves again only the components
+ * (streams joined by shared links) that an event touched: a stream started, the links of a
+ * stream released, and the stream that release moved in the active list. Each component is
+ * solved with its streams in active-list order, as the whole solve visits them, and the new
+ * rates are applied in that order too, so the result (rates, event order, statistics) is
+ * the one of solving everything every time; mt_flow_eng_reference keeps that solve for the
+ * tests that check it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +29,10 @@ typedef struct {
   double left, rate, t_last, bytes, cap;
   int64_t tag;
   uint32_t ver;
-  int act;     /* index in the active list, -1 idle */
+  int act;  /* index in the active list, -1 idle */
+  int comp; /* settle: the component it was found in */
+  uint32_t mark;
+  double nr;   /* settle: its new rate */
   int pending; /* ended in this batch; links still counted until settle */
   int fresh;   /* started on a new path: needs a rate */
 } stream;
@@ -36,11 +48,20 @@ struct mt_flow_eng {
   ev *h;            /* heap */
   size_t nh, caph;
   uint64_t seq, events, solves, steady;
+  uint64_t solved; /* streams given to solve(), summed over the settles */
   int dirty;
+  int reference; /* solve every stream at every settle (the tests' reference) */
   /* solve scratch */
   double *rem;
   int *nun, *touched, *cont;
   char *fixed;
+  /* incremental solve: streams on each link, the places a change touched, marks by epoch */
+  int **ls, *lsc;
+  int *seed_s, nseed_s, caps_s, *seed_l, nseed_l, caps_l;
+  uint32_t *lmark, epoch;
+  int *comp, *ord, *cstart; /* settle scratch ([caps]) */
+  uint64_t *key;
+  double *nr;
 };
 
 static int ev_less(const ev *a, const ev *b) { return a->t < b->t || (a->t == b->t && a->seq < b->seq); }
@@ -86,6 +107,9 @@ mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, 
   g->rem = mt_xcalloc((size_t)n_links + 1, sizeof(double));
   g->nun = mt_xcalloc((size_t)n_links + 1, sizeof(int));
   g->touched = mt_xcalloc((size_t)n_links + 1, sizeof(int));
+  g->ls = mt_xcalloc((size_t)n_links + 1, sizeof(int *));
+  g->lsc = mt_xcalloc((size_t)n_links + 1, sizeof(int));
+  g->lmark = mt_xcalloc((size_t)n_links + 1, sizeof(uint32_t));
   g->msg_cap = msg_cap;
   return g;
 }
@@ -105,6 +129,17 @@ void mt_flow_eng_free(mt_flow_eng *g) {
   free(g->touched);
   free(g->cont);
   free(g->fixed);
+  for (int l = 0; l < g->n_links; l++) free(g->ls[l]);
+  free(g->ls);
+  free(g->lsc);
+  free(g->lmark);
+  free(g->seed_s);
+  free(g->seed_l);
+  free(g->comp);
+  free(g->ord);
+  free(g->cstart);
+  free(g->key);
+  free(g->nr);
   free(g);
 }
 
@@ -116,6 +151,11 @@ int mt_flow_eng_stream(mt_flow_eng *g) {
     g->pend = mt_xrealloc(g->pend, (size_t)g->caps * sizeof(int));
     g->cont = mt_xrealloc(g->cont, (size_t)g->caps * sizeof(int));
     g->fixed = mt_xrealloc(g->fixed, (size_t)g->caps);
+    g->comp = mt_xrealloc(g->comp, (size_t)g->caps * sizeof(int));
+    g->ord = mt_xrealloc(g->ord, (size_t)g->caps * sizeof(int));
+    g->cstart = mt_xrealloc(g->cstart, ((size_t)g->caps + 1) * sizeof(int));
+    g->key = mt_xrealloc(g->key, (size_t)g->caps * sizeof(uint64_t));
+    g->nr = mt_xrealloc(g->nr, ((size_t)g->caps + 1) * sizeof(double));
   }
   stream *st = &g->s[g->ns];
   memset(st, 0, sizeof *st);
@@ -123,11 +163,43 @@ int mt_flow_eng_stream(mt_flow_eng *g) {
   return g->ns++;
 }
 
+void mt_flow_eng_reference(mt_flow_eng *g, int on) { g->reference = on; }
+
+static void seed(int **v, int *n, int *cap, int x) {
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 256;
+    *v = mt_xrealloc(*v, (size_t)*cap * sizeof(int));
+  }
+  (*v)[(*n)++] = x;
+}
+
+/* Link l's list of streams: add sid, or take it out (a link carries few streams at once). */
+static void link_add(mt_flow_eng *g, int l, int sid) {
+  if (g->cnt[l] == g->lsc[l]) {
+    g->lsc[l] = g->lsc[l] ? 2 * g->lsc[l] : 4;
+    g->ls[l] = mt_xrealloc(g->ls[l], (size_t)g->lsc[l] * sizeof(int));
+  }
+  g->ls[l][g->cnt[l]++] = sid;
+}
+static void link_del(mt_flow_eng *g, int l, int sid) {
+  int *v = g->ls[l], n = --g->cnt[l];
+  for (int i = 0; i <= n; i++)
+    if (v[i] == sid) {
+      v[i] = v[n];
+      break;
+    }
+}
+
 static void release(mt_flow_eng *g, stream *st) {
-  for (int i = 0; i < st->nl; i++) g->cnt[st->l[i]]--;
+  const int sid = (int)(st - g->s);
+  for (int i = 0; i < st->nl; i++) {
+    link_del(g, st->l[i], sid);
+    seed(&g->seed_l, &g->nseed_l, &g->caps_l, st->l[i]);
+  }
   int k = st->act, last = g->act[--g->nact];
   g->act[k] = last;
   g->s[last].act = k;
+  if (last != sid) seed(&g->seed_s, &g->nseed_s, &g->caps_s, last); /* its place among its component's streams changed */
   st->act = -1;
   st->rate = 0;
   g->dirty = 1;
@@ -165,7 +237,8 @@ void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double 
   }
   memcpy(st->l, links, (size_t)n * sizeof(int));
   st->nl = n;
-  for (int i = 0; i < n; i++) g->cnt[links[i]]++;
+  for (int i = 0; i < n; i++) link_add(g, links[i], sid);
+  seed(&g->seed_s, &g->nseed_s, &g->caps_s, sid);
   st->act = g->nact;
   g->act[g->nact++] = sid;
   st->left = bytes;
@@ -211,12 +284,15 @@ int mt_flow_eng_pop(mt_flow_eng *g, double *t, int *kind, int64_t *id, int64_t *
   return 0;
 }
 
-/* Max-min fair rates: a stream alone on all its links gets min(cap of its links, msg_cap);
- * the others by progressive filling over the links they share. */
-static void solve(mt_flow_eng *g, double *newrate) {
+/* Max-min fair rates of streams sid[0..n) (in active-list order; every stream that shares a
+ * link with one of them is among them) into newrate[0..n): a stream alone on all its links
+ * gets min(cap of its links, its own cap); the others by progressive filling over the links
+ * they share. */
+static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
   int nc = 0, nt = 0;
-  for (int k = 0; k < g->nact; k++) {
-    stream *st = &g->s[g->act[k]];
+  g->solved += (uint64_t)n;
+  for (int k = 0; k < n; k++) {
+    stream *st = &g->s[sid[k]];
     double r = st->cap;
     int shared = 0;
     for (int i = 0; i < st->nl; i++) {
@@ -250,11 +326,11 @@ static void solve(mt_flow_eng *g, double *newrate) {
     }
     /* the smallest own cap (a message's credit loop) of those left, when it binds first */
     for (int j = 0; j < nc; j++)
-      if (!g->fixed[g->cont[j]] && g->s[g->act[g->cont[j]]].cap < mc) mc = g->s[g->act[g->cont[j]]].cap;
+      if (!g->fixed[g->cont[j]] && g->s[sid[g->cont[j]]].cap < mc) mc = g->s[sid[g->cont[j]]].cap;
     for (int j = 0; j < nc; j++) {
       int k = g->cont[j];
       if (g->fixed[k]) continue;
-      stream *st = &g->s[g->act[k]];
+      stream *st = &g->s[sid[k]];
       int through = mc <= x ? st->cap <= mc : arg < 0;
       for (int i = 0; i < st->nl && !through && mc > x; i++) through = st->l[i] == arg;
       if (!through) continue;
@@ -271,6 +347,88 @@ static void solve(mt_flow_eng *g, double *newrate) {
   for (int i = 0; i < nt; i++) g->nun[g->touched[i]] = 0;
 }
 
+/* A stream takes its new rate: what it sent at the old one is counted, its end rescheduled. */
+static void take_rate(mt_flow_eng *g, int sid, double nr) {
+  stream *st = &g->s[sid];
+  if (!st->fresh && nr == st->rate) return;
+  if (!st->fresh) st->left -= st->rate * (g->now - st->t_last);
+  if (st->left < 0) st->left = 0;
+  st->fresh = 0;
+  st->t_last = g->now;
+  st->rate = nr;
+  st->ver++;
+  push(g, g->now + st->left / st->rate, 0, sid, st->tag, st->ver);
+}
+
+/* The component of active stream s0 (streams joined by shared links) into g->ord from *n on,
+ * each stream marked with the epoch and component c. */
+static void component(mt_flow_eng *g, int s0, int c, int *n) {
+  int q = *n;
+  g->s[s0].mark = g->epoch;
+  g->s[s0].comp = c;
+  g->ord[(*n)++] = s0;
+  while (q < *n) {
+    const stream *st = &g->s[g->ord[q++]];
+    for (int i = 0; i < st->nl; i++) {
+      const int l = st->l[i];
+      if (g->cnt[l] < 2 || g->lmark[l] == g->epoch) continue;
+      g->lmark[l] = g->epoch;
+      for (int j = 0; j < g->cnt[l]; j++) {
+        stream *o = &g->s[g->ls[l][j]];
+        if (o->mark == g->epoch) continue;
+        o->mark = g->epoch;
+        o->comp = c;
+        g->ord[(*n)++] = g->ls[l][j];
+      }
+    }
+  }
+}
+
+static int cmp_u64(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Solve again the components the seeds touched; apply the rates in active-list order. */
+static void settle_touched(mt_flow_eng *g) {
+  if (++g->epoch == 0) { /* wrapped: clear the marks */
+    for (int i = 0; i < g->ns; i++) g->s[i].mark = 0;
+    memset(g->lmark, 0, (size_t)g->n_links * sizeof(uint32_t));
+    g->epoch = 1;
+  }
+  int n = 0, nc = 0;
+  for (int i = 0; i < g->nseed_s; i++) {
+    const stream *st = &g->s[g->seed_s[i]];
+    if (st->act >= 0 && st->mark != g->epoch) component(g, g->seed_s[i], nc++, &n);
+  }
+  for (int i = 0; i < g->nseed_l; i++) {
+    const int l = g->seed_l[i];
+    for (int j = 0; j < g->cnt[l]; j++)
+      if (g->s[g->ls[l][j]].mark != g->epoch) component(g, g->ls[l][j], nc++, &n);
+  }
+  g->nseed_s = g->nseed_l = 0;
+  /* every touched stream in active-list order, then grouped by component (stable) */
+  for (int i = 0; i < n; i++) g->key[i] = (uint64_t)g->s[g->ord[i]].act << 32 | (uint32_t)g->ord[i];
+  qsort(g->key, (size_t)n, sizeof *g->key, cmp_u64);
+  memset(g->cstart, 0, ((size_t)nc + 1) * sizeof(int));
+  for (int i = 0; i < n; i++) g->cstart[g->s[(uint32_t)g->key[i]].comp + 1]++;
+  for (int c = 0; c < nc; c++) g->cstart[c + 1] += g->cstart[c];
+  for (int i = 0; i < n; i++) {
+    const int sid = (int)(uint32_t)g->key[i];
+    g->comp[g->cstart[g->s[sid].comp]++] = sid;
+  }
+  for (int c = 0, b = 0; c < nc; c++) {
+    const int e = g->cstart[c];
+    solve(g, g->comp + b, e - b, g->nr + b);
+    for (int i = b; i < e; i++) g->s[g->comp[i]].nr = g->nr[i];
+    b = e;
+  }
+  for (int i = 0; i < n; i++) {
+    const int sid = (int)(uint32_t)g->key[i];
+    take_rate(g, sid, g->s[sid].nr);
+  }
+}
+
 void mt_flow_eng_settle(mt_flow_eng *g) {
   for (int i = 0; i < g->npend; i++) {
     stream *st = &g->s[g->pend[i]];
@@ -283,22 +441,16 @@ void mt_flow_eng_settle(mt_flow_eng *g) {
   if (!g->dirty) return;
   g->dirty = 0;
   g->solves++;
-  double *nr = mt_xcalloc((size_t)g->nact + 1, sizeof(double));
-  solve(g, nr);
-  for (int k = 0; k < g->nact; k++) {
-    stream *st = &g->s[g->act[k]];
-    if (!st->fresh && nr[k] == st->rate) continue;
-    if (!st->fresh) st->left -= st->rate * (g->now - st->t_last);
-    if (st->left < 0) st->left = 0;
-    st->fresh = 0;
-    st->t_last = g->now;
-    st->rate = nr[k];
-    st->ver++;
-    push(g, g->now + st->left / st->rate, 0, g->act[k], st->tag, st->ver);
+  if (!g->reference) {
+    settle_touched(g);
+    return;
   }
-  free(nr);
+  g->nseed_s = g->nseed_l = 0;
+  solve(g, g->act, g->nact, g->nr);
+  for (int k = 0; k < g->nact; k++) take_rate(g, g->act[k], g->nr[k]);
 }
 
+uint64_t mt_flow_eng_solved(const mt_flow_eng *g) { return g->solved; }
 double mt_flow_eng_now(const mt_flow_eng *g) { return g->now; }
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending; }
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g) { return g->lbytes; }
