@@ -60,8 +60,9 @@ print("fig11: %d runs into %s" % (len(rows), csv))
 PY
 if command -v gnuplot >/dev/null && [[ -s $CSV ]]; then
   # one bar per (model, variant): compute alone, compute under communication, exposed communication
-  awk -F, 'NR > 1 && $3 == "plain" {print $1 "/" $2, $12, $13, $14}' "$CSV" >"$OUT/a.dat"
-  awk -F, 'NR > 1 && $3 == "overlap" {print $1 "/" $2, $12, $13, $14}' "$CSV" >"$OUT/b.dat"
+  # (and the all-reduce's speedup over Ring, a line on the right axis, as the paper's Fig. 11a)
+  awk -F, 'NR > 1 && $3 == "plain" {print $1 "/" $2, $12, $13, $14, $15}' "$CSV" >"$OUT/a.dat"
+  awk -F, 'NR > 1 && $3 == "overlap" {print $1 "/" $2, $12, $13, $14, $15}' "$CSV" >"$OUT/b.dat"
   gnuplot <<GP
 set terminal png size 1400,900
 set output "$PNG"
@@ -73,8 +74,14 @@ set boxwidth 0.8
 set ylabel "time / Ring"
 set xtics rotate by -60 font ",8"
 set key outside right
+set y2label "all-reduce speedup over Ring"
+set y2range [0:*]
+set y2tics
 set title "Fig. 11a (non-overlapped), $TOPO, config $CFG"
-plot "$OUT/a.dat" using 2:xtic(1) title "compute", '' using 3 title "compute under all-reduce", '' using 4 title "exposed all-reduce"
+plot "$OUT/a.dat" using 2:xtic(1) title "compute", '' using 3 title "compute under all-reduce", '' using 4 title "exposed all-reduce", \\
+  '' using 0:5 axes x1y2 with points pt 7 ps 1.5 lc rgb "black" title "all-reduce speedup over Ring"
+unset y2tics
+unset y2label
 set title "Fig. 11b (layer-wise overlapped), $TOPO, config $CFG"
 plot "$OUT/b.dat" using 2:xtic(1) title "compute", '' using 3 title "compute under all-reduce", '' using 4 title "exposed all-reduce"
 unset multiplot
