@@ -24,6 +24,9 @@
 // outputs toward its link serve co-simulation (tb/cosim/cosim_net.cpp).
 `default_nettype none
 
+// rtl/ has two network tops, this one and mt_net_top (tori and meshes); every build names its
+// top (--top-module), and a lint of all of rtl/ without one sees both
+/* verilator lint_off MULTITOP */
 module mt_swnet_top #(
   parameter int N          = 16,
   parameter int S          = 8,

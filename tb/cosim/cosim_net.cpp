@@ -164,7 +164,7 @@ static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6)
 // dgx2 none). Topologies from files have no such name: -1.
 // hier: topologies (topo/mt_hier.h) are not two numbers: the RTL builds know this fixed list
 // of asymmetric hierarchies, and a build names its index in CFG_SWA
-static const char *const kHierSpecs[] = {"hier:3+2,@1", "hier:4+4+3,@1"};
+static const char *const kHierSpecs[] = {"hier:3+2,@1"};
 static int switch_topo_code(const mt_topo *t, int *a, int *b) {
   *a = *b = 0;
   if (t->kind == MT_TOPO_DGX2) return 0;
@@ -422,7 +422,7 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
   const mt_net_cfg &cfg = hw.cfg;
   int ta, tb;
   if (switch_topo_code(t, &ta, &tb))
-    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN and the hier: specs of kHierSpecs (hier:3+2,@1, hier:4+4+3,@1), not a topology from a file or another hierarchy", t->spec);
+    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN and the hier: specs of kHierSpecs (hier:3+2,@1), not a topology from a file or another hierarchy", t->spec);
   mt_switch_net w;
   if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
   const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
@@ -502,7 +502,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     mt_switch_net w;
     if (switch_topo_code(&t, &ta, &tb)) {
       mt_topo_free(&t);
-      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN, hier:3+2,@1 or hier:4+4+3,@1", topo.c_str());
+      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN or hier:3+2,@1", topo.c_str());
     }
     if (mt_switch_build(&w, &t, hw.cfg.num_vcs, e)) {
       mt_topo_free(&t);
