@@ -7,6 +7,7 @@
 # cached in OUT/cache.txt (reruns are free). Writes OUT/runs/*.json, docs/results/fig11.csv
 # (FIG11_CSV) and a stacked-bar PNG normalised to Ring (FIG11_PNG; gnuplot).
 # Env: FIG11_MODELS (default all seven), FIG11_VARIANTS (ALGO:FLOW ..., default the five), FIG11_TOPO (torus:8x8), FIG11_CONFIG (paper), JOBS (1),
+# FIG11_LEVEL (cycle, default: the cycle model; flow: the flow-level simulator, seconds a model),
 # OUT (build/fig11), FIG11_CSV, FIG11_PNG.
 set -u
 cd "$(dirname "$0")/.."
@@ -15,6 +16,7 @@ OUT=${OUT:-build/fig11}
 MODELS=${FIG11_MODELS:-alexnet alphagozero fasterrcnn googlenet ncf resnet50 transformer}
 TOPO=${FIG11_TOPO:-torus:8x8}
 CFG=${FIG11_CONFIG:-paper}
+LEVEL=${FIG11_LEVEL:-cycle}
 CSV=${FIG11_CSV:-docs/results/fig11.csv}
 PNG=${FIG11_PNG:-docs/results/fig11.png}
 VARIANTS=${FIG11_VARIANTS:-"ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"}
@@ -24,22 +26,23 @@ for m in $MODELS; do for v in $VARIANTS; do for mode in plain overlap; do
 done; done; done >"$OUT/jobs.txt"
 run() { # MODEL ALGO FLOW MODE
   local tag="$1_${TOPO//[:,]/_}_$2_$3_$4_$CFG" extra=()
+  [[ $LEVEL == cycle ]] || { tag+="_$LEVEL"; extra+=(--level "$LEVEL"); }
   [[ $3 == message ]] && extra+=(--msg)
   [[ $4 == overlap ]] && extra+=(--overlap)
   nice -n 10 "$BIN" train --model "$1" --topo "$TOPO" --algo "$2" --config "$CFG" "${extra[@]}" --cache "$OUT/cache.txt" \
     --json "$OUT/runs/$tag.json" >"$OUT/runs/$tag.log" 2>&1
 }
 export -f run
-export BIN TOPO CFG OUT
+export BIN TOPO CFG OUT LEVEL
 parallel -j "${JOBS:-1}" --colsep ' ' --joblog "$OUT/joblog" run {1} {2} {3} {4} <"$OUT/jobs.txt"
 rc=$?
-python3 - "$OUT/runs" "$CSV" "$TOPO" "$CFG" <<'PY'
+python3 - "$OUT/runs" "$CSV" "$TOPO" "$CFG" "$LEVEL" <<'PY'
 import glob, json, sys
-runs, csv, topo, cfg = sys.argv[1:5]
+runs, csv, topo, cfg, level = sys.argv[1:6]
 rows = {}
 for p in glob.glob(runs + "/*.json"):
     d = json.load(open(p))
-    if d["topology"] != topo or d["config"] != cfg:
+    if d["topology"] != topo or d["config"] != cfg or d.get("level", "cycle") != level:
         continue
     name = {"ring": "Ring", "dbtree": "DBTree", "ring2d": "2D-Ring"}.get(d["algorithm"], "MultiTree")
     if d["algorithm"] == "multitree" and d["flow"] == "message":
@@ -77,12 +80,12 @@ set key outside right
 set y2label "all-reduce speedup over Ring"
 set y2range [0:*]
 set y2tics
-set title "Fig. 11a (non-overlapped), $TOPO, config $CFG"
+set title "Fig. 11a (non-overlapped), $TOPO, config $CFG, $LEVEL level"
 plot "$OUT/a.dat" using 2:xtic(1) title "compute", '' using 3 title "compute under all-reduce", '' using 4 title "exposed all-reduce", \\
   '' using 0:5 axes x1y2 with points pt 7 ps 1.5 lc rgb "black" title "all-reduce speedup over Ring"
 unset y2tics
 unset y2label
-set title "Fig. 11b (layer-wise overlapped), $TOPO, config $CFG"
+set title "Fig. 11b (layer-wise overlapped), $TOPO, config $CFG, $LEVEL level"
 plot "$OUT/b.dat" using 2:xtic(1) title "compute", '' using 3 title "compute under all-reduce", '' using 4 title "exposed all-reduce"
 unset multiplot
 GP

@@ -7,12 +7,14 @@
  * a file keyed by topology, algorithm, flow control, configuration, bytes and this binary. */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <jansson.h>
 #include "app/mt_app.h"
+#include "flow/mt_flow.h"
 #include "hw/mt_ni.h"
 #include "net/mt_net.h"
 #include "topo/mt_topo.h"
@@ -24,6 +26,7 @@
 #define USAGE \
   "multitree train --model NAME|FILE.csv --topo T --algo A [--msg] [--overlap] [--config NAME|FILE] [--set k=v]...\n" \
   "                [--json FILE] [--cache FILE|none] [--cycles FILE|none] [--workloads DIR] [--seed S]\n" \
+  "                [--level cycle|flow]\n" \
   "  One training iteration: forward, backward (input and weight gradients as GEMMs on 32x32\n" \
   "  output-stationary arrays, 16 PEs, 16 samples per accelerator: Table III) and the gradients'\n" \
   "  all-reduce on the cycle model (config default paper; 256-byte packets, --msg: message-based\n" \
@@ -32,12 +35,14 @@
   "  exposed and overlapped communication and the total; --json the same per layer.\n" \
   "  --model: a name in --workloads (default workloads) or a file; --cycles: the compute table (default\n" \
   "  <workloads>/cycles/<model>.csv when it exists; none: the formula); --cache: all-reduce times\n" \
-  "  (default build/train-cache.txt).\n"
+  "  (default build/train-cache.txt). --level flow: the all-reduces on the flow-level simulator\n" \
+  "  (docs/flowsim.md; validated against the cycle model, docs/training.md) instead of the cycle model\n" \
+  "  (cycle, default): seconds instead of hours on 64+ nodes.\n"
 
 typedef struct {
-  const char *model, *topo, *algo, *config, *json, *cache, *cycles, *wdir;
+  const char *model, *topo, *algo, *config, *json, *cache, *cycles, *wdir, *level;
   const char *sets[32];
-  int nsets, msg, overlap;
+  int nsets, msg, overlap, flow; /* flow: --level flow */
   uint32_t seed;
 } train_opts;
 
@@ -64,6 +69,7 @@ static int parse(int argc, char **argv, train_opts *o) {
         : !strcmp(a, "--cache")                ? &o->cache
         : !strcmp(a, "--cycles")               ? &o->cycles
         : !strcmp(a, "--workloads")            ? &o->wdir
+        : !strcmp(a, "--level")                ? &o->level
                                                : NULL;
       const int is_set = !strcmp(a, "--set"), is_seed = !strcmp(a, "--seed");
       if (!dst && !is_set && !is_seed) {
@@ -94,6 +100,11 @@ static int parse(int argc, char **argv, train_opts *o) {
     fprintf(stderr, "multitree train: --model, --topo and --algo are required\n%s", USAGE);
     return 2;
   }
+  if (o->level && strcmp(o->level, "cycle") && strcmp(o->level, "flow")) {
+    fprintf(stderr, "multitree train: --level '%s': expected cycle (default: the cycle model) or flow (the flow-level simulator)\n", o->level);
+    return 2;
+  }
+  o->flow = o->level && !strcmp(o->level, "flow");
   return 0;
 }
 
@@ -180,6 +191,19 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   int rc = mt_app_plan_from_opts(&ao, &t, &s, &tb, NULL);
   if (rc) return rc;
   mt_err e = {{0}};
+  if (o->flow) { /* as `multitree sim --level flow` runs it (mt_cmd_flowsim.c) */
+    mt_flow_params p;
+    mt_flow_result fr;
+    mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, !o->msg, (int)cfg.local_ports);
+    if (mt_flow_run_sched(&s, &p, &fr, NULL, &e)) {
+      fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes at the flow level: %s\n", bytes, e.msg);
+      rc = 2;
+    } else *cyc = (uint64_t)llround(fr.time);
+    mt_tables_free(&tb);
+    mt_sched_free(&s);
+    mt_topo_free(&t);
+    return rc;
+  }
   mt_net_result r;
   memset(&r, 0, sizeof r);
   mt_net *net = mt_net_new(&cfg, &s, &tb, MT_DTYPE_FP32, !o->msg, &e);
@@ -204,7 +228,7 @@ static int cached_allreduce(const train_opts *o, cache_t *c, uint64_t bytes, uin
   char key[512];
   snprintf(key, sizeof key, "%s %" PRIu64, c->prefix, bytes);
   if (cache_find(c, key, cyc)) return 0;
-  fprintf(stderr, "train: all-reduce of %" PRIu64 " bytes (%s, %s)\n", bytes, o->algo, o->msg ? "message" : "packet");
+  fprintf(stderr, "train: all-reduce of %" PRIu64 " bytes (%s, %s%s)\n", bytes, o->algo, o->msg ? "message" : "packet", o->flow ? ", flow level" : "");
   int rc = allreduce_cycles(o, bytes, cyc);
   if (rc) return rc;
   (*ran)++;
@@ -268,6 +292,12 @@ int mt_app_train(int argc, char **argv) {
     mt_workload_free(&w);
     return 2;
   }
+  if (o.flow && cfg.ni_model) {
+    fprintf(stderr, "multitree train: --level flow models this project's NI; config %s has ni_model=%u (the paper simulator's NI): use --level cycle\n",
+            o.config, cfg.ni_model);
+    mt_workload_free(&w);
+    return 2;
+  }
   /* compute: the committed scalesim table where it has the layer, else the formula */
   const mt_accel acc = MT_ACCEL_PAPER;
   mt_layer_cycles *lc = mt_xcalloc((size_t)w.n, sizeof *lc);
@@ -309,8 +339,9 @@ int mt_app_train(int argc, char **argv) {
   char cfgkey[256];
   int k = snprintf(cfgkey, sizeof cfgkey, "%s", o.config);
   for (int i = 0; i < o.nsets && k < (int)sizeof cfgkey; i++) k += snprintf(cfgkey + k, sizeof cfgkey - (size_t)k, "+%s", o.sets[i]);
-  snprintf(c.prefix, sizeof c.prefix, "train-cache/1 %016" PRIx64 " %s %s %s %s", self_hash(), o.topo, o.algo, o.msg ? "message" : "packet",
-           cfgkey);
+  /* the flow level's times are kept apart from the cycle model's: FLOW is "packet/flow" there */
+  snprintf(c.prefix, sizeof c.prefix, "train-cache/1 %016" PRIx64 " %s %s %s%s %s", self_hash(), o.topo, o.algo, o.msg ? "message" : "packet",
+           o.flow ? "/flow" : "", cfgkey);
   cache_read(&c);
   const uint64_t q = 4u * (uint64_t)nodes;
   uint64_t total_bytes = 0, ar_all = 0;
@@ -338,15 +369,15 @@ int mt_app_train(int argc, char **argv) {
   printf("train: compute %" PRIu64 " cycles (forward %" PRIu64 ", input gradients %" PRIu64 ", weight gradients %" PRIu64
          ", local reduction %" PRIu64 "; %d of %d layers from %s, the rest from the OS formula)\n",
          r.compute, fw, bi, bw, lr, from_table, w.n, strcmp(cpath, "none") ? cpath : "a scalesim table (none)");
-  printf("train: all-reduce %" PRIu64 " cycles (%s), exposed %" PRIu64 ", overlapped %" PRIu64 "\n", r.comm,
-         o.overlap ? "sum of the layers'" : "all gradients at once", r.exposed, r.overlapped);
+  printf("train: all-reduce %" PRIu64 " cycles (%s%s), exposed %" PRIu64 ", overlapped %" PRIu64 "\n", r.comm,
+         o.overlap ? "sum of the layers'" : "all gradients at once", o.flow ? "; flow level" : "", r.exposed, r.overlapped);
   printf("train: total %" PRIu64 " cycles = %.3f ms; communication %.1f%% of it exposed; %d all-reduces simulated now\n", r.total,
          (double)r.total / ghz / 1e6, 100.0 * (double)r.exposed / (double)r.total, ran);
   if (o.json) {
     json_t *layers = json_array();
     for (int i = 0; i < w.n; i++) json_array_append_new(layers, layer_json(&w.l[i], &il[i], arb[i], have[i]));
     json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:i, s:I, s:I, s:{s:i, s:i, s:i, s:i}, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
-                          "s:I, s:I, s:o}",
+                          "s:I, s:I, s:o, s:s}",
                           "format", "multitree-train/1", "model", w.name, "topology", o.topo, "algorithm", o.algo, "flow",
                           o.msg ? "message" : "packet", "config", cfgkey, "overlap", o.overlap, "nodes", nodes, "params",
                           (json_int_t)mt_workload_params(&w), "gradient_bytes", (json_int_t)total_bytes, "accelerator", "pes", (int)acc.pes,
@@ -354,7 +385,7 @@ int mt_app_train(int argc, char **argv) {
                           (json_int_t)(o.overlap ? 0 : all_bytes), "forward_cycles", (json_int_t)fw, "backward_input_cycles", (json_int_t)bi,
                           "backward_weight_cycles", (json_int_t)bw, "local_reduce_cycles", (json_int_t)lr, "compute_cycles",
                           (json_int_t)r.compute, "allreduce_cycles", (json_int_t)r.comm, "exposed_cycles", (json_int_t)r.exposed,
-                          "overlapped_cycles", (json_int_t)r.overlapped, "total_cycles", (json_int_t)r.total, "layers", layers);
+                          "overlapped_cycles", (json_int_t)r.overlapped, "total_cycles", (json_int_t)r.total, "layers", layers, "level", o.flow ? "flow" : "cycle");
     if (mt_app_json_write(o.json, j)) rc = 2;
   }
 out:
