@@ -16,3 +16,9 @@ TEST_STEPS += t-flowspeed-cli
 .PHONY: flowsim-validate
 flowsim-validate: $(BUILD)/multitree
 	@scripts/flowsim_validate.sh $(BUILD)/multitree $(BUILD)/flowsim_validate
+
+# Fig. 10 at 375 KiB x N at the flow level (scripts/fig10_flow.sh) against the cycle model's
+# committed points (docs/results/fig10_375k.csv); about a second.
+t-fig10-flow: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_fig10_flow.sh
+TEST_STEPS += t-fig10-flow
