@@ -103,6 +103,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     mt_chunksched cs = {0};
     mt_plan_opt.bytes = o->bytes;
     mt_plan_opt.elem = o->elem;
+    mt_plan_opt.overlap = o->overlap; /* the queues ordered for the execution that runs them */
     int prc = mt_themis_plan(&cs, &t, o->algo, &e);
     plan = mt_now() - t0;
     if (prc || mt_flow_run_cs(&cs, &t, &p, &r, &e)) {

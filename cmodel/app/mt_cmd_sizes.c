@@ -22,7 +22,7 @@ static int chunked_size(const mt_topo *t, const char *algo, uint64_t bytes, int 
   mt_chunksched cs;
   if (mt_mdview_of(t, algo, &v, e)) return -1;
   mt_latmodel_of(t, &v, &lm);
-  mt_themis_opts o = {chunks, intra, 4, 1};
+  mt_themis_opts o = {chunks, intra, 4, 1, 0};
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;
   if ((strcmp(algo, "themis") ? mt_themis_baseline : mt_themis_schedule)(&cs, &v, &lm, bytes, &o, e)) return -1;

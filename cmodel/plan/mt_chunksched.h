@@ -36,6 +36,8 @@ typedef struct {
   int n_chunks;
   mt_cs_chunk *chunk; /* [n_chunks], tiling the buffer in address order */
   int intra;          /* MT_INTRA_FIFO or MT_INTRA_SCF: how each queue below was ordered */
+  int overlap;        /* 1: the queues were ordered for a dimension that takes a stage for its
+                         wire time only (flow level --overlap), 0: for one stage at a time */
   /* Per dimension, the order in which it runs the stages that use it, fixed once when the
    * schedule is made (Section 4.6: by simulating it) and the same on every NPU. */
   int qlen[MT_MD_MAX_DIMS];

@@ -24,7 +24,7 @@ int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err
                                                                        : 1,
                       mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : themis ? MT_INTRA_SCF
                                                                           : MT_INTRA_FIFO,
-                      mt_plan_opt.elem ? mt_plan_opt.elem : 4, 1};
+                      mt_plan_opt.elem ? mt_plan_opt.elem : 4, 1, mt_plan_opt.overlap};
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)o.elem * (uint64_t)t->n_nodes * 2 * (uint64_t)o.chunks;
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;

@@ -11,7 +11,7 @@ const char *const mt_algo_names[] = {MT_ALGO_LIST(NAME_) NULL};
 const char *const mt_algo_descs[] = {MT_ALGO_LIST(DESC_)};
 static int (*const planners[])(mt_sched *, const mt_topo *, mt_err *) = {MT_ALGO_LIST(FN_)};
 
-mt_plan_opts mt_plan_opt = {0, -1, 0, 0};
+mt_plan_opts mt_plan_opt = {0, -1, 0, 0, 0};
 _Static_assert(sizeof(mt_xfer) == 16, "mt_xfer grew: the 64x64 MultiTree schedule holds 33.5 million of them");
 
 int mt_algo_from_name(const char *name) {

@@ -128,6 +128,7 @@ typedef struct {
   int chunks, intra;
   uint64_t bytes;
   int elem;
+  int overlap; /* the queues are for a dimension that overlaps its stages' latency (sim --overlap) */
 } mt_plan_opts;
 extern mt_plan_opts mt_plan_opt;
 extern const char *const mt_algo_names[]; /* [MT_ALGO_COUNT + 1], NULL-terminated */

@@ -57,6 +57,7 @@ static int split(mt_chunksched *cs, const mt_mdview *v, uint64_t bytes, const mt
   cs->v = *v;
   cs->n_chunks = o->chunks;
   cs->intra = o->intra;
+  cs->overlap = o->overlap;
   cs->chunk = mt_xcalloc((size_t)o->chunks, sizeof *cs->chunk);
   uint64_t at = 0;
   for (int c = 0; c < o->chunks; c++) {
@@ -166,9 +167,12 @@ int mt_themis_order(mt_chunksched *cs, const mt_latmodel *lm, double *finish, mt
     }
     if (best_d < 0) break; /* cannot happen: some chunk has a pending stage */
     const int c = best_c, s = next[c];
-    const double t1 = best_t + mt_latmodel_time(lm, best_d, (double)mt_cs_stage_bytes(cs, c, s));
+    const double sb = (double)mt_cs_stage_bytes(cs, c, s), t1 = best_t + mt_latmodel_time(lm, best_d, sb);
     cs->queue[best_d][cs->qlen[best_d]++] = (mt_cs_stage){c, s};
-    busy[best_d] = ready[c] = t1;
+    /* as the flow level's front end 2 runs it: with overlap the dimension is free again
+     * after the stage's wire time, the chunk only after the whole stage */
+    ready[c] = t1;
+    busy[best_d] = cs->overlap ? best_t + sb * lm->d[best_d].share * lm->d[best_d].B : t1;
     if (t1 > end) end = t1;
     next[c]++;
     left--;

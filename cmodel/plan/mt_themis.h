@@ -41,6 +41,7 @@ typedef struct {
   int intra;  /* MT_INTRA_FIFO or MT_INTRA_SCF */
   int elem;   /* chunks hold whole elements of elem bytes (the tiling of mt_sched_set_bytes) */
   int H;      /* flows per chunk and NPU (2 with a bidirectional ring): the tiling's unit */
+  int overlap; /* order the queues for a dimension that overlaps its stages' latency */
 } mt_themis_opts;
 
 /* The baseline (Table 3): every chunk in order 1..D; loads are left 0. */
@@ -49,8 +50,10 @@ int mt_themis_baseline(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel 
  * baseline order while max - min load < threshold), the all-gather the reverse. */
 int mt_themis_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e);
 /* Section 4.6: simulate cs's chunks with the Latency Model (each dimension runs one stage
- * at a time; a stage is ready when its chunk's previous stage ends; FIFO takes the stage
- * ready first, SCF the smallest) and store each dimension's order in cs->queue. `finish`
+ * at a time, or with cs->overlap is taken for a stage's wire time only, its latency hidden
+ * behind the next stages; a stage is ready when its chunk's previous stage ends; FIFO
+ * takes the stage ready first, SCF the smallest) and store each dimension's order in
+ * cs->queue. `finish`
  * (may be NULL) receives the simulated end, ns. Called by both producers. */
 int mt_themis_order(mt_chunksched *cs, const mt_latmodel *lm, double *finish, mt_err *e);
 

@@ -45,7 +45,7 @@ static void test_fig7(void) {
   for (int k = 1; k <= 4; k++) {
     mt_chunksched cs;
     mt_err e = {{0}};
-    mt_themis_opts o = {k, MT_INTRA_SCF, 4, 1};
+    mt_themis_opts o = {k, MT_INTRA_SCF, 4, 1, 0};
     CHECK(mt_themis_schedule(&cs, &v, &lm, (uint64_t)k << 26, &o, &e) == 0, "%s", e.msg);
     if (!cs.n_chunks) continue;
     for (int c = 0; c < k; c++)
@@ -78,7 +78,7 @@ static void test_threshold(void) {
     if (setup(cases[i].topo, &t, &v, &lm)) continue;
     mt_chunksched cs;
     mt_err e = {{0}};
-    mt_themis_opts o = {4, MT_INTRA_FIFO, 4, 1};
+    mt_themis_opts o = {4, MT_INTRA_FIFO, 4, 1, 0};
     CHECK(mt_themis_schedule(&cs, &v, &lm, 4 * 4096, &o, &e) == 0, "%s", e.msg);
     for (int c = 0; c < cs.n_chunks; c++)
       CHECK(cs.chunk[c].order[0] == cases[i].first[c], "%s: chunk %d starts in dim %d, want %d", cases[i].topo, c, cs.chunk[c].order[0] + 1,
@@ -112,7 +112,7 @@ static void test_intra(void) {
   for (int pol = 0; pol < 2; pol++) {
     mt_chunksched cs;
     mt_err e = {{0}};
-    mt_themis_opts o = {3, pol ? MT_INTRA_SCF : MT_INTRA_FIFO, 4, 1};
+    mt_themis_opts o = {3, pol ? MT_INTRA_SCF : MT_INTRA_FIFO, 4, 1, 0};
     CHECK(mt_themis_baseline(&cs, &v, &lm, 3 * S, &o, &e) == 0, "%s", e.msg);
     if (!cs.n_chunks) continue;
     cs.chunk[1].order[0] = 1;
@@ -151,6 +151,45 @@ static void test_intra(void) {
   mt_topo_free(&t);
 }
 
+/* The intra-dimension simulation for overlapped execution (cs->overlap, `sim --level flow
+ * --chunks K --overlap`): a dimension is free again after a stage's wire time w, the chunk
+ * only after A + w. One switch dimension of 4 (halving-doubling: A = 2 lat), 3 chunks of S,
+ * w = S x 3/4 / 100 GB/s; stages RS c0, c1, c2 at 0, w, 2w, then the all-gathers:
+ *   A < 2w: AG c0 at 3w, c1 at 4w, c2 at 5w: end 6w + A;
+ *   A > 2w: AG c0 at A + w, c1 at A + 2w, c2 at A + 3w: end 2A + 4w;
+ * one stage at a time (overlap 0): 6 (A + w). A broken simulation that keeps the dimension
+ * for the whole stage gives the last in both cases. */
+static void test_intra_overlap(void) {
+  const uint64_t S = 64 * 1024;
+  const double w = S * 0.75 / 100;
+  static const char *const topo[2] = {"dims:sw4@100x1:100ns", "dims:sw4@100x1:1000ns"};
+  for (int k = 0; k < 2; k++) {
+    mt_topo t;
+    mt_mdview v;
+    mt_latmodel lm;
+    if (setup(topo[k], &t, &v, &lm)) continue;
+    const double A = k ? 2000 : 200;
+    CHECK(fabs(lm.d[0].A - A) < 1e-9, "%s: A = %g, want %g", topo[k], lm.d[0].A, A);
+    for (int ov = 0; ov < 2; ov++) {
+      mt_chunksched cs;
+      mt_err e = {{0}};
+      mt_themis_opts o = {3, MT_INTRA_FIFO, 4, 1, ov};
+      CHECK(mt_themis_baseline(&cs, &v, &lm, 3 * S, &o, &e) == 0, "%s", e.msg);
+      if (!cs.n_chunks) continue;
+      double fin = 0;
+      CHECK(cs.overlap == ov && mt_themis_order(&cs, &lm, &fin, &e) == 0, "%s", e.msg);
+      const double want = !ov ? 6 * (A + w) : A < 2 * w ? 6 * w + A : 2 * A + 4 * w;
+      CHECK(fabs(fin - want) < 1e-6 * want, "%s overlap %d: simulated end %g ns, want %g", topo[k], ov, fin, want);
+      static const int order[6][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
+      for (int i = 0; i < 6 && i < cs.qlen[0]; i++)
+        CHECK(cs.queue[0][i].chunk == order[i][0] && cs.queue[0][i].stage == order[i][1], "%s overlap %d position %d: c%d.%d", topo[k], ov, i,
+              cs.queue[0][i].chunk, cs.queue[0][i].stage);
+      mt_chunksched_free(&cs);
+    }
+    mt_topo_free(&t);
+  }
+}
+
 /* Expansion: plan (mt_plan, as the command line does), check, reference sums, tiling, the
  * table size counted without expanding, and a broken copy caught. */
 static void test_expand(const char *topo, const char *algo, int chunks, int intra, uint64_t bytes) {
@@ -177,7 +216,7 @@ static void test_expand(const char *topo, const char *algo, int chunks, int intr
   mt_chunksched cs;
   mt_mdview_of(&t, algo, &v, &e);
   mt_latmodel_of(&t, &v, &lm);
-  mt_themis_opts o = {chunks, intra, 4, 1};
+  mt_themis_opts o = {chunks, intra, 4, 1, 0};
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;
   CHECK((strcmp(algo, "themis") ? mt_themis_baseline : mt_themis_schedule)(&cs, &v, &lm, bytes, &o, &e) == 0, "%s", e.msg);
@@ -272,7 +311,7 @@ static void test_baseline_closed_form(void) {
   const double t1 = 1500 + 1048576 * 0.75 / 200;
   mt_chunksched cs;
   mt_err e = {{0}};
-  mt_themis_opts o = {C, MT_INTRA_FIFO, 4, 2};
+  mt_themis_opts o = {C, MT_INTRA_FIFO, 4, 2, 0};
   CHECK(mt_themis_baseline(&cs, &v, &lm, (uint64_t)C << 20, &o, &e) == 0, "%s", e.msg);
   double fin = 0;
   CHECK(mt_themis_order(&cs, &lm, &fin, &e) == 0, "%s", e.msg);
@@ -286,6 +325,7 @@ int main(void) {
   test_baseline_closed_form();
   test_threshold();
   test_intra();
+  test_intra_overlap();
   static const char *topos[] = {"dims:ring4@100x2,sw4@50x1", "dims:fc3@10x2,ring3@5x2,sw2@1x1", "dims:fc4@100x3,ring4@50x1:700ns,sw2@25x1", "torus:3x4",
                                 "torus:4x4x4"};
   for (int i = 0; i < 5; i++) {
