@@ -37,10 +37,10 @@ double mt_latmodel_time(const mt_latmodel *lm, int d, double bytes);
 
 /* Options of the producers. */
 typedef struct {
-  int chunks; /* C >= 1 */
-  int intra;  /* MT_INTRA_FIFO or MT_INTRA_SCF */
-  int elem;   /* chunks hold whole elements of elem bytes (the tiling of mt_sched_set_bytes) */
-  int H;      /* flows per chunk and NPU (2 with a bidirectional ring): the tiling's unit */
+  int chunks;  /* C >= 1 */
+  int intra;   /* MT_INTRA_FIFO or MT_INTRA_SCF */
+  int elem;    /* chunks hold whole elements of elem bytes (the tiling of mt_sched_set_bytes) */
+  int H;       /* flows per chunk and NPU (2 with a bidirectional ring): the tiling's unit */
   int overlap; /* order the queues for a dimension that overlaps its stages' latency */
 } mt_themis_opts;
 

@@ -178,7 +178,8 @@ static void test_intra_overlap(void) {
       if (!cs.n_chunks) continue;
       double fin = 0;
       CHECK(cs.overlap == ov && mt_themis_order(&cs, &lm, &fin, &e) == 0, "%s", e.msg);
-      const double want = !ov ? 6 * (A + w) : A < 2 * w ? 6 * w + A : 2 * A + 4 * w;
+      const double want = !ov ? 6 * (A + w) : A < 2 * w ? 6 * w + A
+                                                        : 2 * A + 4 * w;
       CHECK(fabs(fin - want) < 1e-6 * want, "%s overlap %d: simulated end %g ns, want %g", topo[k], ov, fin, want);
       static const int order[6][2] = {{0, 0}, {1, 0}, {2, 0}, {0, 1}, {1, 1}, {2, 1}};
       for (int i = 0; i < 6 && i < cs.qlen[0]; i++)
