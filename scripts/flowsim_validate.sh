@@ -51,6 +51,10 @@ torus:4x4 hier message paper 1M
 torus:4x4 hier message small 4M
 torus:4x4x4 multitree message paper 1M
 torus:4x4x4 hier message paper 1M
+torus:8x8 dbtree message paper 4M
+mesh:4x4 hd message paper 4M
+mesh:4x4 hd message small 4M
+mesh:4x4 dbtree message small 4M
 EOF
 fi
 run_case() {

@@ -130,6 +130,8 @@ typedef struct {
   double *plat;  /* [nx] path latency (+ NI) */
   int *mark, nmark;
   int *pl, plcap;
+  uint8_t *pc; /* [plcap] VC class per hop (head-of-line rule) */
+  int hol;     /* the rule is on: VCs per class */
   double last;
 } fe;
 
@@ -252,11 +254,18 @@ static void send_x(fe *fs, int n, int q, int xi) {
   if (x->path_len > fs->plcap) {
     fs->plcap = x->path_len;
     fs->pl = mt_xrealloc(fs->pl, (size_t)fs->plcap * sizeof(int));
+    fs->pc = mt_xrealloc(fs->pc, (size_t)fs->plcap);
   }
-  for (int i = 0; i < x->path_len; i++) fs->pl[i] = MT_XLINK(s, x, i);
+  const mt_edge *lk = s->topo->links;
+  for (int i = 0; i < x->path_len; i++) {
+    const int l = fs->pl[i] = MT_XLINK(s, x, i);
+    /* the router's dateline class (docs/router.md): 1 on the wrap link and after it in the
+     * same dimension, else 0; a mesh has one class */
+    fs->pc[i] = s->topo->kind == MT_TOPO_TORUS && (lk[l].wrap || (i > 0 && fs->pc[i - 1] && lk[fs->pl[i - 1]].dim == lk[l].dim));
+  }
   const int pk = fs->p->pkt_mode || x->multihop;
   const double w = mt_flow_wire(fs->p, s->chunk[x->flow].size, pk), cap = pk ? fs->p->pkt_cap : fs->p->msg_cap;
-  mt_flow_eng_start(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi);
+  mt_flow_eng_start_pkt(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi, pk && fs->hol ? fs->pc : NULL);
 }
 
 static int idle(fe *fs, int n) {
@@ -337,6 +346,8 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
   mt_flow_eng_reference(fs.g, p->reference);
+  if (p->units == MT_FLOW_CYCLES && p->num_vcs > 0 && mt_topo_is_grid(t)) fs.hol = t->kind == MT_TOPO_TORUS ? p->num_vcs / 2 : p->num_vcs;
+  mt_flow_eng_hol(fs.g, fs.hol);
   for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
   for (int n = 0; n < fs.N; n++) {
     fs.nd[n].ts = 1;
@@ -404,5 +415,6 @@ out:
   free(fs.plat);
   free(fs.mark);
   free(fs.pl);
+  free(fs.pc);
   return rc;
 }
