@@ -104,7 +104,7 @@ void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, u
 
 /* ---- front end 1 ---- */
 typedef struct {
-  int step, nchild, send0, nsend, flow;
+  int step, nchild, send0, nsend, flow, ch0; /* ch0: its children's node ids in fe.chn (Reduce) */
   uint8_t op, has_parent;
   uint64_t size; /* NOP: the step's largest chunk */
 } fe_ent;
@@ -132,6 +132,9 @@ typedef struct {
   int *pl, plcap;
   uint8_t *pc; /* [plcap] VC class per hop (head-of-line rule) */
   int hol;     /* the rule is on: VCs per class */
+  int *chn, nchn, capchn; /* Reduce entries' children, in the table's (reduction) order */
+  int *rent;              /* [N*F] node's Reduce entry of the flow (index into ent), or -1 */
+  int *wx, *ws, nw, capw; /* routed reduce transfers not due yet, and their streams */
   double last;
 } fe;
 
@@ -207,6 +210,15 @@ static int build(fe *fs, mt_err *e) {
       q->send0 = (int)ns;
       if (en[i].op == MT_OP_REDUCE) {
         q->nchild = en[i].nchild;
+        if (fs->hol) {
+          fs->rent[(size_t)n * (size_t)fs->F + (size_t)en[i].flow] = (int)(ne - 1);
+          if (fs->nchn + en[i].nchild > fs->capchn) {
+            fs->capchn = 2 * (fs->nchn + en[i].nchild) + 64;
+            fs->chn = mt_xrealloc(fs->chn, (size_t)fs->capchn * sizeof(int));
+          }
+          q->ch0 = fs->nchn;
+          for (int c = 0; c < en[i].nchild; c++) fs->chn[fs->nchn++] = en[i].child[c].node;
+        }
         if (en[i].has_parent) {
           int x = find_send(s, lst + off[n], off[n + 1] - off[n], en[i].flow, MT_OP_REDUCE, en[i].step, en[i].parent.node);
           if (x < 0) rc = mt_fail(e, "node %d: no reduce transfer of flow %d to %d at step %d", n, en[i].flow, en[i].parent.node, en[i].step);
@@ -268,6 +280,46 @@ static void send_x(fe *fs, int n, int q, int xi) {
   mt_flow_eng_start_pkt(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi, pk && fs->hol ? fs->pc : NULL);
 }
 
+/* In-order reduction (docs/ni.md "Receive path"): the receiver's NI takes a reduce message
+ * only from the next child of its Reduce entry's list; a routed one sent earlier waits in
+ * the network (mt_flow_eng_stall). Its position in that list, or -1. */
+static int child_pos(const fe *fs, const mt_xfer *x) {
+  const int e = fs->rent[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow];
+  if (e < 0) return -1;
+  for (int c = 0; c < fs->ent[e].nchild; c++)
+    if (fs->chn[fs->ent[e].ch0 + c] == x->src) return c;
+  return -1;
+}
+
+static void send_due(fe *fs, int n, int q, int xi) {
+  send_x(fs, n, q, xi);
+  const mt_xfer *x = &fs->s->x[xi];
+  if (!fs->hol || !x->multihop || x->op != MT_OP_REDUCE) return;
+  const int pos = child_pos(fs, x);
+  if (pos <= (int)fs->cnt[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow]) return;
+  mt_flow_eng_stall(fs->g, n * fs->L + q, 1);
+  if (fs->nw == fs->capw) {
+    fs->capw = fs->capw ? 2 * fs->capw : 64;
+    fs->wx = mt_xrealloc(fs->wx, (size_t)fs->capw * sizeof(int));
+    fs->ws = mt_xrealloc(fs->ws, (size_t)fs->capw * sizeof(int));
+  }
+  fs->wx[fs->nw] = xi;
+  fs->ws[fs->nw++] = n * fs->L + q;
+}
+
+/* A child of (dst, flow) arrived: the waiting transfers it made due move. */
+static void make_due(fe *fs, int dst, int flow) {
+  const unsigned got = fs->cnt[(size_t)dst * (size_t)fs->F + (size_t)flow];
+  for (int i = 0; i < fs->nw;) {
+    const mt_xfer *x = &fs->s->x[fs->wx[i]];
+    if (x->dst == dst && x->flow == flow && child_pos(fs, x) <= (int)got) {
+      mt_flow_eng_stall(fs->g, fs->ws[i], 0);
+      fs->wx[i] = fs->wx[--fs->nw];
+      fs->ws[i] = fs->ws[fs->nw];
+    } else i++;
+  }
+}
+
 static int idle(fe *fs, int n) {
   for (int q = 0; q < fs->L; q++)
     if (mt_flow_eng_busy(fs->g, n * fs->L + q)) return 0;
@@ -299,7 +351,7 @@ static void issue(fe *fs, int n, double now) {
         const int xi = fs->send[E->send0];
         int q = packetiser(fs, n, &fs->s->x[xi]);
         if (q < 0) return;
-        send_x(fs, n, q, xi);
+        send_due(fs, n, q, xi);
       }
       *fl |= FL_RDONE;
       d->hp++;
@@ -333,6 +385,11 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   double *cap = mt_xcalloc((size_t)t->n_links + 1, sizeof(double)), *lat = mt_xcalloc((size_t)t->n_links + 1, sizeof(double));
   int rc = mt_flow_links(t, p, cap, lat, e);
   fs.nd = mt_xcalloc((size_t)fs.N, sizeof(fe_node));
+  if (p->units == MT_FLOW_CYCLES && p->num_vcs > 0 && mt_topo_is_grid(t)) fs.hol = t->kind == MT_TOPO_TORUS ? p->num_vcs / 2 : p->num_vcs;
+  if (fs.hol) {
+    fs.rent = mt_xcalloc((size_t)fs.N * (size_t)fs.F + 1, sizeof(int));
+    for (size_t i = 0; i < (size_t)fs.N * (size_t)fs.F; i++) fs.rent[i] = -1;
+  }
   if (!rc) rc = build(&fs, e);
   if (rc) goto out;
   fs.cnt = mt_xcalloc((size_t)fs.N * (size_t)fs.F, sizeof(uint16_t));
@@ -346,7 +403,6 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
   mt_flow_eng_reference(fs.g, p->reference);
-  if (p->units == MT_FLOW_CYCLES && p->num_vcs > 0 && mt_topo_is_grid(t)) fs.hol = t->kind == MT_TOPO_TORUS ? p->num_vcs / 2 : p->num_vcs;
   mt_flow_eng_hol(fs.g, fs.hol);
   for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
   for (int n = 0; n < fs.N; n++) {
@@ -375,8 +431,10 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
       } else if (kind == EV_ARRIVE) {
         const mt_xfer *x = &s->x[id];
         const size_t k = (size_t)x->dst * (size_t)fs.F + x->flow;
-        if (x->op == MT_OP_REDUCE) fs.cnt[k]++;
-        else fs.fl[k] |= FL_GRX;
+        if (x->op == MT_OP_REDUCE) {
+          fs.cnt[k]++;
+          if (fs.nw) make_due(&fs, x->dst, x->flow);
+        } else fs.fl[k] |= FL_GRX;
         if (now > fs.last) fs.last = now;
         mark(&fs, x->dst);
       } else mark(&fs, (int)id);
@@ -416,5 +474,9 @@ out:
   free(fs.mark);
   free(fs.pl);
   free(fs.pc);
+  free(fs.chn);
+  free(fs.rent);
+  free(fs.wx);
+  free(fs.ws);
   return rc;
 }

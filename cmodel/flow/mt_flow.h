@@ -113,6 +113,9 @@ void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double 
 /* The same for routed packets: cls[i] (0 or 1) the VC class of hop i; with the head-of-line
  * rule on, they count in the input-VC groups (cls NULL or the rule off: mt_flow_eng_start). */
 void mt_flow_eng_start_pkt(mt_flow_eng *g, int sid, const int *links, int n, double bytes, double cap, int64_t tag, const uint8_t *cls);
+/* HOL rule: a routed stream not due at its receiver (on) moves nothing and blocks the
+ * routed streams that share its input VCs; off when it becomes due (a start clears it). */
+void mt_flow_eng_stall(mt_flow_eng *g, int sid, int on);
 /* A timer: event (kind >= 1, id) at time t >= now. */
 void mt_flow_eng_at(mt_flow_eng *g, double t, int kind, int64_t id);
 /* The next event: 1 and its time, kind (0: a message's last byte left its source: id is

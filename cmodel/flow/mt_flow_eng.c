@@ -36,6 +36,7 @@ typedef struct {
   int pending; /* ended in this batch; links still counted until settle */
   int fresh;   /* started on a new path: needs a rate */
   uint8_t *cls; /* routed packets (HOL rule on): the VC class of each hop; NULL otherwise */
+  int stalled;   /* HOL rule: not due at its receiver; it fills its input VCs and moves nothing */
   int *ci, capc; /* solve: the constraints it is in (links, then input-VC groups) */
   double *cw;    /* ... and its weight in each */
 } stream;
@@ -58,6 +59,9 @@ struct mt_flow_eng {
   int *kinj;     /* solve scratch per link: streams injected on it */
   double *ktr;   /* ... input-VC groups feeding it */
   uint64_t *hk;  /* ... (incoming link, class, next link) keys of transit hops */
+  uint32_t *gblk, bep; /* ... per input-VC group: filled by a stalled stream (this epoch) */
+  char *blk;           /* ... per stream of the solve: stalled or behind a stalled one */
+  int capblk;
   size_t caphk;
   /* solve scratch */
   double *rem, *wun; /* per constraint: capacity left, weight of its unfixed streams */
@@ -119,6 +123,7 @@ mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, 
   g->touched = mt_xcalloc(3 * (size_t)n_links + 1, sizeof(int));
   g->kinj = mt_xcalloc((size_t)n_links + 1, sizeof(int));
   g->ktr = mt_xcalloc((size_t)n_links + 1, sizeof(double));
+  g->gblk = mt_xcalloc(2 * (size_t)n_links + 1, sizeof(uint32_t));
   g->ls = mt_xcalloc((size_t)n_links + 1, sizeof(int *));
   g->lsc = mt_xcalloc((size_t)n_links + 1, sizeof(int));
   g->lmark = mt_xcalloc((size_t)n_links + 1, sizeof(uint32_t));
@@ -138,6 +143,8 @@ void mt_flow_eng_free(mt_flow_eng *g) {
   free(g->kinj);
   free(g->ktr);
   free(g->hk);
+  free(g->gblk);
+  free(g->blk);
   free(g->s);
   free(g->act);
   free(g->pend);
@@ -246,6 +253,7 @@ void mt_flow_eng_start_pkt(mt_flow_eng *g, int sid, const int *links, int n, dou
   st->tag = tag;
   st->bytes = bytes;
   st->ver++;
+  st->stalled = 0;
   if (st->pending && same_path(st, links, n, cls) && st->rate > 0 && cap == st->cap) {
     /* back to back on the same path: the set of messages is unchanged, so is its rate */
     st->pending = 0;
@@ -280,6 +288,15 @@ void mt_flow_eng_start_pkt(mt_flow_eng *g, int sid, const int *links, int n, dou
   st->t_last = g->now;
   st->rate = 0;
   st->fresh = 1;
+  g->dirty = 1;
+}
+
+void mt_flow_eng_stall(mt_flow_eng *g, int sid, int on) {
+  stream *st = &g->s[sid];
+  if (!g->vpc || !st->cls || st->act < 0 || st->stalled == !!on) return;
+  st->stalled = !!on;
+  st->ver++; /* an end pushed by a back-to-back start no longer holds */
+  seed(&g->seed_s, &g->nseed_s, &g->caps_s, sid);
   g->dirty = 1;
 }
 
@@ -338,7 +355,7 @@ static void constraints(mt_flow_eng *g, const int *sid, int n) {
   int hol = 0;
   for (int k = 0; k < n; k++) {
     const stream *st = &g->s[sid[k]];
-    if (!st->cls) continue;
+    if (!st->cls || g->blk[k]) continue;
     hol = 1;
     if (nk + (size_t)st->nl > g->caphk) {
       g->caphk = 2 * (nk + (size_t)st->nl) + 64;
@@ -347,7 +364,8 @@ static void constraints(mt_flow_eng *g, const int *sid, int n) {
     for (int j = 1; j < st->nl; j++) g->hk[nk++] = (uint64_t)(2 * st->l[j - 1] + st->cls[j - 1]) << 32 | (uint32_t)st->l[j];
   }
   if (hol) {
-    for (int k = 0; k < n; k++) g->kinj[g->s[sid[k]].l[0]]++;
+    for (int k = 0; k < n; k++)
+      if (!g->blk[k]) g->kinj[g->s[sid[k]].l[0]]++;
     qsort(g->hk, nk, sizeof *g->hk, cmp_u64);
     for (size_t i = 0, j; i < nk; i = j) {
       for (j = i; j < nk && g->hk[j] == g->hk[i]; j++) {}
@@ -379,6 +397,31 @@ static void constraints(mt_flow_eng *g, const int *sid, int n) {
     }
 }
 
+/* In-order reduction (docs/flowsim.md "Head-of-line blocking"): a routed stream that is not
+ * due at its receiver moves nothing, and its packets fill the input VCs of its class on every
+ * link of its path, so every other routed stream through one of those groups waits too.
+ * Sets g->blk[k] for the streams of the solve that move nothing. */
+static void blocked(mt_flow_eng *g, const int *sid, int n) {
+  if (n > g->capblk) {
+    g->capblk = 2 * n + 64;
+    g->blk = mt_xrealloc(g->blk, (size_t)g->capblk);
+  }
+  if (++g->bep == 0) {
+    memset(g->gblk, 0, 2 * (size_t)g->n_links * sizeof(uint32_t));
+    g->bep = 1;
+  }
+  for (int k = 0; k < n; k++) {
+    const stream *st = &g->s[sid[k]];
+    for (int j = 0; st->stalled && j < st->nl; j++) g->gblk[2 * st->l[j] + st->cls[j]] = g->bep;
+  }
+  for (int k = 0; k < n; k++) {
+    const stream *st = &g->s[sid[k]];
+    int b = st->stalled;
+    for (int j = 0; st->cls && !b && j < st->nl; j++) b = g->gblk[2 * st->l[j] + st->cls[j]] == g->bep;
+    g->blk[k] = (char)b;
+  }
+}
+
 static int n_cons(const stream *st) { return st->nl + (st->cls ? st->nl : 0); }
 
 /* Max-min fair rates of streams sid[0..n) (in active-list order; every stream that shares a
@@ -390,7 +433,10 @@ static int n_cons(const stream *st) { return st->nl + (st->cls ? st->nl : 0); }
 static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
   int nc = 0, nt = 0;
   g->solved += (uint64_t)n;
-  if (g->vpc) constraints(g, sid, n);
+  if (g->vpc) {
+    blocked(g, sid, n);
+    constraints(g, sid, n);
+  }
   for (int k = 0; k < n; k++) {
     stream *st = &g->s[sid[k]];
     double r = st->cap;
@@ -400,7 +446,8 @@ static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
       if (g->cap[st->l[i]] < r) r = g->cap[st->l[i]];
     }
     newrate[k] = r;
-    if (shared) {
+    if (g->vpc && g->blk[k]) newrate[k] = 0;
+    else if (shared) {
       g->cont[nc++] = k;
       g->fixed[k] = 0;
       const int m = g->vpc ? n_cons(st) : st->nl;
@@ -466,7 +513,7 @@ static void take_rate(mt_flow_eng *g, int sid, double nr) {
   st->t_last = g->now;
   st->rate = nr;
   st->ver++;
-  push(g, g->now + st->left / st->rate, 0, sid, st->tag, st->ver);
+  if (nr > 0) push(g, g->now + st->left / st->rate, 0, sid, st->tag, st->ver); /* 0: stalled, until solved again */
 }
 
 /* The component of active stream s0 (streams joined by shared links) into g->ord from *n on,
