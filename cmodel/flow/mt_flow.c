@@ -130,8 +130,8 @@ typedef struct {
   double *plat;  /* [nx] path latency (+ NI) */
   int *mark, nmark;
   int *pl, plcap;
-  uint8_t *pc; /* [plcap] VC class per hop (head-of-line rule) */
-  int hol;     /* the rule is on: VCs per class */
+  uint8_t *pc;            /* [plcap] VC class per hop (head-of-line rule) */
+  int hol;                /* the rule is on: VCs per class */
   int *chn, nchn, capchn; /* Reduce entries' children, in the table's (reduction) order */
   int *rent;              /* [N*F] node's Reduce entry of the flow (index into ent), or -1 */
   int *wx, *ws, nw, capw; /* routed reduce transfers not due yet, and their streams */

@@ -32,10 +32,10 @@ typedef struct {
   int act;  /* index in the active list, -1 idle */
   int comp; /* settle: the component it was found in */
   uint32_t mark;
-  double nr;   /* settle: its new rate */
-  int pending; /* ended in this batch; links still counted until settle */
-  int fresh;   /* started on a new path: needs a rate */
-  uint8_t *cls; /* routed packets (HOL rule on): the VC class of each hop; NULL otherwise */
+  double nr;     /* settle: its new rate */
+  int pending;   /* ended in this batch; links still counted until settle */
+  int fresh;     /* started on a new path: needs a rate */
+  uint8_t *cls;  /* routed packets (HOL rule on): the VC class of each hop; NULL otherwise */
   int stalled;   /* HOL rule: not due at its receiver; it fills its input VCs and moves nothing */
   int *ci, capc; /* solve: the constraints it is in (links, then input-VC groups) */
   double *cw;    /* ... and its weight in each */
@@ -54,11 +54,11 @@ struct mt_flow_eng {
   uint64_t seq, events, solves, steady;
   uint64_t solved; /* streams given to solve(), summed over the settles */
   int dirty;
-  int reference; /* solve every stream at every settle (the tests' reference) */
-  int vpc;       /* HOL rule: input VCs per class (0: off; docs/flowsim.md "Head-of-line blocking") */
-  int *kinj;     /* solve scratch per link: streams injected on it */
-  double *ktr;   /* ... input-VC groups feeding it */
-  uint64_t *hk;  /* ... (incoming link, class, next link) keys of transit hops */
+  int reference;       /* solve every stream at every settle (the tests' reference) */
+  int vpc;             /* HOL rule: input VCs per class (0: off; docs/flowsim.md "Head-of-line blocking") */
+  int *kinj;           /* solve scratch per link: streams injected on it */
+  double *ktr;         /* ... input-VC groups feeding it */
+  uint64_t *hk;        /* ... (incoming link, class, next link) keys of transit hops */
   uint32_t *gblk, bep; /* ... per input-VC group: filled by a stalled stream (this epoch) */
   char *blk;           /* ... per stream of the solve: stalled or behind a stalled one */
   int capblk;
