@@ -115,7 +115,8 @@ typedef struct {
 } fe_node;
 
 enum { EV_ARRIVE = 1,
-       EV_WAKE = 2 };
+       EV_WAKE = 2,
+       EV_STAGE = 3 };
 
 typedef struct {
   const mt_sched *s;
@@ -135,6 +136,9 @@ typedef struct {
   int *chn, nchn, capchn; /* Reduce entries' children, in the table's (reduction) order */
   int *rent;              /* [N*F] node's Reduce entry of the flow (index into ent), or -1 */
   int *wx, *ws, nw, capw; /* routed reduce transfers not due yet, and their streams */
+  int *curx;              /* [N*L] the transfer each stream (packetiser) sends, -1 none */
+  double *lastp;          /* [N] the last arrival at the node (its NI's progress) */
+  uint8_t *staging;       /* [N] the node's NI stager is on: it takes not-due messages */
   double last;
 } fe;
 
@@ -278,6 +282,7 @@ static void send_x(fe *fs, int n, int q, int xi) {
   const int pk = fs->p->pkt_mode || x->multihop;
   const double w = mt_flow_wire(fs->p, s->chunk[x->flow].size, pk), cap = pk ? fs->p->pkt_cap : fs->p->msg_cap;
   mt_flow_eng_start_pkt(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi, pk && fs->hol ? fs->pc : NULL);
+  fs->curx[n * fs->L + q] = xi;
 }
 
 /* In-order reduction (docs/ni.md "Receive path"): the receiver's NI takes a reduce message
@@ -296,8 +301,9 @@ static void send_due(fe *fs, int n, int q, int xi) {
   const mt_xfer *x = &fs->s->x[xi];
   if (!fs->hol || !x->multihop || x->op != MT_OP_REDUCE) return;
   const int pos = child_pos(fs, x);
-  if (pos <= (int)fs->cnt[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow]) return;
+  if (pos <= (int)fs->cnt[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow] || fs->staging[x->dst]) return;
   mt_flow_eng_stall(fs->g, n * fs->L + q, 1);
+  if (fs->p->stage_after > 0) mt_flow_eng_at(fs->g, mt_flow_eng_now(fs->g) + fs->p->stage_after, EV_STAGE, x->dst);
   if (fs->nw == fs->capw) {
     fs->capw = fs->capw ? 2 * fs->capw : 64;
     fs->wx = mt_xrealloc(fs->wx, (size_t)fs->capw * sizeof(int));
@@ -318,6 +324,30 @@ static void make_due(fe *fs, int dst, int flow) {
       fs->ws[i] = fs->ws[fs->nw];
     } else i++;
   }
+}
+
+/* The stager's check at node r (docs/ni.md "Staging not-due units"): a not-due routed message
+ * waits for r, and r's NI made no progress for stage_after cycles (no arrival, nothing
+ * flowing in): from now on r takes not-due messages (it stages them); those waiting move. */
+static void stage_check(fe *fs, int r, double now) {
+  int waits = 0;
+  for (int i = 0; i < fs->nw && !waits; i++) waits = fs->s->x[fs->wx[i]].dst == r;
+  if (!waits || fs->staging[r]) return;
+  const double T = fs->p->stage_after;
+  int flowing = 0;
+  for (int sid = 0; sid < fs->N * fs->L && !flowing; sid++)
+    flowing = fs->curx[sid] >= 0 && fs->s->x[fs->curx[sid]].dst == r && mt_flow_eng_rate(fs->g, sid) > 0;
+  if (flowing || now - fs->lastp[r] < T) {
+    mt_flow_eng_at(fs->g, (flowing ? now : fs->lastp[r]) + T, EV_STAGE, r);
+    return;
+  }
+  fs->staging[r] = 1;
+  for (int i = 0; i < fs->nw;)
+    if (fs->s->x[fs->wx[i]].dst == r) {
+      mt_flow_eng_stall(fs->g, fs->ws[i], 0);
+      fs->wx[i] = fs->wx[--fs->nw];
+      fs->ws[i] = fs->ws[fs->nw];
+    } else i++;
 }
 
 static int idle(fe *fs, int n) {
@@ -401,6 +431,10 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
     fs.plat[i] = a;
   }
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
+  fs.curx = mt_xcalloc((size_t)fs.N * (size_t)fs.L + 1, sizeof(int));
+  for (int i = 0; i < fs.N * fs.L; i++) fs.curx[i] = -1;
+  fs.lastp = mt_xcalloc((size_t)fs.N + 1, sizeof(double));
+  fs.staging = mt_xcalloc((size_t)fs.N + 1, 1);
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
   mt_flow_eng_reference(fs.g, p->reference);
   mt_flow_eng_hol(fs.g, fs.hol);
@@ -425,6 +459,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
     do {
       if (kind == 0) {
         const int xi = (int)tag;
+        fs.curx[id] = -1;
         r->messages++;
         mt_flow_eng_at(fs.g, now + fs.plat[xi], EV_ARRIVE, xi);
         mark(&fs, (int)(id / fs.L));
@@ -436,8 +471,10 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
           if (fs.nw) make_due(&fs, x->dst, x->flow);
         } else fs.fl[k] |= FL_GRX;
         if (now > fs.last) fs.last = now;
+        fs.lastp[x->dst] = now;
         mark(&fs, x->dst);
-      } else mark(&fs, (int)id);
+      } else if (kind == EV_STAGE) stage_check(&fs, (int)id, now);
+      else mark(&fs, (int)id);
       tt = mt_flow_eng_peek(fs.g);
     } while (tt <= now && mt_flow_eng_pop(fs.g, &t0, &kind, &id, &tag));
   }
@@ -478,5 +515,8 @@ out:
   free(fs.rent);
   free(fs.wx);
   free(fs.ws);
+  free(fs.curx);
+  free(fs.lastp);
+  free(fs.staging);
   return rc;
 }

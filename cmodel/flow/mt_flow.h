@@ -45,6 +45,9 @@ typedef struct {
   int num_vcs;      /* cycles, tori and meshes: VCs per port for the head-of-line rule (routed packets
                        queue in num_vcs / 2 input VCs per dateline class on a torus, num_vcs on a mesh;
                        docs/flowsim.md "Head-of-line blocking"); 0: rule off */
+  int stage_after;  /* with the rule: the NI stager's T (ni_stage_after): after T cycles without progress at a
+                       receiver holding a not-due routed message, it takes not-due messages for the rest of the run
+                       (docs/ni.md "Staging not-due units"); 0: never */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -129,6 +132,8 @@ double mt_flow_eng_peek(mt_flow_eng *g);
 void mt_flow_eng_settle(mt_flow_eng *g);
 double mt_flow_eng_now(const mt_flow_eng *g);
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid);
+/* The rate stream sid moves at now (0: idle, stalled or blocked). */
+double mt_flow_eng_rate(const mt_flow_eng *g, int sid);
 /* Bytes each link has carried so far ([n_links]). */
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g);
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady);

@@ -604,6 +604,7 @@ void mt_flow_eng_settle(mt_flow_eng *g) {
 
 uint64_t mt_flow_eng_solved(const mt_flow_eng *g) { return g->solved; }
 double mt_flow_eng_now(const mt_flow_eng *g) { return g->now; }
+double mt_flow_eng_rate(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending ? g->s[sid].rate : 0; }
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending; }
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g) { return g->lbytes; }
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady) {

@@ -401,6 +401,30 @@ static void test_vs_cycle(const char *spec, const char *algo, uint64_t bytes, in
   mt_topo_free(&t);
 }
 
+/* The NI stager (docs/ni.md "Staging not-due units") at the flow level: hd on ring:16,
+ * 256 KiB, `paper`. Not-due routed messages block each other's input VCs in a cycle (a
+ * receiver's due child waits behind a message that another receiver's due child makes due),
+ * so without the stager the run never ends, refused naming a node; with T = 20,000 cycles
+ * (ni_stage_after) a jammed receiver takes not-due messages after T cycles without progress:
+ * within 10 % of the cycle model's 330,773 cycles (2026-11-25, `multitree sim --topo ring:16
+ * --algo hd --bytes 256K --config paper --data none`). */
+static void test_stager(void) {
+  mt_topo t;
+  mt_err e = {{0}};
+  mt_sched s;
+  CHECK(mt_topo_from_name(&t, "ring:16", &e) == 0 && mt_plan(&s, &t, "hd", 256 << 10, 4, &e) == 0, "%s", e.msg);
+  mt_flow_params p;
+  mt_flow_params_cycles(&p, 16, 150, 318, 256, 0, 0);
+  p.num_vcs = 4;
+  mt_flow_result r;
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) != 0 && strstr(e.msg, "never"), "no stager: want a refusal, got %g ('%s')", r.time, e.msg);
+  p.stage_after = 20000;
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) == 0 && fabs(r.time - 330773) <= 0.10 * 330773, "stager: %.0f cycles (%s), cycle model 330773",
+        r.time, e.msg);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+}
+
 int main(void) {
   test_engine();
   test_one_link();
@@ -419,5 +443,6 @@ int main(void) {
   test_hol();
   test_vs_cycle("torus:4x4", "hd", 1 << 20, 1, 316294, 0.75);
   test_vs_cycle("ring:8", "dbtree", 256 << 10, 0, 149559, 0.90);
+  test_stager();
   return MT_TEST_END("flow");
 }

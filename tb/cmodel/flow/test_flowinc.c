@@ -222,7 +222,10 @@ static void same_sched(const char *spec, const char *algo, uint64_t bytes, const
   if (!strcmp(cfg, "ns")) mt_flow_params_ns(&p);
   else if (!strcmp(cfg, "small")) mt_flow_params_cycles(&p, 16, 2, 8, 64, packets, 0); /* configs/net/small.cfg and paper.cfg */
   else mt_flow_params_cycles(&p, 16, 150, 318, 256, packets, 0);
-  if (strcmp(cfg, "ns")) p.num_vcs = 4; /* both configs: the head-of-line rule on (a no-op off tori and meshes) */
+  if (strcmp(cfg, "ns")) { /* both configs: the head-of-line rule and the stager on (no-ops off tori and meshes) */
+    p.num_vcs = 4;
+    p.stage_after = 20000;
+  }
   mt_flow_result r[2];
   double *lu[2];
   int rc[2];
@@ -265,6 +268,7 @@ static const struct {
   {"torus:4x4", "ring", 1 << 20, "paper", 0, 1.0},
   {"torus:4x4", "dbtree", 1 << 20, "small", 0, 1.0},
   {"ring:8", "dbtree", 256 << 10, "small", 0, 1.0},
+  {"ring:16", "hd", 256 << 10, "paper", 0, 1.0},
   {"torus:4x4", "dbtree", 256 << 10, "paper", 1, 1.0},
   {"torus:4x4", "hd", 1 << 20, "paper", 0, 1.0},
   {"torus:8x8", "hd", 1 << 20, "paper", 0, 0.5},
