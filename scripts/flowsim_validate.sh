@@ -3,7 +3,8 @@
 # (issue #15 item 5, docs/flowsim.md "Validation"). Every case (a line "TOPO ALGO FLOW CONFIG
 # BYTES" of CASES_FILE, default the list below) runs `BIN sim` at both levels (the cycle level
 # with --data none, timing only: the same cycles as a checked run) through GNU parallel
-# (JOBS, default 1; niced); a case whose two JSON files exist is not run again (resume).
+# (JOBS, default 1; niced); a case whose two JSON files exist is not run again (resume;
+# delete OUTDIR/*.flow.json to rerun only the flow level with a new build).
 # Then OUTDIR/table.md: one row per case with both times and the flow level's error, and
 # OUTDIR/table.csv. Prints RESULT flowsim_validate pass=N fail=M (fail: |error| > 10 %).
 set -euo pipefail
@@ -51,15 +52,19 @@ torus:4x4 hier message paper 1M
 torus:4x4 hier message small 4M
 torus:4x4x4 multitree message paper 1M
 torus:4x4x4 hier message paper 1M
+torus:8x8 dbtree message paper 4M
+mesh:4x4 hd message paper 4M
+mesh:4x4 hd message small 4M
+mesh:4x4 dbtree message small 4M
 EOF
 fi
 run_case() {
   local bin=$1 out=$2 topo=$3 algo=$4 flow=$5 cfg=$6 bytes=$7
   local id="${topo//[:,]/_}-$algo-$flow-$cfg-$bytes"
-  [[ -s $out/$id.cyc.json ]] || nice "$bin" sim --topo "$topo" --algo "$algo" --flow "$flow" --config "$cfg" --bytes "$bytes" \
-    --data none --json "$out/$id.cyc.json.tmp" >"$out/$id.cyc.log" 2>&1 && mv "$out/$id.cyc.json.tmp" "$out/$id.cyc.json" || true
-  [[ -s $out/$id.flow.json ]] || nice "$bin" sim --level flow --topo "$topo" --algo "$algo" --flow "$flow" --config "$cfg" --bytes "$bytes" \
-    --json "$out/$id.flow.json.tmp" >"$out/$id.flow.log" 2>&1 && mv "$out/$id.flow.json.tmp" "$out/$id.flow.json" || true
+  [[ -s $out/$id.cyc.json ]] || { nice "$bin" sim --topo "$topo" --algo "$algo" --flow "$flow" --config "$cfg" --bytes "$bytes" \
+    --data none --json "$out/$id.cyc.json.tmp" >"$out/$id.cyc.log" 2>&1 && mv "$out/$id.cyc.json.tmp" "$out/$id.cyc.json"; } || true
+  [[ -s $out/$id.flow.json ]] || { nice "$bin" sim --level flow --topo "$topo" --algo "$algo" --flow "$flow" --config "$cfg" --bytes "$bytes" \
+    --json "$out/$id.flow.json.tmp" >"$out/$id.flow.log" 2>&1 && mv "$out/$id.flow.json.tmp" "$out/$id.flow.json"; } || true
 }
 export -f run_case
 grep -v '^\s*#' "$cases" | grep -v '^\s*$' | parallel -j "$jobs" --colsep ' ' run_case "$bin" "$out" {1} {2} {3} {4} {5}

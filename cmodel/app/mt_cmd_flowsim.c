@@ -85,7 +85,11 @@ int mt_app_flowsim(const mt_app_opts *o) {
     mt_flow_params_ns(&p);
     p.local_ports = lp;
     p.pkt_mode = pkt;
-  } else mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, pkt, lp);
+  } else {
+    mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, pkt, lp);
+    p.num_vcs = (int)cfg.num_vcs; /* the head-of-line rule (docs/flowsim.md) */
+    p.stage_after = (int)cfg.ni_stage_after;
+  }
   mt_flow_result r;
   double *lu = NULL; /* front end 1: each link's utilisation */
   int rc = 0, steps = 0;

@@ -104,7 +104,7 @@ void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, u
 
 /* ---- front end 1 ---- */
 typedef struct {
-  int step, nchild, send0, nsend, flow;
+  int step, nchild, send0, nsend, flow, ch0; /* ch0: its children's node ids in fe.chn (Reduce) */
   uint8_t op, has_parent;
   uint64_t size; /* NOP: the step's largest chunk */
 } fe_ent;
@@ -115,7 +115,8 @@ typedef struct {
 } fe_node;
 
 enum { EV_ARRIVE = 1,
-       EV_WAKE = 2 };
+       EV_WAKE = 2,
+       EV_STAGE = 3 };
 
 typedef struct {
   const mt_sched *s;
@@ -130,6 +131,14 @@ typedef struct {
   double *plat;  /* [nx] path latency (+ NI) */
   int *mark, nmark;
   int *pl, plcap;
+  uint8_t *pc;            /* [plcap] VC class per hop (head-of-line rule) */
+  int hol;                /* the rule is on: VCs per class */
+  int *chn, nchn, capchn; /* Reduce entries' children, in the table's (reduction) order */
+  int *rent;              /* [N*F] node's Reduce entry of the flow (index into ent), or -1 */
+  int *wx, *ws, nw, capw; /* routed reduce transfers not due yet, and their streams */
+  int *curx;              /* [N*L] the transfer each stream (packetiser) sends, -1 none */
+  double *lastp;          /* [N] the last arrival at the node (its NI's progress) */
+  uint8_t *staging;       /* [N] the node's NI stager is on: it takes not-due messages */
   double last;
 } fe;
 
@@ -205,6 +214,15 @@ static int build(fe *fs, mt_err *e) {
       q->send0 = (int)ns;
       if (en[i].op == MT_OP_REDUCE) {
         q->nchild = en[i].nchild;
+        if (fs->hol) {
+          fs->rent[(size_t)n * (size_t)fs->F + (size_t)en[i].flow] = (int)(ne - 1);
+          if (fs->nchn + en[i].nchild > fs->capchn) {
+            fs->capchn = 2 * (fs->nchn + en[i].nchild) + 64;
+            fs->chn = mt_xrealloc(fs->chn, (size_t)fs->capchn * sizeof(int));
+          }
+          q->ch0 = fs->nchn;
+          for (int c = 0; c < en[i].nchild; c++) fs->chn[fs->nchn++] = en[i].child[c].node;
+        }
         if (en[i].has_parent) {
           int x = find_send(s, lst + off[n], off[n + 1] - off[n], en[i].flow, MT_OP_REDUCE, en[i].step, en[i].parent.node);
           if (x < 0) rc = mt_fail(e, "node %d: no reduce transfer of flow %d to %d at step %d", n, en[i].flow, en[i].parent.node, en[i].step);
@@ -252,11 +270,84 @@ static void send_x(fe *fs, int n, int q, int xi) {
   if (x->path_len > fs->plcap) {
     fs->plcap = x->path_len;
     fs->pl = mt_xrealloc(fs->pl, (size_t)fs->plcap * sizeof(int));
+    fs->pc = mt_xrealloc(fs->pc, (size_t)fs->plcap);
   }
-  for (int i = 0; i < x->path_len; i++) fs->pl[i] = MT_XLINK(s, x, i);
+  const mt_edge *lk = s->topo->links;
+  for (int i = 0; i < x->path_len; i++) {
+    const int l = fs->pl[i] = MT_XLINK(s, x, i);
+    /* the router's dateline class (docs/router.md): 1 on the wrap link and after it in the
+     * same dimension, else 0; a mesh has one class */
+    fs->pc[i] = s->topo->kind == MT_TOPO_TORUS && (lk[l].wrap || (i > 0 && fs->pc[i - 1] && lk[fs->pl[i - 1]].dim == lk[l].dim));
+  }
   const int pk = fs->p->pkt_mode || x->multihop;
   const double w = mt_flow_wire(fs->p, s->chunk[x->flow].size, pk), cap = pk ? fs->p->pkt_cap : fs->p->msg_cap;
-  mt_flow_eng_start(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi);
+  mt_flow_eng_start_pkt(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi, pk && fs->hol ? fs->pc : NULL);
+  fs->curx[n * fs->L + q] = xi;
+}
+
+/* In-order reduction (docs/ni.md "Receive path"): the receiver's NI takes a reduce message
+ * only from the next child of its Reduce entry's list; a routed one sent earlier waits in
+ * the network (mt_flow_eng_stall). Its position in that list, or -1. */
+static int child_pos(const fe *fs, const mt_xfer *x) {
+  const int e = fs->rent[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow];
+  if (e < 0) return -1;
+  for (int c = 0; c < fs->ent[e].nchild; c++)
+    if (fs->chn[fs->ent[e].ch0 + c] == x->src) return c;
+  return -1;
+}
+
+static void send_due(fe *fs, int n, int q, int xi) {
+  send_x(fs, n, q, xi);
+  const mt_xfer *x = &fs->s->x[xi];
+  if (!fs->hol || !x->multihop || x->op != MT_OP_REDUCE) return;
+  const int pos = child_pos(fs, x);
+  if (pos <= (int)fs->cnt[(size_t)x->dst * (size_t)fs->F + (size_t)x->flow] || fs->staging[x->dst]) return;
+  mt_flow_eng_stall(fs->g, n * fs->L + q, 1);
+  if (fs->p->stage_after > 0) mt_flow_eng_at(fs->g, mt_flow_eng_now(fs->g) + fs->p->stage_after, EV_STAGE, x->dst);
+  if (fs->nw == fs->capw) {
+    fs->capw = fs->capw ? 2 * fs->capw : 64;
+    fs->wx = mt_xrealloc(fs->wx, (size_t)fs->capw * sizeof(int));
+    fs->ws = mt_xrealloc(fs->ws, (size_t)fs->capw * sizeof(int));
+  }
+  fs->wx[fs->nw] = xi;
+  fs->ws[fs->nw++] = n * fs->L + q;
+}
+
+/* A child of (dst, flow) arrived: the waiting transfers it made due move. */
+static void make_due(fe *fs, int dst, int flow) {
+  const unsigned got = fs->cnt[(size_t)dst * (size_t)fs->F + (size_t)flow];
+  for (int i = 0; i < fs->nw;) {
+    const mt_xfer *x = &fs->s->x[fs->wx[i]];
+    if (x->dst == dst && x->flow == flow && child_pos(fs, x) <= (int)got) {
+      mt_flow_eng_stall(fs->g, fs->ws[i], 0);
+      fs->wx[i] = fs->wx[--fs->nw];
+      fs->ws[i] = fs->ws[fs->nw];
+    } else i++;
+  }
+}
+
+/* The stager's check at node r (docs/ni.md "Staging not-due units"): a not-due routed message
+ * waits for r, and r's NI made no progress for stage_after cycles (no arrival, nothing
+ * flowing in): from now on r takes not-due messages (it stages them); those waiting move. */
+static void stage_check(fe *fs, int r, double now) {
+  int waits = 0;
+  for (int i = 0; i < fs->nw && !waits; i++) waits = fs->s->x[fs->wx[i]].dst == r;
+  if (!waits || fs->staging[r]) return;
+  const double T = fs->p->stage_after;
+  int flowing = 0;
+  for (int sid = 0; sid < fs->N * fs->L && !flowing; sid++)
+    flowing = fs->curx[sid] >= 0 && fs->s->x[fs->curx[sid]].dst == r && mt_flow_eng_rate(fs->g, sid) > 0;
+  if (flowing || now - fs->lastp[r] < T) {
+    mt_flow_eng_at(fs->g, (flowing ? now : fs->lastp[r]) + T, EV_STAGE, r);
+    return;
+  }
+  fs->staging[r] = 1;
+  for (int i = 0; i < fs->nw;)
+    if (fs->s->x[fs->wx[i]].dst == r) {
+      mt_flow_eng_stall(fs->g, fs->ws[i], 0);
+      fs->wx[i] = fs->wx[--fs->nw];
+      fs->ws[i] = fs->ws[fs->nw];
+    } else i++;
 }
 
 static int idle(fe *fs, int n) {
@@ -290,7 +381,7 @@ static void issue(fe *fs, int n, double now) {
         const int xi = fs->send[E->send0];
         int q = packetiser(fs, n, &fs->s->x[xi]);
         if (q < 0) return;
-        send_x(fs, n, q, xi);
+        send_due(fs, n, q, xi);
       }
       *fl |= FL_RDONE;
       d->hp++;
@@ -324,6 +415,11 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   double *cap = mt_xcalloc((size_t)t->n_links + 1, sizeof(double)), *lat = mt_xcalloc((size_t)t->n_links + 1, sizeof(double));
   int rc = mt_flow_links(t, p, cap, lat, e);
   fs.nd = mt_xcalloc((size_t)fs.N, sizeof(fe_node));
+  if (p->units == MT_FLOW_CYCLES && p->num_vcs > 0 && mt_topo_is_grid(t)) fs.hol = t->kind == MT_TOPO_TORUS ? p->num_vcs / 2 : p->num_vcs;
+  if (fs.hol) {
+    fs.rent = mt_xcalloc((size_t)fs.N * (size_t)fs.F + 1, sizeof(int));
+    for (size_t i = 0; i < (size_t)fs.N * (size_t)fs.F; i++) fs.rent[i] = -1;
+  }
   if (!rc) rc = build(&fs, e);
   if (rc) goto out;
   fs.cnt = mt_xcalloc((size_t)fs.N * (size_t)fs.F, sizeof(uint16_t));
@@ -335,8 +431,13 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
     fs.plat[i] = a;
   }
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
+  fs.curx = mt_xcalloc((size_t)fs.N * (size_t)fs.L + 1, sizeof(int));
+  for (int i = 0; i < fs.N * fs.L; i++) fs.curx[i] = -1;
+  fs.lastp = mt_xcalloc((size_t)fs.N + 1, sizeof(double));
+  fs.staging = mt_xcalloc((size_t)fs.N + 1, 1);
   fs.g = mt_flow_eng_new(t->n_links, cap, lat, p->msg_cap);
   mt_flow_eng_reference(fs.g, p->reference);
+  mt_flow_eng_hol(fs.g, fs.hol);
   for (int i = 0; i < fs.N * fs.L; i++) mt_flow_eng_stream(fs.g);
   for (int n = 0; n < fs.N; n++) {
     fs.nd[n].ts = 1;
@@ -358,17 +459,22 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
     do {
       if (kind == 0) {
         const int xi = (int)tag;
+        fs.curx[id] = -1;
         r->messages++;
         mt_flow_eng_at(fs.g, now + fs.plat[xi], EV_ARRIVE, xi);
         mark(&fs, (int)(id / fs.L));
       } else if (kind == EV_ARRIVE) {
         const mt_xfer *x = &s->x[id];
         const size_t k = (size_t)x->dst * (size_t)fs.F + x->flow;
-        if (x->op == MT_OP_REDUCE) fs.cnt[k]++;
-        else fs.fl[k] |= FL_GRX;
+        if (x->op == MT_OP_REDUCE) {
+          fs.cnt[k]++;
+          if (fs.nw) make_due(&fs, x->dst, x->flow);
+        } else fs.fl[k] |= FL_GRX;
         if (now > fs.last) fs.last = now;
+        fs.lastp[x->dst] = now;
         mark(&fs, x->dst);
-      } else mark(&fs, (int)id);
+      } else if (kind == EV_STAGE) stage_check(&fs, (int)id, now);
+      else mark(&fs, (int)id);
       tt = mt_flow_eng_peek(fs.g);
     } while (tt <= now && mt_flow_eng_pop(fs.g, &t0, &kind, &id, &tag));
   }
@@ -404,5 +510,13 @@ out:
   free(fs.plat);
   free(fs.mark);
   free(fs.pl);
+  free(fs.pc);
+  free(fs.chn);
+  free(fs.rent);
+  free(fs.wx);
+  free(fs.ws);
+  free(fs.curx);
+  free(fs.lastp);
+  free(fs.staging);
   return rc;
 }

@@ -42,6 +42,12 @@ typedef struct {
   int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
   int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
   int reference;    /* tests: solve every message's rate at every change (mt_flow_eng_reference) */
+  int num_vcs;      /* cycles, tori and meshes: VCs per port for the head-of-line rule (routed packets
+                       queue in num_vcs / 2 input VCs per dateline class on a torus, num_vcs on a mesh;
+                       docs/flowsim.md "Head-of-line blocking"); 0: rule off */
+  int stage_after;  /* with the rule: the NI stager's T (ni_stage_after): after T cycles without progress at a
+                       receiver holding a not-due routed message, it takes not-due messages for the rest of the run
+                       (docs/ni.md "Staging not-due units"); 0: never */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -98,12 +104,21 @@ void mt_flow_eng_free(mt_flow_eng *g);
  * (the tests' reference; off, the default: only the components a change touched, with the
  * same result). */
 void mt_flow_eng_reference(mt_flow_eng *g, int on);
+/* The head-of-line rule: routed packets queue in vcs_per_class input VCs per (link, class)
+ * (0: off, the default). */
+void mt_flow_eng_hol(mt_flow_eng *g, int vcs_per_class);
 /* A new stream (a sender that holds at most one message at a time): its id. */
 int mt_flow_eng_stream(mt_flow_eng *g);
 /* Start a message of `bytes` (wire bytes) on idle stream sid along links[0..n) at the
  * current time, at most `cap` bytes per unit (<= 0: the engine's msg_cap); tag comes back
  * with its end. */
 void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double bytes, double cap, int64_t tag);
+/* The same for routed packets: cls[i] (0 or 1) the VC class of hop i; with the head-of-line
+ * rule on, they count in the input-VC groups (cls NULL or the rule off: mt_flow_eng_start). */
+void mt_flow_eng_start_pkt(mt_flow_eng *g, int sid, const int *links, int n, double bytes, double cap, int64_t tag, const uint8_t *cls);
+/* HOL rule: a routed stream not due at its receiver (on) moves nothing and blocks the
+ * routed streams that share its input VCs; off when it becomes due (a start clears it). */
+void mt_flow_eng_stall(mt_flow_eng *g, int sid, int on);
 /* A timer: event (kind >= 1, id) at time t >= now. */
 void mt_flow_eng_at(mt_flow_eng *g, double t, int kind, int64_t id);
 /* The next event: 1 and its time, kind (0: a message's last byte left its source: id is
@@ -117,6 +132,8 @@ double mt_flow_eng_peek(mt_flow_eng *g);
 void mt_flow_eng_settle(mt_flow_eng *g);
 double mt_flow_eng_now(const mt_flow_eng *g);
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid);
+/* The rate stream sid moves at now (0: idle, stalled or blocked). */
+double mt_flow_eng_rate(const mt_flow_eng *g, int sid);
 /* Bytes each link has carried so far ([n_links]). */
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g);
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady);

@@ -32,9 +32,13 @@ typedef struct {
   int act;  /* index in the active list, -1 idle */
   int comp; /* settle: the component it was found in */
   uint32_t mark;
-  double nr;   /* settle: its new rate */
-  int pending; /* ended in this batch; links still counted until settle */
-  int fresh;   /* started on a new path: needs a rate */
+  double nr;     /* settle: its new rate */
+  int pending;   /* ended in this batch; links still counted until settle */
+  int fresh;     /* started on a new path: needs a rate */
+  uint8_t *cls;  /* routed packets (HOL rule on): the VC class of each hop; NULL otherwise */
+  int stalled;   /* HOL rule: not due at its receiver; it fills its input VCs and moves nothing */
+  int *ci, capc; /* solve: the constraints it is in (links, then input-VC groups) */
+  double *cw;    /* ... and its weight in each */
 } stream;
 
 struct mt_flow_eng {
@@ -50,9 +54,17 @@ struct mt_flow_eng {
   uint64_t seq, events, solves, steady;
   uint64_t solved; /* streams given to solve(), summed over the settles */
   int dirty;
-  int reference; /* solve every stream at every settle (the tests' reference) */
+  int reference;       /* solve every stream at every settle (the tests' reference) */
+  int vpc;             /* HOL rule: input VCs per class (0: off; docs/flowsim.md "Head-of-line blocking") */
+  int *kinj;           /* solve scratch per link: streams injected on it */
+  double *ktr;         /* ... input-VC groups feeding it */
+  uint64_t *hk;        /* ... (incoming link, class, next link) keys of transit hops */
+  uint32_t *gblk, bep; /* ... per input-VC group: filled by a stalled stream (this epoch) */
+  char *blk;           /* ... per stream of the solve: stalled or behind a stalled one */
+  int capblk;
+  size_t caphk;
   /* solve scratch */
-  double *rem;
+  double *rem, *wun; /* per constraint: capacity left, weight of its unfixed streams */
   int *nun, *touched, *cont;
   char *fixed;
   /* incremental solve: streams on each link, the places a change touched, marks by epoch */
@@ -104,9 +116,14 @@ mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, 
   memcpy(g->cap, cap, (size_t)n_links * sizeof(double));
   g->lbytes = mt_xcalloc((size_t)n_links + 1, sizeof(double));
   g->cnt = mt_xcalloc((size_t)n_links + 1, sizeof(int));
-  g->rem = mt_xcalloc((size_t)n_links + 1, sizeof(double));
-  g->nun = mt_xcalloc((size_t)n_links + 1, sizeof(int));
-  g->touched = mt_xcalloc((size_t)n_links + 1, sizeof(int));
+  /* constraints: the links, then (HOL rule) an input-VC group per link and class */
+  g->rem = mt_xcalloc(3 * (size_t)n_links + 1, sizeof(double));
+  g->wun = mt_xcalloc(3 * (size_t)n_links + 1, sizeof(double));
+  g->nun = mt_xcalloc(3 * (size_t)n_links + 1, sizeof(int));
+  g->touched = mt_xcalloc(3 * (size_t)n_links + 1, sizeof(int));
+  g->kinj = mt_xcalloc((size_t)n_links + 1, sizeof(int));
+  g->ktr = mt_xcalloc((size_t)n_links + 1, sizeof(double));
+  g->gblk = mt_xcalloc(2 * (size_t)n_links + 1, sizeof(uint32_t));
   g->ls = mt_xcalloc((size_t)n_links + 1, sizeof(int *));
   g->lsc = mt_xcalloc((size_t)n_links + 1, sizeof(int));
   g->lmark = mt_xcalloc((size_t)n_links + 1, sizeof(uint32_t));
@@ -116,7 +133,18 @@ mt_flow_eng *mt_flow_eng_new(int n_links, const double *cap, const double *lat, 
 
 void mt_flow_eng_free(mt_flow_eng *g) {
   if (!g) return;
-  for (int i = 0; i < g->ns; i++) free(g->s[i].l);
+  for (int i = 0; i < g->ns; i++) {
+    free(g->s[i].l);
+    free(g->s[i].cls);
+    free(g->s[i].ci);
+    free(g->s[i].cw);
+  }
+  free(g->wun);
+  free(g->kinj);
+  free(g->ktr);
+  free(g->hk);
+  free(g->gblk);
+  free(g->blk);
   free(g->s);
   free(g->act);
   free(g->pend);
@@ -164,6 +192,7 @@ int mt_flow_eng_stream(mt_flow_eng *g) {
 }
 
 void mt_flow_eng_reference(mt_flow_eng *g, int on) { g->reference = on; }
+void mt_flow_eng_hol(mt_flow_eng *g, int vcs_per_class) { g->vpc = vcs_per_class > 0 ? vcs_per_class : 0; }
 
 static void seed(int **v, int *n, int *cap, int x) {
   if (*n == *cap) {
@@ -205,21 +234,27 @@ static void release(mt_flow_eng *g, stream *st) {
   g->dirty = 1;
 }
 
-static int same_path(const stream *st, const int *links, int n) {
-  if (st->nl != n) return 0;
+static int same_path(const stream *st, const int *links, int n, const uint8_t *cls) {
+  if (st->nl != n || !st->cls != !cls) return 0;
   for (int i = 0; i < n; i++)
-    if (st->l[i] != links[i]) return 0;
+    if (st->l[i] != links[i] || (cls && st->cls[i] != cls[i])) return 0;
   return 1;
 }
 
 void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double bytes, double cap, int64_t tag) {
+  mt_flow_eng_start_pkt(g, sid, links, n, bytes, cap, tag, NULL);
+}
+
+void mt_flow_eng_start_pkt(mt_flow_eng *g, int sid, const int *links, int n, double bytes, double cap, int64_t tag, const uint8_t *cls) {
   stream *st = &g->s[sid];
+  if (!g->vpc) cls = NULL;
   if (!(cap > 0)) cap = g->msg_cap > 0 ? g->msg_cap : INFINITY;
   if (bytes <= 0) bytes = 1e-9; /* a message always takes some time (header flits in cycles) */
   st->tag = tag;
   st->bytes = bytes;
   st->ver++;
-  if (st->pending && same_path(st, links, n) && st->rate > 0 && cap == st->cap) {
+  st->stalled = 0;
+  if (st->pending && same_path(st, links, n, cls) && st->rate > 0 && cap == st->cap) {
     /* back to back on the same path: the set of messages is unchanged, so is its rate */
     st->pending = 0;
     st->left = bytes;
@@ -234,8 +269,16 @@ void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double 
   if (n > st->capl) {
     st->capl = n;
     st->l = mt_xrealloc(st->l, (size_t)n * sizeof(int));
+    if (st->cls) st->cls = mt_xrealloc(st->cls, (size_t)n);
   }
   memcpy(st->l, links, (size_t)n * sizeof(int));
+  if (cls) {
+    if (!st->cls) st->cls = mt_xcalloc((size_t)st->capl + 1, 1);
+    memcpy(st->cls, cls, (size_t)n);
+  } else {
+    free(st->cls);
+    st->cls = NULL;
+  }
   st->nl = n;
   for (int i = 0; i < n; i++) link_add(g, links[i], sid);
   seed(&g->seed_s, &g->nseed_s, &g->caps_s, sid);
@@ -245,6 +288,15 @@ void mt_flow_eng_start(mt_flow_eng *g, int sid, const int *links, int n, double 
   st->t_last = g->now;
   st->rate = 0;
   st->fresh = 1;
+  g->dirty = 1;
+}
+
+void mt_flow_eng_stall(mt_flow_eng *g, int sid, int on) {
+  stream *st = &g->s[sid];
+  if (!g->vpc || !st->cls || st->act < 0 || st->stalled == !!on) return;
+  st->stalled = !!on;
+  st->ver++; /* an end pushed by a back-to-back start no longer holds */
+  seed(&g->seed_s, &g->nseed_s, &g->caps_s, sid);
   g->dirty = 1;
 }
 
@@ -284,13 +336,107 @@ int mt_flow_eng_pop(mt_flow_eng *g, double *t, int *kind, int64_t *id, int64_t *
   return 0;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Head-of-line blocking (docs/flowsim.md "Head-of-line blocking"): routed packets that cross
+ * link l in VC class c queue in the vpc input VCs (FIFOs) of that class at l's far router,
+ * whatever they do next. A FIFO serves its front packet only: one that ejects passes at the
+ * link's rate, one that goes on to link o waits for o's round robin over input VCs, k_o of
+ * them (each packetiser injecting on o, and per (incoming link, class) feeding o at most vpc
+ * FIFOs), and so moves at cap(o) / k_o. The vpc FIFOs' time is the group's capacity: the
+ * sum over its streams of rate / (that speed) is at most vpc. Sets every stream's
+ * constraints: its links (weight 1), then with the rule its groups (n_links + 2 l + c). */
+static void constraints(mt_flow_eng *g, const int *sid, int n) {
+  const int NL = g->n_links;
+  size_t nk = 0;
+  int hol = 0;
+  for (int k = 0; k < n; k++) {
+    const stream *st = &g->s[sid[k]];
+    if (!st->cls || g->blk[k]) continue;
+    hol = 1;
+    if (nk + (size_t)st->nl > g->caphk) {
+      g->caphk = 2 * (nk + (size_t)st->nl) + 64;
+      g->hk = mt_xrealloc(g->hk, g->caphk * sizeof *g->hk);
+    }
+    for (int j = 1; j < st->nl; j++) g->hk[nk++] = (uint64_t)(2 * st->l[j - 1] + st->cls[j - 1]) << 32 | (uint32_t)st->l[j];
+  }
+  if (hol) {
+    for (int k = 0; k < n; k++)
+      if (!g->blk[k]) g->kinj[g->s[sid[k]].l[0]]++;
+    qsort(g->hk, nk, sizeof *g->hk, cmp_u64);
+    for (size_t i = 0, j; i < nk; i = j) {
+      for (j = i; j < nk && g->hk[j] == g->hk[i]; j++) {}
+      g->ktr[(uint32_t)g->hk[i]] += (double)((int)(j - i) < g->vpc ? (int)(j - i) : g->vpc);
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    stream *st = &g->s[sid[k]];
+    const int m = st->nl + (st->cls ? st->nl : 0);
+    if (m > st->capc) {
+      st->capc = m;
+      st->ci = mt_xrealloc(st->ci, (size_t)m * sizeof(int));
+      st->cw = mt_xrealloc(st->cw, (size_t)m * sizeof(double));
+    }
+    for (int i = 0; i < st->nl; i++) {
+      st->ci[i] = st->l[i];
+      st->cw[i] = 1.0;
+    }
+    for (int j = 0; st->cls && j < st->nl; j++) {
+      const int o = j + 1 < st->nl ? st->l[j + 1] : -1;
+      st->ci[st->nl + j] = NL + 2 * st->l[j] + st->cls[j];
+      st->cw[st->nl + j] = o < 0 ? 1.0 / g->cap[st->l[j]] : (g->kinj[o] + g->ktr[o]) / g->cap[o];
+    }
+  }
+  if (hol) /* clear the scratch (it is only ever set on these streams' links) */
+    for (int k = 0; k < n; k++) {
+      const stream *st = &g->s[sid[k]];
+      for (int i = 0; i < st->nl; i++) g->kinj[st->l[i]] = 0, g->ktr[st->l[i]] = 0;
+    }
+}
+
+/* In-order reduction (docs/flowsim.md "Head-of-line blocking"): a routed stream that is not
+ * due at its receiver moves nothing, and its packets fill the input VCs of its class on every
+ * link of its path, so every other routed stream through one of those groups waits too.
+ * Sets g->blk[k] for the streams of the solve that move nothing. */
+static void blocked(mt_flow_eng *g, const int *sid, int n) {
+  if (n > g->capblk) {
+    g->capblk = 2 * n + 64;
+    g->blk = mt_xrealloc(g->blk, (size_t)g->capblk);
+  }
+  if (++g->bep == 0) {
+    memset(g->gblk, 0, 2 * (size_t)g->n_links * sizeof(uint32_t));
+    g->bep = 1;
+  }
+  for (int k = 0; k < n; k++) {
+    const stream *st = &g->s[sid[k]];
+    for (int j = 0; st->stalled && j < st->nl; j++) g->gblk[2 * st->l[j] + st->cls[j]] = g->bep;
+  }
+  for (int k = 0; k < n; k++) {
+    const stream *st = &g->s[sid[k]];
+    int b = st->stalled;
+    for (int j = 0; st->cls && !b && j < st->nl; j++) b = g->gblk[2 * st->l[j] + st->cls[j]] == g->bep;
+    g->blk[k] = (char)b;
+  }
+}
+
+static int n_cons(const stream *st) { return st->nl + (st->cls ? st->nl : 0); }
+
 /* Max-min fair rates of streams sid[0..n) (in active-list order; every stream that shares a
  * link with one of them is among them) into newrate[0..n): a stream alone on all its links
- * gets min(cap of its links, its own cap); the others by progressive filling over the links
- * they share. */
+ * gets min(cap of its links, its own cap); the others by progressive filling over the
+ * constraints they share (the links, and with the HOL rule the input-VC groups, where a
+ * stream counts with its weight). Without the rule every weight is 1: the first engine's
+ * arithmetic, operation for operation. */
 static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
   int nc = 0, nt = 0;
   g->solved += (uint64_t)n;
+  if (g->vpc) {
+    blocked(g, sid, n);
+    constraints(g, sid, n);
+  }
   for (int k = 0; k < n; k++) {
     stream *st = &g->s[sid[k]];
     double r = st->cap;
@@ -300,16 +446,21 @@ static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
       if (g->cap[st->l[i]] < r) r = g->cap[st->l[i]];
     }
     newrate[k] = r;
-    if (shared) {
+    if (g->vpc && g->blk[k]) newrate[k] = 0;
+    else if (shared) {
       g->cont[nc++] = k;
       g->fixed[k] = 0;
-      for (int i = 0; i < st->nl; i++) {
-        int l = st->l[i];
-        if (g->nun[l] == 0) {
-          g->touched[nt++] = l;
-          g->rem[l] = g->cap[l];
+      const int m = g->vpc ? n_cons(st) : st->nl;
+      for (int i = 0; i < m; i++) {
+        const int c = g->vpc ? st->ci[i] : st->l[i];
+        const double w = g->vpc ? st->cw[i] : 1.0;
+        if (g->nun[c] == 0) {
+          g->touched[nt++] = c;
+          g->rem[c] = c < g->n_links ? g->cap[c] : (double)g->vpc;
+          g->wun[c] = 0;
         }
-        g->nun[l]++;
+        g->nun[c]++;
+        g->wun[c] += w;
       }
     }
   }
@@ -318,12 +469,13 @@ static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
     double x = INFINITY, mc = INFINITY;
     int arg = -1;
     for (int i = 0; i < nt; i++) {
-      int l = g->touched[i];
-      if (g->nun[l] > 0 && g->rem[l] / g->nun[l] < x) {
-        x = g->rem[l] / g->nun[l];
-        arg = l;
+      int c = g->touched[i];
+      if (g->nun[c] > 0 && g->rem[c] / g->wun[c] < x) {
+        x = g->rem[c] / g->wun[c];
+        arg = c;
       }
     }
+    if (g->vpc && x < 0) x = 0; /* weights: a group's rest may round below 0 */
     /* the smallest own cap (a message's credit loop) of those left, when it binds first */
     for (int j = 0; j < nc; j++)
       if (!g->fixed[g->cont[j]] && g->s[sid[g->cont[j]]].cap < mc) mc = g->s[sid[g->cont[j]]].cap;
@@ -331,16 +483,20 @@ static void solve(mt_flow_eng *g, const int *sid, int n, double *newrate) {
       int k = g->cont[j];
       if (g->fixed[k]) continue;
       stream *st = &g->s[sid[k]];
+      const int m = g->vpc ? n_cons(st) : st->nl;
       int through = mc <= x ? st->cap <= mc : arg < 0;
-      for (int i = 0; i < st->nl && !through && mc > x; i++) through = st->l[i] == arg;
+      for (int i = 0; i < m && !through && mc > x; i++) through = (g->vpc ? st->ci[i] : st->l[i]) == arg;
       if (!through) continue;
       double r = mc <= x ? mc : x;
       newrate[k] = r;
       g->fixed[k] = 1;
       left--;
-      for (int i = 0; i < st->nl; i++) {
-        g->rem[st->l[i]] -= r;
-        g->nun[st->l[i]]--;
+      for (int i = 0; i < m; i++) {
+        const int c = g->vpc ? st->ci[i] : st->l[i];
+        const double w = g->vpc ? st->cw[i] : 1.0;
+        g->rem[c] -= w * r;
+        g->nun[c]--;
+        g->wun[c] -= w;
       }
     }
   }
@@ -357,7 +513,7 @@ static void take_rate(mt_flow_eng *g, int sid, double nr) {
   st->t_last = g->now;
   st->rate = nr;
   st->ver++;
-  push(g, g->now + st->left / st->rate, 0, sid, st->tag, st->ver);
+  if (nr > 0) push(g, g->now + st->left / st->rate, 0, sid, st->tag, st->ver); /* 0: stalled, until solved again */
 }
 
 /* The component of active stream s0 (streams joined by shared links) into g->ord from *n on,
@@ -384,10 +540,6 @@ static void component(mt_flow_eng *g, int s0, int c, int *n) {
   }
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
-}
 
 /* Solve again the components the seeds touched; apply the rates in active-list order. */
 static void settle_touched(mt_flow_eng *g) {
@@ -452,6 +604,7 @@ void mt_flow_eng_settle(mt_flow_eng *g) {
 
 uint64_t mt_flow_eng_solved(const mt_flow_eng *g) { return g->solved; }
 double mt_flow_eng_now(const mt_flow_eng *g) { return g->now; }
+double mt_flow_eng_rate(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending ? g->s[sid].rate : 0; }
 int mt_flow_eng_busy(const mt_flow_eng *g, int sid) { return g->s[sid].act >= 0 && !g->s[sid].pending; }
 const double *mt_flow_eng_link_bytes(const mt_flow_eng *g) { return g->lbytes; }
 void mt_flow_eng_stats(const mt_flow_eng *g, uint64_t *events, uint64_t *solves, uint64_t *steady) {

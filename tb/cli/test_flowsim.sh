@@ -31,6 +31,14 @@ if jq -e '.format == "multitree-flowsim/1" and .units == "cycles" and .front_end
   ok
 else bad "torus JSON: $(cat "$tmp/a.json")"; fi
 
+# the head-of-line rule reads the configuration's num_vcs (docs/flowsim.md "Head-of-line
+# blocking"): hd on torus:4x4 1 MiB `paper` within 10 % of the cycle model with 4 VCs
+# (316,294 cycles) and with 8 (228,554; `--set num_vcs=8`), both measured 2026-11-25
+for v in 4:316294 8:228554; do
+  "$bin" sim --level flow --topo torus:4x4 --algo hd --bytes 1M --config paper --set num_vcs=${v%%:*} --json "$tmp/h.json" >/dev/null 2>&1
+  if jq -e "(.time - ${v#*:} | fabs) / ${v#*:} < 0.10" "$tmp/h.json" >/dev/null 2>&1; then ok; else bad "hd num_vcs=${v%%:*}: $(jq .time "$tmp/h.json" 2>&1), cycle model ${v#*:}"; fi
+done
+
 # Themis (8 chunks, SCF) on a heterogeneous system: front end 2 on the planner's chunk schedule
 # and front end 1 on its expansion (--expand); 0 <= fe2 - fe1 <= the steps' latencies
 # (docs/flowsim.md "Front end 2"): per chunk RS + AG, ring 3 steps x 50 ns and switch 2 steps x

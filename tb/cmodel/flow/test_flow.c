@@ -314,6 +314,117 @@ static void test_refused(void) {
   mt_topo_free(&t);
 }
 
+/* Run the engine g until no event is left; each stream's last end into end[] (ids < 8);
+ * a timer of kind 2 unstalls stream id. */
+static void drain(mt_flow_eng *g, double *end) {
+  double t;
+  int kind;
+  int64_t id, tag;
+  mt_flow_eng_settle(g);
+  while (mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+    if (kind == 0 && id >= 0 && id < 8) end[id] = t;
+    if (kind == 2) mt_flow_eng_stall(g, (int)id, 0);
+    mt_flow_eng_settle(g);
+  }
+}
+
+/* The head-of-line rule (docs/flowsim.md "Head-of-line blocking"), by hand. Links 0 (A -> B)
+ * and 1 (B -> C), 10 B/unit each, one input VC per class (vpc 1); 100 B each: X routed A ->
+ * B -> C (class 0, 0), Y routed A -> B (ejects at B), Z routed B -> C (injected at B). X and Y
+ * share B's input VC from link 0. At link 1 the requesters are Z's packetiser and that one
+ * input VC: k = 2, so X's packets pass B's input VC at 10 / 2 = 5 and Y's (ejecting) at 10;
+ * the VC's time: rX / 5 + rY / 10 <= 1, with rX = rY = x: x = 10/3 (link 0 alone would give
+ * 5). Z takes link 1's rest, 10 - 10/3 = 20/3, and ends at 100 / (20/3) = 15. Then k = 1:
+ * X and Y share link 0 at 5 each; 100 - 15 x 10/3 = 50 B left: they end at 25. Without the
+ * rule all three move at 5 and end at 20.
+ * Stalled: X not due until a timer at 20 and Z now in class 1: X moves nothing and Y, behind
+ * it in the same VC, neither; Z, in another VC of link 1, alone, ends at 10. From 20 X and Y
+ * share link 0 (5 each, k = 1): 40. (Z in class 0 would wait behind X too.) */
+static void test_hol(void) {
+  const double cap[2] = {10, 10}, lat[2] = {0, 0};
+  const int lx[2] = {0, 1}, ly[1] = {0}, lz[1] = {1};
+  const uint8_t c0[2] = {0, 0}, c1[1] = {1};
+  for (int rule = 0; rule < 2; rule++) {
+    mt_flow_eng *g = mt_flow_eng_new(2, cap, lat, 0);
+    mt_flow_eng_hol(g, rule);
+    int x = mt_flow_eng_stream(g), y = mt_flow_eng_stream(g), z = mt_flow_eng_stream(g);
+    double end[8] = {0};
+    mt_flow_eng_start_pkt(g, x, lx, 2, 100, 0, 0, c0);
+    mt_flow_eng_start_pkt(g, y, ly, 1, 100, 0, 1, c0);
+    mt_flow_eng_start_pkt(g, z, lz, 1, 100, 0, 2, c0);
+    drain(g, end);
+    if (rule)
+      CHECK(NEAR(end[x], 25) && NEAR(end[y], 25) && NEAR(end[z], 15), "HOL: X %g Y %g Z %g, want 25 25 15", end[x], end[y], end[z]);
+    else CHECK(NEAR(end[x], 20) && NEAR(end[y], 20) && NEAR(end[z], 20), "no HOL: X %g Y %g Z %g, want 20 20 20", end[x], end[y], end[z]);
+    mt_flow_eng_free(g);
+  }
+  mt_flow_eng *g = mt_flow_eng_new(2, cap, lat, 0);
+  mt_flow_eng_hol(g, 1);
+  int x = mt_flow_eng_stream(g), y = mt_flow_eng_stream(g), z = mt_flow_eng_stream(g);
+  double end[8] = {0};
+  mt_flow_eng_start_pkt(g, x, lx, 2, 100, 0, 0, c0);
+  mt_flow_eng_stall(g, x, 1);
+  mt_flow_eng_at(g, 20, 2, x);
+  mt_flow_eng_start_pkt(g, y, ly, 1, 100, 0, 1, c0);
+  mt_flow_eng_start_pkt(g, z, lz, 1, 100, 0, 2, c1);
+  drain(g, end);
+  CHECK(NEAR(end[x], 40) && NEAR(end[y], 40) && NEAR(end[z], 10), "stalled X: X %g Y %g Z %g, want 40 40 10", end[x], end[y], end[z]);
+  mt_flow_eng_free(g);
+}
+
+/* Planned routed schedules in `paper` / `small` cycles against the cycle model (`multitree
+ * sim --data none`, 2026-11-25, docs/flowsim.md "Validation"): within 10 % with the rule
+ * (num_vcs 4), and the bufferless level without it (num_vcs 0) far below, so the rule is what
+ * closes the gap. hd on torus:4x4 1 MiB `paper`: 316,294 cycles (HOL groups); DBTree on
+ * ring:8 256 KiB `small`: 149,559 (in-order reduction: node 5's message to 3 waits for node
+ * 1's and fills the VCs node 4's message to 3 needs, docs/flowsim.md). */
+static void test_vs_cycle(const char *spec, const char *algo, uint64_t bytes, int paper, double cyc, double off_below) {
+  mt_topo t;
+  mt_err e = {{0}};
+  mt_sched s;
+  CHECK(mt_topo_from_name(&t, spec, &e) == 0 && mt_plan(&s, &t, algo, bytes, 4, &e) == 0, "%s %s: %s", spec, algo, e.msg);
+  mt_flow_params p;
+  if (paper) mt_flow_params_cycles(&p, 16, 150, 318, 256, 0, 0);
+  else mt_flow_params_cycles(&p, 16, 2, 8, 64, 0, 0);
+  mt_flow_result r;
+  double tm[2];
+  for (int k = 0; k < 2; k++) {
+    p.num_vcs = k ? 4 : 0;
+    CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) == 0, "%s", e.msg);
+    tm[k] = r.time;
+  }
+  CHECK(fabs(tm[1] - cyc) <= 0.10 * cyc, "%s %s: %.0f cycles with the rule, cycle model %.0f (want within 10 %%)", spec, algo, tm[1], cyc);
+  CHECK(tm[0] < off_below * cyc, "%s %s: %.0f cycles without the rule, want below %.2f x %.0f", spec, algo, tm[0], off_below, cyc);
+  printf("%s %s: cycle model %.0f, flow level %.0f (%+.1f %%), without the rule %.0f (%+.1f %%)\n", spec, algo, cyc, tm[1], 100 * (tm[1] - cyc) / cyc, tm[0],
+         100 * (tm[0] - cyc) / cyc);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+}
+
+/* The NI stager (docs/ni.md "Staging not-due units") at the flow level: hd on ring:16,
+ * 256 KiB, `paper`. Not-due routed messages block each other's input VCs in a cycle (a
+ * receiver's due child waits behind a message that another receiver's due child makes due),
+ * so without the stager the run never ends, refused naming a node; with T = 20,000 cycles
+ * (ni_stage_after) a jammed receiver takes not-due messages after T cycles without progress:
+ * within 10 % of the cycle model's 330,773 cycles (2026-11-25, `multitree sim --topo ring:16
+ * --algo hd --bytes 256K --config paper --data none`). */
+static void test_stager(void) {
+  mt_topo t;
+  mt_err e = {{0}};
+  mt_sched s;
+  CHECK(mt_topo_from_name(&t, "ring:16", &e) == 0 && mt_plan(&s, &t, "hd", 256 << 10, 4, &e) == 0, "%s", e.msg);
+  mt_flow_params p;
+  mt_flow_params_cycles(&p, 16, 150, 318, 256, 0, 0);
+  p.num_vcs = 4;
+  mt_flow_result r;
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) != 0 && strstr(e.msg, "never"), "no stager: want a refusal, got %g ('%s')", r.time, e.msg);
+  p.stage_after = 20000;
+  CHECK(mt_flow_run_sched(&s, &p, &r, NULL, &e) == 0 && fabs(r.time - 330773) <= 0.10 * 330773, "stager: %.0f cycles (%s), cycle model 330773",
+        r.time, e.msg);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+}
+
 int main(void) {
   test_engine();
   test_one_link();
@@ -329,5 +440,9 @@ int main(void) {
   test_closed_form();
   test_overlap();
   test_refused();
+  test_hol();
+  test_vs_cycle("torus:4x4", "hd", 1 << 20, 1, 316294, 0.75);
+  test_vs_cycle("ring:8", "dbtree", 256 << 10, 0, 149559, 0.90);
+  test_stager();
   return MT_TEST_END("flow");
 }

@@ -23,8 +23,29 @@ static unsigned rnd(unsigned n) { /* xorshift64: the same sequence on every mach
 
 enum { MAXL = 400,
        NS = 40,
-       WAKE = 1 };
-static int NL; /* links of the current run */
+       WAKE = 1,
+       UNSTALL = 2 };
+static int NL;  /* links of the current run */
+static int HOL; /* the head-of-line rule: input VCs per class (0: off) */
+static uint8_t cls[NS][4];
+static int pkt[NS];
+
+/* Start stream s in both engines; with HOL half the streams are routed packets with random
+ * VC classes, and now and then one starts stalled (not due) until an UNSTALL timer. */
+static void start2(mt_flow_eng **g, int s, const int *path, int n, double b, double c, double now) {
+  if (HOL) {
+    pkt[s] = (int)rnd(2);
+    for (int i = 0; i < n; i++) cls[s][i] = (uint8_t)rnd(2);
+  }
+  for (int k = 0; k < 2; k++) mt_flow_eng_start_pkt(g[k], s, path, n, b, c, s, HOL && pkt[s] ? cls[s] : NULL);
+  if (HOL && pkt[s] && rnd(6) == 0) {
+    const double w = now + rnd(80);
+    for (int k = 0; k < 2; k++) {
+      mt_flow_eng_stall(g[k], s, 1);
+      mt_flow_eng_at(g[k], w, UNSTALL, s);
+    }
+  }
+}
 
 /* A random path of 1..4 distinct links. */
 static int rand_path(int *l) {
@@ -54,13 +75,14 @@ static long random_traffic(int rounds, double msg_cap, uint64_t *solved) {
   for (int k = 0; k < 2; k++) {
     g[k] = mt_flow_eng_new(NL, cap, lat, msg_cap);
     mt_flow_eng_reference(g[k], k == 0);
+    mt_flow_eng_hol(g[k], HOL);
     for (int i = 0; i < NS; i++) mt_flow_eng_stream(g[k]);
   }
   const double caps[3] = {0, 3, 7};
   for (int i = 0; i < NS; i++) plen[i] = rand_path(path[i]);
   for (int i = 0; i < NS; i += 2) {
     double b = 50 + rnd(500), c = caps[rnd(3)];
-    for (int k = 0; k < 2; k++) mt_flow_eng_start(g[k], i, path[i], plen[i], b, c, i);
+    start2(g, i, path[i], plen[i], b, c, 0);
   }
   long n = 0, bad = 0;
   for (int r = 0; r < rounds && !bad; r++) {
@@ -82,25 +104,27 @@ static long random_traffic(int rounds, double msg_cap, uint64_t *solved) {
       const int s = (int)id[0], what = (int)rnd(10);
       if (kind[0] == 0 && what < 3) { /* back to back on the same path */
         double b = 50 + rnd(500);
-        for (int k = 0; k < 2; k++) mt_flow_eng_start(g[k], s, path[s], plen[s], b, -1, s);
+        for (int k = 0; k < 2; k++) mt_flow_eng_start_pkt(g[k], s, path[s], plen[s], b, -1, s, HOL && pkt[s] ? cls[s] : NULL);
       } else if (kind[0] == 0 && what < 6) { /* a new path */
         plen[s] = rand_path(path[s]);
         double b = 50 + rnd(500), c = caps[rnd(3)];
-        for (int k = 0; k < 2; k++) mt_flow_eng_start(g[k], s, path[s], plen[s], b, c, s);
+        start2(g, s, path[s], plen[s], b, c, t[0]);
+      } else if (kind[0] == UNSTALL) {
+        for (int k = 0; k < 2; k++) mt_flow_eng_stall(g[k], s, 0);
       } else if (kind[0] == 0 && what < 9) { /* later */
         const double w = t[0] + rnd(50);
         for (int k = 0; k < 2; k++) mt_flow_eng_at(g[k], w, WAKE, s);
       } else if (kind[0] == WAKE && !mt_flow_eng_busy(g[0], s)) {
         plen[s] = rand_path(path[s]);
         double b = 50 + rnd(500);
-        for (int k = 0; k < 2; k++) mt_flow_eng_start(g[k], s, path[s], plen[s], b, 0, s);
+        start2(g, s, path[s], plen[s], b, 0, t[0]);
       }
       /* an idle stream joins now and then */
       int j = (int)rnd(NS);
       if (rnd(4) == 0 && !mt_flow_eng_busy(g[0], j)) {
         plen[j] = rand_path(path[j]);
         double b = 50 + rnd(500);
-        for (int k = 0; k < 2; k++) mt_flow_eng_start(g[k], j, path[j], plen[j], b, 0, j);
+        start2(g, j, path[j], plen[j], b, 0, t[0]);
       }
       if (mt_flow_eng_peek(g[0]) > t[0] || mt_flow_eng_peek(g[1]) > t[1]) break;
       for (int k = 0; k < 2; k++) got[k] = mt_flow_eng_pop(g[k], &t[k], &kind[k], &id[k], &tag[k]);
@@ -133,6 +157,17 @@ static void test_random(void) {
            (unsigned long long)solved[1], (unsigned long long)solved[0]);
     CHECK(solved[1] < solved[0], "random traffic: incremental solved %llu rates, reference %llu", (unsigned long long)solved[1],
           (unsigned long long)solved[0]);
+  }
+  /* the head-of-line rule: routed streams in input-VC groups, some stalled for a while */
+  for (int c = 0; c < 2; c++) {
+    uint64_t solved[2];
+    NL = c ? MAXL : 24;
+    HOL = c ? 1 : 2;
+    long n = random_traffic(20000, 0, solved);
+    CHECK(n > 20000, "random traffic, HOL %d: %ld events compared, want > 20000", HOL, n);
+    printf("random traffic, %d links, HOL rule with %d VCs per class: %ld events equal; message rates solved: %llu incremental, %llu reference\n", NL,
+           HOL, n, (unsigned long long)solved[1], (unsigned long long)solved[0]);
+    HOL = 0;
   }
 }
 
@@ -187,6 +222,10 @@ static void same_sched(const char *spec, const char *algo, uint64_t bytes, const
   if (!strcmp(cfg, "ns")) mt_flow_params_ns(&p);
   else if (!strcmp(cfg, "small")) mt_flow_params_cycles(&p, 16, 2, 8, 64, packets, 0); /* configs/net/small.cfg and paper.cfg */
   else mt_flow_params_cycles(&p, 16, 150, 318, 256, packets, 0);
+  if (strcmp(cfg, "ns")) { /* both configs: the head-of-line rule and the stager on (no-ops off tori and meshes) */
+    p.num_vcs = 4;
+    p.stage_after = 20000;
+  }
   mt_flow_result r[2];
   double *lu[2];
   int rc[2];
@@ -228,6 +267,9 @@ static const struct {
   {"torus:4x4", "multitree", 1 << 20, "small", 1, 1.0},
   {"torus:4x4", "ring", 1 << 20, "paper", 0, 1.0},
   {"torus:4x4", "dbtree", 1 << 20, "small", 0, 1.0},
+  {"ring:8", "dbtree", 256 << 10, "small", 0, 1.0},
+  {"ring:16", "hd", 256 << 10, "paper", 0, 1.0},
+  {"torus:4x4", "dbtree", 256 << 10, "paper", 1, 1.0},
   {"torus:4x4", "hd", 1 << 20, "paper", 0, 1.0},
   {"torus:8x8", "hd", 1 << 20, "paper", 0, 0.5},
   {"mesh:4x4", "dbtree", 4 << 20, "paper", 0, 1.0},
