@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "flow/mt_flow.h"
 #include "net/mt_net_cfg.h"
 #include "plan/mt_sched.h"
 #include "topo/mt_bound.h"
@@ -54,6 +55,9 @@ int mt_app_ref(const mt_app_opts *o);
 int mt_app_sim(const mt_app_opts *o);
 /* sim --level flow (mt_cmd_flowsim.c) */
 int mt_app_flowsim(const mt_app_opts *o);
+/* The flow level's parameters for cycles of the network configuration cfg (packets: pkt;
+ * local_ports packetisers a node), as sim --level flow and train --level flow use them. */
+void mt_app_flow_params(const mt_net_cfg *cfg, int pkt, int local_ports, mt_flow_params *p);
 /* Peak resident memory of this process so far (getrusage), 0: unknown. */
 uint64_t mt_app_peak_rss(void);
 /* sim's summary j (NULL: not built) as one line of JSON into path; releases j; 0 or -1 (printed). */

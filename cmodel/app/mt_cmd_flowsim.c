@@ -51,6 +51,12 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
   return mt_app_json_write(path, j);
 }
 
+void mt_app_flow_params(const mt_net_cfg *cfg, int pkt, int local_ports, mt_flow_params *p) {
+  mt_flow_params_cycles(p, (int)cfg->payload_w / 8, (int)cfg->link_lat, (int)cfg->vc_depth, (int)cfg->pkt_bytes, pkt, local_ports);
+  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/flowsim.md) */
+  p->stage_after = (int)cfg->ni_stage_after;
+}
+
 int mt_app_flowsim(const mt_app_opts *o) {
   mt_err e = {{0}};
   if (!o->topo || !o->algo || !o->have_bytes) {
@@ -85,11 +91,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     mt_flow_params_ns(&p);
     p.local_ports = lp;
     p.pkt_mode = pkt;
-  } else {
-    mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, pkt, lp);
-    p.num_vcs = (int)cfg.num_vcs; /* the head-of-line rule (docs/flowsim.md) */
-    p.stage_after = (int)cfg.ni_stage_after;
-  }
+  } else mt_app_flow_params(&cfg, pkt, lp, &p);
   mt_flow_result r;
   double *lu = NULL; /* front end 1: each link's utilisation */
   int rc = 0, steps = 0;

@@ -194,7 +194,7 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   if (o->flow) { /* as `multitree sim --level flow` runs it (mt_cmd_flowsim.c) */
     mt_flow_params p;
     mt_flow_result fr;
-    mt_flow_params_cycles(&p, (int)cfg.payload_w / 8, (int)cfg.link_lat, (int)cfg.vc_depth, (int)cfg.pkt_bytes, !o->msg, (int)cfg.local_ports);
+    mt_app_flow_params(&cfg, !o->msg, (int)cfg.local_ports, &p);
     if (mt_flow_run_sched(&s, &p, &fr, NULL, &e)) {
       fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes at the flow level: %s\n", bytes, e.msg);
       rc = 2;
