@@ -64,3 +64,11 @@ TEST_STEPS += t-flexreduce-cli
 t-bucket-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_bucket.sh $(BUILD)/multitree
 TEST_STEPS += t-bucket-cli
+
+# bucket's mesh lines in phase (issue #18, docs/planner.md "Mesh lines in phase"): the NOP
+# estimate of bucket on mesh:8x8 against the busiest link's bytes from the transfer list, the
+# cycle model at 1 MiB with ni_stage_after=300 staging nothing (correct, >= 95 %), broken
+# NOP tables refused by check; about 15 s.
+t-bucket-mesh: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 180 tb/cli/test_bucket_mesh.sh $(BUILD)/multitree
+TEST_STEPS += t-bucket-mesh

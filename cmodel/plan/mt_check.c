@@ -300,10 +300,24 @@ static void check_messages(ck *c, const mt_sched *s, const mt_tables *tb, mt_che
   {
     int last = 0, rlast = 0;
     uint64_t *stepmax = mt_xcalloc((size_t)T + 2, sizeof(uint64_t));
+    /* nop_estimate "link": per step the most bytes on one directed link of the derived paths
+     * (per unit of multiplicity, at most the buffer); else the largest chunk sent */
+    const size_t NL = (size_t)t->n_links;
+    uint64_t *lb = s->nop_link ? mt_xcalloc(NL * ((size_t)T + 2), sizeof(uint64_t)) : NULL;
     for (size_t i = 0; i < nm; i++) {
       if (m[i].op == MT_OP_REDUCE && m[i].step > rlast) rlast = m[i].step;
-      if (m[i].step >= 1 && m[i].step <= T && s->chunk[m[i].flow].size > stepmax[m[i].step]) stepmax[m[i].step] = s->chunk[m[i].flow].size;
+      if (m[i].step < 1 || m[i].step > T) continue;
+      if (!lb && s->chunk[m[i].flow].size > stepmax[m[i].step]) stepmax[m[i].step] = s->chunk[m[i].flow].size;
+      for (int j = 0; lb && j < m[i].len; j++) {
+        const size_t l = (size_t)d.path[m[i].off + j];
+        uint64_t *b = &lb[(size_t)m[i].step * NL + l];
+        const uint64_t mu = t->links[l].mult > 1 ? (uint64_t)t->links[l].mult : 1;
+        *b += s->chunk[m[i].flow].size;
+        const uint64_t z = (*b + mu - 1) / mu < s->bytes ? (*b + mu - 1) / mu : s->bytes;
+        if (z > stepmax[m[i].step]) stepmax[m[i].step] = z;
+      }
     }
+    free(lb);
     /* chunked schedules (interleaved) overlap one chunk's gathers with another's reduces;
      * each flow's own order is proven by the symbolic run. The claim is derived and compared. */
     size_t early = 0;
@@ -330,8 +344,9 @@ static void check_messages(ck *c, const mt_sched *s, const mt_tables *tb, mt_che
           bad(c, "node %d entry %d: a NOP with flow %d, addr %llu, %s parent, %d children (a NOP has flow 0, addr 0, no peers)", n, i, x->flow,
               (unsigned long long)x->addr, x->has_parent ? "a" : "no", x->nchild);
         if (x->size != stepmax[x->step])
-          bad(c, "node %d entry %d: NOP in step %d has size %llu; the largest chunk sent in that step is %llu (the NI's lockstep estimate)", n, i, x->step,
-              (unsigned long long)x->size, (unsigned long long)stepmax[x->step]);
+          bad(c, "node %d entry %d: NOP in step %d has size %llu; the %s in that step is %llu (the NI's lockstep estimate, nop_estimate \"%s\")", n, i,
+              x->step, (unsigned long long)x->size, s->nop_link ? "most bytes on one directed link" : "largest chunk sent", (unsigned long long)stepmax[x->step],
+              s->nop_link ? "link" : "chunk");
       }
       for (int st = 1; st <= T; st++) {
         if (!nop[st] && !other[st]) bad(c, "node %d has no entry in step %d (an idle step needs a NOP entry: the NI counts steps in lockstep)", n, st);

@@ -224,6 +224,10 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
     }
   }
   mt_sched_init(s, t, "bucket", N * J);
+  /* a step carries several flows a link: a NOP waits for the busiest link's bytes, so that a
+   * mesh node idle in the first steps (near the centre) does not run ahead of the lines' ends
+   * and make the two chains into a root arrive steps apart (docs/planner.md "bucket") */
+  s->nop_link = 1;
   int R = 0;
   for (int i = 0; i < p.na; i++) R += v.size[p.act[i]] - 1;
   const int RT = pipe_steps(&v, &p, &pp); /* R plus the last chunk's offset */

@@ -30,6 +30,33 @@ void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows)
   s->root = mt_xcalloc((size_t)n_flows, sizeof *s->root);
 }
 
+void mt_sched_nop_bytes(const mt_sched *s, uint64_t *out) {
+  memset(out, 0, ((size_t)s->steps + 2) * sizeof(uint64_t));
+  if (!s->nop_link) {
+    for (int i = 0; i < s->nx; i++) {
+      const uint64_t z = s->chunk[s->x[i].flow].size;
+      if (z > out[s->x[i].step]) out[s->x[i].step] = z;
+    }
+    return;
+  }
+  /* bytes per (step, directed link): a step lasts as long as its busiest link needs. A node
+   * idle in a step then waits that long, so it stays in phase with the nodes that are busy
+   * (docs/planner.md "bucket", "Mesh lines in phase") */
+  const size_t NL = (size_t)s->topo->n_links;
+  uint64_t *lb = mt_xcalloc(NL * ((size_t)s->steps + 2), sizeof(uint64_t));
+  for (int i = 0; i < s->nx; i++)
+    for (int h = 0; h < s->x[i].path_len; h++)
+      lb[(size_t)s->x[i].step * NL + (size_t)MT_XLINK(s, &s->x[i], h)] += s->chunk[s->x[i].flow].size;
+  for (int st = 1; st <= s->steps; st++)
+    for (size_t l = 0; l < NL; l++) {
+      const uint64_t m = s->topo->links[l].mult > 1 ? (uint64_t)s->topo->links[l].mult : 1;
+      uint64_t z = (lb[(size_t)st * NL + l] + m - 1) / m;
+      if (z > s->bytes) z = s->bytes;
+      if (z > out[st]) out[st] = z;
+    }
+  free(lb);
+}
+
 void mt_sched_free(mt_sched *s) {
   free(s->chunk);
   free(s->root);
@@ -335,10 +362,7 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
   for (int f = 0; f < F; f++) g->rl[g->rs[s->root[f]] + rf[s->root[f]]++] = f;
   free(rf);
   g->stepmax = mt_xcalloc((size_t)s->steps + 2, sizeof(uint64_t));
-  for (int i = 0; i < s->nx; i++) {
-    uint64_t z = s->chunk[s->x[i].flow].size;
-    if (z > g->stepmax[s->x[i].step]) g->stepmax[s->x[i].step] = z;
-  }
+  mt_sched_nop_bytes(s, g->stepmax);
   g->busy = mt_xcalloc((size_t)s->steps + 2, sizeof(int));
   g->cnt = mt_xcalloc((size_t)s->steps + 3, sizeof(int));
   g->tmp = mt_xcalloc((size_t)g->most, sizeof *g->tmp);

@@ -50,6 +50,9 @@ typedef struct {
   int interleaved;  /* claims: some gather is sent in or before step reduce_steps (chunked
                        hier, Themis: chunks' all-gathers overlap later chunks' reduce-scatters);
                        0: the reduce-scatter half ends before any gather, as check requires */
+  int nop_link;     /* the NOP (lockstep) estimate of a step: 1 the most bytes on one directed
+                       link in it (per unit of multiplicity; bucket, whose steps carry several
+                       flows a link), 0 the largest chunk sent in it (one flow a link) */
   uint64_t bytes;
   int elem;
   mt_chunk *chunk; /* [n_flows] */
@@ -80,6 +83,10 @@ int mt_sched_bytes_ok(uint64_t bytes, int elem, mt_err *e);
 /* Algorithms whose flows have uneven sizes (flexreduce, blueconnect, bucket); the others tile the
  * buffer by mt_sched_set_bytes's rule, which check proves. */
 int mt_sched_uneven(const mt_sched *s);
+/* The NOP lockstep estimate of every step 1..steps (out[0 .. steps+1], out[0] unused): the
+ * largest chunk sent in the step, or with nop_link the most bytes on one directed link (per
+ * unit of its multiplicity, at most s->bytes). */
+void mt_sched_nop_bytes(const mt_sched *s, uint64_t *out);
 /* Number of router-to-router hops of a path (switch traversals do not count). */
 int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
 

@@ -170,7 +170,8 @@ static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, c
   json_object_set_new(root, "steps", json_integer(s->steps));
   json_object_set_new(root, "reduce_steps", json_integer(s->reduce_steps));
   json_object_set_new(root, "one_hop", json_boolean(s->one_hop));
-  if (s->interleaved) json_object_set_new(root, "interleaved", json_true()); /* absent: false (files before Themis) */
+  if (s->interleaved) json_object_set_new(root, "interleaved", json_true());       /* absent: false (files before Themis) */
+  if (s->nop_link) json_object_set_new(root, "nop_estimate", json_string("link")); /* absent: "chunk" (files before bucket's) */
   json_object_set_new(root, "local_ports", json_integer(local_ports));
   json_t *jf = json_array();
   for (int f = 0; f < s->n_flows; f++) {
@@ -444,6 +445,13 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
     goto out;
   }
   s->interleaved = il && json_is_true(il);
+  json_t *ne = json_object_get(root, "nop_estimate");
+  if (ne && (!json_is_string(ne) || (strcmp(json_string_value(ne), "chunk") && strcmp(json_string_value(ne), "link")))) {
+    mt_fail(e, "%s: field \"nop_estimate\": %s%s%s (expected \"chunk\" or \"link\", or absent for \"chunk\")", path, json_is_string(ne) ? "\"" : "",
+            json_is_string(ne) ? json_string_value(ne) : "not a string", json_is_string(ne) ? "\"" : "");
+    goto out;
+  }
+  s->nop_link = ne && !strcmp(json_string_value(ne), "link");
   long long lp = 0;
   if (json_object_get(root, "local_ports") && get_int(&r, root, "local_ports", "$", 0, 16, &lp)) goto out;
   for (int f = 0; f < s->n_flows; f++) {
