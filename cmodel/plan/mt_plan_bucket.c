@@ -229,6 +229,7 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
   const int RT = pipe_steps(&v, &p, &pp); /* R plus the last chunk's offset */
   s->reduce_steps = RT;
   s->steps = 2 * RT;
+  if (getenv("MT_BYTES_ORDER")) s->issue_order = MT_ISSUE_BYTES;
   s->bytes = bytes;
   s->elem = elem;
   for (int j = 0; j < J; j++) {
