@@ -398,7 +398,8 @@ static int xrec_of(const mt_sched *s, const mt_xfer *x, int send, xrec *r) {
 
 /* The packetiser an entry's first send uses (port mod L; L for a routed send), -1 for none. */
 static int entry_pktz(const mt_entry *en, int L) {
-  const mt_slot *sl = en->op == MT_OP_REDUCE ? (en->has_parent ? &en->parent : NULL) : en->op == MT_OP_GATHER && en->nchild ? &en->child[0] : NULL;
+  const mt_slot *sl = en->op == MT_OP_REDUCE ? (en->has_parent ? &en->parent : NULL) : en->op == MT_OP_GATHER && en->nchild ? &en->child[0]
+                                                                                                                            : NULL;
   if (!sl) return -1;
   return sl->port == MT_PORT_ROUTED ? L : sl->port % L;
 }

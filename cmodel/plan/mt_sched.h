@@ -68,7 +68,8 @@ typedef struct {
  * its packetiser has queued before it in that step (flow order per packetiser), ties by flow:
  * the in-order issue then follows each port's byte rate even when one port carries larger
  * messages than another (docs/planner.md "Per-node issue order"). */
-enum { MT_ISSUE_FLOW = 0, MT_ISSUE_BYTES = 1 };
+enum { MT_ISSUE_FLOW = 0,
+       MT_ISSUE_BYTES = 1 };
 
 /* ---- building (used by the algorithms) ---- */
 void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows);
