@@ -40,12 +40,10 @@ int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_sched mt, bk;
   mt_err be = {{0}};
   if (mt_plan(&mt, t, "multitree", bytes, elem, e)) return -1;
-  int square = 1; /* every dimension of the same length */
-  for (int d = 1; d < t->ndims; d++) square = square && t->dim[d] == t->dim[0];
-  /* Not bucket on a non-square torus: its pipelined chunks lose to MultiTree at every size
-   * measured (torus:4x8, 4x6: 0.91-0.97x from 1 MiB) because the NI issues a step's entries in
-   * table order, which the estimate does not model (docs/planner.md "Pipelined chunks") */
-  if ((t->kind != MT_TOPO_TORUS && t->kind != MT_TOPO_MESH) || (t->kind == MT_TOPO_TORUS && !square)) {
+  /* on a non-square torus too since bucket's tables issue a step's entries by bytes per port
+   * (before, the in-order issue cost bucket 10-20 % there, which the estimate does not model:
+   * docs/planner.md "Pipelined chunks") */
+  if (t->kind != MT_TOPO_TORUS && t->kind != MT_TOPO_MESH) {
     *s = mt;
     return 0;
   }

@@ -42,14 +42,21 @@ static int phase_dim(const parts *p, int i, int j) { return p->act[(i + j) % p->
  * bucket over the same dimension order, chunk c starting sp[i] x c steps after chunk 0. On a
  * non-square torus the type whose first ring is shorter would otherwise finish it and leave
  * its links idle while the other types run their longer first rings; later chunks fill those
- * steps (the NI issues a node's table in (step, flow) order and starts step s+1 only when
- * step s's sends are out, so overlap must be written into the step numbers). */
+ * steps (the NI issues a node's table in step order and starts step s+1 only when step s's
+ * sends are out, so overlap must be written into the step numbers). The all-gather is the
+ * reduce-scatter mirrored in time (ag 0), or each chunk's all-gather is its reduce-scatter
+ * moved D = R + ag - 1 steps later with the phases in reverse order (ag 1: right after the
+ * chunk's last reduce-scatter step; ag 2 + ...: later), so that the chunks' all-gathers start
+ * while later chunks still reduce (interleaved): the mirror leaves the middle of the schedule
+ * to the chunks' short last phases (docs/planner.md "Translated all-gathers"). */
 typedef struct {
   int C[MT_MD_MAX_DIMS], sp[MT_MD_MAX_DIMS];
+  int ag[MT_MD_MAX_DIMS];   /* 0: mirrored; else the all-gather starts R + ag - 1 steps after the chunk's reduce-scatter */
   double w[MT_MD_MAX_DIMS]; /* share of the buffer per type (all its directions and chunks) */
 } pipe;
 
-static int pipe_steps(const mt_mdview *v, const parts *p, const pipe *pp) {
+/* The steps of the pipeline's reduce-scatters (the last reduce message) and of the whole. */
+static int pipe_rs_steps(const mt_mdview *v, const parts *p, const pipe *pp) {
   int R = 0, o = 0;
   for (int i = 0; i < p->na; i++) {
     R += v->size[p->act[i]] - 1;
@@ -57,15 +64,42 @@ static int pipe_steps(const mt_mdview *v, const parts *p, const pipe *pp) {
   }
   return R + o;
 }
+static int pipe_steps(const mt_mdview *v, const parts *p, const pipe *pp) {
+  const int RT = pipe_rs_steps(v, p, pp);
+  int T = 0, R = 0;
+  for (int i = 0; i < p->na; i++) R += v->size[p->act[i]] - 1;
+  for (int i = 0; i < p->na; i++) {
+    const int end = pp->ag[i] ? (pp->C[i] - 1) * pp->sp[i] + R + pp->ag[i] - 1 + R : 2 * RT;
+    if (end > T) T = end;
+  }
+  return T;
+}
 
-/* Estimated cycles of the reduce-scatter (the all-gather mirrors it): per step L + O m + b/B
- * with b and m the most bytes and messages on one directed link (mt_plan_estimate's model).
- * In phase j a chunk of z bytes per direction moves z/N x (the product of the sizes of its
- * later phases) per link and step, as that many messages (one flow per root coordinate not
- * yet scattered). */
-#define PIPE_MAX_STEPS 512
+/* Base steps (the phase occupies base + 1 .. base + k - 1) of phase ph of chunk c of type i:
+ * its reduce-scatter and its all-gather. */
+static int rs_base(const mt_mdview *v, const parts *p, const pipe *pp, int i, int c, int ph) {
+  int at = c * pp->sp[i];
+  for (int j = 0; j < ph; j++) at += v->size[phase_dim(p, i, j)] - 1;
+  return at;
+}
+static int ag_base(const mt_mdview *v, const parts *p, const pipe *pp, int RT, int i, int c, int ph) {
+  const int k = v->size[phase_dim(p, i, ph)];
+  if (!pp->ag[i]) return 2 * RT - rs_base(v, p, pp, i, c, ph) - (k - 1);
+  int R = 0, at;
+  for (int j = 0; j < p->na; j++) R += v->size[phase_dim(p, i, j)] - 1;
+  at = c * pp->sp[i] + R + pp->ag[i] - 1;
+  for (int j = p->na - 1; j > ph; j--) at += v->size[phase_dim(p, i, j)] - 1;
+  return at;
+}
+
+/* Estimated cycles: per step L + O m + b/B with b and m the most bytes and messages on one
+ * directed link (mt_plan_estimate's model). In phase j a chunk of z bytes per direction
+ * moves z/N x (the product of the sizes of its later phases) per link and step, as that many
+ * messages (one flow per root coordinate not yet scattered), in its reduce-scatter and again
+ * in its all-gather. */
+#define PIPE_MAX_STEPS 1024
 static double pipe_cycles(const mt_mdview *v, const parts *p, const pipe *pp, int N, double bytes) {
-  const int T = pipe_steps(v, p, pp);
+  const int T = pipe_steps(v, p, pp), RT = pipe_rs_steps(v, p, pp);
   double load[PIPE_MAX_STEPS + 1][MT_MD_MAX_DIMS];
   int msgs[PIPE_MAX_STEPS + 1][MT_MD_MAX_DIMS];
   if (T > PIPE_MAX_STEPS) return HUGE_VAL;
@@ -74,19 +108,19 @@ static double pipe_cycles(const mt_mdview *v, const parts *p, const pipe *pp, in
   for (int i = 0; i < p->na; i++) {
     const int ndir = v->bidir[p->act[i]] ? 2 : 1;
     const double z = bytes * pp->w[i] / ndir / pp->C[i] / N;
-    for (int c = 0; c < pp->C[i]; c++) {
-      int at = c * pp->sp[i];
+    for (int c = 0; c < pp->C[i]; c++)
       for (int j = 0; j < p->na; j++) {
         const int d = phase_dim(p, i, j), k = v->size[d];
         int later = 1;
         for (int q = j + 1; q < p->na; q++) later *= v->size[phase_dim(p, i, q)];
-        for (int st = at + 1; st <= at + k - 1; st++) {
-          load[st][d] += z * later;
-          msgs[st][d] += later;
+        for (int h = 0; h < 2; h++) {
+          const int at = h ? ag_base(v, p, pp, RT, i, c, j) : rs_base(v, p, pp, i, c, j);
+          for (int st = at + 1; st <= at + k - 1; st++) {
+            load[st][d] += z * later;
+            msgs[st][d] += later;
+          }
         }
-        at += k - 1;
       }
-    }
   }
   double t = 0;
   for (int st = 1; st <= T; st++) {
@@ -124,11 +158,11 @@ static double pipe_weights(const mt_mdview *v, const parts *p, pipe *pp, int N, 
 /* The pipeline for these bytes: one chunk of equal types on a square torus or mesh (each
  * step then loads every link alike); otherwise, of the cuts C[i] = round(M / (k_i - 1))
  * chunks spaced k_i - 1 steps apart (a type's first rings back to back, every type's over
- * about M steps), M = 1, 2, ..., the one of the smallest estimate whose flows fit the NI
- * (MaxFlows 4096) and whose chunks hold at least two elements per flow; ties keep the
- * smaller M. Chunks spaced 1 step apart (several of a type on one port in a step) estimate
- * as well but lose in the NI: on torus:4x6 at 8 MiB 66.0 % of the bound in the cycle model
- * against 79.8 % at the flow level spaced k - 1 (docs/planner.md "Pipelined chunks"). */
+ * about M steps), M = 1, 2, ..., each with the all-gathers mirrored, or moved right after
+ * each chunk's reduce-scatter or sp[i] steps later, the one of the smallest estimate whose
+ * flows fit the NI (MaxFlows 4096) and whose chunks hold at least two elements per flow;
+ * ties keep the smaller M and the mirror. Chunks spaced 1 step apart estimate worse (longer
+ * ramps) and lost in the NI before the byte issue order (docs/planner.md "Pipelined chunks"). */
 #define PIPE_MAX_FLOWS 4096
 static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t units, int elem, pipe *out) {
   const int na = p->na;
@@ -141,28 +175,33 @@ static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t unit
   int square = 1;
   for (int i = 1; i < na; i++) square &= v->size[p->act[i]] == v->size[p->act[0]];
   if (square || na < 2) return;
-  int kmax = 0;
-  for (int i = 0; i < na; i++)
+  int kmax = 0, flows1 = 0;
+  for (int i = 0; i < na; i++) {
     if (v->size[p->act[i]] - 1 > kmax) kmax = v->size[p->act[i]] - 1;
-  double best = pipe_weights(v, p, out, N, (double)units * elem);
-  for (int M = 2; M <= 4 * kmax; M++) {
-    pipe t = *out;
-    int flows = 0, ok = 1;
-    for (int i = 0; i < na; i++) {
-      const int k1 = v->size[p->act[i]] - 1;
-      t.C[i] = (M + k1 / 2) / k1 > 1 ? (M + k1 / 2) / k1 : 1;
-      t.sp[i] = k1;
-      flows += N * (v->bidir[p->act[i]] ? 2 : 1) * t.C[i];
-    }
-    if (flows > PIPE_MAX_FLOWS) continue;
-    const double c = pipe_weights(v, p, &t, N, (double)units * elem);
-    for (int i = 0; i < na; i++) /* every chunk at least two elements per flow */
-      ok &= units * t.w[i] / (v->bidir[p->act[i]] ? 2 : 1) / t.C[i] >= 2.0 * N;
-    if (ok && c < best * (1 - 1e-9)) {
-      best = c;
-      *out = t;
-    }
+    flows1 += N * (v->bidir[p->act[i]] ? 2 : 1);
   }
+  double best = pipe_weights(v, p, out, N, (double)units * elem);
+  for (int M = 2; M <= kmax * (PIPE_MAX_FLOWS / flows1); M++)
+    for (int ag = 0; ag < 3; ag++) {
+      pipe t = *out;
+      int flows = 0, ok = 1;
+      for (int i = 0; i < na; i++) {
+        const int k1 = v->size[p->act[i]] - 1;
+        t.C[i] = (M + k1 / 2) / k1 > 1 ? (M + k1 / 2) / k1 : 1;
+        t.sp[i] = k1;
+        t.ag[i] = ag == 0 ? 0 : ag == 1 ? 1
+                                        : 1 + k1;
+        flows += N * (v->bidir[p->act[i]] ? 2 : 1) * t.C[i];
+      }
+      if (flows > PIPE_MAX_FLOWS) continue;
+      const double c = pipe_weights(v, p, &t, N, (double)units * elem);
+      for (int i = 0; i < na; i++) /* every chunk at least two elements per flow */
+        ok &= units * t.w[i] / (v->bidir[p->act[i]] ? 2 : 1) / t.C[i] >= 2.0 * N;
+      if (ok && c < best * (1 - 1e-9)) {
+        best = c;
+        *out = t;
+      }
+    }
 }
 
 /* Flow of (job j of part q, root r): key * J + j (J jobs), where key numbers the root's coordinates with the
@@ -228,11 +267,11 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
    * mesh node idle in the first steps (near the centre) does not run ahead of the lines' ends
    * and make the two chains into a root arrive steps apart (docs/planner.md "bucket") */
   s->nop_link = 1;
-  int R = 0;
-  for (int i = 0; i < p.na; i++) R += v.size[p.act[i]] - 1;
-  const int RT = pipe_steps(&v, &p, &pp); /* R plus the last chunk's offset */
+  const int RT = pipe_rs_steps(&v, &p, &pp); /* R plus the last chunk's offset */
   s->reduce_steps = RT;
-  s->steps = 2 * RT;
+  s->steps = pipe_steps(&v, &p, &pp);
+  /* pipelined: a port carries messages of several sizes in a step (docs/planner.md) */
+  if (J > P) s->issue_order = MT_ISSUE_BYTES;
   s->bytes = bytes;
   s->elem = elem;
   for (int j = 0; j < J; j++) {
@@ -242,23 +281,21 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
       s->root[f] = r;
       s->chunk[f].size = (pu[j] / (uint64_t)N + ((uint64_t)key < pu[j] % (uint64_t)N)) * (uint64_t)elem;
       unsigned fixed = 0;
-      int at = jc[j] * pp.sp[i];
       for (int ph = 0; ph < p.na; ph++) {
-        const int d = phase_dim(&p, i, ph), k = v.size[d];
-        /* the all-gather is the reduce-scatter mirrored in time */
-        const int gat = 2 * RT - at - (k - 1);
-        if (mt_dimcoll_add(s, &v, d, MT_OP_REDUCE, f, r, fixed, p.dir[q], at, e) ||
-            mt_dimcoll_add(s, &v, d, MT_OP_GATHER, f, r, fixed, p.dir[q], gat, e)) {
+        const int d = phase_dim(&p, i, ph);
+        if (mt_dimcoll_add(s, &v, d, MT_OP_REDUCE, f, r, fixed, p.dir[q], rs_base(&v, &p, &pp, i, jc[j], ph), e) ||
+            mt_dimcoll_add(s, &v, d, MT_OP_GATHER, f, r, fixed, p.dir[q], ag_base(&v, &p, &pp, RT, i, jc[j], ph), e)) {
           mt_sched_free(s);
           free(pu);
           return -1;
         }
         fixed |= 1u << d;
-        at += k - 1;
       }
     }
   }
   free(pu);
+  for (int k = 0; k < s->nx && !s->interleaved; k++) /* a chunk's all-gather before the last reduce */
+    s->interleaved = s->x[k].op == MT_OP_GATHER && s->x[k].step <= RT;
   uint64_t a = 0;
   for (int f = 0; f < N * J; f++) {
     s->chunk[f].addr = a;

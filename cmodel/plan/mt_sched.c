@@ -332,6 +332,9 @@ struct mt_tables_gen {
   /* per flow at the current node: incoming reduce transfers (bucketed) and the gather parent */
   int *rcnt, *rbeg, *rin, *gpar;
   int *gcnt, *gbeg, *gfl; /* gather sends of the current node by flow, and its flows */
+  keyed *ord;             /* MT_ISSUE_BYTES: the entries of a step with their keys */
+  uint64_t *queued;       /* [L + 1]: bytes queued per packetiser in the step (L: routed) */
+  size_t capord, capq;
 };
 
 mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
@@ -399,6 +402,8 @@ void mt_tables_gen_free(mt_tables_gen *g) {
   free(g->gcnt);
   free(g->gbeg);
   free(g->gfl);
+  free(g->ord);
+  free(g->queued);
   free(g);
 }
 
@@ -413,6 +418,61 @@ static int xrec_of(const mt_sched *s, const mt_xfer *x, int send, xrec *r) {
   r->port0 = (uint16_t)p0;
   r->portl = (uint16_t)pl;
   return p0 > 0xFFFF || pl > 0xFFFF;
+}
+
+/* The packetiser an entry's first send uses (port mod L; L for a routed send), -1 for none. */
+static int entry_pktz(const mt_entry *en, int L) {
+  const mt_slot *sl = en->op == MT_OP_REDUCE ? (en->has_parent ? &en->parent : NULL) : en->op == MT_OP_GATHER && en->nchild ? &en->child[0]
+                                                                                                                            : NULL;
+  if (!sl) return -1;
+  return sl->port == MT_PORT_ROUTED ? L : sl->port % L;
+}
+
+/* MT_ISSUE_BYTES: within each step, entries (in (flow, op) order) by the bytes their
+ * packetiser has queued before them, ties in flow order. A gather's later children queue on
+ * their own packetisers. A root reduce entry (no send) takes the key of its flow's gather in
+ * the step, just before it; without one it goes last, where its wait for the contributions
+ * holds up no send. */
+static void order_by_bytes(mt_tables_gen *g, mt_entry *ent, int ne, int L) {
+  if ((size_t)ne > g->capord) {
+    free(g->ord);
+    g->capord = (size_t)ne;
+    g->ord = mt_xcalloc(g->capord, sizeof *g->ord);
+    free(g->scratch);
+    g->scap = ne;
+    g->scratch = mt_xcalloc((size_t)ne, sizeof *g->scratch);
+  }
+  if ((size_t)L + 1 > g->capq) {
+    free(g->queued);
+    g->capq = (size_t)L + 1;
+    g->queued = mt_xcalloc(g->capq, sizeof *g->queued);
+  }
+  keyed *o = g->ord;
+  for (int a = 0, b; a < ne; a = b) {
+    for (b = a; b < ne && ent[b].step == ent[a].step; b++) {
+      const int k = entry_pktz(&ent[b], L);
+      o[b - a].idx = b;
+      o[b - a].key = k < 0 ? UINT64_MAX : g->queued[k];
+      if (k < 0) continue;
+      for (int c = 0; c < (ent[b].op == MT_OP_GATHER ? ent[b].nchild : 1); c++) {
+        const mt_slot *sl = ent[b].op == MT_OP_GATHER ? &ent[b].child[c] : &ent[b].parent;
+        g->queued[sl->port == MT_PORT_ROUTED ? L : sl->port % L] += ent[b].size;
+      }
+    }
+    for (int i = a; i < b; i++) { /* reset, and a root reduce entry to its gather's key */
+      const int k = entry_pktz(&ent[i], L);
+      if (k >= 0) g->queued[k] = 0;
+      if (ent[i].op == MT_OP_GATHER)
+        for (int c = 0; c < ent[i].nchild; c++) g->queued[ent[i].child[c].port == MT_PORT_ROUTED ? L : ent[i].child[c].port % L] = 0;
+      if (ent[i].op == MT_OP_REDUCE && !ent[i].has_parent && i + 1 < b && ent[i + 1].flow == ent[i].flow &&
+          ent[i + 1].op == MT_OP_GATHER)
+        o[i - a].key = o[i + 1 - a].key;
+    }
+    if (b - a < 2) continue;
+    sort_keyed(o, b - a);
+    for (int i = a; i < b; i++) g->scratch[i - a] = ent[o[i - a].idx];
+    memcpy(ent + a, g->scratch, (size_t)(b - a) * sizeof *ent);
+  }
 }
 
 /* Holds the records of the block of nodes that starts at n. */
@@ -617,6 +677,7 @@ int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **out, int *count
       en->size = g->stepmax[st];
     }
   sort_entries(ent, ne, s->steps, g->cnt, &g->scratch, &g->scap);
+  if (s->issue_order == MT_ISSUE_BYTES) order_by_bytes(g, ent, ne, L);
   *out = ent;
   *count = ne;
   return 0;

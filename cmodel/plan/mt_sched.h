@@ -53,6 +53,8 @@ typedef struct {
   int nop_link;     /* the NOP (lockstep) estimate of a step: 1 the most bytes on one directed
                        link in it (per unit of multiplicity; bucket, whose steps carry several
                        flows a link), 0 the largest chunk sent in it (one flow a link) */
+  int issue_order;  /* order of a node's entries within a step in its tables: MT_ISSUE_FLOW
+                       (0, by flow) or MT_ISSUE_BYTES (by bytes queued on the entry's packetiser) */
   uint64_t bytes;
   int elem;
   mt_chunk *chunk; /* [n_flows] */
@@ -62,6 +64,15 @@ typedef struct {
   int *path;
   int npath, cappath;
 } mt_sched;
+
+/* Within a step the NI issues a node's entries in table order, one message per packetiser
+ * (port mod L), so an entry whose packetiser is busy holds every entry behind it. FLOW: by
+ * flow id (the planner's numbering decides the interleaving). BYTES: each entry at the bytes
+ * its packetiser has queued before it in that step (flow order per packetiser), ties by flow:
+ * the in-order issue then follows each port's byte rate even when one port carries larger
+ * messages than another (docs/planner.md "Per-node issue order"). */
+enum { MT_ISSUE_FLOW = 0,
+       MT_ISSUE_BYTES = 1 };
 
 /* ---- building (used by the algorithms) ---- */
 void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows);
@@ -187,7 +198,9 @@ typedef struct {
 /* Derive per-node tables: reduce entries (including the root's reduce entry, which
  * sends nothing and lists the contributions the root waits for), gather entries (one
  * per node, flow and step, children in allocation order), NOP entries for steps in
- * which a node has nothing to do. Entries sorted by (step, flow, op). local_ports <= 0
+ * which a node has nothing to do. Entries sorted by (step, flow, op), or with
+ * s->issue_order MT_ISSUE_BYTES by (step, bytes queued before the entry on its packetiser,
+ * flow, op). local_ports <= 0
  * means L = the node's number of router ports. */
 int mt_sched_tables(const mt_sched *s, int local_ports, mt_tables *tb, mt_err *e);
 void mt_tables_free(mt_tables *tb);

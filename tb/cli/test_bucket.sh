@@ -48,20 +48,37 @@ print("bucket", s["cycles"], "cycles, per-node bound fraction", round(s["per_nod
 sys.exit(0 if s["correct"] and s["per_node_bound_fraction"] >= 0.94 and s["cycles"] < m["cycles"] else 1)
 PY
 # the pipelined chunks on a non-square torus (docs/planner.md "Pipelined chunks"): torus:4x8 at
-# 1 MiB, 2 chunks of the X-first parts (26 steps), correct and within 72 % of the per-node
-# bound (measured 74.2 %, 42,807 cycles against 31,744; one chunk: 62.2 %, 51,014)
+# 1 MiB, 2 chunks of the X-first parts (26 steps), correct and within 79 % of the per-node
+# bound (measured 2026-11-25 with the byte issue order: 81.8 %, 38,794 cycles against 31,744;
+# flow order 74.2 %, 42,807; one chunk: 62.2 %, 51,014)
 "$bin" sim --config paper --topo torus:4x8 --algo bucket --bytes 1M --data sample --json "$tmp/n.json" >"$tmp/n.out" 2>&1
 if python3 - "$tmp/n.json" <<'PY'; then ok; else bad "sim torus:4x8 bucket 1M: $(cat "$tmp/n.out")"; fi
 import json, sys
 s = json.load(open(sys.argv[1]))
 print("torus:4x8 bucket", s["cycles"], "cycles, per-node bound fraction", round(s["per_node_bound_fraction"], 4))
-sys.exit(0 if s["correct"] and s["per_node_bound_fraction"] >= 0.72 and s["steps"] == 26 else 1)
+sys.exit(0 if s["correct"] and s["per_node_bound_fraction"] >= 0.79 and s["steps"] == 26 else 1)
 PY
 # a pipelined plan (torus:4x8, 8 MiB, 20 chunks, 640 flows) with one chunk's flow edited
 edited torus:4x8 8M 5
+# issue #18 on the non-square tori at the flow level (docs/planner.md "Per-node issue order",
+# "Translated all-gathers"): torus:4x8 and torus:4x6 at 8 MiB within 93 % of the per-node
+# bound (measured 2026-11-25: 94.7 % in 41 steps and 95.6 % in 31; main's schedules before:
+# 78.2 % and 79.8 %, the flow order and the mirrored all-gathers)
+for c in "torus:4x8 41" "torus:4x6 31"; do
+  read -r t st <<<"$c"
+  "$bin" sim --level flow --config paper --topo "$t" --algo bucket --bytes 8M --json "$tmp/f.json" >"$tmp/f.out" 2>&1
+  if python3 - "$tmp/f.json" "$st" <<'PY'; then ok; else bad "flow level $t bucket 8M: $(cat "$tmp/f.out")"; fi
+import json, sys
+s = json.load(open(sys.argv[1]))
+print("flow level bucket", s["steps"], "steps, lower bound fraction", round(s["lower_bound_fraction"], 4))
+sys.exit(0 if s["lower_bound_fraction"] >= 0.93 and s["steps"] == int(sys.argv[2]) else 1)
+PY
+done
 # --algo best: MultiTree at 32 KiB on the tori, bucket at 1 MiB on the square ones and on the
-# meshes; MultiTree on every non-square torus (bucket loses there: 4x8 at 8 MiB, 4x6) and off grids
-for c in "torus:4x4 32K multitree" "torus:4x4 1M bucket" "torus:8x8 32K multitree" "torus:4x8 1M multitree" "torus:4x8 8M multitree" "torus:4x6 1M multitree" "mesh:8x8 32K bucket" "fattree:4,2 1M multitree"; do
+# meshes; on the non-square tori bucket from 8 MiB on 4x8 and from 1 MiB on 4x6 (flow level
+# 94.7 % against 85.5 %, 94.6 % against 78.4 %), MultiTree at 1 MiB on 4x8 (83.4 % against
+# 81.4 %: the one close pair it gets wrong) and off grids
+for c in "torus:4x4 32K multitree" "torus:4x4 1M bucket" "torus:8x8 32K multitree" "torus:4x8 1M multitree" "torus:4x8 8M bucket" "torus:4x6 1M bucket" "torus:4x6 32K multitree" "mesh:8x8 32K bucket" "fattree:4,2 1M multitree"; do
   read -r t sz want <<<"$c"
   out=$("$bin" check --topo "$t" --algo best --bytes "$sz" 2>&1 | head -1)
   if grep -q "^check: $want on $t.*: OK" <<<"$out"; then ok; else bad "best $t $sz: $out (want $want)"; fi
