@@ -191,6 +191,8 @@ module mt_swnet_top #(
 `include "mt_ni_ports_conn.svh"
       .node_id_i       (12'(n)),
       .wd_limit_i      (ni_wd_limit_i[n*32 +: 32]),
+      .stage_base_i    (32'd0),   // no stager in the network NIs (StageAfter 0)
+      .stage_slot_i    (32'd0),
       .inj_flit_o      (n_flit[n]),
       .inj_valid_o     (n_valid[n]),
       .inj_credit_i    (lq[Kd][FlitW+1 +: NumVcs]),
