@@ -377,14 +377,19 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
 // cycle. Checked against hand-derived values: +0 in every word of every flow, the staging
 // area holds exactly child 2's words in slot 1 (0 elsewhere), one unit out and one replay per
 // flow (C model counters), done. perturb 2 (the C stager replays before due) must mismatch.
+// Child 2's chunk may come as units of u flits in the order `order` (unit indices; the
+// staged ranges then merge, and a pool of StageRanges may run out: such a unit waits until it
+// is due). `staged`: the units of each flow expected to be staged out (hand-derived), exp_rep
+// the replays expected (ranges after merging, all flows).
 struct SMsg {
   int flow, src, ej;
-  uint32_t addr, at;
+  uint32_t addr, at, nfl;
   uint32_t val;
 };
 
 static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsigned p_ready, unsigned lat_max, int perturb,
-                               Stats &st) {
+                               uint32_t u, const std::vector<uint32_t> &order, const std::vector<uint32_t> &staged,
+                               uint64_t exp_rep, Stats &st) {
   const uint32_t n = 16, fb = 16;          // flits per message, bytes per flit (PayloadW 128)
   const uint32_t nwords = 2u * n * 4u;     // the buffer: 2 chunks of n flits
   const uint32_t bytes = nwords * 4u;
@@ -437,8 +442,8 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   }
   std::vector<SMsg> msgs;
   for (int f = 0; f < nflows; f++) {
-    msgs.push_back({f, 2, 2 * f + 1, (uint32_t)f * n * fb, 0, 0xcb800000u}); // child 2 (-2^24), first
-    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, 0x4b800000u});  // child 1 (+2^24), late
+    for (uint32_t x : order) msgs.push_back({f, 2, 2 * f + 1, (uint32_t)f * n * fb + x * u * fb, 0, u, 0xcb800000u}); // child 2 (-2^24) first
+    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, n, 0x4b800000u}); // child 1 (+2^24), late
   }
   mt_mem mem;
   const uint64_t swords = (uint64_t)nwords * (unsigned)p.children;
@@ -488,10 +493,10 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
     for (size_t i = 0; i < msgs.size() && c >= t0; i++) {
       const SMsg &m = msgs[i];
       const unsigned l = (unsigned)m.ej;
-      if (c - t0 < m.at || pos[i] > n || cred[l] <= 0 || in.ej_valid[l]) continue;
+      if (c - t0 < m.at || pos[i] > m.nfl || cred[l] <= 0 || in.ej_valid[l]) continue;
       bool before = false; // messages on one port go one after the other
       for (size_t j = 0; j < i; j++)
-        if (msgs[j].ej == m.ej && pos[j] <= n) before = true;
+        if (msgs[j].ej == m.ej && pos[j] <= msgs[j].nfl) before = true;
       if (before) continue;
       mt_flit f;
       mt_flit_clear(&f);
@@ -503,7 +508,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
         h.op = MT_OP_REDUCE;
         h.step = 1;
         h.addr = m.addr;
-        h.len = n * fb;
+        h.len = m.nfl * fb;
         h.last = 1;
         h.next = l;
         mt_hd_pack(&f, &h);
@@ -511,7 +516,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
       } else {
         const uint32_t q = pos[i] - 1;
         for (unsigned k = 0; k < 4; k++) f.w[k] = m.val;
-        mt_flit_set_type(&f, p.payload_w, q + 1 == n ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
+        mt_flit_set_type(&f, p.payload_w, q + 1 == m.nfl ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
       }
       mt_flit_set_vc(&f, p.payload_w, p.num_vcs, 0);
       in.ej_valid[l] = 1;
@@ -544,7 +549,9 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   for (uint32_t i = 0; i < (uint32_t)nflows * n * 4; i++) bad += mem.w[i] != 0u;
   for (uint64_t i = 0; i < swords; i++) {
     const uint64_t sl_k = i / nwords, off = i % nwords; // child slot, word in the slot
-    const uint32_t want = sl_k == 1 && off < (uint64_t)nflows * n * 4 ? 0xcb800000u : 0u;
+    bool in_unit = false; // a word of a staged unit of child 2 (slot 1)
+    for (uint32_t x : staged) in_unit = in_unit || (off % (n * 4) >= x * u * 4 && off % (n * 4) < (x + 1) * u * 4);
+    const uint32_t want = sl_k == 1 && off < (uint64_t)nflows * n * 4 && in_unit ? 0xcb800000u : 0u;
     sbad += mem.w[nwords + i] != want;
   }
   if (perturb) {
@@ -556,12 +563,13 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
       fprintf(stderr, "%s: perturbed C stager NOT caught\n", tag);
     }
   } else {
-    const bool ok = done && !err && bad == 0 && sbad == 0 && ni.sg_out == (uint64_t)nflows && ni.sg_rep == (uint64_t)nflows &&
+    const uint64_t exp_out = (uint64_t)nflows * staged.size();
+    const bool ok = done && !err && bad == 0 && sbad == 0 && ni.sg_out == exp_out && ni.sg_rep == exp_rep &&
       mem.errors == 0 && mism == 0;
-    printf("case %-44s %lu cycles, %s, code %u, %llu units staged, %llu replays (hand-derived %d, %d), %u wrong sums, %u wrong "
-           "staging words, mismatching cycles %lu\n",
+    printf("case %-44s %lu cycles, %s, code %u, %llu units staged, %llu replays (hand-derived %llu, %llu), at most %u ranges, %u "
+           "wrong sums, %u wrong staging words, mismatching cycles %lu\n",
            tag, cyc, done ? "done" : (err ? "error" : "unfinished"), out.err_code, (unsigned long long)ni.sg_out,
-           (unsigned long long)ni.sg_rep, nflows, nflows, bad, sbad, mism);
+           (unsigned long long)ni.sg_rep, (unsigned long long)exp_out, (unsigned long long)exp_rep, ni.sgpeak, bad, sbad, mism);
     if (ok) st.pass++;
     else st.fail++;
     st.mism += mism;
@@ -593,11 +601,25 @@ int main(int argc, char **argv) {
       const char *pn = pt ? " perturbed" : "";
       char tag[120];
       snprintf(tag, sizeof tag, "%s stage order%s", CFG_NAME, pn);
-      run_stage(tag, 1, 300, 100, 1, pz, st);
+      run_stage(tag, 1, 300, 100, 1, pz, 16, {0}, {0}, 1, st);
       snprintf(tag, sizeof tag, "%s stage order 2 flows%s", CFG_NAME, pn);
-      run_stage(tag, 2, 300, 100, 1, pz, st);
+      run_stage(tag, 2, 300, 100, 1, pz, 16, {0}, {0}, 2, st);
       snprintf(tag, sizeof tag, "%s stage order slow memory%s", CFG_NAME, pn);
-      run_stage(tag, 2, 400, 30, 6, pz, st);
+      run_stage(tag, 2, 400, 30, 6, pz, 16, {0}, {0}, 2, st);
+      // 4 units of 4 flits out of address order: [2], [0], [2,4) (extends [2]), [0,4) (joins
+      // [0] and [2,4)): all 4 staged, one range replayed
+      snprintf(tag, sizeof tag, "%s stage units merged%s", CFG_NAME, pn);
+      run_stage(tag, 1, 300, 100, 1, pz, 4, {2, 0, 3, 1}, {0, 1, 2, 3}, 1, st);
+      // 2 flows, 8 units of 2 flits each, order 6 4 2 0 7 5 3 1: units 6 and 4 of both flows
+      // take the 4 ranges; unit 2 (touching none) waits until child 1 has come (it is due
+      // then, as are the rest); the two ranges of each flow are replayed: 4 replays
+      snprintf(tag, sizeof tag, "%s stage ranges exhausted%s", CFG_NAME, pn);
+      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 2, 0, 7, 5, 3, 1}, {6, 4}, 4, st);
+      // the same with order 6 4 5 2 0 7 3 1: unit 5 joins [4] and [6] in both flows (a range
+      // freed in each), so unit 2 finds a free range; unit 0 then finds none: 4 staged per
+      // flow, ranges [2] and [4,7) of each flow replayed
+      snprintf(tag, sizeof tag, "%s stage ranges joined, exhausted%s", CFG_NAME, pn);
+      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2}, 4, st);
       if (!perturb) break;
     }
     printf("cosim_ni %s: %lu cycles co-simulated, %lu mismatching cycles\n", CFG_NAME, st.cycles, st.mism);
