@@ -58,8 +58,6 @@ module mt_ni #(
   input  logic                  rst_ni,
   input  logic [11:0]           node_id_i,
   input  logic [31:0]           wd_limit_i,    // 0 = watchdog off
-  input  logic [31:0]           stage_base_i,  // stager: staging area (byte address; unused without)
-  input  logic [31:0]           stage_slot_i,  // stager: bytes per child slot
 `include "mt_ni_ports.svh"
   // injection: router local input ports 2D+l
   output logic [L*FlitW-1:0]    inj_flit_o,

@@ -116,12 +116,12 @@ module mt_ni_stage #(
   logic [CW-1:0]       rcnt_q;
 
   // per (flow, slot) x and per range q (flat vectors of the registers in g_x / g_q)
-  logic [FC*32-1:0]          sgc, sgb;
-  logic [FC*12-1:0]          sgs;
-  logic [FC-1:0]             sgnz;
-  logic [StageRanges-1:0]    rv;
-  logic [StageRanges*XW-1:0] rown;
-  logic [StageRanges*32-1:0] rlo, rhi;
+  logic [FC*32-1:0]          sgc_d, sgb_d;
+  logic [FC*12-1:0]          sgs_d;
+  logic [FC-1:0]             sgnz, sgnz_d;
+  logic [StageRanges-1:0]    rv, rv_d;
+  logic [StageRanges*XW-1:0] rown, rown_d;
+  logic [StageRanges*32-1:0] rlo, rhi, rlo_d, rhi_d;
 
   logic [XW-1:0] sgp, sgx;
   assign sgp = XW'(32'(sgp_f_q) * Children + 32'(sgp_k_q));
@@ -194,25 +194,26 @@ module mt_ni_stage #(
       end
     end
   end
-  // the lowest range of x = sgp (offered when x's claimed bytes are all written)
+  // the lowest range of x = sgp after this edge's claim (offered when x's claimed bytes are
+  // all written)
   logic          lo_any;
   logic [RW-1:0] lo_q;
   logic [31:0]   lo_lo, lo_hi;
   always_comb begin
     lo_any = 1'b0; lo_q = '0; lo_lo = '0; lo_hi = '0;
     for (int q = 0; q < StageRanges; q++)
-      if (rv[q] && rown[XW*q +: XW] == sgp && (!lo_any || rlo[32*q +: 32] < lo_lo)) begin
+      if (rv_d[q] && rown_d[XW*q +: XW] == sgp && (!lo_any || rlo_d[32*q +: 32] < lo_lo)) begin
         lo_any = 1'b1;
         lo_q   = RW'(q);
-        lo_lo  = rlo[32*q +: 32];
-        lo_hi  = rhi[32*q +: 32];
+        lo_lo  = rlo_d[32*q +: 32];
+        lo_hi  = rhi_d[32*q +: 32];
       end
   end
 
   // ---- update: the replay state machine ----
   logic offer, due, back;
-  assign offer = sgst_q == SgScan && run_i && (|sgnz) && rcnt_q == '0 && !r_held_next_i && sgc[32*sgp +: 32] != '0 &&
-                 sgb[32*sgp +: 32] == sgc[32*sgp +: 32] && lo_any;
+  assign offer = sgst_q == SgScan && run_i && (|sgnz_d) && rcnt_q == '0 && !r_held_next_i && sgc_d[32*sgp +: 32] != '0 &&
+                 sgb_d[32*sgp +: 32] == sgc_d[32*sgp +: 32] && lo_any;
   assign back  = sgst_q == SgOffer && r_wait_i;
   assign due   = sgst_q == SgOffer && !r_wait_i && r_go_i;
   logic        push_rsp;
@@ -226,7 +227,7 @@ module mt_ni_stage #(
     j  = '0;
     m  = '0;
     if (offer) begin
-      pf[mt_common_pkg::HD_W-1:0] = mt_common_pkg::head_pack(12'd0, sgs[12*sgp +: 12], 4'd0, 4'd0, 12'(sgp_f_q),
+      pf[mt_common_pkg::HD_W-1:0] = mt_common_pkg::head_pack(12'd0, sgs_d[12*sgp +: 12], 4'd0, 4'd0, 12'(sgp_f_q),
                                                              mt_common_pkg::OP_REDUCE, 1'b1, 16'd0, lo_lo, lo_hi - lo_lo);
       pf[PayloadW +: mt_common_pkg::FT_W] = mt_common_pkg::FT_AR_HEAD;
     end else begin
@@ -262,7 +263,7 @@ module mt_ni_stage #(
       rcnt_q <= rcnt_q + CW'(push) - CW'(r_pop_i);
       j2 = sgj_q + 32'(gnt_i);
       o2 = sgo_q - 32'(push_rsp) + 32'(gnt_i);
-      if (sgst_q == SgScan && run_i && (|sgnz) && rcnt_q == '0 && !r_held_next_i) begin
+      if (sgst_q == SgScan && run_i && (|sgnz_d) && rcnt_q == '0 && !r_held_next_i) begin
         if (offer) begin
           sgst_q <= SgOffer; sgx_f_q <= sgp_f_q; sgx_k_q <= sgp_k_q; sgq_q <= lo_q;
           sga_q <= lo_lo; sgl_q <= lo_hi - lo_lo;
@@ -285,60 +286,76 @@ module mt_ni_stage #(
     end
   end
 
+`ifdef MT_STAGE_TRACE
+  always @(posedge clk_i) $display("RTL sgst %0d sgp %0d sgx %0d sgj %0d sgo %0d R %0d avail %0d held %0d/%0d go %0d wait %0d rq %0d gnt %0d on %0d lw %b",
+    sgst_q, sgp, sgx, sgj_q, sgo_q, rcnt_q, r_avail_o, r_held_i, r_held_next_i, r_go_i, r_wait_i, rq_o, gnt_i, sgon_q, look_wait_i);
+`endif
   // ---- per (flow, slot) x: claimed and written bytes, the child's id ----
+  // (the next values *_d: the replay scan of this edge sees this edge's claims and completed
+  // staging writes, as the C model's mt_ni_stage_update, which applies them first)
   for (genvar x = 0; x < FC; x++) begin : g_x
-    logic [31:0] c_q, b_q;
-    logic [11:0] s_q;
-    logic [31:0] addb;
+    logic [31:0] c_q, b_q, c_d, b_d;
+    logic [11:0] s_q, s_d;
     always_comb begin
-      addb = '0;
+      b_d = b_q;
       for (int e = 0; e < NE; e++)
-        if (sdone_i[e] && xof(e_flow_i[12*e +: 12], e_cpos_i[4*e +: 4]) == XW'(x)) addb = addb + e_len_i[32*e +: 32];
+        if (sdone_i[e] && xof(e_flow_i[12*e +: 12], e_cpos_i[4*e +: 4]) == XW'(x)) b_d = b_d + e_len_i[32*e +: 32];
+      c_d = c_q + ((cl && cx == XW'(x)) ? clen : 32'd0);
+      s_d = (cl && cx == XW'(x)) ? csrc : s_q;
+      if (due && sgx == XW'(x)) begin
+        c_d = c_d - sgl_q;
+        b_d = b_d - sgl_q;
+      end
     end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         c_q <= '0; b_q <= '0; s_q <= '0;
       end else begin
-        if (cl && cx == XW'(x)) s_q <= csrc;
-        c_q <= c_q + ((cl && cx == XW'(x)) ? clen : 32'd0) - ((due && sgx == XW'(x)) ? sgl_q : 32'd0);
-        b_q <= b_q + addb - ((due && sgx == XW'(x)) ? sgl_q : 32'd0);
-        if (clear_i) begin
-          c_q <= '0; b_q <= '0;
-        end
+        s_q <= s_d;
+        c_q <= clear_i ? '0 : c_d;
+        b_q <= clear_i ? '0 : b_d;
       end
     end
-    assign sgc[32*x +: 32] = c_q;
-    assign sgb[32*x +: 32] = b_q;
-    assign sgs[12*x +: 12] = s_q;
-    assign sgnz[x]         = (c_q != '0);
+    assign sgnz[x]           = (c_q != '0);
+    assign sgc_d[32*x +: 32] = c_d;
+    assign sgb_d[32*x +: 32] = b_d;
+    assign sgs_d[12*x +: 12] = s_d;
+    assign sgnz_d[x]         = (c_d != '0);
   end
 
   // ---- the range pool ----
   for (genvar q = 0; q < StageRanges; q++) begin : g_q
-    logic          v_q;
-    logic [XW-1:0] o_q;
-    logic [31:0]   l_q, h_q;
+    logic          v_q, v_d;
+    logic [XW-1:0] o_q, o_d;
+    logic [31:0]   l_q, h_q, l_d, h_d;
     logic          mine;
     assign mine = v_q && o_q == cx;
+    always_comb begin
+      v_d = v_q; o_d = o_q; l_d = l_q; h_d = h_q;
+      if (cl && mine && h_q == ca) h_d = cnext ? cnext_hi : ca + clen;  // extended (and joined)
+      if (cl && mine && l_q == ca + clen) begin
+        if (cprev) v_d = 1'b0;  // joined into the one before
+        else l_d = ca;
+      end
+      if (cl && !cprev && !cnext && cfree_q == RW'(q)) begin
+        v_d = 1'b1; o_d = cx; l_d = ca; h_d = ca + clen;
+      end
+      if (due && sgq_q == RW'(q)) v_d = 1'b0;  // replayed
+    end
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
         v_q <= 1'b0; o_q <= '0; l_q <= '0; h_q <= '0;
       end else begin
-        if (cl && mine && h_q == ca) h_q <= cnext ? cnext_hi : ca + clen;  // extended (and joined)
-        if (cl && mine && l_q == ca + clen) begin
-          if (cprev) v_q <= 1'b0;  // joined into the one before
-          else l_q <= ca;
-        end
-        if (cl && !cprev && !cnext && cfree_q == RW'(q)) begin
-          v_q <= 1'b1; o_q <= cx; l_q <= ca; h_q <= ca + clen;
-        end
-        if (due && sgq_q == RW'(q)) v_q <= 1'b0;  // replayed
-        if (clear_i) v_q <= 1'b0;
+        v_q <= v_d && !clear_i; o_q <= o_d; l_q <= l_d; h_q <= h_d;
       end
     end
-    assign rv[q]               = v_q;
-    assign rown[XW*q +: XW]    = o_q;
-    assign rlo[32*q +: 32]     = l_q;
-    assign rhi[32*q +: 32]     = h_q;
+    assign rv[q]              = v_q;
+    assign rown[XW*q +: XW]   = o_q;
+    assign rlo[32*q +: 32]    = l_q;
+    assign rhi[32*q +: 32]    = h_q;
+    assign rv_d[q]            = v_d;
+    assign rown_d[XW*q +: XW] = o_d;
+    assign rlo_d[32*q +: 32]  = l_d;
+    assign rhi_d[32*q +: 32]  = h_d;
   end
 endmodule

@@ -185,14 +185,13 @@ module mt_swnet_top #(
       .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
       .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
       .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
-      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
+      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
+      .StageAfter(StageAfter), .StageRanges(StageRanges)
     ) u_ni (
       .clk_i, .rst_ni,
 `include "mt_ni_ports_conn.svh"
       .node_id_i       (12'(n)),
       .wd_limit_i      (ni_wd_limit_i[n*32 +: 32]),
-      .stage_base_i    (32'd0),   // no stager in the network NIs (StageAfter 0)
-      .stage_slot_i    (32'd0),
       .inj_flit_o      (n_flit[n]),
       .inj_valid_o     (n_valid[n]),
       .inj_credit_i    (lq[Kd][FlitW+1 +: NumVcs]),

@@ -475,6 +475,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   const uint32_t t0 = (uint32_t)img.size() + 1; // table written, then start
   unsigned long mism = 0, cyc = 0;
   bool done = false, err = false;
+  const bool trace = getenv("STAGE_TRACE") != nullptr; // debugging: the C stager's state per cycle
   for (uint32_t c = 0; c < 20000 && !done && !err; c++) {
     mt_ni_in in;
     memset(&in, 0, sizeof in);
@@ -531,10 +532,15 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
     d->clk_i = 1;
     d->eval();
     if (compare(d.get(), out, p, c, tag, (unsigned)mism)) mism++;
-    if (getenv("STAGE_TRACE"))
+    if (trace)
       fprintf(stderr, "%s c%u sgst %u sgp %u sgx %u sgj %u sgn %u sgo %u R %u rx st %u s %u op %u flow %u cpos %u | mem v%u a%x\n", tag, c, ni.sgst,
               ni.sgp, ni.sgx, ni.sgj, ni.sgn, ni.sgo, ni.ej_cnt[ni.nstreams], ni.rx[0].st, ni.rx[0].s, ni.rx[0].op, ni.rx[0].flow,
               ni.rx[0].cpos, out.mem_req_valid[0], out.mem_req_addr[0]);
+    if (trace) {
+      fprintf(stderr, "   engines:");
+      for (unsigned e2 = 0; e2 < ni.ne; e2++) fprintf(stderr, " %u:%u/%u", e2, ni.rx[e2].st, ni.rx[e2].s);
+      fprintf(stderr, " sgon %u port4 v%u a%x\n", ni.sgon, out.mem_req_valid[4], out.mem_req_addr[4]);
+    }
     mt_mem_edge_mp(&mem, prev.mem_req_valid, prev.mem_req_we, prev.mem_req_addr, prev.mem_req_be, &prev.mem_req_wdata[0][0],
                    MT_NI_MAX_LANES);
     prev = out;
