@@ -24,6 +24,13 @@
 // once cnt == k; a packet of child k may start once k-1 started (act), if no child in
 // between arrives on a port of its engine group (and, with Engines < L, once k-1's completed
 // prefix covers it), each flit waiting for k-1's completed prefix (pwm, mt_ni_deps).
+// Stager (Stage = 1, mt_ni_stage; docs/ni.md "Staging not-due units"): list entry S-1 is the
+// replay stream R (offered by the stager, no credits); a unit from R is admitted only when
+// strictly due (child cnt); with staging on (sgon_i) a not-due Reduce unit of a child that
+// has not started (k > cnt, k >= act), not from R, whose range fits (fits_i), and no lower
+// engine staging one at this edge (claim_in_i), is admitted as a staging write: written as a
+// Gather at stage_base + k * stage_slot + its address; its completion goes to the stager,
+// not to mt_ni_deps. A chained packet never waits behind a child with staged units.
 // Memory: a read request (rd_o: the running sum of the next flit) and a write request (wr_o:
 // a sum or a gathered flit), granted separately (gnt_rd_i, gnt_wr_i; on a port shared with
 // others mt_ni_mports grants the write first, with separate read and write ports both at
