@@ -43,7 +43,8 @@
 //        cosim_net --algo A --bytes N [OPTIONS]    any all-reduce on this build's shape
 //   RUN-OPTIONS: --dtype int32|fp32 --flow message|packet --seed S --mem-ready P --mem-lat L
 //                --wd-limit W --max-cycles N --name NAME
-//   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K, --progress,
+//   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K (NI 2: the stager's, in a
+//            build with it), --progress,
 //            --perturb-set KEY=VALUE (a `sim --set` field of the C model alone, e.g. link_period1=3),
 //            --rtl-only (the RTL alone, no per-cycle comparison: the speed of the Verilated model;
 //            then the C model alone; the cycle counts and buffers are compared at the end),
@@ -1013,9 +1014,10 @@ int main(int argc, char **argv) {
   }
   // the perturbations the C model has (mt_router.h, mt_ni.h); any other K would run the exact
   // model and be reported as "NOT caught" for the wrong reason
-  if (prt > 2 || pni > 1) {
+  if (prt > 2 || pni > 2 || (pni == 2 && !CFG_STAGE)) {
     fprintf(stderr, "cosim_net: --perturb-router %u / --perturb-ni %u: the C model has router 1 (credit pulses leave a cycle late), "
-                    "router 2 (incoming credits counted a cycle late) and NI 1 (lockstep estimate a cycle long)\n",
+                    "router 2 (incoming credits counted a cycle late), NI 1 (lockstep estimate a cycle long) and, in a build with "
+                    "the stager, NI 2 (staged units replayed before they are due)\n",
             prt, pni);
     return 2;
   }
@@ -1435,6 +1437,20 @@ int main(int argc, char **argv) {
       else
         printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nw,
                (unsigned long long)bad_rc, (unsigned long long)bad_ref);
+      if (CFG_STAGE && !rom) {
+        // the stager: what the C model's NIs did, and the staging areas (RTL vs C)
+        uint64_t so, sr, sbad = 0;
+        int sn;
+        unsigned sp;
+        mt_net_stage_stats(n, &so, &sr, &sn, &sp);
+        for (int i = 0; i < N; i++)
+          for (uint64_t k = nw; k < nw + sw_words; k++) sbad += cs.mem[i].w[k] != mt_net_buffer(n, i)[k];
+        printf("stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI; "
+               "staging areas: %d nodes x %llu words, %llu differ between RTL and C\n",
+               CFG_STAGE, (unsigned long long)so, sn, (unsigned long long)sr, sp, CFG_STAGE_RANGES, N, (unsigned long long)sw_words,
+               (unsigned long long)sbad);
+        if (sbad) bad_rc++;
+      }
       if (rom && bad_rc) fail++; // memory port errors only
       else if (!rom) {
         if (bad_rc) fail++;
