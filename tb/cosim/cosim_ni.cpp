@@ -390,8 +390,8 @@ struct SMsg {
 static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsigned p_ready, unsigned lat_max, int perturb,
                                uint32_t u, const std::vector<uint32_t> &order, const std::vector<uint32_t> &staged,
                                uint64_t exp_rep, Stats &st) {
-  const uint32_t n = 16, fb = 16;          // flits per message, bytes per flit (PayloadW 128)
-  const uint32_t nwords = 2u * n * 4u;     // the buffer: 2 chunks of n flits
+  const uint32_t n = 16, fb = 16;      // flits per message, bytes per flit (PayloadW 128)
+  const uint32_t nwords = 2u * n * 4u; // the buffer: 2 chunks of n flits
   const uint32_t bytes = nwords * 4u;
   mt_err e;
   mt_ni_params p;
@@ -443,7 +443,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   std::vector<SMsg> msgs;
   for (int f = 0; f < nflows; f++) {
     for (uint32_t x : order) msgs.push_back({f, 2, 2 * f + 1, (uint32_t)f * n * fb + x * u * fb, 0, u, 0xcb800000u}); // child 2 (-2^24) first
-    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, n, 0x4b800000u}); // child 1 (+2^24), late
+    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, n, 0x4b800000u});                                        // child 1 (+2^24), late
   }
   mt_mem mem;
   const uint64_t swords = (uint64_t)nwords * (unsigned)p.children;
@@ -555,7 +555,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   for (uint32_t i = 0; i < (uint32_t)nflows * n * 4; i++) bad += mem.w[i] != 0u;
   for (uint64_t i = 0; i < swords; i++) {
     const uint64_t sl_k = i / nwords, off = i % nwords; // child slot, word in the slot
-    bool in_unit = false; // a word of a staged unit of child 2 (slot 1)
+    bool in_unit = false;                               // a word of a staged unit of child 2 (slot 1)
     for (uint32_t x : staged) in_unit = in_unit || (off % (n * 4) >= x * u * 4 && off % (n * 4) < (x + 1) * u * 4);
     const uint32_t want = sl_k == 1 && off < (uint64_t)nflows * n * 4 && in_unit ? 0xcb800000u : 0u;
     sbad += mem.w[nwords + i] != want;
