@@ -380,13 +380,8 @@ module mt_ni_depktz #(
   assign done_o      = rx_done;
   // (the C model's stager update reads the engines' new state: mt_ni_stage_update after
   // mt_ni_depktz_update)
-  always_comb begin
-    on_r_next_o = on_r_o;
-    if (idle_pick) on_r_next_o = Stage != 0 && pick == SW'(S - 1);
-    else if (st_q == StLook && run_i && look_wait) on_r_next_o = 1'b0;
-    else if (rx_done) on_r_next_o = 1'b0;
-    if (clear_i) on_r_next_o = 1'b0;
-  end
+  assign on_r_next_o = !clear_i && (idle_pick ? (Stage != 0 && pick == SW'(S - 1)) :
+                                    (st_q == StLook && run_i && look_wait) ? 1'b0 : rx_done ? 1'b0 : on_r_o);
   assign done_flow_o = flow_q;
   assign done_op_o   = op_q;
   assign done_len_o  = len_q;
