@@ -106,6 +106,44 @@ struct Scen {
   bool ok = false;
 };
 
+// the C model's parameters of this build (the RTL's -G values) for layout ly
+static void build_params(mt_ni_params *p, const mt_layout *ly) {
+  mt_ni_default_params(p);
+  p->fmt = ly->fmt;
+  p->nlocal = kL;
+  p->net_ports = kPorts;
+  p->max_flows = kF;
+  p->tbl_depth = kDepth;
+  p->num_vcs = kVcs;
+  p->ej_depth = 4;
+  p->vc_depth = 8;
+  p->subpkt_flits = 4;
+  p->pkt_bytes = 256;
+  p->sq = 4;
+  p->rq = 4;
+  p->wd_w = 24;
+  p->rx_engines = CFG_NI_RX_ENGINES;
+  p->mem_ports = CFG_NI_MEM_PORTS;
+  p->reduce_chain = CFG_NI_CHAIN;
+  p->stage_after = CFG_STAGE_AFTER;
+  p->stage_ranges = CFG_STAGE_RANGES;
+}
+
+// the RTL after its reset (one clock edge with rst_ni low)
+static std::unique_ptr<Vmt_ni> make_dut(VerilatedContext *ctx) {
+  std::unique_ptr<Vmt_ni> d(new Vmt_ni(ctx));
+  d->clk_i = 0;
+  d->rst_ni = 0;
+  d->eval();
+  d->clk_i = 1;
+  d->eval();
+  d->clk_i = 0;
+  d->eval();
+  d->rst_ni = 1;
+  d->eval();
+  return d;
+}
+
 static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t bytes, int compact) {
   mt_err e;
   memset(&c.t, 0, sizeof c.t);
@@ -122,25 +160,7 @@ static bool scen_make(Scen &c, const char *topo, const char *algo, uint64_t byte
   c.ly.base_units = real.base_units;
   c.ly.rem_units = real.rem_units;
   c.ly.nop_bytes = real.nop_bytes;
-  mt_ni_default_params(&c.p);
-  c.p.fmt = c.ly.fmt;
-  c.p.nlocal = kL;
-  c.p.net_ports = kPorts;
-  c.p.max_flows = kF;
-  c.p.tbl_depth = kDepth;
-  c.p.num_vcs = kVcs;
-  c.p.ej_depth = 4;
-  c.p.vc_depth = 8;
-  c.p.subpkt_flits = 4;
-  c.p.pkt_bytes = 256;
-  c.p.sq = 4;
-  c.p.rq = 4;
-  c.p.wd_w = 24;
-  c.p.rx_engines = CFG_NI_RX_ENGINES;
-  c.p.mem_ports = CFG_NI_MEM_PORTS;
-  c.p.reduce_chain = CFG_NI_CHAIN;
-  c.p.stage_after = CFG_STAGE_AFTER;
-  c.p.stage_ranges = CFG_STAGE_RANGES;
+  build_params(&c.p, &c.ly);
 #ifdef CFG_ENTRY_W
   if (mt_ni_entry_bits(&c.p) != CFG_ENTRY_W) {
     fprintf(stderr, "layout of %d bits, the RTL build has EntryW=%d\n", mt_ni_entry_bits(&c.p), CFG_ENTRY_W);
@@ -289,16 +309,7 @@ static unsigned long run_case(Scen &c, int node, const std::vector<mt_ni_env_run
     return 0;
   }
   std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
-  std::unique_ptr<Vmt_ni> d(new Vmt_ni(ctx.get()));
-  d->clk_i = 0;
-  d->rst_ni = 0;
-  d->eval();
-  d->clk_i = 1;
-  d->eval();
-  d->clk_i = 0;
-  d->eval();
-  d->rst_ni = 1;
-  d->eval();
+  std::unique_ptr<Vmt_ni> d = make_dut(ctx.get());
   mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
   unsigned long mism = 0, cyc = 0;
@@ -395,27 +406,9 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   const uint32_t bytes = nwords * 4u;
   mt_err e;
   mt_ni_params p;
-  mt_ni_default_params(&p);
   mt_layout ly;
   mt_layout_make(&ly, 0, kN, kPorts, kL, kC, kF, kBytes, kSteps);
-  p.fmt = ly.fmt;
-  p.nlocal = kL;
-  p.net_ports = kPorts;
-  p.max_flows = kF;
-  p.tbl_depth = kDepth;
-  p.num_vcs = kVcs;
-  p.ej_depth = 4;
-  p.vc_depth = 8;
-  p.subpkt_flits = 4;
-  p.pkt_bytes = 256;
-  p.sq = 4;
-  p.rq = 4;
-  p.wd_w = 24;
-  p.rx_engines = CFG_NI_RX_ENGINES;
-  p.mem_ports = CFG_NI_MEM_PORTS;
-  p.reduce_chain = CFG_NI_CHAIN;
-  p.stage_after = CFG_STAGE_AFTER;
-  p.stage_ranges = CFG_STAGE_RANGES;
+  build_params(&p, &ly);
   p.perturb = (unsigned)perturb;
   mt_ni ni;
   if (mt_ni_init(&ni, &p, &e)) {
@@ -456,16 +449,7 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   }
   for (uint32_t i = 0; i < nwords; i++) mem.w[i] = 0x3f800000u; // 1.0f
   std::unique_ptr<VerilatedContext> ctx(new VerilatedContext);
-  std::unique_ptr<Vmt_ni> d(new Vmt_ni(ctx.get()));
-  d->clk_i = 0;
-  d->rst_ni = 0;
-  d->eval();
-  d->clk_i = 1;
-  d->eval();
-  d->clk_i = 0;
-  d->eval();
-  d->rst_ni = 1;
-  d->eval();
+  std::unique_ptr<Vmt_ni> d = make_dut(ctx.get());
   mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
   memset(&out, 0, sizeof out);
@@ -499,27 +483,9 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
       for (size_t j = 0; j < i; j++)
         if (msgs[j].ej == m.ej && pos[j] <= msgs[j].nfl) before = true;
       if (before) continue;
+      const uint32_t wv[4] = {m.val, m.val, m.val, m.val};
       mt_flit f;
-      mt_flit_clear(&f);
-      if (pos[i] == 0) {
-        mt_head_info h;
-        memset(&h, 0, sizeof h);
-        h.src = (unsigned)m.src;
-        h.flow = (unsigned)m.flow;
-        h.op = MT_OP_REDUCE;
-        h.step = 1;
-        h.addr = m.addr;
-        h.len = m.nfl * fb;
-        h.last = 1;
-        h.next = l;
-        mt_hd_pack(&f, &h);
-        mt_flit_set_type(&f, p.payload_w, MT_FT_AR_HEAD);
-      } else {
-        const uint32_t q = pos[i] - 1;
-        for (unsigned k = 0; k < 4; k++) f.w[k] = m.val;
-        mt_flit_set_type(&f, p.payload_w, q + 1 == m.nfl ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
-      }
-      mt_flit_set_vc(&f, p.payload_w, p.num_vcs, 0);
+      mt_ni_direct_flit(&p, (unsigned)m.src, (unsigned)m.flow, m.addr, m.nfl, l, pos[i], wv, &f);
       in.ej_valid[l] = 1;
       in.ej_flit[l] = f;
       cred[l]--;
