@@ -37,10 +37,12 @@ $(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
 # the paper NI with engines that ignore the chaining order (PerturbChain): t-ni-perturb-chain
 $(eval $(call NI_BUILD,paper_perturb,paper,-GPerturbChain=1))
 # the stager (docs/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
-# one-engine NI (the network's) and the paper NI; cosim_ni runs its direct stager scenarios
+# one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
+# cosim_ni runs its direct stager scenarios
 NI_STAGE_FLAGS := -GStageAfter=50 -GStageRanges=4 -CFLAGS -DCFG_STAGE_AFTER=50 -CFLAGS -DCFG_STAGE_RANGES=4
-NI_STAGE_COSIMS := stage stage_paper
+NI_STAGE_COSIMS := stage stage_e2 stage_paper
 $(eval $(call NI_BUILD,stage,full,$(NI_STAGE_FLAGS)))
+$(eval $(call NI_BUILD,stage_e2,e2,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_paper,paper,$(NI_STAGE_FLAGS)))
 
 # ---- RTL unit benches (Icarus) ----
