@@ -287,6 +287,8 @@ module mt_ni_stage #(
   end
 
 `ifdef MT_STAGE_TRACE
+  // debugging (a Verilator build with +define+MT_STAGE_TRACE): the stager's state every edge,
+  // to set beside cosim_ni's STAGE_TRACE=1 print of the C model's
   always @(posedge clk_i) $display("RTL sgst %0d sgp %0d sgx %0d sgj %0d sgo %0d R %0d avail %0d held %0d/%0d go %0d wait %0d rq %0d gnt %0d on %0d lw %b",
     sgst_q, sgp, sgx, sgj_q, sgo_q, rcnt_q, r_avail_o, r_held_i, r_held_next_i, r_go_i, r_wait_i, rq_o, gnt_i, sgon_q, look_wait_i);
 `endif
