@@ -48,7 +48,7 @@ NET_HIER  ?= 0
 # Switch networks (rtl/mt_swnet_top.sv, docs/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
-NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket $(NET_SW_BUILDS)
+NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m8x2_hd_stg $(NET_SW_BUILDS)
 # $(1): build name -> the _hier suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
 NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
@@ -67,7 +67,8 @@ $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket $(NET_SW_BUILDS)
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket \
+  m8x2_hd_stg $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
@@ -102,10 +103,13 @@ NET_CASE_h32_fr_pkt_f32    := h32_fr
 # a heterogeneous torus: Y links a flit every 2 cycles, 5 cycles long (docs/network.md "Link rate and latency")
 NET_CASE_t4x4_het_mt_msg_i32   := t4x4_het
 NET_CASE_t4x4_het_mt_pkt_f32 := t4x4_het
+# the NI stager (docs/ni.md "Staging not-due units"): hd on a mesh 8x2 that deadlocks without it
+NET_CASE_m8x2_hd_stg_f32 := m8x2_hd_stg
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
   ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
-  t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32 t333_het_mt_msg_i32 t333_het_mt_pkt_f32 t4x4_bucket_msg_i32 t4x4_bucket_pkt_f32
+  t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32 t333_het_mt_msg_i32 t333_het_mt_pkt_f32 t4x4_bucket_msg_i32 t4x4_bucket_pkt_f32 \
+  m8x2_hd_stg_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -121,6 +125,9 @@ t-net-cosim-perturb-ni: $(call NET_BIN,m3x5_dbt)
 	@scripts/runbench.sh $@ 120 $< --case m3x5_dbt_msg_i32 --perturb-ni 1
 t-net-cosim-perturb-ni-t4x4: $(call NET_BIN,t4x4_mt)
 	@scripts/runbench.sh $@ 120 $< --case t4x4_dbt_msg_i32 --perturb-ni 1
+# the C stager replaying staged units before they are due (the NI's perturb 2)
+t-net-cosim-perturb-stage: $(call NET_BIN,m8x2_hd_stg)
+	@scripts/runbench.sh $@ 120 $< --case m8x2_hd_stg_f32 --perturb-ni 2
 # switch network: leaf switch s1 of the C model sends node 5's units to node 4's NI port (4),
 # and its switches send credit pulses one cycle late; both must be caught
 t-net-cosim-perturb-sw: $(call NET_BIN,ft42_hd)
@@ -148,7 +155,7 @@ NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-stage t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -36,6 +36,14 @@ endef
 $(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
 # the paper NI with engines that ignore the chaining order (PerturbChain): t-ni-perturb-chain
 $(eval $(call NI_BUILD,paper_perturb,paper,-GPerturbChain=1))
+# the stager (docs/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
+# one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
+# cosim_ni runs its direct stager scenarios
+NI_STAGE_FLAGS := -GStageAfter=50 -GStageRanges=4 -CFLAGS -DCFG_STAGE_AFTER=50 -CFLAGS -DCFG_STAGE_RANGES=4
+NI_STAGE_COSIMS := stage stage_e2 stage_paper
+$(eval $(call NI_BUILD,stage,full,$(NI_STAGE_FLAGS)))
+$(eval $(call NI_BUILD,stage_e2,e2,$(NI_STAGE_FLAGS)))
+$(eval $(call NI_BUILD,stage_paper,paper,$(NI_STAGE_FLAGS)))
 
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
@@ -55,7 +63,11 @@ define NI_STEP
 t-ni-cosim-$(1): $(BUILD)/obj_ni_$(1)/cosim_ni
 	@scripts/runbench.sh $$@ 300 $$<
 endef
-$(foreach k,$(NI_COSIMS),$(eval $(call NI_STEP,$(k))))
+$(foreach k,$(NI_COSIMS) $(NI_STAGE_COSIMS),$(eval $(call NI_STEP,$(k))))
+# passes only if the co-simulation catches the C stager replaying a staged unit before it is
+# due (perturb 2), besides the exact runs
+t-ni-perturb-stage: $(BUILD)/obj_ni_stage/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --perturb
 t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
 # passes only if the co-simulation catches the paper NI's engines reading a chained running
@@ -64,8 +76,9 @@ t-ni-perturb-chain: $(BUILD)/obj_ni_paper_perturb/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed --reps 1
 # make test runs a subset that still covers every kind (E = 1 and > 1; M = 1, L + E, L + 2E;
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
-NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact
-TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain
+NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
+TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
+  t-ni-perturb-stage
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -79,7 +92,7 @@ bench-ni: $(NI_DIR)/ni_bench
 	  echo "$(BENCH_NI_REF):" && $(BUILD)/golden_rec/rec_ni --bench 20; fi
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
-cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS)) t-ni-perturb t-ni-perturb-chain
+cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -133,7 +133,8 @@ module mt_net_top #(
       .StepPrio(StepPrio), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
       .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW),
-      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain), .RomDir(RomDir)
+      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain), .RomDir(RomDir),
+      .StageAfter(StageAfter), .StageRanges(StageRanges)
     ) u_node (
       .clk_i, .rst_ni,
       .node_id_i       (12'(n)),

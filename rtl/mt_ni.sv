@@ -37,7 +37,11 @@ module mt_ni #(
   parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
   parameter int ReduceChain = 0,   // chained reduction (docs/ni.md "Chained reduction"; with E > 1)
   parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
+  // the stager (docs/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
+  parameter int StageAfter  = 0,   // T: stage not-due units after T cycles without progress
+  parameter int StageRanges = 16,  // staged ranges per NI (one pool)
   localparam int NiN        = 1,
+  localparam int SG         = (StageAfter > 0) ? 1 : 0,
   localparam int NE         = (RxEngines < 1) ? 1 : RxEngines,
   localparam int NiMp       = (MemPorts < 1) ? 1 : MemPorts,
   localparam int Lanes      = PayloadW / 32,
@@ -47,7 +51,7 @@ module mt_ni #(
   localparam int S          = L * NumVcs,
   localparam int SW         = mt_common_pkg::idx_w(S),
   localparam int Ses        = S / NE,                  // streams per engine
-  localparam int ESW        = mt_common_pkg::idx_w(Ses),
+  localparam int ESW        = mt_common_pkg::idx_w(Ses + SG),  // + the stager's replay stream
   localparam int CntW       = $clog2(Children + 1)
 ) (
   input  logic                  clk_i,
@@ -77,6 +81,10 @@ module mt_ni #(
     if (NiMp != 1 && NiMp != L + NE && NiMp != L + 2 * NE)
       $fatal(1, "mt_ni: MemPorts=%0d: 1, L+E=%0d or L+2E=%0d", NiMp, L + NE, L + 2 * NE);
     if (ReduceChain != 0 && ReduceChain != 1) $fatal(1, "mt_ni: ReduceChain=%0d: 0 or 1", ReduceChain);
+    if (StageAfter < 0) $fatal(1, "mt_ni: StageAfter=%0d: 0 (no stager) or T > 0", StageAfter);
+    if (StageAfter > 0 && (StageRanges < 1 || StageRanges > 1024))
+      $fatal(1, "mt_ni: StageRanges=%0d: 1..1024 with the stager on", StageRanges);
+    if (StageAfter > 0 && Children > 16) $fatal(1, "mt_ni: Children=%0d: at most 16 with the stager", Children);
   end
 
   // stream (port l, VC v: l*NumVcs + v) of entry i of engine e's list (cmodel mt_ni.c estr):
@@ -165,6 +173,13 @@ module mt_ni #(
   logic [NE*32-1:0]   done_len, done_size;
   // chained reduction (engine e at [e])
   logic [NE-1:0]      go, go_act, done_pk, pr_cw, wacc;
+  // stager: staging writes (look-up, busy), not-due waits; engines on the replay stream R
+  logic [NE-1:0]      look_stg, e_stg, look_wait, on_r, on_r_next, pick_r, sg_fits;
+  logic [NE*12-1:0]   e_src;
+  logic [NE*32-1:0]   rx_addr;
+  logic [NE*Children-1:0] sg_staged;
+  logic               sg_on, sg_idle, r_avail, r_nonempty;
+  logic [FlitW-1:0]   r_head;
   logic [NE*4-1:0]    go_pos, done_pos, b_pos, pr_cpos;
   logic [NE*32-1:0]   done_lo, b_pwm, pr_wa;
   logic [NE*CntW-1:0] b_act;
@@ -173,9 +188,9 @@ module mt_ni #(
     .clk_i, .rst_ni, .clear_i(clear), .nflows_i,
     .scan_i(scan_rec), .scan_flow_i(e_flow), .scan_op_i(e_op), .scan_pv_i(e_pv), .scan_idx_i(scan_idx),
     .rdone_i(rdone), .rdone_flow_i(e_flow),
-    .done_i(rx_done), .done_flow_i(done_flow), .done_op_i(done_op), .done_len_i(done_len),
+    .done_i(rx_done & ~e_stg), .done_flow_i(done_flow), .done_op_i(done_op), .done_len_i(done_len),
     .done_size_i(done_size),
-    .go_i(go), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
+    .go_i(go & ~look_stg), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
     .done_lo_i(done_lo),
     .a_flow_i(e_flow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(b_flow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx),
@@ -188,7 +203,7 @@ module mt_ni #(
   logic [11:0]  act_node;
   logic [3:0]   act_port, act_ej, rx_err;
   logic         act_routed, rx_idle, mem_quiet, ovf, prog, issue;
-  logic [31:0]  lock;
+  logic [31:0]  lock, wd;
   mt_ni_issue #(.L(L), .NetPorts(NetPorts), .PortW(PortW), .Children(Children), .Depth(Depth),
                 .MaxFlows(MaxFlows), .PayloadW(PayloadW), .Compact(Compact), .WdW(WdW),
                 .CntW(CntW)) u_issue (
@@ -203,11 +218,11 @@ module mt_ni #(
     .act_ej_o(act_ej), .act_routed_o(act_routed),
     .rx_idle_i(rx_idle), .mem_quiet_i(mem_quiet), .rx_err_i(rx_err), .ovf_i(ovf), .prog_i(prog),
     .run_o(run), .st_o, .busy_o(busy), .done_o, .err_o, .err_code_o, .err_idx_o, .idx_o, .step_o,
-    .issue_o(issue), .lock_o(lock)
+    .issue_o(issue), .lock_o(lock), .wd_o(wd)
   );
   assign busy_o = busy;
   logic unused_obs;
-  assign unused_obs = issue ^ (^lock);
+  assign unused_obs = issue ^ (^lock) ^ (SG == 0 && ^{wd, stage_base_i, stage_slot_i});
 
   // ---------------- memory ports ----------------
   logic [L*32-1:0]        tx_addr;
@@ -218,7 +233,11 @@ module mt_ni #(
   logic [NE*Lanes-1:0]    rd_be, wr_be;
   logic [NE*PayloadW-1:0] wr_data, rx_rsp_data;
   logic                   gnt_any;
-  mt_ni_mports #(.L(L), .E(NE), .M(NiMp), .PayloadW(PayloadW), .SQ(SQ), .RQ(RQ)) u_mports (
+  logic                   sg_rq, sg_gnt, sg_rsp;
+  logic [31:0]            sg_addr;
+  logic [Lanes-1:0]       sg_be;
+  logic [PayloadW-1:0]    sg_rsp_data;
+  mt_ni_mports #(.L(L), .E(NE), .M(NiMp), .PayloadW(PayloadW), .SQ(SQ), .RQ(RQ), .SG(SG), .SgTq(EjDepth)) u_mports (
     .clk_i, .rst_ni, .run_i(run),
     .tx_req_i(req_tx), .tx_addr_i(tx_addr), .tx_be_i(tx_be), .tx_gnt_o(gnt_tx), .tx_rsp_o(rsp_tx),
     .tx_rsp_data_o(tx_rsp_data),
@@ -226,6 +245,8 @@ module mt_ni #(
     .rx_wr_i(rx_wr), .rx_wr_addr_i(wr_addr), .rx_wr_be_i(wr_be), .rx_wr_data_i(wr_data),
     .rx_gnt_rd_o(gnt_rd), .rx_gnt_wr_o(gnt_wr), .rx_wfree_o(wfree), .rx_wacc_o(wacc), .rx_rsp_o(rsp_rx),
     .rx_rsp_data_o(rx_rsp_data),
+    .sg_rq_i(sg_rq), .sg_addr_i(sg_addr), .sg_be_i(sg_be), .sg_gnt_o(sg_gnt), .sg_rsp_o(sg_rsp),
+    .sg_rsp_data_o(sg_rsp_data),
     .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o,
     .mem_req_wdata_o, .mem_rsp_valid_i, .mem_rsp_data_i,
     .gnt_any_o(gnt_any), .quiet_o(mem_quiet)
@@ -251,30 +272,43 @@ module mt_ni #(
   logic [S*FlitW-1:0]  head;
   logic [NE*FlitW-1:0] front;
   logic [NE*SW-1:0]    pop_s;
-  logic [NE-1:0]       pop, rx_idle_e;
+  logic [NE-1:0]       pop, pop_ej, rx_idle_e;
   logic [NE*4-1:0]     rx_err_e;
   mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW), .NR(NE)) u_ejbuf (
     .clk_i, .rst_ni, .ej_flit_i, .ej_valid_i, .ej_credit_o,
-    .pop_i(pop), .pop_s_i(pop_s), .head_o(head), .nonempty_o(nonempty), .ovf_o(ovf)
+    .pop_i(pop_ej), .pop_s_i(pop_s), .head_o(head), .nonempty_o(nonempty), .ovf_o(ovf)
   );
   for (genvar e = 0; e < NE; e++) begin : g_rx
-    // engine e's streams: list entry i is stream estr(e, i)
-    logic [Ses-1:0]       ne_l;
-    logic [Ses*SW-1:0]    smap;
-    logic [Ses*FlitW-1:0] heads;
-    logic [ESW-1:0]       sel_l, pop_l;
+    // engine e's streams: list entry i is stream estr(e, i); with the stager entry Ses is
+    // its replay stream R (offered to an idle engine if no lower engine takes it now)
+    logic [Ses+SG-1:0]       ne_l;
+    logic [(Ses+SG)*SW-1:0]  smap;
+    logic [(Ses+SG)*FlitW-1:0] heads;
+    logic [ESW-1:0]          sel_l, pop_l;
     for (genvar i = 0; i < Ses; i++) begin : g_s
       localparam int G = estr(e, i);
       assign ne_l[i]                 = nonempty[G];
       assign smap[SW*i +: SW]        = SW'(G);
       assign heads[FlitW*i +: FlitW] = head[FlitW*G +: FlitW];
     end
+    if (SG != 0) begin : g_r
+      if (e == 0) begin : g_first
+        assign ne_l[Ses] = rx_idle_e[e] ? r_avail : r_nonempty;
+      end else begin : g_later
+        assign ne_l[Ses] = rx_idle_e[e] ? (r_avail && !(|pick_r[e-1:0])) : r_nonempty;
+      end
+      assign smap[SW*Ses +: SW]        = '0;
+      assign heads[FlitW*Ses +: FlitW] = r_head;
+      assign pop_ej[e] = pop[e] && 32'(pop_l) != Ses;
+    end else begin : g_nor
+      assign pop_ej[e] = pop[e];
+    end
     // the front of the engine's selected stream: a Ses:1 multiplexer of its own heads
     assign front[FlitW*e +: FlitW] = heads[FlitW*sel_l +: FlitW];
     assign pop_s[SW*e +: SW] = smap[SW*pop_l +: SW];
     mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
                    .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE), .Eng(e),
-                   .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain)) u_depktz (
+                   .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain), .Stage(SG)) u_depktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
       .nonempty_i(ne_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
       .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),
@@ -296,10 +330,38 @@ module mt_ni #(
       .wr_o(rx_wr[e]), .wr_addr_o(wr_addr[32*e +: 32]), .wr_be_o(wr_be[Lanes*e +: Lanes]),
       .wr_data_o(wr_data[PayloadW*e +: PayloadW]), .gnt_wr_i(gnt_wr[e]), .wfree_i(wfree[e]),
       .rsp_i(rsp_rx[e]), .rsp_data_i(rx_rsp_data[PayloadW*e +: PayloadW]),
-      .err_o(rx_err_e[4*e +: 4]), .look_go_o(go[e]), .idle_o(rx_idle_e[e])
+      .err_o(rx_err_e[4*e +: 4]), .look_go_o(go[e]), .idle_o(rx_idle_e[e]),
+      .sgon_i(sg_on), .claim_in_i((e == 0) ? 1'b0 : |look_stg[(e > 0 ? e - 1 : 0):0]), .fits_i(sg_fits[e]),
+      .staged_i(sg_staged[Children*e +: Children]), .stage_base_i, .stage_slot_i,
+      .look_wait_o(look_wait[e]), .look_stg_o(look_stg[e]), .stg_o(e_stg[e]), .on_r_o(on_r[e]), .on_r_next_o(on_r_next[e]),
+      .pick_r_o(pick_r[e]), .src_o(e_src[12*e +: 12]), .addr_o(rx_addr[32*e +: 32])
     );
   end
-  assign rx_idle = &rx_idle_e;
+  // the NI finishes only with the stager idle and nothing staged
+  assign rx_idle = &rx_idle_e && sg_idle;
+
+  // ---------------- the stager (StageAfter > 0) ----------------
+  if (SG != 0) begin : g_stage
+    mt_ni_stage #(.PayloadW(PayloadW), .NumVcs(NumVcs), .EjDepth(EjDepth), .MaxFlows(MaxFlows),
+                  .Children(Children), .NE(NE), .StageAfter(StageAfter), .StageRanges(StageRanges)) u_stage (
+      .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .wd_i(wd), .stage_base_i, .stage_slot_i,
+      .look_wait_i(look_wait), .claim_i(look_stg), .e_flow_i(done_flow), .e_k_i(go_pos), .e_src_i(e_src),
+      .e_addr_i(rx_addr), .e_len_i(done_len), .sdone_i(rx_done & e_stg), .e_cpos_i(done_pos),
+      .fits_o(sg_fits), .staged_o(sg_staged), .sgon_o(sg_on),
+      .r_avail_o(r_avail), .r_nonempty_o(r_nonempty), .r_head_o(r_head), .r_pop_i(|(pop & ~pop_ej)),
+      .r_held_i(|on_r), .r_held_next_i(|on_r_next), .r_go_i(|(on_r & go)), .r_wait_i(|(on_r & look_wait)),
+      .rq_o(sg_rq), .rq_addr_o(sg_addr), .rq_be_o(sg_be), .gnt_i(sg_gnt), .rsp_i(sg_rsp),
+      .rsp_data_i(sg_rsp_data), .idle_o(sg_idle)
+    );
+  end else begin : g_nostage
+    assign sg_on = 1'b0; assign sg_idle = 1'b1; assign sg_fits = '0; assign sg_staged = '0;
+    assign r_avail = 1'b0; assign r_nonempty = 1'b0; assign r_head = '0;
+    assign sg_rq = 1'b0; assign sg_addr = '0; assign sg_be = '0;
+    logic unused_sg;
+    assign unused_sg = ^{look_wait, on_r, on_r_next, pick_r, e_src, rx_addr, sg_gnt, sg_rsp, sg_rsp_data};
+  end
+  logic unused_r;
+  assign unused_r = pick_r[NE-1] ^ (SG == 0 && ^{r_avail, r_nonempty, r_head});  // the last engine's pick: nobody after it
   // the first error of the engines (C model order: frame errors of any engine, then the
   // look-up errors in engine order)
   always_comb begin

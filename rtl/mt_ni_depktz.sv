@@ -24,6 +24,13 @@
 // once cnt == k; a packet of child k may start once k-1 started (act), if no child in
 // between arrives on a port of its engine group (and, with Engines < L, once k-1's completed
 // prefix covers it), each flit waiting for k-1's completed prefix (pwm, mt_ni_deps).
+// Stager (Stage = 1, mt_ni_stage; docs/ni.md "Staging not-due units"): list entry S-1 is the
+// replay stream R (offered by the stager, no credits); a unit from R is admitted only when
+// strictly due (child cnt); with staging on (sgon_i) a not-due Reduce unit of a child that
+// has not started (k > cnt, k >= act), not from R, whose range fits (fits_i), and no lower
+// engine staging one at this edge (claim_in_i), is admitted as a staging write: written as a
+// Gather at stage_base + k * stage_slot + its address; its completion goes to the stager,
+// not to mt_ni_deps. A chained packet never waits behind a child with staged units.
 // Memory: a read request (rd_o: the running sum of the next flit) and a write request (wr_o:
 // a sum or a gathered flit), granted separately (gnt_rd_i, gnt_wr_i; on a port shared with
 // others mt_ni_mports grants the write first, with separate read and write ports both at
@@ -45,11 +52,13 @@ module mt_ni_depktz #(
   parameter int PortW    = 3,      // table port field: all ones = routed slot
   parameter int PerturbChain = 0,  // test only: 1 = a chained message reads the running sum
                                    // without waiting for its predecessor's writes (wrong)
+  parameter int Stage    = 0,      // the NI has a stager (mt_ni_stage): list entry S-1 is its
+                                   // replay stream R; not-due units may be staged out
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
   localparam int FlitW   = mt_common_pkg::flit_w(PayloadW, NumVcs),
-  localparam int S       = L * NumVcs / Engines,
+  localparam int S       = L * NumVcs / Engines + Stage,
   localparam int SW      = mt_common_pkg::idx_w(S),
   localparam int RqW     = mt_common_pkg::idx_w(RQ),
   localparam int RqCW    = $clog2(RQ + 1),
@@ -124,7 +133,22 @@ module mt_ni_depktz #(
   // status
   output logic [mt_common_pkg::NI_ERR_W-1:0]             err_o,      // error raised this cycle (0 = none)
   output logic                   look_go_o,
-  output logic                   idle_o
+  output logic                   idle_o,
+  // stager (Stage = 1; mt_ni_stage): stage out not-due units, replay stream R = entry S-1
+  input  logic                   sgon_i,      // staging is on
+  input  logic                   claim_in_i,  // a lower engine stages a unit out at this edge
+  input  logic                   fits_i,      // the unit in LOOK may be staged (its ranges)
+  input  logic [Children-1:0]    staged_i,    // child slots of flow_q with staged units
+  input  logic [31:0]            stage_base_i,
+  input  logic [31:0]            stage_slot_i,
+  output logic                   look_wait_o, // LOOK: not due, waits
+  output logic                   look_stg_o,  // LOOK: staged out instead (look_go_o too)
+  output logic                   stg_o,       // BUSY with a staging write
+  output logic                   on_r_o,      // LOOK or BUSY on the replay stream
+  output logic                   on_r_next_o, // ... after this edge
+  output logic                   pick_r_o,    // IDLE: picks the replay stream at this edge
+  output logic [11:0]            src_o,
+  output logic [31:0]            addr_o
 );
   initial begin
     if (RQ < 1) $fatal(1, "mt_ni_depktz: RQ=%0d", RQ);
@@ -154,6 +178,8 @@ module mt_ni_depktz #(
   logic [EW-1:0]    pe_q;
   logic [31:0]      wa_q, cbase_q;
   logic             chn_q, whole_q, pk_q;
+  logic             stg_q;      // a not-due unit staged out (written as a gather, at an offset)
+  assign stg_o = stg_q;
 
   function automatic [Lanes-1:0] mask_of(input logic [31:0] j, input logic [31:0] nfl, input logic [Lanes-1:0] lm);
     mask_of = (j + 32'd1 == nfl) ? lm : '1;
@@ -203,6 +229,10 @@ module mt_ni_depktz #(
   assign fty = front_i[PayloadW +: mt_common_pkg::FT_W];
   logic unused_vc;
   assign unused_vc = ^front_i[FlitW-1:PayloadW+mt_common_pkg::FT_W];
+  if (Stage == 0) begin : g_nostage
+    logic unused_stage;
+    assign unused_stage = ^{sgon_i, claim_in_i, fits_i, staged_i, stage_base_i, stage_slot_i};
+  end
   // head fields of the front flit
   logic [11:0] h_flow, h_src;
   logic [1:0]  h_op;
@@ -238,7 +268,7 @@ module mt_ni_depktz #(
   assign b_pos_o = (st_q == StLook) ? ((k != '0) ? k - 1'b1 : '0) : ((cpos_q != '0) ? cpos_q - 1'b1 : '0);
 
   logic [3:0]    look_code;
-  logic          look_wait, look_go, pe_found;
+  logic          look_wait, look_go, pe_found, stg;
   logic [EW-1:0] pe;
   always_comb begin
     logic ok, pf;
@@ -264,6 +294,10 @@ module mt_ni_depktz #(
               (port_group(eb_cej_i[4*j +: 4]) == port_group(eb_cej_i[4*k +: 4]) ||
                eb_cport_i[4*j +: 4] == All1 || eb_cport_i[4*k +: 4] == All1)) ok = 1'b0;
         if (ok && Engines < L && 32'(k) > 32'(b_cnt_i) && b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
+        // stager: never chained behind a child with staged units (their data come back only
+        // through the one replay stream, when due)
+        for (int j = 0; j < Children; j++)
+          if (Stage != 0 && j >= 32'(b_cnt_i) && j < 32'(k) && staged_i[j]) ok = 1'b0;
         look_wait = !ok;
       end else if (32'(k) == 32'(b_cnt_i) && (!Ch || 32'(b_act_i) <= 32'(b_cnt_i))) begin
         // its turn
@@ -284,16 +318,39 @@ module mt_ni_depktz #(
     if (look_code == mt_common_pkg::NI_E_NONE && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
         {1'b0, addr_q} + {1'b0, len_q} > {1'b0, eb_addr_i} + {1'b0, eb_size_i}))
       look_code = mt_common_pkg::NI_E_RX_RANGE;
+    stg = 1'b0;
+    if (Stage != 0 && look_code == mt_common_pkg::NI_E_NONE) begin
+      // a replayed unit only when strictly due (child cnt, never chained ahead): the one
+      // replay stream must never wait in BUSY
+      if (!look_wait && s_q == SW'(S - 1) && 32'(k) != 32'(b_cnt_i)) begin
+        look_wait = 1'b1;
+        pf        = 1'b0;
+      end
+      // a reduce unit of a child that has not started is staged out instead of waiting
+      // (one per edge: claim_in_i; never a replay)
+      if (look_wait && sgon_i && !claim_in_i && op_q == mt_common_pkg::OP_REDUCE && 32'(k) > 32'(b_cnt_i) &&
+          (!Ch || 32'(k) >= 32'(b_act_i)) && s_q != SW'(S - 1) && fits_i) begin
+        look_wait = 1'b0;
+        stg       = 1'b1;
+      end
+    end
     if (look_code != mt_common_pkg::NI_E_NONE) look_wait = 1'b0;
     if (!run_i || st_q != StLook) begin
       look_code = mt_common_pkg::NI_E_NONE;
       look_wait = 1'b0;
+      stg       = 1'b0;
     end
     pe_found = pf;
     pe       = pi;
   end
   assign look_go   = run_i && (st_q == StLook) && (look_code == mt_common_pkg::NI_E_NONE) && !look_wait;
   assign look_go_o = look_go;
+  assign look_wait_o = look_wait;
+  assign look_stg_o  = stg;
+  assign on_r_o      = Stage != 0 && st_q != StIdle && s_q == SW'(S - 1);
+  assign pick_r_o    = Stage != 0 && run_i && st_q == StIdle && pick_any && pick == SW'(S - 1);
+  assign src_o       = src_q;
+  assign addr_o      = addr_q;
 
   // ---- busy: payload flits ----
   logic rx_busy, front_v, front_bad, pop_ok, rx_wr, rx_rd;
@@ -313,13 +370,18 @@ module mt_ni_depktz #(
   assign rd_addr_o = addr_q + (popj_q << LgFb);
   assign rd_be_o   = mask_of(popj_q, nfl_q, lastmask_q);
   assign wr_o      = rx_wr;
-  assign wr_addr_o = addr_q + (wj_q << LgFb);
+  // a staging write goes to its child slot's place in the staging area
+  assign wr_addr_o = addr_q + (wj_q << LgFb) + (stg_q ? stage_base_i + 32'(cpos_q) * stage_slot_i : 32'd0);
   assign wr_be_o   = mask_of(wj_q, nfl_q, lastmask_q);
   assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
   logic rx_done;
   assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i));
   assign done_o      = rx_done;
+  // (the C model's stager update reads the engines' new state: mt_ni_stage_update after
+  // mt_ni_depktz_update)
+  assign on_r_next_o = !clear_i && (idle_pick ? (Stage != 0 && pick == SW'(S - 1)) :
+                                    (st_q == StLook && run_i && look_wait) ? 1'b0 : rx_done ? 1'b0 : on_r_o);
   assign done_flow_o = flow_q;
   assign done_op_o   = op_q;
   assign done_len_o  = len_q;
@@ -327,7 +389,7 @@ module mt_ni_depktz #(
   assign done_pk_o   = pk_q;
   assign done_pos_o  = cpos_q;
   assign done_lo_o   = addr_q - cbase_q;
-  assign go_act_o    = Ch && (op_q == mt_common_pkg::OP_REDUCE);
+  assign go_act_o    = Ch && (op_q == mt_common_pkg::OP_REDUCE) && !stg;
   assign go_pos_o    = k;
   assign cw_o        = (st_q == StBusy) && (op_q == mt_common_pkg::OP_REDUCE) && whole_q;
   assign cpos_o      = cpos_q;
@@ -376,6 +438,7 @@ module mt_ni_depktz #(
       src_q <= '0; addr_q <= '0; len_q <= '0; size_q <= '0; nfl_q <= '0; popj_q <= '0;
       wj_q <= '0; infl_q <= '0; lastmask_q <= '0; rb_q <= '0;
       cpos_q <= '0; pe_q <= '0; wa_q <= '0; cbase_q <= '0; chn_q <= 1'b0; whole_q <= 1'b0; pk_q <= 1'b0;
+      stg_q <= 1'b0;
       inq_rd_q <= '0; inq_cnt_q <= '0; wq_rd_q <= '0; wq_cnt_q <= '0;
     end else begin
       rb_q <= rb_o;
@@ -397,14 +460,15 @@ module mt_ni_depktz #(
         addr_q <= front_i[mt_common_pkg::HD_ADDR_LSB +: mt_common_pkg::HD_ADDR_W]; len_q <= front_i[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]; normal_q <= fty[2];
       end else if (st_q == StLook && run_i) begin
         if (look_go) begin
-          st_q <= StBusy; size_q <= eb_size_i;
+          st_q <= StBusy; size_q <= eb_size_i; stg_q <= stg;
+          if (stg) op_q <= mt_common_pkg::OP_GATHER;
           nfl_q <= (len_q + 32'(FB - 1)) >> LgFb;
           lastmask_q <= last_mask(len_q);
           popj_q <= '0; wj_q <= '0; infl_q <= '0; wa_q <= '0;
           chn_q <= pe_found; pe_q <= pe;
           cpos_q <= (op_q == mt_common_pkg::OP_REDUCE) ? k : '0;
           whole_q <= whole_d;
-          pk_q <= Ch && (op_q == mt_common_pkg::OP_REDUCE) && !whole_d;
+          pk_q <= Ch && (op_q == mt_common_pkg::OP_REDUCE) && !whole_d && !stg;
           cbase_q <= eb_addr_i;
         end else if (look_wait) begin
           st_q <= StIdle; rr_q <= next_s(s_q);

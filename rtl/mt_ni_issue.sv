@@ -88,7 +88,8 @@ module mt_ni_issue #(
   output logic [15:0]            idx_o,
   output logic [15:0]            step_o,
   output logic                   issue_o,       // formal / observation
-  output logic [31:0]            lock_o
+  output logic [31:0]            lock_o,
+  output logic [31:0]            wd_o           // the watchdog's stall counter (the stager's T)
 );
   initial begin
     if (L < 1 || L > 8) $fatal(1, "mt_ni_issue: L=%0d", L);
@@ -107,6 +108,7 @@ module mt_ni_issue #(
   logic [mt_common_pkg::NI_ERR_W-1:0] err_code_q;
   logic [TIW-1:0] err_idx_q;
   logic [31:0]    wd_q;
+  assign wd_o = wd_q;
 
   logic [15:0] ts;
   logic [31:0] lock;

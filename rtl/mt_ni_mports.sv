@@ -21,6 +21,9 @@ module mt_ni_mports #(
   parameter int PayloadW = 128,
   parameter int SQ       = 4,
   parameter int RQ       = 4,
+  parameter int SG       = 0,      // 1: the stager (mt_ni_stage) reads: the last requester of
+                                   // the one port (M = 1), the second of port L (M > 1)
+  parameter int SgTq     = 4,      // its reads in flight (EjDepth)
   localparam int Lanes   = PayloadW / 32
 ) (
   input  logic                  clk_i,
@@ -47,6 +50,13 @@ module mt_ni_mports #(
   output logic [E-1:0]          rx_wacc_o,
   output logic [E-1:0]          rx_rsp_o,
   output logic [E*PayloadW-1:0] rx_rsp_data_o,
+  // the stager (SG = 1)
+  input  logic                  sg_rq_i,
+  input  logic [31:0]           sg_addr_i,
+  input  logic [Lanes-1:0]      sg_be_i,
+  output logic                  sg_gnt_o,
+  output logic                  sg_rsp_o,
+  output logic [PayloadW-1:0]   sg_rsp_data_o,
   // memory ports, port p at [p]
   output logic [M-1:0]          mem_req_valid_o,
   input  logic [M-1:0]          mem_req_ready_i,
@@ -70,7 +80,7 @@ module mt_ni_mports #(
   assign quiet_o = &quiet;
 
   if (M == 1) begin : g_one
-    localparam int NR = L + E;
+    localparam int NR = L + E + SG;
     localparam int TW = mt_common_pkg::idx_w(NR);
     logic [NR-1:0]          req, we, gnt;
     logic [NR*32-1:0]       addr;
@@ -102,8 +112,23 @@ module mt_ni_mports #(
       assign rx_rsp_o[e]                 = rsp_v && (32'(rsp_tag) == A);
       assign rx_rsp_data_o[PayloadW*e +: PayloadW] = mem_rsp_data_i;
     end
+    if (SG != 0) begin : g_sg
+      localparam int A = L + E;
+      assign req[A]                      = sg_rq_i;
+      assign we[A]                       = 1'b0;
+      assign addr[32*A +: 32]            = sg_addr_i;
+      assign be[Lanes*A +: Lanes]        = sg_be_i;
+      assign wdata[PayloadW*A +: PayloadW] = '0;
+      assign sg_gnt_o                    = gnt[A];
+      assign sg_rsp_o                    = rsp_v && (32'(rsp_tag) == A);
+      assign sg_rsp_data_o               = mem_rsp_data_i;
+    end else begin : g_nosg
+      assign sg_gnt_o      = 1'b0;
+      assign sg_rsp_o      = 1'b0;
+      assign sg_rsp_data_o = '0;
+    end
     logic unused_free;
-    mt_ni_dma #(.NR(NR), .PayloadW(PayloadW), .TqDepth(L * SQ + E * RQ)) u_port (
+    mt_ni_dma #(.NR(NR), .PayloadW(PayloadW), .TqDepth(L * SQ + E * RQ + SG * SgTq)) u_port (
       .clk_i, .rst_ni, .run_i,
       .req_i(req), .req_we_i(we), .req_addr_i(addr), .req_be_i(be), .req_wdata_i(wdata), .gnt_o(gnt),
       .mem_req_valid_o, .mem_req_ready_i, .mem_req_we_o, .mem_req_addr_o, .mem_req_be_o,
@@ -132,26 +157,55 @@ module mt_ni_mports #(
       assign tx_rsp_o[l] = rsp_v;
       assign tx_rsp_data_o[PayloadW*l +: PayloadW] = mem_rsp_data_i[PayloadW*l +: PayloadW];
     end
+    logic sg_gnt;
     for (genvar e = 0; e < E; e++) begin : g_rx
       localparam int P = L + e;       // reads (and, without Split, writes)
-      logic rsp_v, unused_tag, free_rw, acc_rw, acc_we_rw, unused_acc_tag;
+      localparam int NRP = (e == 0 && SG != 0) ? 2 : 1;  // port L: engine 0, the stager
+      logic rsp_v, free_rw, acc_rw, acc_we_rw;
       logic req, we;
+      logic [NRP-1:0]          preq, pwe, pgnt;
+      logic [NRP*32-1:0]       paddr;
+      logic [NRP*Lanes-1:0]    pbe;
+      logic [NRP*PayloadW-1:0] pwdata;
+      logic [mt_common_pkg::idx_w(NRP)-1:0] ptag, pacc_tag;
       assign req = Split ? rx_rd_i[e] : (rx_wr_i[e] || rx_rd_i[e]);
       assign we  = !Split && rx_wr_i[e];
-      mt_ni_dma #(.NR(1), .PayloadW(PayloadW), .TqDepth(RQ)) u_port (
+      assign preq[0]                 = req;
+      assign pwe[0]                  = we;
+      assign paddr[31:0]             = we ? rx_wr_addr_i[32*e +: 32] : rx_rd_addr_i[32*e +: 32];
+      assign pbe[Lanes-1:0]          = we ? rx_wr_be_i[Lanes*e +: Lanes] : rx_rd_be_i[Lanes*e +: Lanes];
+      assign pwdata[PayloadW-1:0]    = rx_wr_data_i[PayloadW*e +: PayloadW];
+      assign gnt[P]                  = pgnt[0];
+      if (NRP == 2) begin : g_sg
+        assign preq[1]                     = sg_rq_i;
+        assign pwe[1]                      = 1'b0;
+        assign paddr[63:32]                = sg_addr_i;
+        assign pbe[2*Lanes-1:Lanes]        = sg_be_i;
+        assign pwdata[2*PayloadW-1:PayloadW] = '0;
+        assign sg_gnt                      = pgnt[1];
+        assign sg_rsp_o                    = rsp_v && ptag == 1'b1;
+        assign sg_rsp_data_o               = mem_rsp_data_i[PayloadW*P +: PayloadW];
+        assign rx_rsp_o[e]                 = rsp_v && ptag == 1'b0;
+      end else begin : g_one_rq
+        assign rx_rsp_o[e] = rsp_v;
+        if (e == 0) begin : g_nosg
+          assign sg_gnt        = 1'b0;
+          assign sg_rsp_o      = 1'b0;
+          assign sg_rsp_data_o = '0;
+        end
+      end
+      mt_ni_dma #(.NR(NRP), .PayloadW(PayloadW), .TqDepth(RQ + ((NRP == 2) ? SgTq : 0))) u_port (
         .clk_i, .rst_ni, .run_i,
-        .req_i(req), .req_we_i(we),
-        .req_addr_i(we ? rx_wr_addr_i[32*e +: 32] : rx_rd_addr_i[32*e +: 32]),
-        .req_be_i(we ? rx_wr_be_i[Lanes*e +: Lanes] : rx_rd_be_i[Lanes*e +: Lanes]),
-        .req_wdata_i(rx_wr_data_i[PayloadW*e +: PayloadW]), .gnt_o(gnt[P]),
+        .req_i(preq), .req_we_i(pwe), .req_addr_i(paddr), .req_be_i(pbe), .req_wdata_i(pwdata), .gnt_o(pgnt),
         .mem_req_valid_o(mem_req_valid_o[P]), .mem_req_ready_i(mem_req_ready_i[P]),
         .mem_req_we_o(mem_req_we_o[P]), .mem_req_addr_o(mem_req_addr_o[32*P +: 32]),
         .mem_req_be_o(mem_req_be_o[Lanes*P +: Lanes]), .mem_req_wdata_o(mem_req_wdata_o[PayloadW*P +: PayloadW]),
         .mem_rsp_valid_i(mem_rsp_valid_i[P]),
-        .rsp_v_o(rsp_v), .rsp_tag_o(unused_tag), .quiet_o(quiet[P]), .free_o(free_rw),
-        .acc_o(acc_rw), .acc_we_o(acc_we_rw), .acc_tag_o(unused_acc_tag)
+        .rsp_v_o(rsp_v), .rsp_tag_o(ptag), .quiet_o(quiet[P]), .free_o(free_rw),
+        .acc_o(acc_rw), .acc_we_o(acc_we_rw), .acc_tag_o(pacc_tag)
       );
-      assign rx_rsp_o[e] = rsp_v;
+      logic unused_tags;
+      assign unused_tags = ^{ptag, pacc_tag};
       assign rx_rsp_data_o[PayloadW*e +: PayloadW] = mem_rsp_data_i[PayloadW*P +: PayloadW];
       if (Split) begin : g_wr
         localparam int W = L + E + e;  // writes
@@ -180,7 +234,12 @@ module mt_ni_mports #(
         assign rx_wacc_o[e]   = acc_rw && acc_we_rw;
       end
     end
-    assign gnt_any_o = |gnt;
+    assign gnt_any_o = (|gnt) || sg_gnt;  // (the stager: port L's second requester)
+    assign sg_gnt_o  = sg_gnt;
   end
   // (any other M stops at the $fatal above)
+  if (SG == 0) begin : g_nosg_in
+    logic unused_sg;
+    assign unused_sg = ^{sg_rq_i, sg_addr_i, sg_be_i};
+  end
 endmodule

@@ -15,6 +15,8 @@
   input  logic [NiN*32-1:0]       nop_bytes_i,    // compact: NOP estimate in bytes
   input  logic [NiN*16*12-1:0]    nbr_tx_i,       // compact: node behind output port p
   input  logic [NiN*16*12-1:0]    nbr_rx_i,       // compact: node sending to us through its port p
+  input  logic [NiN*32-1:0]       stage_base_i,   // stager (StageAfter > 0): staging area (byte address)
+  input  logic [NiN*32-1:0]       stage_slot_i,   // stager: bytes per child slot
   // NI processor side
   input  logic [NiN-1:0]          start_i,
   input  logic [NiN-1:0]          tbl_we_i,

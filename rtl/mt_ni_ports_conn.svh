@@ -14,6 +14,8 @@
       .nop_bytes_i     (nop_bytes_i[n*32 +: 32]),
       .nbr_tx_i        (nbr_tx_i[n*192 +: 192]),
       .nbr_rx_i        (nbr_rx_i[n*192 +: 192]),
+      .stage_base_i    (stage_base_i[n*32 +: 32]),
+      .stage_slot_i    (stage_slot_i[n*32 +: 32]),
       .start_i         (start_i[n]),
       .tbl_we_i        (tbl_we_i[n]),
       .tbl_waddr_i     (tbl_waddr_i[n*TIW +: TIW]),

@@ -149,13 +149,15 @@ module mt_node #(
     .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
     .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
     .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
-    .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
+    .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
+    .StageAfter(StageAfter), .StageRanges(StageRanges)
   ) u_ni (
     .clk_i, .rst_ni,
     .dtype_i, .pkt_mode_i,
     .node_id_i   (node_id_q),
     .nflows_i, .base_units_i, .rem_units_i, .elem_i, .nop_bytes_i,
     .wd_limit_i  (ni_wd_limit_i),
+    .stage_base_i, .stage_slot_i,
     .nbr_tx_i, .nbr_rx_i,
     .start_i, .tbl_we_i, .tbl_waddr_i, .tbl_wdata_i,
     .busy_o, .done_o, .err_o, .err_code_o, .err_idx_o, .idx_o, .step_o, .st_o,

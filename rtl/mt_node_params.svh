@@ -27,6 +27,10 @@
   parameter int RxEngines   = 1,
   parameter int MemPorts    = 1,
   parameter int ReduceChain = 0,
+  // the NI stager (docs/ni.md "Staging not-due units"): T cycles without progress, 0 = none;
+  // its pool of staged ranges
+  parameter int StageAfter  = 0,
+  parameter int StageRanges = 16,
   // ROM mode (simulation only, docs/rtl_sim.md): every NI's schedule table is loaded from
   // "<dir>/node<id>.hex" by $readmemh at the first clock edge in reset, dir = the plusarg
   // +mt_rom_dir=DIR or else RomDir; both empty (the default): the table is written through

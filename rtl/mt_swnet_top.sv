@@ -185,7 +185,8 @@ module mt_swnet_top #(
       .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
       .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
       .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
-      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain)
+      .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
+      .StageAfter(StageAfter), .StageRanges(StageRanges)
     ) u_ni (
       .clk_i, .rst_ni,
 `include "mt_ni_ports_conn.svh"

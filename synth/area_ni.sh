@@ -21,6 +21,8 @@
 #                   shape's engines and chaining, and listed below the table)
 #   NI_AREA_DEPS    0: not that synthesis of mt_ni_deps alone (default 1)
 #   NI_AREA_TIMEOUT seconds per Yosys run (default 0: none); a run that times out shows "-"
+#   NI_AREA_SET     more mt_ni parameters, "K=V ..." (e.g. "StageAfter=50 StageRanges=16": the
+#                   NI with the stager, docs/area.md); the shape column then shows them
 #   NI_AREA_HIER    1: also a generic synth without -flatten, its cells per module written
 #                   to BUILD/ni/area/hier_<shape>_<N>.md (where the area goes)
 # Runs one Yosys job at a time, under nice.
@@ -75,11 +77,12 @@ for N in $NS; do
     read -r W DEP CH FL ST ID PO EJ AD SZ < <(python3 -c "
 import json; j=json.load(open('$D/${c}_$N/layout.json')); w={x['name']:x['width'] for x in j['fields']}
 print(j['width'], j['depth'], j['children'], w['flow'], w['step'], w.get('parent.node',1), w['parent.port'], w['parent.eject'], w.get('addr',1), w.get('size',1))")
-    row="| $N | $s | $E | $M | $([[ $CHN == 1 ]] && echo yes || echo no) | $c | $DEP x $W | $((DEP * W))"
+    row="| $N | $s${NI_AREA_SET:+ $NI_AREA_SET} | $E | $M | $([[ $CHN == 1 ]] && echo yes || echo no) | $c | $DEP x $W | $((DEP * W))"
     if [[ " $SYN " != *" $N "* ]]; then echo "$row | not run | | | | | | | | | |"; continue; fi
-    P="chparam -set Depth $DEP -set Compact $CP -set FlowW $FL -set StepW $ST -set IdW $ID -set PortW $PO -set EjW $EJ -set AddrW $AD -set SizeW $SZ -set Children $CH -set MaxFlows $N -set RxEngines $E -set MemPorts $M -set ReduceChain $CHN mt_ni"
+    EXTRA=""; for kv in ${NI_AREA_SET:-}; do EXTRA="$EXTRA -set ${kv%%=*} ${kv#*=}"; done
+    P="chparam$EXTRA -set Depth $DEP -set Compact $CP -set FlowW $FL -set StepW $ST -set IdW $ID -set PortW $PO -set EjW $EJ -set AddrW $AD -set SizeW $SZ -set Children $CH -set MaxFlows $N -set RxEngines $E -set MemPorts $M -set ReduceChain $CHN mt_ni"
     PRE="read_verilog -sv $RTL; $P;$BBOX hierarchy -top mt_ni"
-    x=${s}_$N; [[ -n ${NI_AREA_BB:-} ]] && x=${x}_bb; tg=-; ti=-; te=-
+    x=${s}_$N; [[ -n ${NI_AREA_BB:-} ]] && x=${x}_bb; [[ -n ${NI_AREA_SET:-} ]] && x=${x}_$(echo ${NI_AREA_SET} | tr ' =' '__'); tg=-; ti=-; te=-
     [[ " $FLOWS " == *" gen "* ]] && tg=$(yosys_run $D/gen_$x.log "$PRE; synth -top mt_ni -flatten; tee -q -o $D/gen_$x.txt stat")
     [[ " $FLOWS " == *" ice "* ]] && ti=$(yosys_run $D/ice_$x.log "$PRE; synth_ice40 -top mt_ni; tee -q -o $D/ice_$x.txt stat")
     [[ " $FLOWS " == *" ecp "* ]] && te=$(yosys_run $D/ecp_$x.log "$PRE; synth_ecp5 -top mt_ni; tee -q -o $D/ecp_$x.txt stat")

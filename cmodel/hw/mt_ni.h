@@ -86,7 +86,7 @@ typedef struct {
    * (so a waiting packet never holds an engine its predecessors need); each flit waits for
    * k-1's completed prefix of the chunk to cover it. */
   unsigned reduce_chain;
-  /* stager (docs/ni.md "Staging not-due units"; no RTL yet): 0 = none (the NI without the
+  /* stager (docs/ni.md "Staging not-due units"; RTL rtl/mt_ni_stage.sv): 0 = none (the NI without the
    * block, cycle for cycle). T > 0: once the NI has made no progress for T cycles (the
    * watchdog's stall counter) while an engine's LOOK found a reduce unit not due, such units
    * are popped and written to the staging area (input stage_base; child slot k of a flow at

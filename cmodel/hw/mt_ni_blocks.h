@@ -23,7 +23,7 @@
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
- *   mt_ni_stage.c      (none yet: C model only) mt_ni_stage_eval, mt_ni_stage_update
+ *   mt_ni_stage.c      mt_ni_stage.sv           mt_ni_stage_eval, mt_ni_stage_update
  *   mt_ni_lockstep.c   mt_ni_lockstep.sv and    mt_ni_lockstep_update, mt_ni_timestep_update
  *                      mt_ni_timestep.sv        (both counters tiny: one file)
  *   mt_ni_table.c      mt_ni_table.sv           mt_ni_table_update

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_ni_stage.c: the stager (p.stage_after = T > 0; no RTL twin yet, docs/ni.md "Staging
+ * mt_ni_stage.c: the stager (p.stage_after = T > 0; RTL twin rtl/mt_ni_stage.sv, docs/ni.md "Staging
  * not-due units"). A routed deadlock needs a unit that reached its NI and can never leave
  * it: not due, it holds its ejection VC and the network VCs behind it. The stager lets the
  * NI always sink such units:

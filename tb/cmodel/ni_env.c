@@ -680,3 +680,27 @@ unsigned mt_ni_env_check(mt_ni_env *v, const mt_ni_out *last, const char *tag, u
   } else (*pass)++;
   return fail;
 }
+
+void mt_ni_direct_flit(const mt_ni_params *p, unsigned src, unsigned flow, uint32_t addr, uint32_t nfl, unsigned port, uint32_t pos,
+                       const uint32_t *words, mt_flit *f) {
+  mt_flit_clear(f);
+  if (pos == 0) {
+    mt_head_info h;
+    memset(&h, 0, sizeof h);
+    h.src = src;
+    h.flow = flow;
+    h.op = MT_OP_REDUCE;
+    h.step = 1;
+    h.addr = addr;
+    h.len = nfl * (p->payload_w / 8);
+    h.last = 1;
+    h.next = port;
+    mt_hd_pack(f, &h);
+    mt_flit_set_type(f, p->payload_w, MT_FT_AR_HEAD);
+  } else {
+    const uint32_t q = pos - 1;
+    for (unsigned k = 0; k < p->payload_w / 32; k++) f->w[k] = words[k];
+    mt_flit_set_type(f, p->payload_w, q + 1 == nfl ? MT_FT_AR_TAIL : ((q + 1) % p->subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
+  }
+  mt_flit_set_vc(f, p->payload_w, p->num_vcs, 0);
+}

@@ -77,6 +77,14 @@ unsigned mt_ni_env_check(mt_ni_env *env, const mt_ni_out *last, const char *tag,
 uint64_t mt_ni_env_cycle(const mt_ni_env *env);
 unsigned mt_ni_env_env_errors(const mt_ni_env *env); /* protocol violations seen by the environment */
 
+/* Flit `pos` (0: the head) of a reduce unit that a test offers straight on ejection port
+ * `port` (no network: t-c-ni's direct scenarios, cosim_ni's stager scenarios): from child
+ * node `src` of `flow`, `nfl` payload flits for buffer address `addr`, step 1; payload flit
+ * pos-1 carries the PayloadW/32 words at `words` (type Body, Sub-Tail every SubPktFlits,
+ * Tail last), on VC 0. */
+void mt_ni_direct_flit(const mt_ni_params *p, unsigned src, unsigned flow, uint32_t addr, uint32_t nfl, unsigned port, uint32_t pos,
+                       const uint32_t *words, mt_flit *f);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,7 +43,8 @@
 //        cosim_net --algo A --bytes N [OPTIONS]    any all-reduce on this build's shape
 //   RUN-OPTIONS: --dtype int32|fp32 --flow message|packet --seed S --mem-ready P --mem-lat L
 //                --wd-limit W --max-cycles N --name NAME
-//   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K, --progress,
+//   OPTIONS: RUN-OPTIONS and --fst FILE, --perturb-router K | --perturb-ni K (NI 2: the stager's, in a
+//            build with it), --progress,
 //            --perturb-set KEY=VALUE (a `sim --set` field of the C model alone, e.g. link_period1=3),
 //            --rtl-only (the RTL alone, no per-cycle comparison: the speed of the Verilated model;
 //            then the C model alone; the cycle counts and buffers are compared at the end),
@@ -132,6 +133,11 @@ static const Case kCases[] = {
   // every 2 cycles and are 5 cycles long, the X links every cycle and 2 long
   {"t4x4_het_mt_msg_i32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_INT32, 0, 51, 0, 0, "link_period1=2 link_lat1=5"},
   {"t4x4_het_mt_pkt_f32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 1, 52, 0, 0, "link_period1=2 link_lat1=5"},
+  // the NI stager (docs/ni.md "Staging not-due units"): hd on a mesh 8x2 with small buffers,
+  // the routed deadlock of docs/ni.md "Limits" (a watchdog stop with ni_stage_after=0): with
+  // T = 50 node 14's NI stages units out and replays them; the one-engine NI
+  {"m8x2_hd_stg_f32", "m8x2_hd_stg", "mesh:8x2", "hd", 14004, MT_DTYPE_FP32, 0, 713148367, 0, 0,
+   "num_vcs=8 vc_depth=13 ej_depth=11 link_lat=1 subpkt_flits=8 pkt_bytes=64 ni_sq=4 ni_rq=8 ni_stage_after=50 ni_stage_ranges=8"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -289,14 +295,16 @@ static void unplan(Planned &p) {
 // A build's NI: one_engine forces the one-engine NI (E = M = 1); otherwise the configuration's
 // values, 0 (default) resolved as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
 // and written back, so the C model runs the same NI and the RTL gets explicit parameters.
-static void resolve_ni(mt_net_cfg *cfg, bool one_engine, bool sw) {
+// The stager (ni_stage_after, default 20,000 in small) only where the build asks for it
+// (keep_stage: its configuration sets ni_stage_after; docs/ni.md "Staging not-due units"):
+// the other builds keep the NI without it, as before the RTL had one.
+static void resolve_ni(mt_net_cfg *cfg, bool one_engine, bool sw, bool keep_stage) {
   const unsigned L = sw ? 1u : cfg->local_ports ? cfg->local_ports
                                                 : 4u; // a switch network's NI: one NI link
   if (one_engine) cfg->ni_rx_engines = cfg->ni_mem_ports = 1;
   if (!cfg->ni_rx_engines) cfg->ni_rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
   if (!cfg->ni_mem_ports) cfg->ni_mem_ports = L + 2u * cfg->ni_rx_engines;
-  // the RTL NI has no stager yet (docs/ni.md "Staging"): the C model runs without it
-  cfg->ni_stage_after = 0;
+  if (!keep_stage) cfg->ni_stage_after = 0;
 }
 
 // The C network of run r on hardware hw: plans (on the case's topology, which must be the
@@ -342,6 +350,7 @@ static void print_shape_flags(const Hw &hw) {
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
          "-GRxEngines=%u -GMemPorts=%u -GReduceChain=%u -CFLAGS -DCFG_RXENG=%u -CFLAGS -DCFG_MEMPORTS=%u -CFLAGS -DCFG_CHAIN=%u "
+         "-GStageAfter=%u -GStageRanges=%u -CFLAGS -DCFG_STAGE=%u -CFLAGS -DCFG_STAGE_RANGES=%u "
          "-CFLAGS -DCFG_DEPTH=%d -CFLAGS -DCFG_ENTRYW=%d "
          "-CFLAGS -DCFG_LINKLAT=%u -CFLAGS -DCFG_PAYLOADW=%u -CFLAGS -DCFG_NUMVCS=%u -CFLAGS -DCFG_VCDEPTH=%u "
          "-CFLAGS -DCFG_EJDEPTH=%u -CFLAGS -DCFG_SUBPKT=%u -CFLAGS -DCFG_PKTBYTES=%u -CFLAGS -DCFG_STEPPRIO=%u -CFLAGS -DCFG_SQ=%u "
@@ -350,7 +359,8 @@ static void print_shape_flags(const Hw &hw) {
          cfg.payload_w, cfg.num_vcs, cfg.vc_depth, ejd,
          cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio, hw.depth, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w,
          ly.size_w, ly.children, hw.max_flows, cfg.ni_sq, cfg.ni_rq, cfg.ni_rx_engines, cfg.ni_mem_ports, chain,
-         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, hw.depth, ly.width,
+         cfg.ni_rx_engines, cfg.ni_mem_ports, cfg.ni_chain, cfg.ni_stage_after, cfg.ni_stage_ranges, cfg.ni_stage_after,
+         cfg.ni_stage_ranges, hw.depth, ly.width,
          cfg.link_lat, cfg.payload_w, cfg.num_vcs, cfg.vc_depth, ejd, cfg.subpkt_flits, cfg.pkt_bytes, cfg.step_prio,
          cfg.ni_sq, cfg.ni_rq, ly.flow_w, ly.step_w, ly.id_w, ly.port_w, ly.ej_w, ly.addr_w, ly.size_w, ly.children, hw.max_flows);
 }
@@ -493,7 +503,9 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     if (mt_net_cfg_set(&hw.cfg, kv.c_str(), e)) return -1;
   if (mt_topo_from_name(&t, topo.c_str(), e)) return -1;
   const bool sw = !mt_topo_is_grid(&t);
-  resolve_ni(&hw.cfg, false, sw);
+  bool keep_stage = false;
+  for (const std::string &kv : sets) keep_stage = keep_stage || kv.rfind("ni_stage_after=", 0) == 0;
+  resolve_ni(&hw.cfg, false, sw, keep_stage);
   int ta, tb;
   if (sw) {
     // a switch network (rtl/mt_swnet_top.sv): refused here, with mt_switch_build's reason,
@@ -568,7 +580,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     hw.topo = c->topo; // print_shape_flags: grid or switch network (the NIs' ejection depth)
-    resolve_ni(&hw.cfg, !c->paper_ni, is_switch_topo(c->topo));
+    resolve_ni(&hw.cfg, !c->paper_ni, is_switch_topo(c->topo), c->sets && strstr(c->sets, "ni_stage_after="));
     if (!plan(p, c->topo, c->algo, c->bytes, &e) || mt_layout_for(&p.s, &p.tb, 0, &hw.ly, &e)) {
       fprintf(stderr, "%s\n", e.msg);
       return 1;
@@ -691,6 +703,12 @@ static void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
 template <std::size_t W>
 static void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
 
+#ifndef CFG_STAGE
+#define CFG_STAGE 0
+#endif
+#ifndef CFG_STAGE_RANGES
+#define CFG_STAGE_RANGES 16
+#endif
 // this build's hardware (the -G parameters, also given as CFG_* macros)
 static Hw build_hw() {
   Hw hw;
@@ -699,6 +717,8 @@ static Hw build_hw() {
   hw.cfg.ni_rx_engines = CFG_RXENG;
   hw.cfg.ni_mem_ports = CFG_MEMPORTS;
   hw.cfg.ni_chain = CFG_CHAIN;
+  hw.cfg.ni_stage_after = CFG_STAGE; // the stager (0: none)
+  hw.cfg.ni_stage_ranges = CFG_STAGE_RANGES;
   hw.cfg.payload_w = CFG_PAYLOADW;
   hw.cfg.num_vcs = CFG_NUMVCS;
   hw.cfg.vc_depth = CFG_VCDEPTH;
@@ -994,9 +1014,10 @@ int main(int argc, char **argv) {
   }
   // the perturbations the C model has (mt_router.h, mt_ni.h); any other K would run the exact
   // model and be reported as "NOT caught" for the wrong reason
-  if (prt > 2 || pni > 1) {
+  if (prt > 2 || pni > 2 || (pni == 2 && !CFG_STAGE)) {
     fprintf(stderr, "cosim_net: --perturb-router %u / --perturb-ni %u: the C model has router 1 (credit pulses leave a cycle late), "
-                    "router 2 (incoming credits counted a cycle late) and NI 1 (lockstep estimate a cycle long)\n",
+                    "router 2 (incoming credits counted a cycle late), NI 1 (lockstep estimate a cycle long) and, in a build with "
+                    "the stager, NI 2 (staged units replayed before they are due)\n",
             prt, pni);
     return 2;
   }
@@ -1106,10 +1127,12 @@ int main(int argc, char **argv) {
     cs.conn[(size_t)(dn * cs.ND + dp)] = 1;
   }
   const uint64_t nw = p.s.bytes / 4;
+  // the stager's area after the buffer: a slot of the buffer's size per child slot (mt_net_new)
+  const uint64_t sw_words = CFG_STAGE ? nw * (uint64_t)CFG_CHILDREN : 0;
   // the RTL's memories: exactly as mt_net_new / mt_net_start make the C model's
   cs.mem.resize((size_t)N);
   for (int i = 0; i < N; i++) {
-    if (mt_mem_init_mp(&cs.mem[i], nw, cfg.payload_w / 32, mt_net_mem_ports(n), cfg.mem_p_ready, cfg.mem_lat_max, 0x51ED + (uint32_t)i * 7919u, &e)) {
+    if (mt_mem_init_mp(&cs.mem[i], nw + sw_words, cfg.payload_w / 32, mt_net_mem_ports(n), cfg.mem_p_ready, cfg.mem_lat_max, 0x51ED + (uint32_t)i * 7919u, &e)) {
       printf("%s\nRESULT %s pass=0 fail=1\n", e.msg, rname);
       return 0;
     }
@@ -1175,6 +1198,8 @@ int main(int argc, char **argv) {
     setb(d->elem_i, 32 * i, 32, cf->elem);
     setb(d->nop_bytes_i, 32 * i, 32, cf->nop_bytes);
     setb(d->ni_wd_limit_i, 32 * i, 32, cf->wd_limit);
+    setb(d->stage_base_i, 32 * i, 32, cf->stage_base);
+    setb(d->stage_slot_i, 32 * i, 32, cf->stage_slot);
     for (int k = 0; k < 16; k++) {
       setb(d->nbr_tx_i, 192 * i + 12 * k, 12, cf->nbr_tx[k]);
       setb(d->nbr_rx_i, 192 * i + 12 * k, 12, cf->nbr_rx[k]);
@@ -1412,6 +1437,20 @@ int main(int argc, char **argv) {
       else
         printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nw,
                (unsigned long long)bad_rc, (unsigned long long)bad_ref);
+      if (CFG_STAGE && !rom) {
+        // the stager: what the C model's NIs did, and the staging areas (RTL vs C)
+        uint64_t so, sr, sbad = 0;
+        int sn;
+        unsigned sp;
+        mt_net_stage_stats(n, &so, &sr, &sn, &sp);
+        for (int i = 0; i < N; i++)
+          for (uint64_t k = nw; k < nw + sw_words; k++) sbad += cs.mem[i].w[k] != mt_net_buffer(n, i)[k];
+        printf("stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI; "
+               "staging areas: %d nodes x %llu words, %llu differ between RTL and C\n",
+               CFG_STAGE, (unsigned long long)so, sn, (unsigned long long)sr, sp, CFG_STAGE_RANGES, N, (unsigned long long)sw_words,
+               (unsigned long long)sbad);
+        if (sbad) bad_rc++;
+      }
       if (rom && bad_rc) fail++; // memory port errors only
       else if (!rom) {
         if (bad_rc) fail++;

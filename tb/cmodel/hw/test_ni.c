@@ -317,28 +317,7 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
         if (msgs[j].ej == m->ej && pos[j] <= nflit) busy_before = 1;
       if (busy_before) continue;
       mt_flit f;
-      mt_flit_clear(&f);
-      if (pos[i] == 0) {
-        mt_head_info h;
-        memset(&h, 0, sizeof h);
-        h.dst = 0;
-        h.src = (unsigned)m->src;
-        h.flow = (unsigned)m->flow;
-        h.op = MT_OP_REDUCE;
-        h.step = 1;
-        h.addr = m->addr;
-        h.len = nflit * 16;
-        h.last = 1;
-        h.next = l;
-        h.eject = 0;
-        mt_hd_pack(&f, &h);
-        mt_flit_set_type(&f, p.payload_w, MT_FT_AR_HEAD);
-      } else {
-        uint32_t q = pos[i] - 1;
-        for (unsigned k = 0; k < 4; k++) f.w[k] = m->data[q * 4 + k];
-        mt_flit_set_type(&f, p.payload_w, q + 1 == nflit ? MT_FT_AR_TAIL : ((q + 1) % p.subpkt_flits == 0 ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY));
-      }
-      mt_flit_set_vc(&f, p.payload_w, p.num_vcs, 0);
+      mt_ni_direct_flit(&p, (unsigned)m->src, (unsigned)m->flow, m->addr, nflit, l, pos[i], pos[i] ? m->data + (pos[i] - 1) * 4 : NULL, &f);
       in.ej_valid[l] = 1;
       in.ej_flit[l] = f;
       cred[l]--;
