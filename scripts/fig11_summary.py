@@ -3,13 +3,27 @@
 markdown table: per model the communication share under Ring (non-overlapped), the
 all-reduce speedups of MultiTreeMsg and MultiTree over Ring and 2D-Ring, and the training
 time saved by MultiTreeMsg against Ring and 2D-Ring without and with overlap; then the
-geometric means over the models (the paper averages its all-reduce speedups)."""
+geometric means over the models (the paper averages its all-reduce speedups).
+fig11_summary.py CSV OTHER_CSV: instead, per model, how much longer OTHER_CSV's non-overlapped
+all-reduce is than CSV's for MultiTreeMsg and Ring (OTHER / CSV - 1; docs/results.md: the
+paper-sim CSV against the paper CSV, the gain of this project's NI)."""
 import csv, math, sys
 
 rows = {}
 for r in csv.DictReader(open(sys.argv[1])):
     rows[(r["model"], r["variant"], r["mode"])] = r
 models = sorted({k[0] for k in rows})
+if len(sys.argv) > 2:
+    other = {(r["model"], r["variant"], r["mode"]): r for r in csv.DictReader(open(sys.argv[2]))}
+    print("| model | MultiTreeMsg: other / this - 1 | Ring: other / this - 1 |")
+    print("|---|---|---|")
+    for m in models:
+        cells = []
+        for v in ("MultiTreeMsg", "Ring"):
+            a, b = rows.get((m, v, "plain")), other.get((m, v, "plain"))
+            cells.append("%.1f%%" % (100 * (int(b["allreduce_cycles"]) / int(a["allreduce_cycles"]) - 1)) if a and b else "-")
+        print("| %s | %s | %s |" % (m, cells[0], cells[1]))
+    sys.exit(0)
 
 
 def get(m, v, mode, f):
