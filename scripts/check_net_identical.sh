@@ -25,7 +25,8 @@ mkdir -p "$WD"
 ncase=0; nbad=0
 
 # json_same A B: the two --json summaries hold the same keys, in the same order, with the
-# same values, but for the wall-clock ones (wall_s, cycles_per_s). Compared as parsed JSON,
+# same values, but for the wall-clock ones (wall_s, cycles_per_s, peak_rss_bytes) and the
+# threads used (threads). Compared as parsed JSON,
 # not as text: 0.48583 and 0.485830, 1.0 and 1.000 are the same number.
 json_same() {
   python3 - "$1" "$2" "$TIMING_ONLY" <<'PY'
@@ -37,7 +38,7 @@ def load(p):
         return "unreadable: %s" % e
     return [kv for kv in d if kv[0] not in skip]
 # wall-clock keys always; the data keys too when NEW stored no or only some data (TIMING_ONLY)
-skip = ("wall_s", "cycles_per_s", "peak_rss_bytes") + (("correct", "data", "checked_words_per_node") if sys.argv[3] == "1" else ())
+skip = ("wall_s", "cycles_per_s", "peak_rss_bytes", "threads") + (("correct", "data", "checked_words_per_node") if sys.argv[3] == "1" else ())
 # keys only newer builds write (data, checked_words_per_node: 2026-11-24): compared when both have them
 a, b = load(sys.argv[1]), load(sys.argv[2])
 if not isinstance(a, str) and not isinstance(b, str):

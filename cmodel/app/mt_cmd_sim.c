@@ -87,8 +87,8 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
                         "wall_s", real_as("%.3f", wall), "cycles_per_s", real_as("%.1f", (double)r->cycles / wall), "config", c);
   /* after the keys of earlier versions (readers of those see the same first keys): the data
    * mode and what it checked (docs/network.md "Data modes"), the process's peak memory */
-  json_t *x = j ? json_pack("{s:s, s:I, s:I}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
-                            "peak_rss_bytes", (json_int_t)mt_app_peak_rss())
+  json_t *x = j ? json_pack("{s:s, s:I, s:I, s:i}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
+                            "peak_rss_bytes", (json_int_t)mt_app_peak_rss(), "threads", r->threads)
                 : NULL;
   mt_bound bd;
   mt_err be = {{0}};

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 #include "plan/mt_ref.h"
 #include "net/mt_switch.h"
@@ -43,6 +44,7 @@ struct mt_net {
   int *in_link;                     /* [node*NP + port] -> link feeding it, or -1 */
   int *out_link;                    /* [node*NP + port] -> link it drives, or -1 */
   unsigned blk;                     /* mt_net_run: cycles a node runs ahead alone (0: cycle by cycle) */
+  int run_threads;                  /* threads the last mt_net_run used (c.threads, capped) */
   mt_link_slot *lview;              /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
   uint8_t started;
@@ -874,15 +876,13 @@ typedef struct {
   double t0, last;
 } progress_t;
 
-static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int final) {
+static double node_step(const mt_net *n, int i);
+/* ts: the mean step the nodes reached */
+static void progress_line(const mt_net *n, progress_t *p, double ts, int final) {
   const double tn = mt_now();
   if (!p->f || (!final && tn - p->last < (p->tty ? 1.0 : 10.0)) || (final && (!p->tty || !p->shown))) return;
   p->last = tn;
   p->shown = 1;
-  double ts = 0;
-  for (int i = lo; i < hi; i++) ts += n->nq[i].done ? (double)n->tb->steps : n->pni ? (double)n->pni[i].step
-                                                                                    : (double)n->ni[i].ts;
-  ts /= hi > lo ? hi - lo : 1;
   const double frac = n->tb->steps ? ts / n->tb->steps : 0, el = tn - p->t0;
   char left[48] = "";
   if (frac > 0.01 && frac < 1) snprintf(left, sizeof left, ", about %.0f s left", el * (1 - frac) / frac);
@@ -908,80 +908,144 @@ static void progress_line(const mt_net *n, progress_t *p, int lo, int hi, int fi
  * block. Every node computes the same cycles whatever the thread count, so every result is
  * the same. */
 
-/* Nodes lo..hi-1 from T until done, an error or E; at[i]: node i's next cycle, done[i] its NI's
- * done output then. 1: an error. */
-static int block_run(mt_net *n, int lo, int hi, uint64_t T, uint64_t E, uint64_t *at, uint8_t *done) {
+/* A node's schedule step reached (for the progress line). */
+static double node_step(const mt_net *n, int i) {
+  return n->nq[i].done ? (double)n->tb->steps : n->pni ? (double)n->pni[i].step
+                                                       : (double)n->ni[i].ts;
+}
+
+static double mean_step(const mt_net *n) {
+  double ts = 0;
+  for (int i = 0; i < n->N; i++) ts += node_step(n, i);
+  return ts / (n->N ? n->N : 1);
+}
+
+/* Node i from T until done, an error or E; at[i]: its next cycle, done[i] its NI's done output
+ * then, st[i] its step. 1: an error. */
+static int node_run(mt_net *n, int i, uint64_t T, uint64_t E, uint64_t *at, uint8_t *done, double *st) {
+  uint64_t t = T;
   int rc = 0;
-  for (int i = lo; i < hi && !rc; i++) {
-    uint64_t t = T;
-    if (!n->nq[i].done)
-      while (t < E) {
-        node_cycle(n, i, t++, 1);
-        if (n->nq[i].err) rc = 1;
-        if (n->nq[i].done || rc) break;
-      }
-    at[i] = t;
-    done[i] = n->nq[i].done;
-  }
+  if (!n->nq[i].done)
+    while (t < E) {
+      node_cycle(n, i, t++, 1);
+      if (n->nq[i].err) rc = 1;
+      if (n->nq[i].done || rc) break;
+    }
+  at[i] = t;
+  done[i] = n->nq[i].done;
+  st[i] = node_step(n, i);
   return rc;
 }
-/* Nodes lo..hi-1 on from at[i] to cycle end (at[] is read only: other threads read it too). 1: an error. */
-static int block_finish(mt_net *n, int lo, int hi, uint64_t end, const uint64_t *at) {
-  for (int i = lo; i < hi; i++)
-    for (uint64_t t = at[i]; t < end;) {
-      node_cycle(n, i, t++, 1);
-      if (n->nq[i].err) return 1;
-    }
+/* Node i on from at[i] to cycle end. 1: an error. */
+static int node_finish(mt_net *n, int i, uint64_t end, const uint64_t *at) {
+  for (uint64_t t = at[i]; t < end;) {
+    node_cycle(n, i, t++, 1);
+    if (n->nq[i].err) return 1;
+  }
   return 0;
 }
 
 #define NET_MAX_THREADS 64
+#define NET_MIN_WORK 64 /* node-cycles a block at least per thread */
+/* Threads take a block's nodes one at a time: first their own contiguous range (the nodes they
+ * ran last block: their state is in this core's cache), then what is left of the others' (a
+ * thread that finishes early, from load or from a host that took its core away, helps). Which
+ * thread runs a node changes nothing: within a block the nodes are independent. */
+typedef struct {
+  _Alignas(64) atomic_int next; /* the next unclaimed node of a thread's range */
+} net_claim;
 typedef struct {
   mt_net *n;
   pthread_barrier_t bar;
   pthread_mutex_t mu; /* the start gate: workers wait until every thread exists (go) or not (quit) */
   pthread_cond_t cv;
   int go, nt, quit;
-  uint64_t limit, *at; /* at, done: written in a block's first half by the node's thread, read by all in between */
-  uint8_t *done;
+  uint64_t limit;
+  /* per block, by its parity: a thread may start block j+1 (when block j has no second half)
+   * while another still reads block j's values; it cannot reach block j+2 before all passed
+   * block j+1's barrier */
+  uint64_t *at[2];
+  uint8_t *done[2];
+  double *st[2];
+  int rc_a[2][NET_MAX_THREADS], rc_b[NET_MAX_THREADS];
+  net_claim ca[2][NET_MAX_THREADS], cb[2][NET_MAX_THREADS]; /* the claims of each half */
   progress_t *pg;
-  int lo[NET_MAX_THREADS + 1], rc_a[NET_MAX_THREADS], rc_b[NET_MAX_THREADS];
+  int lo[NET_MAX_THREADS + 1];
 } net_pool;
+
+static void pool_claims_reset(net_pool *p) {
+  for (int b = 0; b < 2; b++)
+    for (int j = 0; j < p->nt; j++) {
+      atomic_store_explicit(&p->ca[b][j].next, p->lo[j], memory_order_relaxed);
+      atomic_store_explicit(&p->cb[b][j].next, p->lo[j], memory_order_relaxed);
+    }
+}
 
 static inline void pool_wait(net_pool *p) {
   if (p->nt > 1) pthread_barrier_wait(&p->bar);
 }
 
+/* Thread k claims nodes from c (its own range first) and runs each (half 0: node_run to E, half
+ * 1: node_finish to end), until an error or none is left. */
+static int pool_half(net_pool *p, int k, net_claim *c, int half, int par, uint64_t T, uint64_t E) {
+  int rc = 0;
+  for (int r = 0; r < p->nt && !rc; r++) {
+    const int kk = k + r < p->nt ? k + r : k + r - p->nt;
+    for (int i; !rc && (i = atomic_fetch_add_explicit(&c[kk].next, 1, memory_order_relaxed)) < p->lo[kk + 1];)
+      rc = half ? node_finish(p->n, i, E, p->at[par]) : node_run(p->n, i, T, E, p->at[par], p->done[par], p->st[par]);
+  }
+  return rc;
+}
+
 /* Thread k's run through the blocks. Every thread makes the same decisions from the same
- * shared values (at, done and the error flags of every part, read between the two barriers of
- * a block), so no thread waits for another's decision: two barriers per block. Thread 0 keeps
- * n->cycle and writes the progress lines (from its own nodes' steps: it may read no other's). */
+ * shared values (at, done and the error flags of block j, read after the block's first
+ * barrier), so no thread waits for another's decision. A block's second half (nodes whose NI
+ * got done before the block's end run on to it) and its second barrier come only when some
+ * node stopped early; else the next block starts at once: one barrier per block. Thread 0
+ * keeps n->cycle and writes the progress lines. */
 static int pool_loop(net_pool *p, int k) {
   mt_net *n = p->n;
-  const int lo = p->lo[k], hi = p->lo[k + 1];
   uint64_t T = n->cycle;
-  int rc = 0;
+  int rc = 0, par = 0;
   while (T < p->limit) {
     const uint64_t E = p->limit - T > n->blk ? T + n->blk : p->limit;
-    p->rc_a[k] = block_run(n, lo, hi, T, E, p->at, p->done);
+    p->rc_a[par][k] = pool_half(p, k, p->ca[par], 0, par, T, E);
+    if (k == 0) /* the other parity's claims: block j-1's, all made before its barriers */
+      for (int j = 0; j < p->nt; j++) {
+        atomic_store_explicit(&p->ca[!par][j].next, p->lo[j], memory_order_relaxed);
+        atomic_store_explicit(&p->cb[!par][j].next, p->lo[j], memory_order_relaxed);
+      }
     pool_wait(p);
+    const uint64_t *at = p->at[par];
     int all_done = 1;
-    for (int j = 0; j < p->nt; j++) rc |= p->rc_a[j];
-    for (int i = 0; i < n->N; i++) all_done &= p->done[i];
+    for (int j = 0; j < p->nt; j++) rc |= p->rc_a[par][j];
+    if (rc) break;
+    for (int i = 0; i < n->N; i++) all_done &= p->done[par][i];
     uint64_t end = E;
-    if (!rc && all_done) { /* the last NI got done at cycle end - 1 */
+    if (all_done) { /* the last NI got done at cycle end - 1 */
       end = T;
       for (int i = 0; i < n->N; i++)
-        if (p->at[i] > end) end = p->at[i];
+        if (at[i] > end) end = at[i];
     }
-    p->rc_b[k] = rc ? 0 : block_finish(n, lo, hi, end, p->at);
-    pool_wait(p);
-    for (int j = 0; j < p->nt; j++) rc |= p->rc_b[j];
-    if (rc) break;
+    int early = 0;
+    for (int i = 0; i < n->N && !early; i++) early = at[i] < end;
+    if (k == 0) {
+      n->cycle = end;
+      if (!all_done && p->pg && p->pg->f) {
+        double ts = 0;
+        for (int i = 0; i < n->N; i++) ts += p->st[par][i];
+        progress_line(n, p->pg, ts / n->N, 0);
+      }
+    }
+    if (early) {
+      p->rc_b[k] = pool_half(p, k, p->cb[par], 1, par, T, end);
+      pool_wait(p);
+      for (int j = 0; j < p->nt; j++) rc |= p->rc_b[j];
+      if (rc) break;
+    }
     T = end;
-    if (k == 0) n->cycle = end;
     if (all_done) break;
-    if (k == 0) progress_line(n, p->pg, lo, hi, 0);
+    par = !par;
   }
   return rc;
 }
@@ -1006,15 +1070,28 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
   p.n = n;
   p.limit = limit;
   p.pg = pg;
-  p.at = mt_xcalloc((size_t)n->N, sizeof *p.at);
-  p.done = mt_xcalloc((size_t)n->N, 1);
+  for (int b = 0; b < 2; b++) {
+    p.at[b] = mt_xcalloc((size_t)n->N, sizeof *p.at[b]);
+    p.done[b] = mt_xcalloc((size_t)n->N, 1);
+    p.st[b] = mt_xcalloc((size_t)n->N, sizeof *p.st[b]);
+  }
   p.nt = n->c.threads > 1 ? (int)n->c.threads : 1;
+  /* a thread takes at least NET_MIN_WORK node-cycles a block: with short links (the small
+   * configuration's blocks are one cycle) a barrier costs more than the work it splits */
+  if ((uint64_t)p.nt * NET_MIN_WORK > (uint64_t)n->blk * (uint64_t)n->N) p.nt = (int)((uint64_t)n->blk * (uint64_t)n->N / NET_MIN_WORK);
+  if (p.nt < 1) p.nt = 1;
   if (p.nt > n->N) p.nt = n->N;
   if (p.nt > NET_MAX_THREADS) p.nt = NET_MAX_THREADS;
   for (int k = 0; k <= p.nt; k++) p.lo[k] = (int)((int64_t)n->N * k / p.nt);
+  for (int b = 0; b < 2; b++)
+    for (int k = 0; k < NET_MAX_THREADS; k++) {
+      atomic_init(&p.ca[b][k].next, 0);
+      atomic_init(&p.cb[b][k].next, 0);
+    }
   pthread_t th[NET_MAX_THREADS];
   pool_arg arg[NET_MAX_THREADS];
   int started = 1;
+  pool_claims_reset(&p);
   if (p.nt > 1) {
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
@@ -1029,6 +1106,7 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
       p.quit = 1;
       p.nt = 1;
       p.lo[1] = n->N;
+      pool_claims_reset(&p);
     } else {
       pthread_barrier_init(&p.bar, NULL, (unsigned)p.nt);
       p.go = 1;
@@ -1043,8 +1121,12 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.cv);
   }
-  free(p.at);
-  free(p.done);
+  for (int b = 0; b < 2; b++) {
+    free(p.at[b]);
+    free(p.done[b]);
+    free(p.st[b]);
+  }
+  n->run_threads = p.nt;
   return rc;
 }
 
@@ -1060,11 +1142,13 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
    * block, cycle by cycle from the start. */
   int all_done = 0, blocks = n->blk && !n->trace && n->cycle == 0;
   const uint64_t c0 = n->cycle;
+  r->threads = 1;
   if (blocks && run_blocks(n, n->c.max_cycles, &pg)) {
     if (net_restart(n, e)) return -1;
     blocks = 0;
   }
   if (blocks) { /* ended without an error: every NI done, or the cycle limit */
+    r->threads = n->run_threads;
     all_done = n->cycle > c0;
     for (int i = 0; i < n->N; i++) all_done &= n->nq[i].done;
   }
@@ -1079,9 +1163,9 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
       all_done &= n->nq[i].done;
     }
     if (r->err_node >= 0 || all_done) break;
-    if ((n->cycle & 0xFFF) == 0) progress_line(n, &pg, 0, n->N, 0);
+    if ((n->cycle & 0xFFF) == 0) progress_line(n, &pg, mean_step(n), 0);
   }
-  progress_line(n, &pg, 0, n->N, 1); /* a terminal's last line, ended */
+  progress_line(n, &pg, mean_step(n), 1); /* a terminal's last line, ended */
   r->cycles = n->cycle - c0;
   r->done = all_done;
   r->bytes = n->s->bytes;

@@ -33,6 +33,7 @@ typedef struct {
   double util_mean, util_max;                   /* flits per cycle over the network links */
   uint64_t link_flits;
   double lb_cycles;       /* 2(N-1)S / (N d B) */
+  int threads;            /* threads the run used: mt_net_cfg.threads capped (docs/network.md "Threads"); 1 cycle by cycle */
   uint64_t checked_words; /* per node: the words checked against the reference (all of them at --data full, 0 at none) */
 } mt_net_result;
 

@@ -2,6 +2,9 @@
  * mt_json: write and read "multitree-schedule/1" with jansson. */
 #include "table/mt_json.h"
 #include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include "table/mt_json_split.h"
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -387,16 +390,138 @@ out:
   return rc;
 }
 
+/* Node n's table (the element nodes[n]) appended to tb, whose arrays grow as needed; an
+ * entry's child holds the offset of its slots in tb->slots (made a pointer once all are read). */
+static int read_node(rd *r, const mt_sched *s, mt_tables *tb, json_t *node, int n, size_t *cap_e, size_t *cap_s) {
+  const char *path = r->file;
+  mt_err *e = r->e;
+  const int N = tb->n_nodes;
+  char where[96];
+  long long v;
+  snprintf(where, sizeof where, "nodes[%d]", n);
+  json_t *ents = json_object_get(node, "entries");
+  if (!json_is_array(ents)) return mt_fail(e, "%s: nodes[%d].entries: expected an array", path, n);
+  if (get_int(r, node, "id", where, n, n, &v)) return -1;
+  size_t ns = 0;
+  for (size_t i = 0; i < json_array_size(ents); i++) {
+    json_t *ch = json_object_get(json_array_get(ents, i), "children");
+    if (json_is_array(ch)) ns += json_array_size(ch);
+  }
+  const size_t ne = json_array_size(ents);
+  if ((size_t)tb->n_entries + ne > (size_t)INT_MAX || (size_t)tb->n_slots + ns > (size_t)INT_MAX)
+    return mt_fail(e, "%s: nodes[%d]: more than %d table entries or children in all", path, n, INT_MAX);
+  if ((size_t)tb->n_entries + ne > *cap_e) {
+    *cap_e = 2 * *cap_e > (size_t)tb->n_entries + ne ? 2 * *cap_e : (size_t)tb->n_entries + ne;
+    tb->entries = mt_xrealloc(tb->entries, *cap_e * sizeof(mt_entry));
+  }
+  if ((size_t)tb->n_slots + ns > *cap_s) {
+    *cap_s = 2 * *cap_s > (size_t)tb->n_slots + ns ? 2 * *cap_s : (size_t)tb->n_slots + ns;
+    tb->slots = mt_xrealloc(tb->slots, *cap_s * sizeof(mt_slot));
+  }
+  tb->start[n] = tb->n_entries;
+  for (size_t i = 0; i < json_array_size(ents); i++) {
+    snprintf(where, sizeof where, "nodes[%d].entries[%zu]", n, i);
+    json_t *o = json_array_get(ents, i);
+    mt_entry *en = &tb->entries[tb->n_entries++];
+    json_t *jop = json_object_get(o, "op");
+    if (!json_is_string(jop) || op_from(json_string_value(jop)) < 0)
+      return mt_fail(e, "%s: %s.op: expected \"reduce\", \"gather\" or \"nop\"", path, where);
+    en->op = op_from(json_string_value(jop));
+    long long fl, st, ad, sz;
+    if (get_int(r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(r, o, "step", where, 1, s->steps, &st) ||
+        get_int(r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(r, o, "size", where, 0, 0xFFFFFFFFll, &sz)) return -1;
+    en->flow = (int)fl;
+    en->step = (int)st;
+    en->addr = (uint64_t)ad;
+    en->size = (uint64_t)sz;
+    json_t *par = json_object_get(o, "parent");
+    if (!par)
+      return mt_fail(e, "%s: %s: missing field \"parent\"", path, where);
+    en->has_parent = !json_is_null(par);
+    if (en->has_parent) {
+      if (!json_is_integer(par) || json_integer_value(par) < 0 || json_integer_value(par) >= N)
+        return mt_fail(e, "%s: %s.parent: expected null or a node id 0..%d", path, where, N - 1);
+      en->parent.node = (int)json_integer_value(par);
+      char w2[128];
+      snprintf(w2, sizeof w2, "%s.parent_port", where);
+      if (get_port(r, json_object_get(o, "parent_port"), w2, &en->parent.port)) return -1;
+      snprintf(w2, sizeof w2, "%s.parent_eject", where);
+      if (get_eject(r, json_object_get(o, "parent_eject"), w2, &en->parent.eject)) return -1;
+    } else if (json_object_get(o, "parent_port") || json_object_get(o, "parent_eject"))
+      return mt_fail(e, "%s: %s: parent_port/parent_eject given but parent is null", path, where);
+    json_t *ch = json_object_get(o, "children"), *cp = json_object_get(o, "child_ports"), *ce = json_object_get(o, "child_ejects");
+    if (!json_is_array(ch))
+      return mt_fail(e, "%s: %s.children: expected an array", path, where);
+    if (!json_is_array(cp) || !json_is_array(ce) || json_array_size(cp) != json_array_size(ch) || json_array_size(ce) != json_array_size(ch))
+      return mt_fail(e, "%s: %s: child_ports and child_ejects must be arrays of %zu (one per child)", path, where, json_array_size(ch));
+    en->nchild = (int)json_array_size(ch);
+    en->child = (mt_slot *)(uintptr_t)tb->n_slots; /* an offset until every node is read (tb->slots grows) */
+    for (int c = 0; c < en->nchild; c++) {
+      json_t *x = json_array_get(ch, (size_t)c);
+      if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) >= N)
+        return mt_fail(e, "%s: %s.children[%d]: expected a node id 0..%d", path, where, c, N - 1);
+      mt_slot *sl = &tb->slots[tb->n_slots++];
+      sl->node = (int)json_integer_value(x);
+      char w2[128];
+      snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
+      if (get_port(r, json_array_get(cp, (size_t)c), w2, &sl->port)) return -1;
+      snprintf(w2, sizeof w2, "%s.child_ejects[%d]", where, c);
+      if (get_eject(r, json_array_get(ce, (size_t)c), w2, &sl->eject)) return -1;
+    }
+    if (en->nchild > tb->max_children) tb->max_children = en->nchild;
+  }
+  tb->count[n] = tb->n_entries - tb->start[n];
+  if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
+  return 0;
+}
+
+/* transfers[i] (element o) added to s; links: room for a path's links. */
+static int read_xfer(rd *r, const mt_topo *t, mt_sched *s, json_t *o, size_t i, int *links) {
+  const char *path = r->file;
+  mt_err *e = r->e;
+  const int N = t->n_nodes;
+  char where[64];
+  snprintf(where, sizeof where, "transfers[%zu]", i);
+  long long fl, sr, ds, st;
+  if (get_int(r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(r, o, "src", where, 0, N - 1, &sr) ||
+      get_int(r, o, "dst", where, 0, N - 1, &ds) || get_int(r, o, "step", where, 1, s->steps, &st)) return -1;
+  json_t *jop = json_object_get(o, "op"), *p = json_object_get(o, "path");
+  int op = json_is_string(jop) ? op_from(json_string_value(jop)) : -1;
+  if (op != MT_OP_REDUCE && op != MT_OP_GATHER)
+    return mt_fail(e, "%s: %s.op: expected \"reduce\" or \"gather\"", path, where);
+  if (!json_is_array(p) || json_array_size(p) < 2 || json_array_size(p) > (size_t)t->n_vert + 1)
+    return mt_fail(e, "%s: %s.path: expected a list of vertices", path, where);
+  int nl = (int)json_array_size(p) - 1, ok = 1;
+  for (int q = 0; q < nl && ok; q++) {
+    json_t *a = json_array_get(p, (size_t)q), *b = json_array_get(p, (size_t)q + 1);
+    if (!json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 || json_integer_value(a) >= t->n_vert ||
+        json_integer_value(b) < 0 || json_integer_value(b) >= t->n_vert) {
+      ok = 0;
+      break;
+    }
+    links[q] = mt_topo_find_link(t, (int)json_integer_value(a), (int)json_integer_value(b));
+    if (links[q] < 0) ok = 0;
+  }
+  if (!ok || json_integer_value(json_array_get(p, 0)) != sr || json_integer_value(json_array_get(p, (size_t)nl)) != ds)
+    return mt_fail(e, "%s: %s.path: not a chain of links of the topology from src to dst", path, where);
+  int xi = mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
+  long long hops;
+  if (get_int(r, o, "hops", where, 1, nl, &hops)) return -1;
+  if (hops != mt_sched_hops(s, &s->x[xi]))
+    return mt_fail(e, "%s: %s.hops = %lld: its path crosses %d router hops", path, where, hops, mt_sched_hops(s, &s->x[xi]));
+  return 0;
+}
+
 int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_err *e) {
-  json_error_t je;
   memset(t, 0, sizeof *t);
   memset(s, 0, sizeof *s);
   memset(tb, 0, sizeof *tb);
-  FILE *probe = fopen(path, "r");
-  if (!probe) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
-  fclose(probe);
-  json_t *root = json_load_file(path, 0, &je);
-  if (!root) return mt_fail(e, "%s:%d: invalid JSON: %s", path, je.line, je.text);
+  /* the tables and the transfers a piece at a time (mt_json_split.h): a 1024-node file is
+   * 517 MB, its whole jansson tree 6.8 GB */
+  static const char *const big[] = {"nodes", "transfers"};
+  json_t *root = NULL;
+  mt_jsplit *js = mt_jsplit_open(path, big, 2, &root, e);
+  if (!js) return -1;
   rd r = {path, e};
   int rc = -1;
   long long v;
@@ -469,162 +594,57 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
     s->chunk[f].addr = (uint64_t)ad;
     s->chunk[f].size = (uint64_t)sz;
   }
-  /* tables */
-  json_t *jn = json_object_get(root, "nodes");
-  if (!json_is_array(jn) || json_array_size(jn) != (size_t)N) {
+  /* tables: node by node, the arrays grown as they come (children as offsets until the end) */
+  if (!mt_jsplit_has(js, 0) || mt_jsplit_begin(js, 0, e)) {
     mt_fail(e, "%s: \"nodes\": expected an array of %d nodes", path, N);
     goto out;
-  }
-  size_t tot_e = 0, tot_s = 0;
-  for (int n = 0; n < N; n++) {
-    json_t *ents = json_object_get(json_array_get(jn, (size_t)n), "entries");
-    if (!json_is_array(ents)) {
-      mt_fail(e, "%s: nodes[%d].entries: expected an array", path, n);
-      goto out;
-    }
-    tot_e += json_array_size(ents);
-    for (size_t i = 0; i < json_array_size(ents); i++) {
-      json_t *ch = json_object_get(json_array_get(ents, i), "children");
-      if (json_is_array(ch)) tot_s += json_array_size(ch);
-    }
   }
   tb->n_nodes = N;
   tb->steps = s->steps;
   tb->n_flows = s->n_flows;
   tb->local_ports = (int)lp;
-  tb->entries = mt_xcalloc(tot_e + 1, sizeof(mt_entry));
-  tb->slots = mt_xcalloc(tot_s + 1, sizeof(mt_slot));
   tb->start = mt_xcalloc((size_t)N, sizeof(int));
   tb->count = mt_xcalloc((size_t)N, sizeof(int));
-  for (int n = 0; n < N; n++) {
-    json_t *node = json_array_get(jn, (size_t)n);
-    char where[96];
-    snprintf(where, sizeof where, "nodes[%d]", n);
-    if (get_int(&r, node, "id", where, n, n, &v)) goto out;
-    json_t *ents = json_object_get(node, "entries");
-    tb->start[n] = tb->n_entries;
-    for (size_t i = 0; i < json_array_size(ents); i++) {
-      snprintf(where, sizeof where, "nodes[%d].entries[%zu]", n, i);
-      json_t *o = json_array_get(ents, i);
-      mt_entry *en = &tb->entries[tb->n_entries++];
-      json_t *jop = json_object_get(o, "op");
-      if (!json_is_string(jop) || op_from(json_string_value(jop)) < 0) {
-        mt_fail(e, "%s: %s.op: expected \"reduce\", \"gather\" or \"nop\"", path, where);
-        goto out;
-      }
-      en->op = op_from(json_string_value(jop));
-      long long fl, st, ad, sz;
-      if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "step", where, 1, s->steps, &st) ||
-          get_int(&r, o, "addr", where, 0, 0xFFFFFFFFll, &ad) || get_int(&r, o, "size", where, 0, 0xFFFFFFFFll, &sz)) goto out;
-      en->flow = (int)fl;
-      en->step = (int)st;
-      en->addr = (uint64_t)ad;
-      en->size = (uint64_t)sz;
-      json_t *par = json_object_get(o, "parent");
-      if (!par) {
-        mt_fail(e, "%s: %s: missing field \"parent\"", path, where);
-        goto out;
-      }
-      en->has_parent = !json_is_null(par);
-      if (en->has_parent) {
-        if (!json_is_integer(par) || json_integer_value(par) < 0 || json_integer_value(par) >= N) {
-          mt_fail(e, "%s: %s.parent: expected null or a node id 0..%d", path, where, N - 1);
-          goto out;
-        }
-        en->parent.node = (int)json_integer_value(par);
-        char w2[128];
-        snprintf(w2, sizeof w2, "%s.parent_port", where);
-        if (get_port(&r, json_object_get(o, "parent_port"), w2, &en->parent.port)) goto out;
-        snprintf(w2, sizeof w2, "%s.parent_eject", where);
-        if (get_eject(&r, json_object_get(o, "parent_eject"), w2, &en->parent.eject)) goto out;
-      } else if (json_object_get(o, "parent_port") || json_object_get(o, "parent_eject")) {
-        mt_fail(e, "%s: %s: parent_port/parent_eject given but parent is null", path, where);
-        goto out;
-      }
-      json_t *ch = json_object_get(o, "children"), *cp = json_object_get(o, "child_ports"), *ce = json_object_get(o, "child_ejects");
-      if (!json_is_array(ch)) {
-        mt_fail(e, "%s: %s.children: expected an array", path, where);
-        goto out;
-      }
-      if (!json_is_array(cp) || !json_is_array(ce) || json_array_size(cp) != json_array_size(ch) || json_array_size(ce) != json_array_size(ch)) {
-        mt_fail(e, "%s: %s: child_ports and child_ejects must be arrays of %zu (one per child)", path, where, json_array_size(ch));
-        goto out;
-      }
-      en->nchild = (int)json_array_size(ch);
-      en->child = tb->slots + tb->n_slots;
-      for (int c = 0; c < en->nchild; c++) {
-        json_t *x = json_array_get(ch, (size_t)c);
-        if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) >= N) {
-          mt_fail(e, "%s: %s.children[%d]: expected a node id 0..%d", path, where, c, N - 1);
-          goto out;
-        }
-        mt_slot *sl = &tb->slots[tb->n_slots++];
-        sl->node = (int)json_integer_value(x);
-        char w2[128];
-        snprintf(w2, sizeof w2, "%s.child_ports[%d]", where, c);
-        if (get_port(&r, json_array_get(cp, (size_t)c), w2, &sl->port)) goto out;
-        snprintf(w2, sizeof w2, "%s.child_ejects[%d]", where, c);
-        if (get_eject(&r, json_array_get(ce, (size_t)c), w2, &sl->eject)) goto out;
-      }
-      if (en->nchild > tb->max_children) tb->max_children = en->nchild;
+  size_t cap_e = 0, cap_s = 0;
+  for (int n = 0;; n++) {
+    json_t *node = NULL;
+    const int got = mt_jsplit_next(js, &node, e);
+    if (got < 0) goto out;
+    if ((got == 0) != (n == N)) {
+      json_decref(node);
+      mt_fail(e, "%s: \"nodes\": expected an array of %d nodes", path, N);
+      goto out;
     }
-    tb->count[n] = tb->n_entries - tb->start[n];
-    if (tb->count[n] > tb->max_entries) tb->max_entries = tb->count[n];
+    if (!got) break;
+    const int bad = read_node(&r, s, tb, node, n, &cap_e, &cap_s);
+    json_decref(node);
+    if (bad) goto out;
   }
+  if (!tb->entries) tb->entries = mt_xcalloc(1, sizeof(mt_entry));
+  if (!tb->slots) tb->slots = mt_xcalloc(1, sizeof(mt_slot));
+  for (int i = 0; i < tb->n_entries; i++) tb->entries[i].child = tb->slots + (uintptr_t)tb->entries[i].child;
   /* transfers (optional: the checker then uses direct links) */
   json_t *jx = json_object_get(root, "transfers");
-  if (jx) {
-    if (!json_is_array(jx) || json_array_size(jx) == 0) {
+  if (jx || mt_jsplit_has(js, 1)) {
+    if (jx || mt_jsplit_begin(js, 1, e)) {
       mt_fail(e, "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)", path);
       goto out;
     }
     int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int));
-    for (size_t i = 0; i < json_array_size(jx); i++) {
-      char where[64];
-      snprintf(where, sizeof where, "transfers[%zu]", i);
-      json_t *o = json_array_get(jx, i);
-      long long fl, sr, ds, st;
-      if (get_int(&r, o, "flow", where, 0, s->n_flows - 1, &fl) || get_int(&r, o, "src", where, 0, N - 1, &sr) ||
-          get_int(&r, o, "dst", where, 0, N - 1, &ds) || get_int(&r, o, "step", where, 1, s->steps, &st)) {
+    for (size_t i = 0;; i++) {
+      json_t *o = NULL;
+      const int got = mt_jsplit_next(js, &o, e);
+      if (got <= 0) {
+        if (!got && !i)
+          mt_fail(e, "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)", path);
         free(links);
-        goto out;
+        if (got < 0 || !i) goto out;
+        links = NULL;
+        break;
       }
-      json_t *jop = json_object_get(o, "op"), *p = json_object_get(o, "path");
-      int op = json_is_string(jop) ? op_from(json_string_value(jop)) : -1;
-      if (op != MT_OP_REDUCE && op != MT_OP_GATHER) {
-        mt_fail(e, "%s: %s.op: expected \"reduce\" or \"gather\"", path, where);
-        free(links);
-        goto out;
-      }
-      if (!json_is_array(p) || json_array_size(p) < 2 || json_array_size(p) > (size_t)t->n_vert + 1) {
-        mt_fail(e, "%s: %s.path: expected a list of vertices", path, where);
-        free(links);
-        goto out;
-      }
-      int nl = (int)json_array_size(p) - 1, ok = 1;
-      for (int q = 0; q < nl && ok; q++) {
-        json_t *a = json_array_get(p, (size_t)q), *b = json_array_get(p, (size_t)q + 1);
-        if (!json_is_integer(a) || !json_is_integer(b) || json_integer_value(a) < 0 || json_integer_value(a) >= t->n_vert ||
-            json_integer_value(b) < 0 || json_integer_value(b) >= t->n_vert) {
-          ok = 0;
-          break;
-        }
-        links[q] = mt_topo_find_link(t, (int)json_integer_value(a), (int)json_integer_value(b));
-        if (links[q] < 0) ok = 0;
-      }
-      if (!ok || json_integer_value(json_array_get(p, 0)) != sr || json_integer_value(json_array_get(p, (size_t)nl)) != ds) {
-        mt_fail(e, "%s: %s.path: not a chain of links of the topology from src to dst", path, where);
-        free(links);
-        goto out;
-      }
-      int xi = mt_sched_add(s, (int)fl, op, (int)sr, (int)ds, (int)st, links, nl);
-      long long hops;
-      if (get_int(&r, o, "hops", where, 1, nl, &hops)) {
-        free(links);
-        goto out;
-      }
-      if (hops != mt_sched_hops(s, &s->x[xi])) {
-        mt_fail(e, "%s: %s.hops = %lld: its path crosses %d router hops", path, where, hops, mt_sched_hops(s, &s->x[xi]));
+      const int bad = read_xfer(&r, t, s, o, i, links);
+      json_decref(o);
+      if (bad) {
         free(links);
         goto out;
       }
@@ -635,6 +655,7 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   rc = 0;
 out:
   json_decref(root);
+  mt_jsplit_close(js);
   if (rc) {
     mt_tables_free(tb);
     mt_sched_free(s);

@@ -33,13 +33,15 @@ else bad "peak RSS at 16 x 32 MiB: full $f KiB (want > $((16 * 32 * 1024))), non
 ((rc == 2)) && grep -q "needs --data full" "$d/o" && ok || bad "--data none --dump-dir: rc $rc: $(cat "$d/o")"
 "$bin" "${run[@]}" --threads 0 >"$d/o" 2>&1; rc=$?
 ((rc == 2)) && grep -q "expected 1..64" "$d/o" && ok || bad "--threads 0: rc $rc: $(cat "$d/o")"
-# threads: the same summary; under ThreadSanitizer no race (link_lat 20: blocks of 19 cycles)
+# threads: the same summary; under ThreadSanitizer no race (link_lat 20: blocks of 19 cycles; 2 and 4 threads)
 small=(sim --topo torus:4x4 --algo multitree --bytes 64K --config paper --set link_lat=20 --seed 5)
 "$bin" "${small[@]}" --json "$d/t1.json" >/dev/null 2>&1
 for t in 2 5; do
   TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$tsan" "${small[@]}" --threads $t --json "$d/t$t.json" >"$d/t$t.out" 2>&1; rc=$?
-  if ((rc == 0)) && why=$(json_eq "$d/t1.json" "$d/t$t.json"); then ok; else bad "--threads $t under ThreadSanitizer: rc $rc $why: $(grep -m3 -i "warning\|error" "$d/t$t.out")"; fi
+  if ((rc == 0)) && why=$(json_eq "$d/t1.json" "$d/t$t.json" threads); then ok; else bad "--threads $t under ThreadSanitizer: rc $rc $why: $(grep -m3 -i "warning\|error" "$d/t$t.out")"; fi
 done
+# the threads used: as asked, at most blocks x nodes / 64 = 19 x 16 / 64 = 4
+grep -q '"threads":2' "$d/t2.json" && grep -q '"threads":4' "$d/t5.json" && ok || bad "threads used: $(grep -o '"threads":[0-9]*' "$d/t2.json" "$d/t5.json")"
 # progress on a terminal (script(1) gives the run one): cycles/s and the time left
 if command -v script >/dev/null; then
   script -qec "$bin sim --topo torus:8x8 --algo multitree --bytes 1M --config paper --data none" /dev/null >"$d/tty" 2>&1

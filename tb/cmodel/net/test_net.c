@@ -319,7 +319,9 @@ static void test_data_modes(void) {
 }
 
 /* Threads (mt_net_cfg.threads): 1, 2, 3 and 7 threads give the same cycles, flits and buffers;
- * with more threads than nodes too; a cycle limit inside a block stops every thread count at it. */
+ * with more threads than nodes too; a cycle limit inside a block stops every thread count at it.
+ * The run uses min(threads, nodes, blk * nodes / 64) threads (blk = link_lat - 1; at least 1):
+ * torus:2x2 with link_lat=5 (16 node-cycles a block) runs on one, with link_lat=40 on two. */
 static void test_threads(void) {
   static const struct {
     const char *topo, *algo, *cfg, *set;
@@ -329,6 +331,7 @@ static void test_threads(void) {
     {"torus:4x4", "multitree", "paper", NULL, 0, 65536},
     {"mesh:3x5", "ring", "paper", "link_lat=20", 1, 30000 * 4},
     {"torus:2x2", "dbtree", "paper", "link_lat=5", 0, 4096},
+    {"torus:2x2", "dbtree", "paper", "link_lat=40", 0, 4096},
     {"torus:4x2x2", "multitree", "small", "link_lat=37", 0, 16384},
     {"torus:4x4", "multitree", "paper", "max_cycles=2000", 0, 65536},
   };
@@ -355,6 +358,14 @@ static void test_threads(void) {
       if (!n) continue;
       if (cut) r.cycles = mt_net_cycle(n);
       const int N = p.s.n_nodes;
+      {
+        const uint64_t blk = (c.link_lat > 1 ? c.link_lat : 2u) - 1u, cap = blk * (uint64_t)N / 64u;
+        uint64_t want = nth[k] < (unsigned)N ? nth[k] : (unsigned)N;
+        if (want > cap) want = cap;
+        if (want < 1) want = 1;
+        CHECK(cut || (uint64_t)r.threads == want, "%s %s %s: %u threads asked, %d used, want %llu", cases[i].topo, cases[i].algo,
+              cases[i].set ? cases[i].set : "", nth[k], r.threads, (unsigned long long)want);
+      }
       if (k == 0) {
         r0 = r;
         buf0 = calloc((size_t)N * nw + 1, 4);
