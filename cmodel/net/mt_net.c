@@ -593,12 +593,58 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   return n;
 }
 
+/* Work outside the blocks, split over mt_net_cfg.threads (set-up, the final check): fn(arg, k,
+ * nt) for k = 0..nt-1, k = 0 on the caller's thread; a share whose thread the system refused
+ * runs on the caller's too. Each share writes only its own outputs, so the result is the
+ * same for any nt. */
+#define NET_MAX_THREADS 64
+typedef void (*par_fn)(void *arg, int k, int nt);
+typedef struct {
+  par_fn fn;
+  void *arg;
+  int k, nt;
+} par_arg;
+static void *par_tramp(void *v) {
+  const par_arg *a = v;
+  a->fn(a->arg, a->k, a->nt);
+  return NULL;
+}
+static int net_threads(const mt_net *n) {
+  int nt = n->c.threads > 1 ? (int)n->c.threads : 1;
+  if (nt > n->N) nt = n->N;
+  return nt > NET_MAX_THREADS ? NET_MAX_THREADS : nt;
+}
+static void par_run(int nt, par_fn fn, void *arg) {
+  pthread_t th[NET_MAX_THREADS];
+  par_arg a[NET_MAX_THREADS];
+  int ok[NET_MAX_THREADS] = {0};
+  for (int k = 1; k < nt; k++) {
+    a[k] = (par_arg){fn, arg, k, nt};
+    ok[k] = !pthread_create(&th[k], NULL, par_tramp, &a[k]);
+  }
+  fn(arg, 0, nt);
+  for (int k = 1; k < nt; k++)
+    if (ok[k]) pthread_join(th[k], NULL);
+    else fn(arg, k, nt);
+}
+
+typedef struct {
+  mt_net *n;
+  uint32_t seed;
+} start_arg;
+/* the inputs of nodes k, k + nt, ... into their memories (the first touch of their pages) */
+static void start_part(void *v, int k, int nt) {
+  const start_arg *a = v;
+  for (int i = k; i < a->n->N; i += nt) mt_ref_inputs(a->seed, i, a->n->dtype, a->n->mem[i].w, a->n->s->bytes / 4);
+}
+
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
   (void)e;
   const uint64_t nw = n->s->bytes / 4;
-  if (n->c.data == MT_NET_DATA_FULL)
-    for (int i = 0; i < n->N; i++) mt_ref_inputs(seed, i, n->dtype, n->mem[i].w, nw);
-  else if (n->c.data == MT_NET_DATA_SAMPLE) { /* the stored pages of the buffer (the staging area starts empty) */
+  if (n->c.data == MT_NET_DATA_FULL) {
+    start_arg a = {n, seed};
+    par_run(net_threads(n), start_part, &a);
+  } else if (n->c.data == MT_NET_DATA_SAMPLE) { /* the stored pages of the buffer (the staging area starts empty) */
     mt_xs32_jumps J;
     mt_xs32_jumps_init(&J);
     for (uint64_t a = 0; a < nw; a += MT_MEM_PAGE_WORDS)
@@ -945,7 +991,6 @@ static int node_finish(mt_net *n, int i, uint64_t end, const uint64_t *at) {
   return 0;
 }
 
-#define NET_MAX_THREADS 64
 #define NET_MIN_WORK 64 /* node-cycles a block at least per thread */
 /* Threads take a block's nodes one at a time: first their own contiguous range (the nodes they
  * ran last block: their state is in this core's cache), then what is left of the others' (a
@@ -1210,31 +1255,61 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
 /* Every node's stored words against the reference computed from the inputs and tables, in
  * ranges of MT_NET_REF_WORDS words (--data full) or of a sampled page (sample): the inputs
  * of a range are generated from its first word on (mt_ref_inputs_at). */
-static int check_buffers(mt_net *n, mt_net_result *r, mt_err *e) {
+typedef struct {
+  mt_net *n;
+  int nt;
+  uint64_t wrong[NET_MAX_THREADS], checked[NET_MAX_THREADS], bad_q[NET_MAX_THREADS]; /* bad_q: first failed range, else ~0 */
+  mt_err err[NET_MAX_THREADS];
+} check_arg;
+/* Ranges k, k + nt, ... of W words: the reference of each computed from the inputs and every
+ * node's buffer compared with it. */
+static void check_part(void *v, int k, int nt) {
+  check_arg *c = v;
+  mt_net *n = c->n;
   const uint64_t nw = n->s->bytes / 4;
   const int N = n->N, full = n->c.data == MT_NET_DATA_FULL;
-  if (n->c.data == MT_NET_DATA_NONE) return 0; /* correct stays 0: nothing was checked */
   const uint64_t W = full ? MT_NET_REF_WORDS : MT_MEM_PAGE_WORDS;
   uint32_t **in = mt_xcalloc((size_t)N, sizeof *in), *ref = mt_xcalloc(W, 4);
   for (int i = 0; i < N; i++) in[i] = mt_xcalloc(W, 4);
   mt_xs32_jumps J;
   mt_xs32_jumps_init(&J);
-  int rc = 0;
-  for (uint64_t a = 0; a < nw && !rc; a += W) {
+  c->bad_q[k] = ~(uint64_t)0;
+  for (uint64_t q = (uint64_t)k, a; (a = q * W) < nw; q += (uint64_t)nt) {
     const uint64_t m = nw - a < W ? nw - a : W;
     if (!full && !n->backed[a >> MT_MEM_PAGE_SHIFT]) continue;
     for (int i = 0; i < N; i++) mt_ref_inputs_at(&J, n->seed, i, n->dtype, a, in[i], m);
-    rc = mt_ref_result_range(n->s, n->tb, n->dtype, in, a, m, ref, e);
-    for (int i = 0; i < N && !rc; i++) {
-      const uint32_t *w = mt_mem_word(&n->mem[i], a);
-      for (uint64_t k = 0; k < m; k++) r->wrong_words += w[k] != ref[k];
+    if (mt_ref_result_range(n->s, n->tb, n->dtype, in, a, m, ref, &c->err[k])) {
+      c->bad_q[k] = q;
+      break;
     }
-    r->checked_words += m;
+    uint64_t wrong = 0;
+    for (int i = 0; i < N; i++) {
+      const uint32_t *w = mt_mem_word(&n->mem[i], a);
+      for (uint64_t x = 0; x < m; x++) wrong += w[x] != ref[x];
+    }
+    c->wrong[k] += wrong;
+    c->checked[k] += m;
   }
   for (int i = 0; i < N; i++) free(in[i]);
   free(in);
   free(ref);
-  if (rc) return -1;
+}
+
+static int check_buffers(mt_net *n, mt_net_result *r, mt_err *e) {
+  if (n->c.data == MT_NET_DATA_NONE) return 0; /* correct stays 0: nothing was checked */
+  check_arg *c = mt_xcalloc(1, sizeof *c);
+  c->n = n;
+  c->nt = net_threads(n);
+  par_run(c->nt, check_part, c);
+  int bad = -1; /* the error of the first range that failed, as one thread would have it */
+  for (int k = 0; k < c->nt; k++) {
+    r->wrong_words += c->wrong[k];
+    r->checked_words += c->checked[k];
+    if (c->bad_q[k] != ~(uint64_t)0 && (bad < 0 || c->bad_q[k] < c->bad_q[bad])) bad = k;
+  }
+  if (bad >= 0) *e = c->err[bad];
+  free(c);
+  if (bad >= 0) return -1;
   r->correct = r->wrong_words == 0;
   return 0;
 }

@@ -292,29 +292,37 @@ static void test_data_modes(void) {
             (unsigned long long)r[0].link_flits);
     unplan(&p);
   }
-  /* a corrupted input word: at word 0 (the first flow chunk's first page: sampled) and in the
-   * middle of a chunk's inner page (not sampled); torus:4x4 MultiTree, 16 chunks of 40 KiB */
+  /* a corrupted input word: at word 0 (the first flow chunk's first page: sampled), in the
+   * middle of a chunk's inner page and in an inner page of the third range of the check
+   * (MT_NET_REF_WORDS = 64 Ki words; not sampled); torus:4x4 MultiTree, 16 chunks of 40 KiB.
+   * With 1 and 3 threads (the check splits its ranges among them): the same words wrong. */
   planned p;
   mt_err e;
   CHECK(plan(&p, "torus:4x4", "multitree", 16 * 10240 * 4, &e) == 0, "%s", e.msg);
-  const uint64_t at[2] = {0, 10240 / 2};
-  for (int w = 0; w < 2; w++)
-    for (unsigned d = 0; d < 2; d++) {
-      mt_net_cfg c;
-      mt_net_cfg_small(&c);
-      c.data = d;
-      mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
-      mt_net_result r;
-      CHECK(n && !mt_net_start(n, 3, &e), "%s", e.msg);
-      if (!n) continue;
-      uint32_t *x = mt_mem_word(mt_net_mem(n, 5), at[w]);
-      if (x) *x ^= 1u; /* node 5's input, before any cycle */
-      CHECK(!mt_net_run(n, &r, NULL, &e), "%s", e.msg);
-      const int caught = !r.correct, want = d == 0 || w == 0;
-      CHECK(caught == want, "data %s, input word %llu corrupted at node 5: caught %d, want %d (%llu words wrong)", d ? "sample" : "full",
-            (unsigned long long)at[w], caught, want, (unsigned long long)r.wrong_words);
-      mt_net_free(n);
-    }
+  const uint64_t at[3] = {0, 10240 / 2, 2 * 65536 + 7};
+  for (int w = 0; w < 3; w++)
+    for (unsigned d = 0; d < 2; d++)
+      for (unsigned th = 1; th <= 3; th += 2) {
+        mt_net_cfg c;
+        mt_net_cfg_small(&c);
+        c.data = d;
+        c.threads = th;
+        mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+        mt_net_result r;
+        CHECK(n && !mt_net_start(n, 3, &e), "%s", e.msg);
+        if (!n) continue;
+        uint32_t *x = mt_mem_word(mt_net_mem(n, 5), at[w]);
+        if (x) *x ^= 1u; /* node 5's input, before any cycle */
+        CHECK(!mt_net_run(n, &r, NULL, &e), "%s", e.msg);
+        const int caught = !r.correct, want = d == 0 || w == 0;
+        CHECK(caught == want, "data %s, %u threads, input word %llu corrupted at node 5: caught %d, want %d (%llu words wrong)",
+              d ? "sample" : "full", th, (unsigned long long)at[w], caught, want, (unsigned long long)r.wrong_words);
+        static uint64_t wrong1;
+        if (th == 1) wrong1 = r.wrong_words;
+        else CHECK(r.wrong_words == wrong1, "data %s, input word %llu: %llu words wrong with 3 threads, %llu with 1", d ? "sample" : "full",
+                   (unsigned long long)at[w], (unsigned long long)r.wrong_words, (unsigned long long)wrong1);
+        mt_net_free(n);
+      }
   unplan(&p);
 }
 
