@@ -12,7 +12,7 @@
 # --data none (wall time and peak memory, the JSON's peak_rss_bytes); the 256-node weak-scaling
 # point of Fig. 10 (torus:16x16, 96 MiB) set up at --data none and sample (peak memory of a run
 # cut after 2,000 cycles; --data full needs 24 GiB). BENCH_NET_BIG_REF=1: the 64 MiB run with
-# REF_BIN too.
+# REF_BIN too, at 1 and 2 threads.
 # BENCH_NET_BIG=0 skips the 64 MiB and 256-node runs. Writes build/bench/net.txt.
 set -u
 BIN=${1:-build/multitree}; REF=${2:-}
@@ -83,7 +83,10 @@ set_cases=(
       read -r cy w pw cps rss <<<"$(run "$b" "${big[@]}" "$@")"
       echo "64 MiB torus:8x8 multitree paper, $l: $cy cycles, simulation $w s, process $pw s wall, $cps cycles/s, peak $rss MB"
     }
-    [[ -n $REF && ${BENCH_NET_BIG_REF:-0} == 1 ]] && bigrun "REF_BIN" "$REF"
+    if [[ -n $REF && ${BENCH_NET_BIG_REF:-0} == 1 ]]; then
+      bigrun "REF_BIN, 1 thread, --data full" "$REF"
+      bigrun "REF_BIN, 2 threads, --data full" "$REF" --threads 2
+    fi
     bigrun "1 thread, --data full" "$BIN"
     bigrun "2 threads, --data full" "$BIN" --threads 2
     bigrun "2 threads, --data none" "$BIN" --threads 2 --data none
