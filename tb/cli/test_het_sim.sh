@@ -43,7 +43,7 @@ else bad "hier: torus:4x4x4 $c2 cycles, homogeneous dims: $c1 (want equal), hete
 run=(sim --topo torus:4x4x4 --algo multitree --bytes 16K --set link_period1=2 --set link_period2=3 --set link_lat0=3 --set link_lat1=9 --set link_lat2=5)
 "$bin" "${run[@]}" --json "$d/t1.json" >/dev/null 2>&1
 "$bin" "${run[@]}" --threads 2 --json "$d/t2.json" >/dev/null 2>&1
-if why=$(json_eq "$d/t1.json" "$d/t2.json") && [[ $(jget "$d/t1.json" correct) == true ]]; then ok; echo "torus:4x4x4 periods 1,2,3 latencies 3,9,5: $(jget "$d/t1.json" cycles) cycles at 1 and 2 threads"
+if why=$(json_eq "$d/t1.json" "$d/t2.json") && [[ $(jget "$d/t1.json" correct) == true && $(jget "$d/t2.json" threads) == 2 ]]; then ok; echo "torus:4x4x4 periods 1,2,3 latencies 3,9,5: $(jget "$d/t1.json" cycles) cycles at 1 and 2 threads"
 else bad "--threads 2 differs: $why"; fi
 # cycle by cycle (--trace) as in blocks of the shortest latency minus 1
 "$bin" "${run[@]}" --trace "$d/tr.csv" --json "$d/tr.json" >/dev/null 2>&1
