@@ -923,6 +923,8 @@ typedef struct {
 } progress_t;
 
 static double node_step(const mt_net *n, int i);
+/* whether a (non-final) progress line is due */
+static int progress_due(const progress_t *p) { return p && p->f && mt_now() - p->last >= (p->tty ? 1.0 : 10.0); }
 /* ts: the mean step the nodes reached */
 static void progress_line(const mt_net *n, progress_t *p, double ts, int final) {
   const double tn = mt_now();
@@ -979,7 +981,7 @@ static int node_run(mt_net *n, int i, uint64_t T, uint64_t E, uint64_t *at, uint
     }
   at[i] = t;
   done[i] = n->nq[i].done;
-  st[i] = node_step(n, i);
+  if (st) st[i] = node_step(n, i); /* for the progress line, with threads */
   return rc;
 }
 /* Node i on from at[i] to cycle end. 1: an error. */
@@ -1034,6 +1036,11 @@ static inline void pool_wait(net_pool *p) {
  * 1: node_finish to end), until an error or none is left. */
 static int pool_half(net_pool *p, int k, net_claim *c, int half, int par, uint64_t T, uint64_t E) {
   int rc = 0;
+  if (p->nt == 1) { /* no claims: one cycle a block in the small configuration */
+    for (int i = 0; i < p->n->N && !rc; i++)
+      rc = half ? node_finish(p->n, i, E, p->at[par]) : node_run(p->n, i, T, E, p->at[par], p->done[par], NULL);
+    return rc;
+  }
   for (int r = 0; r < p->nt && !rc; r++) {
     const int kk = k + r < p->nt ? k + r : k + r - p->nt;
     for (int i; !rc && (i = atomic_fetch_add_explicit(&c[kk].next, 1, memory_order_relaxed)) < p->lo[kk + 1];)
@@ -1076,9 +1083,9 @@ static int pool_loop(net_pool *p, int k) {
     for (int i = 0; i < n->N && !early; i++) early = at[i] < end;
     if (k == 0) {
       n->cycle = end;
-      if (!all_done && p->pg && p->pg->f) {
+      if (!all_done && progress_due(p->pg)) { /* one thread: the nodes' own steps (no other thread runs) */
         double ts = 0;
-        for (int i = 0; i < n->N; i++) ts += p->st[par][i];
+        for (int i = 0; i < n->N; i++) ts += p->nt == 1 ? node_step(n, i) : p->st[par][i];
         progress_line(n, p->pg, ts / n->N, 0);
       }
     }
