@@ -922,7 +922,6 @@ typedef struct {
   double t0, last;
 } progress_t;
 
-static double node_step(const mt_net *n, int i);
 /* whether a (non-final) progress line is due */
 static int progress_due(const progress_t *p) { return p && p->f && mt_now() - p->last >= (p->tty ? 1.0 : 10.0); }
 /* ts: the mean step the nodes reached */
@@ -1020,12 +1019,12 @@ typedef struct {
   int lo[NET_MAX_THREADS + 1];
 } net_pool;
 
-static void pool_claims_reset(net_pool *p) {
-  for (int b = 0; b < 2; b++)
-    for (int j = 0; j < p->nt; j++) {
-      atomic_store_explicit(&p->ca[b][j].next, p->lo[j], memory_order_relaxed);
-      atomic_store_explicit(&p->cb[b][j].next, p->lo[j], memory_order_relaxed);
-    }
+/* the claims of the blocks of parity b: each thread's range from its start */
+static void pool_claims_reset(net_pool *p, int b) {
+  for (int j = 0; j < p->nt; j++) {
+    atomic_store_explicit(&p->ca[b][j].next, p->lo[j], memory_order_relaxed);
+    atomic_store_explicit(&p->cb[b][j].next, p->lo[j], memory_order_relaxed);
+  }
 }
 
 static inline void pool_wait(net_pool *p) {
@@ -1062,11 +1061,7 @@ static int pool_loop(net_pool *p, int k) {
   while (T < p->limit) {
     const uint64_t E = p->limit - T > n->blk ? T + n->blk : p->limit;
     p->rc_a[par][k] = pool_half(p, k, p->ca[par], 0, par, T, E);
-    if (k == 0) /* the other parity's claims: block j-1's, all made before its barriers */
-      for (int j = 0; j < p->nt; j++) {
-        atomic_store_explicit(&p->ca[!par][j].next, p->lo[j], memory_order_relaxed);
-        atomic_store_explicit(&p->cb[!par][j].next, p->lo[j], memory_order_relaxed);
-      }
+    if (k == 0) pool_claims_reset(p, !par); /* block j-1's claims, all made before its barriers */
     pool_wait(p);
     const uint64_t *at = p->at[par];
     int all_done = 1;
@@ -1127,23 +1122,20 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
     p.done[b] = mt_xcalloc((size_t)n->N, 1);
     p.st[b] = mt_xcalloc((size_t)n->N, sizeof *p.st[b]);
   }
-  p.nt = n->c.threads > 1 ? (int)n->c.threads : 1;
+  p.nt = net_threads(n);
   /* a thread takes at least NET_MIN_WORK node-cycles a block: with short links (the small
    * configuration's blocks are one cycle) a barrier costs more than the work it splits */
   if ((uint64_t)p.nt * NET_MIN_WORK > (uint64_t)n->blk * (uint64_t)n->N) p.nt = (int)((uint64_t)n->blk * (uint64_t)n->N / NET_MIN_WORK);
   if (p.nt < 1) p.nt = 1;
-  if (p.nt > n->N) p.nt = n->N;
-  if (p.nt > NET_MAX_THREADS) p.nt = NET_MAX_THREADS;
   for (int k = 0; k <= p.nt; k++) p.lo[k] = (int)((int64_t)n->N * k / p.nt);
-  for (int b = 0; b < 2; b++)
-    for (int k = 0; k < NET_MAX_THREADS; k++) {
-      atomic_init(&p.ca[b][k].next, 0);
-      atomic_init(&p.cb[b][k].next, 0);
+  for (int b = 0; b < 2; b++) /* each thread's claims from its range's start */
+    for (int k = 0; k < p.nt; k++) {
+      atomic_init(&p.ca[b][k].next, p.lo[k]);
+      atomic_init(&p.cb[b][k].next, p.lo[k]);
     }
   pthread_t th[NET_MAX_THREADS];
   pool_arg arg[NET_MAX_THREADS];
   int started = 1;
-  pool_claims_reset(&p);
   if (p.nt > 1) {
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
@@ -1157,8 +1149,7 @@ static int run_blocks(mt_net *n, uint64_t limit, progress_t *pg) {
     if (started < p.nt) {
       p.quit = 1;
       p.nt = 1;
-      p.lo[1] = n->N;
-      pool_claims_reset(&p);
+      p.lo[1] = n->N; /* one thread claims nothing (pool_half) */
     } else {
       pthread_barrier_init(&p.bar, NULL, (unsigned)p.nt);
       p.go = 1;

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_json: write and read "multitree-schedule/1" with jansson. */
 #include "table/mt_json.h"
-#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include "table/mt_json_split.h"
@@ -626,30 +625,28 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   /* transfers (optional: the checker then uses direct links) */
   json_t *jx = json_object_get(root, "transfers");
   if (jx || mt_jsplit_has(js, 1)) {
+    static const char xerr[] = "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)";
     if (jx || mt_jsplit_begin(js, 1, e)) {
-      mt_fail(e, "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)", path);
+      mt_fail(e, xerr, path);
       goto out;
     }
-    int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int));
-    for (size_t i = 0;; i++) {
-      json_t *o = NULL;
-      const int got = mt_jsplit_next(js, &o, e);
-      if (got <= 0) {
-        if (!got && !i)
-          mt_fail(e, "%s: \"transfers\": expected a non-empty array (or no field: check derives the messages from the tables)", path);
-        free(links);
-        if (got < 0 || !i) goto out;
-        links = NULL;
-        break;
-      }
-      const int bad = read_xfer(&r, t, s, o, i, links);
+    int *links = mt_xcalloc((size_t)t->n_vert + 2, sizeof(int)), got;
+    size_t i = 0;
+    json_t *o;
+    while ((got = mt_jsplit_next(js, &o, e)) > 0) {
+      const int bad = read_xfer(&r, t, s, o, i++, links);
       json_decref(o);
       if (bad) {
-        free(links);
-        goto out;
+        got = -1;
+        break;
       }
     }
     free(links);
+    if (got < 0) goto out;
+    if (!i) {
+      mt_fail(e, xerr, path);
+      goto out;
+    }
     s->steps = tb->steps;
   }
   rc = 0;

@@ -52,12 +52,18 @@ static int skip_ws(mt_jsplit *j) {
   while ((c = peek(j)) == ' ' || c == '\t' || c == '\n' || c == '\r') next(j);
   return c;
 }
-static void keep(mt_jsplit *j, int c) {
-  if (j->tlen + 1 >= j->tcap) {
-    j->tcap = j->tcap ? 2 * j->tcap : 4096;
+/* n bytes appended to the kept text */
+static void keep_n(mt_jsplit *j, const unsigned char *p, size_t n) {
+  if (j->tlen + n + 1 > j->tcap) {
+    while (j->tlen + n + 1 > j->tcap) j->tcap = j->tcap ? 2 * j->tcap : 4096;
     j->txt = mt_xrealloc(j->txt, j->tcap);
   }
-  j->txt[j->tlen++] = (char)c;
+  memcpy(j->txt + j->tlen, p, n);
+  j->tlen += n;
+}
+static void keep(mt_jsplit *j, int c) {
+  const unsigned char b = (unsigned char)c;
+  keep_n(j, &b, 1);
 }
 static int fail_at(mt_jsplit *j, long line, mt_err *e, const char *what) {
   return mt_fail(e, "%s:%ld: invalid JSON: %s", j->path, line, what);
@@ -104,14 +110,7 @@ static int scan_value(mt_jsplit *j, int k, mt_err *e) {
         else if (ch == '{' || ch == '[') depth++;
         else if (ch == '}' || ch == ']') closed = --depth == 0;
       }
-      if (k) {
-        if (j->tlen + (size_t)(q - p) + 1 > j->tcap) {
-          while (j->tlen + (size_t)(q - p) + 1 > j->tcap) j->tcap = j->tcap ? 2 * j->tcap : 4096;
-          j->txt = mt_xrealloc(j->txt, j->tcap);
-        }
-        memcpy(j->txt + j->tlen, p, (size_t)(q - p));
-        j->tlen += (size_t)(q - p);
-      }
+      if (k) keep_n(j, p, (size_t)(q - p));
       j->pos += (size_t)(q - p);
       if (closed) return 0;
     }
@@ -183,10 +182,10 @@ mt_jsplit *mt_jsplit_open(const char *path, const char *const *big, int nbig, js
         goto bad;
       }
       next(j);
-      int b = -1;
-      if (skip_ws(j) == '[')
-        for (int i = 0; i < nbig; i++)
-          if (!strcmp(key, big[i])) b = i;
+      int bi = -1; /* which big member this is, if any */
+      for (int i = 0; i < nbig; i++)
+        if (!strcmp(key, big[i])) bi = i;
+      const int b = skip_ws(j) == '[' ? bi : -1;
       const long vl = j->line;
       if (b >= 0) { /* located, skipped; a repeated member: the last one counts, as in jansson */
         j->off[b] = j->base + (off_t)j->pos;
@@ -203,8 +202,7 @@ mt_jsplit *mt_jsplit_open(const char *path, const char *const *big, int nbig, js
           free(key);
           goto bad;
         }
-        for (int i = 0; i < nbig; i++)
-          if (!strcmp(key, big[i])) j->has[i] = 0;
+        if (bi >= 0) j->has[bi] = 0; /* a later non-array value replaces an earlier array */
         json_object_set_new(h, key, v);
       }
       free(key);
