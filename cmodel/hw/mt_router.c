@@ -273,7 +273,7 @@ static inline uint64_t join_key(const uint32_t *f) {
   return (uint64_t)1 << 47 | (uint64_t)src << 32 | (w1 & ~(uint32_t)0xc000u); /* not LAST, bit 47 */
 }
 
-/* A new front flit of input VC i: its type and, for a head of an idle VC, its route (as
+/* A new front flit of input VC i: for a head of an idle VC, its route (as
  * mt_router_route, with the per-destination cache); then the output it asks for, if any:
  * an idle VC's head, or the next sub-packet of an active all-reduce message. */
 static void classify(mt_router *r, unsigned i, unsigned node_id) {
@@ -281,7 +281,6 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
   const uint32_t *f = &r->buf[((size_t)i * p->vc_depth + r->rd[i]) * r->fw];
   const unsigned t = f[r->tw] & 7u, nv = r->nv;
   unsigned o;
-  r->fr_type[i] = (uint8_t)t;
   if (!r->active[i]) {
     const unsigned ip = r->ivc_port[i], nd = r->nd;
     uint32_t mask = (1u << nv) - 1u;
@@ -440,7 +439,6 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   unsigned sendo = 0;
   uint16_t win[MT_RT_MAX_PORTS];
   uint8_t wvc[MT_RT_MAX_PORTS];
-  uint64_t sent[MT_RT_SETW];
 
   if (in->node_id != r->rt_node) { /* routes were computed for another node id */
     memset(r->dst_rt, 0, 4096);
@@ -453,7 +451,6 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   for (w = 0; w < nw; w++) {
     uint64_t m = r->fresh[w];
     r->fresh[w] = 0;
-    sent[w] = 0;
     for (; m; m &= m - 1u) classify(r, w * 64u + (unsigned)__builtin_ctzll(m), in->node_id);
   }
   /* switch allocation per output port; an output pacing its link sends nothing (and stays
@@ -487,14 +484,16 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
 
   /* phase 2: register updates and outputs */
   /* Output buffer: one of the last two this router wrote holds zeros but where that step
-   * wrote its valid ports, credit rows and error flags: only those are cleared. Any other
+   * wrote its valid ports, credit rows and error flags: only those are cleared (a port that
+   * sends now gets all of its flit's live words below, so only the ports that went idle).
+   * Any other
    * buffer is cleared in full but for the error flags (copied or cleared below); a libc
    * call: faster than the inlined rep stos of a constant size. */
   const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1
                                                        : -1;
   uint32_t credm = 0; /* input ports with a credit pulse in *out */
   if (ob >= 0) {
-    for (unsigned vo = r->obv[ob]; vo; vo &= vo - 1u) {
+    for (unsigned vo = r->obv[ob] & ~sendo; vo; vo &= vo - 1u) {
       o = (unsigned)__builtin_ctz(vo);
       out->out_valid[o] = 0;
       memset(out->out_flit[o].w, 0, fw * sizeof out->out_flit[o].w[0]);
@@ -508,6 +507,29 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     r->obe[1] = r->obe[0];
     r->ob[0] = out;
   }
+  /* push: accepted iff the buffer was not full before the edge. Before the pops below, so
+   * cnt is still the count before the edge; a push writes behind the last flit, never into
+   * the front slot a pop reads (an empty VC sends nothing, a full one takes nothing). */
+  for (unsigned vm = nonzero_bytes(in->in_valid, np); vm; vm &= vm - 1u) {
+    o = (unsigned)__builtin_ctz(vm);
+    v = (in->in_flit[o].w[tw] >> 3) & vmask;
+    if (v >= nv) continue; /* VC field beyond NumVcs: dropped (cannot happen for even powers) */
+    i = o * nv + v;
+    if (r->cnt[i] < depth) {
+      unsigned wr = r->rd[i] + r->cnt[i];
+      if (wr >= depth) wr -= depth;
+      copy_words(&r->buf[((size_t)i * depth + wr) * fw], in->in_flit[o].w, fw);
+      if (r->cnt[i]++ == 0) {
+        SET(r->ne, i);
+        SET(r->fresh, i);
+        r->wd_zero[i] = now;
+        if (now < r->wd_min) r->wd_min = now;
+      }
+    } else {
+      r->ovf_err[o][v] = 1;
+      r->nerr = 1;
+    }
+  }
   {
     uint8_t(*cp)[MT_RT_MAX_VCS] = out->in_credit;
     if (p->perturb == 1) { /* credit pulses one cycle late */
@@ -520,7 +542,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       o = (unsigned)__builtin_ctz(so);
       i = win[o];
       const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
-      const unsigned t = r->fr_type[i], ov = wvc[o];
+      const unsigned t = f[tw] & 7u, ov = wvc[o];
       const int was_held = r->held[o];
       uint32_t *q = out->out_flit[o].w;
       copy_words(q, f, fw);
@@ -531,14 +553,12 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       out->out_valid[o] = 1;
       r->cred[o][ov]--; /* counted with the credit inputs below */
       r->odirty |= ob;
-      {
-        /* unit end (bit t of 0xcd): Tail, Head&Tail; all-reduce Head, Sub-Tail, Tail */
-        const unsigned hold = ((0xcdu >> t) & 1u) ^ 1u;
-        r->held[o] = (uint8_t)hold;
-        r->heldm = (r->heldm & ~ob) | (hold << o);
-        r->holder[o] = hold ? (uint16_t)i : r->holder[o];
-        r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
-      }
+      /* unit end (bit t of 0xcd): Tail, Head&Tail; all-reduce Head, Sub-Tail, Tail */
+      const unsigned hold = ((0xcdu >> t) & 1u) ^ 1u;
+      r->held[o] = (uint8_t)hold;
+      r->heldm = (r->heldm & ~ob) | (hold << o);
+      r->holder[o] = hold ? (uint16_t)i : r->holder[o];
+      r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       if (!act) {
         if (o >= r->nd) {
           r->ej_src[o][ov] = r->rt_src[i];
@@ -557,15 +577,17 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->busy_vc[o] &= (uint16_t) ~(1u << ov);
       }
       r->flits_out++;
-      /* pop: credit pulse, watchdog count 0, the next flit is a new front */
-      SET(sent, i);
+      /* pop: credit pulse, watchdog count 0, the next flit is a new front. While i holds o
+       * (sent a Head or Body), its next flit goes out on the holder path, whatever it is:
+       * classify would only add it to o's candidates, which o does not look at while held
+       * (the hold ends only with a flit of i sent, and that pop classifies the one behind). */
       r->rd[i] = (uint16_t)(r->rd[i] + 1u == depth ? 0u : r->rd[i] + 1u);
       if (r->cand_o[i] != 0xffu) {
         CLR(r->cand[r->cand_o[i]], i);
         r->cand_o[i] = 0xffu;
       }
       if (--r->cnt[i] == 0) CLR(r->ne, i);
-      else SET(r->fresh, i);
+      else if (!hold) SET(r->fresh, i);
       cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
       credm |= 1u << r->ivc_port[i];
       r->wd_zero[i] = now;
@@ -614,27 +636,6 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       }
     }
 #endif
-  }
-  /* push: accepted iff the buffer was not full before the edge */
-  for (unsigned vm = nonzero_bytes(in->in_valid, np); vm; vm &= vm - 1u) {
-    o = (unsigned)__builtin_ctz(vm);
-    v = (in->in_flit[o].w[tw] >> 3) & vmask;
-    if (v >= nv) continue; /* VC field beyond NumVcs: dropped (cannot happen for even powers) */
-    i = o * nv + v;
-    if (r->cnt[i] + BIT(sent, i) < depth) {
-      unsigned wr = r->rd[i] + r->cnt[i];
-      if (wr >= depth) wr -= depth;
-      copy_words(&r->buf[((size_t)i * depth + wr) * fw], in->in_flit[o].w, fw);
-      if (r->cnt[i]++ == 0) {
-        SET(r->ne, i);
-        SET(r->fresh, i);
-        r->wd_zero[i] = now;
-        if (now < r->wd_min) r->wd_min = now;
-      }
-    } else {
-      r->ovf_err[o][v] = 1;
-      r->nerr = 1;
-    }
   }
   /* watchdog: a VC that held a flit and sent none in this cycle has the count
    * min(2^WdW - 1, now - wd_zero); the flag rises when that reaches the limit (<= 2^WdW - 1).

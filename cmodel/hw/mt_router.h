@@ -109,8 +109,7 @@ typedef struct {
   /* watchdog: count = min(2^WdW - 1, cycle - wd_zero) while the VC stalls; wd_min is a lower
    * bound of wd_zero over the non-empty VCs without a raised flag */
   uint64_t wd_zero[MT_RT_MAX_IVCS], wd_min;
-  /* per input VC: front flit type; for a head, its route (at node rt_node) */
-  uint8_t fr_type[MT_RT_MAX_IVCS];
+  /* per input VC: for a head at the front, its route (at node rt_node) */
   uint8_t rt_port[MT_RT_MAX_IVCS], rt_swap[MT_RT_MAX_IVCS];
   uint16_t rt_mask[MT_RT_MAX_IVCS], rt_prio[MT_RT_MAX_IVCS], rt_src[MT_RT_MAX_IVCS];
   uint32_t rt_need[MT_RT_MAX_IVCS]; /* credits the head needs (VCT rule) */
