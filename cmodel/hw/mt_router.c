@@ -426,6 +426,25 @@ static int sw_alloc(const mt_router *r, unsigned o, unsigned *vc) {
   return -1;
 }
 
+/* Input VC i sent its front flit: the pop, its credit pulse (row cp, port bit in *credm), the
+ * watchdog count 0, and the next flit is a new front. While i holds its output (hold: it sent
+ * a Head or Body), the next flit goes out on the holder path, whatever it is: classify would
+ * only add it to the output's candidates, which a held output does not look at (the hold
+ * ends only with a flit of i sent, and that pop classifies the one behind). */
+static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*cp)[MT_RT_MAX_VCS], uint32_t *credm, uint64_t now) {
+  const unsigned depth = r->p.vc_depth;
+  r->rd[i] = (uint16_t)(r->rd[i] + 1u == depth ? 0u : r->rd[i] + 1u);
+  if (r->cand_o[i] != 0xffu) {
+    CLR(r->cand[r->cand_o[i]], i);
+    r->cand_o[i] = 0xffu;
+  }
+  if (--r->cnt[i] == 0) CLR(r->ne, i);
+  else if (!hold) SET(r->fresh, i);
+  cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
+  *credm |= 1u << r->ivc_port[i];
+  r->wd_zero[i] = now;
+}
+
 /* The step does per-event work; its decisions are those of the straightforward two-phase
  * description (kept in tb/cmodel/router_ref.c and checked against this one cycle by cycle,
  * on long random and rule-breaking traffic, by tb/cmodel/test_router_diff.c). */
@@ -436,7 +455,8 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   const uint32_t vmask = (1u << vcw) - 1u;
   const uint64_t now = r->cycles;
   unsigned i, o, v, w;
-  unsigned sendo = 0;
+  unsigned sendo = 0; /* outputs that send */
+  uint32_t sendh = 0; /* of those, held ones whose holder is active */
   uint16_t win[MT_RT_MAX_PORTS];
   uint8_t wvc[MT_RT_MAX_PORTS];
 
@@ -454,26 +474,30 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     for (; m; m &= m - 1u) classify(r, w * 64u + (unsigned)__builtin_ctzll(m), in->node_id);
   }
   /* switch allocation per output port; an output pacing its link sends nothing (and stays
-   * dirty: it looks at its candidates when its pause ends) */
-  for (unsigned om = (r->heldm | r->odirty) & ~r->pacem; om; om &= om - 1u) {
+   * dirty: it looks at its candidates when its pause ends). Held outputs first: the unit in
+   * progress continues with a credit. The holder of a held output is always an active input
+   * VC whose output is this one (held is set only by a winner that sends a Head or a Body: an
+   * idle VC's Head activates it with this output; an active VC only wins its own output; its
+   * Tail ends the unit and the hold together). */
+  for (unsigned om = r->heldm & ~r->pacem; om; om &= om - 1u) {
     o = (unsigned)__builtin_ctz(om);
-    if (r->held[o]) {
-      /* the unit in progress continues with a credit. The holder of a held output is always
-       * an active input VC whose output is this one (held is set only by a winner that
-       * sends a Head or a Body: an idle VC's Head activates it with this output; an active
-       * VC only wins its own output; its Tail ends the unit and the hold together). */
-      const unsigned h = r->holder[o];
-      if (BIT(r->ne, h) && r->cred[o][r->ovc[h]] > 0) {
-        win[o] = (uint16_t)h;
-        wvc[o] = r->ovc[h];
-        sendo |= 1u << o;
-      }
-      continue;
+    const unsigned h = r->holder[o], hv = r->ovc[h];
+    if (r->cnt[h] != 0 && r->cred[o][hv] > 0) {
+      win[o] = (uint16_t)h;
+      wvc[o] = (uint8_t)hv;
+      sendo |= 1u << o;
+      sendh |= (uint32_t)(r->active[h] != 0) << o;
     }
-    {
+  }
+  /* free outputs whose state or candidates changed: the round robin among the candidates */
+  for (unsigned om = r->odirty & ~r->heldm & ~r->pacem; om; om &= om - 1u) {
+    o = (unsigned)__builtin_ctz(om);
+    r->odirty &= ~(1u << o); /* nothing to do until the output or its candidates change */
+    uint64_t any = 0;
+    for (w = 0; w < nw; w++) any |= r->cand[o][w];
+    if (any) {
       unsigned vc = 0;
-      int k = sw_alloc(r, o, &vc);
-      r->odirty &= ~(1u << o); /* nothing to do until the output or its candidates change */
+      const int k = sw_alloc(r, o, &vc);
       if (k >= 0) {
         win[o] = (uint16_t)k;
         wvc[o] = (uint8_t)vc;
@@ -538,7 +562,33 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       cp = r->pt_cred;
       credm = (1u << np) - 1u;
     }
-    for (unsigned so = sendo; so; so &= so - 1u) {
+    /* held outputs whose holder is active (always, see phase 1): the unit in progress
+     * continues on the holder's output VC; the round robin stays, no unit starts */
+    for (unsigned so = sendh; so; so &= so - 1u) {
+      o = (unsigned)__builtin_ctz(so);
+      i = win[o];
+      const unsigned ov = r->ovc[i];
+      const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
+      const unsigned t = f[tw] & 7u;
+      uint32_t *q = out->out_flit[o].w;
+      copy_words(q, f, fw);
+      q[tw] = (f[tw] & ~(vmask << 3)) | (ov << 3);
+      out->out_valid[o] = 1;
+      r->cred[o][ov]--; /* counted with the credit inputs below */
+      if ((0xcdu >> t) & 1u) { /* unit end: the output looks at its candidates again */
+        r->held[o] = 0;
+        r->heldm &= ~(1u << o);
+        r->odirty |= 1u << o;
+        if ((0x48u >> t) & 1u) { /* Tail, all-reduce Tail: it ends */
+          r->active[i] = 0;
+          r->busy_vc[o] &= (uint16_t) ~(1u << ov);
+        }
+        pop_front(r, i, 0u, cp, &credm, now);
+      } else {
+        pop_front(r, i, 1u, cp, &credm, now);
+      }
+    }
+    for (unsigned so = sendo & ~sendh; so; so &= so - 1u) {
       o = (unsigned)__builtin_ctz(so);
       i = win[o];
       const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
@@ -576,22 +626,9 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         r->active[i] = 0;
         r->busy_vc[o] &= (uint16_t) ~(1u << ov);
       }
-      r->flits_out++;
-      /* pop: credit pulse, watchdog count 0, the next flit is a new front. While i holds o
-       * (sent a Head or Body), its next flit goes out on the holder path, whatever it is:
-       * classify would only add it to o's candidates, which o does not look at while held
-       * (the hold ends only with a flit of i sent, and that pop classifies the one behind). */
-      r->rd[i] = (uint16_t)(r->rd[i] + 1u == depth ? 0u : r->rd[i] + 1u);
-      if (r->cand_o[i] != 0xffu) {
-        CLR(r->cand[r->cand_o[i]], i);
-        r->cand_o[i] = 0xffu;
-      }
-      if (--r->cnt[i] == 0) CLR(r->ne, i);
-      else if (!hold) SET(r->fresh, i);
-      cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
-      credm |= 1u << r->ivc_port[i];
-      r->wd_zero[i] = now;
+      pop_front(r, i, hold, cp, &credm, now);
     }
+    r->flits_out += (unsigned)__builtin_popcount(sendo);
   }
   /* pacing: an output that sent waits per - 1 cycles (the RTL's pace_q) */
   if (r->pacedm) {
