@@ -89,6 +89,7 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   for (i = 0; i < r->n; i++) {
     r->ivc_port[i] = (uint8_t)(i / r->nv);
     r->ivc_vc[i] = (uint8_t)(i % r->nv);
+    r->ivc_pv[i] = (uint8_t)(i / r->nv * MT_RT_MAX_VCS + i % r->nv);
   }
   memset(r->cand_o, 0xff, sizeof r->cand_o);
   memset(r->vc_bytes, 0xff, r->nv);
@@ -440,8 +441,9 @@ static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*
   }
   if (--r->cnt[i] == 0) CLR(r->ne, i);
   else if (!hold) SET(r->fresh, i);
-  cp[r->ivc_port[i]][r->ivc_vc[i]] = 1;
-  *credm |= 1u << r->ivc_port[i];
+  const unsigned pv = r->ivc_pv[i];
+  (&cp[0][0])[pv] = 1; /* cp[pv / MT_RT_MAX_VCS][pv % MT_RT_MAX_VCS] */
+  *credm |= 1u << (pv / MT_RT_MAX_VCS);
   r->wd_zero[i] = now;
 }
 
