@@ -59,6 +59,7 @@ static int init_rest(mt_mem *m, uint64_t nwords, uint64_t stored, unsigned lanes
   m->nports = nports;
   m->rng = seed ? seed : 1;
   for (unsigned p = 0; p < nports; p++) m->ready[p] = 1;
+  m->readym = (uint32_t)((1ull << nports) - 1u);
   return 0;
 }
 
@@ -112,8 +113,20 @@ static inline void copy_lanes(uint32_t *d, const uint32_t *s, unsigned n) {
 }
 
 void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
-  memcpy(req_ready, m->ready, m->nports);
-  memset(rsp_valid, 0, m->nports);
+  unsigned p0 = 0;
+  for (; p0 + 8u <= m->nports; p0 += 8u) { /* 8 ports at a time (no calls for a few bytes) */
+    memcpy(req_ready + p0, m->ready + p0, 8);
+    memset(rsp_valid + p0, 0, 8);
+  }
+  if (p0 + 4u <= m->nports) {
+    memcpy(req_ready + p0, m->ready + p0, 4);
+    memset(rsp_valid + p0, 0, 4);
+    p0 += 4u;
+  }
+  for (; p0 < m->nports; p0++) {
+    req_ready[p0] = m->ready[p0];
+    rsp_valid[p0] = 0;
+  }
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) { /* only ports with responses queued */
     const unsigned p = (unsigned)__builtin_ctz(pm);
     const mt_mem_port *q = &m->port[p];
@@ -223,8 +236,13 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
 }
 
 static void ready_draws(mt_mem *m) {
-  if (m->p_ready < 100) /* else every port stays ready (and nothing is drawn) */
-    for (unsigned p = 0; p < m->nports; p++) m->ready[p] = (uint8_t)(mt_xs32(&m->rng) % 100 < m->p_ready);
+  if (m->p_ready < 100) { /* else every port stays ready (and nothing is drawn) */
+    m->readym = 0;
+    for (unsigned p = 0; p < m->nports; p++) {
+      m->ready[p] = (uint8_t)(mt_xs32(&m->rng) % 100 < m->p_ready);
+      m->readym |= (uint32_t)m->ready[p] << p;
+    }
+  }
   m->cyc++;
 }
 
@@ -235,9 +253,9 @@ static void ready_draws(mt_mem *m) {
 static void edge(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata,
                  unsigned wstride) {
   retire(m);
-  for (; pm; pm &= pm - 1u) {
+  for (pm &= m->readym; pm; pm &= pm - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(pm);
-    if (m->ready[p]) port_req(m, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
+    port_req(m, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
   }
   ready_draws(m);
 }
