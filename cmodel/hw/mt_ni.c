@@ -305,8 +305,11 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
     for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
       const unsigned m = (unsigned)__builtin_ctz(mm);
-      /* wdata is non-zero only with we (reads and empty registers hold 0) */
-      if (out->mem_req_we[m] | nq->mem_req_we[m]) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
+      /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes */
+      if (out->mem_req_we[m] | nq->mem_req_we[m]) {
+        if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
+        else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
+      }
       out->mem_req_valid[m] = nq->mem_req_valid[m];
       out->mem_req_we[m] = nq->mem_req_we[m];
       out->mem_req_addr[m] = nq->mem_req_addr[m];

@@ -40,9 +40,51 @@ static inline uint32_t agent_req(const mt_ni *s, const mt_ni_wires *w, unsigned 
   return ((md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd : w->rx_wr) >> (a - L)) & 1u;
 }
 
+/* the grant of port m to requester i of its list (agent a, mode md): what it does. A
+ * packetiser read; the stager's read of a staged flit; an engine's write (mode 2, or mode 0
+ * when it has one: writes first) or read. Gathered flits and sum reads pop the stream. */
+static inline void grant(const mt_ni *s, mt_ni_wires *w, unsigned m, unsigned i, unsigned a, unsigned md) {
+  const unsigned L = s->p.nlocal;
+  w->gntm |= 1u << m;
+  w->gnt[m] = (int)i;
+  w->gnt_ag[m] = (uint8_t)a;
+  if (a < L) {
+    w->gnt_kind[m] = MT_NI_GNT_TX;
+    w->gnt_tx |= 1u << a;
+    return;
+  }
+  if (a == L + s->ne) {
+    w->gnt_kind[m] = MT_NI_GNT_SG;
+    w->sg_gnt = 1;
+    return;
+  }
+  const unsigned e = a - L;
+  if (md == 2 || (md == 0 && ((w->rx_wr >> e) & 1u))) {
+    w->gnt_kind[m] = MT_NI_GNT_RX_WR;
+    w->gnt_wr |= 1u << e;
+    if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
+  } else {
+    w->gnt_kind[m] = MT_NI_GNT_RX_RD;
+    w->gnt_rd |= 1u << e;
+    w->ej_pop[e] = s->rx[e].s;
+  }
+}
+
+/* a request of agent a in mode md (its one port, apm): granted right away on a free port of
+ * one requester; on a free port of several, the port joins *shared (round robin below) */
+static inline void ask(const mt_ni *s, mt_ni_wires *w, unsigned a, unsigned md, uint32_t avail, uint32_t *shared) {
+  const uint32_t pm = s->apm[a][md] & avail;
+  if (!pm) return;
+  const unsigned m = (unsigned)__builtin_ctz(pm);
+  if (s->na[m] == 1) grant(s, w, m, 0, a, md);
+  else *shared |= pm;
+}
+
 /* responses, then the arbiters: per port, round robin after the last grant, among the
  * requesters of the port (needs the packetisers' req (mt_ni_pktz_eval) and the engines'
- * (mt_ni_depktz_eval)) */
+ * (mt_ni_depktz_eval)). A port is free when its request register is empty or accepted at
+ * this edge; every free port some requester asks for grants one. Each requester (agent,
+ * mode) has one port (mt_ni_init), so the requests are walked, not the ports. */
 static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const unsigned L = s->p.nlocal;
   responses(s, in, w);
@@ -57,56 +99,24 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
     if (s->rq_ag[m] >= L) w->wacc |= 1u << (s->rq_ag[m] - L);
   }
   if (!w->running) return;
-  /* ports with at least one requester asking (the others grant nothing), and free: each of
-   * them grants one */
-  uint32_t cand = 0;
-  for (uint32_t lm = w->sreq; lm; lm &= lm - 1u) cand |= s->apm[__builtin_ctz(lm)][0];
+  const uint32_t avail = ~w->rqv | w->rdy;
+  uint32_t shared = 0;
+  for (uint32_t lm = w->sreq; lm; lm &= lm - 1u) ask(s, w, (unsigned)__builtin_ctz(lm), 0, avail, &shared);
   for (uint32_t em = w->rx_wr | w->rx_rd; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
-    cand |= s->apm[L + e][0];
-    if ((w->rx_rd >> e) & 1u) cand |= s->apm[L + e][1];
-    if ((w->rx_wr >> e) & 1u) cand |= s->apm[L + e][2];
+    ask(s, w, L + e, 0, avail, &shared);
+    if ((w->rx_rd >> e) & 1u) ask(s, w, L + e, 1, avail, &shared);
+    if ((w->rx_wr >> e) & 1u) ask(s, w, L + e, 2, avail, &shared);
   }
-  if (w->sg_rq) cand |= s->apm[L + s->ne][1];
-  cand &= ~w->rqv | w->rdy;
-  w->gntm = cand;
-  for (uint32_t cm = cand; cm; cm &= cm - 1u) {
-    const unsigned m = (unsigned)__builtin_ctz(cm);
-    const unsigned na = s->na[m];
-    unsigned i = 0; /* a port of one requester: it is the one asking */
-    if (na > 1) {
-      i = s->mrr[m];
-      for (unsigned k = 1; k <= na; k++) {
-        if (++i >= na) i = 0;
-        if (agent_req(s, w, s->ag[m][i], s->agm[m][i])) break;
-      }
+  if (w->sg_rq) ask(s, w, L + s->ne, 1, avail, &shared);
+  for (; shared; shared &= shared - 1u) {
+    const unsigned m = (unsigned)__builtin_ctz(shared), na = s->na[m];
+    unsigned i = s->mrr[m];
+    for (unsigned k = 1; k <= na; k++) {
+      if (++i >= na) i = 0;
+      if (agent_req(s, w, s->ag[m][i], s->agm[m][i])) break;
     }
-    const unsigned a = s->ag[m][i], md = s->agm[m][i];
-    w->gnt[m] = (int)i;
-    w->gnt_ag[m] = (uint8_t)a;
-    /* what the grant does: a packetiser read; the stager's read of a staged flit; an
-     * engine's write (mode 2, or mode 0 when it has one: writes first) or read. Gathered
-     * flits and sum reads pop the stream. */
-    if (a < L) {
-      w->gnt_kind[m] = MT_NI_GNT_TX;
-      w->gnt_tx |= 1u << a;
-      continue;
-    }
-    if (a == L + s->ne) {
-      w->gnt_kind[m] = MT_NI_GNT_SG;
-      w->sg_gnt = 1;
-      continue;
-    }
-    const unsigned e = a - L;
-    if (md == 2 || (md == 0 && ((w->rx_wr >> e) & 1u))) {
-      w->gnt_kind[m] = MT_NI_GNT_RX_WR;
-      w->gnt_wr |= 1u << e;
-      if (s->rx[e].op != MT_OP_REDUCE) w->ej_pop[e] = s->rx[e].s;
-    } else {
-      w->gnt_kind[m] = MT_NI_GNT_RX_RD;
-      w->gnt_rd |= 1u << e;
-      w->ej_pop[e] = s->rx[e].s;
-    }
+    grant(s, w, m, i, s->ag[m][i], s->agm[m][i]);
   }
 }
 
