@@ -197,10 +197,10 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
   int none;
   uint32_t *x = req_words(m, w0, n, &none);
   const int pf = x && !m->pg && w0 + MEM_PF_WORDS < m->nw;
+  const uint32_t all = (1u << n) - 1u; /* n <= MT_MEM_MAX_LANES */
   if (req_we) {
     if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 1);
     if (x) {
-      const uint32_t all = (1u << n) - 1u; /* n <= MT_MEM_MAX_LANES */
       if ((be & all) == all) copy_lanes(x, wdata, n);
       else
         for (unsigned k = 0; k < n; k++)
@@ -218,7 +218,7 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
   uint32_t *d = q->rsp[wi].d;
   if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 0);
   if (x) {
-    if (n == 4) read_lanes(d, x, be, 4);
+    if ((be & all) == all) copy_lanes(d, x, n);
     else read_lanes(d, x, be, n);
   } else {
     if (n == 4) memset(d, 0, 16);
