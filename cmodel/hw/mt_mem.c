@@ -59,6 +59,7 @@ static int init_rest(mt_mem *m, uint64_t nwords, uint64_t stored, unsigned lanes
   m->nports = nports;
   m->rng = seed ? seed : 1;
   for (unsigned p = 0; p < nports; p++) m->ready[p] = 1;
+  m->readym = (uint32_t)((1ull << nports) - 1u);
   return 0;
 }
 
@@ -104,15 +105,34 @@ void mt_mem_comb(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32
   mt_mem_comb_port(m, 0, req_ready, rsp_valid, rsp_data);
 }
 
+/* Speed only: the n live lanes of a response or request (n = 4, 128-bit flits, the common case,
+ * as one fixed-size copy) */
+static inline void copy_lanes(uint32_t *d, const uint32_t *s, unsigned n) {
+  if (n == 4) memcpy(d, s, 16);
+  else memcpy(d, s, n * sizeof *d);
+}
+
 void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
-  memcpy(req_ready, m->ready, m->nports);
-  memset(rsp_valid, 0, m->nports);
+  unsigned p0 = 0;
+  for (; p0 + 8u <= m->nports; p0 += 8u) { /* 8 ports at a time (no calls for a few bytes) */
+    memcpy(req_ready + p0, m->ready + p0, 8);
+    memset(rsp_valid + p0, 0, 8);
+  }
+  if (p0 + 4u <= m->nports) {
+    memcpy(req_ready + p0, m->ready + p0, 4);
+    memset(rsp_valid + p0, 0, 4);
+    p0 += 4u;
+  }
+  for (; p0 < m->nports; p0++) {
+    req_ready[p0] = m->ready[p0];
+    rsp_valid[p0] = 0;
+  }
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) { /* only ports with responses queued */
     const unsigned p = (unsigned)__builtin_ctz(pm);
     const mt_mem_port *q = &m->port[p];
     if (q->rsp[q->rsp_rd].due <= m->cyc) {
       rsp_valid[p] = 1;
-      memcpy(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes * sizeof q->rsp[0].d[0]);
+      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes);
     }
   }
 }
@@ -126,85 +146,150 @@ static inline void queue_rsp(mt_mem *m, mt_mem_port *q, unsigned wi) {
   q->rsp_cnt++;
 }
 
-static void port_edge(mt_mem *m, unsigned p, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
-  mt_mem_port *q = &m->port[p];
-  if (q->rsp_cnt && q->rsp[q->rsp_rd].due <= m->cyc) {
+/* The front response of every port with responses queued retires if it is due (no draws). */
+static void retire(mt_mem *m) {
+  for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(pm);
+    mt_mem_port *q = &m->port[p];
+    if (q->rsp[q->rsp_rd].due > m->cyc) continue;
     /* an empty queue restarts at entry 0 (same behaviour; it keeps a port to a few entries) */
-    q->rsp_rd = --q->rsp_cnt ? (q->rsp_rd + 1) % MT_MEM_RSPQ : 0;
-  }
-  if (req_valid && m->ready[p]) {
-    uint64_t w0 = addr / 4;
-    if (addr & 3u) m->errors++;
-    const int pf = !m->pg && w0 + MEM_PF_WORDS < m->nw;
-    if (m->pg) { /* partly backed: the same requests, errors and draws; data where stored */
-      if (!req_we && q->rsp_cnt == MT_MEM_RSPQ) m->errors++;
-      else {
-        unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
-        if (!req_we) memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
-        for (unsigned k = 0; k < m->lanes; k++)
-          if ((be >> k) & 1u) {
-            uint32_t *x = mt_mem_word(m, w0 + k);
-            if (w0 + k >= m->nw) m->errors++;
-            else if (x && req_we) *x = wdata[k];
-            else if (x) q->rsp[wi].d[k] = *x;
-          }
-        if (!req_we) queue_rsp(m, q, wi);
-      }
-    } else if (req_we) {
-      if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 1);
-      for (unsigned k = 0; k < m->lanes; k++)
-        if ((be >> k) & 1u) {
-          if (w0 + k < m->nw) m->w[w0 + k] = wdata[k];
-          else m->errors++;
-        }
-    } else if (q->rsp_cnt == MT_MEM_RSPQ) m->errors++;
+    if (--q->rsp_cnt) q->rsp_rd = (q->rsp_rd + 1) % MT_MEM_RSPQ;
     else {
-      if (pf) __builtin_prefetch(&m->w[w0 + MEM_PF_WORDS], 0);
-      unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
-      memset(q->rsp[wi].d, 0, sizeof q->rsp[wi].d);
-      for (unsigned k = 0; k < m->lanes; k++)
-        if ((be >> k) & 1u) {
-          if (w0 + k < m->nw) q->rsp[wi].d[k] = m->w[w0 + k];
-          else m->errors++;
-        }
-      queue_rsp(m, q, wi);
+      q->rsp_rd = 0;
+      m->rspm &= ~(1u << p);
     }
   }
-  if (q->rsp_cnt) m->rspm |= 1u << p;
-  else m->rspm &= ~(1u << p);
+}
+
+/* The words of a request of n lanes from word w0 where all of them are stored one after the
+ * other (whole memory, or one backed page), else NULL. *none: none of them is stored (a page
+ * without storage), nor past the end. */
+static inline uint32_t *req_words(const mt_mem *m, uint64_t w0, unsigned n, int *none) {
+  *none = 0;
+  if (w0 + n > m->nw) return NULL;
+  if (!m->pg) return &m->w[w0];
+  if ((w0 & (MT_MEM_PAGE_WORDS - 1u)) + n > MT_MEM_PAGE_WORDS) return NULL; /* crosses a page */
+  const uint32_t b = m->pg[w0 >> MT_MEM_PAGE_SHIFT];
+  if (b == MT_MEM_NOPAGE) {
+    *none = 1;
+    return NULL;
+  }
+  return &m->w[((uint64_t)b << MT_MEM_PAGE_SHIFT) | (w0 & (MT_MEM_PAGE_WORDS - 1u))];
+}
+
+static inline void read_lanes(uint32_t *d, const uint32_t *x, uint32_t be, unsigned n) {
+  for (unsigned k = 0; k < n; k++) d[k] = (be >> k) & 1u ? x[k] : 0u;
+}
+
+/* The request presented on port p (valid, port ready) taken at this edge. Lanes of be past
+ * the end of the memory are errors; on a page without storage reads give 0 and writes are
+ * dropped (the same errors and draws). A read's lanes not enabled are 0 (lanes >= m->lanes of
+ * a response are never written: 0 since init). */
+static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
+  mt_mem_port *q = &m->port[p];
+  const unsigned n = m->lanes;
+  const uint64_t w0 = addr / 4;
+  if (addr & 3u) m->errors++;
+  if (!req_we && q->rsp_cnt == MT_MEM_RSPQ) {
+    m->errors++;
+    return;
+  }
+  int none;
+  uint32_t *x = req_words(m, w0, n, &none);
+  const int pf = x && !m->pg && w0 + MEM_PF_WORDS < m->nw;
+  const uint32_t all = (1u << n) - 1u; /* n <= MT_MEM_MAX_LANES */
+  if (req_we) {
+    if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 1);
+    if (x) {
+      if ((be & all) == all) copy_lanes(x, wdata, n);
+      else
+        for (unsigned k = 0; k < n; k++)
+          if ((be >> k) & 1u) x[k] = wdata[k];
+    } else if (!none)
+      for (unsigned k = 0; k < n; k++)
+        if ((be >> k) & 1u) {
+          uint32_t *y = mt_mem_word(m, w0 + k);
+          if (w0 + k >= m->nw) m->errors++;
+          else if (y) *y = wdata[k];
+        }
+    return;
+  }
+  const unsigned wi = (q->rsp_rd + q->rsp_cnt) % MT_MEM_RSPQ;
+  uint32_t *d = q->rsp[wi].d;
+  if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 0);
+  if (x) {
+    if ((be & all) == all) copy_lanes(d, x, n);
+    else read_lanes(d, x, be, n);
+  } else {
+    if (n == 4) memset(d, 0, 16);
+    else memset(d, 0, n * sizeof *d);
+    if (!none)
+      for (unsigned k = 0; k < n; k++)
+        if ((be >> k) & 1u) {
+          const uint32_t *y = mt_mem_word(m, w0 + k);
+          if (w0 + k >= m->nw) m->errors++;
+          else if (y) d[k] = *y;
+        }
+  }
+  queue_rsp(m, q, wi);
+  m->rspm |= 1u << p;
 }
 
 static void ready_draws(mt_mem *m) {
-  if (m->p_ready < 100) /* else every port stays ready (and nothing is drawn) */
-    for (unsigned p = 0; p < m->nports; p++) m->ready[p] = (uint8_t)(mt_xs32(&m->rng) % 100 < m->p_ready);
+  if (m->p_ready < 100) { /* else every port stays ready (and nothing is drawn) */
+    m->readym = 0;
+    for (unsigned p = 0; p < m->nports; p++) {
+      m->ready[p] = (uint8_t)(mt_xs32(&m->rng) % 100 < m->p_ready);
+      m->readym |= (uint32_t)m->ready[p] << p;
+    }
+  }
   m->cyc++;
 }
 
-void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
-  port_edge(m, 0, req_valid, req_we, addr, be, wdata);
-  /* the other ports only retire responses (none of them draws anything) */
-  for (uint32_t pm = m->rspm & ~1u; pm; pm &= pm - 1u) port_edge(m, (unsigned)__builtin_ctz(pm), 0, 0, 0, 0, wdata);
+/* The edge: pm = the ports presenting a request (arrays indexed by port). The responses that
+ * retire and the requests taken touch only their own port's queue, so all retire first; the
+ * requests are taken in port-index order (the order of the latency draws, and of a write and
+ * a read of one word at the same edge). */
+static void edge(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata,
+                 unsigned wstride) {
+  retire(m);
+  for (pm &= m->readym; pm; pm &= pm - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(pm);
+    port_req(m, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
+  }
   ready_draws(m);
+}
+
+void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
+  edge(m, req_valid ? 1u : 0u, &req_we, &addr, &be, wdata, 0);
+}
+
+/* Speed only: bit k of the result is set iff a[k] != 0, k < n (eight bytes at a time). */
+static inline uint32_t nz_mask(const uint8_t *a, unsigned n) {
+  uint32_t r = 0;
+  unsigned p = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; p + 8u <= n; p += 8u) {
+    uint64_t x;
+    memcpy(&x, a + p, 8);
+    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
+    x = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of each byte := byte != 0 */
+    r |= (uint32_t)((x >> 7) * 0x0102040810204080ull >> 56) << p;
+  }
+  if (p + 4u <= n) {
+    uint32_t x;
+    memcpy(&x, a + p, 4);
+    const uint32_t lo7 = 0x7f7f7f7fu;
+    x = (((x & lo7) + lo7) | x) & ~lo7;
+    r |= (uint32_t)((x >> 7) * 0x00204081u >> 21 & 0xfu) << p;
+    p += 4u;
+  }
+#endif
+  for (; p < n; p++) r |= (uint32_t)(a[p] != 0) << p;
+  return r;
 }
 
 void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
                     const uint32_t *wdata, unsigned wstride) {
-  /* ports with a request or a response queued, in port-index order (the order of the draws) */
-  uint32_t act = m->rspm;
-  unsigned p0 = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  for (; p0 + 8u <= m->nports; p0 += 8u) { /* eight request bits at a time: bit k = byte k != 0 */
-    uint64_t x;
-    memcpy(&x, req_valid + p0, 8);
-    const uint64_t lo7 = 0x7f7f7f7f7f7f7f7full;
-    x = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of each byte := byte != 0 */
-    act |= (uint32_t)((x >> 7) * 0x0102040810204080ull >> 56) << p0;
-  }
-#endif
-  for (; p0 < m->nports; p0++) act |= (uint32_t)(req_valid[p0] != 0) << p0;
-  for (; act; act &= act - 1u) {
-    const unsigned p = (unsigned)__builtin_ctz(act);
-    port_edge(m, p, req_valid[p], req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
-  }
-  ready_draws(m);
+  edge(m, nz_mask(req_valid, m->nports), req_we, addr, be, wdata, wstride);
 }

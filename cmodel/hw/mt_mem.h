@@ -45,6 +45,7 @@ typedef struct {
   uint64_t cyc, errors;
   mt_mem_port *port;               /* [nports] */
   uint8_t ready[MT_MEM_MAX_PORTS]; /* per port: ready during this cycle (drawn at the last edge) */
+  uint32_t readym;                 /* the same as a bit mask (bit p: port p) */
   uint32_t rspm;                   /* bit p: port p has responses queued (rsp_cnt != 0) */
 } mt_mem;
 

@@ -259,8 +259,9 @@ void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_
   if (s->p.compact) dec_cfg(s, cfg, en);
 }
 
-/* registered outputs, before the edge: last cycle's valid flits, credit pulses and memory
- * requests cleared (only live lanes and ports are ever non-zero) */
+/* registered outputs, before the edge: last cycle's valid flits and credit pulses cleared
+ * (only live lanes and ports are ever non-zero; the memory requests are the request
+ * registers themselves, mt_ni_dma_update) */
 static void outputs_clear(mt_ni *s) {
   mt_ni_out *const nq = &s->q;
   for (uint32_t lm = mt_ni_nz8(nq->inj_valid); lm; lm &= lm - 1u) {
@@ -272,14 +273,6 @@ static void outputs_clear(mt_ni *s) {
     memset(nq->ej_credit, 0, sizeof nq->ej_credit);
     s->ncred = 0;
   }
-  for (uint32_t mm = mt_ni_nz_mp(nq->mem_req_valid, s->nmp); mm; mm &= mm - 1u) {
-    const unsigned m = (unsigned)__builtin_ctz(mm);
-    nq->mem_req_valid[m] = 0;
-    nq->mem_req_we[m] = 0;
-    nq->mem_req_addr[m] = 0;
-    nq->mem_req_be[m] = 0;
-    memset(nq->mem_req_wdata[m], 0, sizeof nq->mem_req_wdata[m]);
-  }
 }
 
 /* registered outputs after the edge (the packetisers and the ejection buffers wrote theirs),
@@ -287,14 +280,6 @@ static void outputs_clear(mt_ni *s) {
 static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   mt_ni_out *const nq = &s->q;
   const uint32_t mmask = mt_ni_nz_mp(s->rq_v, s->nmp); /* memory ports with a request after the edge */
-  for (uint32_t mm = mmask; mm; mm &= mm - 1u) {
-    const unsigned m = (unsigned)__builtin_ctz(mm);
-    nq->mem_req_valid[m] = 1;
-    nq->mem_req_we[m] = s->rq_we[m];
-    nq->mem_req_addr[m] = s->rq_addr[m];
-    nq->mem_req_be[m] = s->rq_be[m];
-    memcpy(nq->mem_req_wdata[m], s->rq_data[m], sizeof nq->mem_req_wdata[m]);
-  }
   nq->st = s->st;
   nq->busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
   nq->done = s->done;
@@ -320,11 +305,15 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
     for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
       const unsigned m = (unsigned)__builtin_ctz(mm);
+      /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes */
+      if (out->mem_req_we[m] | nq->mem_req_we[m]) {
+        if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
+        else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
+      }
       out->mem_req_valid[m] = nq->mem_req_valid[m];
       out->mem_req_we[m] = nq->mem_req_we[m];
       out->mem_req_addr[m] = nq->mem_req_addr[m];
       out->mem_req_be[m] = nq->mem_req_be[m];
-      memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
     }
     out->busy = nq->busy;
     out->done = nq->done;

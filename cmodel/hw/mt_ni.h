@@ -228,10 +228,10 @@ typedef struct {
   mt_flit *ej;
   uint32_t ej_rd[MT_NI_MAX_L * MT_NI_MAX_VCS + 1], ej_cnt[MT_NI_MAX_L * MT_NI_MAX_VCS + 1]; /* + the stager's replay stream */
   mt_ni_rx rx[MT_NI_MAX_L];
-  /* memory ports: request registers, round-robin pointers, tag FIFOs [nmp][tq_depth] */
-  uint8_t rq_v[MT_NI_MAX_MP], rq_we[MT_NI_MAX_MP];
+  /* memory ports: request registers (valid; the request itself is q.mem_req_*), round-robin
+   * pointers, tag FIFOs [nmp][tq_depth] */
+  uint8_t rq_v[MT_NI_MAX_MP];
   uint8_t rq_ag[MT_NI_MAX_MP]; /* requester of the request held (reduce_chain bookkeeping) */
-  uint32_t rq_addr[MT_NI_MAX_MP], rq_be[MT_NI_MAX_MP], rq_data[MT_NI_MAX_MP][MT_NI_MAX_LANES];
   uint8_t *tq;
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
   mt_ni_out q; /* registered outputs */

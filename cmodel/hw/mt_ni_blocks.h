@@ -70,6 +70,7 @@ typedef struct {
   int eng_rsp[MT_NI_MAX_L];       /* ... on this port (valid in eng_rspm) */
   uint32_t gntm;                  /* ports with a grant (|gnt) */
   int gnt[MT_NI_MAX_MP];          /* gnt: index into the port's requester list (valid in gntm) */
+  uint8_t gnt_ag[MT_NI_MAX_MP];   /* the requester granted on port m (ag[m][gnt[m]]) */
   uint8_t gnt_kind[MT_NI_MAX_MP]; /* MT_NI_GNT_*: what the grant on port m does */
   uint32_t gnt_tx;                /* gnt_tx: packetisers granted, bit per port l */
   uint32_t gnt_wr;                /* engines granted a write (gnt[L] with req_we), bit per engine */
