@@ -112,6 +112,7 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   for (unsigned l = 0; l < p->nlocal; l++) s->credm |= (uint64_t)((1u << p->num_vcs) - 1u) << (8u * l);
   s->tbw = 1;
   s->nstreams = p->nlocal * p->num_vcs;
+  for (unsigned g = 0; g < s->nstreams; g++) s->scr[g] = (uint8_t)(g / p->num_vcs * MT_NI_MAX_VCS + g % p->num_vcs);
   s->ne = p->rx_engines ? p->rx_engines : 1;
   s->nmp = p->mem_ports ? p->mem_ports : 1;
   s->ses = s->nstreams / s->ne;

@@ -255,6 +255,7 @@ typedef struct {
   uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
   uint64_t engm[MT_NI_MAX_L];           /* streams of engine e (bit = stream) */
   uint8_t seng[MT_NI_MAX_L * MT_NI_MAX_VCS]; /* the engine of stream g, as a bit (engm inverted) */
+  uint8_t scr[MT_NI_MAX_L * MT_NI_MAX_VCS];  /* stream g's credit pulse: index (l * MT_NI_MAX_VCS + vc) into ej_credit */
   uint64_t ejnz;                        /* streams whose ejection FIFO is not empty */
   uint32_t apm[2 * MT_NI_MAX_L + 1][3]; /* agent a, mode: the memory ports it requests on */
   /* stager (p.stage_after > 0; mt_ni_stage.c): agent L + E of memory port 0 (M = 1) or L

@@ -28,7 +28,6 @@ static inline void mt_ni_ejbuf_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
 /* pops (credit pulses), then pushes of the flits accepted (FIFO not full before the edge) */
 static inline void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  const unsigned NV = p->num_vcs;
   /* engines that may pop: a head popped in LOOK (look_go) or a flit with a grant */
   for (uint32_t em = w->rx_look_go | w->gnt_rd | w->gnt_wr; em; em &= em - 1u) {
     const uint32_t q = w->ej_pop[__builtin_ctz(em)];
@@ -39,7 +38,7 @@ static inline void mt_ni_ejbuf_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
       continue;
     }
     if (--s->ej_cnt[q] == 0) s->ejnz &= ~(1ull << q);
-    s->q.ej_credit[q / NV][q % NV] = 1;
+    (&s->q.ej_credit[0][0])[s->scr[q]] = 1; /* ej_credit[q / NV][q % NV] */
     s->ncred = 1;
   }
   for (uint32_t lm = w->ej_in & ~w->ej_full; lm; lm &= lm - 1u) {

@@ -25,53 +25,20 @@ static inline void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
   w->send = w->running ? send : 0;
 }
 
-/* the flit packetiser l sends at this edge, into its (all zero) output register */
-static inline void send_flit(mt_ni *s, const mt_ni_in *in, unsigned l, mt_flit *fl) {
+/* the head flit of packetiser t (a function of its own: rare) */
+static void send_head(const mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
   const mt_ni_params *p = &s->p;
-  mt_ni_tx *t = &s->tx[l];
-  if (!t->hd) {
-    mt_head_info h;
-    memset(&h, 0, sizeof h);
-    h.dst = t->dst;
-    h.src = in->node_id;
-    h.eject = t->ej;
-    h.flow = t->flow;
-    h.op = t->op;
-    h.step = t->step;
-    mt_hd_write(fl, p->payload_w, &h, t->pm, t->addr, t->len, t->txj << s->lg_fb, p->pkt_bytes, t->txj + s->pkt_flits >= t->nfl,
-                t->nxt);
-    t->hd = 1;
-  } else {
-    const unsigned lanes = s->lanes;
-    const uint32_t *src = t->fifo[t->frd];
-    const int last = t->txj + 1 == t->nfl;
-    if (last) /* only the last flit has lanes masked off (mt_ni_lane_mask) */
-      for (unsigned k = 0; k < lanes; k++) fl->w[k] = (t->lastmask >> k) & 1u ? src[k] : 0;
-    else
-      mt_ni_cpl(fl->w, src, lanes);
-    unsigned ty;
-    if (t->pm) {
-      ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
-      if (t->pc + 1 == s->pkt_flits) {
-        t->pc = 0;
-        t->hd = 0;
-      } else t->pc++;
-    } else {
-      ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
-      t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
-    }
-    mt_flit_set_type(fl, p->payload_w, ty);
-    if (++t->frd == p->sq) t->frd = 0;
-    t->fcnt--;
-    t->txj++;
-    if (last) {
-      t->act = 0;
-      s->txact &= (uint8_t)~(1u << l);
-    }
-  }
-  /* mt_flit_set_vc with the VC mask of init */
-  uint32_t *x = &fl->w[s->lanes];
-  *x = (*x & ~(s->vcm << MT_FT_W)) | ((p->inj_vc & s->vcm) << MT_FT_W);
+  mt_head_info h;
+  memset(&h, 0, sizeof h);
+  h.dst = t->dst;
+  h.src = in->node_id;
+  h.eject = t->ej;
+  h.flow = t->flow;
+  h.op = t->op;
+  h.step = t->step;
+  mt_hd_write(fl, p->payload_w, &h, t->pm, t->addr, t->len, t->txj << s->lg_fb, p->pkt_bytes, t->txj + s->pkt_flits >= t->nfl,
+              t->nxt);
+  t->hd = 1;
 }
 
 /* read granted, read data in, flit out, credits, activation by the issue logic, clear */
@@ -94,9 +61,43 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     t->outst--;
   }
   w->vmask = w->send; /* injection ports valid after the edge */
+  /* the flit packetiser l sends at this edge, into its (all zero: not valid last cycle, or
+   * cleared) output register (written out here, not as a function: GCC did not inline it) */
   for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
-    send_flit(s, in, l, &s->q.inj_flit[l]); /* all zero: not valid last cycle, or cleared */
+    mt_ni_tx *t = &s->tx[l];
+    mt_flit *fl = &s->q.inj_flit[l];
+    if (!t->hd) send_head(s, in, t, fl);
+    else {
+      const uint32_t *src = t->fifo[t->frd];
+      const int last = t->txj + 1 == t->nfl;
+      if (last) /* only the last flit has lanes masked off (mt_ni_lane_mask) */
+        for (unsigned k = 0; k < lanes; k++) fl->w[k] = (t->lastmask >> k) & 1u ? src[k] : 0;
+      else
+        mt_ni_cpl(fl->w, src, lanes);
+      unsigned ty;
+      if (t->pm) {
+        ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
+        if (t->pc + 1 == s->pkt_flits) {
+          t->pc = 0;
+          t->hd = 0;
+        } else t->pc++;
+      } else {
+        ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
+        t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
+      }
+      mt_flit_set_type(fl, p->payload_w, ty);
+      if (++t->frd == p->sq) t->frd = 0;
+      t->fcnt--;
+      t->txj++;
+      if (last) {
+        t->act = 0;
+        s->txact &= (uint8_t)~(1u << l);
+      }
+    }
+    /* mt_flit_set_vc with the VC mask of init */
+    uint32_t *x = &fl->w[lanes];
+    *x = (*x & ~(s->vcm << MT_FT_W)) | ((p->inj_vc & s->vcm) << MT_FT_W);
     s->q.inj_valid[l] = 1;
     s->cred[l][p->inj_vc]--;
   }
