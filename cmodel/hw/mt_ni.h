@@ -236,9 +236,10 @@ typedef struct {
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
   mt_ni_out q; /* registered outputs */
   uint64_t cycles;
-  /* speed only (no RTL state): decoded-entry caches of the table read ports (keyed on the
-   * raw word; the configuration-dependent fields are re-derived every step) and the global
-   * stream of entry i in engine e's list */
+  /* speed only (no RTL state): decoded-entry caches of the table read ports (valid until the
+   * port's register is reloaded; the configuration-dependent fields are re-derived every
+   * step), bit masks that follow the blocks' state, and the global stream of entry i in
+   * engine e's list */
   mt_ni_entry dce[1 + MT_NI_MAX_L]; /* 0: port A, 1 + e: engine e's port B */
   uint8_t dcok[1 + MT_NI_MAX_L];    /* dce[c] decodes the word in read port c (cleared when the port is reloaded) */
   uint32_t tbad[1 + MT_NI_MAX_L];   /* the table address read port c last copied (ports reload only when it changes) */
