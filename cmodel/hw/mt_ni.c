@@ -108,7 +108,11 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->lg_fb = 0;
   while ((1u << s->lg_fb) < s->fb) s->lg_fb++;
   s->pkt_flits = p->pkt_bytes / s->fb;
+  s->vcm = (1u << mt_flit_vcw(p->num_vcs)) - 1u;
+  for (unsigned l = 0; l < p->nlocal; l++) s->credm |= (uint64_t)((1u << p->num_vcs) - 1u) << (8u * l);
+  s->tbw = 1;
   s->nstreams = p->nlocal * p->num_vcs;
+  for (unsigned g = 0; g < s->nstreams; g++) s->scr[g] = (uint8_t)(g / p->num_vcs * MT_NI_MAX_VCS + g % p->num_vcs);
   s->ne = p->rx_engines ? p->rx_engines : 1;
   s->nmp = p->mem_ports ? p->mem_ports : 1;
   s->ses = s->nstreams / s->ne;
@@ -161,7 +165,10 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
       s->estr[e2][i] = (uint8_t)(s->ne <= p->nlocal ? (e2 + (i / p->num_vcs) * s->ne) * p->num_vcs + i % p->num_vcs
                                                     : (e2 % p->nlocal) * p->num_vcs + (e2 / p->nlocal) + i * (s->ne / p->nlocal));
   for (unsigned e2 = 0; e2 < s->ne; e2++)
-    for (unsigned i = 0; i < s->ses; i++) s->engm[e2] |= 1ull << s->estr[e2][i];
+    for (unsigned i = 0; i < s->ses; i++) {
+      s->engm[e2] |= 1ull << s->estr[e2][i];
+      s->seng[s->estr[e2][i]] = (uint8_t)(1u << e2);
+    }
   for (unsigned m = 0; m < s->nmp; m++)
     for (unsigned k = 0; k < s->na[m]; k++) s->apm[s->ag[m][k]][s->agm[m][k]] |= 1u << m;
   s->f = p->fmt;
@@ -252,6 +259,7 @@ void mt_ni_free(mt_ni *s) {
 void mt_ni_table_load(mt_ni *s, const uint64_t *words, unsigned n, unsigned stride) {
   for (unsigned i = 0; i < n && i < s->p.tbl_depth; i++)
     for (unsigned k = 0; k < s->words; k++) s->tbl[(size_t)i * s->words + k] = k < stride ? words[(size_t)i * stride + k] : 0;
+  s->tbw = 1; /* the read ports reload at the next edge */
 }
 
 void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_entry *en) {
@@ -267,7 +275,8 @@ static void outputs_clear(mt_ni *s) {
   for (uint32_t lm = mt_ni_nz8(nq->inj_valid); lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
     nq->inj_valid[l] = 0;
-    memset(&nq->inj_flit[l], 0, sizeof nq->inj_flit[l]);
+    mt_ni_zl(nq->inj_flit[l].w, s->lanes); /* a flit's lanes + 1 words: those above FlitW are never set */
+    nq->inj_flit[l].w[s->lanes] = 0;
   }
   if (s->ncred) {
     memset(nq->ej_credit, 0, sizeof nq->ej_credit);
@@ -300,7 +309,8 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
     for (uint32_t lm = vmask | s->obi[b]; lm; lm &= lm - 1u) {
       const unsigned l = (unsigned)__builtin_ctz(lm);
       out->inj_valid[l] = nq->inj_valid[l];
-      out->inj_flit[l] = nq->inj_flit[l];
+      mt_ni_cpl(out->inj_flit[l].w, nq->inj_flit[l].w, s->lanes); /* lanes + 1 words: the rest is 0 in both */
+      out->inj_flit[l].w[s->lanes] = nq->inj_flit[l].w[s->lanes];
     }
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
     for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {

@@ -236,18 +236,27 @@ typedef struct {
   uint32_t tq_rd[MT_NI_MAX_MP], tq_cnt[MT_NI_MAX_MP], mrr[MT_NI_MAX_MP];
   mt_ni_out q; /* registered outputs */
   uint64_t cycles;
-  /* speed only (no RTL state): decoded-entry caches of the table read ports (keyed on the
-   * raw word; the configuration-dependent fields are re-derived every step) and the global
-   * stream of entry i in engine e's list */
+  /* speed only (no RTL state): decoded-entry caches of the table read ports (valid until the
+   * port's register is reloaded; the configuration-dependent fields are re-derived every
+   * step), bit masks that follow the blocks' state, and the global stream of entry i in
+   * engine e's list */
   mt_ni_entry dce[1 + MT_NI_MAX_L]; /* 0: port A, 1 + e: engine e's port B */
-  uint64_t dcw[1 + MT_NI_MAX_L][MT_NI_EW];
-  uint8_t dcok[1 + MT_NI_MAX_L];
+  uint8_t dcok[1 + MT_NI_MAX_L];    /* dce[c] decodes the word in read port c (cleared when the port is reloaded) */
+  uint32_t tbad[1 + MT_NI_MAX_L];   /* the table address read port c last copied (ports reload only when it changes) */
+  uint8_t tbw;                      /* the table was written since the read ports were last copied: copy them all */
+  uint8_t rxlk, rxbz;               /* engines in LOOK / BUSY (rx[e].st 1 / 2), bit per engine */
+  uint8_t aluv;                     /* engines whose adder output register is valid (rx[e].alu_v) */
+  uint8_t txact;                    /* packetisers active (tx[l].act), bit per port */
+  uint32_t vcm;                     /* VC field mask of a flit (VcW bits): mt_flit_vc without the clog2 */
+  uint64_t credm;                   /* bits l * 8 + v of the live injection credits (l < L, v < NumVcs) */
   uint8_t ncred;           /* q.ej_credit has a pulse set */
   const mt_ni_out *ob[2];  /* the last two output buffers written */
   uint32_t obi[2], obm[2]; /* their valid injection / memory ports */
   uint8_t obc[2];          /* their ej_credit had a pulse */
   uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
   uint64_t engm[MT_NI_MAX_L];           /* streams of engine e (bit = stream) */
+  uint8_t seng[MT_NI_MAX_L * MT_NI_MAX_VCS]; /* the engine of stream g, as a bit (engm inverted) */
+  uint8_t scr[MT_NI_MAX_L * MT_NI_MAX_VCS];  /* stream g's credit pulse: index (l * MT_NI_MAX_VCS + vc) into ej_credit */
   uint64_t ejnz;                        /* streams whose ejection FIFO is not empty */
   uint32_t apm[2 * MT_NI_MAX_L + 1][3]; /* agent a, mode: the memory ports it requests on */
   /* stager (p.stage_after > 0; mt_ni_stage.c): agent L + E of memory port 0 (M = 1) or L

@@ -34,6 +34,7 @@
 #ifndef MT_NI_BLOCKS_H
 #define MT_NI_BLOCKS_H
 #include <stdint.h>
+#include <string.h>
 #include "hw/mt_ni.h"
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -60,7 +61,7 @@ typedef struct {
 
   /* ---- mt_ni_entry_dec (u_dec_a, u_dec_b) ---- */
   const mt_ni_entry *ea;              /* e_*: head entry E on table port A */
-  const mt_ni_entry *eb[MT_NI_MAX_L]; /* b_* / eb_*: engine e's look-up entry on port B (LOOK only, else NULL) */
+  const mt_ni_entry *eb[MT_NI_MAX_L]; /* b_* / eb_*: engine e's look-up entry on port B (set for engines in LOOK only) */
   unsigned ef;                        /* e_flow clamped below MaxFlows: per-flow index of E */
 
   /* ---- mt_ni_dma: responses (tag FIFO fronts) and arbiters ---- */
@@ -86,20 +87,21 @@ typedef struct {
 
   /* ---- mt_ni_depktz (receive engines) ---- */
   /* (bit masks: bit e for engine e) */
-  const mt_flit *front[MT_NI_MAX_L]; /* front_i: the front flit of engine e's stream in BUSY, or NULL */
+  const mt_flit *front[MT_NI_MAX_L]; /* front_i: the front flit of engine e's stream in BUSY, or NULL (set for engines in BUSY only) */
   uint32_t rx_busy;                  /* engines in BUSY while running */
   uint32_t rx_wr;                    /* req_o with req_we_o: a write (result or gathered flit) */
   uint32_t rx_rd;                    /* req_o without req_we_o: a read of the running sum */
-  int rx_pick[MT_NI_MAX_L];          /* IDLE: stream picked (sel_o), or -1 */
-  int rx_pick_l[MT_NI_MAX_L];        /* the same stream's index in engine e's own list (valid with rx_pick) */
-  mt_head_info rx_hd[MT_NI_MAX_L];   /* the picked stream's head (valid when rx_pick >= 0) */
+  uint32_t rx_pickm;                 /* IDLE: engines that picked a stream (sel_o valid) */
+  int rx_pick[MT_NI_MAX_L];          /* the stream picked (valid in rx_pickm) */
+  int rx_pick_l[MT_NI_MAX_L];        /* the same stream's index in engine e's own list (valid in rx_pickm) */
+  mt_head_info rx_hd[MT_NI_MAX_L];   /* the picked stream's head (valid in rx_pickm) */
   uint32_t rx_look_go;               /* LOOK: message accepted -> BUSY (look_go_o) */
   uint32_t rx_look_wait;             /* LOOK: not yet (its turn, or a gathered message pending) -> IDLE */
   uint32_t rx_look_stg;              /* LOOK: not due, staged out instead (also in rx_look_go) */
   int rx_chain_k[MT_NI_MAX_L];       /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
   int rx_chain_pe[MT_NI_MAX_L];      /* reduce_chain: engine adding the predecessor child, or -1 */
   uint32_t rx_done;                  /* done_o: the engine's message is complete */
-  uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge */
+  uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge (valid in rx_pickm; else rb) */
   uint32_t ej_pop[MT_NI_MAX_L];      /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
 
   /* ---- mt_ni_stage (the stager, p.stage_after > 0) ---- */
@@ -112,6 +114,8 @@ typedef struct {
 
   /* ---- mt_ni_ejbuf ---- */
   uint32_t ej_full; /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
+  uint32_t ej_in;   /* ports with an arriving flit (ej_valid_i, l < L) */
+  uint32_t ej_s[MT_NI_MAX_L]; /* the stream of the flit arriving on port l (valid in ej_in) */
 
   /* ---- mt_ni_issue ---- */
   int issue;                      /* issue_o: head entry issued */
@@ -178,6 +182,33 @@ static inline uint32_t mt_ni_nz_mp(const uint8_t *a, unsigned n) {
 #else
   return (mt_ni_nz8(a) | mt_ni_nz8(a + 8) << 8 | mt_ni_nz8(a + 16) << 16) & (uint32_t)((1ull << n) - 1u);
 #endif
+}
+
+/* the same for the 64 bytes of an [MT_NI_MAX_L][MT_NI_MAX_VCS] array (bit l * 8 + v) */
+_Static_assert(MT_NI_MAX_L == 8 && MT_NI_MAX_VCS == 8, "mt_ni_nz64: 8 x 8 bytes");
+static inline uint64_t mt_ni_nz64(const uint8_t *a) {
+#if defined(__SSE2__)
+  const __m128i z = _mm_setzero_si128();
+  uint64_t eq = 0;
+  for (unsigned i = 0; i < 4; i++)
+    eq |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * i)), z)) << (16 * i);
+  return ~eq;
+#else
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 8; i++) r |= (uint64_t)mt_ni_nz8(a + 8 * i) << (8 * i);
+  return r;
+#endif
+}
+
+/* copy / clear n 32-bit words, n a multiple of 4 (the lanes of a flit: PayloadW / 32), 16 bytes
+ * at a time: fixed-size copies that the compiler inlines (a loop of words becomes a call) */
+static inline void mt_ni_cpl(uint32_t *d, const uint32_t *s, unsigned n) {
+  memcpy(d, s, 16); /* n >= 4 */
+  for (unsigned k = 4; k < n; k += 4) memcpy(d + k, s + k, 16);
+}
+static inline void mt_ni_zl(uint32_t *d, unsigned n) {
+  memset(d, 0, 16);
+  for (unsigned k = 4; k < n; k += 4) memset(d + k, 0, 16);
 }
 
 /* a mod n (a < 2n on every path of the model; exact anyway) */

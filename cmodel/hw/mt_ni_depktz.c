@@ -113,27 +113,29 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
 static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   const unsigned NE = s->ne;
-  /* BUSY: the stream's front flit, its check, the read / write requests */
+  /* BUSY: the stream's front flit, its check, the read / write requests (engines in BUSY
+   * only: the others request nothing and their front is never read) */
   w->rx_busy = 0;
   w->rx_wr = 0;
   w->rx_rd = 0;
-  for (unsigned e = 0; e < NE; e++) {
+  for (uint32_t em = s->rxbz; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e];
     const unsigned rs = r->s;
-    const int fv = r->st == 2 && s->ej_cnt[rs] != 0;
+    const int fv = s->ej_cnt[rs] != 0;
     const mt_flit *fr = fv ? &s->ej[(size_t)rs * p->ej_depth + s->ej_rd[rs]] : NULL;
     w->front[e] = fr;
+    if (!w->running) continue;
     int front_bad = 0;
     if (fv && r->popj < r->nfl) {
       unsigned t = mt_flit_type(fr, p->payload_w);
       front_bad = mt_ft_is_head(t) || (unsigned)mt_ft_is_normal(t) != r->normal ||
         mt_ft_is_tail(t) != (r->popj + 1 == r->nfl);
     }
-    const int busy = w->running && r->st == 2;
     const int pop_ok = fv && r->popj < r->nfl && !front_bad;
-    int rd = busy && r->op == MT_OP_REDUCE && pop_ok && r->infl < p->rq;
-    w->rx_busy |= (uint32_t)busy << e;
-    w->rx_wr |= (uint32_t)(busy && (r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok)) << e;
+    int rd = r->op == MT_OP_REDUCE && pop_ok && r->infl < p->rq;
+    w->rx_busy |= 1u << e;
+    w->rx_wr |= (uint32_t)(r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok) << e;
     /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
     if (rd && r->chn && r->cpos != s->cnt[mt_ni_fi(s, r->flow)] && s->rx[r->pe].wa <= r->popj) rd = 0;
     /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
@@ -142,39 +144,47 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
       if (r->cpos > s->cnt[fi] && s->pwm[mt_ni_fc(s, fi, r->cpos - 1)] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
     }
     w->rx_rd |= (uint32_t)rd << e;
-    if (busy && fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);
+    if (fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);
   }
   /* IDLE: pick a stream (round robin); its front must be a head; the head's flow names
    * the entry to read on port B */
   int ravail_taken = 0;
-  for (unsigned e = 0; e < NE; e++) {
+  w->rx_pickm = 0;
+  memset(w->ej_pop, 0xff, sizeof w->ej_pop); /* MT_NI_NO_POP */
+  uint32_t idle = w->running ? ~(uint32_t)(s->rxlk | s->rxbz) & ((1u << NE) - 1u) : 0u;
+  if (idle && !w->sg_ravail) { /* only engines with a non-empty stream can pick */
+    uint32_t want = 0;
+    for (uint64_t sm = s->ejnz; sm; sm &= sm - 1u) want |= s->seng[__builtin_ctzll(sm)];
+    idle &= want;
+  }
+  for (uint32_t em = idle; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e];
-    w->rx_pick[e] = -1;
-    w->rb_d[e] = s->rb[e];
-    w->ej_pop[e] = MT_NI_NO_POP;
     /* the stager's replay stream R is the last of every engine's list (the lowest engine
      * that reaches it takes it) */
     const int rv = w->sg_ravail && !ravail_taken;
-    if (!(w->running && r->st == 0 && ((s->ejnz & s->engm[e]) || rv))) continue;
+    if (!((s->ejnz & s->engm[e]) || rv)) continue;
     const unsigned ses = s->ses, n = ses + (p->stage_after ? 1u : 0u);
     unsigned i = r->rr < n ? r->rr : r->rr % n;
+    int pick = -1;
     for (unsigned k = 0; k < n; k++) {
       const unsigned g = i < ses ? s->estr[e][i] : s->nstreams;
       if (i < ses ? s->ej_cnt[g] != 0 : rv) {
-        w->rx_pick[e] = (int)g;
+        pick = (int)g;
         w->rx_pick_l[e] = (int)i;
         break;
       }
       if (++i == n) i = 0;
     }
-    if (w->rx_pick[e] < 0) continue;
-    if ((unsigned)w->rx_pick[e] == s->nstreams) ravail_taken = 1;
-    const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
+    if (pick < 0) continue;
+    if ((unsigned)pick == s->nstreams) ravail_taken = 1;
+    const mt_flit *f = &s->ej[(size_t)pick * p->ej_depth + s->ej_rd[pick]];
     if (!mt_ft_is_head(mt_flit_type(f, p->payload_w))) {
       mt_ni_set_err(w, MT_NI_E_RX_FRAME);
-      w->rx_pick[e] = -1;
       continue;
     }
+    w->rx_pick[e] = pick;
+    w->rx_pickm |= 1u << e;
     mt_head_info *h = &w->rx_hd[e];
     mt_hd_unpack(f, h);
     const unsigned fi = mt_ni_fi(s, h->flow);
@@ -186,8 +196,8 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   w->rx_look_stg = 0;
   w->sg_claim = 0;
   w->rx_done = 0;
-  for (unsigned e = 0; e < NE; e++) {
-    if (!(w->running && s->rx[e].st == 1)) continue;
+  for (uint32_t em = w->running ? s->rxlk : 0u; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     w->rx_chain_k[e] = -1;
     w->rx_chain_pe[e] = -1;
     look_up(s, in, e, w);
@@ -221,73 +231,94 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
     mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
     if (r->wa < r->wj) r->wa++;
   }
-  for (unsigned e = 0; e < NE; e++) {
+  for (uint32_t em = w->gnt_rd; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
     mt_ni_rx *r = &s->rx[e];
-    if ((w->gnt_rd >> e) & 1u) {
-      unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
-      for (unsigned k = 0; k < lanes; k++) r->inq[wi][k] = w->front[e]->w[k];
-      r->inq_cnt++;
-      r->popj++;
-      r->infl++;
-    }
-    if ((w->gnt_wr >> e) & 1u) {
-      if (r->op == MT_OP_REDUCE) {
-        if (++r->wq_rd == p->rq) r->wq_rd = 0;
-        r->wq_cnt--;
-        r->infl--;
-      } else r->popj++;
-      r->wj++;
-    }
-    if (w->rx_pick[e] >= 0) {
-      const mt_head_info *h = &w->rx_hd[e];
-      const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
-      r->st = 1;
-      r->s = (uint32_t)w->rx_pick[e];
-      r->sl = (uint32_t)w->rx_pick_l[e];
-      r->op = (uint8_t)h->op;
-      r->flow = h->flow;
-      r->src = h->src;
-      r->addr = h->addr;
-      r->len = h->len;
-      r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
-    } else if (r->st == 1 && w->running) {
-      const mt_ni_entry *B = w->eb[e];
-      if ((w->rx_look_go >> e) & 1u) {
-        r->st = 2;
-        r->size = B->size;
-        r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
-        r->lastmask = mt_ni_last_mask(s, r->len);
-        r->popj = 0;
-        r->wj = 0;
-        r->infl = 0;
-        r->wa = 0;
-        r->chn = w->rx_chain_pe[e] >= 0;
-        r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
-        r->cpos = w->rx_chain_k[e] >= 0 ? (uint32_t)w->rx_chain_k[e] : 0;
-        r->stg = (uint8_t)((w->rx_look_stg >> e) & 1u);
-        r->woff = 0;
-        if (r->stg) { /* staged out: written as a gather is, at the child slot's place */
-          r->op = MT_OP_GATHER;
-          r->woff = in->stage_base + r->cpos * in->stage_slot;
-        }
-        r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
-        r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
-        r->cbase = B->addr;
-      } else if ((w->rx_look_wait >> e) & 1u) {
-        r->st = 0;
-        r->rr = r->sl + 1 == s->ses + (p->stage_after ? 1u : 0u) ? 0 : r->sl + 1;
-      }
-    } else if ((w->rx_done >> e) & 1u) {
-      r->st = 0;
-      r->rr = r->sl + 1 == s->ses + (p->stage_after ? 1u : 0u) ? 0 : r->sl + 1;
-    }
+    unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
+    mt_ni_cpl(r->inq[wi], w->front[e]->w, lanes);
+    r->inq_cnt++;
+    r->popj++;
+    r->infl++;
+  }
+  for (uint32_t em = w->gnt_wr; em; em &= em - 1u) {
+    mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
+    if (r->op == MT_OP_REDUCE) {
+      if (++r->wq_rd == p->rq) r->wq_rd = 0;
+      r->wq_cnt--;
+      r->infl--;
+    } else r->popj++;
+    r->wj++;
+  }
+  /* the state machine: IDLE engines that picked, LOOK engines (while running), BUSY engines
+   * done; rxlk / rxbz follow rx[e].st */
+  const uint32_t nrr = s->ses + (p->stage_after ? 1u : 0u); /* streams in an engine's list */
+  for (uint32_t em = w->rx_pickm; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    mt_ni_rx *r = &s->rx[e];
+    const mt_head_info *h = &w->rx_hd[e];
+    const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
+    r->st = 1;
+    s->rxlk |= (uint8_t)(1u << e);
+    r->s = (uint32_t)w->rx_pick[e];
+    r->sl = (uint32_t)w->rx_pick_l[e];
+    r->op = (uint8_t)h->op;
+    r->flow = h->flow;
+    r->src = h->src;
+    r->addr = h->addr;
+    r->len = h->len;
+    r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
     s->rb[e] = w->rb_d[e];
-    if (w->clear) {
+  }
+  for (uint32_t em = w->running ? s->rxlk & ~w->rx_pickm : 0u; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    mt_ni_rx *r = &s->rx[e];
+    const mt_ni_entry *B = w->eb[e];
+    if ((w->rx_look_go >> e) & 1u) {
+      r->st = 2;
+      s->rxlk &= (uint8_t)~(1u << e);
+      s->rxbz |= (uint8_t)(1u << e);
+      r->size = B->size;
+      r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
+      r->lastmask = mt_ni_last_mask(s, r->len);
+      r->popj = 0;
+      r->wj = 0;
+      r->infl = 0;
+      r->wa = 0;
+      r->chn = w->rx_chain_pe[e] >= 0;
+      r->pe = w->rx_chain_pe[e] >= 0 ? (uint32_t)w->rx_chain_pe[e] : 0;
+      r->cpos = w->rx_chain_k[e] >= 0 ? (uint32_t)w->rx_chain_k[e] : 0;
+      r->stg = (uint8_t)((w->rx_look_stg >> e) & 1u);
+      r->woff = 0;
+      if (r->stg) { /* staged out: written as a gather is, at the child slot's place */
+        r->op = MT_OP_GATHER;
+        r->woff = in->stage_base + r->cpos * in->stage_slot;
+      }
+      r->whole = (uint8_t)(r->addr == B->addr && r->len == B->size);
+      r->pk = (uint8_t)(p->reduce_chain && NE > 1 && r->op == MT_OP_REDUCE && !r->whole);
+      r->cbase = B->addr;
+    } else if ((w->rx_look_wait >> e) & 1u) {
+      r->st = 0;
+      s->rxlk &= (uint8_t)~(1u << e);
+      r->rr = r->sl + 1 == nrr ? 0 : r->sl + 1;
+    }
+  }
+  for (uint32_t em = w->rx_done; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    mt_ni_rx *r = &s->rx[e];
+    r->st = 0;
+    s->rxbz &= (uint8_t)~(1u << e);
+    r->rr = r->sl + 1 == nrr ? 0 : r->sl + 1;
+  }
+  if (w->clear) {
+    for (unsigned e = 0; e < NE; e++) {
+      mt_ni_rx *r = &s->rx[e];
       r->st = 0;
       r->inq_cnt = 0;
       r->inq_rd = 0;
       r->wq_cnt = 0;
       r->wq_rd = 0;
     }
+    s->rxlk = 0;
+    s->rxbz = 0;
   }
 }

@@ -77,17 +77,13 @@ static void dec_cfg(const mt_ni *s, const mt_ni_in *cfg, mt_ni_entry *en) {
   }
 }
 
-/* decoded entry of read port c (0: A, 1 + e: B of engine e) holding word w: cached on w
- * (speed only: the cache holds no RTL state) */
+/* decoded entry of read port c (0: A, 1 + e: B of engine e) holding word w: cached until
+ * the port's register is reloaded (mt_ni_table_update clears dcok; speed only: the cache
+ * holds no RTL state) */
 static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, const uint64_t *w) {
   mt_ni_entry *en = &s->dce[c];
-  uint64_t *k = s->dcw[c];
-  const unsigned W = s->words;
-  int same = s->dcok[c];
-  for (unsigned i = 0; i < W && same; i++) same = k[i] == w[i];
-  if (!same) {
+  if (!s->dcok[c]) {
     dec_raw(s, w, en);
-    for (unsigned i = 0; i < W; i++) k[i] = w[i];
     s->dcok[c] = 1;
   }
   if (s->p.compact) dec_cfg(s, cfg, en);
@@ -95,10 +91,13 @@ static const mt_ni_entry *dec_port(mt_ni *s, unsigned c, const mt_ni_in *cfg, co
 }
 
 /* u_dec_a: the head entry E (port A, every cycle); u_dec_b: engine e's look-up entry
- * (port B, only while the engine is in LOOK, the only state that reads it) */
+ * (port B, only while the engine is in LOOK, the only state that reads it; eb[e] is set for
+ * those engines only) */
 static inline void mt_ni_entry_dec_eval(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   w->ea = dec_port(s, 0, in, s->tba);
   w->ef = mt_ni_fi(s, (uint32_t)w->ea->flow);
-  const unsigned NE = s->ne;
-  for (unsigned e = 0; e < NE; e++) w->eb[e] = s->rx[e].st == 1 ? dec_port(s, 1 + e, in, s->tbb[e]) : NULL;
+  for (uint32_t em = s->rxlk; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    w->eb[e] = dec_port(s, 1 + e, in, s->tbb[e]);
+  }
 }

@@ -104,13 +104,12 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
   }
   w->fin_ok = 0;
   if (s->st == MT_NI_ST_FIN) {
-    int g = 1;
-    for (unsigned f = 0; f < F; f++)
-      if (f < in->nflows && !s->root[f] && !s->grx[f]) g = 0;
-    int ridle = 1;
-    for (unsigned e = 0; e < s->ne; e++)
-      if (s->rx[e].st != 0) ridle = 0;
-    w->fin_ok = sidle && ridle && w->mem_quiet && g && (!p->stage_after || (s->sgst == 0 && s->nsg == 0));
+    const int ridle = (s->rxlk | s->rxbz) == 0; /* every engine IDLE */
+    w->fin_ok = sidle && ridle && w->mem_quiet && (!p->stage_after || (s->sgst == 0 && s->nsg == 0));
+    /* and every flow rooted here or gathered (looked at only when the rest holds) */
+    const unsigned nf = in->nflows < F ? in->nflows : F;
+    for (unsigned f = 0; f < nf && w->fin_ok; f++)
+      if (!s->root[f] && !s->grx[f]) w->fin_ok = 0;
   }
   /* the last eval phase: the other error inputs (ovf_i), progress and watchdog; then, with
    * every error of the cycle known, start accepted (clear), what the scan does, the next

@@ -13,63 +13,38 @@
 /* busy_o, req_o (a read to issue: room in the data FIFO) and send_o (a flit out at this edge) */
 static inline void mt_ni_pktz_eval(const mt_ni *s, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  uint32_t act = 0, sreq = 0, send = 0;
-  for (unsigned l = 0; l < p->nlocal; l++) {
+  uint32_t sreq = 0, send = 0;
+  for (uint32_t lm = s->txact; lm; lm &= lm - 1u) {
+    const unsigned l = (unsigned)__builtin_ctz(lm);
     const mt_ni_tx *t = &s->tx[l];
-    if (!t->act) continue;
-    act |= 1u << l;
     sreq |= (uint32_t)(t->rdj < t->nfl && t->fcnt + t->outst < p->sq) << l;
     send |= (uint32_t)(s->cred[l][p->inj_vc] != 0 && (!t->hd || t->fcnt != 0)) << l;
   }
-  w->tx_busy = act;
+  w->tx_busy = s->txact;
   w->sreq = w->running ? sreq : 0;
   w->send = w->running ? send : 0;
 }
 
-/* the flit packetiser l sends at this edge, into its (all zero) output register */
-static void send_flit(mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
+/* the head flit of packetiser t (a function of its own: rare) */
+static void send_head(const mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *fl) {
   const mt_ni_params *p = &s->p;
-  if (!t->hd) {
-    mt_head_info h;
-    memset(&h, 0, sizeof h);
-    h.dst = t->dst;
-    h.src = in->node_id;
-    h.eject = t->ej;
-    h.flow = t->flow;
-    h.op = t->op;
-    h.step = t->step;
-    mt_hd_write(fl, p->payload_w, &h, t->pm, t->addr, t->len, t->txj << s->lg_fb, p->pkt_bytes, t->txj + s->pkt_flits >= t->nfl,
-                t->nxt);
-    t->hd = 1;
-  } else {
-    const unsigned lanes = s->lanes;
-    const uint32_t m = mt_ni_lane_mask(s, t->txj, t->nfl, t->lastmask), *src = t->fifo[t->frd];
-    for (unsigned k = 0; k < lanes; k++) fl->w[k] = (m >> k) & 1u ? src[k] : 0;
-    int last = t->txj + 1 == t->nfl;
-    unsigned ty;
-    if (t->pm) {
-      ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
-      if (t->pc + 1 == s->pkt_flits) {
-        t->pc = 0;
-        t->hd = 0;
-      } else t->pc++;
-    } else {
-      ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
-      t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
-    }
-    mt_flit_set_type(fl, p->payload_w, ty);
-    if (++t->frd == p->sq) t->frd = 0;
-    t->fcnt--;
-    t->txj++;
-    if (last) t->act = 0;
-  }
-  mt_flit_set_vc(fl, p->payload_w, p->num_vcs, p->inj_vc);
+  mt_head_info h;
+  memset(&h, 0, sizeof h);
+  h.dst = t->dst;
+  h.src = in->node_id;
+  h.eject = t->ej;
+  h.flow = t->flow;
+  h.op = t->op;
+  h.step = t->step;
+  mt_hd_write(fl, p->payload_w, &h, t->pm, t->addr, t->len, t->txj << s->lg_fb, p->pkt_bytes, t->txj + s->pkt_flits >= t->nfl,
+              t->nxt);
+  t->hd = 1;
 }
 
 /* read granted, read data in, flit out, credits, activation by the issue logic, clear */
 static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  const unsigned L = p->nlocal, NV = p->num_vcs, lanes = s->lanes;
+  const unsigned L = p->nlocal, lanes = s->lanes;
   for (uint32_t lm = w->gnt_tx; lm; lm &= lm - 1u) {
     mt_ni_tx *t = &s->tx[__builtin_ctz(lm)];
     t->rdj++;
@@ -81,24 +56,58 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     mt_ni_tx *t = &s->tx[w->rsp_tag[m]];
     uint32_t *dst = t->fifo[mt_ni_wrap(t->frd + t->fcnt, p->sq)];
     const uint32_t *src = in->mem_rsp_data[m];
-    for (unsigned k = 0; k < lanes; k++) dst[k] = src[k];
+    mt_ni_cpl(dst, src, lanes);
     t->fcnt++;
     t->outst--;
   }
   w->vmask = w->send; /* injection ports valid after the edge */
+  /* the flit packetiser l sends at this edge, into its (all zero: not valid last cycle, or
+   * cleared) output register (written out here, not as a function: GCC did not inline it) */
   for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
-    send_flit(s, in, &s->tx[l], &s->q.inj_flit[l]); /* all zero: not valid last cycle, or cleared */
+    mt_ni_tx *t = &s->tx[l];
+    mt_flit *fl = &s->q.inj_flit[l];
+    if (!t->hd) send_head(s, in, t, fl);
+    else {
+      const uint32_t *src = t->fifo[t->frd];
+      const int last = t->txj + 1 == t->nfl;
+      if (last) /* only the last flit has lanes masked off (mt_ni_lane_mask) */
+        for (unsigned k = 0; k < lanes; k++) fl->w[k] = (t->lastmask >> k) & 1u ? src[k] : 0;
+      else
+        mt_ni_cpl(fl->w, src, lanes);
+      unsigned ty;
+      if (t->pm) {
+        ty = (last || t->pc + 1 == s->pkt_flits) ? MT_FT_TAIL : MT_FT_BODY;
+        if (t->pc + 1 == s->pkt_flits) {
+          t->pc = 0;
+          t->hd = 0;
+        } else t->pc++;
+      } else {
+        ty = last ? MT_FT_AR_TAIL : (t->pc + 1 == p->subpkt_flits ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
+        t->pc = t->pc + 1 == p->subpkt_flits ? 0 : t->pc + 1;
+      }
+      mt_flit_set_type(fl, p->payload_w, ty);
+      if (++t->frd == p->sq) t->frd = 0;
+      t->fcnt--;
+      t->txj++;
+      if (last) {
+        t->act = 0;
+        s->txact &= (uint8_t)~(1u << l);
+      }
+    }
+    /* mt_flit_set_vc with the VC mask of init */
+    uint32_t *x = &fl->w[lanes];
+    *x = (*x & ~(s->vcm << MT_FT_W)) | ((p->inj_vc & s->vcm) << MT_FT_W);
     s->q.inj_valid[l] = 1;
     s->cred[l][p->inj_vc]--;
   }
-  for (unsigned l = 0; l < L; l++) {
-    for (uint32_t vm = mt_ni_nz8(in->inj_credit[l]) & ((1u << NV) - 1u); vm; vm &= vm - 1u) s->cred[l][__builtin_ctz(vm)]++;
-  }
+  /* credit pulses: bit l * 8 + v of the live (l, v) (inj_credit and cred are [8][8]) */
+  for (uint64_t cm = mt_ni_nz64(&in->inj_credit[0][0]) & s->credm; cm; cm &= cm - 1u) (&s->cred[0][0])[__builtin_ctzll(cm)]++;
   if (w->act_l >= 0) {
     const mt_ni_entry *E = w->ea;
     mt_ni_tx *t = &s->tx[w->act_l];
     t->act = 1;
+    s->txact |= (uint8_t)(1u << w->act_l);
     t->op = (uint8_t)E->op;
     t->flow = (uint32_t)E->flow;
     t->step = (uint16_t)E->step;
@@ -115,11 +124,13 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     t->pc = 0;
     t->hd = 0;
   }
-  if (w->clear)
+  if (w->clear) {
+    s->txact = 0;
     for (unsigned l = 0; l < L; l++) {
       s->tx[l].act = 0;
       s->tx[l].fcnt = 0;
       s->tx[l].frd = 0;
       s->tx[l].outst = 0;
     }
+  }
 }

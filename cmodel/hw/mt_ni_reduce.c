@@ -9,24 +9,39 @@
 #include "hw/mt_ni_blocks.h"
 #include "util/mt_fp32.h"
 
+/* engines are walked through masks: aluv (output register valid) and eng_rspm (a response) */
 static inline void mt_ni_reduce_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const unsigned rq = s->p.rq, lanes = s->lanes;
-  for (unsigned e = 0; e < s->ne; e++) {
-    mt_ni_rx *r = &s->rx[e];
-    if (r->alu_v) { /* result of the previous cycle into the write queue */
-      unsigned wi = mt_ni_wrap(r->wq_rd + r->wq_cnt, rq);
-      memcpy(r->wq[wi], r->alu_sum, sizeof r->alu_sum);
-      r->wq_cnt++;
-    }
+  for (uint32_t em = s->aluv; em; em &= em - 1u) { /* result of the previous cycle into the write queue */
+    mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
+    unsigned wi = mt_ni_wrap(r->wq_rd + r->wq_cnt, rq);
+    mt_ni_cpl(r->wq[wi], r->alu_sum, lanes); /* lanes >= s->lanes are always 0 */
+    r->wq_cnt++;
     r->alu_v = 0;
-    if ((w->eng_rspm >> e) & 1u) {
-      const uint32_t *d = in->mem_rsp_data[w->eng_rsp[e]];
-      const uint32_t *b = r->inq[r->inq_rd];
-      for (unsigned k = 0; k < lanes; k++) r->alu_sum[k] = mt_reduce_add(in->dtype, d[k], b[k]);
-      r->alu_v = 1;
-      if (++r->inq_rd == rq) r->inq_rd = 0;
-      r->inq_cnt--;
-    }
-    if (w->clear) r->alu_v = 0;
+  }
+  s->aluv = 0;
+  const int fp = in->dtype == MT_DTYPE_FP32;
+  for (uint32_t em = w->eng_rspm; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    mt_ni_rx *r = &s->rx[e];
+    const uint32_t *d = in->mem_rsp_data[w->eng_rsp[e]];
+    const uint32_t *b = r->inq[r->inq_rd];
+    if (fp)
+      for (unsigned k = 0; k < lanes; k++) r->alu_sum[k] = mt_fp32_add(d[k], b[k]);
+    else
+      for (unsigned k = 0; k < lanes; k += 4) { /* mt_int32_add: wrap-around; lanes is a multiple of 4 */
+        r->alu_sum[k] = d[k] + b[k];
+        r->alu_sum[k + 1] = d[k + 1] + b[k + 1];
+        r->alu_sum[k + 2] = d[k + 2] + b[k + 2];
+        r->alu_sum[k + 3] = d[k + 3] + b[k + 3];
+      }
+    r->alu_v = 1;
+    s->aluv |= (uint8_t)(1u << e);
+    if (++r->inq_rd == rq) r->inq_rd = 0;
+    r->inq_cnt--;
+  }
+  if (w->clear) {
+    for (uint32_t em = s->aluv; em; em &= em - 1u) s->rx[__builtin_ctz(em)].alu_v = 0;
+    s->aluv = 0;
   }
 }

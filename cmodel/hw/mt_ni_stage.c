@@ -112,9 +112,8 @@ static inline uint32_t stage_next(const mt_ni *s, uint32_t x) { return x + 1 >= 
 
 /* after mt_ni_depktz_update (reads the engines' new message state, as mt_ni_deps_update)
  * and before mt_ni_ejbuf_update (its pushes into R, then the engines' pops) */
-static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+static void stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  if (!p->stage_after) return;
   const unsigned R = mt_ni_stage_r(s);
   /* stage-outs admitted (claimed) and complete (written) */
   for (uint32_t em = w->rx_look_stg | w->rx_done; em; em &= em - 1u) {
@@ -215,4 +214,11 @@ static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
     s->ej_cnt[R] = 0;
     s->ej_rd[R] = 0;
   }
+}
+
+/* the stager's edge; skipped (speed only) when none of its inputs can change anything: no unit
+ * staged out or finished, no LOOK waiting, no replay under way or pending, no start */
+static inline void mt_ni_stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
+  if (s->p.stage_after && (w->rx_look_stg | w->rx_done | w->rx_look_wait | s->sgst | s->nsg | (uint32_t)w->clear))
+    stage_update(s, in, w);
 }
