@@ -261,7 +261,6 @@ static inline unsigned nonzero_bytes(const uint8_t *x, unsigned nb) {
   return nb >= 16 ? m : m & ((1u << nb) - 1u);
 }
 
-#define BIT(s, i) (((s)[(i) >> 6] >> ((i)&63u)) & 1u)
 #define SET(s, i) ((s)[(i) >> 6] |= (uint64_t)1 << ((i)&63u))
 #define CLR(s, i) ((s)[(i) >> 6] &= ~((uint64_t)1 << ((i)&63u)))
 
@@ -510,11 +509,10 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
 
   /* phase 2: register updates and outputs */
   /* Output buffer: one of the last two this router wrote holds zeros but where that step
-   * wrote its valid ports, credit rows and error flags: only those are cleared (a port that
-   * sends now gets all of its flit's live words below, so only the ports that went idle).
-   * Any other
-   * buffer is cleared in full but for the error flags (copied or cleared below); a libc
-   * call: faster than the inlined rep stos of a constant size. */
+   * wrote its valid ports, credit rows and error flags: only those are cleared (of the valid
+   * ports only those that send nothing now: a port that sends gets all of its flit's live
+   * words below). Any other buffer is cleared in full but for the error flags (copied or
+   * cleared below); a libc call: faster than the inlined rep stos of a constant size. */
   const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1
                                                        : -1;
   uint32_t credm = 0; /* input ports with a credit pulse in *out */
