@@ -112,7 +112,8 @@ static inline void copy_lanes(uint32_t *d, const uint32_t *s, unsigned n) {
   else memcpy(d, s, n * sizeof *d);
 }
 
-void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
+/* mt_mem_comb_mp's ready and valid bytes (valid set below for the ports with a response) */
+static inline void ready_valid_bytes(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid) {
   unsigned p0 = 0;
   for (; p0 + 8u <= m->nports; p0 += 8u) { /* 8 ports at a time (no calls for a few bytes) */
     memcpy(req_ready + p0, m->ready + p0, 8);
@@ -127,6 +128,10 @@ void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uin
     req_ready[p0] = m->ready[p0];
     rsp_valid[p0] = 0;
   }
+}
+
+void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
+  ready_valid_bytes(m, req_ready, rsp_valid);
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) { /* only ports with responses queued */
     const unsigned p = (unsigned)__builtin_ctz(pm);
     const mt_mem_port *q = &m->port[p];
@@ -146,18 +151,22 @@ static inline void queue_rsp(mt_mem *m, mt_mem_port *q, unsigned wi) {
   q->rsp_cnt++;
 }
 
+/* The front response of port p retires (it was due). */
+static inline void pop_rsp(mt_mem *m, mt_mem_port *q, unsigned p) {
+  /* an empty queue restarts at entry 0 (same behaviour; it keeps a port to a few entries) */
+  if (--q->rsp_cnt) q->rsp_rd = (q->rsp_rd + 1) % MT_MEM_RSPQ;
+  else {
+    q->rsp_rd = 0;
+    m->rspm &= ~(1u << p);
+  }
+}
+
 /* The front response of every port with responses queued retires if it is due (no draws). */
 static void retire(mt_mem *m) {
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(pm);
     mt_mem_port *q = &m->port[p];
-    if (q->rsp[q->rsp_rd].due > m->cyc) continue;
-    /* an empty queue restarts at entry 0 (same behaviour; it keeps a port to a few entries) */
-    if (--q->rsp_cnt) q->rsp_rd = (q->rsp_rd + 1) % MT_MEM_RSPQ;
-    else {
-      q->rsp_rd = 0;
-      m->rspm &= ~(1u << p);
-    }
+    if (q->rsp[q->rsp_rd].due <= m->cyc) pop_rsp(m, q, p);
   }
 }
 
@@ -246,13 +255,13 @@ static void ready_draws(mt_mem *m) {
   m->cyc++;
 }
 
-/* The edge: pm = the ports presenting a request (arrays indexed by port). The responses that
- * retire and the requests taken touch only their own port's queue, so all retire first; the
- * requests are taken in port-index order (the order of the latency draws, and of a write and
- * a read of one word at the same edge). */
-static void edge(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata,
+/* The requests of an edge, after the responses that retire: pm = the ports presenting one
+ * (arrays indexed by port). The responses that retire and the requests taken touch only
+ * their own port's queue, so all retire first; the requests are taken in port-index order
+ * (the order of the latency draws, and of a write and a read of one word at the same edge).
+ * Then the ready draws of the next cycle. */
+static void take(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata,
                  unsigned wstride) {
-  retire(m);
   for (pm &= m->readym; pm; pm &= pm - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(pm);
     port_req(m, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
@@ -261,7 +270,8 @@ static void edge(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *
 }
 
 void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
-  edge(m, req_valid ? 1u : 0u, &req_we, &addr, &be, wdata, 0);
+  retire(m);
+  take(m, req_valid ? 1u : 0u, &req_we, &addr, &be, wdata, 0);
 }
 
 /* Speed only: bit k of the result is set iff a[k] != 0, k < n (eight bytes at a time). */
@@ -291,5 +301,22 @@ static inline uint32_t nz_mask(const uint8_t *a, unsigned n) {
 
 void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
                     const uint32_t *wdata, unsigned wstride) {
-  edge(m, nz_mask(req_valid, m->nports), req_we, addr, be, wdata, wstride);
+  retire(m);
+  take(m, nz_mask(req_valid, m->nports), req_we, addr, be, wdata, wstride);
+}
+
+void mt_mem_cycle_mp(mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride, const uint8_t *req_valid,
+                     const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata, unsigned wstride) {
+  ready_valid_bytes(m, req_ready, rsp_valid);
+  /* the responses presented during this cycle are the ones that retire at its edge */
+  for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) {
+    const unsigned p = (unsigned)__builtin_ctz(pm);
+    mt_mem_port *q = &m->port[p];
+    if (q->rsp[q->rsp_rd].due <= m->cyc) {
+      rsp_valid[p] = 1;
+      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes);
+      pop_rsp(m, q, p);
+    }
+  }
+  take(m, nz_mask(req_valid, m->nports), req_we, addr, be, wdata, wstride);
 }

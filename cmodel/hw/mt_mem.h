@@ -80,6 +80,11 @@ void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, 
  * rsp_data + p * dstride). Only the live lanes of a valid response are written: the
  * response data of a port is meaningful only while its rsp_valid is 1. */
 void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride);
+/* A whole cycle: mt_mem_comb_mp (into req_ready, rsp_valid, rsp_data), then mt_mem_edge_mp
+ * with the requests presented during it (req_valid ..., which must not be the comb outputs):
+ * the same as the two calls, one pass over the responses. */
+void mt_mem_cycle_mp(mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride, const uint8_t *req_valid,
+                     const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata, unsigned wstride);
 
 #ifdef __cplusplus
 }

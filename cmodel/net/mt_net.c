@@ -820,11 +820,10 @@ static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
     ni->ej_valid[l] = ro->out_valid[D2 + l];
     if (ro->out_valid[D2 + l]) flit_copy(ni->ej_flit[l].w, ro->out_flit[D2 + l].w, fw);
   }
-  mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
-  /* the edges: the memory's (its requests are the NI's outputs before the NI's edge), the
-   * router's and the NI's (their outputs were read above) */
-  mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
-                 MT_NI_MAX_LANES);
+  /* the memory's outputs, then the edges: the memory's (its requests are the NI's outputs
+   * before the NI's edge), the router's and the NI's (their outputs were read above) */
+  mt_mem_cycle_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES, no->mem_req_valid, no->mem_req_we,
+                  no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0], MT_NI_MAX_LANES);
   mt_router_step(&n->rt[i], ri, &n->rq[i]);
   if (n->pni) mt_pni_step(&n->pni[i], ni, &n->nq[i]);
   else mt_ni_step(&n->ni[i], ni, &n->nq[i]);
