@@ -90,7 +90,10 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
     r->ivc_port[i] = (uint8_t)(i / r->nv);
     r->ivc_vc[i] = (uint8_t)(i % r->nv);
     r->ivc_pv[i] = (uint8_t)(i / r->nv * MT_RT_MAX_VCS + i % r->nv);
+    r->rdo[i] = r->wro[i] = i * p->vc_depth * r->fw;
+    r->bend[i] = (i + 1u) * p->vc_depth * r->fw;
   }
+  r->bsz = p->vc_depth * r->fw;
   memset(r->cand_o, 0xff, sizeof r->cand_o);
   memset(r->vc_bytes, 0xff, r->nv);
   r->wd_min = UINT64_MAX;
@@ -278,7 +281,7 @@ static inline uint64_t join_key(const uint32_t *f) {
  * an idle VC's head, or the next sub-packet of an active all-reduce message. */
 static void classify(mt_router *r, unsigned i, unsigned node_id) {
   const mt_router_params *p = &r->p;
-  const uint32_t *f = &r->buf[((size_t)i * p->vc_depth + r->rd[i]) * r->fw];
+  const uint32_t *f = &r->buf[r->rdo[i]];
   const unsigned t = f[r->tw] & 7u, nv = r->nv;
   unsigned o;
   if (!r->active[i]) {
@@ -432,8 +435,8 @@ static int sw_alloc(const mt_router *r, unsigned o, unsigned *vc) {
  * only add it to the output's candidates, which a held output does not look at (the hold
  * ends only with a flit of i sent, and that pop classifies the one behind). */
 static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*cp)[MT_RT_MAX_VCS], uint32_t *credm, uint64_t now) {
-  const unsigned depth = r->p.vc_depth;
-  r->rd[i] = (uint16_t)(r->rd[i] + 1u == depth ? 0u : r->rd[i] + 1u);
+  const uint32_t rn = r->rdo[i] + r->fw;
+  r->rdo[i] = rn == r->bend[i] ? rn - r->bsz : rn;
   if (r->cand_o[i] != 0xffu) {
     CLR(r->cand[r->cand_o[i]], i);
     r->cand_o[i] = 0xffu;
@@ -457,7 +460,8 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   const uint64_t now = r->cycles;
   unsigned i, o, v, w;
   unsigned sendo = 0; /* outputs that send */
-  uint32_t sendh = 0; /* of those, held ones whose holder is active */
+  uint32_t sendf = 0; /* of those, the ones sent by the free outputs' path (below) */
+  unsigned nsent = 0;
   uint16_t win[MT_RT_MAX_PORTS];
   uint8_t wvc[MT_RT_MAX_PORTS];
 
@@ -475,22 +479,10 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     for (; m; m &= m - 1u) classify(r, w * 64u + (unsigned)__builtin_ctzll(m), in->node_id);
   }
   /* switch allocation per output port; an output pacing its link sends nothing (and stays
-   * dirty: it looks at its candidates when its pause ends). Held outputs first: the unit in
-   * progress continues with a credit. The holder of a held output is always an active input
-   * VC whose output is this one (held is set only by a winner that sends a Head or a Body: an
-   * idle VC's Head activates it with this output; an active VC only wins its own output; its
-   * Tail ends the unit and the hold together). */
-  for (unsigned om = r->heldm & ~r->pacem; om; om &= om - 1u) {
-    o = (unsigned)__builtin_ctz(om);
-    const unsigned h = r->holder[o], hv = r->ovc[h];
-    if (r->cnt[h] != 0 && r->cred[o][hv] > 0) {
-      win[o] = (uint16_t)h;
-      wvc[o] = (uint8_t)hv;
-      sendo |= 1u << o;
-      sendh |= (uint32_t)(r->active[h] != 0) << o;
-    }
-  }
-  /* free outputs whose state or candidates changed: the round robin among the candidates */
+   * dirty: it looks at its candidates when its pause ends). Held outputs are decided where
+   * they send (phase 2, from the state before the edge: what they read, no push and no
+   * other output's send changes). Free outputs whose state or candidates changed: the
+   * round robin among the candidates. */
   for (unsigned om = r->odirty & ~r->heldm & ~r->pacem; om; om &= om - 1u) {
     o = (unsigned)__builtin_ctz(om);
     r->odirty &= ~(1u << o); /* nothing to do until the output or its candidates change */
@@ -503,25 +495,21 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         win[o] = (uint16_t)k;
         wvc[o] = (uint8_t)vc;
         sendo |= 1u << o;
+        sendf |= 1u << o;
       }
     }
   }
 
   /* phase 2: register updates and outputs */
   /* Output buffer: one of the last two this router wrote holds zeros but where that step
-   * wrote its valid ports, credit rows and error flags: only those are cleared (of the valid
-   * ports only those that send nothing now: a port that sends gets all of its flit's live
-   * words below). Any other buffer is cleared in full but for the error flags (copied or
-   * cleared below); a libc call: faster than the inlined rep stos of a constant size. */
+   * wrote its valid ports, credit rows and error flags: only those are cleared (the credit
+   * rows here, of the valid ports at the end only those that sent nothing now: a port that
+   * sends gets all of its flit's live words). Any other buffer is cleared in full but for
+   * the error flags (copied or cleared below); a libc call: faster than the inlined rep stos of a constant size. */
   const int ob = out == r->ob[0] ? 0 : out == r->ob[1] ? 1
                                                        : -1;
   uint32_t credm = 0; /* input ports with a credit pulse in *out */
   if (ob >= 0) {
-    for (unsigned vo = r->obv[ob] & ~sendo; vo; vo &= vo - 1u) {
-      o = (unsigned)__builtin_ctz(vo);
-      out->out_valid[o] = 0;
-      memset(out->out_flit[o].w, 0, fw * sizeof out->out_flit[o].w[0]);
-    }
     for (unsigned co = r->obc[ob]; co; co &= co - 1u) memset(out->in_credit[__builtin_ctz(co)], 0, sizeof out->in_credit[0]);
   } else {
     memset(out, 0, r->out_bytes);
@@ -533,16 +521,19 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   }
   /* push: accepted iff the buffer was not full before the edge. Before the pops below, so
    * cnt is still the count before the edge; a push writes behind the last flit, never into
-   * the front slot a pop reads (an empty VC sends nothing, a full one takes nothing). */
+   * the front slot a pop reads (an empty VC sends nothing, a full one takes nothing). ne0:
+   * the non-empty VCs before the edge, for the held outputs' decisions below. */
+  uint64_t ne0[MT_RT_SETW];
+  for (w = 0; w < nw; w++) ne0[w] = r->ne[w];
   for (unsigned vm = nonzero_bytes(in->in_valid, np); vm; vm &= vm - 1u) {
     o = (unsigned)__builtin_ctz(vm);
     v = (in->in_flit[o].w[tw] >> 3) & vmask;
     if (v >= nv) continue; /* VC field beyond NumVcs: dropped (cannot happen for even powers) */
     i = o * nv + v;
     if (r->cnt[i] < depth) {
-      unsigned wr = r->rd[i] + r->cnt[i];
-      if (wr >= depth) wr -= depth;
-      copy_words(&r->buf[((size_t)i * depth + wr) * fw], in->in_flit[o].w, fw);
+      const uint32_t wr = r->wro[i], wn = wr + fw;
+      r->wro[i] = wn == r->bend[i] ? wn - r->bsz : wn;
+      copy_words(&r->buf[wr], in->in_flit[o].w, fw);
       if (r->cnt[i]++ == 0) {
         SET(r->ne, i);
         SET(r->fresh, i);
@@ -562,13 +553,26 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       cp = r->pt_cred;
       credm = (1u << np) - 1u;
     }
-    /* held outputs whose holder is active (always, see phase 1): the unit in progress
-     * continues on the holder's output VC; the round robin stays, no unit starts */
-    for (unsigned so = sendh; so; so &= so - 1u) {
-      o = (unsigned)__builtin_ctz(so);
-      i = win[o];
+    /* Held outputs: the unit in progress continues, with a flit (before the edge: ne0) and a
+     * credit, on the holder's output VC; the round robin stays, no unit starts. The holder of
+     * a held output is always an active input VC whose output is this one (held is set only
+     * by a winner that sends a Head or a Body: an idle VC's Head activates it with this
+     * output; an active VC only wins its own output; its Tail ends the unit and the hold
+     * together); were it not active, it would send on the free outputs' path below. */
+    for (unsigned om = r->heldm & ~r->pacem; om; om &= om - 1u) {
+      o = (unsigned)__builtin_ctz(om);
+      i = r->holder[o];
       const unsigned ov = r->ovc[i];
-      const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
+      if (!((ne0[i >> 6] >> (i & 63u)) & 1u) || r->cred[o][ov] == 0) continue;
+      sendo |= 1u << o;
+      if (!r->active[i]) {
+        win[o] = (uint16_t)i;
+        wvc[o] = (uint8_t)ov;
+        sendf |= 1u << o;
+        continue;
+      }
+      nsent++;
+      const uint32_t *f = &r->buf[r->rdo[i]];
       const unsigned t = f[tw] & 7u;
       uint32_t *q = out->out_flit[o].w;
       copy_words(q, f, fw);
@@ -588,10 +592,11 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
         pop_front(r, i, 1u, cp, &credm, now);
       }
     }
-    for (unsigned so = sendo & ~sendh; so; so &= so - 1u) {
+    for (unsigned so = sendf; so; so &= so - 1u) {
       o = (unsigned)__builtin_ctz(so);
       i = win[o];
-      const uint32_t *f = &r->buf[((size_t)i * depth + r->rd[i]) * fw];
+      nsent++;
+      const uint32_t *f = &r->buf[r->rdo[i]];
       const unsigned t = f[tw] & 7u, ov = wvc[o];
       const int was_held = r->held[o];
       uint32_t *q = out->out_flit[o].w;
@@ -628,8 +633,14 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       }
       pop_front(r, i, hold, cp, &credm, now);
     }
-    r->flits_out += (unsigned)__builtin_popcount(sendo);
+    r->flits_out += nsent;
   }
+  if (ob >= 0) /* the valid ports of the buffer's last step that sent nothing now */
+    for (unsigned vo = r->obv[ob] & ~sendo; vo; vo &= vo - 1u) {
+      o = (unsigned)__builtin_ctz(vo);
+      out->out_valid[o] = 0;
+      memset(out->out_flit[o].w, 0, fw * sizeof out->out_flit[o].w[0]);
+    }
   /* pacing: an output that sent waits per - 1 cycles (the RTL's pace_q) */
   if (r->pacedm) {
     for (unsigned pm = r->pacem; pm; pm &= pm - 1u) {

@@ -96,9 +96,12 @@ typedef struct {
   unsigned nd;            /* network ports: 2D, or nnet for a switch; the rest are local (NI) ports */
   uint16_t *tab;          /* switch: route table by destination id (4096 entries) */
   unsigned fw, tw, nw;    /* live words per flit, word of type/VC, words of an ivc bit set */
-  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words */
+  /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words;
+   * rdo, wro: word offsets in buf of i's front slot and of the slot the next push writes
+   * (bend: of the slot after i's last; bsz = vc_depth*fw: a wrap subtracts it) */
   uint32_t *buf;
-  uint16_t rd[MT_RT_MAX_IVCS], cnt[MT_RT_MAX_IVCS];
+  uint32_t rdo[MT_RT_MAX_IVCS], wro[MT_RT_MAX_IVCS], bend[MT_RT_MAX_IVCS], bsz;
+  uint16_t cnt[MT_RT_MAX_IVCS];
   uint64_t ne[MT_RT_SETW];    /* bit i: cnt[i] != 0 */
   uint64_t fresh[MT_RT_SETW]; /* bit i: new front flit, not yet classified */
   /* per input VC: packet/message state */

@@ -1391,7 +1391,7 @@ static void dump_router(const mt_net *n, const mt_router *r, FILE *f, unsigned m
     if (max_lines && (*lines)++ >= max_lines) break;
     mt_flit fl;
     mt_flit_clear(&fl);
-    memcpy(fl.w, &r->buf[((size_t)iv * r->p.vc_depth + r->rd[iv]) * r->fw], r->fw * sizeof(uint32_t));
+    memcpy(fl.w, &r->buf[r->rdo[iv]], r->fw * sizeof(uint32_t));
     fprintf(f, "  router in port %u VC %u: %u flits, front ", iv / r->nv, iv % r->nv, r->cnt[iv]);
     dump_flit(f, &fl, n->c.payload_w);
     if (r->active[iv]) fprintf(f, " (unit active on out port %u VC %u)", r->oport[iv], r->ovc[iv]);
