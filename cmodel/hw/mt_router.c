@@ -522,9 +522,9 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   /* push: accepted iff the buffer was not full before the edge. Before the pops below, so
    * cnt is still the count before the edge; a push writes behind the last flit, never into
    * the front slot a pop reads (an empty VC sends nothing, a full one takes nothing). ne0:
-   * the non-empty VCs before the edge, for the held outputs' decisions below. */
+   * the non-empty VCs before the edge, for the held outputs below (a fixed-size copy). */
   uint64_t ne0[MT_RT_SETW];
-  for (w = 0; w < nw; w++) ne0[w] = r->ne[w];
+  memcpy(ne0, r->ne, sizeof ne0);
   for (unsigned vm = nonzero_bytes(in->in_valid, np); vm; vm &= vm - 1u) {
     o = (unsigned)__builtin_ctz(vm);
     v = (in->in_flit[o].w[tw] >> 3) & vmask;
@@ -666,7 +666,21 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
 #if defined(__SSE2__)
     /* a row of credit pulses (bytes) widened to 16-bit lanes and added (mod 2^16) */
     const __m128i msk = _mm_loadu_si128((const __m128i *)r->vc_bytes), z = _mm_setzero_si128();
-    for (o = 0; o < np; o++) {
+    o = 0;
+    if (nv <= 8) { /* two rows at once: the low 8 bytes of rows o and o + 1 in one register */
+      const __m128i msk2 = _mm_unpacklo_epi64(msk, msk);
+      for (; o + 1u < np; o += 2u) {
+        const __m128i x = _mm_and_si128(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)in->out_credit[o]),
+                                                           _mm_loadl_epi64((const __m128i *)in->out_credit[o + 1u])),
+                                        msk2);
+        __m128i *c0 = (__m128i *)r->cred[o], *c1 = (__m128i *)r->cred[o + 1u];
+        _mm_storeu_si128(c0, _mm_add_epi16(_mm_loadu_si128(c0), _mm_unpacklo_epi8(x, z)));
+        _mm_storeu_si128(c1, _mm_add_epi16(_mm_loadu_si128(c1), _mm_unpackhi_epi8(x, z)));
+        const unsigned zm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, z)); /* bit b: byte b is 0 */
+        r->odirty |= ((uint32_t)((zm & 0xffu) != 0xffu) | (uint32_t)((zm >> 8) != 0xffu) << 1) << o;
+      }
+    }
+    for (; o < np; o++) {
       const __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)in->out_credit[o]), msk);
       __m128i *cr = (__m128i *)r->cred[o];
       _mm_storeu_si128(cr, _mm_add_epi16(_mm_loadu_si128(cr), _mm_unpacklo_epi8(x, z)));
