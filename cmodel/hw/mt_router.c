@@ -510,7 +510,10 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
                                                        : -1;
   uint32_t credm = 0; /* input ports with a credit pulse in *out */
   if (ob >= 0) {
-    for (unsigned co = r->obc[ob]; co; co &= co - 1u) memset(out->in_credit[__builtin_ctz(co)], 0, sizeof out->in_credit[0]);
+    /* the rows from the first to the last with a pulse (most of them have one) */
+    const uint32_t co = r->obc[ob];
+    if (co)
+      for (o = (unsigned)__builtin_ctz(co); o <= 31u - (unsigned)__builtin_clz(co); o++) memset(out->in_credit[o], 0, sizeof out->in_credit[0]);
   } else {
     memset(out, 0, r->out_bytes);
     r->ob[1] = r->ob[0];
@@ -669,16 +672,19 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     o = 0;
     if (nv <= 8) { /* two rows at once: the low 8 bytes of rows o and o + 1 in one register */
       const __m128i msk2 = _mm_unpacklo_epi64(msk, msk);
-      for (; o + 1u < np; o += 2u) {
+      uint64_t zr = ~(uint64_t)0; /* byte o: bit v set iff row o's byte v is 0 (rows < 8) */
+      for (; o + 1u < np && o < 8u; o += 2u) {
         const __m128i x = _mm_and_si128(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)in->out_credit[o]),
                                                            _mm_loadl_epi64((const __m128i *)in->out_credit[o + 1u])),
                                         msk2);
         __m128i *c0 = (__m128i *)r->cred[o], *c1 = (__m128i *)r->cred[o + 1u];
         _mm_storeu_si128(c0, _mm_add_epi16(_mm_loadu_si128(c0), _mm_unpacklo_epi8(x, z)));
         _mm_storeu_si128(c1, _mm_add_epi16(_mm_loadu_si128(c1), _mm_unpackhi_epi8(x, z)));
-        const unsigned zm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, z)); /* bit b: byte b is 0 */
-        r->odirty |= ((uint32_t)((zm & 0xffu) != 0xffu) | (uint32_t)((zm >> 8) != 0xffu) << 1) << o;
+        zr &= ~((uint64_t)0xffffu << (8u * o)) | (uint64_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, z)) << (8u * o);
       }
+      /* rows with a pulse: bit o := byte o of ~zr is not 0 */
+      const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL, nz = ~zr;
+      r->odirty |= (uint32_t)((((((nz & lo7) + lo7) | nz) & ~lo7) >> 7) * 0x0102040810204080ULL >> 56);
     }
     for (; o < np; o++) {
       const __m128i x = _mm_and_si128(_mm_loadu_si128((const __m128i *)in->out_credit[o]), msk);
