@@ -79,6 +79,7 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   r->fw = mt_flit_words(p->payload_w, p->num_vcs);
   r->tw = p->payload_w / 32;
   r->nw = (r->n + 63) / 64;
+  r->vmask = (1u << mt_flit_vcw(p->num_vcs)) - 1u;
   r->buf = (uint32_t *)calloc((size_t)r->n * p->vc_depth * r->fw, sizeof *r->buf);
   r->dst_rt = (uint8_t *)calloc(4096, 1);
   if (p->table) r->tab = (uint16_t *)calloc(4096, sizeof *r->tab);
@@ -455,8 +456,8 @@ static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*
 void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   const mt_router_params *p = &r->p;
   const unsigned nv = r->nv, np = r->np, nw = r->nw, fw = r->fw, tw = r->tw;
-  const unsigned depth = p->vc_depth, vcw = mt_flit_vcw(nv);
-  const uint32_t vmask = (1u << vcw) - 1u;
+  const unsigned depth = p->vc_depth;
+  const uint32_t vmask = r->vmask;
   const uint64_t now = r->cycles;
   unsigned i, o, v, w;
   unsigned sendo = 0; /* outputs that send */

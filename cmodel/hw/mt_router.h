@@ -96,6 +96,7 @@ typedef struct {
   unsigned nd;            /* network ports: 2D, or nnet for a switch; the rest are local (NI) ports */
   uint16_t *tab;          /* switch: route table by destination id (4096 entries) */
   unsigned fw, tw, nw;    /* live words per flit, word of type/VC, words of an ivc bit set */
+  uint32_t vmask;         /* the flit's VC field (VcW bits), at bit 3 of word tw */
   /* input VC buffers: ivc i = port*nv + vc, slot s at buf[(i*vc_depth + s)*fw], fw words;
    * rdo, wro: word offsets in buf of i's front slot and of the slot the next push writes
    * (bend: of the slot after i's last; bsz = vc_depth*fw: a wrap subtracts it) */
