@@ -721,17 +721,16 @@ static inline void flit_copy(uint32_t *d, const uint32_t *s, unsigned fw) {
 }
 
 /* Link k takes the registered output of its sender's port p during cycle t (the slot of
- * row w); a slot that was and stays empty is not written. The pulses of VCs >= num_vcs
- * (<= MT_NI_MAX_VCS = 8: the NI allows no more) and the bits above bit 0 of a pulse byte do
- * not enter the link (cmask). */
+ * row w). The pulses of VCs >= num_vcs (<= MT_NI_MAX_VCS = 8: the NI allows no more) and the
+ * bits above bit 0 of a pulse byte do not enter the link (cmask). The flit's words are
+ * copied valid or not, without a branch on the valid bit (a receiver reads a flit only when
+ * it is valid; mt_link_bank_slot too): the slot's line is written anyway. */
 static inline void link_put_raw(mt_net *n, int k, unsigned w, int valid, const uint32_t *flit, const uint8_t *cred) {
   uint32_t *s = mt_link_bank_at(&n->lnk, (unsigned)k, w);
   uint64_t c;
   memcpy(&c, cred, sizeof c);
-  const uint64_t h = (c & n->cmask) | (valid ? MT_LINK_VALID : 0u);
-  if (!h && !mt_link_hdr(s)) return;
-  mt_link_set_hdr(s, h);
-  if (valid) flit_copy(s + MT_LINK_FLIT, flit, n->fw);
+  mt_link_set_hdr(s, (c & n->cmask) | ((0u - (uint64_t)(valid != 0)) & MT_LINK_VALID));
+  flit_copy(s + MT_LINK_FLIT, flit, n->fw);
 }
 static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
   link_put_raw(n, k, w, o->out_valid[p], o->out_flit[p].w, o->in_credit[p]);
@@ -741,11 +740,11 @@ static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o
 static inline void link_get_raw(mt_net *n, int k, unsigned r, uint8_t *valid, uint32_t *flit, uint8_t *cred) {
   const uint32_t *s = mt_link_bank_at(&n->lnk, (unsigned)k, r);
   const uint64_t h = mt_link_hdr(s), c = h & MT_LINK_CREDITS;
+  /* the flit valid or not (no branch on a bit just loaded: the inputs keep a flit that is
+   * not valid as they find it, and the blocks read a flit only when it is valid) */
   *valid = (uint8_t)((h >> 7) & 1u);
-  if (h & MT_LINK_VALID) {
-    flit_copy(flit, s + MT_LINK_FLIT, n->fw);
-    n->lflits[k]++;
-  }
+  flit_copy(flit, s + MT_LINK_FLIT, n->fw);
+  n->lflits[k] += (h >> 7) & 1u;
   memcpy(cred, &c, sizeof c);
 }
 static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
