@@ -752,8 +752,10 @@ static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int 
 }
 
 /* Speed only: a node reads its links' slots of consecutive cycles one after the other
- * (mt_net_run), and fetches them this many cycles ahead. */
-#define LINK_PF 8u
+ * (mt_net_run), and fetches them (and the slots it will write) this many cycles ahead: 4
+ * rather than 8 (perf, 1 MiB paper, node_cycle 144 -> 126 ms, medians of 5); 1 is too
+ * late (203 ms). */
+#define LINK_PF 4u
 
 /* Node i's part of cycle t: its links take its router's registered outputs (unless the
  * caller did that for every link already: put = 0), its blocks' inputs are computed from
