@@ -46,9 +46,9 @@ int mt_link_bank_init(mt_link_bank *b, unsigned nl, unsigned lat, unsigned rows,
   b->nl = nl;
   b->fw = fw;
   b->rows = rows;
-  b->hdr = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u), sizeof *b->hdr);
-  b->flit = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u) * fw, sizeof *b->flit);
-  if (!b->hdr || !b->flit) {
+  b->sw = fw + MT_LINK_FLIT;
+  b->slot = (uint32_t *)calloc((size_t)rows * (nl ? nl : 1u) * b->sw, sizeof *b->slot);
+  if (!b->slot) {
     mt_link_bank_free(b);
     return mt_fail(e, "%u links of %u rows: out of memory", nl, rows);
   }
@@ -70,17 +70,16 @@ int mt_link_bank_set_lat(mt_link_bank *b, unsigned k, unsigned lat, mt_err *e) {
 void mt_link_bank_free(mt_link_bank *b) {
   free(b->klat);
   b->klat = NULL;
-  free(b->hdr);
-  b->hdr = NULL;
-  free(b->flit);
-  b->flit = NULL;
+  free(b->slot);
+  b->slot = NULL;
 }
 
 void mt_link_bank_slot(const mt_link_bank *b, unsigned k, uint64_t t, mt_link_slot *s) {
-  const size_t i = (size_t)k * b->rows + mt_link_bank_rrow_k(b, k, t);
-  const uint32_t h = b->hdr[i];
+  const uint32_t *p = mt_link_bank_at(b, k, mt_link_bank_rrow_k(b, k, t));
+  uint8_t h[8];
+  memcpy(h, p, sizeof h);
   memset(s, 0, sizeof *s);
-  s->valid = (uint8_t)(h >> 31);
-  s->credits = h & ~MT_LINK_VALID;
-  if (s->valid) memcpy(s->flit.w, b->flit + i * b->fw, b->fw * sizeof s->flit.w[0]);
+  s->valid = (uint8_t)(h[0] >> 7);
+  for (unsigned v = 0; v < 8u; v++) s->credits |= (uint32_t)(h[v] & 1u) << v;
+  if (s->valid) memcpy(s->flit.w, p + MT_LINK_FLIT, b->fw * sizeof s->flit.w[0]);
 }

@@ -11,6 +11,7 @@
 #ifndef MT_LINK_H
 #define MT_LINK_H
 #include <stdint.h>
+#include <string.h>
 #include "fmt/mt_flit.h"
 #include "util/mt_err.h"
 
@@ -44,19 +45,34 @@ void mt_link_step(mt_link *l, const mt_link_slot *in, mt_link_slot *out);
  * addressed by the cycle t (from 0) in which the sender drove them: link k keeps the inputs
  * of its last `rows` cycles (rows >= lat), and during cycle t it presents the input of cycle
  * t - (lat - 1) (zeros while t < lat - 1; for lat = 1 the input of cycle t itself). A slot
- * is a header word, MT_LINK_VALID | credit pulses (bit vc), and the flit's fw live words,
- * meaningful only while valid (the words above them are 0 in every flit, mt_flit.h). A
- * sender's slot of cycle t may be written in any order with the receivers' reads of other
- * cycles as long as every read of cycle t' happens before the write of cycle t' + rows - (lat - 1),
- * that reuses its slot. Reset state: every slot zero. */
-#define MT_LINK_VALID 0x80000000u
+ * is sw = fw + 2 words, together (one stream of memory per link): a 64-bit header, the
+ * credit pulses as the router's bytes (byte v, in memory order, is 1 for a pulse on VC v <
+ * 8, else 0) with MT_LINK_VALID (bit 7 of every byte) set when the flit is valid, then the
+ * flit's fw live words, meaningful only while valid (the words above them are 0 in every
+ * flit, mt_flit.h). Kept as the bytes the blocks use, a pulse vector goes in and out of a
+ * slot without packing. A sender's slot of cycle t may be written in any order with the
+ * receivers' reads of other cycles as long as every read of cycle t' happens before the
+ * write of cycle t' + rows - (lat - 1), that reuses its slot. Reset state: every slot zero. */
+#define MT_LINK_VALID 0x8080808080808080ull /* in every byte: the same on any byte order */
+#define MT_LINK_CREDITS 0x0101010101010101ull
 #define MT_LINK_LAT_MAX 1000000u /* longest link latency a link models, cycles */
 typedef struct {
-  unsigned lat, nl, fw, rows;
-  uint32_t *hdr;  /* [nl][rows] */
-  uint32_t *flit; /* [nl][rows][fw] */
+  unsigned lat, nl, fw, rows, sw;
+  uint32_t *slot; /* [nl][rows][sw]: header (2 words), flit (fw words) */
   unsigned *klat; /* NULL: every link of latency lat; else link k's latency (1..lat), mt_link_bank_set_lat */
 } mt_link_bank;
+
+/* Slot of link k at row r; its header and its flit. */
+static inline uint32_t *mt_link_bank_at(const mt_link_bank *b, unsigned k, unsigned r) {
+  return b->slot + ((size_t)k * b->rows + r) * b->sw;
+}
+static inline uint64_t mt_link_hdr(const uint32_t *s) {
+  uint64_t h;
+  memcpy(&h, s, sizeof h);
+  return h;
+}
+static inline void mt_link_set_hdr(uint32_t *s, uint64_t h) { memcpy(s, &h, sizeof h); }
+#define MT_LINK_FLIT 2 /* a slot's flit: s + MT_LINK_FLIT */
 
 /* fw: live words of a flit (mt_flit_words). Returns 0 on success, -1 on a bad latency or
  * no memory. */

@@ -47,6 +47,7 @@ struct mt_net {
   int run_threads;                  /* threads the last mt_net_run used (c.threads, capped) */
   mt_link_slot *lview;              /* [nl] mt_net_link_slot's answers (the model never reads them) */
   uint64_t cycle, *lflits;
+  uint64_t cmask; /* link_put: byte v 1 for VC v < num_vcs */
   uint8_t started;
   uint32_t seed;    /* of mt_net_start */
   uint32_t wd, rwd; /* effective NI / router watchdog limits */
@@ -529,6 +530,11 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   n->nsl = sw ? n->swn.nl : t->n_links;
   n->nl = sw ? n->nsl + 2 * N : t->n_links;
   n->fw = mt_flit_words(c->payload_w, c->num_vcs);
+  {
+    uint8_t cm[8] = {0};
+    for (unsigned v = 0; v < 8u && v < c->num_vcs; v++) cm[v] = 1;
+    memcpy(&n->cmask, cm, sizeof cm);
+  }
   /* link latency per dimension (link_lat_d, 0: link_lat) */
   n->minlat = n->maxlat = c->link_lat;
   for (int d = 0; d < 3; d++) {
@@ -714,44 +720,17 @@ static inline void flit_copy(uint32_t *d, const uint32_t *s, unsigned fw) {
   if (k < fw) memcpy(d + fw - 4u, s + fw - 4u, 16);
 }
 
-/* Credit pulses of num_vcs <= MT_NI_MAX_VCS = 8 VCs (the NI allows no more): bit v of the
- * result is bit 0 of byte v (v < nv), and back (bytes nv..7 get 0). */
-static inline uint32_t credit_bits(const uint8_t *c, unsigned nv) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t x;
-  memcpy(&x, c, 8);
-  x &= 0x0101010101010101ull; /* bit 8v */
-  x = (x | x >> 7) & 0x0003000300030003ull;
-  x = (x | x >> 14) & 0x0000000f0000000full;
-  x = (x | x >> 28) & 0xffu; /* bit v */
-  return (uint32_t)x & ((1u << nv) - 1u);
-#else
-  uint32_t h = 0;
-  for (unsigned v = 0; v < nv; v++) h |= (uint32_t)(c[v] & 1u) << v;
-  return h;
-#endif
-}
-static inline void credit_bytes(uint8_t *c, uint32_t h, unsigned nv) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t x = h & ((1u << nv) - 1u);
-  x = (x | x << 28) & 0x0000000f0000000full;
-  x = (x | x << 14) & 0x0003000300030003ull;
-  x = (x | x << 7) & 0x0101010101010101ull;
-  memcpy(c, &x, 8);
-#else
-  for (unsigned v = 0; v < 8; v++) c[v] = (uint8_t)(v < nv ? (h >> v) & 1u : 0u);
-#endif
-}
-
 /* Link k takes the registered output of its sender's port p during cycle t (the slot of
- * row w); a slot that was and stays empty is not written. */
+ * row w). The pulses of VCs >= num_vcs (<= MT_NI_MAX_VCS = 8: the NI allows no more) and the
+ * bits above bit 0 of a pulse byte do not enter the link (cmask). The flit's words are
+ * copied valid or not, without a branch on the valid bit (a receiver reads a flit only when
+ * it is valid; mt_link_bank_slot too): the slot's line is written anyway. */
 static inline void link_put_raw(mt_net *n, int k, unsigned w, int valid, const uint32_t *flit, const uint8_t *cred) {
-  mt_link_bank *lb = &n->lnk;
-  const size_t x = (size_t)k * lb->rows + w;
-  const uint32_t h = (valid ? MT_LINK_VALID : 0u) | credit_bits(cred, n->c.num_vcs);
-  if (!h && !lb->hdr[x]) return;
-  lb->hdr[x] = h;
-  if (h & MT_LINK_VALID) flit_copy(lb->flit + x * n->fw, flit, n->fw);
+  uint32_t *s = mt_link_bank_at(&n->lnk, (unsigned)k, w);
+  uint64_t c;
+  memcpy(&c, cred, sizeof c);
+  mt_link_set_hdr(s, (c & n->cmask) | ((0u - (uint64_t)(valid != 0)) & MT_LINK_VALID));
+  flit_copy(s + MT_LINK_FLIT, flit, n->fw);
 }
 static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o, int p) {
   link_put_raw(n, k, w, o->out_valid[p], o->out_flit[p].w, o->in_credit[p]);
@@ -759,23 +738,24 @@ static inline void link_put(mt_net *n, int k, unsigned w, const mt_router_out *o
 
 /* What link k presents during a cycle (row r) into its receiver's router input port dp. */
 static inline void link_get_raw(mt_net *n, int k, unsigned r, uint8_t *valid, uint32_t *flit, uint8_t *cred) {
-  const mt_link_bank *lb = &n->lnk;
-  const size_t x = (size_t)k * lb->rows + r;
-  const uint32_t h = lb->hdr[x];
-  *valid = (uint8_t)(h >> 31);
-  if (h & MT_LINK_VALID) {
-    flit_copy(flit, lb->flit + x * n->fw, n->fw);
-    n->lflits[k]++;
-  }
-  credit_bytes(cred, h, n->c.num_vcs);
+  const uint32_t *s = mt_link_bank_at(&n->lnk, (unsigned)k, r);
+  const uint64_t h = mt_link_hdr(s), c = h & MT_LINK_CREDITS;
+  /* the flit valid or not (no branch on a bit just loaded: the inputs keep a flit that is
+   * not valid as they find it, and the blocks read a flit only when it is valid) */
+  *valid = (uint8_t)((h >> 7) & 1u);
+  flit_copy(flit, s + MT_LINK_FLIT, n->fw);
+  n->lflits[k] += (h >> 7) & 1u;
+  memcpy(cred, &c, sizeof c);
 }
 static inline void link_get(mt_net *n, int k, unsigned r, mt_router_in *ri, int dp) {
   link_get_raw(n, k, r, &ri->in_valid[dp], ri->in_flit[dp].w, ri->out_credit[dp]);
 }
 
 /* Speed only: a node reads its links' slots of consecutive cycles one after the other
- * (mt_net_run), and fetches them this many cycles ahead. */
-#define LINK_PF 8u
+ * (mt_net_run), and fetches them (and the slots it will write) this many cycles ahead: 4
+ * rather than 8 (perf, 1 MiB paper, node_cycle 144 -> 126 ms, medians of 5); 1 is too
+ * late (203 ms). */
+#define LINK_PF 4u
 
 /* Node i's part of cycle t: its links take its router's registered outputs (unless the
  * caller did that for every link already: put = 0), its blocks' inputs are computed from
@@ -794,16 +774,19 @@ static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
   const mt_router_out *ro = &n->rq[i];
   const mt_ni_out *no = &n->nq[i];
   /* router inputs: network ports from the links, local ports from the NI */
+  unsigned pw = wr + LINK_PF; /* the row written LINK_PF cycles later */
+  if (pw >= n->lnk.rows) pw %= n->lnk.rows;
   for (int p = 0; p < D2; p++) {
     const int ko = n->out_link[i * NP + p], ki = n->in_link[i * NP + p];
     const unsigned rr = rrd[p >> 1];
     unsigned pr = rr + LINK_PF; /* the row presented LINK_PF cycles later */
     if (pr >= n->lnk.rows) pr %= n->lnk.rows;
-    if (put && ko >= 0) link_put(n, ko, wr, ro, p);
+    if (put && ko >= 0) {
+      __builtin_prefetch(mt_link_bank_at(&n->lnk, (unsigned)ko, pw), 1);
+      link_put(n, ko, wr, ro, p);
+    }
     if (ki >= 0) {
-      const size_t x = (size_t)ki * n->lnk.rows + pr;
-      __builtin_prefetch(&n->lnk.hdr[x]);
-      __builtin_prefetch(&n->lnk.flit[x * fw]);
+      __builtin_prefetch(mt_link_bank_at(&n->lnk, (unsigned)ki, pr));
       link_get(n, ki, rr, ri, p);
     }
   }
