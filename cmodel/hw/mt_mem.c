@@ -10,6 +10,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 
 /* Speed only. A large buffer is advised to use transparent huge pages (the NI's streams
@@ -282,6 +285,12 @@ void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, ui
 static inline uint32_t nz_mask(const uint8_t *a, unsigned n) {
   uint32_t r = 0;
   unsigned p = 0;
+#if defined(__SSE2__)
+  for (; p + 16u <= n; p += 16u) { /* sixteen bytes at once */
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + p));
+    r |= (~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) & 0xffffu) << p;
+  }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   for (; p + 8u <= n; p += 8u) {
     uint64_t x;
@@ -312,13 +321,16 @@ void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, 
 void mt_mem_cycle_mp(mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride, const uint8_t *req_valid,
                      const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata, unsigned wstride) {
   ready_valid_bytes(m, req_ready, rsp_valid);
-  /* the responses presented during this cycle are the ones that retire at its edge */
+  /* the responses presented during this cycle are the ones that retire at its edge (cycle
+   * and lanes in locals: the stores of valid bytes could alias them) */
+  const uint64_t cyc = m->cyc;
+  const unsigned n = m->lanes;
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(pm);
     mt_mem_port *q = &m->port[p];
-    if (q->rsp[q->rsp_rd].due <= m->cyc) {
+    if (q->rsp[q->rsp_rd].due <= cyc) {
       rsp_valid[p] = 1;
-      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes);
+      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, n);
       pop_rsp(m, q, p);
     }
   }
