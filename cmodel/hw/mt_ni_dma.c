@@ -129,7 +129,9 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
  * the registered outputs s->q.mem_req_* (0 while not valid; wdata only of writes, their
  * live lanes) and rq_v, rq_ag. */
 static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
-  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
+  /* the fields read per grant in locals (the byte stores below could alias them) */
+  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth, lg_fb = s->lg_fb;
+  uint8_t *const tq = s->tq;
   mt_ni_out *const q = &s->q;
   const uint32_t full = (1u << lanes) - 1u; /* every lane (lanes <= MT_NI_MAX_LANES) */
   /* accepted at this edge and not loaded again: empty */
@@ -177,12 +179,12 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wi
     }
     uint32_t *d = q->mem_req_wdata[m];
     q->mem_req_valid[m] = 1;
-    q->mem_req_addr[m] = base + (j << s->lg_fb);
+    q->mem_req_addr[m] = base + (j << lg_fb);
     q->mem_req_be[m] = j + 1 == nfl ? lastmask : full; /* mt_ni_lane_mask */
     if (!wr) {
       if (q->mem_req_we[m]) memset(d, 0, sizeof q->mem_req_wdata[m]);
       q->mem_req_we[m] = 0;
-      s->tq[(size_t)m * TQD + mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
+      tq[(size_t)m * TQD + mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
       continue;
     }
