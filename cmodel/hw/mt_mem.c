@@ -10,6 +10,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 
 /* Speed only. A large buffer is advised to use transparent huge pages (the NI's streams
@@ -142,15 +145,6 @@ void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uin
   }
 }
 
-/* A read's response (entry wi) joins the port's queue: due after a drawn latency, in order. */
-static inline void queue_rsp(mt_mem *m, mt_mem_port *q, unsigned wi) {
-  uint64_t due = m->cyc + (m->lat_max > 1 ? 1 + mt_xs32(&m->rng) % m->lat_max : 1);
-  if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
-  q->rsp[wi].due = due;
-  q->last_due = due;
-  q->rsp_cnt++;
-}
-
 /* The front response of port p retires (it was due). */
 static inline void pop_rsp(mt_mem *m, mt_mem_port *q, unsigned p) {
   /* an empty queue restarts at entry 0 (same behaviour; it keeps a port to a few entries) */
@@ -170,47 +164,51 @@ static void retire(mt_mem *m) {
   }
 }
 
-/* The words of a request of n lanes from word w0 where all of them are stored one after the
- * other (whole memory, or one backed page), else NULL. *none: none of them is stored (a page
- * without storage), nor past the end. */
-static inline uint32_t *req_words(const mt_mem *m, uint64_t w0, unsigned n, int *none) {
-  *none = 0;
-  if (w0 + n > m->nw) return NULL;
-  if (!m->pg) return &m->w[w0];
-  if ((w0 & (MT_MEM_PAGE_WORDS - 1u)) + n > MT_MEM_PAGE_WORDS) return NULL; /* crosses a page */
-  const uint32_t b = m->pg[w0 >> MT_MEM_PAGE_SHIFT];
-  if (b == MT_MEM_NOPAGE) {
-    *none = 1;
-    return NULL;
-  }
-  return &m->w[((uint64_t)b << MT_MEM_PAGE_SHIFT) | (w0 & (MT_MEM_PAGE_WORDS - 1u))];
-}
-
 static inline void read_lanes(uint32_t *d, const uint32_t *x, uint32_t be, unsigned n) {
   for (unsigned k = 0; k < n; k++) d[k] = (be >> k) & 1u ? x[k] : 0u;
 }
+
+/* Speed only: the fields of the memory a request reads, in locals for one edge (the stores of
+ * data words below could alias m's own 32-bit fields, so the compiler would load them again
+ * for every request) */
+typedef struct {
+  uint32_t *w;
+  const uint32_t *pg;
+  uint64_t nw, cyc;
+  unsigned n, lat_max;
+  uint32_t all; /* every lane: (1 << n) - 1 */
+} mem_edge;
 
 /* The request presented on port p (valid, port ready) taken at this edge. Lanes of be past
  * the end of the memory are errors; on a page without storage reads give 0 and writes are
  * dropped (the same errors and draws). A read's lanes not enabled are 0 (lanes >= m->lanes of
  * a response are never written: 0 since init). */
-static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
+static inline void port_req(mt_mem *m, const mem_edge *g, unsigned p, uint8_t req_we, uint32_t addr, uint32_t be, const uint32_t *wdata) {
   mt_mem_port *q = &m->port[p];
-  const unsigned n = m->lanes;
+  const unsigned n = g->n;
   const uint64_t w0 = addr / 4;
   if (addr & 3u) m->errors++;
   if (!req_we && q->rsp_cnt == MT_MEM_RSPQ) {
     m->errors++;
     return;
   }
-  int none;
-  uint32_t *x = req_words(m, w0, n, &none);
-  const int pf = x && !m->pg && w0 + MEM_PF_WORDS < m->nw;
-  const uint32_t all = (1u << n) - 1u; /* n <= MT_MEM_MAX_LANES */
+  /* the words from w0 where all n are stored one after the other (whole memory, or one
+   * backed page), else x = NULL; none: none of them is stored (a page without storage) */
+  uint32_t *x = NULL;
+  int none = 0;
+  if (w0 + n <= g->nw) {
+    if (!g->pg) x = &g->w[w0];
+    else if ((w0 & (MT_MEM_PAGE_WORDS - 1u)) + n <= MT_MEM_PAGE_WORDS) { /* not across a page */
+      const uint32_t b = g->pg[w0 >> MT_MEM_PAGE_SHIFT];
+      if (b == MT_MEM_NOPAGE) none = 1;
+      else x = &g->w[((uint64_t)b << MT_MEM_PAGE_SHIFT) | (w0 & (MT_MEM_PAGE_WORDS - 1u))];
+    }
+  }
+  const int pf = x && !g->pg && w0 + MEM_PF_WORDS < g->nw;
   if (req_we) {
     if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 1);
     if (x) {
-      if ((be & all) == all) copy_lanes(x, wdata, n);
+      if ((be & g->all) == g->all) copy_lanes(x, wdata, n);
       else
         for (unsigned k = 0; k < n; k++)
           if ((be >> k) & 1u) x[k] = wdata[k];
@@ -218,7 +216,7 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
       for (unsigned k = 0; k < n; k++)
         if ((be >> k) & 1u) {
           uint32_t *y = mt_mem_word(m, w0 + k);
-          if (w0 + k >= m->nw) m->errors++;
+          if (w0 + k >= g->nw) m->errors++;
           else if (y) *y = wdata[k];
         }
     return;
@@ -227,7 +225,7 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
   uint32_t *d = q->rsp[wi].d;
   if (pf) __builtin_prefetch(x + MEM_PF_WORDS, 0);
   if (x) {
-    if ((be & all) == all) copy_lanes(d, x, n);
+    if ((be & g->all) == g->all) copy_lanes(d, x, n);
     else read_lanes(d, x, be, n);
   } else {
     if (n == 4) memset(d, 0, 16);
@@ -236,11 +234,16 @@ static inline void port_req(mt_mem *m, unsigned p, uint8_t req_we, uint32_t addr
       for (unsigned k = 0; k < n; k++)
         if ((be >> k) & 1u) {
           const uint32_t *y = mt_mem_word(m, w0 + k);
-          if (w0 + k >= m->nw) m->errors++;
+          if (w0 + k >= g->nw) m->errors++;
           else if (y) d[k] = *y;
         }
   }
-  queue_rsp(m, q, wi);
+  /* the response joins the port's queue: due after a drawn latency, in order */
+  uint64_t due = g->cyc + (g->lat_max > 1 ? 1 + mt_xs32(&m->rng) % g->lat_max : 1);
+  if (q->rsp_cnt && due <= q->last_due) due = q->last_due + 1; /* in order */
+  q->rsp[wi].due = due;
+  q->last_due = due;
+  q->rsp_cnt++;
   m->rspm |= 1u << p;
 }
 
@@ -262,9 +265,13 @@ static void ready_draws(mt_mem *m) {
  * Then the ready draws of the next cycle. */
 static void take(mt_mem *m, uint32_t pm, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata,
                  unsigned wstride) {
-  for (pm &= m->readym; pm; pm &= pm - 1u) {
-    const unsigned p = (unsigned)__builtin_ctz(pm);
-    port_req(m, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
+  pm &= m->readym;
+  if (pm) {
+    const mem_edge g = {m->w, m->pg, m->nw, m->cyc, m->lanes, m->lat_max, (1u << m->lanes) - 1u}; /* lanes <= MT_MEM_MAX_LANES */
+    for (; pm; pm &= pm - 1u) {
+      const unsigned p = (unsigned)__builtin_ctz(pm);
+      port_req(m, &g, p, req_we[p], addr[p], be[p], wdata + (size_t)p * wstride);
+    }
   }
   ready_draws(m);
 }
@@ -278,6 +285,12 @@ void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, ui
 static inline uint32_t nz_mask(const uint8_t *a, unsigned n) {
   uint32_t r = 0;
   unsigned p = 0;
+#if defined(__SSE2__)
+  for (; p + 16u <= n; p += 16u) { /* sixteen bytes at once */
+    const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + p));
+    r |= (~(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_setzero_si128())) & 0xffffu) << p;
+  }
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   for (; p + 8u <= n; p += 8u) {
     uint64_t x;
@@ -308,13 +321,16 @@ void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, 
 void mt_mem_cycle_mp(mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride, const uint8_t *req_valid,
                      const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata, unsigned wstride) {
   ready_valid_bytes(m, req_ready, rsp_valid);
-  /* the responses presented during this cycle are the ones that retire at its edge */
+  /* the responses presented during this cycle are the ones that retire at its edge (cycle
+   * and lanes in locals: the stores of valid bytes could alias them) */
+  const uint64_t cyc = m->cyc;
+  const unsigned n = m->lanes;
   for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) {
     const unsigned p = (unsigned)__builtin_ctz(pm);
     mt_mem_port *q = &m->port[p];
-    if (q->rsp[q->rsp_rd].due <= m->cyc) {
+    if (q->rsp[q->rsp_rd].due <= cyc) {
       rsp_valid[p] = 1;
-      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes);
+      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, n);
       pop_rsp(m, q, p);
     }
   }

@@ -220,7 +220,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
  * accepted, then the state machine */
 static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
-  const unsigned NE = s->ne, lanes = s->lanes;
+  const unsigned NE = s->ne, lanes = s->lanes, rq = p->rq; /* rq in a local: the flit copies could alias it */
   /* wa counts this message's writes accepted. With one memory port an engine finishes when
    * its last write is granted (not yet accepted): the shared request register may still hold
    * it while the engine starts its next message. Its writes are accepted in order and at
@@ -234,7 +234,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
   for (uint32_t em = w->gnt_rd; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     mt_ni_rx *r = &s->rx[e];
-    unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, p->rq);
+    unsigned wi = mt_ni_wrap(r->inq_rd + r->inq_cnt, rq);
     mt_ni_cpl(r->inq[wi], w->front[e]->w, lanes);
     r->inq_cnt++;
     r->popj++;
@@ -243,7 +243,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
   for (uint32_t em = w->gnt_wr; em; em &= em - 1u) {
     mt_ni_rx *r = &s->rx[__builtin_ctz(em)];
     if (r->op == MT_OP_REDUCE) {
-      if (++r->wq_rd == p->rq) r->wq_rd = 0;
+      if (++r->wq_rd == rq) r->wq_rd = 0;
       r->wq_cnt--;
       r->infl--;
     } else r->popj++;

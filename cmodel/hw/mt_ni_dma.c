@@ -12,24 +12,27 @@
 
 /* responses: the tag FIFO front of every port with mem_rsp_valid names the requester */
 static inline void responses(const mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
-  const unsigned L = s->p.nlocal, TQD = s->tq_depth;
-  w->eng_rspm = 0;
-  w->rspm = 0;
+  const unsigned L = s->p.nlocal, TQD = s->tq_depth, sg = L + s->ne;
+  const uint8_t *const tq = s->tq;
+  uint32_t rspm = 0, eng_rspm = 0; /* in locals: the stores below could alias w's masks */
   const uint32_t rv = mt_ni_nz_mp(in->mem_rsp_valid, s->nmp);
   if (rv) w->progress = 1;
   for (uint32_t mm = rv; mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
     if (!s->tq_cnt[m]) continue;
-    w->rsp_tag[m] = s->tq[m * TQD + s->tq_rd[m]];
-    w->rspm |= 1u << m;
-    if (w->rsp_tag[m] == (int)(L + s->ne)) { /* the stager */
+    const unsigned tag = tq[m * TQD + s->tq_rd[m]];
+    w->rsp_tag[m] = (int)tag;
+    rspm |= 1u << m;
+    if (tag == sg) { /* the stager */
       w->sg_rsp = 1;
       w->sg_rport = (int)m;
-    } else if (w->rsp_tag[m] >= (int)L) {
-      w->eng_rsp[w->rsp_tag[m] - (int)L] = (int)m;
-      w->eng_rspm |= 1u << (w->rsp_tag[m] - (int)L);
+    } else if (tag >= L) {
+      w->eng_rsp[tag - L] = (int)m;
+      eng_rspm |= 1u << (tag - L);
     }
   }
+  w->rspm = rspm;
+  w->eng_rspm = eng_rspm;
 }
 
 /* does requester a (mode md) of a port ask for it this cycle? */
@@ -92,12 +95,13 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
   w->gnt_tx = 0;
   w->gnt_wr = 0;
   w->gnt_rd = 0;
-  w->wacc = 0;
   /* writes accepted at this edge (the engines count them: reduce_chain) */
+  uint32_t wacc = 0;
   for (uint32_t mm = w->rqv & w->rdy & mt_ni_nz_mp(s->q.mem_req_we, s->nmp); mm; mm &= mm - 1u) {
-    const unsigned m = (unsigned)__builtin_ctz(mm);
-    if (s->rq_ag[m] >= L) w->wacc |= 1u << (s->rq_ag[m] - L);
+    const unsigned a = s->rq_ag[__builtin_ctz(mm)];
+    if (a >= L) wacc |= 1u << (a - L);
   }
+  w->wacc = wacc;
   if (!w->running) return;
   const uint32_t avail = ~w->rqv | w->rdy;
   uint32_t shared = 0;
@@ -125,7 +129,9 @@ static inline void mt_ni_dma_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wire
  * the registered outputs s->q.mem_req_* (0 while not valid; wdata only of writes, their
  * live lanes) and rq_v, rq_ag. */
 static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
-  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth;
+  /* the fields read per grant in locals (the byte stores below could alias them) */
+  const unsigned L = s->p.nlocal, lanes = s->lanes, TQD = s->tq_depth, lg_fb = s->lg_fb;
+  uint8_t *const tq = s->tq;
   mt_ni_out *const q = &s->q;
   const uint32_t full = (1u << lanes) - 1u; /* every lane (lanes <= MT_NI_MAX_LANES) */
   /* accepted at this edge and not loaded again: empty */
@@ -173,12 +179,12 @@ static inline void mt_ni_dma_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wi
     }
     uint32_t *d = q->mem_req_wdata[m];
     q->mem_req_valid[m] = 1;
-    q->mem_req_addr[m] = base + (j << s->lg_fb);
+    q->mem_req_addr[m] = base + (j << lg_fb);
     q->mem_req_be[m] = j + 1 == nfl ? lastmask : full; /* mt_ni_lane_mask */
     if (!wr) {
       if (q->mem_req_we[m]) memset(d, 0, sizeof q->mem_req_wdata[m]);
       q->mem_req_we[m] = 0;
-      s->tq[(size_t)m * TQD + mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
+      tq[(size_t)m * TQD + mt_ni_wrap(s->tq_rd[m] + s->tq_cnt[m], TQD)] = (uint8_t)a;
       s->tq_cnt[m]++;
       continue;
     }
