@@ -269,10 +269,12 @@ void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_
 
 /* registered outputs, before the edge: last cycle's valid flits and credit pulses cleared
  * (only live lanes and ports are ever non-zero; the memory requests are the request
- * registers themselves, mt_ni_dma_update) */
-static void outputs_clear(mt_ni *s) {
+ * registers themselves, mt_ni_dma_update). A port that sends again at this edge (w->send)
+ * is not cleared: mt_ni_pktz_update writes its valid and every live word of its flit (it
+ * clears the register itself before a head, whose writer leaves words alone). */
+static void outputs_clear(mt_ni *s, const mt_ni_wires *w) {
   mt_ni_out *const nq = &s->q;
-  for (uint32_t lm = mt_ni_nz8(nq->inj_valid); lm; lm &= lm - 1u) {
+  for (uint32_t lm = mt_ni_nz8(nq->inj_valid) & ~w->send; lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
     nq->inj_valid[l] = 0;
     mt_ni_zl(nq->inj_flit[l].w, s->lanes); /* a flit's lanes + 1 words: those above FlitW are never set */
@@ -376,7 +378,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
                                         start, next head index */
 
   /* update: the rising edge */
-  outputs_clear(s);
+  outputs_clear(s, &w);
   mt_ni_dma_update(s, in, &w);    /* request registers, tag FIFOs */
   mt_ni_reduce_update(s, in, &w); /* adders' output register -> wq; response + inq -> adders */
   mt_ni_pktz_update(s, in, &w);   /* reads, data FIFOs, flits out, credits, activation */

@@ -70,13 +70,16 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     t->outst--;
   }
   w->vmask = w->send; /* injection ports valid after the edge */
-  /* the flit packetiser l sends at this edge, into its (all zero: not valid last cycle, or
-   * cleared) output register (written out here, not as a function: GCC did not inline it) */
+  /* the flit packetiser l sends at this edge, into its output register, which outputs_clear
+   * left as it was (valid last cycle) or all zero: every live word is written, the register
+   * cleared before a head (written out here, not as a function: GCC did not inline it) */
   for (uint32_t lm = w->send; lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
     mt_ni_tx *t = &s->tx[l];
     mt_flit *fl = &s->q.inj_flit[l];
     if (!t->hd) {
+      mt_ni_zl(fl->w, lanes); /* lanes + 1 words: those above FlitW are never set */
+      fl->w[lanes] = 0;
       send_head(s, in, t, fl);
       /* mt_flit_set_vc with the VC mask of init */
       uint32_t *x = &fl->w[lanes];
@@ -100,8 +103,8 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
         ty = last ? MT_FT_AR_TAIL : (pc1 == spf ? MT_FT_AR_SUBTAIL : MT_FT_AR_BODY);
         t->pc = pc1 == spf ? 0 : pc1;
       }
-      /* type and VC (mt_flit_set_type, mt_flit_set_vc): the word above the lanes is 0 in the
-       * cleared output register, so both at once */
+      /* type and VC (mt_flit_set_type, mt_flit_set_vc) at once: the word above the lanes
+       * holds nothing else */
       fl->w[lanes] = ty | vcf;
       if (++t->frd == sq) t->frd = 0;
       t->fcnt--;
