@@ -59,7 +59,9 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
     t->rdj++;
     t->outst++;
   }
-  for (uint32_t mm = w->rspm; mm; mm &= mm - 1u) {
+  /* the ports that can answer a packetiser: port 0 (M = 1), else sender l's port l (mt_ni_init) */
+  const uint32_t txpm = s->nmp == 1 ? 1u : (1u << L) - 1u;
+  for (uint32_t mm = w->rspm & txpm; mm; mm &= mm - 1u) {
     const unsigned m = (unsigned)__builtin_ctz(mm);
     if (w->rsp_tag[m] >= (int)L) continue;
     mt_ni_tx *t = &s->tx[w->rsp_tag[m]];
