@@ -315,18 +315,20 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
       out->inj_flit[l].w[s->lanes] = nq->inj_flit[l].w[s->lanes];
     }
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
-    for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
+    /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes: the
+     * ports with a write in either (before the per-port fields are copied) */
+    const uint32_t wm = (mmask | s->obm[b]) & (mt_ni_nz_mp(out->mem_req_we, s->nmp) | mt_ni_nz_mp(nq->mem_req_we, s->nmp));
+    for (uint32_t mm = wm; mm; mm &= mm - 1u) {
       const unsigned m = (unsigned)__builtin_ctz(mm);
-      /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes */
-      if (out->mem_req_we[m] | nq->mem_req_we[m]) {
-        if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
-        else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
-      }
-      out->mem_req_valid[m] = nq->mem_req_valid[m];
-      out->mem_req_we[m] = nq->mem_req_we[m];
-      out->mem_req_addr[m] = nq->mem_req_addr[m];
-      out->mem_req_be[m] = nq->mem_req_be[m];
+      if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
+      else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
     }
+    /* valid, we, addr, be of every port (ports outside mmask | obm[b] are equal already):
+     * fixed-size copies of the whole arrays cost less than a walk of the ports */
+    memcpy(out->mem_req_valid, nq->mem_req_valid, sizeof out->mem_req_valid);
+    memcpy(out->mem_req_we, nq->mem_req_we, sizeof out->mem_req_we);
+    memcpy(out->mem_req_addr, nq->mem_req_addr, sizeof out->mem_req_addr);
+    memcpy(out->mem_req_be, nq->mem_req_be, sizeof out->mem_req_be);
     out->busy = nq->busy;
     out->done = nq->done;
     out->err = nq->err;
