@@ -286,13 +286,15 @@ static void outputs_clear(mt_ni *s, const mt_ni_wires *w) {
   }
 }
 
+_Static_assert(MT_NI_ST_SCAN + 1 == MT_NI_ST_RUN && MT_NI_ST_RUN + 1 == MT_NI_ST_FIN, "busy: SCAN..FIN consecutive");
+
 /* registered outputs after the edge (the packetisers and the ejection buffers wrote theirs),
  * copied to *out */
 static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   mt_ni_out *const nq = &s->q;
   const uint32_t mmask = mt_ni_nz_mp(s->rq_v, s->nmp); /* memory ports with a request after the edge */
   nq->st = s->st;
-  nq->busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
+  nq->busy = (uint8_t)((unsigned)s->st - MT_NI_ST_SCAN <= MT_NI_ST_FIN - MT_NI_ST_SCAN); /* SCAN, RUN or FIN */
   nq->done = s->done;
   nq->err = s->st == MT_NI_ST_ERR;
   nq->err_code = s->err_code;
@@ -308,9 +310,9 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   const int b = out == s->ob[0] ? 0 : out == s->ob[1] ? 1
                                                       : -1;
   if (b >= 0) {
+    memcpy(out->inj_valid, nq->inj_valid, sizeof out->inj_valid); /* 8 bytes: at once */
     for (uint32_t lm = vmask | s->obi[b]; lm; lm &= lm - 1u) {
       const unsigned l = (unsigned)__builtin_ctz(lm);
-      out->inj_valid[l] = nq->inj_valid[l];
       mt_ni_cpl(out->inj_flit[l].w, nq->inj_flit[l].w, s->lanes); /* lanes + 1 words: the rest is 0 in both */
       out->inj_flit[l].w[s->lanes] = nq->inj_flit[l].w[s->lanes];
     }
