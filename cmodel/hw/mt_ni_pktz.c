@@ -48,12 +48,7 @@ static void send_head(const mt_ni *s, const mt_ni_in *in, mt_ni_tx *t, mt_flit *
   t->hd = 1;
 }
 
-/* read granted, read data in, flit out, credits, activation by the issue logic, clear
- * (inlined into mt_ni_step as the other phases: GCC -O2 kept it a call, measured -22 M Ir
- * of 4,633 M on torus:8x8 MultiTree 256K paper) */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
+/* read granted, read data in, flit out, credits, activation by the issue logic, clear */
 static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *w) {
   const mt_ni_params *p = &s->p;
   /* loaded once: the flit and FIFO writes below may alias s for the compiler */
