@@ -6,7 +6,6 @@
  * the C twin of its RTL block (cmodel/hw/mt_ni_<block>.c, listed in mt_ni_blocks.h). The
  * cycle-level rules are in docs/ni.md. */
 #include "hw/mt_ni.h"
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
@@ -287,11 +286,6 @@ static void outputs_clear(mt_ni *s, const mt_ni_wires *w) {
   }
 }
 
-_Static_assert(offsetof(mt_ni_out, busy) < offsetof(mt_ni_out, done) && offsetof(mt_ni_out, done) < offsetof(mt_ni_out, err) &&
-                   offsetof(mt_ni_out, err) < offsetof(mt_ni_out, err_code) && offsetof(mt_ni_out, err_code) < offsetof(mt_ni_out, st) &&
-                   offsetof(mt_ni_out, st) < offsetof(mt_ni_out, err_idx) && offsetof(mt_ni_out, err_idx) < offsetof(mt_ni_out, idx) &&
-                   offsetof(mt_ni_out, idx) < offsetof(mt_ni_out, step),
-               "outputs_update: the status fields last in mt_ni_out, from busy");
 _Static_assert(MT_NI_ST_SCAN + 1 == MT_NI_ST_RUN && MT_NI_ST_RUN + 1 == MT_NI_ST_FIN, "busy: SCAN..FIN consecutive");
 
 /* registered outputs after the edge (the packetisers and the ejection buffers wrote theirs),
@@ -337,8 +331,14 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
     memcpy(out->mem_req_we, nq->mem_req_we, sizeof out->mem_req_we);
     memcpy(out->mem_req_addr, nq->mem_req_addr, sizeof out->mem_req_addr);
     memcpy(out->mem_req_be, nq->mem_req_be, sizeof out->mem_req_be);
-    /* the status fields, busy to the end of the struct: one fixed-size copy */
-    memcpy(&out->busy, &nq->busy, sizeof *out - offsetof(mt_ni_out, busy));
+    out->busy = nq->busy;
+    out->done = nq->done;
+    out->err = nq->err;
+    out->err_code = nq->err_code;
+    out->st = nq->st;
+    out->err_idx = nq->err_idx;
+    out->idx = nq->idx;
+    out->step = nq->step;
   } else {
     memcpy(out, nq, sizeof *out);
     s->ob[1] = s->ob[0];
