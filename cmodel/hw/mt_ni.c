@@ -269,10 +269,12 @@ void mt_ni_decode(const mt_ni *s, const mt_ni_in *cfg, const uint64_t *w, mt_ni_
 
 /* registered outputs, before the edge: last cycle's valid flits and credit pulses cleared
  * (only live lanes and ports are ever non-zero; the memory requests are the request
- * registers themselves, mt_ni_dma_update) */
-static void outputs_clear(mt_ni *s) {
+ * registers themselves, mt_ni_dma_update). A port that sends again at this edge (w->send)
+ * is not cleared: mt_ni_pktz_update writes its valid and every live word of its flit (it
+ * clears the register itself before a head, whose writer leaves words alone). */
+static void outputs_clear(mt_ni *s, const mt_ni_wires *w) {
   mt_ni_out *const nq = &s->q;
-  for (uint32_t lm = mt_ni_nz8(nq->inj_valid); lm; lm &= lm - 1u) {
+  for (uint32_t lm = mt_ni_nz8(nq->inj_valid) & ~w->send; lm; lm &= lm - 1u) {
     const unsigned l = (unsigned)__builtin_ctz(lm);
     nq->inj_valid[l] = 0;
     mt_ni_zl(nq->inj_flit[l].w, s->lanes); /* a flit's lanes + 1 words: those above FlitW are never set */
@@ -284,13 +286,15 @@ static void outputs_clear(mt_ni *s) {
   }
 }
 
+_Static_assert(MT_NI_ST_SCAN + 1 == MT_NI_ST_RUN && MT_NI_ST_RUN + 1 == MT_NI_ST_FIN, "busy: SCAN..FIN consecutive");
+
 /* registered outputs after the edge (the packetisers and the ejection buffers wrote theirs),
  * copied to *out */
 static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   mt_ni_out *const nq = &s->q;
   const uint32_t mmask = mt_ni_nz_mp(s->rq_v, s->nmp); /* memory ports with a request after the edge */
   nq->st = s->st;
-  nq->busy = s->st == MT_NI_ST_SCAN || s->st == MT_NI_ST_RUN || s->st == MT_NI_ST_FIN;
+  nq->busy = (uint8_t)((unsigned)s->st - MT_NI_ST_SCAN <= MT_NI_ST_FIN - MT_NI_ST_SCAN); /* SCAN, RUN or FIN */
   nq->done = s->done;
   nq->err = s->st == MT_NI_ST_ERR;
   nq->err_code = s->err_code;
@@ -306,25 +310,27 @@ static void outputs_update(mt_ni *s, const mt_ni_wires *w, mt_ni_out *out) {
   const int b = out == s->ob[0] ? 0 : out == s->ob[1] ? 1
                                                       : -1;
   if (b >= 0) {
+    memcpy(out->inj_valid, nq->inj_valid, sizeof out->inj_valid); /* 8 bytes: at once */
     for (uint32_t lm = vmask | s->obi[b]; lm; lm &= lm - 1u) {
       const unsigned l = (unsigned)__builtin_ctz(lm);
-      out->inj_valid[l] = nq->inj_valid[l];
       mt_ni_cpl(out->inj_flit[l].w, nq->inj_flit[l].w, s->lanes); /* lanes + 1 words: the rest is 0 in both */
       out->inj_flit[l].w[s->lanes] = nq->inj_flit[l].w[s->lanes];
     }
     if (s->ncred || s->obc[b]) memcpy(out->ej_credit, nq->ej_credit, sizeof out->ej_credit);
-    for (uint32_t mm = mmask | s->obm[b]; mm; mm &= mm - 1u) {
+    /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes: the
+     * ports with a write in either (before the per-port fields are copied) */
+    const uint32_t wm = (mmask | s->obm[b]) & (mt_ni_nz_mp(out->mem_req_we, s->nmp) | mt_ni_nz_mp(nq->mem_req_we, s->nmp));
+    for (uint32_t mm = wm; mm; mm &= mm - 1u) {
       const unsigned m = (unsigned)__builtin_ctz(mm);
-      /* wdata is non-zero only with we (reads and empty registers hold 0), in live lanes */
-      if (out->mem_req_we[m] | nq->mem_req_we[m]) {
-        if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
-        else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
-      }
-      out->mem_req_valid[m] = nq->mem_req_valid[m];
-      out->mem_req_we[m] = nq->mem_req_we[m];
-      out->mem_req_addr[m] = nq->mem_req_addr[m];
-      out->mem_req_be[m] = nq->mem_req_be[m];
+      if (s->lanes == 4) memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], 16);
+      else memcpy(out->mem_req_wdata[m], nq->mem_req_wdata[m], sizeof out->mem_req_wdata[m]);
     }
+    /* valid, we, addr, be of every port (ports outside mmask | obm[b] are equal already):
+     * fixed-size copies of the whole arrays cost less than a walk of the ports */
+    memcpy(out->mem_req_valid, nq->mem_req_valid, sizeof out->mem_req_valid);
+    memcpy(out->mem_req_we, nq->mem_req_we, sizeof out->mem_req_we);
+    memcpy(out->mem_req_addr, nq->mem_req_addr, sizeof out->mem_req_addr);
+    memcpy(out->mem_req_be, nq->mem_req_be, sizeof out->mem_req_be);
     out->busy = nq->busy;
     out->done = nq->done;
     out->err = nq->err;
@@ -376,7 +382,7 @@ void mt_ni_step(mt_ni *s, const mt_ni_in *in, mt_ni_out *out) {
                                         start, next head index */
 
   /* update: the rising edge */
-  outputs_clear(s);
+  outputs_clear(s, &w);
   mt_ni_dma_update(s, in, &w);    /* request registers, tag FIFOs */
   mt_ni_reduce_update(s, in, &w); /* adders' output register -> wq; response + inq -> adders */
   mt_ni_pktz_update(s, in, &w);   /* reads, data FIFOs, flits out, credits, activation */
