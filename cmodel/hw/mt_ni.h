@@ -249,16 +249,16 @@ typedef struct {
   uint8_t txact;                    /* packetisers active (tx[l].act), bit per port */
   uint32_t vcm;                     /* VC field mask of a flit (VcW bits): mt_flit_vc without the clog2 */
   uint64_t credm;                   /* bits l * 8 + v of the live injection credits (l < L, v < NumVcs) */
-  uint8_t ncred;           /* q.ej_credit has a pulse set */
-  const mt_ni_out *ob[2];  /* the last two output buffers written */
-  uint32_t obi[2], obm[2]; /* their valid injection / memory ports */
-  uint8_t obc[2];          /* their ej_credit had a pulse */
+  uint8_t ncred;                    /* q.ej_credit has a pulse set */
+  const mt_ni_out *ob[2];           /* the last two output buffers written */
+  uint32_t obi[2], obm[2];          /* their valid injection / memory ports */
+  uint8_t obc[2];                   /* their ej_credit had a pulse */
   uint8_t estr[MT_NI_MAX_L][MT_NI_MAX_L * MT_NI_MAX_VCS];
-  uint64_t engm[MT_NI_MAX_L];           /* streams of engine e (bit = stream) */
+  uint64_t engm[MT_NI_MAX_L];                /* streams of engine e (bit = stream) */
   uint8_t seng[MT_NI_MAX_L * MT_NI_MAX_VCS]; /* the engine of stream g, as a bit (engm inverted) */
   uint8_t scr[MT_NI_MAX_L * MT_NI_MAX_VCS];  /* stream g's credit pulse: index (l * MT_NI_MAX_VCS + vc) into ej_credit */
-  uint64_t ejnz;                        /* streams whose ejection FIFO is not empty */
-  uint32_t apm[2 * MT_NI_MAX_L + 1][3]; /* agent a, mode: the memory ports it requests on */
+  uint64_t ejnz;                             /* streams whose ejection FIFO is not empty */
+  uint32_t apm[2 * MT_NI_MAX_L + 1][3];      /* agent a, mode: the memory ports it requests on */
   /* stager (p.stage_after > 0; mt_ni_stage.c): agent L + E of memory port 0 (M = 1) or L
    * (engine 0's read port); replay stream R = nstreams (ejection FIFO slot nstreams, no
    * credits), in every engine's list after its own streams */

@@ -113,8 +113,8 @@ typedef struct {
   int sg_rport;  /* ... on this memory port */
 
   /* ---- mt_ni_ejbuf ---- */
-  uint32_t ej_full; /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
-  uint32_t ej_in;   /* ports with an arriving flit (ej_valid_i, l < L) */
+  uint32_t ej_full;           /* ovf_o, bit per port: a flit arrived on a full FIFO (dropped) */
+  uint32_t ej_in;             /* ports with an arriving flit (ej_valid_i, l < L) */
   uint32_t ej_s[MT_NI_MAX_L]; /* the stream of the flit arriving on port l (valid in ej_in) */
 
   /* ---- mt_ni_issue ---- */

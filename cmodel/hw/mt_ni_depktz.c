@@ -275,7 +275,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
     const mt_ni_entry *B = w->eb[e];
     if ((w->rx_look_go >> e) & 1u) {
       r->st = 2;
-      s->rxlk &= (uint8_t)~(1u << e);
+      s->rxlk &= (uint8_t) ~(1u << e);
       s->rxbz |= (uint8_t)(1u << e);
       r->size = B->size;
       r->nfl = (r->len + s->fb - 1u) >> s->lg_fb;
@@ -298,7 +298,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
       r->cbase = B->addr;
     } else if ((w->rx_look_wait >> e) & 1u) {
       r->st = 0;
-      s->rxlk &= (uint8_t)~(1u << e);
+      s->rxlk &= (uint8_t) ~(1u << e);
       r->rr = r->sl + 1 == nrr ? 0 : r->sl + 1;
     }
   }
@@ -306,7 +306,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
     const unsigned e = (unsigned)__builtin_ctz(em);
     mt_ni_rx *r = &s->rx[e];
     r->st = 0;
-    s->rxbz &= (uint8_t)~(1u << e);
+    s->rxbz &= (uint8_t) ~(1u << e);
     r->rr = r->sl + 1 == nrr ? 0 : r->sl + 1;
   }
   if (w->clear) {

@@ -40,7 +40,10 @@ static inline uint32_t agent_req(const mt_ni *s, const mt_ni_wires *w, unsigned 
   const unsigned L = s->p.nlocal;
   if (a < L) return (w->sreq >> a) & 1u;
   if (a == L + s->ne) return (uint32_t)w->sg_rq;
-  return ((md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd : w->rx_wr) >> (a - L)) & 1u;
+  return ((md == 0 ? w->rx_wr | w->rx_rd : md == 1 ? w->rx_rd
+                                                   : w->rx_wr) >>
+          (a - L)) &
+    1u;
 }
 
 /* the grant of port m to requester i of its list (agent a, mode md): what it does. A

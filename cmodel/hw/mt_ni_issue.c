@@ -117,7 +117,7 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
   if (w->ej_full) mt_ni_set_err(w, MT_NI_E_EJ_OVF);
   if (w->gntm || w->issue || w->advance || s->lock != 0) w->progress = 1;
   if (w->rx_look_go || w->rx_done || w->send) w->progress = 1; /* an engine finished or looked up, a flit was sent */
-  w->wd_d = 0; /* progress or not busy: the counter clears (and cannot reach a limit > 0) */
+  w->wd_d = 0;                                                 /* progress or not busy: the counter clears (and cannot reach a limit > 0) */
   if (!w->progress && w->busy) {
     const uint32_t wmax = p->wd_w >= 32 ? 0xffffffffu : (1u << p->wd_w) - 1u;
     w->wd_d = s->wd == wmax ? wmax : s->wd + 1;

@@ -113,7 +113,7 @@ static inline void mt_ni_pktz_update(mt_ni *s, const mt_ni_in *in, mt_ni_wires *
       t->txj++;
       if (last) {
         t->act = 0;
-        s->txact &= (uint8_t)~(1u << l);
+        s->txact &= (uint8_t) ~(1u << l);
       }
     }
     s->q.inj_valid[l] = 1;

@@ -582,7 +582,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       copy_words(q, f, fw);
       q[tw] = (f[tw] & ~(vmask << 3)) | (ov << 3);
       out->out_valid[o] = 1;
-      r->cred[o][ov]--; /* counted with the credit inputs below */
+      r->cred[o][ov]--;        /* counted with the credit inputs below */
       if ((0xcdu >> t) & 1u) { /* unit end: the output looks at its candidates again */
         r->held[o] = 0;
         r->heldm &= ~(1u << o);

@@ -124,7 +124,7 @@ typedef struct {
    * bit 4 wrap link, bits 3..0 output port */
   uint8_t *dst_rt;
   uint8_t ivc_port[MT_RT_MAX_IVCS], ivc_vc[MT_RT_MAX_IVCS]; /* i / nv, i % nv */
-  uint8_t ivc_pv[MT_RT_MAX_IVCS]; /* port * MT_RT_MAX_VCS + vc: i's byte in a [port][vc] array */
+  uint8_t ivc_pv[MT_RT_MAX_IVCS];                           /* port * MT_RT_MAX_VCS + vc: i's byte in a [port][vc] array */
   /* candidates: input VCs whose front flit asks for output o (a head, or a sub-packet of an
    * all-reduce message), cand_o[i] = that output or 0xff */
   uint64_t cand[MT_RT_MAX_PORTS][MT_RT_SETW];
