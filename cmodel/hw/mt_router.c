@@ -3,9 +3,9 @@
  * the RTL's two phases: (1) everything combinational from the state before the edge
  * (route, VC allocation, switch allocation, crossbar), (2) the register updates.
  * docs/router.md describes the rules; every rule here has its twin in rtl/mt_rt_*.sv.
- * For speed the step works per event (docs/router.md, "Speed"); the straightforward
- * version is tb/cmodel/router_ref.c (test only), and test_router_diff.c checks that both
- * give the same outputs every cycle. */
+ * For speed the step works per event (docs/router.md, "Speed"); golden traces recorded from
+ * the straightforward version (5c3eebf) check every output every cycle (t-c-router_golden,
+ * docs/golden.md). */
 #include "hw/mt_router.h"
 #include <stddef.h>
 #include <stdlib.h>
@@ -451,8 +451,8 @@ static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*
 }
 
 /* The step does per-event work; its decisions are those of the straightforward two-phase
- * description (kept in tb/cmodel/router_ref.c and checked against this one cycle by cycle,
- * on long random and rule-breaking traffic, by tb/cmodel/test_router_diff.c). */
+ * description (its golden traces, on long random and rule-breaking traffic, are checked
+ * cycle by cycle by t-c-router_golden). */
 void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   const mt_router_params *p = &r->p;
   const unsigned nv = r->nv, np = r->np, nw = r->nw, fw = r->fw, tw = r->tw;
