@@ -96,12 +96,17 @@ echo "$cmd" >"$log"
 # that verilation twice at once, one run rewriting the block's C++ while the other's make
 # compiles it. Seen once (2026-11-24, a fresh-clone make test under load: Vmt_node_2.cpp
 # failed to compile, its sources identical to a good build's). The second try finds the
-# generated files whole and compiles them; a real error fails both tries.
+# generated files whole and compiles them; a real error fails both tries. Seen again
+# (2026-11-28, fresh clone under load: Vmt_router_7's C++ cut short, and the second try then
+# found no Vmt_swnet_top.mk), so the second try starts from nothing Verilator wrote (the
+# V* files and folders, the objects) and runs make with -j 1, where the race cannot happen.
 try=1
 while ! eval "$cmd" >>"$log" 2>&1; do
   if [[ $flags == *--hierarchical* && $try == 1 ]]; then
     try=2
-    echo "net_verilate.sh: the hierarchical build failed; trying once more (Verilator's two-target verilation rule, above)" >>"$log"
+    echo "net_verilate.sh: the hierarchical build failed; trying once more from scratch with -j 1 (Verilator's two-target verilation rule, above)" >>"$log"
+    rm -rf "$mdir"/V* "$mdir"/*.o "$mdir"/*.d "$mdir"/cosim_net
+    cmd=${cmd/--build -j 2/--build -j 1}
     continue
   fi
   tail -30 "$log"
