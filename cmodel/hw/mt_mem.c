@@ -115,7 +115,7 @@ static inline void copy_lanes(uint32_t *d, const uint32_t *s, unsigned n) {
   else memcpy(d, s, n * sizeof *d);
 }
 
-/* mt_mem_comb_mp's ready and valid bytes (valid set below for the ports with a response) */
+/* mt_mem_cycle_mp's ready and valid bytes (valid set below for the ports with a response) */
 static inline void ready_valid_bytes(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid) {
   unsigned p0 = 0;
   for (; p0 + 8u <= m->nports; p0 += 8u) { /* 8 ports at a time (no calls for a few bytes) */
@@ -130,18 +130,6 @@ static inline void ready_valid_bytes(const mt_mem *m, uint8_t *req_ready, uint8_
   for (; p0 < m->nports; p0++) {
     req_ready[p0] = m->ready[p0];
     rsp_valid[p0] = 0;
-  }
-}
-
-void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride) {
-  ready_valid_bytes(m, req_ready, rsp_valid);
-  for (uint32_t pm = m->rspm; pm; pm &= pm - 1u) { /* only ports with responses queued */
-    const unsigned p = (unsigned)__builtin_ctz(pm);
-    const mt_mem_port *q = &m->port[p];
-    if (q->rsp[q->rsp_rd].due <= m->cyc) {
-      rsp_valid[p] = 1;
-      copy_lanes(rsp_data + (size_t)p * dstride, q->rsp[q->rsp_rd].d, m->lanes);
-    }
   }
 }
 

@@ -76,13 +76,12 @@ void mt_mem_edge(mt_mem *m, uint8_t req_valid, uint8_t req_we, uint32_t addr, ui
 /* The edge, every port: arrays of nports; wdata of port p at wdata + p * wstride. */
 void mt_mem_edge_mp(mt_mem *m, const uint8_t *req_valid, const uint8_t *req_we, const uint32_t *addr, const uint32_t *be,
                     const uint32_t *wdata, unsigned wstride);
-/* mt_mem_comb_port for every port at once (arrays of nports; rsp_data of port p at
- * rsp_data + p * dstride). Only the live lanes of a valid response are written: the
- * response data of a port is meaningful only while its rsp_valid is 1. */
-void mt_mem_comb_mp(const mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride);
-/* A whole cycle: mt_mem_comb_mp (into req_ready, rsp_valid, rsp_data), then mt_mem_edge_mp
- * with the requests presented during it (req_valid ..., which must not be the comb outputs):
- * the same as the two calls, one pass over the responses. */
+/* A whole cycle of every port: first what the memory presents during it, mt_mem_comb_port
+ * for every port at once (arrays of nports; rsp_data of port p at rsp_data + p * dstride;
+ * only the live lanes of a valid response are written: the response data of a port is
+ * meaningful only while its rsp_valid is 1), then mt_mem_edge_mp with the requests
+ * presented during the cycle (req_valid ..., which must not be those outputs), in one pass
+ * over the responses. */
 void mt_mem_cycle_mp(mt_mem *m, uint8_t *req_ready, uint8_t *rsp_valid, uint32_t *rsp_data, unsigned dstride, const uint8_t *req_valid,
                      const uint8_t *req_we, const uint32_t *addr, const uint32_t *be, const uint32_t *wdata, unsigned wstride);
 

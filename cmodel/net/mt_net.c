@@ -834,9 +834,8 @@ static void switch_cycle(mt_net *n, uint64_t t) {
     const mt_ni_out *no = &n->nq[i];
     ni->start = (uint8_t)(n->started && t == 0);
     link_get_raw(n, n->nsl + N + i, rr, &ni->ej_valid[0], ni->ej_flit[0].w, ni->inj_credit[0]);
-    mt_mem_comb_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES);
-    mt_mem_edge_mp(&n->mem[i], no->mem_req_valid, no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0],
-                   MT_NI_MAX_LANES);
+    mt_mem_cycle_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES, no->mem_req_valid,
+                    no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0], MT_NI_MAX_LANES);
     if (n->pni) mt_pni_step(&n->pni[i], ni, &n->nq[i]);
     else mt_ni_step(&n->ni[i], ni, &n->nq[i]);
     if (n->trace) trace_node(n, i, t);
