@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# run_tests.sh STEP...: run every test step through make (each writes build/results/STEP.result),
-# then print the one closing line 'N passed, N failed'. A step that did not produce its
-# result file (build failure) counts as one failure.
+# run_tests.sh STEP...: run test steps through one `make -k -jJOBS` (TEST_JOBS, default: the
+# number of cores), each step writing build/results/STEP.result ("passed failed seconds",
+# scripts/runbench.sh), then print the timing report (the slowest steps and Verilator builds)
+# and the one closing line 'N passed, N failed'. A step that did not produce its result file (a
+# build failure) counts as one failure. TEST_REPORT=0 leaves out the timing report.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
-mkdir -p build/results
+jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+mkdir -p build/results/time
 for step in "$@"; do rm -f "build/results/$step.result"; done
+rm -f build/results/time/*.s
 start=$(date +%s)
-for step in "$@"; do
-  echo "== $step"
-  ${MAKE:-make} --no-print-directory "$step" || echo "  ($step: make failed)"
-done
-tp=0; tf=0
+# -k: a step whose build fails does not stop the others; -O: each step's lines together
+${MAKE:-make} --no-print-directory -k -j"$jobs" -O "$@" || true
+wall=$(( $(date +%s) - start ))
+tp=0; tf=0; rows=()
 for step in "$@"; do
   r=build/results/$step.result
-  if [[ -f $r ]]; then read -r p f <"$r"; tp=$((tp+p)); tf=$((tf+f))
+  if [[ -f $r ]]; then
+    read -r p f s <"$r"; tp=$((tp+p)); tf=$((tf+f)); rows+=("${s:-0} run   $step")
   else echo "  $step: no result (build failure)"; tf=$((tf+1)); fi
 done
-echo "test time: $(( $(date +%s) - start )) s"
+for t in build/results/time/*.s; do
+  [[ -f $t ]] || continue
+  rows+=("$(awk '{ s += $1 } END { printf "%.0f", s }' "$t") build $(basename "$t" .s)")
+done
+if [[ ${TEST_REPORT:-1} != 0 ]]; then
+  echo "timing: ${wall} s wall with -j$jobs; the slowest steps (run) and Verilator builds (build), seconds:"
+  printf '%s\n' "${rows[@]}" | sort -rn | head -15 | awk '{ printf "  %6d  %-5s %s\n", $1, $2, $3 }'
+fi
+echo "test time: $wall s"
 echo "$tp passed, $tf failed"
 [[ $tf -eq 0 ]]

@@ -34,7 +34,7 @@ n=$(failed_of t-ni-formal)
 
 # 3. a timeout line with exit status 0
 scripts/runbench.sh t-fake-timeout 10 bash -c 'echo "RESULT fake pass=3 fail=1 (TIMEOUT)"; exit 0' >/dev/null
-read -r a b <build/results/t-fake-timeout.result
+read -r a b _ <build/results/t-fake-timeout.result
 [[ $a == 3 && $b -ge 1 ]] && ok "a bench timeout line counts as a failure ($a passed, $b failed)" || bad "a timeout line counted as $a passed, $b failed"
 
 # 4. stale C model under a co-simulation
