@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * multitree sim: cycle-accurate all-reduce on the network model, checked against the reference. */
 #include <errno.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,14 +53,8 @@ static int het_links(const mt_net_cfg *c, const mt_topo *t) {
 /* The --json summary: format multitree-sim/1 (keys in this order; docs/network.md). */
 static const char *const data_name[] = {"full", "sample", "none"};
 
-/* Peak resident memory of this process so far (getrusage; Linux reports KiB), 0: unknown. */
-uint64_t mt_app_peak_rss(void) {
-  struct rusage u;
-  return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
-}
-
 static int write_json(const char *path, const char *topo, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt,
-                      int pkt, uint32_t seed, double wall) {
+                      uint32_t seed, double wall) {
   const double bpc = (double)r->bytes / (double)r->cycles;
   json_t *c = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name", cfg->name,
                         "payload_w", (json_int_t)cfg->payload_w, "num_vcs", (json_int_t)cfg->num_vcs, "vc_depth", (json_int_t)cfg->vc_depth,
@@ -78,7 +71,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
   }
   json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                         "format", "multitree-sim/1", "algorithm", s->algo, "topology", topo, "nodes", s->n_nodes,
-                        "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", pkt ? "packet" : "message", "seed", (json_int_t)seed,
+                        "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", mt_net_flow_name(cfg->flow), "seed", (json_int_t)seed,
                         "cycles", (json_int_t)r->cycles, "steps", s->steps, "bytes_per_cycle", real_as("%.6f", bpc),
                         "gbps", real_as("%.6f", bpc * cfg->clock_ghz), "link_util_mean", real_as("%.6f", r->util_mean),
                         "link_util_max", real_as("%.6f", r->util_max), "lower_bound_cycles", real_as("%.1f", r->lb_cycles),
@@ -110,44 +103,6 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
   }
   json_decref(x);
   return mt_app_json_write(path, j);
-}
-
-/* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
- * j is released. 0, or -1 (message printed). */
-int mt_app_json_write(const char *path, json_t *j) {
-  FILE *f = j ? fopen(path, "w") : NULL;
-  int rc = 0;
-  if (!j) {
-    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
-    rc = -1;
-  } else if (!f) {
-    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
-    rc = -1;
-  } else {
-    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
-    if (fclose(f)) rc = -1;
-    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
-  }
-  json_decref(j);
-  return rc;
-}
-
-/* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
- * --set into cfg: 0, or 2 (message printed). */
-int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
-  mt_err e = {{0}};
-  const char *cn = o->config ? o->config : "small";
-  size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
-    return 2;
-  }
-  for (int i = 0; i < o->nsets; i++)
-    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
-      return 2;
-    }
-  return 0;
 }
 
 /* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
@@ -186,13 +141,8 @@ int mt_app_sim(const mt_app_opts *o) {
   }
   mt_net_cfg cfg;
   if (mt_app_net_cfg(o, &cfg)) return 2;
-  int dtype, pkt = 0;
-  if (mt_app_dtype("sim", o, &dtype)) return 2;
-  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
-  else if (o->flow && strcmp(o->flow, "message")) {
-    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
-    return 2;
-  }
+  int dtype;
+  if (mt_app_dtype("sim", o, &dtype) || mt_app_flow(o, &cfg.flow)) return 2;
   if (mt_app_whole_words("sim", o)) return 2;
   cfg.threads = o->threads ? (unsigned)o->threads : 1u;
   if (o->data) {
@@ -255,7 +205,7 @@ int mt_app_sim(const mt_app_opts *o) {
     return 2;
   }
   double t0 = mt_now();
-  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
+  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, &e);
   mt_net_result r;
   memset(&r, 0, sizeof r);
   if (!net) {
@@ -309,7 +259,7 @@ int mt_app_sim(const mt_app_opts *o) {
              (unsigned long long)(s.bytes / 4));
   else snprintf(verdict, sizeof verdict, "result correct on every node");
   printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
-         (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
+         (unsigned long long)r.bytes, dt, mt_net_flow_name(cfg.flow), cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
   printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
          r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
   {
@@ -367,7 +317,7 @@ int mt_app_sim(const mt_app_opts *o) {
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
-  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
+  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, o->seed, wall)) rc = 2;
 out:
   mt_net_free(net);
   mt_tables_free(&tb);
