@@ -132,6 +132,61 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
   return 2;
 }
 
+/* The summary lines of a finished run (after them only the wall time): cycles and bandwidth,
+ * the verdict, link utilisation and the bounds, per dimension on links of several rates, the
+ * stager's and the paper NI's counts. */
+static void print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, const mt_net_result *r, const char *dt) {
+  double bpc = (double)r->bytes / (double)r->cycles;
+  char verdict[160];
+  if (cfg->data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
+  else if (!r->correct) snprintf(verdict, sizeof verdict, "RESULT WRONG");
+  else if (cfg->data == MT_NET_DATA_SAMPLE)
+    snprintf(verdict, sizeof verdict, "result correct on every node's sampled words (%llu of %llu per node)", (unsigned long long)r->checked_words,
+             (unsigned long long)(s->bytes / 4));
+  else snprintf(verdict, sizeof verdict, "result correct on every node");
+  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s->algo, t->spec,
+         (unsigned long long)r->bytes, dt, mt_net_flow_name(cfg->flow), cfg->name, (unsigned long long)r->cycles, bpc, bpc * cfg->clock_ghz, verdict);
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s->steps,
+         r->util_mean, r->util_max, r->lb_cycles, 100.0 * r->lb_cycles / (double)r->cycles);
+  {
+    mt_bound bd;
+    mt_err be = {{0}};
+    if (!mt_bound_of(s->topo, r->bytes, (double)(cfg->payload_w / 8), &bd, &be))
+      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
+             100.0 * bd.per_node / (double)r->cycles, bd.cut, 100.0 * bd.cut / (double)r->cycles, mt_cut_family_name(bd.cut_family));
+  }
+  if (het_links(cfg, s->topo)) {
+    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
+     * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
+    double sum = 0, mx = 0;
+    printf("sim: per dimension (hierarchical order) bandwidth time:");
+    for (int d = 0; d < s->topo->ndims; d++) {
+      const double c = mt_dims_net_dim_cycles(s->topo, cfg, s->bytes, d);
+      printf(" dim %d %.0f", d + 1, c);
+      sum += c;
+      if (c > mx) mx = c;
+    }
+    printf(" cycles; bottleneck dimension %.0f (%.1f%% of it achieved), sum %.0f (%.1f%%)\n", mx, 100.0 * mx / (double)r->cycles, sum,
+           100.0 * sum / (double)r->cycles);
+  }
+  {
+    /* only when the stager did something: runs it never touches print what they did before */
+    uint64_t so, sr;
+    int sn;
+    unsigned sp;
+    mt_net_stage_stats(net, &so, &sr, &sn, &sp);
+    if (so)
+      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
+             cfg->ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg->ni_stage_ranges);
+  }
+  if (cfg->ni_model == 1) {
+    uint64_t ag, ac;
+    mt_net_paper_stats(net, &ag, &ac);
+    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
+           (unsigned long long)ag, (unsigned long long)ac);
+  }
+}
+
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
   if (o->level && !strcmp(o->level, "flow")) return mt_app_flowsim(o);
@@ -250,55 +305,7 @@ int mt_app_sim(const mt_app_opts *o) {
     rc = 1;
     goto out;
   }
-  double bpc = (double)r.bytes / (double)r.cycles;
-  char verdict[160];
-  if (cfg.data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
-  else if (!r.correct) snprintf(verdict, sizeof verdict, "RESULT WRONG");
-  else if (cfg.data == MT_NET_DATA_SAMPLE)
-    snprintf(verdict, sizeof verdict, "result correct on every node's sampled words (%llu of %llu per node)", (unsigned long long)r.checked_words,
-             (unsigned long long)(s.bytes / 4));
-  else snprintf(verdict, sizeof verdict, "result correct on every node");
-  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
-         (unsigned long long)r.bytes, dt, mt_net_flow_name(cfg.flow), cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
-  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
-         r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
-  {
-    mt_bound bd;
-    mt_err be = {{0}};
-    if (!mt_bound_of(s.topo, r.bytes, (double)(cfg.payload_w / 8), &bd, &be))
-      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
-             100.0 * bd.per_node / (double)r.cycles, bd.cut, 100.0 * bd.cut / (double)r.cycles, mt_cut_family_name(bd.cut_family));
-  }
-  if (het_links(&cfg, s.topo)) {
-    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
-     * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
-    double sum = 0, mx = 0;
-    printf("sim: per dimension (hierarchical order) bandwidth time:");
-    for (int d = 0; d < s.topo->ndims; d++) {
-      const double c = mt_dims_net_dim_cycles(s.topo, &cfg, s.bytes, d);
-      printf(" dim %d %.0f", d + 1, c);
-      sum += c;
-      if (c > mx) mx = c;
-    }
-    printf(" cycles; bottleneck dimension %.0f (%.1f%% of it achieved), sum %.0f (%.1f%%)\n", mx, 100.0 * mx / (double)r.cycles, sum,
-           100.0 * sum / (double)r.cycles);
-  }
-  {
-    /* only when the stager did something: runs it never touches print what they did before */
-    uint64_t so, sr;
-    int sn;
-    unsigned sp;
-    mt_net_stage_stats(net, &so, &sr, &sn, &sp);
-    if (so)
-      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
-             cfg.ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg.ni_stage_ranges);
-  }
-  if (cfg.ni_model == 1) {
-    uint64_t ag, ac;
-    mt_net_paper_stats(net, &ag, &ac);
-    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
-           (unsigned long long)ag, (unsigned long long)ac);
-  }
+  print_summary(net, &cfg, &s, &t, &r, dt);
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
     fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);
