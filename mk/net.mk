@@ -1,6 +1,6 @@
 # mk/net.mk: the RTL network (issue #5): rtl/mt_net_top.sv (NX x NY rtl/mt_node.sv, torus or
 # mesh, mt_link per directed link) co-simulated cycle by cycle against the C network model
-# cmodel/net/mt_net.c by tb/cosim/cosim_net.cpp. One Verilator build per topology + schedule (the
+# cmodel/net/mt_net_*.c by tb/cosim/cosim_net.cpp. One Verilator build per topology + schedule (the
 # table layout is an RTL parameter): the -G flags come from the same source built as
 # build/net/cosim_net_params (it plans the schedule and prints them). Standalone: make cosim-net
 NET_TOP     := $(CURDIR)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_swnet_top: an RTL switch network (docs/switch.md "RTL switch network"): N end nodes, each
 // an NI (rtl/mt_ni.sv, one local port) behind an NI link to one port of its leaf switch, and S
-// switches (rtl/mt_router.sv with Table = 1, each of its own radix), as cmodel/net/mt_net.c
+// switches (rtl/mt_router.sv with Table = 1, each of its own radix), as cmodel/net/mt_net_build.c
 // builds them from a planner topology with cmodel/net/mt_switch.c. The connection list comes
 // in parameter vectors computed by the C side (mt_switch_build; cosim_net_params prints them
 // as -G flags; the defaults are fattree:4,2):
@@ -16,7 +16,7 @@
 //   NiAt     node i at [i*12 +: 12]: {port, switch} it attaches to (ni_port, ni_sw)
 // Every directed link, the NI links included, is one mt_link of latency LinkLat carrying
 // {credits, valid, flit}: the sender's flit on its port and the sender's input credits of
-// that port, which are for the receiver's output on it (as mt_net_top and mt_net.c). The
+// that port, which are for the receiver's output on it (as mt_net_top and mt_net_cycle.c). The
 // route tables are written through sw_tab_*_i (switch s's entry sw_tab_addr_i :=
 // sw_tab_data_i[s*16 +: 16] when sw_tab_we_i[s]) before traffic, as the NI tables through
 // tbl_*_i. Read-only taps of every link at its receiver, in the C model's link order (the NL

@@ -5,7 +5,7 @@
 # (cmp) and the --trace CSV (cmp). Each case runs twice per build, without and with --trace
 # (with it, mt_net_run steps cycle by cycle; without, in blocks of link_lat - 1 cycles), and
 # both must give the same. Used to check that a speed change of the C network model
-# (cmodel/net/mt_net.c, mt_router.c, mt_link.c, mt_mem.c) leaves every simulated cycle unchanged.
+# (cmodel/net/mt_net_*.c, mt_router.c, mt_link.c, mt_mem.c) leaves every simulated cycle unchanged.
 # The set: tori and meshes 2x2 .. 8x8 (and 3-D ones), MultiTree, ring, ring2d, dbtree, hd;
 # message and packet flow control; int32 and fp32; configurations small and paper; --set
 # overrides of the memory (random ready, latency), NI bandwidth, VCs, link latency, buffer

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include "app/mt_app.h"
 #include "util/mt_fp32.h"
 #include "plan/mt_chunksched.h"
@@ -222,4 +223,77 @@ void mt_app_print_tables(FILE *f, const mt_tables *tb) {
     }
     fputc('\n', f);
   }
+}
+
+/* Peak resident memory of this process so far (getrusage; Linux reports KiB), 0: unknown. */
+uint64_t mt_app_peak_rss(void) {
+  struct rusage u;
+  return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
+}
+
+/* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
+ * j is released. 0, or -1 (message printed). */
+int mt_app_json_write(const char *path, json_t *j) {
+  FILE *f = j ? fopen(path, "w") : NULL;
+  int rc = 0;
+  if (!j) {
+    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
+    rc = -1;
+  } else if (!f) {
+    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
+    rc = -1;
+  } else {
+    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
+    if (fclose(f)) rc = -1;
+    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
+  }
+  json_decref(j);
+  return rc;
+}
+
+/* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
+ * --set into cfg: 0, or 2 (message printed). */
+int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
+  mt_err e = {{0}};
+  const char *cn = o->config ? o->config : "small";
+  size_t cl = strlen(cn);
+  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    return 2;
+  }
+  for (int i = 0; i < o->nsets; i++)
+    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      return 2;
+    }
+  return 0;
+}
+
+int mt_app_flow(const mt_app_opts *o, unsigned *flow) {
+  *flow = MT_NET_FLOW_MESSAGE;
+  if (o->flow && mt_net_flow_parse(o->flow, flow)) {
+    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
+    return 2;
+  }
+  return 0;
+}
+
+void mt_app_bound_json(json_t *j, const mt_bound *b, double cycles) {
+  json_object_set_new(j, "per_node_bound_cycles", json_real(b->per_node));
+  json_object_set_new(j, "cut_bound_cycles", json_real(b->cut));
+  json_object_set_new(j, "cut_bound_family", json_string(mt_cut_family_name(b->cut_family)));
+  json_object_set_new(j, "cut_bound_set_size", json_integer(b->cut_size));
+  json_object_set_new(j, "average_bound_cycles", json_real(b->average));
+  json_object_set_new(j, "average_bound_achievable", json_boolean(b->average >= b->cut * (1 - 1e-9)));
+  if (cycles > 0) {
+    json_object_set_new(j, "per_node_bound_fraction", json_real(b->per_node / cycles));
+    json_object_set_new(j, "cut_bound_fraction", json_real(b->cut / cycles));
+  }
+}
+
+void mt_app_flow_params(const mt_net_cfg *cfg, int local_ports, mt_flow_params *p) {
+  mt_flow_params_cycles(p, (int)cfg->payload_w / 8, (int)cfg->link_lat, (int)cfg->vc_depth, (int)cfg->pkt_bytes, cfg->flow == MT_NET_FLOW_PACKET,
+                        local_ports);
+  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/flowsim.md) */
+  p->stage_after = (int)cfg->ni_stage_after;
 }

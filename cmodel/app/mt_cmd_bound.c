@@ -5,19 +5,6 @@
 #include "app/mt_app.h"
 #include "topo/mt_bound.h"
 
-void mt_app_bound_json(json_t *j, const mt_bound *b, double cycles) {
-  json_object_set_new(j, "per_node_bound_cycles", json_real(b->per_node));
-  json_object_set_new(j, "cut_bound_cycles", json_real(b->cut));
-  json_object_set_new(j, "cut_bound_family", json_string(mt_cut_family_name(b->cut_family)));
-  json_object_set_new(j, "cut_bound_set_size", json_integer(b->cut_size));
-  json_object_set_new(j, "average_bound_cycles", json_real(b->average));
-  json_object_set_new(j, "average_bound_achievable", json_boolean(b->average >= b->cut * (1 - 1e-9)));
-  if (cycles > 0) {
-    json_object_set_new(j, "per_node_bound_fraction", json_real(b->per_node / cycles));
-    json_object_set_new(j, "cut_bound_fraction", json_real(b->cut / cycles));
-  }
-}
-
 int mt_app_bound(const mt_app_opts *o) {
   if (!o->topo || !o->have_bytes) {
     fprintf(stderr, "multitree bound: --topo and --bytes are required\n");

@@ -18,7 +18,7 @@ static json_t *num(double v) {
 }
 
 static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, const char *fe, int steps, int chunks, uint64_t bytes,
-                      const mt_flow_params *p, const mt_net_cfg *cfg, int pkt, const mt_flow_result *r, const double *lu, double wall, double plan) {
+                      const mt_flow_params *p, const mt_net_cfg *cfg, const mt_flow_result *r, const double *lu, double wall, double plan) {
   const int cyc = p->units == MT_FLOW_CYCLES;
   json_t *dims = json_array();
   for (int d = 0; d < r->ndims; d++)
@@ -27,7 +27,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "s:n, s:s, s:o, s:I}",
                         "format", "multitree-flowsim/1", "level", "flow", "front_end", fe, "algorithm", o->algo, "topology", t->spec, "nodes",
                         t->n_nodes, "bytes", (json_int_t)bytes, "steps", steps, "chunks", chunks, "units", cyc ? "cycles" : "ns", "time",
-                        num(r->time), "flow", cyc ? (pkt ? "packet" : "message") : "-", "config", cyc ? json_string(cfg->name) : json_null(),
+                        num(r->time), "flow", cyc ? mt_net_flow_name(cfg->flow) : "-", "config", cyc ? json_string(cfg->name) : json_null(),
                         "lower_bound", num(r->bound), "lower_bound_fraction", num(r->time > 0 ? r->bound / r->time : 0), "link_util_mean",
                         num(r->util_mean), "link_util_max", num(r->util_max), "dims", dims, "gbps",
                         num(r->time > 0 ? (double)bytes / r->time * (cyc ? cfg->clock_ghz : 1.0) : 0), "messages", (json_int_t)r->messages,
@@ -51,24 +51,14 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
   return mt_app_json_write(path, j);
 }
 
-void mt_app_flow_params(const mt_net_cfg *cfg, int pkt, int local_ports, mt_flow_params *p) {
-  mt_flow_params_cycles(p, (int)cfg->payload_w / 8, (int)cfg->link_lat, (int)cfg->vc_depth, (int)cfg->pkt_bytes, pkt, local_ports);
-  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/flowsim.md) */
-  p->stage_after = (int)cfg->ni_stage_after;
-}
-
 int mt_app_flowsim(const mt_app_opts *o) {
   mt_err e = {{0}};
   if (!o->topo || !o->algo || !o->have_bytes) {
     fprintf(stderr, "multitree sim: --topo, --algo and --bytes are required\n");
     return 2;
   }
-  int pkt = 0;
-  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
-  else if (o->flow && strcmp(o->flow, "message")) {
-    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
-    return 2;
-  }
+  unsigned flow;
+  if (mt_app_flow(o, &flow)) return 2;
   if (o->data && strcmp(o->data, "none")) {
     fprintf(stderr, "multitree sim: --data %s: the flow level moves no data (only --data none)\n", o->data);
     return 2;
@@ -80,6 +70,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
   if (mt_app_whole_words("sim", o)) return 2;
   mt_net_cfg cfg;
   if (mt_app_net_cfg(o, &cfg)) return 2;
+  cfg.flow = flow;
   mt_topo t;
   if (mt_topo_from_name(&t, o->topo, &e)) {
     fprintf(stderr, "multitree sim: %s\n", e.msg);
@@ -90,8 +81,8 @@ int mt_app_flowsim(const mt_app_opts *o) {
   if (mt_flow_topo_has_bw(&t)) {
     mt_flow_params_ns(&p);
     p.local_ports = lp;
-    p.pkt_mode = pkt;
-  } else mt_app_flow_params(&cfg, pkt, lp, &p);
+    p.pkt_mode = cfg.flow == MT_NET_FLOW_PACKET;
+  } else mt_app_flow_params(&cfg, lp, &p);
   mt_flow_result r;
   double *lu = NULL; /* front end 1: each link's utilisation */
   int rc = 0, steps = 0;
@@ -141,7 +132,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     const char *u = cyc ? "cycles" : "ns";
     printf("sim: flow level (%s), %s on %s, %llu bytes", fe, o->algo, t.spec, (unsigned long long)o->bytes);
     if (o->chunks) printf(" in %d chunks%s", o->chunks, o->overlap ? " (stages overlap their latency)" : "");
-    if (cyc) printf(", %s flow control, config %s", pkt ? "packet" : "message", cfg.name);
+    if (cyc) printf(", %s flow control, config %s", mt_net_flow_name(cfg.flow), cfg.name);
     printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
            r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);
     printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f %s (%.1f%% of it achieved)\n", steps, r.util_mean,
@@ -153,7 +144,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     }
     printf("sim: %llu messages, %llu events, %llu max-min solves (%llu message rates); %.2f s wall, %.2f s of it planning\n",
            (unsigned long long)r.messages, (unsigned long long)r.events, (unsigned long long)r.solves, (unsigned long long)r.solved, wall, plan);
-    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, pkt, &r, lu, wall, plan)) rc = 2;
+    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, &r, lu, wall, plan)) rc = 2;
   }
   free(lu);
   mt_topo_free(&t);

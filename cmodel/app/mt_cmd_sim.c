@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * multitree sim: cycle-accurate all-reduce on the network model, checked against the reference. */
 #include <errno.h>
-#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -54,14 +53,8 @@ static int het_links(const mt_net_cfg *c, const mt_topo *t) {
 /* The --json summary: format multitree-sim/1 (keys in this order; docs/network.md). */
 static const char *const data_name[] = {"full", "sample", "none"};
 
-/* Peak resident memory of this process so far (getrusage; Linux reports KiB), 0: unknown. */
-uint64_t mt_app_peak_rss(void) {
-  struct rusage u;
-  return getrusage(RUSAGE_SELF, &u) ? 0 : (uint64_t)u.ru_maxrss * 1024u;
-}
-
 static int write_json(const char *path, const char *topo, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt,
-                      int pkt, uint32_t seed, double wall) {
+                      uint32_t seed, double wall) {
   const double bpc = (double)r->bytes / (double)r->cycles;
   json_t *c = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name", cfg->name,
                         "payload_w", (json_int_t)cfg->payload_w, "num_vcs", (json_int_t)cfg->num_vcs, "vc_depth", (json_int_t)cfg->vc_depth,
@@ -78,7 +71,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
   }
   json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:I, s:s, s:s, s:I, s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
                         "format", "multitree-sim/1", "algorithm", s->algo, "topology", topo, "nodes", s->n_nodes,
-                        "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", pkt ? "packet" : "message", "seed", (json_int_t)seed,
+                        "bytes", (json_int_t)r->bytes, "dtype", dt, "flow", mt_net_flow_name(cfg->flow), "seed", (json_int_t)seed,
                         "cycles", (json_int_t)r->cycles, "steps", s->steps, "bytes_per_cycle", real_as("%.6f", bpc),
                         "gbps", real_as("%.6f", bpc * cfg->clock_ghz), "link_util_mean", real_as("%.6f", r->util_mean),
                         "link_util_max", real_as("%.6f", r->util_max), "lower_bound_cycles", real_as("%.1f", r->lb_cycles),
@@ -112,44 +105,6 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
   return mt_app_json_write(path, j);
 }
 
-/* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
- * j is released. 0, or -1 (message printed). */
-int mt_app_json_write(const char *path, json_t *j) {
-  FILE *f = j ? fopen(path, "w") : NULL;
-  int rc = 0;
-  if (!j) {
-    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
-    rc = -1;
-  } else if (!f) {
-    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
-    rc = -1;
-  } else {
-    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
-    if (fclose(f)) rc = -1;
-    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
-  }
-  json_decref(j);
-  return rc;
-}
-
-/* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
- * --set into cfg: 0, or 2 (message printed). */
-int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
-  mt_err e = {{0}};
-  const char *cn = o->config ? o->config : "small";
-  size_t cl = strlen(cn);
-  if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
-    return 2;
-  }
-  for (int i = 0; i < o->nsets; i++)
-    if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
-      return 2;
-    }
-  return 0;
-}
-
 /* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
 static uint64_t mem_available(void) {
   FILE *f = fopen("/proc/meminfo", "r");
@@ -177,6 +132,61 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
   return 2;
 }
 
+/* The summary lines of a finished run (after them only the wall time): cycles and bandwidth,
+ * the verdict, link utilisation and the bounds, per dimension on links of several rates, the
+ * stager's and the paper NI's counts. */
+static void print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, const mt_net_result *r, const char *dt) {
+  double bpc = (double)r->bytes / (double)r->cycles;
+  char verdict[160];
+  if (cfg->data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
+  else if (!r->correct) snprintf(verdict, sizeof verdict, "RESULT WRONG");
+  else if (cfg->data == MT_NET_DATA_SAMPLE)
+    snprintf(verdict, sizeof verdict, "result correct on every node's sampled words (%llu of %llu per node)", (unsigned long long)r->checked_words,
+             (unsigned long long)(s->bytes / 4));
+  else snprintf(verdict, sizeof verdict, "result correct on every node");
+  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s->algo, t->spec,
+         (unsigned long long)r->bytes, dt, mt_net_flow_name(cfg->flow), cfg->name, (unsigned long long)r->cycles, bpc, bpc * cfg->clock_ghz, verdict);
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s->steps,
+         r->util_mean, r->util_max, r->lb_cycles, 100.0 * r->lb_cycles / (double)r->cycles);
+  {
+    mt_bound bd;
+    mt_err be = {{0}};
+    if (!mt_bound_of(s->topo, r->bytes, (double)(cfg->payload_w / 8), &bd, &be))
+      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
+             100.0 * bd.per_node / (double)r->cycles, bd.cut, 100.0 * bd.cut / (double)r->cycles, mt_cut_family_name(bd.cut_family));
+  }
+  if (het_links(cfg, s->topo)) {
+    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
+     * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
+    double sum = 0, mx = 0;
+    printf("sim: per dimension (hierarchical order) bandwidth time:");
+    for (int d = 0; d < s->topo->ndims; d++) {
+      const double c = mt_dims_net_dim_cycles(s->topo, cfg, s->bytes, d);
+      printf(" dim %d %.0f", d + 1, c);
+      sum += c;
+      if (c > mx) mx = c;
+    }
+    printf(" cycles; bottleneck dimension %.0f (%.1f%% of it achieved), sum %.0f (%.1f%%)\n", mx, 100.0 * mx / (double)r->cycles, sum,
+           100.0 * sum / (double)r->cycles);
+  }
+  {
+    /* only when the stager did something: runs it never touches print what they did before */
+    uint64_t so, sr;
+    int sn;
+    unsigned sp;
+    mt_net_stage_stats(net, &so, &sr, &sn, &sp);
+    if (so)
+      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
+             cfg->ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg->ni_stage_ranges);
+  }
+  if (cfg->ni_model == 1) {
+    uint64_t ag, ac;
+    mt_net_paper_stats(net, &ag, &ac);
+    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
+           (unsigned long long)ag, (unsigned long long)ac);
+  }
+}
+
 int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
   if (o->level && !strcmp(o->level, "flow")) return mt_app_flowsim(o);
@@ -186,13 +196,8 @@ int mt_app_sim(const mt_app_opts *o) {
   }
   mt_net_cfg cfg;
   if (mt_app_net_cfg(o, &cfg)) return 2;
-  int dtype, pkt = 0;
-  if (mt_app_dtype("sim", o, &dtype)) return 2;
-  if (o->flow && !strcmp(o->flow, "packet")) pkt = 1;
-  else if (o->flow && strcmp(o->flow, "message")) {
-    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
-    return 2;
-  }
+  int dtype;
+  if (mt_app_dtype("sim", o, &dtype) || mt_app_flow(o, &cfg.flow)) return 2;
   if (mt_app_whole_words("sim", o)) return 2;
   cfg.threads = o->threads ? (unsigned)o->threads : 1u;
   if (o->data) {
@@ -255,7 +260,7 @@ int mt_app_sim(const mt_app_opts *o) {
     return 2;
   }
   double t0 = mt_now();
-  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, pkt, &e);
+  mt_net *net = mt_net_new(&cfg, &s, &tb, dtype, &e);
   mt_net_result r;
   memset(&r, 0, sizeof r);
   if (!net) {
@@ -300,55 +305,7 @@ int mt_app_sim(const mt_app_opts *o) {
     rc = 1;
     goto out;
   }
-  double bpc = (double)r.bytes / (double)r.cycles;
-  char verdict[160];
-  if (cfg.data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
-  else if (!r.correct) snprintf(verdict, sizeof verdict, "RESULT WRONG");
-  else if (cfg.data == MT_NET_DATA_SAMPLE)
-    snprintf(verdict, sizeof verdict, "result correct on every node's sampled words (%llu of %llu per node)", (unsigned long long)r.checked_words,
-             (unsigned long long)(s.bytes / 4));
-  else snprintf(verdict, sizeof verdict, "result correct on every node");
-  printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
-         (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
-  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
-         r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
-  {
-    mt_bound bd;
-    mt_err be = {{0}};
-    if (!mt_bound_of(s.topo, r.bytes, (double)(cfg.payload_w / 8), &bd, &be))
-      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
-             100.0 * bd.per_node / (double)r.cycles, bd.cut, 100.0 * bd.cut / (double)r.cycles, mt_cut_family_name(bd.cut_family));
-  }
-  if (het_links(&cfg, s.topo)) {
-    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
-     * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
-    double sum = 0, mx = 0;
-    printf("sim: per dimension (hierarchical order) bandwidth time:");
-    for (int d = 0; d < s.topo->ndims; d++) {
-      const double c = mt_dims_net_dim_cycles(s.topo, &cfg, s.bytes, d);
-      printf(" dim %d %.0f", d + 1, c);
-      sum += c;
-      if (c > mx) mx = c;
-    }
-    printf(" cycles; bottleneck dimension %.0f (%.1f%% of it achieved), sum %.0f (%.1f%%)\n", mx, 100.0 * mx / (double)r.cycles, sum,
-           100.0 * sum / (double)r.cycles);
-  }
-  {
-    /* only when the stager did something: runs it never touches print what they did before */
-    uint64_t so, sr;
-    int sn;
-    unsigned sp;
-    mt_net_stage_stats(net, &so, &sr, &sn, &sp);
-    if (so)
-      printf("sim: NI stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI\n",
-             cfg.ni_stage_after, (unsigned long long)so, sn, (unsigned long long)sr, sp, cfg.ni_stage_ranges);
-  }
-  if (cfg.ni_model == 1) {
-    uint64_t ag, ac;
-    mt_net_paper_stats(net, &ag, &ac);
-    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
-           (unsigned long long)ag, (unsigned long long)ac);
-  }
+  print_summary(net, &cfg, &s, &t, &r, dt);
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
     fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);
@@ -367,7 +324,7 @@ int mt_app_sim(const mt_app_opts *o) {
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
-  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, pkt, o->seed, wall)) rc = 2;
+  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, o->seed, wall)) rc = 2;
 out:
   mt_net_free(net);
   mt_tables_free(&tb);

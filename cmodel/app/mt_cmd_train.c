@@ -182,6 +182,7 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   for (int i = 0; i < o->nsets; i++) ao.sets[i] = o->sets[i];
   mt_net_cfg cfg;
   if (mt_app_net_cfg(&ao, &cfg)) return 2;
+  cfg.flow = o->msg ? MT_NET_FLOW_MESSAGE : MT_NET_FLOW_PACKET;
   cfg.data = MT_NET_DATA_NONE;
   cfg.threads = 1;
   ao.local_ports = (int)cfg.local_ports;
@@ -194,7 +195,7 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   if (o->flow) { /* as `multitree sim --level flow` runs it (mt_cmd_flowsim.c) */
     mt_flow_params p;
     mt_flow_result fr;
-    mt_app_flow_params(&cfg, !o->msg, (int)cfg.local_ports, &p);
+    mt_app_flow_params(&cfg, (int)cfg.local_ports, &p);
     if (mt_flow_run_sched(&s, &p, &fr, NULL, &e)) {
       fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes at the flow level: %s\n", bytes, e.msg);
       rc = 2;
@@ -206,7 +207,7 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   }
   mt_net_result r;
   memset(&r, 0, sizeof r);
-  mt_net *net = mt_net_new(&cfg, &s, &tb, MT_DTYPE_FP32, !o->msg, &e);
+  mt_net *net = mt_net_new(&cfg, &s, &tb, MT_DTYPE_FP32, &e);
   if (!net || mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e)) {
     fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes: %s\n", bytes, e.msg);
     rc = 2;

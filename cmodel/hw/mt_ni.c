@@ -65,6 +65,11 @@ int mt_ni_entry_bits(const mt_ni_params *p) {
   return f.width;
 }
 
+void mt_ni_bw_defaults(unsigned L, unsigned *rx_engines, unsigned *mem_ports) {
+  if (!*rx_engines) *rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
+  if (!*mem_ports) *mem_ports = L + 2u * *rx_engines;
+}
+
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
 int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
@@ -89,7 +94,8 @@ int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
   if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u: must be 2..32", p->wd_w);
   if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW=%u: must be a power of two", p->payload_w);
   {
-    unsigned E = p->rx_engines ? p->rx_engines : 1, M = p->mem_ports ? p->mem_ports : 1;
+    unsigned E = p->rx_engines, M = p->mem_ports;
+    mt_ni_bw_defaults(p->nlocal, &E, &M);
     if (E > MT_NI_MAX_L) return mt_fail(e, "rx_engines=%u: at most %d", E, MT_NI_MAX_L);
     if (p->nlocal % E && (E % p->nlocal || p->num_vcs % (E / p->nlocal)))
       return mt_fail(e, "rx_engines=%u: a divisor of L=%u, or m*L with m dividing NumVcs=%u", E, p->nlocal, p->num_vcs);
@@ -113,8 +119,9 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->tbw = 1;
   s->nstreams = p->nlocal * p->num_vcs;
   for (unsigned g = 0; g < s->nstreams; g++) s->scr[g] = (uint8_t)(g / p->num_vcs * MT_NI_MAX_VCS + g % p->num_vcs);
-  s->ne = p->rx_engines ? p->rx_engines : 1;
-  s->nmp = p->mem_ports ? p->mem_ports : 1;
+  s->ne = p->rx_engines;
+  s->nmp = p->mem_ports;
+  mt_ni_bw_defaults(p->nlocal, &s->ne, &s->nmp);
   s->ses = s->nstreams / s->ne;
   s->tq_depth = p->nlocal * p->sq + s->ne * p->rq + (p->stage_after ? p->ej_depth : 0u); /* stager: reads for room in R */
   {

@@ -5,8 +5,8 @@
  * (fmt/mt_entry.h, full or compact), start-up scan that validates the table and
  * indexes it per flow, issue logic with timestep and lockstep counters, one
  * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
- * depacketiser/reduction engines (default 1), mem_ports valid/ready memory ports (default
- * 1). The RTL has the same parameters (RxEngines, MemPorts, ReduceChain; docs/ni.md).
+ * depacketiser/reduction engines, mem_ports valid/ready memory ports (mt_ni_default_params:
+ * 1 and 1; 0 is resolved by mt_ni_bw_defaults). The RTL has the same parameters (RxEngines, MemPorts, ReduceChain; docs/ni.md).
  * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
  * RTL sees just before the edge), updates the state and fills *out with the registered
  * outputs after the edge. No globals; memory is allocated in init only. */
@@ -73,7 +73,8 @@ typedef struct {
   unsigned sq;   /* sender data FIFO depth */
   unsigned rq;   /* receive pipeline depth (reads in flight) */
   unsigned wd_w; /* watchdog counter width */
-  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts) */
+  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts);
+   * 0 is the full-bandwidth default of mt_ni_bw_defaults */
   unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
   unsigned mem_ports;  /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
@@ -105,6 +106,13 @@ typedef struct {
 /* Defaults: PayloadW 128, 2 VCs, L 4, 4 network ports, EjDepth 4, VcDepth 8, sub-packets of
  * 16 flits, 256-B packets, depth 64, SQ 4, RQ 4, WdW 24; layout fields must be set. */
 void mt_ni_default_params(mt_ni_params *p);
+/* The one meaning of 0 for the bandwidth parameters of an NI of L local ports (mt_ni_params,
+ * mt_net_cfg ni_rx_engines / ni_mem_ports): rx_engines 0 = 2L, two engines per ejection port
+ * (they take turns on its packets, hiding the per-packet look-up and write drain), or L (one
+ * per port) when 2L exceeds MT_NI_MAX_L; mem_ports 0 = L + 2E (full bandwidth). Values other
+ * than 0 are left as they are. mt_ni_check_params, mt_ni_init and the network (mt_net) all
+ * resolve 0 with it. */
+void mt_ni_bw_defaults(unsigned L, unsigned *rx_engines, unsigned *mem_ports);
 /* 0 if legal (the RTL's $fatal checks), else -1 with a reason. */
 int mt_ni_check_params(const mt_ni_params *p, mt_err *e);
 /* Width of a table word in bits (mt_entry_fmt_offsets of p's widths). */

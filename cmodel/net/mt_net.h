@@ -39,15 +39,15 @@ typedef struct {
 
 typedef struct mt_net mt_net;
 
-/* Build the network for schedule s (tables tb) with configuration c. pkt_mode: 0
- * message-based flow control, 1 packets of pkt_bytes each with its own head. */
-mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode, mt_err *e);
+/* Build the network for schedule s (tables tb) with configuration c (its flow control:
+ * c->flow, MT_NET_FLOW_*) and data type dtype (MT_DTYPE_*). */
+mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, mt_err *e);
 /* The same with a fixed hardware table layout (an RTL build's): the schedule's layout is
  * fitted into hw (mt_layout_fit; error if it does not fit), the NIs get tbl_depth table
  * words and max_flows per-flow entries (0: what the tables need). hw NULL, 0, 0 is
  * mt_net_new. */
-mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, int pkt_mode,
-                          const mt_layout *hw, unsigned tbl_depth, unsigned max_flows, mt_err *e);
+mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, const mt_layout *hw, unsigned tbl_depth,
+                          unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
 /* ni_model=1 (docs/papersim.md): the paper NI's parameters for schedule s on a network of L
  * local ports; the local ports to plan algo with (the paper's radix: 1 for the baselines, 0 =

@@ -39,8 +39,8 @@ static const mt_cfg_key keys[] = {
   {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 1, MT_MEM_LAT_MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
   {"ni_sq", NET | NI, "mt_net_cfg.ni_sq, mt_ni_params.sq", "SQ", 1, 16, 0, F(ni_sq, 1), "NI sender data FIFO depth"},
   {"ni_rq", NET | NI, "mt_net_cfg.ni_rq, mt_ni_params.rq", "RQ", 1, 16, 0, F(ni_rq, 1), "NI receive pipeline depth"},
-  {"ni_rx_engines", NET | NI, "mt_net_cfg.ni_rx_engines, mt_ni_params.rx_engines", "RxEngines", 0, MT_NI_MAX_L, 0, F(ni_rx_engines, 1), "NI receive engines (network: 0 = 2L, or L when 2L > 8; NI: 0 = 1)"},
-  {"ni_mem_ports", NET | NI, "mt_net_cfg.ni_mem_ports, mt_ni_params.mem_ports", "MemPorts", 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (network: 0 = L + 2E; NI: 0 = 1)"},
+  {"ni_rx_engines", NET | NI, "mt_net_cfg.ni_rx_engines, mt_ni_params.rx_engines", "RxEngines", 0, MT_NI_MAX_L, 0, F(ni_rx_engines, 1), "NI receive engines (0 = 2L, or L when 2L > 8: mt_ni_bw_defaults)"},
+  {"ni_mem_ports", NET | NI, "mt_net_cfg.ni_mem_ports, mt_ni_params.mem_ports", "MemPorts", 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (0 = L + 2E: mt_ni_bw_defaults)"},
   {"ni_chain", NET | NI, "mt_net_cfg.ni_chain, mt_ni_params.reduce_chain", "ReduceChain", 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},
   {"ni_stage_after", NET, "mt_net_cfg.ni_stage_after, mt_ni_params.stage_after", NULL, 0, U32MAX, 0, F(ni_stage_after, 1), "NI stager: stage not-due units after this many cycles without progress, 0 off (RTL: mt_ni StageAfter, docs/ni.md)"},
   {"ni_stage_ranges", NET, "mt_net_cfg.ni_stage_ranges, mt_ni_params.stage_ranges", NULL, 1, 1048576, 0, F(ni_stage_ranges, 1), "NI stager: staged address ranges per NI, shared by its flows and child slots (RTL: mt_ni StageRanges)"},
@@ -329,5 +329,16 @@ static void builtin_or_abort(mt_net_cfg *c, const char *name) {
     abort();
   }
 }
+static const char *const flow_names[] = {"message", "packet"};
+int mt_net_flow_parse(const char *name, unsigned *flow) {
+  for (unsigned k = 0; k < sizeof flow_names / sizeof *flow_names; k++)
+    if (!strcmp(name, flow_names[k])) {
+      *flow = k;
+      return 0;
+    }
+  return -1;
+}
+const char *mt_net_flow_name(unsigned flow) { return flow < sizeof flow_names / sizeof *flow_names ? flow_names[flow] : "?"; }
+
 void mt_net_cfg_paper(mt_net_cfg *c) { builtin_or_abort(c, "paper"); }
 void mt_net_cfg_small(mt_net_cfg *c) { builtin_or_abort(c, "small"); }

@@ -6,7 +6,7 @@
  * becomes (-G / chparam), its allowed range. The network configuration mt_net_cfg is one
  * such shape (the keys marked MT_KEY_NET, all required); configs/net/NAME.cfg are compiled
  * into the library (build/gen/mt_net_cfg_builtin.c, generated from the files). The
- * network model (mt_net.c) never parses text. */
+ * network model (mt_net_*.c) never parses text. */
 #ifndef MT_NET_CFG_H
 #define MT_NET_CFG_H
 #include <stddef.h>
@@ -48,6 +48,7 @@ typedef struct {
   double clock_ghz;
   unsigned data;    /* not a key (not hardware): what the memories store, MT_NET_DATA_* (sim --data) */
   unsigned threads; /* not a key: threads of mt_net_run (sim --threads; 0 and 1: one); the results do not depend on it */
+  unsigned flow;    /* not a key: the flow control, MT_NET_FLOW_* (sim --flow) */
 } mt_net_cfg;
 
 /* mt_net_cfg.data (docs/network.md "Data modes"): every word of every buffer, stored and
@@ -56,6 +57,16 @@ typedef struct {
 enum { MT_NET_DATA_FULL = 0,
        MT_NET_DATA_SAMPLE = 1,
        MT_NET_DATA_NONE = 2 };
+
+/* mt_net_cfg.flow (docs/ni.md): message-based flow control (a message in sub-packets of
+ * subpkt_flits behind one head; multi-hop transfers still travel as packets), or every
+ * message in packets of pkt_bytes each with its own head. The default is message (0). */
+enum { MT_NET_FLOW_MESSAGE = 0,
+       MT_NET_FLOW_PACKET = 1 };
+/* The flow control named name ("message", "packet") into *flow: 0, or -1 for another name. */
+int mt_net_flow_parse(const char *name, unsigned *flow);
+/* The name of flow control flow (MT_NET_FLOW_*). */
+const char *mt_net_flow_name(unsigned flow);
 
 /* Where a key may appear: a network configuration (mt_net_cfg, `multitree sim`), a router
  * shape (rtl/mt_router.sv, tb/cosim/cosim_router.cpp), an NI shape (rtl/mt_ni.sv). */

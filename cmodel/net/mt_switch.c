@@ -36,15 +36,10 @@ int mt_switch_walk(const mt_switch_net *w, int src, int dst) {
 /* The route entry of switch s toward topology link k (to another switch): its ports. */
 static uint16_t entry_for(const mt_topo *t, const int *rport, int k) { return MT_RT_TAB(rport[k], t->links[k].mult); }
 
-int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err *e) {
-  const int N = t->n_nodes, S = t->n_sw, mp = t->max_ports;
-  int rc = 0;
-  memset(w, 0, sizeof *w);
-  w->n_nodes = N;
-  w->n_sw = S;
-  if (S < 1) return mt_fail(e, "%s: no switches; the switch network model needs end nodes behind switches", t->spec);
-  /* end nodes: one link each, of multiplicity 1, to a switch */
-  for (int i = 0; i < N; i++) {
+/* End nodes: one link each, of multiplicity 1, to a switch. */
+static int check_end_nodes(const mt_topo *t, mt_err *e) {
+  const int mp = t->max_ports;
+  for (int i = 0; i < t->n_nodes; i++) {
     const int k = t->n_ports[i] == 1 ? t->port_link[i * mp] : -1;
     if (t->n_ports[i] != 1 || k < 0)
       return mt_fail(e, "%s: end node %d has %d links; in a switch network every end node has one NI link to its leaf switch", t->spec, i,
@@ -56,13 +51,18 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
       return mt_fail(e, "%s: end node %d has a link of multiplicity %d to its switch; an NI has one NI link (multiplicity 1)", t->spec, i,
                      t->links[k].mult);
   }
-  int *rport = mt_xcalloc((size_t)t->n_links + 1, sizeof *rport);
+  return 0;
+}
+
+/* Router ports: network links first (m consecutive ports for multiplicity m), then NIs;
+ * rport[k]: the first router port of topology link k at its source switch. */
+static int assign_ports(mt_switch_net *w, const mt_topo *t, int *rport, mt_err *e) {
+  const int N = t->n_nodes, S = t->n_sw, mp = t->max_ports;
   w->nnet = mt_xcalloc((size_t)S, sizeof(int));
   w->nloc = mt_xcalloc((size_t)S, sizeof(int));
   w->ni_sw = mt_xcalloc((size_t)N, sizeof(int));
   w->ni_port = mt_xcalloc((size_t)N, sizeof(int));
-  /* router ports: network links first (m consecutive ports for multiplicity m), then NIs */
-  for (int s = 0; s < S && !rc; s++) {
+  for (int s = 0; s < S; s++) {
     const int v = N + s;
     for (int pass = 0; pass < 2; pass++)
       for (int p = 0; p < t->n_ports[v]; p++) {
@@ -79,15 +79,15 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
         }
       }
     if (w->nnet[s] + w->nloc[s] > MT_RT_MAX_PORTS)
-      rc = mt_fail(e, "%s: switch s%d has %d ports (%d to switches, counting parallel links, and %d NI ports); the switch model has at most %d",
-                   t->spec, s, w->nnet[s] + w->nloc[s], w->nnet[s], w->nloc[s], MT_RT_MAX_PORTS);
+      return mt_fail(e, "%s: switch s%d has %d ports (%d to switches, counting parallel links, and %d NI ports); the switch model has at most %d",
+                     t->spec, s, w->nnet[s] + w->nloc[s], w->nnet[s], w->nloc[s], MT_RT_MAX_PORTS);
   }
-  if (rc) {
-    free(rport);
-    mt_switch_free(w);
-    return -1;
-  }
-  /* physical switch-to-switch links */
+  return 0;
+}
+
+/* Physical switch-to-switch links (a link of multiplicity m is m of them) and plink. */
+static void phys_links(mt_switch_net *w, const mt_topo *t, const int *rport) {
+  const int N = t->n_nodes, S = t->n_sw;
   w->lsrc = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
   w->lsport = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
   w->ldst = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
@@ -106,7 +106,11 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
   w->plink = mt_xcalloc((size_t)S * MT_SW_MAX_PORTS, sizeof(int));
   for (int i = 0; i < S * MT_SW_MAX_PORTS; i++) w->plink[i] = -1;
   for (int k = 0; k < nl; k++) w->plink[w->lsrc[k] * MT_SW_MAX_PORTS + w->lsport[k]] = k;
-  /* switch-to-switch distances (hops) */
+}
+
+/* Switch-to-switch distances in hops, [a * S + b] (-1: unreachable). */
+static int *switch_dist(const mt_topo *t) {
+  const int N = t->n_nodes, S = t->n_sw;
   int *dist = mt_xcalloc((size_t)S * (size_t)S, sizeof(int)), *q = mt_xcalloc((size_t)S, sizeof(int));
   for (int a = 0; a < S; a++) {
     int *d = dist + (size_t)a * S, h = 0, n = 0;
@@ -124,31 +128,37 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
       }
     }
   }
-  /* fat-trees: up/down by level (distance from the leaf switches); desc[s][x]: leaf switch x
-   * lies below s (reachable by down links only) */
-  w->updown = t->kind == MT_TOPO_FATTREE;
-  int *lvl = mt_xcalloc((size_t)S, sizeof(int));
-  uint8_t *desc = mt_xcalloc((size_t)S * (size_t)S, 1);
-  if (w->updown) {
-    int maxl = 0;
-    for (int s = 0; s < S; s++) {
-      lvl[s] = -1;
-      for (int x = 0; x < S; x++)
-        if (w->nloc[x] && (lvl[s] < 0 || dist[(size_t)s * S + x] < lvl[s])) lvl[s] = dist[(size_t)s * S + x];
-      if (lvl[s] > maxl) maxl = lvl[s];
-    }
-    for (int l = 0; l <= maxl; l++)
-      for (int s = 0; s < S; s++) {
-        if (lvl[s] != l) continue;
-        if (l == 0) desc[(size_t)s * S + s] = 1;
-        for (int x = t->out_start[N + s]; x < t->out_start[N + s + 1]; x++) {
-          const int y = t->links[t->out_list[x]].dst - N;
-          if (y >= 0 && lvl[y] == l - 1)
-            for (int z = 0; z < S; z++) desc[(size_t)s * S + z] |= desc[(size_t)y * S + z];
-        }
-      }
+  free(q);
+  return dist;
+}
+
+/* Fat-trees: up/down by level (lvl: distance from the leaf switches); desc[s][x]: leaf switch
+ * x lies below s (reachable by down links only). */
+static void fat_tree_levels(const mt_switch_net *w, const mt_topo *t, const int *dist, int *lvl, uint8_t *desc) {
+  const int N = t->n_nodes, S = t->n_sw;
+  int maxl = 0;
+  for (int s = 0; s < S; s++) {
+    lvl[s] = -1;
+    for (int x = 0; x < S; x++)
+      if (w->nloc[x] && (lvl[s] < 0 || dist[(size_t)s * S + x] < lvl[s])) lvl[s] = dist[(size_t)s * S + x];
+    if (lvl[s] > maxl) maxl = lvl[s];
   }
-  /* tables */
+  for (int l = 0; l <= maxl; l++)
+    for (int s = 0; s < S; s++) {
+      if (lvl[s] != l) continue;
+      if (l == 0) desc[(size_t)s * S + s] = 1;
+      for (int x = t->out_start[N + s]; x < t->out_start[N + s + 1]; x++) {
+        const int y = t->links[t->out_list[x]].dst - N;
+        if (y >= 0 && lvl[y] == l - 1)
+          for (int z = 0; z < S; z++) desc[(size_t)s * S + z] |= desc[(size_t)y * S + z];
+      }
+    }
+}
+
+/* The route tables: at d's leaf switch its NI port; elsewhere one of the candidate links
+ * (up/down on fat-trees, else one hop nearer), in port order, a fixed choice by destination. */
+static void route_tables(mt_switch_net *w, const mt_topo *t, const int *rport, const int *dist, const int *lvl, const uint8_t *desc) {
+  const int N = t->n_nodes, S = t->n_sw;
   w->tab = mt_xcalloc((size_t)S * (size_t)N, sizeof(uint16_t));
   int *cand = mt_xcalloc((size_t)t->n_links + 1, sizeof(int));
   for (int s = 0; s < S; s++)
@@ -170,7 +180,7 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
           cand[nc++] = k;
         }
       }
-      if (!nc) continue; /* unreachable: the walk below reports it */
+      if (!nc) continue; /* unreachable: check_routes reports it */
       /* candidates in port order; a fixed choice by destination: up a fat-tree, digit
        * lvl(s) of d in base nc (d-mod-k), so one upper switch carries d's traffic */
       long div = 1;
@@ -184,12 +194,13 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
       *te = entry_for(t, rport, cand[(d / div) % nc]);
     }
   free(cand);
-  free(desc);
-  free(lvl);
-  free(q);
-  free(rport);
-  free(dist);
-  /* every route arrives; the most switch hops give the VC classes (shortest paths) */
+}
+
+/* Every route arrives; the most switch hops give the VC classes (shortest paths), which
+ * num_vcs must hold. */
+static int check_routes(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err *e) {
+  const int N = t->n_nodes;
+  int rc = 0;
   for (int a = 0; a < N && !rc; a++)
     for (int b = 0; b < N && !rc; b++) {
       if (a == b) continue;
@@ -203,6 +214,34 @@ int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err
   if (!rc && (w->hop_classes > num_vcs || num_vcs % w->hop_classes))
     rc = mt_fail(e, "%s: routes of up to %d switch-to-switch hops need %u VC classes (one per hop, docs/switch.md); num_vcs=%u is not a multiple of %u",
                  t->spec, w->max_hops, w->hop_classes, num_vcs, w->hop_classes);
+  return rc;
+}
+
+int mt_switch_build(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt_err *e) {
+  const int S = t->n_sw;
+  memset(w, 0, sizeof *w);
+  w->n_nodes = t->n_nodes;
+  w->n_sw = S;
+  if (S < 1) return mt_fail(e, "%s: no switches; the switch network model needs end nodes behind switches", t->spec);
+  if (check_end_nodes(t, e)) return -1;
+  int *rport = mt_xcalloc((size_t)t->n_links + 1, sizeof *rport);
+  if (assign_ports(w, t, rport, e)) {
+    free(rport);
+    mt_switch_free(w);
+    return -1;
+  }
+  phys_links(w, t, rport);
+  int *dist = switch_dist(t);
+  w->updown = t->kind == MT_TOPO_FATTREE;
+  int *lvl = mt_xcalloc((size_t)S, sizeof(int));
+  uint8_t *desc = mt_xcalloc((size_t)S * (size_t)S, 1);
+  if (w->updown) fat_tree_levels(w, t, dist, lvl, desc);
+  route_tables(w, t, rport, dist, lvl, desc);
+  free(desc);
+  free(lvl);
+  free(rport);
+  free(dist);
+  const int rc = check_routes(w, t, num_vcs, e);
   if (rc) mt_switch_free(w);
   return rc;
 }

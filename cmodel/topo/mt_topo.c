@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_topo: topology builders (grids, fat-tree, DGX-2-like, BiGraph, explicit link lists),
- * dimension-order and shortest-path routes, diameter. */
+ * mt_topo: the topology structure and its builders from a grid's sizes (mt_topo_grid), an explicit
+ * link list or a topology file; dimension-order and shortest-path routes, diameter. The names
+ * (mt_topo_from_name) are read in mt_topo_parse.c. */
 #include "topo/mt_topo.h"
-#include "topo/mt_mdtopo.h"
-#include "topo/mt_hier.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -132,7 +131,7 @@ int mt_topo_node_at(const mt_topo *t, const int c[3]) {
   return id;
 }
 
-static int build_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *e) {
+int mt_topo_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *e) {
   t->kind = torus ? MT_TOPO_TORUS : MT_TOPO_MESH;
   t->ndims = ndims;
   long n = 1;
@@ -202,125 +201,6 @@ int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw,
   }
   free(nport);
   return finish(t, &v, e);
-}
-
-static int parse_dims(const char *s, char sep, int *dim, int maxd, int *nd) {
-  *nd = 0;
-  while (*s) {
-    if (*nd == maxd) return -1;
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (end == s || errno || x < 0 || x > 1000000) return -1;
-    dim[(*nd)++] = (int)x;
-    if (*end == 0) break;
-    if (*end != sep) return -1;
-    s = end + 1;
-    if (*s == 0) return -1;
-  }
-  return *nd ? 0 : -1;
-}
-
-int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e) {
-  memset(t, 0, sizeof *t);
-  snprintf(t->spec, sizeof t->spec, "%s", name);
-  int dim[3], nd;
-  if (!strncmp(name, "torus:", 6) || !strncmp(name, "mesh:", 5)) {
-    int torus = name[0] == 't';
-    if (parse_dims(name + (torus ? 6 : 5), 'x', dim, 3, &nd))
-      return mt_fail(e, "topology '%s': expected %s:XxY or %s:XxYxZ with positive sizes", name, torus ? "torus" : "mesh", torus ? "torus" : "mesh");
-    return build_grid(t, torus, nd, dim, e);
-  }
-  if (!strncmp(name, "ring:", 5)) {
-    if (parse_dims(name + 5, 'x', dim, 1, &nd)) return mt_fail(e, "topology '%s': expected ring:N", name);
-    return build_grid(t, 1, 1, dim, e);
-  }
-  if (!strncmp(name, "file:", 5)) return mt_topo_from_file(t, name + 5, e);
-  if (!strncmp(name, "hier:", 5)) return mt_topo_from_hier_name(t, name, e);
-  if (!strncmp(name, "dims:", 5) || !strncmp(name, "dimsfile:", 9) || !strncmp(name, "themis:", 7)) return mt_topo_from_dims_name(t, name, e);
-  int(*ll)[3] = NULL;
-  int nl = 0, nn = 0, ns = 0, rc;
-  if (!strncmp(name, "fattree:", 8)) {
-    /* k-ary L-level fat-tree (k-ary n-tree): k^L nodes, L levels of k^(L-1) switches of
-     * 2k ports; switch <w,l> links <w',l+1> when w, w' differ at most in digit l. */
-    if (parse_dims(name + 8, ',', dim, 2, &nd) || nd != 2 || dim[0] < 2 || dim[1] < 1)
-      return mt_fail(e, "topology '%s': expected fattree:K,L with K >= 2, L >= 1", name);
-    int k = dim[0], L = dim[1];
-    long per = 1;
-    for (int i = 0; i < L - 1; i++) {
-      per *= k;
-      if (per > MT_MAX_NODES) break;
-    }
-    if (per * k > MT_MAX_NODES) return mt_fail(e, "topology '%s': %ld nodes exceed %d", name, per * k, MT_MAX_NODES);
-    t->kind = MT_TOPO_FATTREE;
-    nn = (int)(per * k);
-    ns = (int)(per * L);
-    ll = mt_xcalloc((size_t)(nn + per * k * L), sizeof *ll);
-    for (int i = 0; i < nn; i++) {
-      ll[nl][0] = i;
-      ll[nl][1] = nn + i / k;
-      ll[nl][2] = 1;
-      nl++;
-    }
-    for (int l = 0; l + 1 < L; l++)
-      for (int w = 0; w < per; w++) {
-        long pw = 1;
-        for (int i = 0; i < l; i++) pw *= k;
-        int digit = (int)((w / pw) % k);
-        for (int dgt = 0; dgt < k; dgt++) {
-          int w2 = (int)(w + (dgt - digit) * pw);
-          ll[nl][0] = nn + l * (int)per + w;
-          ll[nl][1] = nn + (l + 1) * (int)per + w2;
-          ll[nl][2] = 1;
-          nl++;
-        }
-      }
-  } else if (!strcmp(name, "dgx2")) {
-    /* DGX-2-like: 2 switches x 8 nodes, 8 parallel links between the switches. */
-    t->kind = MT_TOPO_DGX2;
-    nn = 16;
-    ns = 2;
-    ll = mt_xcalloc(17, sizeof *ll);
-    for (int i = 0; i < 16; i++) {
-      ll[nl][0] = i;
-      ll[nl][1] = 16 + i / 8;
-      ll[nl][2] = 1;
-      nl++;
-    }
-    ll[nl][0] = 16;
-    ll[nl][1] = 17;
-    ll[nl][2] = 8;
-    nl++;
-  } else if (!strncmp(name, "bigraph:", 8)) {
-    /* BiGraph M x N: N switches with M nodes each; switches 0..N/2-1 (upper) each link
-     * every switch N/2..N-1 (lower). */
-    if (parse_dims(name + 8, 'x', dim, 2, &nd) || nd != 2 || dim[0] < 1 || dim[1] < 2 || dim[1] % 2)
-      return mt_fail(e, "topology '%s': expected bigraph:MxN, M >= 1 nodes per switch, N >= 2 switches, N even", name);
-    int M = dim[0], N = dim[1];
-    if ((long)M * N > MT_MAX_NODES) return mt_fail(e, "topology '%s': %ld nodes exceed %d", name, (long)M * N, MT_MAX_NODES);
-    t->kind = MT_TOPO_BIGRAPH;
-    nn = M * N;
-    ns = N;
-    ll = mt_xcalloc((size_t)(nn + N * N / 4), sizeof *ll);
-    for (int i = 0; i < nn; i++) {
-      ll[nl][0] = i;
-      ll[nl][1] = nn + i / M;
-      ll[nl][2] = 1;
-      nl++;
-    }
-    for (int u = 0; u < N / 2; u++)
-      for (int l = N / 2; l < N; l++) {
-        ll[nl][0] = nn + u;
-        ll[nl][1] = nn + l;
-        ll[nl][2] = 1;
-        nl++;
-      }
-  } else {
-    return mt_fail(e, "unknown topology '%s' (torus:XxY[xZ], mesh:XxY[xZ], ring:N, fattree:K,L, dgx2, bigraph:MxN, file:PATH, hier:SPEC, dims:SPEC, dimsfile:PATH, themis:PRESET)", name);
-  }
-  rc = mt_topo_from_links(t, name, nn, ns, nl, (const int(*)[3])ll, e);
-  free(ll);
-  return rc;
 }
 
 #define MT_TOPO_LINE_MAX 1022 /* characters, with the newline */

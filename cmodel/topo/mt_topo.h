@@ -68,9 +68,13 @@ typedef struct {
 } mt_topo;
 
 /* Build from a name: torus:8x8, mesh:4x4, torus:4x4x4, ring:8, fattree:8,2, dgx2,
- * bigraph:4x8 (M nodes per switch x N switches), file:PATH, and the multi-dimensional
- * dims:SPEC, dimsfile:PATH, themis:PRESET (topo/mt_mdtopo.h). */
+ * bigraph:4x8 (M nodes per switch x N switches), file:PATH, hier:SPEC (topo/mt_hier.h) and
+ * the multi-dimensional dims:SPEC, dimsfile:PATH, themis:PRESET (topo/mt_mdtopo.h).
+ * Defined in mt_topo_parse.c, the one file that calls the other topology builders. */
 int mt_topo_from_name(mt_topo *t, const char *name, mt_err *e);
+/* A torus (torus = 1) or mesh of ndims dimensions of dim[d] nodes each into t (whose spec
+ * names it in messages). */
+int mt_topo_grid(mt_topo *t, int torus, int ndims, const int *dim, mt_err *e);
 int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e);
 /* Build from an explicit undirected link list (used by the file parser and JSON reader):
  * links[i] = {a, b, mult}, vertices as above. */

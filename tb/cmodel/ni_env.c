@@ -117,7 +117,11 @@ mt_ni_env *mt_ni_env_new(const mt_sched *s, const mt_tables *tb, const mt_layout
   v->t = t;
   v->node = node;
   v->p = *p;
-  v->nmp = p->mem_ports ? p->mem_ports : 1;
+  {
+    unsigned E = p->rx_engines;
+    v->nmp = p->mem_ports;
+    mt_ni_bw_defaults(p->nlocal, &E, &v->nmp);
+  }
   v->lanes = p->payload_w / 32;
   v->fb = p->payload_w / 8;
   v->nw = s->bytes / 4;

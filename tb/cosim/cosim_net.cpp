@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // cosim_net.cpp: Verilator co-simulation of the RTL network rtl/mt_net_top.sv (NX x NY
 // nodes of rtl/mt_node.sv: router + NI, mt_link delay lines) against the C network model
-// cmodel/mt_net.c, cycle by cycle, running the same all-reduce.
+// cmodel/net/mt_net_*.c, cycle by cycle, running the same all-reduce.
 //  * A build is a hardware "shape": topology (NX, NY, torus), NumVcs, VcDepth, EjDepth,
 //    LinkLat, SubPktFlits, PktBytes, SQ, RQ and a schedule-table layout (FlowW, StepW, IdW,
 //    PortW, EjW, AddrW, SizeW, Children, Depth, MaxFlows), all RTL parameters (-G) that
@@ -220,9 +220,9 @@ static int run_opt(Run &r, int argc, char **argv, int &i) {
     else if (!strcmp(v, "fp32")) r.dtype = MT_DTYPE_FP32;
     else return -1;
   } else if (!strcmp(a, "--flow")) {
-    if (!strcmp(v, "message")) r.pkt = 0;
-    else if (!strcmp(v, "packet")) r.pkt = 1;
-    else return -1;
+    unsigned f;
+    if (mt_net_flow_parse(v, &f)) return -1;
+    r.pkt = f == MT_NET_FLOW_PACKET;
   } else if (!strcmp(a, "--seed")) {
     if (!num(x) || x > 0xFFFFFFFFull) return -1;
     r.seed = (uint32_t)x;
@@ -293,7 +293,7 @@ static void unplan(Planned &p) {
 }
 
 // A build's NI: one_engine forces the one-engine NI (E = M = 1); otherwise the configuration's
-// values, 0 (default) resolved as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
+// values, 0 (default) resolved by mt_ni_bw_defaults as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
 // and written back, so the C model runs the same NI and the RTL gets explicit parameters.
 // The stager (ni_stage_after, default 20,000 in small) only where the build asks for it
 // (keep_stage: its configuration sets ni_stage_after; docs/ni.md "Staging not-due units"):
@@ -302,8 +302,7 @@ static void resolve_ni(mt_net_cfg *cfg, bool one_engine, bool sw, bool keep_stag
   const unsigned L = sw ? 1u : cfg->local_ports ? cfg->local_ports
                                                 : 4u; // a switch network's NI: one NI link
   if (one_engine) cfg->ni_rx_engines = cfg->ni_mem_ports = 1;
-  if (!cfg->ni_rx_engines) cfg->ni_rx_engines = (2u * L <= MT_NI_MAX_L ? 2u : 1u) * L;
-  if (!cfg->ni_mem_ports) cfg->ni_mem_ports = L + 2u * cfg->ni_rx_engines;
+  mt_ni_bw_defaults(L, &cfg->ni_rx_engines, &cfg->ni_mem_ports);
   if (!keep_stage) cfg->ni_stage_after = 0;
 }
 
@@ -326,7 +325,8 @@ static mt_net *make_net(const Hw &hw, const Run &r, Planned &p, mt_net_cfg &cfg,
   cfg.wd_limit = r.wd_limit;
   cfg.max_cycles = r.max_cycles;
   mt_err e2;
-  mt_net *n = mt_net_new_layout(&cfg, &p.s, &p.tb, r.dtype, r.pkt, &hw.ly, (unsigned)hw.depth, (unsigned)hw.max_flows, &e2);
+  cfg.flow = r.pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
+  mt_net *n = mt_net_new_layout(&cfg, &p.s, &p.tb, r.dtype, &hw.ly, (unsigned)hw.depth, (unsigned)hw.max_flows, &e2);
   if (!n) {
     mt_fail(e, "%s %s %llu bytes %s: %s (build: Depth=%d MaxFlows=%d FlowW=%d StepW=%d IdW=%d AddrW=%d SizeW=%d Children=%d)",
             topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.pkt ? "packets" : "messages", e2.msg, hw.depth,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * fuzz_cli: the command line (cmodel/app/mt_app.c mt_app_parse_opts) and the parsers of the
- * option values the subcommands apply before any work: --dtype, --bytes, --algo, --format,
+ * option values the subcommands apply before any work: --dtype, --flow, --bytes, --algo, --format,
  * --topo (names only; file: is the topology harness's), --config (built-in names only) and
  * --set. Nothing is planned or simulated. Input: argv[1..] separated by NUL bytes
  * (argv[0] is "multitree"; at most 64 arguments). */
@@ -15,7 +15,9 @@ enum { MAX_ARGS = 64 };
 static void values(char **argv, const mt_app_opts *o) {
   mt_err e = {{0}};
   int dtype;
+  unsigned flow;
   mt_app_dtype(argv[1], o, &dtype);
+  mt_app_flow(o, &flow);
   mt_app_whole_words(argv[1], o);
   if (o->algo) mt_algo_from_name(o->algo);
   if (o->format) mt_rom_format(o->format);

@@ -39,11 +39,12 @@ static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, ui
   planned p;
   mt_err e;
   mt_net_cfg c = *cfg;
+  c.flow = pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
   if (plan(&p, topo, algo, bytes, &e)) {
     fprintf(stderr, "%s\n", e.msg);
     return -1;
   }
-  mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, pkt, &e);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, dtype, &e);
   int rc = -1;
   if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, NULL, &e)) rc = 0;
   else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
@@ -67,7 +68,7 @@ static void expect_refused(const char *set, const char *needle) {
   mt_net_cfg_small(&c);
   CHECK(mt_net_cfg_set(&c, set, &e) == 0, "set %s", set);
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, needle), "%s accepted: %s", set, n ? "" : e.msg);
   mt_net_free(n);
   unplan(&p);
@@ -157,7 +158,7 @@ static void test_chain(void) {
   c.ni_chain = 2;                                                                                             /* and the model refuses it too */
   planned p;
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
-  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+  mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "ni_chain"), "ni_chain=2 accepted: %s", n ? "" : e.msg);
   mt_net_free(n);
   unplan(&p);
@@ -222,12 +223,13 @@ static void test_bad_input(void) {
   CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
   mt_net_cfg c2 = c;
   c2.vc_depth = 3;
-  mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, 1, &e);
+  c2.flow = MT_NET_FLOW_PACKET;
+  mt_net *n = mt_net_new(&c2, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "virtual cut-through"), "too small buffers for packets accepted: %s", e.msg);
   mt_net_free(n);
   c2 = c;
   c2.max_cycles = 100;
-  n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
+  n = mt_net_new(&c2, &p.s, &p.tb, 0, &e);
   mt_net_result r;
   CHECK(n && mt_net_start(n, 1, &e) == 0, "new");
   CHECK(n && mt_net_run(n, &r, NULL, &e) != 0 && strstr(e.msg, "cycle limit"), "cycle limit not reported: %s", e.msg);
@@ -239,7 +241,7 @@ static void test_bad_input(void) {
   CHECK(plan(&p, "fattree:4,2", "multitree", 4096, &e) == 0, "%s", e.msg);
   c2 = c; /* switch networks run (docs/switch.md, test_switch.c); an NI has one NI link there */
   c2.local_ports = 2;
-  n = mt_net_new(&c2, &p.s, &p.tb, 0, 0, &e);
+  n = mt_net_new(&c2, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "in a switch network"), "two NI links per node accepted: %s", e.msg);
   mt_net_free(n);
   unplan(&p);
@@ -273,7 +275,8 @@ static void test_data_modes(void) {
       mt_net_cfg c;
       CHECK(mt_net_cfg_by_name(&c, cases[i].cfg, &e) == 0, "%s", e.msg);
       c.data = d;
-      mt_net *n = mt_net_new(&c, &p.s, &p.tb, cases[i].dt, cases[i].pkt, &e);
+      c.flow = cases[i].pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
+      mt_net *n = mt_net_new(&c, &p.s, &p.tb, cases[i].dt, &e);
       memset(&r[d], 0, sizeof r[d]);
       CHECK(n && !mt_net_start(n, 3, &e) && !mt_net_run(n, &r[d], NULL, &e), "%s %s data %u: %s", cases[i].topo, cases[i].algo, d, e.msg);
       mt_net_free(n);
@@ -307,7 +310,7 @@ static void test_data_modes(void) {
         mt_net_cfg_small(&c);
         c.data = d;
         c.threads = th;
-        mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, 0, &e);
+        mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, &e);
         mt_net_result r;
         CHECK(n && !mt_net_start(n, 3, &e), "%s", e.msg);
         if (!n) continue;
@@ -357,7 +360,8 @@ static void test_threads(void) {
       CHECK(mt_net_cfg_by_name(&c, cases[i].cfg, &e) == 0, "%s", e.msg);
       if (cases[i].set) CHECK(mt_net_cfg_set(&c, cases[i].set, &e) == 0, "%s", e.msg);
       c.threads = nth[k];
-      mt_net *n = mt_net_new(&c, &p.s, &p.tb, 1, cases[i].pkt, &e);
+      c.flow = cases[i].pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
+      mt_net *n = mt_net_new(&c, &p.s, &p.tb, 1, &e);
       mt_net_result r;
       memset(&r, 0, sizeof r);
       const int cut = i == sizeof cases / sizeof cases[0] - 1; /* the cycle limit, within a block */

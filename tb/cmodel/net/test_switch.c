@@ -196,7 +196,7 @@ static void test_net_perturbed(void) {
     mt_net_cfg_small(&c);
     CHECK(mt_topo_from_name(&t, "fattree:4,2", &e) == 0 && mt_plan(&s, &t, "multitree", 4096, 4, &e) == 0 && mt_sched_tables(&s, 0, &tb, &e) == 0,
           "plan: %s", e.msg);
-    mt_net *n = mt_net_new(&c, &s, &tb, 0, 0, &e);
+    mt_net *n = mt_net_new(&c, &s, &tb, 0, &e);
     CHECK(n != NULL, "net: %s", e.msg);
     if (n) {
       if (perturb) CHECK(mt_net_set_route(n, 1, 5, MT_RT_TAB(4, 1), &e) == 0, "perturb: %s", e.msg);
