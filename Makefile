@@ -17,8 +17,14 @@ TEST_STEPS :=
 FORMAL_STEPS :=
 AREA_STEPS   :=
 BENCH_STEPS  :=
-# Verilator: one thread (CI shares 2 cores), warnings fatal.
-VERILATOR  ?= verilator
+# Verilator: one thread (CI shares 2 cores), warnings fatal; through scripts/vtimed.sh, which
+# records each build's time for make test's timing report (VERILATOR_BIN: the real command).
+VERILATOR  ?= $(CURDIR)/scripts/vtimed.sh
+# ccache (a Debian package, installed by deps) under Verilator's C++ compiles (verilated.mk's
+# OBJCACHE): a second make test recompiles only the models whose code changed. BASEDIR makes
+# the cache hit across checkouts (tb/lint/test_runner.sh builds in a copy of the tree).
+export OBJCACHE := $(shell command -v ccache 2>/dev/null)
+export CCACHE_BASEDIR := $(CURDIR)
 IVERILOG   ?= iverilog
 
 # ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/architecture.md);
@@ -88,7 +94,7 @@ TEST_STEPS += $(addprefix t-c-,$(C_TESTS))
 include $(sort $(wildcard mk/*.mk))
 
 # ---- entry points ----
-.PHONY: all deps deps-ok test demo lint bench clean help
+.PHONY: all deps deps-ok test check demo lint bench clean help
 all: $(BUILD)/multitree
 
 deps:
@@ -97,21 +103,29 @@ deps:
 deps-ok:
 	@scripts/deps.sh
 
+# make test: every step, TEST_JOBS at a time (default: the number of cores); make check: the
+# quick tier (CHECK_STEPS, below). Both end with the timing report and 'N passed, N failed'.
 test: deps
 	@MAKE="$(MAKE)" scripts/run_tests.sh $(TEST_STEPS)
+check: deps
+	@MAKE="$(MAKE)" scripts/run_tests.sh $(CHECK_STEPS)
 
 # the RTL step co-simulates the 4x4 torus (Verilator, hierarchical: mt_node Verilated once,
 # with waveforms of the links and of every node's ports: router links, memory ports, NI status)
 demo: deps $(BUILD)/multitree
 	@scripts/demo.sh $(BUILD) '$(MAKE) --no-print-directory NET_FST=1 NET_HIER=1 $(BUILD)/obj_net_fst_hier_t4x4_demo/cosim_net'
 
-# Every rtl/*.sv linted as its own top by Verilator -Wall, parsed by Yosys and Icarus; the
-# C model's layer rule (scripts/lint_layers.py: which layer may include which); C/C++ format
-# (scripts/lint_format.sh against .clang-format).
+# Every rtl/*.sv linted as its own top by Verilator -Wall, read by Yosys and Icarus, and the
+# shapes of scripts/lint.sh elaborated; the C model's layer rule (scripts/lint_layers.py: which
+# layer may include which, no two files of a layer calling each other); C/C++ format
+# (scripts/lint_format.sh against .clang-format). Yosys's proc + check of every shape (minutes)
+# is the test step t-lint-yosys.
 lint: deps
-	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; exit $$((a | b | c))
+	@scripts/lint.sh quick; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; exit $$((a | b | c))
 t-lint:
-	@scripts/runbench.sh $@ 600 scripts/lint.sh
+	@scripts/runbench.sh $@ 600 scripts/lint.sh quick
+t-lint-yosys:
+	@scripts/runbench.sh $@ 1200 scripts/lint.sh yosys
 # the layer lint on the tree, and on copies broken on purpose (it must catch them)
 t-lint-layers:
 	@scripts/runbench.sh $@ 120 tb/lint/test_lint_layers.sh
@@ -124,7 +138,15 @@ t-lint-format:
 t-runner:
 	@mkdir -p $(BUILD)
 	@scripts/runbench.sh $@ 900 tb/lint/test_runner.sh
-TEST_STEPS += t-lint t-lint-layers t-lint-format t-runner
+TEST_STEPS += t-lint t-lint-yosys t-lint-layers t-lint-format t-runner
+
+# ---- make check: the quick tier, for after a small change (CONTRIBUTING.md): the C unit tests
+# under the sanitizers (with the golden traces), the layer, format and package lints, and one
+# small co-simulation or unit bench per RTL block. Under 3 minutes with a warm build.
+CHECK_STEPS := $(addprefix t-c-,$(C_TESTS)) t-lint-layers t-lint-format t-lint-pkg \
+  t-router-cosim-min $(filter t-router-tb-%,$(TEST_STEPS)) \
+  t-ni-cosim-full $(filter t-ni-tb-%,$(TEST_STEPS)) \
+  t-reduce-tb t-reduce-cosim t-net-cosim-m2x2_mt_msg_i32
 
 .PHONY: formal area
 formal: deps $(FORMAL_STEPS)
@@ -135,7 +157,7 @@ clean:
 	rm -rf $(BUILD) obj_dir
 
 help:
-	@echo "make demo | test | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
+	@echo "make demo | test | check | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
 
 # ---- golden traces of the NI and router models (docs/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an

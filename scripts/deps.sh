@@ -9,7 +9,7 @@ need=(
   "verilator:verilator" "iverilog:iverilog" "yosys:yosys" "yosys-smtbmc:yosys"
   "z3:z3" "gnuplot:gnuplot-nox" "python3:python3" "clang-format:clang-format"
   "/usr/include/jansson.h:libjansson-dev" "/usr/include/zlib.h:zlib1g-dev"
-  "parallel:parallel" "gtkwave:gtkwave"
+  "parallel:parallel" "gtkwave:gtkwave" "ccache:ccache"
 )
 # Debian 12: clang is clang-14; libFuzzer (libclang_rt.fuzzer) is in libclang-rt-14-dev, which
 # clang does not pull in
