@@ -35,7 +35,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
                         (json_int_t)mt_app_peak_rss());
   /* where the wall went: planning (front end 1: with the NI tables), and the engine's work */
-  if (j && (json_object_set_new(j, "plan_s", num(plan)) || json_object_set_new(j, "rates_solved", json_integer((json_int_t)r->solved)))) {
+  if (j && (json_object_set_new(j, "plan_s", num(plan)) || json_object_set_new(j, "rates_solved", json_integer((json_int_t)r->solved)) || json_object_set_new(j, "binding_bound", json_string(mt_bound_name(r->bounds.binding))) || json_object_set_new(j, "bounds", json_pack("{s:o, s:o, s:o}", "per_node", num(r->bounds.per_node), "cut", num(r->bounds.cut), "aggregate", num(r->bounds.aggregate))))) {
     json_decref(j);
     j = NULL;
   }
@@ -144,8 +144,11 @@ int mt_app_flowsim(const mt_app_opts *o) {
     if (cyc) printf(", %s flow control, config %s", pkt ? "packet" : "message", cfg.name);
     printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
            r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);
-    printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f %s (%.1f%% of it achieved)\n", steps, r.util_mean,
-           r.util_max, r.bound, u, r.time > 0 ? 100.0 * r.bound / r.time : 0.0);
+    printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", steps, r.util_mean, r.util_max);
+    if (mt_app_bound_report(&r.bounds, r.time, u, &e)) { /* no run may finish below its lower bound */
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 1;
+    }
     for (int d = 0; d < r.ndims; d++) {
       printf("%sdim %d util %.3f", d ? "; " : "sim: ", d + 1, r.dim_util[d]);
       if (o->chunks) printf(" busy %.3f", r.dim_busy[d]);

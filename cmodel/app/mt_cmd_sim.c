@@ -92,7 +92,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
                 : NULL;
   mt_bound bd;
   mt_err be = {{0}};
-  if (x && !mt_bound_of(s->topo, r->bytes, (double)(cfg->payload_w / 8), &bd, &be)) mt_app_bound_json(x, &bd, (double)r->cycles);
+  if (x && !mt_net_bound(s->topo, cfg, r->bytes, &bd, &be)) mt_app_bound_json(x, &bd, (double)r->cycles);
   if (x && het_links(cfg, s->topo)) { /* links of several rates: per dimension its period, latency and bandwidth time */
     json_t *pd = json_array(), *ld = json_array(), *bd = json_array();
     for (int d = 0; d < s->topo->ndims; d++) {
@@ -310,15 +310,14 @@ int mt_app_sim(const mt_app_opts *o) {
   else snprintf(verdict, sizeof verdict, "result correct on every node");
   printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s.algo, t.spec,
          (unsigned long long)r.bytes, dt, pkt ? "packet" : "message", cfg.name, (unsigned long long)r.cycles, bpc, bpc * cfg.clock_ghz, verdict);
-  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s.steps,
-         r.util_mean, r.util_max, r.lb_cycles, 100.0 * r.lb_cycles / (double)r.cycles);
-  {
-    mt_bound bd;
-    mt_err be = {{0}};
-    if (!mt_bound_of(s.topo, r.bytes, (double)(cfg.payload_w / 8), &bd, &be))
-      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
-             100.0 * bd.per_node / (double)r.cycles, bd.cut, 100.0 * bd.cut / (double)r.cycles, mt_cut_family_name(bd.cut_family));
+  /* the lower bound (the largest of topo/mt_bound's): no run may finish below it */
+  mt_bound bd;
+  if (mt_net_bound(s.topo, &cfg, r.bytes, &bd, &e) || mt_app_bound_report(&bd, (double)r.cycles, "cycles", &e)) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    rc = 1;
   }
+  r.lb_cycles = bd.bound;
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", s.steps, r.util_mean, r.util_max);
   if (het_links(&cfg, s.topo)) {
     /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
      * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
