@@ -67,12 +67,45 @@ static int box_set(const mt_topo *t, const int *s, const int *len, unsigned char
   return x;
 }
 
+/* The weight of every link of dimension d when all of them weigh the same (wd[d]); 0 when some
+ * link differs from the others of its dimension or has none. */
+static int uniform_dims(const mt_topo *t, const double *w, double *wd) {
+  for (int d = 0; d < 3; d++) wd[d] = -1;
+  for (int l = 0; l < t->n_links; l++) {
+    const int d = t->links[l].dim;
+    if (d < 0 || d >= 3 || (wd[d] >= 0 && wd[d] != w[l])) return 0;
+    wd[d] = w[l];
+  }
+  return 1;
+}
+
+/* The box of lengths len from s counted without listing it (all links of a dimension alike):
+ * per dimension its faces that links cross (torus: 2, 1 on a ring of 2, 0 when the box spans
+ * it; mesh: the faces off the border), each crossed by prod of the other lengths links each
+ * way. */
+static double box_faces(const mt_topo *t, const int *s, const int *len, const double *wd) {
+  double c = 0;
+  for (int d = 0; d < t->ndims; d++) {
+    const int k = t->dim[d];
+    int faces = (s[d] > 0) + (s[d] + len[d] < k); /* a mesh: the faces off the border */
+    if (t->kind == MT_TOPO_TORUS) faces = len[d] == k ? 0 : 2;
+    if (t->kind == MT_TOPO_TORUS && k == 2 && len[d] < k) faces = 1; /* one link between the two */
+    double face = 1;
+    for (int e = 0; e < t->ndims; e++)
+      if (e != d) face *= len[e];
+    c += faces * face * wd[d];
+  }
+  return c;
+}
+
 /* Boxes: every length vector; on a torus one start (all positions are alike), on a mesh the
  * starts 0, 1 and k - len per dimension (links into a box depend only on which of its faces
  * touch the border). */
 static void boxes(const mt_topo *t, const double *w, double S, double B, mt_bound *b) {
   const int D = t->ndims, N = t->n_nodes;
-  unsigned char *in_set = mt_xcalloc((size_t)t->n_vert, 1);
+  double wd[3];
+  const int fast = uniform_dims(t, w, wd);
+  unsigned char *in_set = fast ? NULL : mt_xcalloc((size_t)t->n_vert, 1);
   int len[3] = {1, 1, 1};
   for (;;) {
     int starts[3][3], ns[3];
@@ -88,10 +121,15 @@ static void boxes(const mt_topo *t, const double *w, double S, double B, mt_boun
     for (;;) {
       int s[3];
       for (int d = 0; d < D; d++) s[d] = starts[d][si[d]];
-      const int x = box_set(t, s, len, in_set);
+      int x = 1;
+      for (int e = 0; e < D; e++) x *= len[e];
       if (x < N) {
         double in, out;
-        set_links(t, w, in_set, &in, &out);
+        if (fast) in = out = box_faces(t, s, len, wd);
+        else {
+          box_set(t, s, len, in_set);
+          set_links(t, w, in_set, &in, &out);
+        }
         take(b, cut_time(in, out, S, B), x, in, out);
       }
       int d = 0;

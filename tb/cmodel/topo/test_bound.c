@@ -31,7 +31,8 @@
  *              2*15*1048576/3360 = 9362.286
  * The formula these replace, (N-1)/N S (1/out + 1/in) / B per node (and (N-|X|)/N for a
  * cut), gives 30720 per node on torus:4x4 and 61440 on mesh:4x4's corner; those fail here.
- * The sub-box family equals the exact cut on tori and meshes small enough to enumerate. */
+ * The sub-box family equals the exact cut on tori and meshes small enough to enumerate, its
+ * links counted per dimension or link by link. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,38 @@ static void boxes_vs_exact(const char *name) {
   CHECK(ex.cut_family == MT_CUT_EXACT && bx.cut_family == MT_CUT_BOXES, "%s: families %d %d", name, ex.cut_family, bx.cut_family);
   CHECK(near(ex.cut, bx.cut), "%s: exact cut %.3f, sub-boxes %.3f", name, ex.cut, bx.cut);
   CHECK(bx.cut_sets < ex.cut_sets, "%s: %ld boxes, %ld sets", name, bx.cut_sets, ex.cut_sets);
+  /* the boxes counted link by link (a link weighs a hair more: the per-dimension count is off)
+   * give the same as the per-dimension count */
+  double *w = calloc((size_t)t.n_links, sizeof(double));
+  for (int l = 0; l < t.n_links; l++) w[l] = t.links[l].mult;
+  w[0] *= 1 + 1e-12;
+  mt_bound_exact_n = 0;
+  mt_bound sl;
+  mt_bound_rated(&t, (uint64_t)S, B, w, &sl, &e);
+  mt_bound_exact_n = MT_BOUND_EXACT_N;
+  free(w);
+  CHECK(near(sl.cut, bx.cut) && sl.cut_sets == bx.cut_sets, "%s: boxes link by link %.3f (%ld), per dimension %.3f (%ld)", name, sl.cut,
+        sl.cut_sets, bx.cut, bx.cut_sets);
+  mt_topo_free(&t);
+}
+
+/* The same with links of dimension d weighing wd[d] (a slow dimension makes a box that spans
+ * the others bind: torus:2x8 with dimension 0 at 1/100 is cut by the 8-ring on one side,
+ * 8 links of 0.01 each way, S / (0.08 B) = 819,200). */
+static void weighted_boxes(const char *name, const double *wd, double hand) {
+  mt_topo t;
+  mt_err e = {{0}};
+  CHECK(!mt_topo_from_name(&t, name, &e), "%s: %s", name, e.msg);
+  double *w = calloc((size_t)t.n_links, sizeof(double));
+  for (int l = 0; l < t.n_links; l++) w[l] = wd[t.links[l].dim];
+  mt_bound ex, bx;
+  mt_bound_rated(&t, (uint64_t)S, B, w, &ex, &e);
+  mt_bound_exact_n = 0;
+  mt_bound_rated(&t, (uint64_t)S, B, w, &bx, &e);
+  mt_bound_exact_n = MT_BOUND_EXACT_N;
+  free(w);
+  CHECK(near(ex.cut, bx.cut) && bx.cut_family == MT_CUT_BOXES, "%s weighted: exact cut %.3f, sub-boxes %.3f", name, ex.cut, bx.cut);
+  if (hand > 0) CHECK(near(ex.cut, hand) && ex.binding == MT_BOUND_CUT, "%s weighted: cut %.3f, hand %.3f", name, ex.cut, hand);
   mt_topo_free(&t);
 }
 
@@ -162,6 +195,12 @@ int main(void) {
   boxes_vs_exact("mesh:4x4");
   boxes_vs_exact("mesh:3x5");
   boxes_vs_exact("torus:2x3x3");
+  boxes_vs_exact("mesh:2x3x3");
+  boxes_vs_exact("ring:7");
+  const double w2x8[] = {0.01, 1}, w35[] = {0.1, 1}, w233[] = {1, 0.05, 1};
+  weighted_boxes("torus:2x8", w2x8, S / (0.08 * B));
+  weighted_boxes("mesh:3x5", w35, 0);
+  weighted_boxes("torus:2x3x3", w233, 0);
   dumbbell();
   old_formulas();
   assertion();
