@@ -35,7 +35,12 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
                         "note", "no data moves at the flow level: the result is not checked", "wall_s", num(wall), "peak_rss_bytes",
                         (json_int_t)mt_app_peak_rss());
   /* where the wall went: planning (front end 1: with the NI tables), and the engine's work */
-  if (j && (json_object_set_new(j, "plan_s", num(plan)) || json_object_set_new(j, "rates_solved", json_integer((json_int_t)r->solved)) || json_object_set_new(j, "binding_bound", json_string(mt_bound_name(r->bounds.binding))) || json_object_set_new(j, "bounds", json_pack("{s:o, s:o, s:o}", "per_node", num(r->bounds.per_node), "cut", num(r->bounds.cut), "aggregate", num(r->bounds.aggregate))))) {
+  if (j && (json_object_set_new(j, "plan_s", num(plan)) || json_object_set_new(j, "rates_solved", json_integer((json_int_t)r->solved)))) {
+    json_decref(j);
+    j = NULL;
+  }
+  /* the lower bounds (docs/reference/bounds.md); lower_bound above is the binding one */
+  if (j && (json_object_set_new(j, "binding_bound", json_string(mt_bound_name(r->bounds.binding))) || json_object_set_new(j, "bounds", json_pack("{s:o, s:o, s:o}", "per_node", num(r->bounds.per_node), "cut", num(r->bounds.cut), "aggregate", num(r->bounds.aggregate))))) {
     json_decref(j);
     j = NULL;
   }
