@@ -27,12 +27,20 @@ otherwise max_cycles is the configuration's or drawn from 5,000,000, 10^9 and it
 (a smaller limit stops legal runs by design). On a slow network the size shrinks so that
 a run stays within seconds. clock_ghz (reporting only) is drawn too.
 
+Oracle of the lower bound (docs/reference/bounds.md): no simulation may finish below it. `sim`
+refuses such a run itself (exit 1, "below its ... lower bound"); the soak also works out the
+aggregate bound 2(N-1)S / (B x the links into nodes, a link of dimension d counting
+1/link_period_d) from the grid's link list and compares it with the one sim reports in
+--json (average_bound_cycles) and with the cycles, so a bound wrong in the C code either way
+is caught (MT_BOUND_SCALE=0.5 or 2 in the environment injects such a fault).
+
 Classes: OK, REFUSED (exit 2 with a message, before the run), WRONG (sums differ),
 SANITIZER (an ASan/UBSan/LSan report), WATCHDOG (an NI or router watchdog, or max_cycles
 with the watchdog off), HWERROR (an NI stopped with another error code, a router overflow
-flag), CRASH (a signal, or an exit status or output the tool never gives), TIMEOUT (the
+flag), BOUND (a run below its lower bound, or a reported bound that differs from the
+soak's), CRASH (a signal, or an exit status or output the tool never gives), TIMEOUT (the
 external per-run limit). Exit status 1 if any run is WRONG, SANITIZER, WATCHDOG, HWERROR,
-CRASH or TIMEOUT. The runs go through GNU parallel (--jobs at a time); each is one call of
+BOUND, CRASH or TIMEOUT. The runs go through GNU parallel (--jobs at a time); each is one call of
 this script with --exec.
 """
 import argparse
@@ -48,7 +56,7 @@ import subprocess
 import sys
 import time
 
-FAIL_CLASSES = ("WRONG", "SANITIZER", "WATCHDOG", "HWERROR", "CRASH", "TIMEOUT")
+FAIL_CLASSES = ("WRONG", "SANITIZER", "WATCHDOG", "HWERROR", "BOUND", "CRASH", "TIMEOUT")
 CLASSES = ("OK", "REFUSED") + FAIL_CLASSES
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 U32 = 4294967295
@@ -395,11 +403,53 @@ def classify(rc, so, se, timed_out):
     hw = first_line(txt, r"stopped with error|raised its (overflow|no-route) flag")
     if hw:
         return "HWERROR", hw[:300]
+    lb = first_line(se, r"below its [a-z-]+ lower bound")
+    if lb:
+        return "BOUND", lb[:300]
     if rc == 0 and ("result correct on every node" in so or re.search(r"^ref: .*(, exact \(| \(summation order)", so, re.M)):
         return "OK", ""
     if rc == 2 and se.strip() and not so.strip():
         return "REFUSED", se.strip().splitlines()[-1][:300]
     return "CRASH", "exit status %d without the expected output: %s" % (rc, (se.strip() or so.strip())[-200:])
+
+
+def grid_bound(cmd):
+    """The aggregate lower bound of a sim run on a torus, mesh or ring, from its command line:
+    2(N-1) S / (B x the directed links, each of dimension d counting 1/link_period_d), the
+    links counted here (a ring of k >= 3 has k links each way, of 2 one, a line of k k-1),
+    B = payload_w / 8 of --config and --set. None for other topologies."""
+    arg = lambda k: cmd[cmd.index(k) + 1] if k in cmd else None
+    kind, _, dims = arg("--topo").partition(":")
+    if kind not in ("torus", "mesh", "ring"):
+        return None
+    dims = [int(x) for x in dims.split("x")]
+    cfg = read_cfg(arg("--config") or "small")
+    for i, x in enumerate(cmd):
+        if x == "--set" and i + 1 < len(cmd):
+            k, _, v = cmd[i + 1].partition("=")
+            cfg[k] = float(v)
+    n = math.prod(dims)
+    w = 0.0
+    for d, k in enumerate(dims):
+        directed = (0 if k == 1 else n if k == 2 else 2 * n) if kind != "mesh" else 2 * (k - 1) * n // k
+        w += directed / max(1.0, cfg.get("link_period%d" % d, 1.0))
+    return 2.0 * (n - 1) * int(arg("--bytes")) / ((int(cfg["payload_w"]) // 8) * w) if w else None
+
+
+def bound_oracle(cmd, js):
+    """'' when the summary js of an OK sim run keeps its lower bound, else why not."""
+    try:
+        j = json.load(open(js))
+    except (OSError, ValueError) as x:
+        return "no --json summary to check the bound: %s" % x
+    cyc, lb, agg, mine = j["cycles"], j["bound_cycles"], j["average_bound_cycles"], grid_bound(cmd)
+    if cyc < lb * (1 - 1e-9):
+        return "finished in %d cycles, below its %s lower bound %.1f" % (cyc, j["binding_bound"], lb)
+    if mine is not None and abs(agg - mine) > 1e-6 * mine:
+        return "aggregate bound %.1f cycles reported, %.1f from the link list (soak.py grid_bound)" % (agg, mine)
+    if mine is not None and cyc < mine * (1 - 1e-9):
+        return "finished in %d cycles, below the aggregate bound %.1f from the link list" % (cyc, mine)
+    return ""
 
 
 def run_cmd(cmd, timeout):
@@ -437,8 +487,18 @@ def triage(run, cls, triage_bin):
 
 def exec_one(a):
     run = json.loads(a.exec)
-    rc, so, se, to, wall = run_cmd(run["cmd"], a.timeout)
+    js = os.path.join(a.out, "json", "run%d.json" % run["i"])
+    extra = []
+    if run["mode"] == "sim":
+        os.makedirs(os.path.dirname(js), exist_ok=True)
+        extra = ["--json", js]
+    rc, so, se, to, wall = run_cmd(run["cmd"] + extra, a.timeout)
     cls, why = classify(rc, so, se, to)
+    if cls == "OK" and extra:
+        why = bound_oracle(run["cmd"], js)
+        cls = "BOUND" if why else cls
+    if extra and os.path.exists(js):
+        os.remove(js)
     res = {"i": run["i"], "class": cls, "why": why, "wall": round(wall, 3), "rc": rc, "mode": run["mode"], "algo": run["algo"],
            "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": run["out_of_range"],
            "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
@@ -469,6 +529,8 @@ case $MODE in
   hang) exec sleep 30 ;;
   silent) exit 0 ;;
   refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
+  boundhigh) MT_BOUND_SCALE=1e6 exec "$real" "$@" ;;
+  boundhalf) MT_BOUND_SCALE=0.5 exec "$real" "$@" ;;
 esac
 """
 
@@ -480,7 +542,9 @@ def self_test(a):
     real = os.path.join(TOP, a.bin)
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
              ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
-             ("refuse", "REFUSED", 0), ("newkey", None, 1)]
+             ("refuse", "REFUSED", 0), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1)]
+    # the bound faults run the real binary: runs of seed 1 that simulate quickly and correctly
+    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25"}
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as d:
         for mode, cls, want_rc in cases:
@@ -489,7 +553,7 @@ def self_test(a):
                 f.write(FAKE % (mode, shlex.quote(real)))
             os.chmod(fake, 0o755)
             out = os.path.join(d, "out-" + mode)
-            cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", "0,1,2", "--jobs", "2", "--timeout", "3",
+            cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", only.get(mode, "0,1,2"), "--jobs", "2", "--timeout", "3",
                    "--bin", fake, "--triage-bin=", "--out", out, "--quiet"]
             p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MODE=mode), cwd=TOP)
             got = collections.Counter()
@@ -499,7 +563,8 @@ def self_test(a):
             if cls is None:  # the soak must refuse to start
                 ok = p.returncode != 0 and "new_field" in p.stderr
             else:
-                ok = p.returncode == want_rc and got[cls] == 3 and (cls == "REFUSED" or "FAIL %s run 0" % cls in p.stdout)
+                first = only.get(mode, "0").split(",")[0]
+                ok = p.returncode == want_rc and got[cls] == 3 and (cls == "REFUSED" or "FAIL %s run %s" % (cls, first) in p.stdout)
             print("self-test %-8s -> %-9s exit %d, classes %s: %s" % (mode, cls or "(stop)", p.returncode, dict(got),
                                                                       "caught" if ok else "NOT CAUGHT"))
             if not ok:

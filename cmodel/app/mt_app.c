@@ -283,12 +283,22 @@ void mt_app_bound_json(json_t *j, const mt_bound *b, double cycles) {
   json_object_set_new(j, "cut_bound_cycles", json_real(b->cut));
   json_object_set_new(j, "cut_bound_family", json_string(mt_cut_family_name(b->cut_family)));
   json_object_set_new(j, "cut_bound_set_size", json_integer(b->cut_size));
-  json_object_set_new(j, "average_bound_cycles", json_real(b->average));
-  json_object_set_new(j, "average_bound_achievable", json_boolean(b->average >= b->cut * (1 - 1e-9)));
+  json_object_set_new(j, "average_bound_cycles", json_real(b->aggregate)); /* the aggregate bound */
+  json_object_set_new(j, "bound_cycles", json_real(b->bound));
+  json_object_set_new(j, "binding_bound", json_string(mt_bound_name(b->binding)));
   if (cycles > 0) {
     json_object_set_new(j, "per_node_bound_fraction", json_real(b->per_node / cycles));
     json_object_set_new(j, "cut_bound_fraction", json_real(b->cut / cycles));
+    json_object_set_new(j, "average_bound_fraction", json_real(b->aggregate / cycles));
+    json_object_set_new(j, "bound_fraction", json_real(b->bound / cycles));
   }
+}
+
+int mt_app_bound_report(const mt_bound *b, double time, const char *units, mt_err *e) {
+  printf("sim: lower bound %.0f %s, the %s bound (%.1f%% of it achieved); per-node %.0f, cut %.0f (%s), aggregate %.0f\n", b->bound, units,
+         mt_bound_name(b->binding), time > 0 ? 100.0 * b->bound / time : 0.0, b->per_node, b->cut, mt_cut_family_name(b->cut_family),
+         b->aggregate);
+  return mt_bound_assert(b, time, units, e);
 }
 
 void mt_app_flow_params(const mt_net_cfg *cfg, int local_ports, mt_flow_params *p) {

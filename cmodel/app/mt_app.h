@@ -74,7 +74,11 @@ int mt_app_sizes(const mt_app_opts *o);
 int mt_app_train(int argc, char **argv);
 /* `multitree bound` (mt_cmd_bound.c) */
 int mt_app_bound(const mt_app_opts *o);
-/* The bounds of b into j (sim's and bound's JSON): *_bound_cycles, and with cycles > 0 the
- * fractions *_bound_fraction = bound / cycles. */
+/* The bounds of b into j (sim's and bound's JSON): *_bound_cycles, bound_cycles and
+ * binding_bound (the largest), and with cycles > 0 the fractions *_bound_fraction = bound /
+ * cycles. */
 void mt_app_bound_json(json_t *j, const mt_bound *b, double cycles);
+/* sim's line of the bounds of a run of `time` units; -1 (reason in e) when the run finished
+ * below its lower bound (mt_bound_assert). */
+int mt_app_bound_report(const mt_bound *b, double time, const char *units, mt_err *e);
 #endif

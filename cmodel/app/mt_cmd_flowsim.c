@@ -39,6 +39,11 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
     json_decref(j);
     j = NULL;
   }
+  /* the lower bounds (docs/reference/bounds.md); lower_bound above is the binding one */
+  if (j && (json_object_set_new(j, "binding_bound", json_string(mt_bound_name(r->bounds.binding))) || json_object_set_new(j, "bounds", json_pack("{s:o, s:o, s:o}", "per_node", num(r->bounds.per_node), "cut", num(r->bounds.cut), "aggregate", num(r->bounds.aggregate))))) {
+    json_decref(j);
+    j = NULL;
+  }
   if (j && lu) {
     /* front end 1: every directed link [src, dst, utilisation] (vertices as the topology's) */
     json_t *a = json_array();
@@ -135,8 +140,11 @@ int mt_app_flowsim(const mt_app_opts *o) {
     if (cyc) printf(", %s flow control, config %s", mt_net_flow_name(cfg.flow), cfg.name);
     printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
            r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);
-    printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f %s (%.1f%% of it achieved)\n", steps, r.util_mean,
-           r.util_max, r.bound, u, r.time > 0 ? 100.0 * r.bound / r.time : 0.0);
+    printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", steps, r.util_mean, r.util_max);
+    if (mt_app_bound_report(&r.bounds, r.time, u, &e)) { /* no run may finish below its lower bound */
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 1;
+    }
     for (int d = 0; d < r.ndims; d++) {
       printf("%sdim %d util %.3f", d ? "; " : "sim: ", d + 1, r.dim_util[d]);
       if (o->chunks) printf(" busy %.3f", r.dim_busy[d]);

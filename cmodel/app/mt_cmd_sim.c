@@ -85,7 +85,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
                 : NULL;
   mt_bound bd;
   mt_err be = {{0}};
-  if (x && !mt_bound_of(s->topo, r->bytes, (double)(cfg->payload_w / 8), &bd, &be)) mt_app_bound_json(x, &bd, (double)r->cycles);
+  if (x && !mt_net_bound(s->topo, cfg, r->bytes, &bd, &be)) mt_app_bound_json(x, &bd, (double)r->cycles);
   if (x && het_links(cfg, s->topo)) { /* links of several rates: per dimension its period, latency and bandwidth time */
     json_t *pd = json_array(), *ld = json_array(), *bd = json_array();
     for (int d = 0; d < s->topo->ndims; d++) {
@@ -135,7 +135,8 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
 /* The summary lines of a finished run (after them only the wall time): cycles and bandwidth,
  * the verdict, link utilisation and the bounds, per dimension on links of several rates, the
  * stager's and the paper NI's counts. */
-static void print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, const mt_net_result *r, const char *dt) {
+/* The summary lines; 1 when the run finished below its lower bound (an error). */
+static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, mt_net_result *r, const char *dt) {
   double bpc = (double)r->bytes / (double)r->cycles;
   char verdict[160];
   if (cfg->data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
@@ -146,15 +147,16 @@ static void print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sch
   else snprintf(verdict, sizeof verdict, "result correct on every node");
   printf("sim: %s on %s, %llu bytes %s, %s flow control, config %s: %llu cycles, %.2f bytes/cycle = %.2f GB/s, %s\n", s->algo, t->spec,
          (unsigned long long)r->bytes, dt, mt_net_flow_name(cfg->flow), cfg->name, (unsigned long long)r->cycles, bpc, bpc * cfg->clock_ghz, verdict);
-  printf("sim: %d steps; link utilisation mean %.3f max %.3f; bandwidth lower bound %.0f cycles (%.1f%% of it achieved)\n", s->steps,
-         r->util_mean, r->util_max, r->lb_cycles, 100.0 * r->lb_cycles / (double)r->cycles);
-  {
-    mt_bound bd;
-    mt_err be = {{0}};
-    if (!mt_bound_of(s->topo, r->bytes, (double)(cfg->payload_w / 8), &bd, &be))
-      printf("sim: per-node bound %.0f cycles (%.1f%% of it achieved), cut bound %.0f (%.1f%%; %s)\n", bd.per_node,
-             100.0 * bd.per_node / (double)r->cycles, bd.cut, 100.0 * bd.cut / (double)r->cycles, mt_cut_family_name(bd.cut_family));
+  /* the lower bound (the largest of topo/mt_bound's): no run may finish below it */
+  int rc = 0;
+  mt_bound bd = {0};
+  mt_err e = {{0}};
+  if (mt_net_bound(s->topo, cfg, r->bytes, &bd, &e) || mt_app_bound_report(&bd, (double)r->cycles, "cycles", &e)) {
+    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    rc = 1;
   }
+  r->lb_cycles = bd.bound;
+  printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", s->steps, r->util_mean, r->util_max);
   if (het_links(cfg, s->topo)) {
     /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
      * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
@@ -185,6 +187,7 @@ static void print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sch
     printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
            (unsigned long long)ag, (unsigned long long)ac);
   }
+  return rc;
 }
 
 int mt_app_sim(const mt_app_opts *o) {
@@ -305,7 +308,7 @@ int mt_app_sim(const mt_app_opts *o) {
     rc = 1;
     goto out;
   }
-  print_summary(net, &cfg, &s, &t, &r, dt);
+  if (print_summary(net, &cfg, &s, &t, &r, dt)) rc = 1;
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
     fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);

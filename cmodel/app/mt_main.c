@@ -69,10 +69,11 @@ static const mt_app_cmd commands[] = {
    mt_app_train},
   {"bound", mt_app_bound,
    "multitree bound --topo T --bytes N [--config NAME|FILE] [--json FILE]\n"
-   "  Lower bounds of an all-reduce of N bytes in cycles of --config's links (default small: 16 B/cycle):\n"
-   "  per node (its links out and in), cut (every node set up to 20 nodes, else every sub-box of a\n"
-   "  torus or mesh, else single nodes) and the average over all links (not achievable where it is\n"
-   "  below the cut bound). docs/planner.md \"Bounds\".\n",
+   "  Lower bounds of an all-reduce of N bytes in cycles of --config's links (default small: 16 B/cycle;\n"
+   "  in ns when every link has a bandwidth): per node (S over its links out, and over its links in),\n"
+   "  cut (the same for every node set up to 20 nodes, else every sub-box of a torus or mesh, else\n"
+   "  single nodes) and aggregate (2(N-1)S over all links into nodes); the largest binds, and no\n"
+   "  simulation may finish below it. docs/reference/bounds.md.\n",
    NULL},
   {"shape", NULL,
    "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"

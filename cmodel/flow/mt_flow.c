@@ -79,7 +79,7 @@ double mt_flow_wire(const mt_flow_params *p, uint64_t size, int packets) {
 }
 
 void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r, double *link_util) {
-  double tot = 0, out = 0;
+  double tot = 0;
   r->util_mean = r->util_max = 0;
   double dcap[MT_FLOW_MAX_DIMS] = {0}, db[MT_FLOW_MAX_DIMS] = {0};
   r->ndims = 0;
@@ -89,7 +89,6 @@ void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, u
     if (link_util) link_util[l] = u;
     tot += u;
     if (u > r->util_max) r->util_max = u;
-    if (!mt_is_switch(t, x->src)) out += cap[l];
     if (x->dim >= 0 && x->dim < MT_FLOW_MAX_DIMS) {
       dcap[x->dim] += cap[l];
       db[x->dim] += lbytes[l];
@@ -98,8 +97,13 @@ void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, u
   }
   if (t->n_links) r->util_mean = tot / t->n_links;
   for (int d = 0; d < r->ndims; d++) r->dim_util[d] = r->time > 0 && dcap[d] > 0 ? db[d] / (r->time * dcap[d]) : 0;
-  const int N = t->n_nodes;
-  r->bound = out > 0 ? 2.0 * (N - 1) * (double)bytes / ((double)N * (out / N)) : 0;
+  mt_flow_bound(t, cap, bytes, r);
+}
+
+void mt_flow_bound(const mt_topo *t, const double *cap, uint64_t bytes, mt_flow_result *r) {
+  mt_err e = {{0}};
+  if (mt_bound_rated(t, bytes, 1.0, cap, &r->bounds, &e)) memset(&r->bounds, 0, sizeof r->bounds); /* a node without links: no run */
+  r->bound = r->bounds.bound;
 }
 
 /* ---- front end 1 ---- */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include "plan/mt_chunksched.h"
 #include "plan/mt_sched.h"
+#include "topo/mt_bound.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -61,7 +62,8 @@ int mt_flow_topo_has_bw(const mt_topo *t);
 #define MT_FLOW_MAX_DIMS 8
 typedef struct {
   double time;      /* completion: the last byte at its last receiver, in the units above */
-  double bound;     /* bandwidth lower bound: 2(N-1)/N bytes over a node's outgoing capacity */
+  double bound;     /* the lower bound: bounds.bound */
+  mt_bound bounds;  /* topo/mt_bound's bounds on the links' capacities, in the units above */
   double util_mean; /* bytes carried / (time x capacity), mean over the links that carried any */
   double util_max;
   int ndims;                         /* links grouped by mt_edge.dim (0 when none has one) */
@@ -94,6 +96,8 @@ int mt_flow_links(const mt_topo *t, const mt_flow_params *p, double *cap, double
 double mt_flow_wire(const mt_flow_params *p, uint64_t size, int packets);
 /* Utilisation and bound into r (r->time set) from the bytes each link carried. */
 void mt_flow_finish(const mt_topo *t, const double *cap, const double *lbytes, uint64_t bytes, mt_flow_result *r, double *link_util);
+/* r->bounds and r->bound: the lower bounds of `bytes` on links of capacity cap (bytes per unit). */
+void mt_flow_bound(const mt_topo *t, const double *cap, uint64_t bytes, mt_flow_result *r);
 
 /* ---- the engine (used by the front ends; exposed for tests) ---- */
 typedef struct mt_flow_eng mt_flow_eng;

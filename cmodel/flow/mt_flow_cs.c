@@ -53,7 +53,7 @@ typedef struct {
   const mt_mdview *v;
   double *cap, *lat;
   int lk[MT_MD_MAX_DIMS][2 * 64], nm[MT_MD_MAX_DIMS], pl[MT_MD_MAX_DIMS];
-  double dcap[MT_MD_MAX_DIMS], outcap;
+  double dcap[MT_MD_MAX_DIMS];
 } cs_ctx;
 
 static void ctx_free(cs_ctx *x) {
@@ -98,8 +98,6 @@ static int ctx_init(cs_ctx *x, const mt_chunksched *cs, const mt_topo *t, const 
       if (x->lk[d][i] < 0) return mt_fail(e, "chunk schedule on %s: NPU 0 has no dimension-%d link", t->spec, d + 1);
     for (int i = 0; i < x->nm[d]; i++) x->dcap[d] += x->cap[x->lk[d][i * x->pl[d]]];
   }
-  for (int l = 0; l < t->n_links; l++)
-    if (t->links[l].src == 0) x->outcap += x->cap[l];
   return 0;
 }
 
@@ -225,8 +223,7 @@ int mt_flow_run_cs(const mt_chunksched *cs, const mt_topo *t, const mt_flow_para
       tcap += x.dcap[d];
     }
     r->util_mean = end > 0 && tcap > 0 ? tot / (end * tcap) : 0;
-    const int N = t->n_nodes;
-    r->bound = x.outcap > 0 ? 2.0 * (N - 1) * (double)bytes / ((double)N * x.outcap) : 0;
+    mt_flow_bound(t, x.cap, bytes, r);
   }
   free(cready);
   free(cnext);

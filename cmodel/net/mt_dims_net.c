@@ -108,3 +108,15 @@ double mt_dims_net_dim_cycles(const mt_topo *t, const mt_net_cfg *cfg, uint64_t 
   const double k = t->dim[d], per = cfg->link_period[d] > 1 ? cfg->link_period[d] : 1;
   return 2.0 * (k - 1) / k * left / (2.0 * (cfg->payload_w / 8.0) / per);
 }
+
+int mt_net_bound(const mt_topo *t, const mt_net_cfg *cfg, uint64_t bytes, mt_bound *b, mt_err *e) {
+  double *w = mt_xcalloc((size_t)t->n_links + 1, sizeof(double));
+  for (int l = 0; l < t->n_links; l++) {
+    const int d = t->links[l].dim;
+    const unsigned per = mt_topo_is_grid(t) && d >= 0 && d < 3 && cfg->link_period[d] > 1 ? cfg->link_period[d] : 1u;
+    w[l] = (double)t->links[l].mult / per;
+  }
+  const int rc = mt_bound_rated(t, bytes, (double)(cfg->payload_w / 8), w, b, e);
+  free(w);
+  return rc;
+}

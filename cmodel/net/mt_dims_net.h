@@ -14,6 +14,7 @@
 #define MT_DIMS_NET_H
 #include "net/mt_net_cfg.h"
 #include "plan/mt_sched.h"
+#include "topo/mt_bound.h"
 #include "topo/mt_topo.h"
 #include "util/mt_err.h"
 #ifdef __cplusplus
@@ -37,6 +38,11 @@ int mt_dims_net_move(mt_sched *s, const mt_topo *dims, const mt_topo *t, mt_err 
  * cycles. Their largest is a lower bound of any pipelined hierarchical schedule (the slowest
  * dimension's), their sum the unpipelined baseline's bandwidth time. */
 double mt_dims_net_dim_cycles(const mt_topo *t, const mt_net_cfg *cfg, uint64_t bytes, int d);
+
+/* The lower bounds (topo/mt_bound.h) of an all-reduce of `bytes` on t in cycles of the cycle
+ * model under cfg: a link carries payload_w / 8 bytes per link_period[d] cycles (grids, its
+ * dimension d) times its multiplicity. -1 with the reason in e. */
+int mt_net_bound(const mt_topo *t, const mt_net_cfg *cfg, uint64_t bytes, mt_bound *b, mt_err *e);
 
 #ifdef __cplusplus
 }

@@ -32,7 +32,7 @@ typedef struct {
   int rerr_node, rerr_port, rerr_vc, rerr_kind; /* the first such flag: where, and 0 watchdog, 1 overflow, 2 no route (switch) */
   double util_mean, util_max;                   /* flits per cycle over the network links */
   uint64_t link_flits;
-  double lb_cycles;       /* 2(N-1)S / (N d B) */
+  double lb_cycles;       /* 2(N-1)S / (N d B), the aggregate bound; sim replaces it by mt_net_bound's */
   int threads;            /* threads the run used: mt_net_cfg.threads capped (docs/network.md "Threads"); 1 cycle by cycle */
   uint64_t checked_words; /* per node: the words checked against the reference (all of them at --data full, 0 at none) */
 } mt_net_result;

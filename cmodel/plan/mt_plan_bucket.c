@@ -9,7 +9,8 @@
  * does a ring (line) reduce-scatter along d, then along the next dimensions in rotated order
  * (d+1, ..., d-1) on the shrinking piece, then the all-gathers in reverse. In every step every
  * directed link carries at most one part, so on a square torus the bytes each link carries
- * equal the per-node bound, and on a square mesh the corner's (docs/planner.md "bucket"). Flows
+ * equal the aggregate lower bound, and on a square mesh the corner's load 2(N-1)/N S over its
+ * two links, 7/4 of the bound on mesh:8x8 (docs/reference/bounds.md). Flows
  * are (part, root) pairs
  * built by mt_dimcoll_add; part sizes follow the rule of bucket_weights. */
 #include <math.h>

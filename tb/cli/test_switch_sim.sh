@@ -42,7 +42,7 @@ done
 # 150-cycle credit round trip (ni_link_depth 0 = vc_depth = 318), so MultiTree and hd with
 # messages on dgx2 at 256 KiB reach > 80% of the bandwidth lower bound (2026-11-24: 96.6% and
 # more; with the old 64-flit ejection VCs 20.2%). ni_link_depth=64 must bring the old limit back.
-lb_pct() { sed -n 's/.*lower bound [0-9]* cycles (\([0-9.]*\)% of it achieved).*/\1/p' <<<"$1" | head -1; }
+lb_pct() { sed -n 's/.*lower bound [0-9]* cycles, the [a-z-]* bound (\([0-9.]*\)% of it achieved).*/\1/p' <<<"$1" | head -1; }
 for a in multitree hd; do
   out=$("$bin" sim --topo dgx2 --algo "$a" --bytes 256K --config paper 2>&1)
   pct=$(lb_pct "$out")

@@ -4,8 +4,11 @@
  * schedule tables and the checker as oracles: a schedule that a planner produced must give
  * tables and pass mt_check, else the harness aborts (docs/fuzz.md). MultiTree on a switch
  * network also runs every child search guided and breadth first (mt_plan_verify_search):
- * a difference aborts too. Input: the file's text. */
+ * a difference aborts too. Every schedule that passes check also runs at the flow level
+ * (cmodel/flow), which must not finish below its lower bound (topo/mt_bound; a flow-level
+ * refusal is not a bug here). Input: the file's text. */
 #include <string.h>
+#include "flow/mt_flow.h"
 #include "fuzz.h"
 #include "plan/mt_check.h"
 
@@ -27,6 +30,12 @@ static void plan_and_check(const mt_topo *t, const char *algo) {
     mt_check(&s, &tb, stderr, &rep, &e);
     FZ_BUG("%s on %s: the planned schedule fails check with %d violation(s)", algo, t->spec, rep.violations);
   }
+  /* the flow level in cycles of 16-byte flits, link latency 1, 8-flit VCs, 256-byte packets */
+  mt_flow_params p;
+  mt_flow_params_cycles(&p, 16, 1, 8, 256, 0, 0);
+  mt_flow_result r;
+  if (!mt_flow_run_sched(&s, &p, &r, NULL, &e) && mt_bound_assert(&r.bounds, r.time, "cycles", &e))
+    FZ_BUG("%s on %s: flow level: %s", algo, t->spec, e.msg);
   mt_tables_free(&tb);
   mt_sched_free(&s);
 }

@@ -137,7 +137,7 @@ static void test_ring3(void) {
     CHECK(s.steps == 4 && NEAR(r.time, 180), "ring on 3 nodes: %d steps, %g ns, want 4, 180", s.steps, r.time);
     /* each directed ring link carries 4 messages of 400 B in 180 ns at 10 B/ns */
     CHECK(NEAR(r.util_max, 1600.0 / 1800.0), "utilisation max %g, want %g", r.util_max, 1600.0 / 1800.0);
-    /* bound: 2 (N-1)/N S over a node's 20 B/ns out: 2 * 2/3 * 1200 / 20 = 80 */
+    /* bound: the aggregate 2 (N-1) S over the 6 x 10 B/ns into nodes, 2 * 2 * 1200 / 60 = 80 (per node 1200 / 20 = 60) */
     CHECK(NEAR(r.bound, 80), "bound %g, want 80", r.bound);
     mt_sched_free(&s);
   }
