@@ -138,12 +138,15 @@ t-lint-format:
 t-runner:
 	@mkdir -p $(BUILD)
 	@scripts/runbench.sh $@ 900 tb/lint/test_runner.sh
-TEST_STEPS += t-lint t-lint-yosys t-lint-layers t-lint-format t-runner
+# lint.sh reports each kind of failure (Verilator, Icarus, Yosys) on a module broken on purpose
+t-lint-rtl:
+	@scripts/runbench.sh $@ 300 tb/lint/test_lint_rtl.sh
+TEST_STEPS += t-lint t-lint-yosys t-lint-rtl t-lint-layers t-lint-format t-runner
 
 # ---- make check: the quick tier, for after a small change (CONTRIBUTING.md): the C unit tests
 # under the sanitizers (with the golden traces), the layer, format and package lints, and one
 # small co-simulation or unit bench per RTL block. Under 3 minutes with a warm build.
-CHECK_STEPS := $(addprefix t-c-,$(C_TESTS)) t-lint-layers t-lint-format t-lint-pkg \
+CHECK_STEPS := $(addprefix t-c-,$(C_TESTS)) t-lint-layers t-lint-format t-lint-pkg t-lint-rtl \
   t-router-cosim-min $(filter t-router-tb-%,$(TEST_STEPS)) \
   t-ni-cosim-full $(filter t-ni-tb-%,$(TEST_STEPS)) \
   t-reduce-tb t-reduce-cosim t-net-cosim-m2x2_mt_msg_i32

@@ -12,8 +12,9 @@
 #         `proc` of the paper NI's shapes and of the 3-D network.
 #   all: both.
 # Prints one line per failing check and RESULT lint pass=N fail=M.
-# LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build) and LINT_PKG_ONLY
-# (only check 1) let tb/lint/test_lint_pkg.sh run it on copies.
+# LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build), LINT_PKG_ONLY (only
+# check 1) and LINT_ONLY (a regular expression: only the checks whose name matches) let
+# tb/lint/test_lint_pkg.sh and tb/lint/test_lint_rtl.sh run it on copies.
 set -u
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -33,7 +34,7 @@ fi
 files="$RTL/mt_common_pkg.sv $(ls "$RTL"/*.sv 2>/dev/null | grep -v '/mt_common_pkg\.sv$' | sort | tr '\n' ' ')"
 # the jobs, one per line: a name, a tab, a command (run by bash; quiet when it passes)
 jobs=$BUILD/lint/jobs.$mode; : >"$jobs"
-job() { printf '%s\t%s\n' "$1" "$2" >>"$jobs"; }
+job() { [[ -z ${LINT_ONLY:-} || $1 =~ $LINT_ONLY ]] && printf '%s\t%s\n' "$1" "$2" >>"$jobs"; return 0; }
 # shapes MODULE "K=V ..."...: the module with each set of parameters
 shapes() {
   local top=$1 sh kv g c i; shift
