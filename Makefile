@@ -21,7 +21,7 @@ BENCH_STEPS  :=
 VERILATOR  ?= verilator
 IVERILOG   ?= iverilog
 
-# ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/architecture.md);
+# ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/reference/architecture.md);
 # cmodel/app/ is the command-line front end. Includes name the layer: "hw/mt_ni.h". ----
 CM_LAYERS  := util fmt topo plan flow table hw net train
 # The NI's block files (cmodel/hw/mt_ni_<block>.c) are phases #included by mt_ni.c, one
@@ -70,7 +70,7 @@ MT_ALL_OBJ := $(CM_OBJ) $(CM_SAN_OBJ) $(APP_SRC:cmodel/%.c=$(BUILD)/obj/%.o) $(A
 -include $(MT_ALL_OBJ:.o=.d)
 
 # C unit tests: tb/cmodel/<layer>/test_<x>.c (grouped like cmodel/), built with ASan+UBSan,
-# run as step t-c-<x>; test_*_golden replay the traces of tb/golden/ (docs/golden.md).
+# run as step t-c-<x>; test_*_golden replay the traces of tb/golden/ (docs/reference/golden.md).
 C_TEST_SRC := $(wildcard tb/cmodel/*/test_*.c)
 C_TESTS    := $(patsubst test_%.c,%,$(notdir $(C_TEST_SRC)))
 c_test_src = $(filter %/test_$(1).c,$(C_TEST_SRC))
@@ -137,7 +137,7 @@ clean:
 help:
 	@echo "make demo | test | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
 
-# ---- golden traces of the NI and router models (docs/golden.md; not in make test):
+# ---- golden traces of the NI and router models (docs/reference/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an
 # already built checkout of it) ----
 GOLDEN_REF ?= 5c3eebf

@@ -8,7 +8,7 @@
 // router <-> NI signals are exposed as taps for co-simulation. The node id is sampled at the
 // clock edges in reset and at the first edge after it: it must be stable then, and a reset
 // must span an edge.
-// Contract: docs/interfaces.md, docs/network.md ("RTL network").
+// Contract: docs/reference/interfaces.md, docs/reference/network.md ("RTL network").
 `default_nettype none
 
 module mt_node #(
@@ -65,7 +65,7 @@ module mt_node #(
   // The node id is sampled in reset and at the first edge after it (a strap) and held in a
   // register: the router's route logic and the NI's id comparisons then depend on a register,
   // not on a port. In a hierarchical Verilator build (one mt_node model for every node,
-  // docs/bench.md "RTL simulation speed") logic fed by a port is evaluated again at every
+  // docs/results/bench.md "RTL simulation speed") logic fed by a port is evaluated again at every
   // evaluation of the model, several times per cycle; fed by a register, once per edge.
   logic       id_held_q;
   logic [11:0] node_id_q;

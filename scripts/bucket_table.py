@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bucket table of docs/planner.md from the JSON files of scripts/bucket_runs.sh (and,
+"""The bucket table of docs/reference/planner.md from the JSON files of scripts/bucket_runs.sh (and,
 for Ring/2D-Ring/MultiTree points not run there, docs/results/fig9.csv): GB/s and the
 fraction of the per-node bound (topo/mt_bound: max over nodes of 2(N-1)/N S / (links B), the
 cut bound equals it on these networks) per topology, size and algorithm.

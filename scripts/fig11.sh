@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# fig11.sh [BIN]: the paper's Fig. 11 (docs/training.md): one training iteration of each model
+# fig11.sh [BIN]: the paper's Fig. 11 (docs/reference/training.md): one training iteration of each model
 # of FIG11_MODELS for ring, dbtree, ring2d (256-byte packets), MultiTree with packets and with
 # messages, non-overlapped (Fig. 11a) and layer-wise overlapped (Fig. 11b), on FIG11_TOPO with
 # FIG11_CONFIG (paper; paper-sim once that configuration exists). Runs `multitree train` per

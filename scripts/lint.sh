@@ -50,7 +50,7 @@ shapes() {
 shapes mt_ni "RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8" "RxEngines=8 MemPorts=20 ReduceChain=1"
 # the NI with the stager (mt_ni_stage): the one-engine NI, and engines sharing one port / the paper NI
 shapes mt_ni "StageAfter=50 StageRanges=4" "StageAfter=50 RxEngines=2 StageRanges=4" "StageAfter=50 RxEngines=8 MemPorts=20 ReduceChain=1"
-# the router as a switch (Table = 1, docs/switch.md): 2 hop classes; no NI port (a fat-tree's
+# the router as a switch (Table = 1, docs/reference/switch.md): 2 hop classes; no NI port (a fat-tree's
 # top switch); no network port (a single switch). mt_swnet_top's defaults (fattree:4,2) lint
 # the 4 + 4 and 4 + 0 switches.
 shapes mt_router "Table=1 NetPorts=2 L=2 HopClasses=2 Nodes=37" "Table=1 NetPorts=4 L=0" "Table=1 NetPorts=0 L=3 NumVcs=6 HopClasses=3"

@@ -116,7 +116,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       if (a[2] == 'e') o->elem = (int)x;
       else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
-    } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/themis.md) */
+    } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/reference/themis.md) */
       char *end;
       errno = 0;
       long x = strtol(v, &end, 10);

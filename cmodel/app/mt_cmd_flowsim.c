@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/flowsim.md). No
+ * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/reference/flowsim.md). No
  * data moves, so nothing is checked; the time estimates the cycle model's (cycles) or, on
  * topologies with link bandwidths, is in ns. */
 #include <stdlib.h>
@@ -53,7 +53,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
 
 void mt_app_flow_params(const mt_net_cfg *cfg, int pkt, int local_ports, mt_flow_params *p) {
   mt_flow_params_cycles(p, (int)cfg->payload_w / 8, (int)cfg->link_lat, (int)cfg->vc_depth, (int)cfg->pkt_bytes, pkt, local_ports);
-  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/flowsim.md) */
+  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/reference/flowsim.md) */
   p->stage_after = (int)cfg->ni_stage_after;
 }
 

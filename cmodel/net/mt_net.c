@@ -21,7 +21,7 @@ struct mt_net {
   const mt_topo *t;
   mt_layout ly;
   int N, D, L, NP, dtype, pkt_mode;
-  /* switch networks (docs/switch.md): nr routers are the switches, the NIs attach through NI
+  /* switch networks (docs/reference/switch.md): nr routers are the switches, the NIs attach through NI
    * links; links nsl.. are NI links: nsl + i node i's NI to its switch, nsl + N + i back */
   int sw, nr, nsl;
   mt_switch_net swn;
@@ -57,7 +57,7 @@ struct mt_net {
    * reads a flit only when it is valid); the configuration fields are set once. */
   mt_router_in *rin; /* [N] */
   mt_ni_in *nin;     /* [N] */
-  FILE *trace;       /* --trace: NI events, CSV (docs/network.md) */
+  FILE *trace;       /* --trace: NI events, CSV (docs/reference/network.md) */
   uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L];
   uint16_t *tr_ts; /* last traced state */
 };
@@ -168,7 +168,7 @@ static void name_keys(mt_err *e) {
 /* One-hop units of two neighbours that arrive through one ejection port can deadlock: the
  * NI adds a flow's children in table order and a unit not due yet holds its ejection VC,
  * so the not-due units of the others can fill the port's VCs ahead of the due one
- * (docs/ni.md "Limits"; make soak found it with local_ports=1 on every engine count and VC
+ * (docs/reference/ni.md "Limits"; make soak found it with local_ports=1 on every engine count and VC
  * count). Every neighbour must have an ejection port of its own: refuse the rest. */
 static int shared_ejection_port(const mt_net *n, mt_err *e) {
   const mt_sched *s = n->s;
@@ -180,7 +180,7 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
     const mt_edge *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
     int *o = &owner[(size_t)x->dst * (size_t)n->L + (size_t)(last->dst_port % n->L)];
     if (*o && *o != x->src + 1)
-      rc = mt_fail(e, "local_ports=%d: node %d's neighbours %d and %d would share its ejection port %d; with in-order reduction a shared ejection port can deadlock (docs/ni.md \"Limits\"): use local_ports=0 (one per network port) or at least the %d network ports",
+      rc = mt_fail(e, "local_ports=%d: node %d's neighbours %d and %d would share its ejection port %d; with in-order reduction a shared ejection port can deadlock (docs/reference/ni.md \"Limits\"): use local_ports=0 (one per network port) or at least the %d network ports",
                    n->L, x->dst, *o - 1, x->src, last->dst_port % n->L, 2 * n->D);
     *o = x->src + 1;
   }
@@ -188,7 +188,7 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
-/* The paper's runs (docs/papersim.md "Where each rule comes from"): MultiTree with
+/* The paper's runs (docs/reference/papersim.md "Where each rule comes from"): MultiTree with
  * --strict-schedule --prioritize-schedule --estimate-lockstep (utils/run_torus_bandwidth.sh,
  * launch_torus8x8_multitree.sh), every other algorithm without them. */
 void mt_net_paper_params(const mt_net_cfg *c, const mt_sched *s, unsigned L, mt_pni_params *p) {
@@ -268,7 +268,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
   }
   const unsigned fb = c->payload_w / 8;
   const unsigned pkt_flits = fb ? c->pkt_bytes / fb : 0;
-  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
+  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/reference/ni.md) */
   for (int i = 0; i < s->nx && !routed; i++) routed = s->x[i].multihop;
   if ((pkt_mode || routed) && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth)) {
     mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u %s=%u",
@@ -285,7 +285,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     mt_fail(e, "link_lat must be >= 1");
     return NULL;
   }
-  /* per-dimension links (docs/network.md "Link rate and latency"): grids only, within the dimensions */
+  /* per-dimension links (docs/reference/network.md "Link rate and latency"): grids only, within the dimensions */
   for (int d = 0; d < 3; d++) {
     const int has = !sw && d < t->ndims;
     if ((c->link_period[d] > 1 || c->link_lat_d[d]) && !has) {
@@ -512,7 +512,7 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
       for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
   }
   if (c->ni_model > 1) {
-    mt_fail(e, "ni_model=%u: 0 (this project's NI) or 1 (the paper simulator's, docs/papersim.md)", c->ni_model);
+    mt_fail(e, "ni_model=%u: 0 (this project's NI) or 1 (the paper simulator's, docs/reference/papersim.md)", c->ni_model);
     mt_net_free(n);
     return NULL;
   }
@@ -813,7 +813,7 @@ static void node_cycle(mt_net *n, int i, uint64_t t, int put) {
   if (n->trace) trace_node(n, i, t);
 }
 
-/* One cycle of a switch network (docs/switch.md): every link (switch-to-switch and NI links)
+/* One cycle of a switch network (docs/reference/switch.md): every link (switch-to-switch and NI links)
  * takes its sender's registered outputs, then every switch and NI computes its inputs from
  * the links and takes its edge, and every memory with its NI as in node_cycle. */
 static void switch_cycle(mt_net *n, uint64_t t) {
@@ -884,7 +884,7 @@ static int net_restart(mt_net *n, mt_err *e) {
   return 0;
 }
 
-/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+/* mt_net_run in blocks (docs/results/bench.md). A link presents what its sender drove
  * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
  * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
@@ -893,7 +893,7 @@ static int net_restart(mt_net *n, mt_err *e) {
  * end (this needs an NI's done output to stay set, as it does until the next start). An NI
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end. */
-/* Progress of a long run (docs/network.md "Progress"): the cycle, cycles per second and an
+/* Progress of a long run (docs/reference/network.md "Progress"): the cycle, cycles per second and an
  * estimate of the time left from the NIs' time steps (the mean step reached over the
  * schedule's steps, with threads over thread 0's nodes; steps are of about equal length in
  * MultiTree, ring and the others, so this is rough). On a terminal a line rewritten every second, else a line every 10 s. */
@@ -919,7 +919,7 @@ static void progress_line(const mt_net *n, progress_t *p, double ts, int final) 
   fflush(p->f);
 }
 
-/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+/* mt_net_run in blocks (docs/results/bench.md). A link presents what its sender drove
  * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
  * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
@@ -929,7 +929,7 @@ static void progress_line(const mt_net *n, progress_t *p, double ts, int final) 
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end.
  *
- * Threads (mt_net_cfg.threads, docs/bench.md "Threads"): within a block no node reads what
+ * Threads (mt_net_cfg.threads, docs/results/bench.md "Threads"): within a block no node reads what
  * another writes in it (a node reads its in-links' slots of the block before, writes its
  * out-links' slots of this one, and counts only its own in-links' flits), so the nodes of a
  * block are split among the threads, each a contiguous range; a barrier ends each half of a
@@ -1364,7 +1364,7 @@ static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
 
 /* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
  * FIFO with its front flit, and each NI's state, timestep and entry. For a watchdog stop:
- * what waits on what (docs/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
+ * what waits on what (docs/reference/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
 
 /* Every non-empty input VC of router r, one line each. */
 static void dump_router(const mt_net *n, const mt_router *r, FILE *f, unsigned max_lines, unsigned *lines) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_bound: per-node, cut and average lower bounds of an all-reduce (docs/planner.md "Bounds"). */
+ * mt_bound: per-node, cut and average lower bounds of an all-reduce (docs/reference/planner.md "Bounds"). */
 #include "topo/mt_bound.h"
 #include <stdlib.h>
 #include <string.h>

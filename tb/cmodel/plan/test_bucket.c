@@ -6,14 +6,14 @@
  *   over the steps) equals the per-node bound (topo/mt_bound) times B on square tori and
  *   meshes (up to one 4-byte element per step: parts are whole elements): the schedule moves no byte more than the bound allows and keeps every busiest
  *   link busy in every step; on torus:4x8 (not square) it is above the bound;
- * - the pipeline on torus:4x8 (docs/planner.md "Pipelined chunks"): at 8 MiB 7 chunks of the
+ * - the pipeline on torus:4x8 (docs/reference/planner.md "Pipelined chunks"): at 8 MiB 7 chunks of the
  *   X-first parts starting at steps 1, 4, ..., 19 and 3 of the Y-first ones at 1, 8, 15
  *   (C = round(21 / (k - 1)), spaced k - 1 apart), each chunk's all-gather starting R + k - 1
  *   steps after its reduce-scatter (X-first at 14, 17, ..., 32, Y-first at 18, 25, 32: 41
  *   steps, interleaved), lockstep bytes 1.054 x the bound (1.064 with the mirrored
  *   all-gathers of main before 2026-11-25) and 1.025 x at 64 MiB (28 + 12 chunks), against
  *   1.42 x with one chunk at 32 KiB (all worked out with an independent model of the load
- *   rule, /tmp exploration program described in docs/planner.md); a chunk's reduce moved a
+ *   rule, /tmp exploration program described in docs/reference/planner.md); a chunk's reduce moved a
  *   step earlier is refused by check;
  * - the per-node issue order (MT_ISSUE_BYTES) worked by hand on ring:4, and on torus:4x8 at
  *   8 MiB every node's entries of a step in the order of the bytes queued before them on their
