@@ -107,9 +107,10 @@ demo: deps $(BUILD)/multitree
 
 # Every rtl/*.sv linted as its own top by Verilator -Wall, parsed by Yosys and Icarus; the
 # C model's layer rule (scripts/lint_layers.py: which layer may include which); C/C++ format
-# (scripts/lint_format.sh against .clang-format).
+# (scripts/lint_format.sh against .clang-format); the docs (scripts/lint_docs.sh: no work
+# diary, links and docs/ paths that exist).
 lint: deps
-	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; exit $$((a | b | c))
+	@scripts/lint.sh; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; scripts/lint_docs.sh | tail -40; d=$${PIPESTATUS[0]}; exit $$((a | b | c | d))
 t-lint:
 	@scripts/runbench.sh $@ 600 scripts/lint.sh
 # the layer lint on the tree, and on copies broken on purpose (it must catch them)
