@@ -20,7 +20,7 @@ bench-planner: $(BUILD)/multitree
 	@scripts/bench_sched_scale.sh $(BUILD)/multitree $(BENCH_PLANNER_REF)
 BENCH_STEPS += bench-planner
 
-# The paper's experiments (issue #5): long; results recorded in docs/results/README.md. Fig. 9a/9b
+# The paper's experiments (issue #5): long; results in docs/results/ (fig9.md, fig9sw.md, fig10.md). Fig. 9a/9b
 # (tori, meshes), Fig. 9c/9d (switch networks) and Fig. 10; parts of them with the variables
 # of scripts/paper.sh, e.g. only Fig. 9c/9d:
 #   make paper FIG9_TOPOS= FIG10_TOPOS= FIG9SW_SIZES="32K 64M" JOBS=1 OUT=build/paper_sw

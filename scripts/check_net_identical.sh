@@ -15,8 +15,8 @@
 # the same) or "--data none" / "--data sample" (the timing must be the same: then the verdict
 # of the first stdout line, the JSON keys correct/data/checked_words_per_node and the buffers
 # are not compared, since NEW stores no or only some data; NEW runs without --dump-dir). Cases 25, 41 and 42 (a tiny wd_limit)
-# differ against a build older than 2026-11-25 on purpose: the watchdog limits grow with the
-# link and memory latency since then (docs/reference/network.md "Watchdog limits").
+# differ on purpose against a build whose watchdog limits do not grow with the link and memory
+# latency (docs/reference/network.md "Link rate and latency").
 set -u
 REF=${1:?REF_BIN}; NEW=${2:?NEW_BIN}; WD=${3:-$(mktemp -d)}
 read -r -a NEW_ARGS <<<"${NEW_ARGS:-}"

@@ -6,7 +6,7 @@ cycles, ...), run for run. Writes OUT_CSV (the cycle CSV's first five columns, t
 level's cycles, the error in %, and the cycle CSV's `note` where it has one: "s" runs had NI
 stager stalls, which the flow level does not model) and prints a markdown table per
 (topology, algorithm, flow control): runs, smallest and largest error, and the runs with a
-stager note. Used for docs/reference/flowsim.md "Validation on the published figures"."""
+stager note. Used for docs/results/flowsim.md "On the published figures"."""
 import csv, subprocess, sys, json, os, tempfile
 from concurrent.futures import ThreadPoolExecutor
 

@@ -15,7 +15,7 @@ void mt_flow_params_ns(mt_flow_params *p) {
   p->units = MT_FLOW_NS;
 }
 
-/* Calibrated on single messages of `multitree sim` (docs/reference/flowsim.md "Costs"): a 1-hop
+/* Calibrated on single messages of `multitree sim` (docs/reference/flowsim.md "NI costs in cycles"): a 1-hop
  * message's last byte is reduced link_lat + 12.7 cycles after its last flit left (3 of them
  * the router, the rest the NI); a VC's credit loop is 2 link_lat + 5 cycles, so with
  * vc_depth flits per VC a message moves at most vc_depth / (2 link_lat + 5) flits a cycle. */

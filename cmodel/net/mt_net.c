@@ -188,7 +188,7 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
-/* The paper's runs (docs/reference/papersim.md "Where each rule comes from"): MultiTree with
+/* The paper's runs (docs/reference/papersim.md "The rules and where each comes from"): MultiTree with
  * --strict-schedule --prioritize-schedule --estimate-lockstep (utils/run_torus_bandwidth.sh,
  * launch_torus8x8_multitree.sh), every other algorithm without them. */
 void mt_net_paper_params(const mt_net_cfg *c, const mt_sched *s, unsigned L, mt_pni_params *p) {

@@ -9,7 +9,7 @@
  *   every node set when N <= MT_BOUND_EXACT_N, else every sub-box of a torus or mesh (which
  *   includes single nodes and half planes), else single nodes; end-node sets only (switches
  *   never join X), so behind switches it is the per-node bound;
- * - average: 2(N-1)S / (N d B), d = links per node on average (docs/results/README.md's bound):
+ * - average: 2(N-1)S / (N d B), d = links per node on average (docs/results/fig9.md's bound):
  *   all links busy all the time, not achievable where a node has fewer links than d. */
 #ifndef MT_BOUND_H
 #define MT_BOUND_H

@@ -10,7 +10,7 @@ bin=${MT_BIN:-build/multitree}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# topology algorithm -> the message a known failure stops with (docs/reference/switch.md "Known failures")
+# topology algorithm -> the message a known failure stops with (docs/reference/switch.md "Tests")
 # (a progress line, "sim: cycle ...", comes every 10 s on a loaded machine: filtered out)
 # (none since the NI's table word took 1,472 bits, MT_NI_EW = 23: MultiTree on fattree:8,2,
 # bigraph:4x8 and bigraph:4x16, entries of 622, 301 and 623 bits, were refused before)

@@ -254,7 +254,7 @@ static void same_sched(const char *spec, const char *algo, uint64_t bytes, const
 
 /* Schedules: tori, a mesh, switch networks, routed multi-hop transfers (hd, dbtree), packets
  * and the credit caps of `small`; the last three in ns. The 64-NPU 3-D switch system of
- * docs/results/README.md (3d-sw-sw-sw-hetero's links) has many small components: the case the
+ * docs/results/themis.md (3d-sw-sw-sw-hetero's links) has many small components: the case the
  * incremental solve is for, so it must solve under a tenth of the rates there. */
 static const struct {
   const char *spec, *algo;
