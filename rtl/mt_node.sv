@@ -82,8 +82,8 @@ module mt_node #(
   // loaded once, at the first clock edge in reset, as an FPGA's block RAM holds its image
   // before the design runs; a reset later does not reload it. The id comes from the
   // node_id_i port (constant), so one module still serves every node (no per-node parameter,
-  // which would give a C++ class per node; and the simulators of make test, Icarus and
-  // Verilator, refuse $sformatf in a localparam). The plusarg lets one build run any directory.
+  // which would give a C++ class per node; and $sformatf in a localparam is refused by both
+  // simulators of make test, Icarus and Verilator). The plusarg lets one build run any directory.
   // A missing image stops the simulation naming the file (Verilator and Icarus would only
   // warn and load nothing).
   logic rom_done = 1'b0;

@@ -15,6 +15,9 @@
 #     a #anchor into a .md file (or the same file) names one of its headings by GitHub's slug.
 #     Every docs/... path named in cmodel/, rtl/, tb/, scripts/, mk/, synth/, configs/ and the
 #     Makefile exists (a path followed by <, $ or { is a pattern and is not checked).
+# (c) Sections. A quoted name after a docs page, anywhere in the tree (docs/reference/ni.md
+#     "Staging not-due units", docs/results/bench.md, "Identity"), names a heading or a **bold**
+#     label of that page (its start or a part of it), so that a renamed section is found.
 # Prints one line per finding (FILE:LINE: what) and RESULT lint_docs pass=N fail=M.
 set -u
 root=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -155,6 +158,31 @@ for path in sorted(code_files):
                 continue
             if not glob.glob(os.path.join(root, p)):
                 bad.append("%s:%d: names a missing docs path: %s" % (rel(path), n, p))
+
+# ---- (c) quoted section names after a docs page
+SECREF = re.compile(r'(docs/(?:reference|results|guide)/[A-Za-z0-9_/]+\.md)[,:]?\s*\(?(?:section\s*)?"([^"]+)"')
+labels_cache = {}
+def labels(path):
+    if path not in labels_cache:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        heads = [re.sub(r"^#+\s+", "", l) for l in strip_code(text.split("\n"), inline=False) if re.match(r"^#{1,6}\s", l)]
+        labels_cache[path] = [x.replace("`", "") for x in heads + re.findall(r"\*\*(.+?)\*\*", text)]
+    return labels_cache[path]
+sec_files = [p for p in code_files if os.path.isfile(p) and p not in skip] + link_files
+for path in sorted(set(sec_files)):
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except (UnicodeDecodeError, OSError):
+        continue
+    for n, line in enumerate(lines, 1):
+        for m in SECREF.finditer(line):
+            page, name = os.path.join(root, m.group(1)), m.group(2).replace("`", "").rstrip(".,")
+            if not os.path.isfile(page):
+                continue  # (b) reports a missing page named in the code
+            if not any(h.startswith(name) or name in h for h in labels(page)):
+                bad.append("%s:%d: names a missing section of %s: \"%s\"" % (rel(path), n, m.group(1), m.group(2)))
 
 for b in bad:
     print(b)

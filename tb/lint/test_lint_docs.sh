@@ -3,7 +3,8 @@
 # the docs broken on purpose: each kind of work-diary line (a round, a session, a helper, a load
 # figure, a reverted attempt, an issue heading, a date outside the "Measured YYYY-MM-DD on" line
 # of a results page), a link to a missing file, a link to a missing heading, and a code comment
-# that names a docs path that does not exist. The allowed run line of a results page passes.
+# that names a docs path that does not exist, and a quoted section name that no heading of the
+# page has. The allowed run line of a results page passes.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 lint=$top/scripts/lint_docs.sh
@@ -42,6 +43,8 @@ broken "a Measured line, wrong form" docs/results/bench.md   'Measured on 2026-1
 broken "a link to a missing file"  docs/reference/ni.md      'See [the old page](../ni.md).'             "link to a missing file: ../ni.md"
 broken "a link to a missing heading" docs/reference/ni.md    'See [limits](router.md#no-such-heading).'  "link to a missing heading: router.md#no-such-heading"
 broken "a code comment names a missing page" scripts/bench_rtl.sh '# see docs/bench.md "Results"'  "names a missing docs path: docs/bench.md"
+broken "a comment names a missing section" scripts/bench_rtl.sh '# see docs/results/bench.md "Second round"' 'names a missing section of docs/results/bench.md: "Second round"'
+broken "a page names a missing section"    docs/reference/ni.md 'See docs/reference/router.md "No such rule".' 'names a missing section of docs/reference/router.md: "No such rule"'
 
 # the allowed run line of a results page passes
 fresh; printf '%s\n' 'Measured 2026-11-24 on the 2-core AMD EPYC machine (Verilator 5.006).' >>"$tmp/c/docs/results/bench.md"
