@@ -929,7 +929,7 @@ static void progress_line(const mt_net *n, progress_t *p, double ts, int final) 
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end.
  *
- * Threads (mt_net_cfg.threads, docs/results/bench.md "Threads"): within a block no node reads what
+ * Threads (mt_net_cfg.threads, docs/reference/network.md "Threads"; speed: docs/results/bench.md "The 64 MiB run in detail"): within a block no node reads what
  * another writes in it (a node reads its in-links' slots of the block before, writes its
  * out-links' slots of this one, and counts only its own in-links' flits), so the nodes of a
  * block are split among the threads, each a contiguous range; a barrier ends each half of a
