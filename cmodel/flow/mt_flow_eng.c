@@ -3,7 +3,7 @@
  * links; the active messages share links max-min fairly (progressive filling), each also
  * capped at msg_cap; events in time order from a binary heap (lazy deletion by version).
  *
- * Incremental solve (issue #15, docs/reference/flowsim.md "Speed"): max-min rates of streams that share
+ * Incremental solve (docs/reference/flowsim.md "The incremental max-min solve"): max-min rates of streams that share
  * no link with each other are independent, so a settle solves again only the components
  * (streams joined by shared links) that an event touched: a stream started, the links of a
  * stream released, and the stream that release moved in the active list. Each component is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_flowinc: the flow engine's incremental max-min solve (only the components of streams
- * joined by shared links that a change touched; docs/reference/flowsim.md "Speed") gives exactly what
+ * joined by shared links that a change touched; docs/reference/flowsim.md "The incremental max-min solve") gives exactly what
  * solving every message at every change gives (mt_flow_eng_reference, the first engine's
  * way): the same events at the same times in the same order, the same bytes per link, on
  * random traffic driven through two engines side by side and on planned schedules (tori,
