@@ -139,7 +139,7 @@ module mt_router #(
   logic [LE*NumVcs*SrcW-1:0] esrc_q;
   // switch: the transfer of the last unit started on each local output VC, {packet head,
   // SRC, FLOW and OP, STEP} (0 but for a normal Head): a packet of the same transfer may
-  // join the VC when it is not empty (docs/reference/switch.md "Joining a non-empty NI-port VC")
+  // join the VC when it is not empty (docs/reference/switch.md "Empty ejection VCs, and joining")
   localparam int FoW = mt_common_pkg::HD_FLOW_W + mt_common_pkg::HD_OP_W;
   localparam int KeyW = 1 + SrcW + FoW + mt_common_pkg::HD_STEP_W;
   logic [LE*NumVcs*KeyW-1:0] ekey_q;
