@@ -27,7 +27,7 @@ export OBJCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
 IVERILOG   ?= iverilog
 
-# ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/architecture.md);
+# ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/reference/architecture.md);
 # cmodel/app/ is the command-line front end. Includes name the layer: "hw/mt_ni.h". ----
 CM_LAYERS  := util fmt topo plan flow table hw net train
 # The NI's block files (cmodel/hw/mt_ni_<block>.c) are phases #included by mt_ni.c, one
@@ -76,7 +76,7 @@ MT_ALL_OBJ := $(CM_OBJ) $(CM_SAN_OBJ) $(APP_SRC:cmodel/%.c=$(BUILD)/obj/%.o) $(A
 -include $(MT_ALL_OBJ:.o=.d)
 
 # C unit tests: tb/cmodel/<layer>/test_<x>.c (grouped like cmodel/), built with ASan+UBSan,
-# run as step t-c-<x>; test_*_golden replay the traces of tb/golden/ (docs/golden.md).
+# run as step t-c-<x>; test_*_golden replay the traces of tb/golden/ (docs/reference/golden.md).
 C_TEST_SRC := $(wildcard tb/cmodel/*/test_*.c)
 C_TESTS    := $(patsubst test_%.c,%,$(notdir $(C_TEST_SRC)))
 c_test_src = $(filter %/test_$(1).c,$(C_TEST_SRC))
@@ -118,10 +118,11 @@ demo: deps $(BUILD)/multitree
 # Every rtl/*.sv linted as its own top by Verilator -Wall, read by Yosys and Icarus, and the
 # shapes of scripts/lint.sh elaborated; the C model's layer rule (scripts/lint_layers.py: which
 # layer may include which, no two files of a layer calling each other); C/C++ format
-# (scripts/lint_format.sh against .clang-format). Yosys's proc + check of every shape (minutes)
-# is the test step t-lint-yosys.
+# (scripts/lint_format.sh against .clang-format); the docs (scripts/lint_docs.sh: no work
+# diary, links and docs/ paths that exist). Yosys's proc + check of every shape (minutes) is
+# the test step t-lint-yosys.
 lint: deps
-	@scripts/lint.sh quick; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; exit $$((a | b | c))
+	@scripts/lint.sh quick; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; scripts/lint_docs.sh | tail -40; d=$${PIPESTATUS[0]}; exit $$((a | b | c | d))
 t-lint:
 	@scripts/runbench.sh $@ 600 scripts/lint.sh quick
 t-lint-yosys:
@@ -162,7 +163,7 @@ clean:
 help:
 	@echo "make demo | test | check | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
 
-# ---- golden traces of the NI and router models (docs/golden.md; not in make test):
+# ---- golden traces of the NI and router models (docs/reference/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an
 # already built checkout of it) ----
 GOLDEN_REF ?= 5c3eebf

@@ -1,4 +1,4 @@
-# mk/flow.mk: the flow-level simulator (issue #15 item 5, cmodel/flow, docs/flowsim.md).
+# mk/flow.mk: the flow-level simulator (issue #15 item 5, cmodel/flow, docs/reference/flowsim.md).
 # The C unit test tb/cmodel/flow/test_flow.c runs as t-c-flow (automatic). The command line
 # test (summary, JSON, front ends agreeing, the 1 GB Table 2 run, refusals) takes under a second.
 t-flowsim-cli: $(BUILD)/multitree
@@ -12,7 +12,7 @@ t-flowspeed-cli: $(BUILD)/multitree
 TEST_STEPS += t-flowspeed-cli
 
 # The validation against the cycle model (long: the cycle runs, about 20 minutes at JOBS=1 on
-# this 2-core machine): the table of docs/flowsim.md "Validation"; resumable.
+# this 2-core machine): the table of docs/reference/flowsim.md "Validation"; resumable.
 .PHONY: flowsim-validate
 flowsim-validate: $(BUILD)/multitree
 	@scripts/flowsim_validate.sh $(BUILD)/multitree $(BUILD)/flowsim_validate

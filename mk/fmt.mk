@@ -1,4 +1,4 @@
-# mk/fmt.mk: the formats shared by C and RTL (docs/formats.md "One source"). The X-macro
+# mk/fmt.mk: the formats shared by C and RTL (docs/reference/formats.md "One source"). The X-macro
 # tables of cmodel/fmt/mt_formats.h are the one definition; scripts/gen_mt_pkg.c expands them
 # into rtl/mt_common_pkg.sv (committed) and tells mk/ni.mk the table word width (--entry-width).
 #   make rtl-pkg      regenerate rtl/mt_common_pkg.sv after editing cmodel/fmt/mt_formats.h

@@ -40,12 +40,12 @@ NET_SFX   := $(if $(filter 1,$(NET_FST)),_fst,)
 NET_TRACE := $(if $(filter 1,$(NET_FST)),--trace-fst,)
 # Hierarchical builds (scripts/net_verilate.sh): `make cosim-net NET_HIER=1` Verilates mt_node
 # once as a library instead of every node inline (separate obj_net_hier_* dirs; no waveforms
-# inside the nodes). The build time then does not grow with the node count (docs/bench.md).
+# inside the nodes). The build time then does not grow with the node count (docs/results/bench.md).
 NET_HIER  ?= 0
 # Builds that are always hierarchical (whatever NET_HIER says): the 4x4 torus builds make test
 # runs. Flat, at -O0, t4x4_mt took 277 s to build after the router's second speed round (the
-# per-VC procedural blocks grow with every inlined node), hierarchical ~50 s (docs/bench.md).
-# Switch networks (rtl/mt_swnet_top.sv, docs/switch.md): always hierarchical (every NI and
+# per-VC procedural blocks grow with every inlined node), hierarchical ~50 s (docs/results/bench.md).
+# Switch networks (rtl/mt_swnet_top.sv, docs/reference/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
 NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m8x2_hd_stg $(NET_SW_BUILDS)
@@ -100,10 +100,10 @@ NET_CASE_t333_het_mt_pkt_f32 := t333_het
 # an asymmetric hierarchy, machines of 3 and 2 learners (issue #16): FlexReduce's uneven flows
 NET_CASE_h32_fr_msg_i32    := h32_fr
 NET_CASE_h32_fr_pkt_f32    := h32_fr
-# a heterogeneous torus: Y links a flit every 2 cycles, 5 cycles long (docs/network.md "Link rate and latency")
+# a heterogeneous torus: Y links a flit every 2 cycles, 5 cycles long (docs/reference/network.md "Link rate and latency")
 NET_CASE_t4x4_het_mt_msg_i32   := t4x4_het
 NET_CASE_t4x4_het_mt_pkt_f32 := t4x4_het
-# the NI stager (docs/ni.md "Staging not-due units"): hd on a mesh 8x2 that deadlocks without it
+# the NI stager (docs/reference/ni.md "Staging not-due units"): hd on a mesh 8x2 that deadlocks without it
 NET_CASE_m8x2_hd_stg_f32 := m8x2_hd_stg
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
@@ -159,7 +159,7 @@ cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosi
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 
-# ---- make regress (not in make test): docs/regress.md ----
+# ---- make regress (not in make test): docs/reference/regress.md ----
 # (a) the paper configuration (Table III, its default NI: 8 engines, 20 memory ports, chained)
 # on an 8x8 torus, MultiTree 1 MiB; (b) REGRESS_N random configurations on REGRESS_SHAPES
 # random hardware shapes (engines, memory ports and chaining drawn too; every third shape a
@@ -182,7 +182,7 @@ regress: $(NET_DIR)/cosim_net_params $(LIBMT) $(BUILD)/multitree | deps-ok
 	  --paper-bytes $(REGRESS_PAPER_BYTES) --copt='$(REGRESS_COPT)' --params $(NET_DIR)/cosim_net_params \
 	  --multitree $(BUILD)/multitree --out $(BUILD)/regress $(REGRESS_ARGS)
 
-# ---- bench: speed of the C network model, `multitree sim` (docs/bench.md): 1 MiB runs on
+# ---- bench: speed of the C network model, `multitree sim` (docs/results/bench.md): 1 MiB runs on
 # torus 8x8 (paper) and 4x4 (small), then the 64 MiB MultiTree all-reduce on torus 8x8
 # (paper); BENCH_NET_REF=other/multitree adds the 1 MiB runs of another build and the ratio ----
 .PHONY: bench-net
@@ -190,7 +190,7 @@ bench-net: $(BUILD)/multitree
 	@scripts/bench_net.sh $(BUILD)/multitree $(BENCH_NET_REF)
 BENCH_STEPS += bench-net
 
-# ---- bench-rtl (not in make test, long): speed of the Verilated RTL network (docs/bench.md
+# ---- bench-rtl (not in make test, long): speed of the Verilated RTL network (docs/results/bench.md
 # "RTL simulation speed"): per shape (torus 2x2, 4x4, 8x8; small and paper) the build time and
 # the cycles/s of the RTL alone and in lockstep with the C model, in build/bench/rtl.md.
 # BENCH_RTL_HIER=0 for flat builds (an 8x8 paper build then takes ~40 minutes), BENCH_RTL_COPT,
@@ -200,14 +200,14 @@ bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok
 	@$(NET_ENV) scripts/bench_rtl.sh
 BENCH_STEPS += bench-rtl
 
-# Switch networks (issue #13, docs/switch.md): every planner algorithm on fattree:4,2,
+# Switch networks (issue #13, docs/reference/switch.md): every planner algorithm on fattree:4,2,
 # fattree:8,2, dgx2, bigraph:4x8, bigraph:4x16 in `sim --config paper`, known failures listed
 # with their reasons; bad switch configurations refused. The switch unit test is t-c-switch.
 t-switch-sim: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 env MT_BIN=$(BUILD)/multitree tb/cli/test_switch_sim.sh
 TEST_STEPS += t-switch-sim
 
-# The network model at scale (issue #14, docs/network.md "Data modes", "Threads"): data modes,
+# The network model at scale (issue #14, docs/reference/network.md "Data modes", "Threads"): data modes,
 # threads (also under ThreadSanitizer: build/multitree-tsan), progress on a terminal
 $(BUILD)/multitree-tsan: $(CM_SRC) $(APP_SRC) $(NET_CFG_GEN) | deps-ok
 	$(CC) $(CFLAGS_MT) -O1 -fsanitize=thread $^ $(LDLIBS_MT) -o $@
@@ -215,14 +215,14 @@ t-sim-scale: $(BUILD)/multitree $(BUILD)/multitree-tsan
 	@scripts/runbench.sh $@ 300 tb/cli/test_sim_scale.sh $(BUILD)/multitree $(BUILD)/multitree-tsan
 TEST_STEPS += t-sim-scale
 
-# Links of several rates and latencies (issue #15 item 6, docs/network.md "Link rate and
+# Links of several rates and latencies (issue #15 item 6, docs/reference/network.md "Link rate and
 # latency"): the heterogeneous 4x4x4 torus as dims:ring4@100x2,ring4@50x2,ring4@25x2 flit by
 # flit (HET_ALGOS=... adds algorithms), threads, data modes, refusals; ~20 s at load
 t-het-sim: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_het_sim.sh $(BUILD)/multitree
 TEST_STEPS += t-het-sim
 
-# ---- the paper simulator's NI (ni_model=1, --config paper-sim, docs/papersim.md) ----
+# ---- the paper simulator's NI (ni_model=1, --config paper-sim, docs/reference/papersim.md) ----
 t-papersim-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_papersim.sh $(BUILD)/multitree
 TEST_STEPS += t-papersim-cli

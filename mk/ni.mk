@@ -14,7 +14,7 @@ NI_DIR    := $(BUILD)/ni
 # (scripts/gen_mt_pkg.c --entry-width, from cmodel/fmt/mt_formats.h like rtl/mt_common_pkg.sv);
 # cosim_ni.cpp checks it against mt_ni_entry_bits of the scenario's layout.
 # NI_COSIMS: the one-engine NI (full, compact) and the bandwidth shapes (receive engines E,
-# memory ports M; docs/ni.md "Bandwidth"), each one build and one test step t-ni-cosim-<name>.
+# memory ports M; docs/reference/ni.md "Bandwidth"), each one build and one test step t-ni-cosim-<name>.
 NI_SHAPE = configs/ni/$(1).cfg
 NI_COSIMS := full compact e2 e8_compact e4_m8 e8_m20 e2_m8_compact paper e2_chain e4_m8_chain_compact
 
@@ -36,7 +36,7 @@ endef
 $(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
 # the paper NI with engines that ignore the chaining order (PerturbChain): t-ni-perturb-chain
 $(eval $(call NI_BUILD,paper_perturb,paper,-GPerturbChain=1))
-# the stager (docs/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
+# the stager (docs/reference/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
 # one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
 # cosim_ni runs its direct stager scenarios
 NI_STAGE_FLAGS := -GStageAfter=50 -GStageRanges=4 -CFLAGS -DCFG_STAGE_AFTER=50 -CFLAGS -DCFG_STAGE_RANGES=4
@@ -82,7 +82,7 @@ TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
-# (tb/golden/record.sh builds it; docs/bench.md) ----
+# (tb/golden/record.sh builds it; docs/results/bench.md) ----
 $(NI_DIR)/ni_bench: tb/cmodel/hw/test_ni_golden.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_MT) -Itb/cmodel $< $(LIBTB) $(LIBMT) $(LDLIBS_MT) -lz -o $@
@@ -109,7 +109,7 @@ TEST_STEPS += t-ni-formal
 # ---- area (Yosys 0.23): table bits for N = 16, 64, 256; NI logic without the table for
 # the N in NI_AREA_SYNTH (default 16) and the shapes NI_AREA_SHAPES (configs/ni/<name>.cfg;
 # default the one-engine NI in both layouts, about 6 min each; "paper e8_m20 e4_m8" for the
-# bandwidth shapes, docs/area.md); NI_AREA_HIER=1 adds the cells per module (where the area
+# bandwidth shapes, docs/results/area.md); NI_AREA_HIER=1 adds the cells per module (where the area
 # goes), NI_AREA_FLOWS the Yosys flows (gen ice ecp) ----
 NI_AREA_SYNTH  ?= 16
 NI_AREA_SHAPES ?= full compact

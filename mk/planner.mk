@@ -12,7 +12,7 @@ TEST_STEPS += t-planner-speed
 
 # Schedules at scale (issue #14 item 6): the 1024-node schedule written with --json and
 # torus:64x64 planned, this build and BENCH_PLANNER_REF's (built from git archive; empty: this
-# build only) in the same run; docs/bench.md "Schedules at scale".
+# build only) in the same run; docs/results/bench.md "Schedules at scale".
 BENCH_PLANNER_REF ?= ade92ee
 .PHONY: bench-planner
 bench-planner: $(BUILD)/multitree
@@ -20,7 +20,7 @@ bench-planner: $(BUILD)/multitree
 	@scripts/bench_sched_scale.sh $(BUILD)/multitree $(BENCH_PLANNER_REF)
 BENCH_STEPS += bench-planner
 
-# The paper's experiments (issue #5): long; results recorded in docs/results.md. Fig. 9a/9b
+# The paper's experiments (issue #5): long; results in docs/results/ (fig9.md, fig9sw.md, fig10.md). Fig. 9a/9b
 # (tori, meshes), Fig. 9c/9d (switch networks) and Fig. 10; parts of them with the variables
 # of scripts/paper.sh, e.g. only Fig. 9c/9d:
 #   make paper FIG9_TOPOS= FIG10_TOPOS= FIG9SW_SIZES="32K 64M" JOBS=1 OUT=build/paper_sw
@@ -28,7 +28,7 @@ BENCH_STEPS += bench-planner
 paper: $(BUILD)/multitree
 	@scripts/paper.sh $(BUILD)/multitree
 
-# paper.sh's sweep machinery (issue #14 item 4, docs/sweeps.md): a 3-run sweep through GNU
+# paper.sh's sweep machinery (issue #14 item 4, docs/reference/sweeps.md): a 3-run sweep through GNU
 # parallel, a second call and a killed one resumed, the Slurm array script's tasks run by
 # hand and merged, a stand-in ssh host; about 10 s
 t-sweep: $(BUILD)/multitree
@@ -41,14 +41,14 @@ t-check-mutate: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 python3 scripts/mutate_check.py $(BUILD)/multitree $(BUILD)/check_mutate
 TEST_STEPS += t-check-mutate
 
-# Themis and the chunked baseline (issue #15 items 3-4, docs/themis.md): plan + check on a
+# Themis and the chunked baseline (issue #15 items 3-4, docs/reference/themis.md): plan + check on a
 # heterogeneous 3-D system and torus:4x4x4, the cycle model on torus:4x4x4 (hier, themis,
 # 64 KiB, result correct), bad options refused; about 20 s. The unit test is t-c-themis.
 t-themis-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_themis.sh $(BUILD)/multitree
 TEST_STEPS += t-themis-cli
 
-# FlexReduce and BlueConnect (issue #16, docs/flexreduce.md): plan + check on hier:
+# FlexReduce and BlueConnect (issue #16, docs/reference/flexreduce.md): plan + check on hier:
 # hierarchies, the cycle model on machines of 4 and 3 (flexreduce) and 4 + 4 (blueconnect),
 # 64 KiB, result correct; the flow level; bad inputs refused; about 2 s. The unit test is
 # t-c-flexreduce.
@@ -56,7 +56,7 @@ t-flexreduce-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_flexreduce.sh $(BUILD)/multitree
 TEST_STEPS += t-flexreduce-cli
 
-# The bucket planner and the bounds (issue #18, docs/planner.md "bucket", "Bounds"): bound's
+# The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
 # per-node bound, correct, faster than MultiTree) and on torus:4x8 at 1 MiB (pipelined chunks,
 # >= 72%), edited plans refused (mesh:4x4 and a pipelined torus:4x8), bad inputs refused;
@@ -65,7 +65,7 @@ t-bucket-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_bucket.sh $(BUILD)/multitree
 TEST_STEPS += t-bucket-cli
 
-# bucket's mesh lines in phase (issue #18, docs/planner.md "Mesh lines in phase"): the NOP
+# bucket's mesh lines in phase (issue #18, docs/reference/planner.md "Mesh lines in phase"): the NOP
 # estimate of bucket on mesh:8x8 against the busiest link's bytes from the transfer list, the
 # cycle model at 1 MiB with ni_stage_after=300 staging nothing (correct, >= 95 %), broken
 # NOP tables refused by check; about 15 s.

@@ -50,7 +50,7 @@ t-router-perturb: $(call RT_BIN,d2l4v4)
 t-router-eff: $(call RT_BIN,paper)
 	@scripts/runbench.sh $@ 300 bash -c '$< --mode eff-ar --cycles 10 && $< --mode eff-pkt --cycles 10 && $< --mode share --cycles 12000 && $< --seed 41 --cycles 30000'
 TEST_STEPS += t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
-# switches (docs/switch.md): random traffic through random route tables and through the
+# switches (docs/reference/switch.md): random traffic through random route tables and through the
 # tables mt_switch_build makes for real switches (fattree:4,2 top and leaf, bigraph:4x8,
 # dgx2); a C model with one perturbed table entry must be caught
 t-router-cosim-sw4: $(call RT_BIN,sw4)
@@ -118,14 +118,14 @@ TEST_STEPS += t-router-formal
 FORMAL_STEPS += formal-router
 
 # ---- area (Yosys): the generic cells of both sets; ROUTER_AREA_FLOWS="gen ice ecp" adds the
-# iCE40 and ECP5 mappings (slow, docs/area.md), ROUTER_AREA_SETS picks the sets ----
+# iCE40 and ECP5 mappings (slow, docs/results/area.md), ROUTER_AREA_SETS picks the sets ----
 ROUTER_AREA_SETS  ?= default paper
 ROUTER_AREA_FLOWS ?= gen
 area-router: $(BUILD)/multitree | deps-ok
 	@ROUTER_AREA_SETS="$(ROUTER_AREA_SETS)" ROUTER_AREA_FLOWS="$(ROUTER_AREA_FLOWS)" synth/area_router.sh
 AREA_STEPS += area-router
 
-# ---- C model: t-c-router_golden (automatic, ASan) replays tb/golden/router/ (docs/golden.md);
+# ---- C model: t-c-router_golden (automatic, ASan) replays tb/golden/router/ (docs/reference/golden.md);
 # the same program at -O2 against libmt, for the speed of the step alone (--bench) ----
 $(RT_COBJ_DIR)/bench_router: tb/cmodel/hw/test_router_golden.c tb/cmodel/mt_test.h $(LIBTB) $(LIBMT)
 	@mkdir -p $(@D)
@@ -133,7 +133,7 @@ $(RT_COBJ_DIR)/bench_router: tb/cmodel/hw/test_router_golden.c tb/cmodel/mt_test
 
 # ---- bench: C model speed and co-simulation speed ----
 # RBENCH: mt_router_step alone (busy router, recorded inputs replayed); BENCH_ROUTER_REF=<commit>
-# adds the same program built against that commit's model (docs/bench.md);
+# adds the same program built against that commit's model (docs/results/bench.md);
 # CBENCH: the C model inside the co-simulation harness (includes its traffic generator).
 bench-router: $(call RT_BIN,d2l4v4) $(call RT_BIN,paper) $(RT_COBJ_DIR)/bench_router
 	@{ echo "# bench-router $$(date -u +%Y-%m-%dT%H:%MZ) on $$(nproc) cores: $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"; \

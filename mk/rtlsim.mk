@@ -1,4 +1,4 @@
-# mk/rtlsim.mk: the RTL network alone, the FPGA path (issue #12 item 4; docs/rtl_sim.md): every
+# mk/rtlsim.mk: the RTL network alone, the FPGA path (issue #12 item 4; docs/reference/rtl_sim.md): every
 # NI's table loaded from `multitree rom --format hex` images by $readmemh (rtl/mt_node.sv),
 # no C model in lockstep; every buffer against the reference sum, the cycles against
 # `multitree sim`'s. `make rtl-sim RTL_SIM_ARGS="--topo torus:4x4 --algo multitree --bytes 256K

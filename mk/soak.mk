@@ -1,4 +1,4 @@
-# mk/soak.mk: `make soak` (issue #11, "make the search permanent"; docs/soak.md): random
+# mk/soak.mk: `make soak` (issue #11, "make the search permanent"; docs/reference/soak.md): random
 # all-reduce simulations under ASan+UBSan, drawn from SOAK_SEED (run i alone: SOAK_ONLY=i),
 # SOAK_JOBS at a time through GNU parallel; every failure printed with the command that
 # reproduces it; exit 1 on any wrong sum, sanitizer report, watchdog stop, crash or timeout.

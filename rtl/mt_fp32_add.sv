@@ -3,7 +3,7 @@
 // Contract: sum_o = a_i + b_i, round to nearest even, subnormals kept (no flush), signed
 // zeros and infinities as IEEE, any NaN result (NaN operand, inf + -inf) is the canonical
 // quiet NaN 32'h7FC00000. Bit-exact with mt_fp32_add() of cmodel/mt_fp32.c, which models
-// these steps one by one (see docs/reduction.md). No clock: mt_reduce_alu registers it.
+// these steps one by one (see docs/reference/reduction.md). No clock: mt_reduce_alu registers it.
 `default_nettype none
 
 module mt_fp32_add (

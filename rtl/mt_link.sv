@@ -6,7 +6,7 @@
 // after reset. The stages are a ring of Lat-1 words with one write pointer, not a shift
 // register: the word written Lat-1 edges ago is the one the pointer is at, so every edge
 // writes one word and moves one pointer whatever the latency (a 150-cycle link of the paper's
-// Table III no longer moves 149 words per edge in simulation; an FPGA maps it to a RAM).
+// Table III does not move 149 words per edge in simulation; an FPGA maps it to a RAM).
 `default_nettype none
 module mt_link #(
   parameter int Width = 8,

@@ -3,8 +3,8 @@
 // (Torus = 1) or a mesh (Torus = 0), 2-D (NZ = 1) or 3-D (NZ >= 2), node id = x + NX*y +
 // NX*NY*z as in cmodel/mt_topo.c. Every
 // directed network link is one mt_link of latency LinkLat (dimension d: LinkLats[32d +: 32]
-// when not 0, docs/network.md "Link rate and latency") carrying {credits, valid, flit}
-// (credits flow against the flits of the link they ride on, exactly as cmodel/net/mt_net_cycle.c: the
+// when not 0, docs/reference/network.md "Link rate and latency") carrying {credits, valid, flit}
+// (credits flow against the flits of the link they ride on, exactly as cmodel/mt_net.c: the
 // link from node s port sp to node i port p carries s's flit on sp and s's input credits of
 // port sp, which are for i's output p). Neighbours: input port 2d+1 (-d) of node c is fed by
 // port 2d of c - e_d, input port 2d (+d) by port 2d+1 of c + e_d; in a torus dimension of

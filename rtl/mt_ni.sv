@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_ni: the MultiTree network interface (ISCA 2021 Section IV-A, Fig. 6; message-based
-// flow control of Section IV-B). Cycle-level rules and interface: docs/ni.md; flits, ports,
-// credits and reduction order: docs/interfaces.md. C model: cmodel/mt_ni.c (same cycle).
+// flow control of Section IV-B). Cycle-level rules and interface: docs/reference/ni.md; flits, ports,
+// credits and reduction order: docs/reference/interfaces.md. C model: cmodel/mt_ni.c (same cycle).
 // Blocks: mt_ni_table (schedule table, write port or $readmemh image), mt_ni_entry_dec (port
 // A, and port B of every engine), mt_ni_issue (scan, issue, timestep mt_ni_timestep, lockstep
 // mt_ni_lockstep, errors, watchdog), mt_ni_deps (per-flow dependencies), mt_ni_pktz (one DMA
 // reader + packetiser per local port), mt_ni_mports (MemPorts memory ports, mt_ni_dma each),
 // mt_ni_ejbuf (ejection FIFOs), mt_ni_depktz (RxEngines receive engines, each with its
-// mt_reduce_alu). RxEngines = MemPorts = 1 is the one-engine NI; docs/ni.md "Bandwidth".
+// mt_reduce_alu). RxEngines = MemPorts = 1 is the one-engine NI; docs/reference/ni.md "Bandwidth".
 // Every output comes from a register. Configuration inputs (dtype_i .. nbr_rx_i) must be
 // stable while busy_o.
 `default_nettype none
@@ -32,12 +32,12 @@ module mt_ni #(
   parameter int SQ          = 4,
   parameter int RQ          = 4,
   parameter int WdW         = 24,
-  // bandwidth (docs/ni.md "Bandwidth"; cmodel mt_ni_params rx_engines, mem_ports): 0 is 1
+  // bandwidth (docs/reference/ni.md "Bandwidth"; cmodel mt_ni_params rx_engines, mem_ports): 0 is 1
   parameter int RxEngines   = 1,   // E: a divisor of L, or m*L with m dividing NumVcs (<= 8)
   parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
-  parameter int ReduceChain = 0,   // chained reduction (docs/ni.md "Chained reduction"; with E > 1)
+  parameter int ReduceChain = 0,   // chained reduction (docs/reference/ni.md "Chained reduction"; with E > 1)
   parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
-  // the stager (docs/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
+  // the stager (docs/reference/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
   parameter int StageAfter  = 0,   // T: stage not-due units after T cycles without progress
   parameter int StageRanges = 16,  // staged ranges per NI (one pool)
   localparam int NiN        = 1,

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_ni_depktz: a receive engine (depacketiser + reduction); mt_ni has RxEngines of them.
 // The engine serves Ses = L*NumVcs/Engines ejection streams (FIFOs), numbered 0..Ses-1 in its
-// own list (mt_ni maps them to the streams (port, VC), docs/ni.md "Bandwidth"). One message
+// own list (mt_ni maps them to the streams (port, VC), docs/reference/ni.md "Bandwidth"). One message
 // (or packet) at a time:
 //  IDLE  picks the first non-empty stream from rr (round robin); its front must be a head
 //        (else error RX_FRAME); reads the flow's table entry on port B (Reduce entry, or the
@@ -17,14 +17,14 @@
 //        checked (RX_FRAME). When all flits are written (and, with a write port of its own,
 //        the last write accepted: wfree_i): done_o (mt_ni_deps counts the bytes and clears
 //        the sender's dependency) -> IDLE, rr = s+1.
-// Chained reduction (ReduceChain with Engines > 1, docs/ni.md "Chained reduction"): a whole
+// Chained reduction (ReduceChain with Engines > 1, docs/reference/ni.md "Chained reduction"): a whole
 // message of child k may start while child k-1's is added by another engine (its
 // predecessor engine pe, from the peers' state pr_*_i), reading flit j only once pe's write
 // of flit j was accepted (pe's wa > j) or k's turn has come (cnt == k), and finishing only
 // once cnt == k; a packet of child k may start once k-1 started (act), if no child in
 // between arrives on a port of its engine group (and, with Engines < L, once k-1's completed
 // prefix covers it), each flit waiting for k-1's completed prefix (pwm, mt_ni_deps).
-// Stager (Stage = 1, mt_ni_stage; docs/ni.md "Staging not-due units"): list entry S-1 is the
+// Stager (Stage = 1, mt_ni_stage; docs/reference/ni.md "Staging not-due units"): list entry S-1 is the
 // replay stream R (offered by the stager, no credits); a unit from R is admitted only when
 // strictly due (child cnt); with staging on (sgon_i) a not-due Reduce unit of a child that
 // has not started (k > cnt, k >= act), not from R, whose range fits (fits_i), and no lower

@@ -13,7 +13,7 @@
 // dependency clears: cnt+1 for a Reduce, grx for a Gather). Flow indices >= MaxFlows use 0.
 // NE receive engines: engine e has read port B e and done event e (done_*_i[e]); several
 // engines finishing at one edge are applied in engine order (two packets of one flow add up).
-// Chained reduction (Chain, docs/ni.md "Chained reduction"), per flow f and child position k:
+// Chained reduction (Chain, docs/reference/ni.md "Chained reduction"), per flow f and child position k:
 //   act      child positions started (>= cnt): an engine admitting child k's unit sets k+1
 //   pb       bytes of child k's packets added; pwm: its completed prefix of the chunk;
 //   pl/ph    up to Pend completed ranges beyond the prefix (0/0 = free), merged into the
@@ -116,12 +116,13 @@ module mt_ni_deps #(
   assign af = fidx(a_flow_i);
 
   // Every access to the rows is by a narrow index, read as a loop of compares against
-  // constant row numbers (a NR:1 multiplexer) and written per row: a dynamic part-select
-  // of the whole NR*RW-bit vector with a 32-bit offset made Yosys 0.23 build shifters
-  // over all of it and not finish (docs/area.md "The chaining state").
-  // The readers name row_q directly rather than taking it as an argument: Verilator copies a
-  // function's arguments, and a copy of all NR*RW bits per call was most of its time on the
-  // 8x8 torus (docs/bench.md "Third round").
+  // constant row numbers (a NR:1 multiplexer) and written per row: synthesis must not see a
+  // dynamic part-select of the whole NR*RW-bit vector with a 32-bit offset, for which Yosys
+  // builds shifters over all of it and does not finish (docs/results/area.md "The chaining
+  // state"). The readers name row_q directly rather than taking it as
+  // an argument: Verilator copies a function's arguments, and a copy of all NR*RW bits per
+  // call would dominate the simulation of large networks (docs/results/bench.md "RTL
+  // simulation speed").
   // row ix (NR:1 multiplexer)
   function automatic [RW-1:0] row_rd(input logic [RXW-1:0] ix);
     row_rd = '0;
@@ -172,14 +173,14 @@ module mt_ni_deps #(
   endfunction
 
   // The chain logic below is combinational (one always_comb over all rows and engines in a
-  // clocked process made Yosys 0.23's PROC passes run for minutes) and follows the node's
+  // clocked process keeps Yosys' PROC passes busy for minutes) and follows the node's
   // memory-port inputs through the engines' completions, so Verilator evaluates it several
   // times per cycle: it reads rows only for an engine that completes a chained packet in
   // this cycle (or a message, for pb), and writes rows only when one does, so that in most
-  // evaluations it is a few tests (docs/bench.md, "What is left" 1).
+  // evaluations it is a few tests (docs/results/bench.md "RTL simulation speed").
   if (Chain != 0) begin : g_chain
-    // the rows the engines read: continuous assignments (as combinational processes Yosys
-    // 0.23's PROC_MUX took minutes over these multiplexers), and only for an engine that
+    // the rows the engines read: continuous assignments (as combinational processes Yosys'
+    // PROC_MUX takes minutes over these multiplexers), and only for an engine that
     // completes a chained packet (rows) or anything (pb) in this cycle, so that Verilator's
     // repeated evaluations are cheap in the other cycles
     logic [NE*RXW-1:0]   ix;
@@ -311,7 +312,7 @@ module mt_ni_deps #(
       act_q <= act_d;
       // a row changes only when an engine completed a packet of it at this edge (the last
       // such engine wins): written here, at the edge, rather than as a next-state vector of
-      // all NR rows, which Verilator re-evaluated with every change of the node's inputs
+      // all NR rows, which Verilator would re-evaluate with every change of the node's inputs
       for (int e = 0; e < NE; e++)
         if (pkd[e])
           for (int r = 0; r < NR; r++)

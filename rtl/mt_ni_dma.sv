@@ -7,7 +7,7 @@
 // in order: a tag FIFO of TqDepth entries (with one port L*SQ + E*RQ: every requester
 // reserves its response space before it asks) routes each response to its requester
 // (rsp_v_o, rsp_tag_o).
-// Contract of the port: valid/ready as docs/interfaces.md (valid from a register, held with
+// Contract of the port: valid/ready as docs/reference/interfaces.md (valid from a register, held with
 // its fields while not ready); responses arrive in request order, one per read, with no
 // back-pressure; a write needs no response. Fields are zero when valid is low.
 `default_nettype none

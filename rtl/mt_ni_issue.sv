@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_ni_issue: the NI's control (Fig. 6): start, start-up scan of the table, issue of the
 // head entry, timestep and lockstep counters, END, errors and the watchdog.
-//  SCAN  one entry per cycle from index 0: checks it (codes in docs/ni.md) and records it
+//  SCAN  one entry per cycle from index 0: checks it (codes in docs/reference/ni.md) and records it
 //        in mt_ni_deps; END -> RUN with timestep 1, head index 0.
 //  RUN   head entry E (table port A, registered read of hp_d_o). Nothing while the lockstep
 //        counter is non-zero. END -> FIN. E.step > timestep: advance the timestep when every
@@ -127,7 +127,7 @@ module mt_ni_issue #(
   assign sidle = (tx_busy_i == '0);
 
   // the packetiser of the slot to send to: port p -> packetiser p mod L, so that a source's
-  // units to a neighbour leave through one router input FIFO, in order (docs/ni.md
+  // units to a neighbour leave through one router input FIFO, in order (docs/reference/ni.md
   // "Packetiser per port"); a routed slot takes the lowest idle one
   logic [3:0]   sel_port;
   logic [L-1:0] want1;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_ni_mports: the NI's M memory ports (mt_ni_dma each) and which requester uses which
-// (docs/ni.md "Bandwidth", cmodel/hw/mt_ni.c's port map). Requesters: packetiser l (reads)
+// (docs/reference/ni.md "Bandwidth", cmodel/hw/mt_ni.c's port map). Requesters: packetiser l (reads)
 // and receive engine e (reads of the running sum, writes of sums and gathered flits).
 //   M = 1      port 0: packetisers 0..L-1, then engines 0..E-1 (an engine asks for its write
 //              before its read), round robin: the one-engine NI's single port;

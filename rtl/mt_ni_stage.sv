@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_ni_stage: the NI stager (docs/ni.md "Staging not-due units"; C twin cmodel/hw/mt_ni_stage.c,
+// mt_ni_stage: the NI stager (docs/reference/ni.md "Staging not-due units"; C twin cmodel/hw/mt_ni_stage.c,
 // cycle for cycle). mt_ni has it only with StageAfter = T > 0. A routed deadlock needs a unit
 // that reached its NI and can never leave it (not due, holding its ejection VC and the
 // network VCs behind it); the stager lets the NI always sink such units:

@@ -2,13 +2,13 @@
 // mt_node: one network node of the RTL network (rtl/mt_net_top.sv): a router (mt_router) and
 // its network interface (mt_ni) wired back to back on the L local ports (latency 1, i.e.
 // direct wires: both blocks drive their outputs from registers). The node id is an input
-// port (not a parameter), so one Verilator class serves every node (no_inline, toolchain.md
-// section 3). The NI's configuration, table write port, start, status and memory port, and
+// port (not a parameter), so one Verilator class serves every node in a hierarchical build
+// (scripts/net_verilate.sh). The NI's configuration, table write port, start, status and memory port, and
 // the router's network ports, watchdog limit and error flags are passed through; the local
 // router <-> NI signals are exposed as taps for co-simulation. The node id is sampled at the
 // clock edges in reset and at the first edge after it: it must be stable then, and a reset
 // must span an edge.
-// Contract: docs/interfaces.md, docs/network.md ("RTL network").
+// Contract: docs/reference/interfaces.md, docs/reference/network.md ("RTL network").
 `default_nettype none
 
 module mt_node #(
@@ -65,7 +65,7 @@ module mt_node #(
   // The node id is sampled in reset and at the first edge after it (a strap) and held in a
   // register: the router's route logic and the NI's id comparisons then depend on a register,
   // not on a port. In a hierarchical Verilator build (one mt_node model for every node,
-  // docs/bench.md "RTL simulation speed") logic fed by a port is evaluated again at every
+  // docs/results/bench.md "RTL simulation speed") logic fed by a port is evaluated again at every
   // evaluation of the model, several times per cycle; fed by a register, once per edge.
   logic       id_held_q;
   logic [11:0] node_id_q;
@@ -82,8 +82,8 @@ module mt_node #(
   // loaded once, at the first clock edge in reset, as an FPGA's block RAM holds its image
   // before the design runs; a reset later does not reload it. The id comes from the
   // node_id_i port (constant), so one module still serves every node (no per-node parameter,
-  // which would give a C++ class per node; $sformatf in a localparam is refused anyway by
-  // both Icarus 11 and Verilator 5.006). The plusarg lets one build run any directory.
+  // which would give a C++ class per node; and $sformatf in a localparam is refused by both
+  // simulators of make test, Icarus and Verilator). The plusarg lets one build run any directory.
   // A missing image stops the simulation naming the file (Verilator and Icarus would only
   // warn and load nothing).
   logic rom_done = 1'b0;

@@ -21,17 +21,17 @@
   parameter int SQ          = 4,
   parameter int RQ          = 8,
   parameter int NiWdW       = 32,
-  // NI bandwidth (mt_ni; docs/ni.md "Bandwidth"): E receive engines, M memory ports, chained
+  // NI bandwidth (mt_ni; docs/reference/ni.md "Bandwidth"): E receive engines, M memory ports, chained
   // reduction; 1, 1, 0 is the one-engine NI. Resolved values only (the C model's 0 = default
   // is resolved by cosim_net_params).
   parameter int RxEngines   = 1,
   parameter int MemPorts    = 1,
   parameter int ReduceChain = 0,
-  // the NI stager (docs/ni.md "Staging not-due units"): T cycles without progress, 0 = none;
+  // the NI stager (docs/reference/ni.md "Staging not-due units"): T cycles without progress, 0 = none;
   // its pool of staged ranges
   parameter int StageAfter  = 0,
   parameter int StageRanges = 16,
-  // ROM mode (simulation only, docs/rtl_sim.md): every NI's schedule table is loaded from
+  // ROM mode (simulation only, docs/reference/rtl_sim.md): every NI's schedule table is loaded from
   // "<dir>/node<id>.hex" by $readmemh at the first clock edge in reset, dir = the plusarg
   // +mt_rom_dir=DIR or else RomDir; both empty (the default): the table is written through
   // the write port. Synthesis ignores it (an FPGA's single NI: mt_ni InitFile).

@@ -3,11 +3,11 @@
 // credit flow control, dimension-order routing with dateline VC classes, virtual cut-through
 // for normal packets, message-based flow control (one head per all-reduce message, switch
 // allocation per sub-packet) for one-hop source-routed all-reduce messages.
-// Table = 1 makes it a switch (docs/switch.md): NP = NetPorts + L ports (network ports first,
+// Table = 1 makes it a switch (docs/reference/switch.md): NP = NetPorts + L ports (network ports first,
 // then NI ports), every head routed by its destination through a route table of Nodes
 // entries (written through tab_*_i), hop-class VCs; everything else unchanged. With Table = 0
 // none of the table logic exists.
-// Contract: docs/interfaces.md (flit, ports, credits) and docs/router.md (rules, pipeline).
+// Contract: docs/reference/interfaces.md (flit, ports, credits) and docs/reference/router.md (rules, pipeline).
 // All outputs are registers: a flit sampled at edge t leaves at edge t+1 at the earliest
 // (visible after it); its credit pulse leaves at the same edge. cmodel/mt_router.c is the
 // cycle-exact reference.
@@ -32,7 +32,7 @@ module mt_router #(
   parameter int Nodes = 16,      // switch: route table entries (destinations 0..Nodes-1)
   // torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit at most every
   // LinkPeriods[8d +: 8] cycles (0 and 1: every cycle), a link slower than the router
-  // (docs/network.md "Link rate and latency"; cmodel mt_router_params.period)
+  // (docs/reference/network.md "Link rate and latency"; cmodel mt_router_params.period)
   parameter logic [23:0] LinkPeriods = 24'h010101,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
@@ -139,7 +139,7 @@ module mt_router #(
   logic [LE*NumVcs*SrcW-1:0] esrc_q;
   // switch: the transfer of the last unit started on each local output VC, {packet head,
   // SRC, FLOW and OP, STEP} (0 but for a normal Head): a packet of the same transfer may
-  // join the VC when it is not empty (docs/switch.md "Joining a non-empty NI-port VC")
+  // join the VC when it is not empty (docs/reference/switch.md "Empty ejection VCs, and joining")
   localparam int FoW = mt_common_pkg::HD_FLOW_W + mt_common_pkg::HD_OP_W;
   localparam int KeyW = 1 + SrcW + FoW + mt_common_pkg::HD_STEP_W;
   logic [LE*NumVcs*KeyW-1:0] ekey_q;
@@ -213,7 +213,7 @@ module mt_router #(
     // read by the allocators, the crossbar and the VC state below), and only an idle one
     // with a head at its front needs route computation and VC allocation: evaluated under
     // these conditions, so that the Verilated model skips them for the others (most VCs,
-    // most cycles; docs/bench.md "RTL simulation speed"). Hardware: the same logic per VC.
+    // most cycles; docs/results/bench.md "RTL simulation speed"). Hardware: the same logic per VC.
     always @(*) begin
       {r_port, r_mask, r_swap, r_err} = '0;
       t_e = '0;
@@ -398,7 +398,7 @@ module mt_router #(
     );
   end
 
-  // Source cap per local output (docs/router.md): a head may take an empty VC of output o
+  // Source cap per local output (docs/reference/router.md): a head may take an empty VC of output o
   // unless its source occupies NumVcs-1 VCs there. A head needs a VC that is not occupied,
   // so the cap matters only when exactly one VC is free; then it holds iff every occupied VC
   // has one source, ej_src[o]. So the output compares its own VCs (NumVcs-1 comparisons)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_rt_route_fn.svh: the route function of the router (contract: rtl/mt_rt_route.sv),
 // `include'd in the body of mt_rt_route (its unit bench) and of mt_router, which calls it only
-// for an idle input VC with a head at its front (docs/bench.md "RTL simulation speed"). Uses
+// for an idle input VC with a head at its front (docs/results/bench.md "RTL simulation speed"). Uses
 // the includer's parameters D, L, NumVcs, K0, K1, K2, Torus.
 
 localparam int RtK1e = (D > 1) ? K1 : 1;
@@ -74,7 +74,7 @@ function automatic logic [NumVcs+4:0] mt_rt_route_f(input logic [47:0] mc, input
       end
     end
     // injected here for a neighbour: only the highest VC of the class, so a source's
-    // packets to a neighbour stay in injection order (docs/router.md "In-order injection")
+    // packets to a neighbour stay in injection order (docs/reference/router.md "In-order injection")
     if (found && one && in_port >= 4'(2 * D)) begin
       hi = mask;
       for (int v = 0; v < NumVcs - 1; v++) if (hi[v + 1]) hi[v] = 1'b0;

@@ -30,7 +30,7 @@ module mt_rt_sw_alloc #(
   logic [IdxW:0] idx;
 
   // the search only when it can matter (not held, some request): the Verilated model then
-  // skips it for the idle outputs of every router, most cycles (docs/bench.md)
+  // skips it for the idle outputs of every router, most cycles (docs/results/bench.md)
   always @(*) begin
     minp = 16'hffff;
     el = '0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_rt_table_fn.svh: the route function of the switch (mt_router with Table = 1,
-// docs/switch.md), `include'd in the body of mt_router, which calls it only for an idle input
+// docs/reference/switch.md), `include'd in the body of mt_router, which calls it only for an idle input
 // VC with a head at its front. The C twin is table_route in cmodel/hw/mt_router.c. Uses the
 // includer's parameters NP, NumVcs, HopClasses, TabW and NetMask (bit p: port p is a network
 // port; a mask rather than a comparison with ND, which may be 0).
@@ -19,8 +19,8 @@ function automatic logic [NumVcs+4:0] mt_rt_table_f(input logic [TabW-1:0] e, in
   int cls;
   cnt = {1'b0, e[7:4]} + 5'd1;
   // off = src mod cnt, one bit of src at a time (restoring division): a 5-bit compare and
-  // subtract per bit instead of a $mod cell, which Yosys' SHARE pass tried to share across
-  // the input VCs until it ran out of memory (22 GB, OOM-killed: docs/area.md)
+  // subtract per bit instead of a $mod cell, which Yosys' SHARE pass tries to share across
+  // the input VCs until it runs out of memory (over 22 GB: docs/results/area.md "Router")
   off = '0;
   for (int b = 11; b >= 0; b--) begin
     off = {off[3:0], src[b]};

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_rt_vc_alloc_fn.svh: the output VC choice of the router (contract: rtl/mt_rt_vc_alloc.sv),
 // `include'd in the body of mt_rt_vc_alloc (its unit bench) and of mt_router, which calls it
-// only for an idle input VC with a head at its front (docs/bench.md "RTL simulation speed").
+// only for an idle input VC with a head at its front (docs/results/bench.md "RTL simulation speed").
 // Uses the includer's parameters NumVcs, CntW, FlitBytes, EjDepth, VcW.
 
 // {ok, vc[VcW-1:0]}: the lowest eligible VC; join_ok: VCs of a local output whose last unit was
-// of this head's transfer (docs/switch.md "Joining a non-empty NI-port VC"; '0 at Table = 0)
+// of this head's transfer (docs/reference/switch.md "Empty ejection VCs, and joining"; '0 at Table = 0)
 function automatic logic [VcW:0] mt_rt_vc_alloc_f(input logic [NumVcs-1:0] mask, input logic [NumVcs-1:0] busy,
                                                  input logic [NumVcs*CntW-1:0] cred, input logic [2:0] ftype,
                                                  input logic local_o, input logic cap, input logic [31:0] len,

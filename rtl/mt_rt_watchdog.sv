@@ -24,7 +24,7 @@ module mt_rt_watchdog #(
   end
   // the comparison with limit_i inside the clocked block: the Verilated model evaluates it
   // at the clock edge only, not at every evaluation in which the input might have changed
-  // (docs/bench.md "RTL simulation speed")
+  // (docs/results/bench.md "RTL simulation speed")
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cnt_q <= '0;

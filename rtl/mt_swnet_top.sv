@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// mt_swnet_top: an RTL switch network (docs/switch.md "RTL switch network"): N end nodes, each
+// mt_swnet_top: an RTL switch network (docs/reference/switch.md "RTL switch network"): N end nodes, each
 // an NI (rtl/mt_ni.sv, one local port) behind an NI link to one port of its leaf switch, and S
 // switches (rtl/mt_router.sv with Table = 1, each of its own radix), as cmodel/net/mt_net_build.c
 // builds them from a planner topology with cmodel/net/mt_switch.c. The connection list comes
@@ -79,7 +79,7 @@ module mt_swnet_top #(
     for (int d = 0; d < 3; d++)
       if (LinkPeriods[8*d +: 8] > 8'd1) $fatal(1, "mt_swnet_top: LinkPeriods[%0d]=%0d: a switch network's links are alike (0 or 1)", d, LinkPeriods[8*d +: 8]);
     if (RxEngines < 1 || MemPorts < 1) $fatal(1, "mt_swnet_top: RxEngines=%0d MemPorts=%0d must be >= 1", RxEngines, MemPorts);
-    if (RomDir != "") $fatal(1, "mt_swnet_top: RomDir: ROM mode (docs/rtl_sim.md) is mt_net_top's; here the tables are written through tbl_*_i");
+    if (RomDir != "") $fatal(1, "mt_swnet_top: RomDir: ROM mode (docs/reference/rtl_sim.md) is mt_net_top's; here the tables are written through tbl_*_i");
   end
 
   // one net per switch port (s*16 + p): router outputs (link inputs) and inputs (link outputs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_net.sh BIN [REF_BIN]: speed of the C network model (`multitree sim`), docs/bench.md.
+# bench_net.sh BIN [REF_BIN]: speed of the C network model (`multitree sim`), docs/results/bench.md.
 # Runs the measurement set (1 MiB MultiTree and ring on torus:8x8 with the paper
 # configuration, 1 MiB MultiTree on torus:4x4 small) and then the target, a 64 MiB
 # MultiTree all-reduce on torus:8x8 with the paper configuration. Prints, per run, the

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# bench_rtl.sh: speed of the Verilated RTL network (docs/bench.md "RTL simulation speed").
+# bench_rtl.sh: speed of the Verilated RTL network (docs/results/bench.md "RTL simulation speed").
 # For each shape (torus 2x2, 4x4, 8x8; configuration small and paper = Table III, with the
 # configuration's NI: the paper NI, 8 receive engines, 20 memory ports, chained reduction,
 # for both): one Verilator build (timed), then a MultiTree
 # all-reduce of BENCH_RTL_BYTES run twice with tb/cosim/cosim_net.cpp: --rtl-only (the RTL
 # and its memories alone; then the C model alone, cycle counts and buffers compared at the
 # end) and in lockstep with the C model (every link, local port and NI output compared every
-# cycle). Prints a markdown table and writes it to build/bench/rtl.md and into docs/bench.md
-# between the lines <!-- bench-rtl begin --> and <!-- bench-rtl end --> (BENCH_RTL_DOC=0: not).
+# cycle). Prints a markdown table and writes it to build/bench/rtl.md and into docs/results/bench.md
+# ("RTL simulation speed") between the lines <!-- bench-rtl begin --> and <!-- bench-rtl end --> (BENCH_RTL_DOC=0: not).
 # Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (1: hierarchical
 # build, scripts/net_verilate.sh; 0: flat), BENCH_RTL_COPT (C++ optimisation, -O2),
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
@@ -71,10 +71,17 @@ for s in $shapes; do
   echo "| torus ${nx}x$ny $cfg | $((nx * ny)) | $bs | $cyc | $va | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
-# the latest run also goes into docs/bench.md, between its bench-rtl markers
-doc=docs/bench.md
+# the latest run also goes into docs/results/bench.md, between its bench-rtl markers: the date
+# and machine as the results pages state them ("Measured YYYY-MM-DD on ...", no load figures:
+# scripts/lint_docs.sh), then the table
+doc=docs/results/bench.md
 if [[ ${BENCH_RTL_DOC:-1} == 1 ]] && grep -q '^<!-- bench-rtl begin -->$' "$doc" && grep -q '^<!-- bench-rtl end -->$' "$doc"; then
-  awk -v f="$out" '/^<!-- bench-rtl begin -->$/ { print; print "```"; while ((getline l < f) > 0) print l; print "```"; skip = 1; next }
+  {
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
+    echo
+    grep '^|' "$out"
+  } >"$out.doc"
+  awk -v f="$out.doc" '/^<!-- bench-rtl begin -->$/ { print; while ((getline l < f) > 0) print l; skip = 1; next }
                    /^<!-- bench-rtl end -->$/ { skip = 0 } !skip' "$doc" >"$doc.tmp" && mv "$doc.tmp" "$doc"
   echo "bench-rtl: written to $doc (the bench-rtl block)"
 fi

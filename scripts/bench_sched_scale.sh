@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_sched_scale.sh BIN [REF]: schedules at scale (issue #14 item 6, docs/bench.md): wall
+# bench_sched_scale.sh BIN [REF]: schedules at scale (issue #14 item 6, docs/results/bench.md): wall
 # time and peak memory (/usr/bin/time) of writing the 1024-node MultiTree schedule
 # (`plan --topo torus:32x32 --algo multitree --bytes 1M --json`) and of planning torus:64x64
 # (4096 nodes, no JSON), for BIN and, when REF (a commit) is given, for REF's multitree built

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The bucket table of docs/planner.md: `multitree sim --config paper` one run at a time, each
+# The bucket table of docs/reference/planner.md: `multitree sim --config paper` one run at a time, each
 # run's JSON in $OUT (default build/bucket_runs), skipped when it exists (resumable).
 # usage: scripts/bucket_runs.sh BIN [RUNS...]   a run is topo,algo,flow,size (default: the table's list)
 set -eu

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The bucket table of docs/planner.md from the JSON files of scripts/bucket_runs.sh (and,
+"""The bucket table of docs/reference/planner.md from the JSON files of scripts/bucket_runs.sh (and,
 for Ring/2D-Ring/MultiTree points not run there, docs/results/fig9.csv): GB/s and the
 fraction of the lower bound (docs/reference/bounds.md: on these tori and meshes the aggregate
 bound 2(N-1) S / (B x the directed links) binds) per topology, size and algorithm.

@@ -15,8 +15,8 @@
 # the same) or "--data none" / "--data sample" (the timing must be the same: then the verdict
 # of the first stdout line, the JSON keys correct/data/checked_words_per_node and the buffers
 # are not compared, since NEW stores no or only some data; NEW runs without --dump-dir). Cases 25, 41 and 42 (a tiny wd_limit)
-# differ against a build older than 2026-11-25 on purpose: the watchdog limits grow with the
-# link and memory latency since then (docs/network.md "Watchdog limits").
+# differ on purpose against a build whose watchdog limits do not grow with the link and memory
+# latency (docs/reference/network.md "Link rate and latency").
 set -u
 REF=${1:?REF_BIN}; NEW=${2:?NEW_BIN}; WD=${3:-$(mktemp -d)}
 read -r -a NEW_ARGS <<<"${NEW_ARGS:-}"
@@ -132,7 +132,7 @@ one torus:4x4 multitree 16K int32 message small 18 link_lat=1
 one mesh:3x5 dbtree 16K fp32 packet small 19 link_lat=1
 one torus:4x4 multitree 16K int32 message small 20 link_lat=37
 one torus:4x4 multitree 16K int32 message small 21 step_prio=1
-# local_ports=2 until 2026-11-24; sim refuses shared ejection ports since (docs/ni.md "Limits")
+# local_ports=2 until 2026-11-24; sim refuses shared ejection ports since (docs/reference/ni.md "Limits")
 one torus:4x4 multitree 16K int32 message small 22 local_ports=8
 one torus:4x4 multitree 16K int32 message small 23 subpkt_flits=1 vc_depth=3 ej_depth=3
 one torus:4x4 ring 16K int32 packet small 24 ni_sq=1 ni_rq=1

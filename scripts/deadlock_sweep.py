@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """deadlock_sweep.py: how often the C network model alone stops on a watchdog (a deadlock)
-over `make regress`-style random draws (docs/ni.md, "Known deadlocks").
+over `make regress`-style random draws (docs/reference/ni.md, "Known deadlocks").
 
 For each seed, --shapes random hardware shapes (scripts/regress.py draw_shape) and --per
 configurations each (draw_config, checked and redrawn as `make regress` does), run with
@@ -9,9 +9,9 @@ configurations each (draw_config, checked and redrawn as `make regress` does), r
 with --engines default the C model's default NI). Prints one FAIL line per run that does not
 complete and a total per seed; exit status 0 either way (it measures, it does not judge).
 Needs build/multitree and build/net/cosim_net_params (make build/multitree regress deps, or
-`make build/net/cosim_net_params`). Example (the docs/ni.md figure: 480 runs):
+`make build/net/cosim_net_params`). Example (the docs/reference/ni.md figure: 480 runs):
   scripts/deadlock_sweep.py --seeds 1,3,7,11 --shapes 10 --per 12
-The runs are drawn first, then run through GNU parallel (docs/sweeps.md): --jobs at a time
+The runs are drawn first, then run through GNU parallel (docs/reference/sweeps.md): --jobs at a time
 (default: one per core), other hosts with SSHLOGINS=FILE (its --sshloginfile; this
 repository and --out at the same path there); each run's stderr in OUT/<k>.err, exit status in
 OUT/joblog.

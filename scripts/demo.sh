@@ -45,7 +45,7 @@ if [ -n "${2:-}" ]; then
   grep -E '^(case|buffers|RESULT)' "$out/rtl_cosim.log"
   echo "waveform: $out/rtl_4x4.fst ($(du -h "$out/rtl_4x4.fst" | cut -f1)); open it with: gtkwave $out/rtl_4x4.fst"
   echo "  (every link, and every node's ports under TOP.mt_net_top.g_node[i].u_node: router links,"
-  echo "   memory ports, NI status; for the signals inside the nodes: make cosim-net NET_FST=1, docs/rtl_sim.md)"
+  echo "   memory ports, NI status; for the signals inside the nodes: make cosim-net NET_FST=1, docs/reference/rtl_sim.md)"
 fi
 say "Step counts against the lower bound of the all-gather half"
 for t in torus:4x4 torus:8x8 mesh:4x4 mesh:8x8; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # deps.sh [fuzz]: install what the project needs from Debian packages (as root),
 # or print the exact command and stop (not root). Quiet when all is present.
-# `fuzz`: also clang and its libFuzzer runtime (make fuzz, docs/fuzz.md).
+# `fuzz`: also clang and its libFuzzer runtime (make fuzz, docs/reference/fuzz.md).
 set -u
 # command-or-file probe : debian package
 need=(

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fig10_flow.sh [BIN]: the paper's Fig. 10 (weak scaling, FIG10_KIB x N KiB on N-node tori,
-# paper: 375) at the flow level (docs/flowsim.md), every size up to 16x16 in about a second,
+# paper: 375) at the flow level (docs/reference/flowsim.md), every size up to 16x16 in about a second,
 # beside the cycle model's runs of the same points where docs/results/fig10_375k.csv has them
 # (the flow level's error per point). Writes OUT/runs/*.json and FIG10F_CSV (default
 # docs/results/fig10_375k_flow.csv): topology, nodes, algorithm, flow, bytes, flow-level

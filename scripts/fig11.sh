@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# fig11.sh [BIN]: the paper's Fig. 11 (docs/training.md): one training iteration of each model
+# fig11.sh [BIN]: the paper's Fig. 11 (docs/reference/training.md): one training iteration of each model
 # of FIG11_MODELS for ring, dbtree, ring2d (256-byte packets), MultiTree with packets and with
 # messages, non-overlapped (Fig. 11a) and layer-wise overlapped (Fig. 11b), on FIG11_TOPO with
 # FIG11_CONFIG (paper; paper-sim once that configuration exists). Runs `multitree train` per
 # (model, algorithm, mode) through GNU parallel (-j JOBS, default 1); the all-reduce times are
-# cached in OUT/cache.txt (reruns are free). Writes OUT/runs/*.json, docs/results/fig11.csv
+# cached in OUT/cache.txt (reruns are free). Writes OUT/runs/*.json, docs/results/fig11_<XxY>.csv
 # (FIG11_CSV) and a stacked-bar PNG normalised to Ring (FIG11_PNG; gnuplot).
 # Env: FIG11_MODELS (default all seven), FIG11_VARIANTS (ALGO:FLOW ..., default the five), FIG11_TOPO (torus:8x8), FIG11_CONFIG (paper), JOBS (1),
 # FIG11_LEVEL (cycle, default: the cycle model; flow: the flow-level simulator, seconds a model),
@@ -17,8 +17,8 @@ MODELS=${FIG11_MODELS:-alexnet alphagozero fasterrcnn googlenet ncf resnet50 tra
 TOPO=${FIG11_TOPO:-torus:8x8}
 CFG=${FIG11_CONFIG:-paper}
 LEVEL=${FIG11_LEVEL:-cycle}
-CSV=${FIG11_CSV:-docs/results/fig11.csv}
-PNG=${FIG11_PNG:-docs/results/fig11.png}
+CSV=${FIG11_CSV:-docs/results/fig11_${TOPO##*:}.csv}
+PNG=${FIG11_PNG:-docs/results/fig11_${TOPO##*:}.png}
 VARIANTS=${FIG11_VARIANTS:-"ring:packet dbtree:packet ring2d:packet multitree:packet multitree:message"}
 mkdir -p "$OUT/runs" "$(dirname "$CSV")"
 for m in $MODELS; do for v in $VARIANTS; do for mode in plain overlap; do

@@ -5,7 +5,7 @@ all-reduce speedups of MultiTreeMsg and MultiTree over Ring and 2D-Ring, and the
 time saved by MultiTreeMsg against Ring and 2D-Ring without and with overlap; then the
 geometric means over the models (the paper averages its all-reduce speedups).
 fig11_summary.py CSV OTHER_CSV: instead, per model, how much longer OTHER_CSV's non-overlapped
-all-reduce is than CSV's for MultiTreeMsg and Ring (OTHER / CSV - 1; docs/results.md: the
+all-reduce is than CSV's for MultiTreeMsg and Ring (OTHER / CSV - 1; docs/results/fig11.md: the
 paper-sim CSV against the paper CSV, the gain of this project's NI)."""
 import csv, math, sys
 

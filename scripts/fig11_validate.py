@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """fig11_validate.py CYCLE_RUNS FLOW_RUNS [TOLERANCE_PCT]: `multitree train` at the flow level
-against the cycle model, run for run (docs/training.md "Flow level"). Pairs every JSON of
+against the cycle model, run for run (docs/reference/training.md "The flow level"). Pairs every JSON of
 FLOW_RUNS (train --level flow) with the JSON of CYCLE_RUNS for the same model, topology,
 algorithm, flow control, mode and config, and prints a markdown table: the iteration's
 all-reduce cycles and total cycles at both levels with the errors, and for the layer-wise runs

@@ -3,7 +3,7 @@
 64 MiB) at the flow level, where the cycle model takes hours. Each (network, algorithm, flow
 control) is used only when the flow level is within 1 % of the cycle model at 8 MiB in
 FLOW_VS_CYCLE_CSV (scripts/flow_vs_cycle.py on docs/results/fig9sw.csv); OUT_CSV has every
-run with that error and a `trusted` column, stdout the markdown table of docs/results.md."""
+run with that error and a `trusted` column, stdout the markdown table of docs/results/fig9sw.md."""
 import csv, json, subprocess, sys, tempfile
 
 bin_, fvc, out = sys.argv[1:4]

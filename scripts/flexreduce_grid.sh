@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # flexreduce_grid.sh BIN [OUT]: the FlexReduce paper's experiment grid (DAC 2020 Section V-A)
-# at the flow level (docs/flexreduce.md): 2 machines of 2-4 learners and 3 machines of 3-4,
+# at the flow level (docs/reference/flexreduce.md): 2 machines of 2-4 learners and 3 machines of 3-4,
 # machines differing by at most one learner; ring (NCCL's allReduce), BlueConnect (on
 # asymmetric machines the paper's BlueConnect falls back to the ring: the ring's time),
 # FlexReduce and MultiTree; sizes 60 K to 120 M fp32 elements; then a sweep of the

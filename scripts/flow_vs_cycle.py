@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """flow_vs_cycle.py BIN CYCLE_CSV OUT_CSV [--jobs N] [--config paper]: the flow level
-(`multitree sim --level flow`, docs/flowsim.md) on every run of a committed cycle-model CSV
+(`multitree sim --level flow`, docs/reference/flowsim.md) on every run of a committed cycle-model CSV
 (scripts/paper.sh's fig9.csv, fig9sw.csv, fig10*.csv: topology, algorithm, flow, bytes,
 cycles, ...), run for run. Writes OUT_CSV (the cycle CSV's first five columns, the flow
 level's cycles, the error in %, and the cycle CSV's `note` where it has one: "s" runs had NI
 stager stalls, which the flow level does not model) and prints a markdown table per
 (topology, algorithm, flow control): runs, smallest and largest error, and the runs with a
-stager note. Used for docs/flowsim.md "Validation on the published figures"."""
+stager note. Used for docs/results/flowsim.md "On the published figures"."""
 import csv, subprocess, sys, json, os, tempfile
 from concurrent.futures import ThreadPoolExecutor
 

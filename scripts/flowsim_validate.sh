@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # flowsim_validate.sh BIN OUTDIR [CASES_FILE]: the flow level against the cycle model
-# (issue #15 item 5, docs/flowsim.md "Validation"). Every case (a line "TOPO ALGO FLOW CONFIG
+# (issue #15 item 5, docs/reference/flowsim.md "Validation"). Every case (a line "TOPO ALGO FLOW CONFIG
 # BYTES" of CASES_FILE, default the list below) runs `BIN sim` at both levels (the cycle level
 # with --data none, timing only: the same cycles as a checked run) through GNU parallel
 # (JOBS, default 1; niced); a case whose two JSON files exist is not run again (resume;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# flowspeed_bench.sh NEW_BIN [OLD_BIN] [OUTDIR]: the runs of docs/flowsim.md "MultiTree on 1024
+# flowspeed_bench.sh NEW_BIN [OLD_BIN] [OUTDIR]: the runs of docs/reference/flowsim.md "MultiTree on 1024
 # NPUs": MultiTree 1 GiB at the flow level on 3-D switch systems of 64-1024 NPUs and on
 # torus:32x32 (with OLD_BIN too, e.g. a build of main before the incremental solve: OLD_TIMEOUT
 # seconds at most, default 600), then MultiTree, hier (1 chunk) and the baseline and Themis

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gen_workload_cycles.sh [MODEL...]: the per-layer compute cycle tables workloads/cycles/<model>.csv
 # from SCALE-Sim (PyPI scalesim 3.0.0, output stationary, one 32x32 array, ample bandwidth;
-# docs/training.md), with <model>.agree.csv comparing it with the C formula per GEMM. Optional
+# docs/reference/training.md), with <model>.agree.csv comparing it with the C formula per GEMM. Optional
 # data generation: make test never needs it. A GEMM whose formula exceeds CAP cycles is not run
 # (scalesim simulates some 6,000 cycles a second here); its layer then takes the formula.
 # Env: VENV (default build/venv-scalesim), CAP (default 200000), MODELS (default: all workloads).

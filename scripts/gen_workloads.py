@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # gen_workloads.py [DIR]: write the seven DNN layer tables of the paper's Section VI (Fig. 11)
-# as workloads/<model>.csv (docs/training.md), from the public model definitions:
+# as workloads/<model>.csv (docs/reference/training.md), from the public model definitions:
 #   alexnet      torchvision alexnet (Krizhevsky et al. 2012, one-GPU form), 224x224
 #   resnet50     torchvision resnet50 (He et al. 2016, v1.5: stride in the 3x3 conv), 224x224
 #   googlenet    torchvision googlenet without the auxiliary classifiers (its 3x3 in place of

@@ -59,7 +59,7 @@ shapes mt_ni "RxEngines=8 MemPorts=20 ReduceChain=1" "RxEngines=2" "RxEngines=2 
 shapes mt_ni "StageAfter=50 RxEngines=8 MemPorts=20 ReduceChain=1" "StageAfter=50 StageRanges=4" "StageAfter=50 RxEngines=2 StageRanges=4"
 # the network as 3-D (a 2x2x2 mesh of the default nodes; the default top is 2-D)
 shapes mt_net_top "NZ=2"
-# the router as a switch (Table = 1, docs/switch.md): 2 hop classes; no NI port (a fat-tree's
+# the router as a switch (Table = 1, docs/reference/switch.md): 2 hop classes; no NI port (a fat-tree's
 # top switch); no network port (a single switch). mt_swnet_top's defaults (fattree:4,2) lint
 # the 4 + 4 and 4 + 0 switches.
 shapes mt_router "Table=1 NetPorts=2 L=2 HopClasses=2 Nodes=37" "Table=1 NetPorts=4 L=0" "Table=1 NetPorts=0 L=3 NumVcs=6 HopClasses=3"

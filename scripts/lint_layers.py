@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""lint_layers.py [CMODEL_DIR]: the layer rule of the C model (docs/architecture.md).
+"""lint_layers.py [CMODEL_DIR]: the layer rule of the C model (docs/reference/architecture.md).
 
 cmodel/ has one folder per layer; an include names the layer ("hw/mt_ni.h"). A file may
 include headers of its own layer and of the layers it is allowed to see:

@@ -12,7 +12,7 @@
 #           refuse those of the top alone (NX, NY, LinkLat: "Parameters from the command line
 #           were not found"), so these three are written as the defaults of a copy of
 #           mt_net_top.sv in MDIR instead. No waveforms of signals inside a node (Verilator).
-#   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/switch.md) is always
+#   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/reference/switch.md) is always
 #           built with its NIs (mt_ni) and switches (mt_router) as hierarchy blocks; none of
 #           them has the top's parameters, so every -G flag becomes a default of a copy of
 #           mt_swnet_top.sv (with the parameter files it includes written into it).

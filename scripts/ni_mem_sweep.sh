@@ -10,7 +10,7 @@
 # script), other. Prints one reproduce command per run that was not correct and a summary
 # line; exit 1 if any run was WRONG, had a sanitizer report, was refused or "other".
 # Watchdog stops are listed but do not fail the sweep (known deadlocks of routed schedules,
-# docs/ni.md "Limits", issue #11 item 12).
+# docs/reference/ni.md "Limits", issue #11 item 12).
 set -u
 BIN=${1:?BIN}; N=${2:?N}; SEED=${3:?SEED}; JOBS=${4:-2}; OUT=${5:-$(mktemp -d)}
 command -v parallel >/dev/null || { echo "ni_mem_sweep: GNU parallel is needed (apt-get install parallel)"; exit 2; }

@@ -4,7 +4,7 @@
 #           ring2d (256-byte packets, as the paper's baselines), MultiTree with packets and
 #           MultiTree with message-based flow control;
 #   Fig. 9c/9d the same on switch networks (FIG9SW_TOPOS: DGX-2-like, 8-ary 2-level fat-tree,
-#           BiGraph 4x8 and 4x16; docs/switch.md) for ring, dbtree, hdrm (where the planner
+#           BiGraph 4x8 and 4x16; docs/reference/switch.md) for ring, dbtree, hdrm (where the planner
 #           accepts it: BiGraph), MultiTree with packets and with messages (FIG9SW_VARIANTS);
 #   Fig. 10 weak scaling, FIG10_KIB*N KiB (paper: 375) on N-node tori (FIG10_TOPOS), normalised
 #           to ring at 16 nodes.
@@ -12,7 +12,7 @@
 # fig9sw.csv, fig10.csv and PNG plots (gnuplot). Every run checks its own result (a wrong result
 # is an error, never a number); exit status 1 if a run failed (the CSVs are written anyway).
 # (An empty FIG9_TOPOS, FIG9SW_TOPOS or FIG10_TOPOS skips that figure.)
-# The runs go through GNU parallel (docs/sweeps.md): every core of this machine (JOBS: that
+# The runs go through GNU parallel (docs/reference/sweeps.md): every core of this machine (JOBS: that
 # many per host), other hosts with SSHLOGINS=FILE (its --sshloginfile; this repository and
 # OUT at the same path there: a shared file system), resumable: OUT/joblog (--resume-failed)
 # and a run whose JSON is newer than BIN is kept, so a second call redoes only what failed or
@@ -104,7 +104,7 @@ run_one() {
 # CSV from the run files (jansson-free: the sim JSON is one flat line; a string value runs to
 # its closing quote, a number or true/false to the next comma or brace). fig9sw.csv quotes
 # the topology (fattree:8,2 holds a comma) and adds a `note` column: "stager off ..." or the
-# NI stager's "N units staged out at M nodes" (sim's output; docs/ni.md "Staging").
+# NI stager's "N units staged out at M nodes" (sim's output; docs/reference/ni.md "Staging").
 field() { sed -n -e "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p; t" -e "s/.*\"$2\":\([^,}]*\).*/\1/p" "$1"; }
 merge() {
   local fig q note j n t
@@ -148,7 +148,7 @@ if [[ $mode == slurm ]]; then
   cat <<SBATCH
 #!/usr/bin/env bash
 # Written by scripts/paper.sh --slurm on $(date -u +%Y-%m-%d): the $njobs runs of $jobs_file as
-# a Slurm job array, task K runs line K (docs/sweeps.md). This repository, BIN and OUT must be
+# a Slurm job array, task K runs line K (docs/reference/sweeps.md). This repository, BIN and OUT must be
 # at these paths on the compute nodes (a shared file system). A task whose result is already
 # there (newer than BIN) ends at once. Submit: sbatch [--partition ... --time ... --mem ...] FILE
 # Afterwards: OUT=$(q "$OUT") $(q "$me") --merge

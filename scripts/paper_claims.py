@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""paper_claims.py DIR: the numbers of docs/results.md's claims table, from DIR/fig9.csv and
+"""paper_claims.py DIR: the numbers of the claims table of docs/results/fig9.md ("The paper's claims beside ours"), from DIR/fig9.csv and
 DIR/fig10.csv (scripts/paper.sh): MultiTree (messages) over Ring and 2D-Ring, messages over
 packets, weak scaling at the largest network, DBTree's range, 2D-Ring against Ring, and
 whether MultiTree is the fastest at every point; from DIR/fig9sw.csv (Fig. 9c/9d) the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# papersim_fig9.sh [OUT.csv] [BIN]: the Fig. 9 torus points of docs/papersim.md: ring, ring2d
+# papersim_fig9.sh [OUT.csv] [BIN]: the Fig. 9 torus points of docs/reference/papersim.md: ring, ring2d
 # (256-B packets, as the paper ran them) and multitree (packets and messages) on torus:4x4
 # and torus:8x8 at 32 KiB, 512 KiB and 8 MiB, under --config paper-sim (the paper simulator's
 # NI) and --config paper (this project's NI). One line per run, appended (a rerun skips the

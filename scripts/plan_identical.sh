@@ -3,7 +3,7 @@
 # identical on switch networks (fat-trees, stars, the switched test files, BiGraph, DGX-2)
 # and on direct ones (tori, meshes, ring, irregular files with up to 37 links a node), for
 # every algorithm that applies. Used to show that a faster planner builds the same
-# schedules (docs/planner.md, "Planning time"). Prints one line per case and a summary;
+# schedules (docs/reference/planner.md, "Planning switch networks"). Prints one line per case and a summary;
 # exit 1 on any difference.
 set -u
 OLD=$1 NEW=$2 DIR=${3:-$(mktemp -d)}

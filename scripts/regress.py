@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """make regress: Verilator co-simulation of the RTL network against the C model over many
-configurations (docs/regress.md).
+configurations (docs/reference/regress.md).
 
 (a) the paper configuration (Table III with its default NI: 2L = 8 receive engines, L + 2E =
     20 memory ports, chained reduction) on an 8x8 torus, MultiTree, --paper-bytes bytes (1 MiB);
@@ -118,7 +118,7 @@ def draw_shape(seed, i, max_nodes):
     }
 
 
-# Switch networks (rtl/mt_swnet_top.sv, docs/switch.md) and their node counts: small ones,
+# Switch networks (rtl/mt_swnet_top.sv, docs/reference/switch.md) and their node counts: small ones,
 # each a hierarchical Verilator build of a few minutes (one hierarchy block per switch radix)
 SWITCH_TOPOS = [("fattree:2,2", 4), ("fattree:4,2", 16), ("dgx2", 16), ("bigraph:2x4", 8), ("bigraph:4x4", 16),
                 ("bigraph:4x8", 32)]
@@ -206,7 +206,7 @@ def c_alone_cmd(multitree, sh, c, json_path=None):
         cmd += ["--set", "%s=%s" % (k, v)]
     cmd += ["--set", "mem_p_ready=%d" % c["mem_ready"],
             "--set", "mem_lat_max=%d" % c["mem_lat"], "--set", "wd_limit=%d" % WD_LIMIT,
-            "--set", "ni_stage_after=0",  # the RTL NI has no stager yet (docs/ni.md "Staging")
+            "--set", "ni_stage_after=0",  # the RTL NI has no stager yet (docs/reference/ni.md "Staging")
             "--seed", str(c["seed"])]
     if json_path:
         cmd += ["--json", json_path]
@@ -295,7 +295,7 @@ def ensure_build(sh, spec, params, out, copt, env, logf):
             return binary, None
         log(logf, "build %s: relink failed, building again" % sh["name"])
     os.makedirs(mdir, exist_ok=True)
-    # flat or hierarchical (REGRESS_HIER=1: mt_node Verilated once, docs/bench.md); the run-once
+    # flat or hierarchical (REGRESS_HIER=1: mt_node Verilated once, docs/results/bench.md); the run-once
     # code (constructors, initial blocks: Verilator's __Slow files) at -O0
     # the flags quoted word by word: a switch network's vectors are Verilog literals (80'h...)
     cmd = "%s %s %d %s %s" % (shlex.quote(os.path.join(top, "scripts", "net_verilate.sh")), shlex.quote(mdir), hier,
@@ -459,7 +459,7 @@ def main():
         else:
             sys.exit("regress.py: no legal configuration for cfg %d after 40 draws" % k)
         # a switch network with packets: the NI without the stager (as the RTL's) can stop in
-        # the C model alone (dbtree on fattree:4,2, docs/switch.md), a limit both models share
+        # the C model alone (dbtree on fattree:4,2, docs/reference/switch.md), a limit both models share
         # and no RTL-vs-C test; message flow control instead if it does (the C model, ~1 s)
         if sh.get("switch") and c["flow"] == "packet":
             stop = c_alone_stops(a.multitree, sh, c)

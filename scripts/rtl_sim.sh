@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rtl_sim.sh: the RTL network alone, the FPGA path (issue #12 item 4, docs/rtl_sim.md). No C
+# rtl_sim.sh: the RTL network alone, the FPGA path (issue #12 item 4, docs/reference/rtl_sim.md). No C
 # model in lockstep: every NI's schedule table is loaded from the planner's ROM images by
 # $readmemh (rtl/mt_node.sv, +mt_rom_dir), every node's final buffer is checked against the
 # reference sum, and the cycle count against `multitree sim`'s for the same configuration.
@@ -63,7 +63,7 @@ setargs=()
 for kv in "${sets[@]+"${sets[@]}"}"; do setargs+=(--set "$kv"); done
 
 # (1) the C model: checks every argument, gives the cycles to compare with; without the NI
-# stager, which the RTL NI does not have yet (docs/ni.md "Staging")
+# stager, which the RTL NI does not have yet (docs/reference/ni.md "Staging")
 simlog=$out/sim.log
 "$MT" sim --topo "$topo" --algo "$algo" --bytes "$nbytes" --dtype "$dtype" --flow "$flow" --config "$config" \
   "${setargs[@]+"${setargs[@]}"}" --set ni_stage_after=0 --seed "$seed" >"$simlog" 2>&1

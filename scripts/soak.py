@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""make soak: random all-reduce simulations under ASan+UBSan (docs/soak.md; issue #11).
+"""make soak: random all-reduce simulations under ASan+UBSan (docs/reference/soak.md; issue #11).
 
 Run i is drawn from random.Random("soak:SEED:i") alone, so any run can be re-drawn by itself
 (--only i) and every failure is printed with the exact command that reproduces it. A run is
@@ -17,7 +17,7 @@ to small ones and include the edges of the range the model accepts; about one ru
 also draws a value that `shape --keys` documents as legal but the model refuses (ranges
 narrower than the documented ones), to count those refusals.
 
-Policy (docs/soak.md): link_lat and mem_lat_max are drawn up to 1000 (mostly up to 20 and
+Policy (docs/reference/soak.md): link_lat and mem_lat_max are drawn up to 1000 (mostly up to 20 and
 16; the run length grows with them: link_lat 1000000 took 8.8 s without sanitizers); the
 watchdog must mean a hang: wd_limit is the configuration's only where that is above floor (an
 estimate of the longest legal wait from the latencies, the memory's wait and the buffers'
@@ -111,7 +111,7 @@ def read_cfg(name, depth=0):
 
 
 def config_names():
-    # paper-sim: the paper simulator's NI, not the project's (docs/papersim.md; its own tests)
+    # paper-sim: the paper simulator's NI, not the project's (docs/reference/papersim.md; its own tests)
     return sorted(f[:-4] for f in os.listdir(os.path.join(TOP, "configs", "net")) if f.endswith(".cfg") and f != "paper-sim.cfg")
 
 
@@ -262,7 +262,7 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     pick("step_prio", lambda: r.randint(0, 1))
     pick("local_ports", lambda: r.choice([0, 0, 0, 1, 2 * D, r.randint(1, 8), 8]))
     if 0 < s.get("local_ports", 0) < 2 * D:  # refused where neighbours would share an ejection port
-        maybe.append("fewer local ports than network ports (shared ejection ports are refused, docs/ni.md Limits)")
+        maybe.append("fewer local ports than network ports (shared ejection ports are refused, docs/reference/ni.md Limits)")
     pick("mem_p_ready", lambda: r.choice([100, 100, 100, 90, 75, 50, 30, 10, 1 if r.random() < 0.3 else 5]), lambda: 0)
     pick("mem_lat_max", lambda: lat_draw(16), lambda: r.choice([0, 1001, U32]))
     pick("ni_sq", lambda: small(r, 1, 16, (1, 16)))
@@ -303,13 +303,13 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))
     elif r.random() < 0.3:
         s["max_cycles"] = r.choice([WD_OFF_MAX_CYCLES, 10 ** 9, 18446744073709549568])
-    # the NI stager (docs/ni.md "Staging"): drawn last, so the draws above stay those of the
+    # the NI stager (docs/reference/ni.md "Staging"): drawn last, so the draws above stay those of the
     # soaks before the key existed (the same seed gives the same runs but for this --set)
     pick("ni_stage_after", lambda: r.choice([0, 0, 1, 20000, small(r, 1, 5000, (1,))]))
     # the NI link's ejection depth (switch networks only; the soak's sim topologies are grids,
     # which must ignore it): drawn after everything else for the same reason
     pick("ni_link_depth", lambda: r.choice([0, 0, small(r, 1, 1024, (1, 1024))]), lambda: small(r, 1025, 65535, (65535,)))
-    # links of several rates and latencies per dimension (docs/network.md "Link rate and
+    # links of several rates and latencies per dimension (docs/reference/network.md "Link rate and
     # latency"): drawn last too; a period on a dimension the network lacks is refused (the
     # watchdog floor above is the configuration's: the model's own limits grow with the
     # longest latency and the largest period)
@@ -320,11 +320,11 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         else:
             pick("link_period%d" % d, lambda: 1, lambda: r.choice([2, 4]))
             pick("link_lat%d" % d, lambda: 0, lambda: small(r, 1, 20, (1,)))
-    # the stager's range pool (ni_stage_ranges, docs/ni.md "Staging"): drawn last as well;
+    # the stager's range pool (ni_stage_ranges, docs/reference/ni.md "Staging"): drawn last as well;
     # 64 and more (a pool of 2 can stop a switch network on the watchdog, t-switch-sim's
     # known failure, which a soak would count as a failure); 0 and above 2^20 are refused
     pick("ni_stage_ranges", lambda: r.choice([1024, 1024, small(r, 64, 4096, (64, 4096))]), lambda: r.choice([0, 1048577]))
-    # the paper simulator's NI (ni_model=1, docs/papersim.md) is a model of the paper's system
+    # the paper simulator's NI (ni_model=1, docs/reference/papersim.md) is a model of the paper's system
     # with its own tests (t-c-paper_ni, t-papersim-cli): the soak keeps the project's NI and
     # only checks that the keys' out-of-range values are refused (drawn last, as above)
     pick("ni_model", lambda: 0, lambda: 2)
@@ -479,7 +479,7 @@ def triage(run, cls, triage_bin):
         if rc == 0 and "result correct" in so:
             return "completes, correct, in %s cycles with the watchdog off: the watchdog limit is too tight" % m.group(1)
         if "did not finish within max_cycles" in se:
-            return "still stuck at %d cycles with the watchdog off: a deadlock (issue #11 item 12; docs/ni.md " \
+            return "still stuck at %d cycles with the watchdog off: a deadlock (issue #11 item 12; docs/reference/ni.md " \
                 "\"Known deadlocks\")" % WD_OFF_MAX_CYCLES
         return "watchdog off: exit %d %s" % (rc, (se.strip().splitlines() or [""])[-1][:120])
     return ""

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # themis_paper.sh BIN [OUT]: Themis's experiments (ISCA 2022, Fig. 8/11 and Fig. 10) at the flow
-# level (docs/flowsim.md, front end 2: the planner's chunk schedule itself): the six Table 2
+# level (docs/reference/flowsim.md, front end 2: the planner's chunk schedule itself): the six Table 2
 # systems at 100 MiB and 1 GiB with the baseline (hier), Themis+FIFO and Themis+SCF, 64 chunks;
 # chunks per collective 4..512 on 3d-sw-sw-sw-hetero and 4d-ring-fc-ring-sw at 1 GiB. Writes
-# OUT/themis.csv (one line per run) and OUT/themis.md (the tables of docs/results.md). Each run
+# OUT/themis.csv (one line per run) and OUT/themis.md (the tables of docs/results/themis.md). Each run
 # takes milliseconds; the whole sweep a few seconds, so no job engine. OVERLAP=1: every run with
 # --overlap (a dimension overlaps its stages' latency, Themis's several chunks per dimension),
 # into OUT/themis_overlap.{csv,md}.

@@ -22,7 +22,7 @@
 #   NI_AREA_DEPS    0: not that synthesis of mt_ni_deps alone (default 1)
 #   NI_AREA_TIMEOUT seconds per Yosys run (default 0: none); a run that times out shows "-"
 #   NI_AREA_SET     more mt_ni parameters, "K=V ..." (e.g. "StageAfter=50 StageRanges=16": the
-#                   NI with the stager, docs/area.md); the shape column then shows them
+#                   NI with the stager, docs/results/area.md); the shape column then shows them
 #   NI_AREA_HIER    1: also a generic synth without -flatten, its cells per module written
 #                   to BUILD/ni/area/hier_<shape>_<N>.md (where the area goes)
 # Runs one Yosys job at a time, under nice.

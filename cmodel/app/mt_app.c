@@ -117,7 +117,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       if (a[2] == 'e') o->elem = (int)x;
       else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
-    } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/themis.md) */
+    } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/reference/themis.md) */
       char *end;
       errno = 0;
       long x = strtol(v, &end, 10);
@@ -304,6 +304,6 @@ int mt_app_bound_report(const mt_bound *b, double time, const char *units, mt_er
 void mt_app_flow_params(const mt_net_cfg *cfg, int local_ports, mt_flow_params *p) {
   mt_flow_params_cycles(p, (int)cfg->payload_w / 8, (int)cfg->link_lat, (int)cfg->vc_depth, (int)cfg->pkt_bytes, cfg->flow == MT_NET_FLOW_PACKET,
                         local_ports);
-  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/flowsim.md) */
+  p->num_vcs = (int)cfg->num_vcs; /* the head-of-line rule (docs/reference/flowsim.md) */
   p->stage_after = (int)cfg->ni_stage_after;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/flowsim.md). No
+ * multitree sim --level flow: the flow-level simulator (cmodel/flow, docs/reference/flowsim.md). No
  * data moves, so nothing is checked; the time estimates the cycle model's (cycles) or, on
  * topologies with link bandwidths, is in ns. */
 #include <stdlib.h>

@@ -42,7 +42,7 @@ int mt_app_ref(const mt_app_opts *o) {
     printf("ref: %s on %s, %llu bytes of %s, seed %u: result FNV-1a %08x", s.algo, t.spec, (unsigned long long)s.bytes,
            dtype == MT_DTYPE_FP32 ? "fp32" : "int32", o->seed, hash);
     if (dtype == MT_DTYPE_INT32) printf(", %s (%llu of %llu elements differ from the exact sum)\n", bad ? "WRONG" : "exact", (unsigned long long)bad, (unsigned long long)nw);
-    else printf(" (summation order: docs/interfaces.md)\n");
+    else printf(" (summation order: docs/reference/interfaces.md)\n");
     printf("ref: %.3f s\n", mt_now() - t0);
     rc = bad ? 1 : 0;
   }

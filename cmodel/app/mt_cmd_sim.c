@@ -50,7 +50,7 @@ static int het_links(const mt_net_cfg *c, const mt_topo *t) {
   return h;
 }
 
-/* The --json summary: format multitree-sim/1 (keys in this order; docs/network.md). */
+/* The --json summary: format multitree-sim/1 (keys in this order; docs/reference/network.md). */
 static const char *const data_name[] = {"full", "sample", "none"};
 
 static int write_json(const char *path, const char *topo, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt,
@@ -79,7 +79,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
                         cfg->data == MT_NET_DATA_NONE ? json_null() : json_boolean(r->correct),
                         "wall_s", real_as("%.3f", wall), "cycles_per_s", real_as("%.1f", (double)r->cycles / wall), "config", c);
   /* after the keys of earlier versions (readers of those see the same first keys): the data
-   * mode and what it checked (docs/network.md "Data modes"), the process's peak memory */
+   * mode and what it checked (docs/reference/network.md "Data modes"), the process's peak memory */
   json_t *x = j ? json_pack("{s:s, s:I, s:I, s:i}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
                             "peak_rss_bytes", (json_int_t)mt_app_peak_rss(), "threads", r->threads)
                 : NULL;
@@ -158,7 +158,7 @@ static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sche
   r->lb_cycles = bd.bound;
   printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", s->steps, r->util_mean, r->util_max);
   if (het_links(cfg, s->topo)) {
-    /* links of several rates (docs/network.md "Link rate and latency"): per dimension the
+    /* links of several rates (docs/reference/network.md "Link rate and latency"): per dimension the
      * hierarchical all-reduce's bandwidth time, the slowest dimension's a bound of it */
     double sum = 0, mx = 0;
     printf("sim: per dimension (hierarchical order) bandwidth time:");
@@ -184,7 +184,7 @@ static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sche
   if (cfg->ni_model == 1) {
     uint64_t ag, ac;
     mt_net_paper_stats(net, &ag, &ac);
-    printf("sim: paper NI (docs/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
+    printf("sim: paper NI (docs/reference/papersim.md): %llu child flows aggregated on the accelerators, %llu accelerator cycles in all\n",
            (unsigned long long)ag, (unsigned long long)ac);
   }
   return rc;
@@ -194,7 +194,7 @@ int mt_app_sim(const mt_app_opts *o) {
   mt_err e = {{0}};
   if (o->level && !strcmp(o->level, "flow")) return mt_app_flowsim(o);
   if (o->level && strcmp(o->level, "cycle")) {
-    fprintf(stderr, "multitree sim: --level '%s': expected cycle (default: flits, routers, NIs) or flow (messages on links, docs/flowsim.md)\n", o->level);
+    fprintf(stderr, "multitree sim: --level '%s': expected cycle (default: flits, routers, NIs) or flow (messages on links, docs/reference/flowsim.md)\n", o->level);
     return 2;
   }
   mt_net_cfg cfg;
@@ -302,7 +302,7 @@ int mt_app_sim(const mt_app_opts *o) {
     fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
             mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
     if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
-      fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/network.md \"Deadlock dump\"):\n");
+      fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/reference/network.md \"Deadlock dump\"):\n");
       mt_net_dump(net, stderr, 200);
     }
     rc = 1;

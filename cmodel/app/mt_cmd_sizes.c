@@ -100,7 +100,7 @@ static int sizes_chunked(const mt_app_opts *o) {
     } else
       mt_topo_free(&t);
   }
-  printf("(%s, %d chunks, %s, %llu bytes; full layout, field widths in docs/formats.md; counted from the chunk schedule, the 64-NPU row also "
+  printf("(%s, %d chunks, %s, %llu bytes; full layout, field widths in docs/reference/formats.md; counted from the chunk schedule, the 64-NPU row also "
          "expanded. Latency Model end: the Section 4.6 simulation that orders the queues, an estimate, not a network simulation. The head "
          "flit's FLOW field holds 4096 flows: the Table 2 systems are counted, not run)\n",
          o->algo, chunks, intra == MT_INTRA_SCF ? "SCF" : "FIFO", (unsigned long long)bytes);
@@ -142,6 +142,6 @@ int mt_app_sizes(const mt_app_opts *o) {
   printf("| N | torus | entries/node | full bits | full table | compact bits | compact table | paper (2N x 200 bits) |\n");
   printf("|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < 4; i++) fputs(row[i], stdout);
-  printf("(buffer %llu bytes; field widths in docs/formats.md)\n", (unsigned long long)bytes);
+  printf("(buffer %llu bytes; field widths in docs/reference/formats.md)\n", (unsigned long long)bytes);
   return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * multitree train: one training iteration of a DNN (workloads/<model>.csv) on the paper's
- * accelerators, with the all-reduce of its gradients on the cycle model (docs/training.md).
+ * accelerators, with the all-reduce of its gradients on the cycle model (docs/reference/training.md).
  * Compute per layer from the committed scalesim table (workloads/cycles/<model>.csv) where it
  * has the layer, else from the output-stationary formula (train/mt_systolic.h); all-reduce
  * times from the network model run in-process (as sim, --data none: timing only), cached in
@@ -36,7 +36,7 @@
   "  --model: a name in --workloads (default workloads) or a file; --cycles: the compute table (default\n" \
   "  <workloads>/cycles/<model>.csv when it exists; none: the formula); --cache: all-reduce times\n" \
   "  (default build/train-cache.txt). --level flow: the all-reduces on the flow-level simulator\n" \
-  "  (docs/flowsim.md; validated against the cycle model, docs/training.md) instead of the cycle model\n" \
+  "  (docs/reference/flowsim.md; validated against the cycle model, docs/reference/training.md) instead of the cycle model\n" \
   "  (cycle, default): seconds instead of hours on 64+ nodes.\n"
 
 typedef struct {

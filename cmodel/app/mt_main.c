@@ -14,7 +14,7 @@ static const mt_app_cmd commands[] = {
    "              [--progress] [--chunks C] [--intra fifo|scf]\n"
    "  Build an all-reduce schedule and its per-node schedule tables. Planning that runs for\n"
    "  seconds prints a progress line to stderr every 2 s when stderr is a terminal, or always\n"
-   "  with --progress. hier and themis (docs/themis.md; also for rom, check, ref, sim):\n"
+   "  with --progress. hier and themis (docs/reference/themis.md; also for rom, check, ref, sim):\n"
    "  --chunks C chunks per collective (hier default 1, themis 64; each chunk is N x H flows,\n"
    "  H = 2 with a bidirectional ring), --intra the order of the stages queued at a dimension\n"
    "  (fifo: first ready first, hier's default; scf: smallest chunk first, themis's default).\n",
@@ -47,7 +47,7 @@ static const mt_app_cmd commands[] = {
    "  --threads: simulate with N threads (1..64, default 1; tori and meshes), the same results.\n"
    "  --config: configs/net/NAME.cfg (built in: paper, small; default small) or a file path;\n"
    "  keys for the file and --set: multitree shape --keys.\n"
-   "  --level flow: the flow-level simulator (docs/flowsim.md): messages on links, max-min fair,\n"
+   "  --level flow: the flow-level simulator (docs/reference/flowsim.md): messages on links, max-min fair,\n"
    "  the NI's step and dependency rules, no data (nothing checked); time in cycles of --config,\n"
    "  or in ns on dims:/dimsfile:/themis: topologies. --chunks K with --algo hier|themis: at the\n"
    "  flow level the planner's chunk schedule itself (one message per NPU per link per step, no\n"
@@ -65,7 +65,7 @@ static const mt_app_cmd commands[] = {
   {"train", NULL,
    "multitree train --model NAME|FILE.csv --topo T --algo A [--msg] [--overlap] [--config C] [--json FILE] [--cache FILE]\n"
    "  One DNN training iteration: compute on the paper's accelerators, the gradients' all-reduce on\n"
-   "  the cycle model, overlapped layer-wise or not (docs/training.md; --help for every option).\n",
+   "  the cycle model, overlapped layer-wise or not (docs/reference/training.md; --help for every option).\n",
    mt_app_train},
   {"bound", mt_app_bound,
    "multitree bound --topo T --bytes N [--config NAME|FILE] [--json FILE]\n"
@@ -88,7 +88,7 @@ static void usage(FILE *f, const mt_app_cmd *cmd) {
     if (!cmd || cmd == &commands[i]) fputs(commands[i].help, f);
   if (!cmd)
     fputs("\nTopologies: torus:XxY[xZ] mesh:XxY[xZ] ring:N fattree:K,L dgx2 bigraph:MxN file:PATH\n"
-          "  dims:SPEC (e.g. dims:ring4@125x2:20ns,sw8@25x4:700ns) dimsfile:PATH themis:PRESET (docs/topologies.md)\n"
+          "  dims:SPEC (e.g. dims:ring4@125x2:20ns,sw8@25x4:700ns) dimsfile:PATH themis:PRESET (docs/reference/topologies.md)\n"
           "Algorithms:" MT_ALGO_NAMES_STR "\n"
           "Sizes take K, M, G suffixes (powers of 1024), e.g. --bytes 64M.\n",
           f);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_flow: units and NI costs, and front end 1: an mt_sched run with the NI's issue rules
- * (docs/ni.md "Issue"): per node the table entries in step order; the timestep advances when
+ * (docs/reference/ni.md "Issue"): per node the table entries in step order; the timestep advances when
  * every packetiser is idle (all messages issued are injected); a Reduce entry waits until
  * all its children's contributions arrived, a Gather for the parent's data (the root's for
  * its own Reduce); a send needs its packetiser (port mod L; routed ones the lowest idle);
@@ -15,7 +15,7 @@ void mt_flow_params_ns(mt_flow_params *p) {
   p->units = MT_FLOW_NS;
 }
 
-/* Calibrated on single messages of `multitree sim` (docs/flowsim.md "Costs"): a 1-hop
+/* Calibrated on single messages of `multitree sim` (docs/reference/flowsim.md "NI costs in cycles"): a 1-hop
  * message's last byte is reduced link_lat + 12.7 cycles after its last flit left (3 of them
  * the router, the rest the NI); a VC's credit loop is 2 link_lat + 5 cycles, so with
  * vc_depth flits per VC a message moves at most vc_depth / (2 link_lat + 5) flits a cycle. */
@@ -34,7 +34,7 @@ void mt_flow_params_cycles(mt_flow_params *p, int flit_bytes, int link_lat, int 
   p->msg_cap = fr < 1.0 ? fr * flit_bytes : 0;
   /* packets of pf flits (with the head) under virtual cut-through: floor(vc_depth / pf) of
    * them fit a VC, a window of fit * pf flits per rtt - 2 cycles (fitted: 5 flits per 7
-   * cycles measured in `small`, MultiTree packets on torus:4x4, docs/flowsim.md) */
+   * cycles measured in `small`, MultiTree packets on torus:4x4, docs/reference/flowsim.md) */
   const int pf = pkt_bytes / (flit_bytes > 0 ? flit_bytes : 1) + 1, fit = pf > 0 ? vc_depth / pf : 0;
   const double pr = fit > 0 ? (double)(fit * pf) / (rtt - 2.0) : 1.0 / rtt;
   p->pkt_cap = pr < 1.0 ? pr * flit_bytes : 0;
@@ -279,7 +279,7 @@ static void send_x(fe *fs, int n, int q, int xi) {
   const mt_edge *lk = s->topo->links;
   for (int i = 0; i < x->path_len; i++) {
     const int l = fs->pl[i] = MT_XLINK(s, x, i);
-    /* the router's dateline class (docs/router.md): 1 on the wrap link and after it in the
+    /* the router's dateline class (docs/reference/router.md): 1 on the wrap link and after it in the
      * same dimension, else 0; a mesh has one class */
     fs->pc[i] = s->topo->kind == MT_TOPO_TORUS && (lk[l].wrap || (i > 0 && fs->pc[i - 1] && lk[fs->pl[i - 1]].dim == lk[l].dim));
   }
@@ -289,7 +289,7 @@ static void send_x(fe *fs, int n, int q, int xi) {
   fs->curx[n * fs->L + q] = xi;
 }
 
-/* In-order reduction (docs/ni.md "Receive path"): the receiver's NI takes a reduce message
+/* In-order reduction (docs/reference/ni.md "Receive path"): the receiver's NI takes a reduce message
  * only from the next child of its Reduce entry's list; a routed one sent earlier waits in
  * the network (mt_flow_eng_stall). Its position in that list, or -1. */
 static int child_pos(const fe *fs, const mt_xfer *x) {
@@ -330,7 +330,7 @@ static void make_due(fe *fs, int dst, int flow) {
   }
 }
 
-/* The stager's check at node r (docs/ni.md "Staging not-due units"): a not-due routed message
+/* The stager's check at node r (docs/reference/ni.md "Staging not-due units"): a not-due routed message
  * waits for r, and r's NI made no progress for stage_after cycles (no arrival, nothing
  * flowing in): from now on r takes not-due messages (it stages them); those waiting move. */
 static void stage_check(fe *fs, int r, double now) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_flow: the flow-level simulator (issue #15 item 5; docs/flowsim.md). Messages move on
+ * mt_flow: the flow-level simulator (issue #15 item 5; docs/reference/flowsim.md). Messages move on
  * paths of directed links as fluids, no flits: a link has a capacity (bytes per time unit)
  * and a latency; the messages crossing a link share it max-min fairly (the cycle model's
  * routers interleave competing messages flit by flit, round robin); a message's last byte
@@ -40,15 +40,15 @@ typedef struct {
   int overlap;      /* front end 2: a dimension starts its next stage's wire time while earlier stages
                        still wait on latency (Themis Section 4.3: several chunks per dimension when
                        one cannot saturate it); 0: one stage at a time */
-  int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/ni.md) */
+  int lockstep;     /* a NOP entry holds the node ceil(size / flit_bytes) cycles (docs/reference/ni.md) */
   int local_ports;  /* L, packetisers per node; <= 0: the node's router ports */
   int reference;    /* tests: solve every message's rate at every change (mt_flow_eng_reference) */
   int num_vcs;      /* cycles, tori and meshes: VCs per port for the head-of-line rule (routed packets
                        queue in num_vcs / 2 input VCs per dateline class on a torus, num_vcs on a mesh;
-                       docs/flowsim.md "Head-of-line blocking"); 0: rule off */
+                       docs/reference/flowsim.md "Head-of-line blocking"); 0: rule off */
   int stage_after;  /* with the rule: the NI stager's T (ni_stage_after): after T cycles without progress at a
                        receiver holding a not-due routed message, it takes not-due messages for the rest of the run
-                       (docs/ni.md "Staging not-due units"); 0: never */
+                       (docs/reference/ni.md "Staging not-due units"); 0: never */
 } mt_flow_params;
 
 /* Time in ns from the links' bw and lat (no NI costs). */
@@ -74,18 +74,18 @@ typedef struct {
   uint64_t solved;                   /* message rates the solves computed (front end 1) */
 } mt_flow_result;
 
-/* Front end 1: s with the NI's issue rules (docs/flowsim.md "Front end 1"); link_util (may
+/* Front end 1: s with the NI's issue rules (docs/reference/flowsim.md "Front end 1"); link_util (may
  * be NULL; [topo->n_links]) gets each link's utilisation. -1 with the reason (e.g. a node
  * that can never issue its next entry, naming it) in e. */
 int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result *r, double *link_util, mt_err *e);
 /* Front end 2: a chunked dimension schedule on t (its view cs->v must be t's), one message
- * per NPU per link per collective step (docs/flowsim.md "Front end 2"). */
+ * per NPU per link per collective step (docs/reference/flowsim.md "Front end 2"). */
 int mt_flow_run_cs(const mt_chunksched *cs, const mt_topo *t, const mt_flow_params *p, mt_flow_result *r, mt_err *e);
 
 /* The hierarchical baseline as a chunk schedule: `bytes` in `chunks` chunks of whole `elem`-
  * byte elements (earlier chunks take the remainder), every chunk reduce-scattering dims
  * 1..D and all-gathering D..1, each dimension's queue first come, first served under p's
- * timing. A stand-in producer until the Themis planner's (docs/flowsim.md). */
+ * timing. A stand-in producer until the Themis planner's (docs/reference/flowsim.md). */
 int mt_flow_cs_baseline(mt_chunksched *cs, const mt_topo *t, const mt_flow_params *p, uint64_t bytes, int elem, int chunks, mt_err *e);
 
 /* ---- shared by the front ends ---- */

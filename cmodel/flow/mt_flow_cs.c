@@ -3,7 +3,7 @@
  * The schedule is the same on every NPU (Themis Section 4.6) and every NPU's links in a
  * dimension are its own (a ring's two neighbour links, an FC group's peer links, the up-
  * and down-link of its switch), each carrying exactly one message of a collective step; so
- * one NPU's messages stand for all (NPU 0's links; docs/flowsim.md "Front end 2"). A stage
+ * one NPU's messages stand for all (NPU 0's links; docs/reference/flowsim.md "Front end 2"). A stage
  * (a chunk's reduce-scatter or all-gather in one dimension) runs its collective steps one
  * after another, a step ending when its messages arrived (the next step's data depends on
  * them); a dimension runs the stages of its queue one at a time in queue order, a stage

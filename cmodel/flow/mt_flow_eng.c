@@ -3,7 +3,7 @@
  * links; the active messages share links max-min fairly (progressive filling), each also
  * capped at msg_cap; events in time order from a binary heap (lazy deletion by version).
  *
- * Incremental solve (issue #15, docs/flowsim.md "Speed"): max-min rates of streams that share
+ * Incremental solve (docs/reference/flowsim.md "The incremental max-min solve"): max-min rates of streams that share
  * no link with each other are independent, so a settle solves again only the components
  * (streams joined by shared links) that an event touched: a stream started, the links of a
  * stream released, and the stream that release moved in the active list. Each component is
@@ -55,7 +55,7 @@ struct mt_flow_eng {
   uint64_t solved; /* streams given to solve(), summed over the settles */
   int dirty;
   int reference;       /* solve every stream at every settle (the tests' reference) */
-  int vpc;             /* HOL rule: input VCs per class (0: off; docs/flowsim.md "Head-of-line blocking") */
+  int vpc;             /* HOL rule: input VCs per class (0: off; docs/reference/flowsim.md "Head-of-line blocking") */
   int *kinj;           /* solve scratch per link: streams injected on it */
   double *ktr;         /* ... input-VC groups feeding it */
   uint64_t *hk;        /* ... (incoming link, class, next link) keys of transit hops */
@@ -341,7 +341,7 @@ static int cmp_u64(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* Head-of-line blocking (docs/flowsim.md "Head-of-line blocking"): routed packets that cross
+/* Head-of-line blocking (docs/reference/flowsim.md "Head-of-line blocking"): routed packets that cross
  * link l in VC class c queue in the vpc input VCs (FIFOs) of that class at l's far router,
  * whatever they do next. A FIFO serves its front packet only: one that ejects passes at the
  * link's rate, one that goes on to link o waits for o's round robin over input VCs, k_o of
@@ -397,7 +397,7 @@ static void constraints(mt_flow_eng *g, const int *sid, int n) {
     }
 }
 
-/* In-order reduction (docs/flowsim.md "Head-of-line blocking"): a routed stream that is not
+/* In-order reduction (docs/reference/flowsim.md "Head-of-line blocking"): a routed stream that is not
  * due at its receiver moves nothing, and its packets fill the input VCs of its class on every
  * link of its path, so every other routed stream through one of those groups waits too.
  * Sets g->blk[k] for the streams of the solve that move nothing. */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_entry: field offsets of the table entry format (docs/formats.md). */
+ * mt_entry: field offsets of the table entry format (docs/reference/formats.md). */
 #include "fmt/mt_entry.h"
 
 void mt_entry_fmt_offsets(mt_entry_fmt *f) {

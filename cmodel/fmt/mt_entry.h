@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_entry: the one bit format of a schedule-table entry (docs/formats.md), shared by the
+ * mt_entry: the one bit format of a schedule-table entry (docs/reference/formats.md), shared by the
  * planner's layouts (table/mt_layout), the NI model (hw/mt_ni) and rtl/mt_ni_entry_dec.sv.
  * The field widths depend on the network and the buffer; the order does not (the one
  * definition of order and widths: MT_ENTRY_FIELDS / MT_SLOT_FIELDS in fmt/mt_formats.h,

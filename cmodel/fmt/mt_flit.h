@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_flit.h: the flit of docs/interfaces.md as an array of 32-bit words with the exact RTL
+ * mt_flit.h: the flit of docs/reference/interfaces.md as an array of 32-bit words with the exact RTL
  * bit layout (bit b of the RTL vector is bit b%32 of w[b/32], as in Verilator's VlWide).
  * Contract: PayloadW is a multiple of 32, so type and VC sit in word PayloadW/32:
  * type = bits [MT_FT_W-1:0], VC = bits [MT_FT_W+VcW-1:MT_FT_W] (MT_FT_W = 3). Bits above FlitW are always 0.
@@ -75,7 +75,7 @@ static inline int mt_ft_is_tail(unsigned t) {
   return t == MT_FT_AR_TAIL || t == MT_FT_TAIL || t == MT_FT_HEADTAIL;
 }
 
-/* Head flit payload: packet info (docs/interfaces.md, Fig. 8), payload bits [127:0]; the
+/* Head flit payload: packet info (docs/reference/interfaces.md, Fig. 8), payload bits [127:0]; the
  * field offsets and widths are MT_HEAD_FIELDS of fmt/mt_formats.h (MT_HD_<F>_LSB, _W).
  * No field crosses a 32-bit word. */
 #define MT_HD_ENUM_(n, l, w, d) MT_HD_##n##_LSB = l, MT_HD_##n##_W = w,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_formats.h: the ONE definition of every format the C model and the RTL share
- * (docs/formats.md, docs/interfaces.md), as X-macro tables (rv32emu's RV_INSN_LIST style):
+ * (docs/reference/formats.md, docs/reference/interfaces.md), as X-macro tables (rv32emu's RV_INSN_LIST style):
  *   MT_OPS            table entry op codes (incl. END)
  *   MT_ENTRY_FIELDS   table entry fields, from bit 0 up, with their widths
  *   MT_SLOT_FIELDS    fields of one slot (parent / child), from its bit 0 up
@@ -78,7 +78,7 @@
 
 /* ---- network interface ---- */
 #define MT_NI_ERR_W 4
-/* X(NAME, value, name, meaning) (docs/ni.md) */
+/* X(NAME, value, name, meaning) (docs/reference/ni.md) */
 #define MT_NI_ERRS(X)                                                                        \
   X(NONE, 0, "none", "no error")                                                             \
   X(ENTRY, 1, "entry", "malformed entry: Gather without child, Reduce that neither sends nor " \

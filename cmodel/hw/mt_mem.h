@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_mem: behavioural gradient buffer behind the NI's valid/ready memory ports
- * (docs/ni.md): byte addresses aligned to 4, per port one request per cycle taken when
+ * (docs/reference/ni.md): byte addresses aligned to 4, per port one request per cycle taken when
  * ready, one enable bit per 32-bit lane, read responses of a port in order after
  * 1..lat_max cycles, at most one response per port per cycle, writes have no response.
  * Several ports (mt_mem_init_mp) are all served every cycle; the requests accepted at one
@@ -54,7 +54,7 @@ int mt_mem_init(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned p_ready, un
 /* The same with nports ports (1..MT_MEM_MAX_PORTS); nports = 1 is mt_mem_init. */
 int mt_mem_init_mp(mt_mem *m, uint64_t nwords, unsigned lanes, unsigned nports, unsigned p_ready, unsigned lat_max, uint32_t seed,
                    mt_err *e);
-/* mt_mem_init_mp with only some pages backed by storage (--data sample|none: docs/network.md
+/* mt_mem_init_mp with only some pages backed by storage (--data sample|none: docs/reference/network.md
  * "Data modes"): backed[k] != 0 for page k (MT_MEM_PAGE_WORDS words); backed NULL: none. The
  * timing (ready and latency draws, responses, errors) is that of mt_mem_init_mp exactly. */
 int mt_mem_init_pages(mt_mem *m, uint64_t nwords, const uint8_t *backed, unsigned lanes, unsigned nports, unsigned p_ready,

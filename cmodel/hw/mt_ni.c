@@ -4,7 +4,7 @@
  * is: first the eval phases compute this cycle's combinational values (mt_ni_wires) from
  * the registers and the inputs, then the update phases take the edge. Each phase lives in
  * the C twin of its RTL block (cmodel/hw/mt_ni_<block>.c, listed in mt_ni_blocks.h). The
- * cycle-level rules are in docs/ni.md. */
+ * cycle-level rules are in docs/reference/ni.md. */
 #include "hw/mt_ni.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_ni: cycle-accurate C model of rtl/mt_ni.sv, the MultiTree network interface
  * (ISCA 2021 Section IV-A, Fig. 6; message-based flow control of Section IV-B).
- * Contract (docs/ni.md, docs/interfaces.md): schedule table in the planner's layout
+ * Contract (docs/reference/ni.md, docs/reference/interfaces.md): schedule table in the planner's layout
  * (fmt/mt_entry.h, full or compact), start-up scan that validates the table and
  * indexes it per flow, issue logic with timestep and lockstep counters, one
  * DMA/packetiser per local (injection) port, per-(port, VC) ejection FIFOs, rx_engines
  * depacketiser/reduction engines, mem_ports valid/ready memory ports (mt_ni_default_params:
- * 1 and 1; 0 is resolved by mt_ni_bw_defaults). The RTL has the same parameters (RxEngines, MemPorts, ReduceChain; docs/ni.md).
+ * 1 and 1; 0 is resolved by mt_ni_bw_defaults). The RTL has the same parameters (RxEngines, MemPorts, ReduceChain; docs/reference/ni.md).
  * mt_ni_init is the reset; mt_ni_step is one rising edge: it samples *in (the values the
  * RTL sees just before the edge), updates the state and fills *out with the registered
  * outputs after the edge. No globals; memory is allocated in init only. */
@@ -39,7 +39,7 @@ extern "C" {
 #define MT_NI_EW 23
 
 /* Error codes (err_code) MT_NI_E_<NAME> and control states (status st) MT_NI_ST_<NAME>: the
- * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/ni.md). */
+ * tables MT_NI_ERRS / MT_NI_STATES of fmt/mt_formats.h (value, name, meaning; docs/reference/ni.md). */
 #define MT_NI_E_ENUM_(n, v, s, d) MT_NI_E_##n = v,
 enum { MT_NI_ERRS(MT_NI_E_ENUM_) };
 #undef MT_NI_E_ENUM_
@@ -50,7 +50,7 @@ enum { MT_NI_STATES(MT_NI_ST_ENUM_) };
 #undef MT_NI_ST_ENUM_
 
 typedef struct {
-  /* network side (docs/interfaces.md) */
+  /* network side (docs/reference/interfaces.md) */
   unsigned payload_w;    /* PayloadW: 128, 256 or 512 (a power of two: flit bytes divide by shifts) */
   unsigned num_vcs;      /* NumVcs >= 1 */
   unsigned nlocal;       /* L: local (injection and ejection) ports */
@@ -73,12 +73,12 @@ typedef struct {
   unsigned sq;   /* sender data FIFO depth */
   unsigned rq;   /* receive pipeline depth (reads in flight) */
   unsigned wd_w; /* watchdog counter width */
-  /* bandwidth (docs/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts);
+  /* bandwidth (docs/reference/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts);
    * 0 is the full-bandwidth default of mt_ni_bw_defaults */
   unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
   unsigned mem_ports;  /* M: 1 (all share port 0), L + E (port l: sender l; port L+e: engine e),
                             or L + 2E (port l: sender l; L+e: engine e's reads; L+E+e: its writes) */
-  /* chained reduction (RTL: ReduceChain; needs rx_engines > 1; docs/ni.md "Chained reduction"):
+  /* chained reduction (RTL: ReduceChain; needs rx_engines > 1; docs/reference/ni.md "Chained reduction"):
    * 1 lets the message of a flow's child k start while child k-1's is still being added
    * by another engine; each of its flits is read from memory only after child k-1's write
    * of that flit was accepted, so every element is still added in the documented order
@@ -87,7 +87,7 @@ typedef struct {
    * (so a waiting packet never holds an engine its predecessors need); each flit waits for
    * k-1's completed prefix of the chunk to cover it. */
   unsigned reduce_chain;
-  /* stager (docs/ni.md "Staging not-due units"; RTL rtl/mt_ni_stage.sv): 0 = none (the NI without the
+  /* stager (docs/reference/ni.md "Staging not-due units"; RTL rtl/mt_ni_stage.sv): 0 = none (the NI without the
    * block, cycle for cycle). T > 0: once the NI has made no progress for T cycles (the
    * watchdog's stall counter) while an engine's LOOK found a reduce unit not due, such units
    * are popped and written to the staging area (input stage_base; child slot k of a flow at

@@ -5,7 +5,7 @@
  * (mt_ni_wires) from the registers before the edge and the inputs; they write only wires.
  * Then the *_update phases take the rising edge: each writes its own block's registers
  * from the wires (and, where the RTL does so, the registers it reads). mt_ni_step in
- * mt_ni.c lists the phases in order; docs/ni.md "C model" maps each to its RTL twin.
+ * mt_ni.c lists the phases in order; docs/reference/ni.md "C model" maps each to its RTL twin.
  *
  * The block files hold only static functions and are #included by mt_ni.c, so that every
  * phase inlines into mt_ni_step (one translation unit). Measured on make bench-ni

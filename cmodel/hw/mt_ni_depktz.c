@@ -10,7 +10,7 @@
  *        writes the result (wq); Gather: writes every flit; -> IDLE when every write is
  *        issued (and, on its own write port, accepted). The flow's counters are in
  *        mt_ni_deps.c. reduce_chain (RTL: ReduceChain) lets a child's message start before its
- *        predecessor's has been added (docs/ni.md "Chained reduction"). 
+ *        predecessor's has been added (docs/reference/ni.md "Chained reduction"). 
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"

@@ -5,7 +5,7 @@
  * data). Per port one request register drives the valid/ready port; a new request is
  * granted, round robin after the last grant, when the register is empty or its request is
  * accepted at this edge. Reads complete in order: a tag FIFO per port remembers the
- * requester of every read in flight (docs/ni.md "Bandwidth"). 
+ * requester of every read in flight (docs/reference/ni.md "Bandwidth"). 
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"

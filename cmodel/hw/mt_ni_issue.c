@@ -2,7 +2,7 @@
  * mt_ni_issue.c: twin of rtl/mt_ni_issue.sv, the NI's control (Fig. 6): start, start-up
  * scan of the table, issue of the head entry, END, errors and the watchdog (the timestep
  * and lockstep counters are in mt_ni_lockstep.c, the per-flow state in mt_ni_deps.c).
- *  SCAN  one entry per cycle from index 0: checks it (codes in docs/ni.md) and records it
+ *  SCAN  one entry per cycle from index 0: checks it (codes in docs/reference/ni.md) and records it
  *        in deps; END -> RUN with timestep 1, head index 0.
  *  RUN   head entry E (table port A). Nothing while the lockstep counter runs; END -> FIN;
  *        an entry of a later step advances the timestep once every packetiser is idle;
@@ -14,7 +14,7 @@
 #include "hw/mt_ni_blocks.h"
 
 /* the packetiser of the slot to send to: port p -> packetiser p mod L, so that a source's
- * units to a neighbour leave through one router input FIFO, in order (docs/ni.md
+ * units to a neighbour leave through one router input FIFO, in order (docs/reference/ni.md
  * "Packetiser per port"); a routed slot takes the lowest idle one */
 static int own_pktz(const mt_ni *s, const mt_ni_wires *w, uint32_t port) {
   const unsigned L = s->p.nlocal;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_ni_stage.c: the stager (p.stage_after = T > 0; RTL twin rtl/mt_ni_stage.sv, docs/ni.md "Staging
+ * mt_ni_stage.c: the stager (p.stage_after = T > 0; RTL twin rtl/mt_ni_stage.sv, docs/reference/ni.md "Staging
  * not-due units"). A routed deadlock needs a unit that reached its NI and can never leave
  * it: not due, it holds its ejection VC and the network VCs behind it. The stager lets the
  * NI always sink such units:
@@ -48,7 +48,7 @@ static inline void mt_ni_stage_eval(const mt_ni *s, mt_ni_wires *w) {
  * address order (until 2026-11-24, session 11, a fixed 8 per (flow, slot), offered in slot order: units
  * of one child arriving out of address order through different VCs fragmented them, every
  * gap a range, and DBTree with packets on fattree:4,2 stopped on the watchdog with all 8 of
- * one (flow, slot) in use; docs/switch.md "Packet-mode DBTree"). */
+ * one (flow, slot) in use; docs/reference/switch.md "Packet-mode DBTree"). */
 static inline void mt_ni_stage_reset(mt_ni *s) {
   const size_t FC = (size_t)s->p.max_flows * (size_t)s->p.children;
   memset(s->sghd, 0xFF, FC * 4);

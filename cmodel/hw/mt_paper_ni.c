@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_paper_ni.c: the paper simulator's network interface (mt_paper_ni.h, docs/papersim.md).
+ * mt_paper_ni.c: the paper simulator's network interface (mt_paper_ni.h, docs/reference/papersim.md).
  * Each rule names the function of the authors' code it comes from. */
 #include "hw/mt_paper_ni.h"
 #include <stdlib.h>
@@ -238,7 +238,7 @@ static void rx_flit(mt_pni *s, unsigned l, const mt_flit *fl) {
   }
 }
 
-/* the sum of flow f in the documented child order (docs/interfaces.md): formed when its last
+/* the sum of flow f in the documented child order (docs/reference/interfaces.md): formed when its last
  * child is aggregated, so the result does not depend on the order the accelerator took them */
 static void reduce_data(mt_pni *s, uint32_t f, int dtype) {
   const mt_ni_entry *R = &s->en[s->ridx[f]];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_paper_ni: the network interface as the MultiTree paper's own simulator modelled it
- * (github farabimahmud/accelerator, src/hmc.py and src/booksim.py; docs/papersim.md), for
+ * (github farabimahmud/accelerator, src/hmc.py and src/booksim.py; docs/reference/papersim.md), for
  * `multitree sim --config paper-sim`. A behavioural C model with no RTL: it models the
  * paper's system, not this project's NI. It is driven through the same mt_ni_in / mt_ni_out
  * ports as mt_ni (the network cannot tell them apart) and follows these rules:

@@ -2,10 +2,10 @@
  * mt_router.c: cycle-accurate model of rtl/mt_router.sv. The step function is written in
  * the RTL's two phases: (1) everything combinational from the state before the edge
  * (route, VC allocation, switch allocation, crossbar), (2) the register updates.
- * docs/router.md describes the rules; every rule here has its twin in rtl/mt_rt_*.sv.
- * For speed the step works per event (docs/router.md, "Speed"); golden traces recorded from
+ * docs/reference/router.md describes the rules; every rule here has its twin in rtl/mt_rt_*.sv.
+ * For speed the step works per event (docs/reference/router.md, "Speed"); golden traces recorded from
  * the straightforward version (5c3eebf) check every output every cycle (t-c-router_golden,
- * docs/golden.md). */
+ * docs/reference/golden.md). */
 #include "hw/mt_router.h"
 #include <stddef.h>
 #include <stdlib.h>
@@ -188,7 +188,7 @@ static uint8_t dst_route(const mt_router *r, unsigned node, unsigned dst) {
  * "destination reached"), arriving on in_port / VC in_vc: on a torus its dateline class
  * (class 1 on the wrap link or when it arrived in class 1 along the same dimension), on a
  * mesh every VC; injected here for a neighbour, only the highest of them, so a source's
- * packets to a neighbour stay in injection order (docs/router.md "In-order injection"). */
+ * packets to a neighbour stay in injection order (docs/reference/router.md "In-order injection"). */
 static inline uint32_t normal_vc_mask(const mt_router *r, unsigned e, unsigned in_port, unsigned in_vc) {
   const unsigned nd = r->nd, o = e & 0xfu;
   const uint32_t all = (1u << r->nv) - 1u, lower = (1u << (r->nv / 2)) - 1u;
@@ -270,7 +270,7 @@ static inline unsigned nonzero_bytes(const uint8_t *x, unsigned nb) {
 
 /* The transfer of a switch's packet head (words 0-1 of the packet info): its source, flow,
  * op and step, and bit 47 so that no key is 0. Packets of one transfer share child and flow,
- * so at the NI the one behind is due when the one in front was (docs/switch.md, "Joining a
+ * so at the NI the one behind is due when the one in front was (docs/reference/switch.md, "Joining a
  * non-empty NI-port VC"). */
 static inline uint64_t join_key(const uint32_t *f) {
   const uint32_t w1 = f[1], src = (f[0] >> 12) & 0xfffu;
@@ -346,7 +346,7 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
   {
     uint32_t ok = r->rt_mask[i] & ~(uint32_t)r->busy_vc[o];
     /* a local (ejection) output VC takes a new unit only when empty: the NI consumes units
-     * in schedule order, so none may wait behind another in one FIFO (docs/router.md,
+     * in schedule order, so none may wait behind another in one FIFO (docs/reference/router.md,
      * "Empty ejection VCs"); on a switch a packet may also join a non-empty one whose last
      * unit was of its transfer (rt_key), with the credits of the whole packet */
     const int loc = o >= r->nd;
@@ -361,7 +361,7 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
         if (c < need) continue;
       } else if (c >= ejd) {
         if (capped < 0) {
-          /* one source holds at most NumVcs-1 VCs of a local output (docs/router.md); a
+          /* one source holds at most NumVcs-1 VCs of a local output (docs/reference/router.md); a
            * joining packet occupies no new VC, so the cap is for empty VCs only */
           unsigned same = 0;
           for (unsigned w = 0; r->nv > 1 && w < r->nv; w++)

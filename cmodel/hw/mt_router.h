@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_router.h: cycle-accurate C model of rtl/mt_router.sv (MultiTree router, ISCA 2021 §IV-B).
- * Contract (docs/interfaces.md, docs/router.md): NP = 2*D + L ports, NumVcs VCs per port,
+ * Contract (docs/reference/interfaces.md, docs/reference/router.md): NP = 2*D + L ports, NumVcs VCs per port,
  * credit-based flow control, dimension-order routing with dateline VC classes for normal
  * packets, one-hop source-routed all-reduce messages (message-based flow control, switch
  * allocation per sub-packet). mt_router_init is the reset; mt_router_step is one rising edge:
@@ -36,10 +36,10 @@ typedef struct {
   unsigned wd_w;         /* WdW: watchdog counter width (1..31) */
   unsigned period[3];    /* torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit
                             at most every period[d] cycles (0..255; 0, 1: every cycle; a slower
-                            link, docs/network.md "Link rate and latency") */
+                            link, docs/reference/network.md "Link rate and latency") */
   unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
                             2: incoming credits counted one cycle late */
-  /* Switch (docs/switch.md): table = 1 routes every head, normal or all-reduce, by its
+  /* Switch (docs/reference/switch.md): table = 1 routes every head, normal or all-reduce, by its
    * destination through a table loaded with mt_router_load_table; dims, k and torus are then
    * unused. Ports 0..nnet-1 are network ports, nnet..nnet+nlocal-1 NI ports (nlocal may be
    * 0: a switch without end nodes). hop_classes H (1..NumVcs, dividing it): a head leaving on
@@ -84,7 +84,7 @@ typedef struct {
 } mt_router_out;
 
 /* Router state. Internal: only mt_router_init/step/free/route are the API. The layout is
- * tuned for speed (docs/router.md, "Speed"): the step does work per event (a flit sent or
+ * tuned for speed (docs/reference/router.md, "Speed"): the step does work per event (a flit sent or
  * received, a credit, a new front flit), not per input VC: each input VC whose front flit
  * can request an output sits in that output's candidate set; an output whose state and
  * candidates did not change since it last found no eligible candidate is skipped; the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_dims_net: a multi-dimensional topology whose every dimension is a bidirectional ring
  * (dims:ring4@100x2,ring4@50x2,ring4@25x2, topo/mt_mdtopo.h) as the torus of the cycle model
- * (torus:4x4x4) with per-dimension link periods and latencies (docs/network.md "Multi-
+ * (torus:4x4x4) with per-dimension link periods and latencies (docs/reference/network.md "Multi-
  * dimensional topologies in sim"). The conversion: the fastest dimension carries one flit per
  * cycle (payload_w / 8 bytes), so the clock is its GB/s over the flit bytes (100 GB/s, 16-B
  * flits: 6.25 GHz; it replaces clock_ghz, so GB/s figures are the spec's); dimension d's

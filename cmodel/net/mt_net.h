@@ -33,7 +33,7 @@ typedef struct {
   double util_mean, util_max;                   /* flits per cycle over the network links */
   uint64_t link_flits;
   double lb_cycles;       /* 2(N-1)S / (N d B), the aggregate bound; sim replaces it by mt_net_bound's */
-  int threads;            /* threads the run used: mt_net_cfg.threads capped (docs/network.md "Threads"); 1 cycle by cycle */
+  int threads;            /* threads the run used: mt_net_cfg.threads capped (docs/reference/network.md "Threads"); 1 cycle by cycle */
   uint64_t checked_words; /* per node: the words checked against the reference (all of them at --data full, 0 at none) */
 } mt_net_result;
 
@@ -49,7 +49,7 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
 mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, int dtype, const mt_layout *hw, unsigned tbl_depth,
                           unsigned max_flows, mt_err *e);
 void mt_net_free(mt_net *n);
-/* ni_model=1 (docs/papersim.md): the paper NI's parameters for schedule s on a network of L
+/* ni_model=1 (docs/reference/papersim.md): the paper NI's parameters for schedule s on a network of L
  * local ports; the local ports to plan algo with (the paper's radix: 1 for the baselines, 0 =
  * 2 x dimensions for multitree and ring2d; c->local_ports when set or ni_model=0); the child
  * flows the NIs' accelerators aggregated and the cycles they took, summed over the nodes. */
@@ -59,7 +59,7 @@ void mt_net_paper_stats(const mt_net *n, uint64_t *aggs, uint64_t *cycles);
 /* Flits per NI ejection VC (the NIs' EjDepth and the credits of the routers' local outputs):
  * on a torus or mesh the NI sits behind a router's 1-cycle local port, ej_depth; in a switch
  * network (sw) it sits at the end of an NI link, a Table III link whose receive VCs cover its
- * credit round trip as every link's do: ni_link_depth, 0 = vc_depth (docs/switch.md "The NI link"). */
+ * credit round trip as every link's do: ni_link_depth, 0 = vc_depth (docs/reference/switch.md "The NI link"). */
 unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw);
 /* Bytes the gradient buffers of a run of schedule s take at least in data mode data
  * (MT_NET_DATA_*): every node's memory (full: the buffer; sample: its sampled pages; none:
@@ -72,13 +72,13 @@ uint64_t mt_net_mem_estimate(const mt_sched *s, unsigned data);
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
 /* --trace: from now on write one CSV line per network-interface event to f (header
  * "cycle,node,event,unit,flow,step,peer,bytes"; events step, send, sent, reduce, gather,
- * received; docs/network.md). NULL stops. -1 if the header cannot be written. */
+ * received; docs/reference/network.md). NULL stops. -1 if the header cannot be written. */
 int mt_net_set_trace(mt_net *n, FILE *f);
 /* One cycle. */
 void mt_net_step(mt_net *n);
 /* Run until every NI is done, an error, or max_cycles; then check the buffers.
  * progress: NULL, or where to write a line every ~10 s of wall time. For speed it lets each node
- * run up to link_lat - 1 cycles before the next (docs/bench.md); the result, and the state
+ * run up to link_lat - 1 cycles before the next (docs/results/bench.md); the result, and the state
  * of every block after it, are those of mt_net_step cycle by cycle. */
 int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e);
 /* Node n's buffer (bytes/4 words; NULL unless --data full), and the inputs it started with
@@ -92,7 +92,7 @@ const uint32_t *mt_net_input(mt_net *n, int node);
 uint64_t mt_net_cycle(const mt_net *n);
 int mt_net_nodes(const mt_net *n);
 unsigned mt_net_mem_ports(const mt_net *n);
-/* The NI stagers (ni_stage_after, docs/ni.md "Staging"): units staged out and replays
+/* The NI stagers (ni_stage_after, docs/reference/ni.md "Staging"): units staged out and replays
  * admitted, summed over the nodes; nodes that staged anything; the most staged ranges one NI
  * held at once (of ni_stage_ranges). */
 void mt_net_stage_stats(const mt_net *n, uint64_t *out, uint64_t *rep, int *nodes, unsigned *peak);
@@ -119,7 +119,7 @@ const mt_mem *mt_net_mem(const mt_net *n, int node);
 void mt_net_set_perturb(mt_net *n, unsigned router_perturb, unsigned ni_perturb);
 /* Test only: switch networks, replace switch sw's route table entry for destination node dst
  * (MT_RT_TAB) after mt_net_new; -1 if the network has no such switch or the entry does not fit
- * the switch (a perturbed table must be caught by the run: docs/switch.md "Tests"). */
+ * the switch (a perturbed table must be caught by the run: docs/reference/switch.md "Tests"). */
 int mt_net_set_route(mt_net *n, int sw, int dst, uint16_t entry, mt_err *e);
 /* What a stopped network holds, a line per non-empty buffer (deadlock diagnosis); max_lines 0: all */
 void mt_net_dump(const mt_net *n, FILE *f, unsigned max_lines);

@@ -113,7 +113,7 @@ static void name_keys(mt_err *e) {
 /* One-hop units of two neighbours that arrive through one ejection port can deadlock: the
  * NI adds a flow's children in table order and a unit not due yet holds its ejection VC,
  * so the not-due units of the others can fill the port's VCs ahead of the due one
- * (docs/ni.md "Limits"; make soak found it with local_ports=1 on every engine count and VC
+ * (docs/reference/ni.md "Limits"; make soak found it with local_ports=1 on every engine count and VC
  * count). Every neighbour must have an ejection port of its own: refuse the rest. */
 static int shared_ejection_port(const mt_net *n, mt_err *e) {
   const mt_sched *s = n->s;
@@ -125,7 +125,7 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
     const mt_edge *last = &t->links[MT_XLINK(s, x, x->path_len - 1)];
     int *o = &owner[(size_t)x->dst * (size_t)n->L + (size_t)(last->dst_port % n->L)];
     if (*o && *o != x->src + 1)
-      rc = mt_fail(e, "local_ports=%d: node %d's neighbours %d and %d would share its ejection port %d; with in-order reduction a shared ejection port can deadlock (docs/ni.md \"Limits\"): use local_ports=0 (one per network port) or at least the %d network ports",
+      rc = mt_fail(e, "local_ports=%d: node %d's neighbours %d and %d would share its ejection port %d; with in-order reduction a shared ejection port can deadlock (docs/reference/ni.md \"Limits\"): use local_ports=0 (one per network port) or at least the %d network ports",
                    n->L, x->dst, *o - 1, x->src, last->dst_port % n->L, 2 * n->D);
     *o = x->src + 1;
   }
@@ -133,7 +133,7 @@ static int shared_ejection_port(const mt_net *n, mt_err *e) {
   return rc;
 }
 
-/* The paper's runs (docs/papersim.md "Where each rule comes from"): MultiTree with
+/* The paper's runs (docs/reference/papersim.md "The rules and where each comes from"): MultiTree with
  * --strict-schedule --prioritize-schedule --estimate-lockstep (utils/run_torus_bandwidth.sh,
  * launch_torus8x8_multitree.sh), every other algorithm without them. */
 void mt_net_paper_params(const mt_net_cfg *c, const mt_sched *s, unsigned L, mt_pni_params *p) {
@@ -172,7 +172,7 @@ mt_net *mt_net_new(const mt_net_cfg *c, const mt_sched *s, const mt_tables *tb, 
   return mt_net_new_layout(c, s, tb, dtype, NULL, 0, 0, e);
 }
 
-/* Links of a torus or mesh by dimension (docs/network.md "Link rate and latency"): only within
+/* Links of a torus or mesh by dimension (docs/reference/network.md "Link rate and latency"): only within
  * its dimensions, periods 1..255, latencies 0 (link_lat) or 1..MT_LINK_LAT_MAX. */
 static int check_dim_links(const mt_net_cfg *c, const mt_topo *t, int sw, mt_err *e) {
   if (c->link_lat < 1) return mt_fail(e, "link_lat must be >= 1");
@@ -207,7 +207,7 @@ static int check_cfg(const mt_net_cfg *c, const mt_sched *s, int sw, mt_err *e) 
   const int pkt_mode = c->flow == MT_NET_FLOW_PACKET;
   const unsigned fb = c->payload_w / 8;
   const unsigned pkt_flits = fb ? c->pkt_bytes / fb : 0;
-  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/ni.md) */
+  int routed = 0; /* multi-hop transfers travel as packets in either mode (docs/reference/ni.md) */
   for (int i = 0; i < s->nx && !routed; i++) routed = s->x[i].multihop;
   if ((pkt_mode || routed) && (pkt_flits + 1 > c->vc_depth || pkt_flits + 1 > c->ej_depth))
     return mt_fail(e, "%s with %u-byte packets needs %u-flit buffers (virtual cut-through); vc_depth=%u %s=%u",
@@ -446,7 +446,7 @@ static void set_watchdogs(mt_net *n) {
 /* ni_model=1: the paper simulator's NIs, which read the tables the project's NIs hold. */
 static int paper_nis(mt_net *n, mt_err *e) {
   const mt_net_cfg *c = &n->c;
-  if (c->ni_model > 1) return mt_fail(e, "ni_model=%u: 0 (this project's NI) or 1 (the paper simulator's, docs/papersim.md)", c->ni_model);
+  if (c->ni_model > 1) return mt_fail(e, "ni_model=%u: 0 (this project's NI) or 1 (the paper simulator's, docs/reference/papersim.md)", c->ni_model);
   if (c->ni_model != 1) return 0;
   mt_pni_params pp;
   mt_net_paper_params(c, n->s, (unsigned)n->L, &pp);

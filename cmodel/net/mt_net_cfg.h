@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_net_cfg: hardware shapes as files (configs/{net,router,ni}/NAME.cfg, docs/network.md
+ * mt_net_cfg: hardware shapes as files (configs/{net,router,ni}/NAME.cfg, docs/reference/network.md
  * "Configurations"). A file is `key = value` lines with `#` comments, and optionally
  * `base = NAME` (every key of configs/<same folder>/NAME.cfg, then the lines after it).
  * One table (mt_cfg_keys) names every key once: the C field it sets, the RTL parameter it
@@ -23,7 +23,7 @@ typedef struct {
   unsigned ej_depth;      /* NI ejection VCs behind a router's 1-cycle local port (torus, mesh) */
   unsigned ni_link_depth; /* switch networks: NI ejection VCs behind the NI link; 0 = vc_depth */
   unsigned link_lat;      /* cycles, flits and credits alike */
-  /* per dimension d (X, Y, Z) of a torus or mesh (docs/network.md "Link rate and latency"):
+  /* per dimension d (X, Y, Z) of a torus or mesh (docs/reference/network.md "Link rate and latency"):
    * a link of dimension d takes a flit every link_period[d] cycles (1: every cycle) and has
    * the latency link_lat_d[d] (0: link_lat) */
   unsigned link_period[3];
@@ -39,7 +39,7 @@ typedef struct {
   unsigned ni_chain;           /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */
   unsigned ni_stage_ranges;    /* NI stager: staged ranges per NI (mt_ni_params.stage_ranges) */
   unsigned ni_stage_after;     /* NI stager (mt_ni_params.stage_after): stage not-due units after this many cycles without progress; 0 off */
-  unsigned ni_model;           /* 0 this project's NI (mt_ni), 1 the paper simulator's (mt_paper_ni, docs/papersim.md) */
+  unsigned ni_model;           /* 0 this project's NI (mt_ni), 1 the paper simulator's (mt_paper_ni, docs/reference/papersim.md) */
   unsigned ni_paper_sendq;     /* paper NI: pkt_bytes units of a port's send buffers (hmc.py: 58) */
   unsigned ni_paper_acc_width; /* paper NI: accelerator elements per cycle (npu.py aggregate: 32) */
   unsigned ni_paper_acc_pes;   /* paper NI: accelerator PEs (Table III: 16) */
@@ -51,14 +51,14 @@ typedef struct {
   unsigned flow;    /* not a key: the flow control, MT_NET_FLOW_* (sim --flow) */
 } mt_net_cfg;
 
-/* mt_net_cfg.data (docs/network.md "Data modes"): every word of every buffer, stored and
+/* mt_net_cfg.data (docs/reference/network.md "Data modes"): every word of every buffer, stored and
  * checked; a sample of pages (every flow chunk's first and last page at every node); nothing
  * (timing only). The cycles are the same in every mode. */
 enum { MT_NET_DATA_FULL = 0,
        MT_NET_DATA_SAMPLE = 1,
        MT_NET_DATA_NONE = 2 };
 
-/* mt_net_cfg.flow (docs/ni.md): message-based flow control (a message in sub-packets of
+/* mt_net_cfg.flow (docs/reference/ni.md): message-based flow control (a message in sub-packets of
  * subpkt_flits behind one head; multi-hop transfers still travel as packets), or every
  * message in packets of pkt_bytes each with its own head. The default is message (0). */
 enum { MT_NET_FLOW_MESSAGE = 0,

@@ -154,7 +154,7 @@ void mt_net_node_cycle(mt_net *n, int i, uint64_t t, int put) {
   if (n->trace) trace_node(n, i, t);
 }
 
-/* One cycle of a switch network (docs/switch.md): every link (switch-to-switch and NI links)
+/* One cycle of a switch network (docs/reference/switch.md): every link (switch-to-switch and NI links)
  * takes its sender's registered outputs, then every switch and NI computes its inputs from
  * the links and takes its edge, and every memory with its NI as in mt_net_node_cycle. */
 static void switch_cycle(mt_net *n, uint64_t t) {

@@ -20,7 +20,7 @@ struct mt_net {
   const mt_topo *t;
   mt_layout ly;
   int N, D, L, NP, dtype;
-  /* switch networks (docs/switch.md): nr routers are the switches, the NIs attach through NI
+  /* switch networks (docs/reference/switch.md): nr routers are the switches, the NIs attach through NI
    * links; links nsl.. are NI links: nsl + i node i's NI to its switch, nsl + N + i back */
   int sw, nr, nsl;
   mt_switch_net swn;
@@ -56,7 +56,7 @@ struct mt_net {
    * reads a flit only when it is valid); the configuration fields are set once. */
   mt_router_in *rin; /* [N] */
   mt_ni_in *nin;     /* [N] */
-  FILE *trace;       /* --trace: NI events, CSV (docs/network.md) */
+  FILE *trace;       /* --trace: NI events, CSV (docs/reference/network.md) */
   uint8_t (*tr_tx)[MT_NI_MAX_L], (*tr_rx)[MT_NI_MAX_L];
   uint16_t *tr_ts; /* last traced state */
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_net_run: mt_net_start (the inputs into the memories) and mt_net_run: cycle by cycle,
- * or in blocks of cycles node by node over threads (docs/bench.md), with a progress line;
+ * or in blocks of cycles node by node over threads (docs/results/bench.md), with a progress line;
  * after an NI error in a block the network is built again and run cycle by cycle; then the
  * result and the final check (net/mt_net_priv.h lists the other parts). */
 #include <pthread.h>
@@ -69,7 +69,7 @@ static int net_restart(mt_net *n, mt_err *e) {
   return 0;
 }
 
-/* Progress of a long run (docs/network.md "Progress"): the cycle, cycles per second and an
+/* Progress of a long run (docs/reference/network.md "Progress"): the cycle, cycles per second and an
  * estimate of the time left from the NIs' time steps (the mean step reached over the
  * schedule's steps, with threads over thread 0's nodes; steps are of about equal length in
  * MultiTree, ring and the others, so this is rough). On a terminal a line rewritten every second, else a line every 10 s. */
@@ -95,7 +95,7 @@ static void progress_line(const mt_net *n, progress_t *p, double ts, int final) 
   fflush(p->f);
 }
 
-/* mt_net_run in blocks (docs/bench.md). A link presents what its sender drove
+/* mt_net_run in blocks (docs/results/bench.md). A link presents what its sender drove
  * lat - 1 cycles ago (lat its latency), so each node can run blk = minlat - 1 cycles (the
  * shortest link's) on its own before the next: the same cycles, node by node, with the node's state at hand. The run ends at
  * the first cycle after which every NI is done or one has an error, as cycle by cycle: a
@@ -105,7 +105,7 @@ static void progress_line(const mt_net *n, progress_t *p, double ts, int final) 
  * error stops nothing in time (the other nodes may have run past it): the run starts
  * over, cycle by cycle. Returns 1 for that, else 0 with n->cycle at the end.
  *
- * Threads (mt_net_cfg.threads, docs/bench.md "Threads"): within a block no node reads what
+ * Threads (mt_net_cfg.threads, docs/results/bench.md "The 64 MiB run in detail"): within a block no node reads what
  * another writes in it (a node reads its in-links' slots of the block before, writes its
  * out-links' slots of this one, and counts only its own in-links' flits), so the nodes of a
  * block are split among the threads, each a contiguous range; a barrier ends each half of a

@@ -75,7 +75,7 @@ static void dump_flit(FILE *f, const mt_flit *fl, unsigned pw) {
 
 /* One line per unit a stopped network holds: each non-empty router input VC and NI ejection
  * FIFO with its front flit, and each NI's state, timestep and entry. For a watchdog stop:
- * what waits on what (docs/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
+ * what waits on what (docs/reference/network.md, "Deadlock dump"). At most max_lines lines (0: all). */
 
 /* Every non-empty input VC of router r, one line each. */
 static void dump_router(const mt_net *n, const mt_router *r, FILE *f, unsigned max_lines, unsigned *lines) {

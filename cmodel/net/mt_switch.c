@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_switch: switch ports, physical links and route tables from a topology (docs/switch.md). */
+ * mt_switch: switch ports, physical links and route tables from a topology (docs/reference/switch.md). */
 #include "net/mt_switch.h"
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +212,7 @@ static int check_routes(mt_switch_net *w, const mt_topo *t, unsigned num_vcs, mt
     }
   w->hop_classes = w->updown || w->max_hops < 1 ? 1u : (unsigned)w->max_hops;
   if (!rc && (w->hop_classes > num_vcs || num_vcs % w->hop_classes))
-    rc = mt_fail(e, "%s: routes of up to %d switch-to-switch hops need %u VC classes (one per hop, docs/switch.md); num_vcs=%u is not a multiple of %u",
+    rc = mt_fail(e, "%s: routes of up to %d switch-to-switch hops need %u VC classes (one per hop, docs/reference/switch.md); num_vcs=%u is not a multiple of %u",
                  t->spec, w->max_hops, w->hop_classes, num_vcs, w->hop_classes);
   return rc;
 }

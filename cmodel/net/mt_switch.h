@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_switch: a switch network's hardware from a planner topology (docs/switch.md): every
+ * mt_switch: a switch network's hardware from a planner topology (docs/reference/switch.md): every
  * switch vertex becomes a router in switch mode (mt_router_params.table = 1) with its network
  * ports first (a link of multiplicity m is m physical links, m consecutive ports) and its NI
  * ports after; every end node's NI attaches to one NI port of its leaf switch through an NI

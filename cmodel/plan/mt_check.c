@@ -440,7 +440,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
       bad(&c, "bytes %llu = %llu elements of %d bytes, fewer than the %d flows", (unsigned long long)s->bytes, (unsigned long long)units, s->elem, F);
     else if (mt_sched_uneven(s)) {
       /* FlexReduce's portions (and BlueConnect's): the flows the planner's rule gives for
-       * these bytes and elem on this topology (docs/flexreduce.md), which proves both */
+       * these bytes and elem on this topology (docs/reference/flexreduce.md), which proves both */
       mt_sched ref;
       mt_err pe = {{0}};
       if (mt_plan(&ref, t, s->algo, s->bytes, s->elem, &pe))

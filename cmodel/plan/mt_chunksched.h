@@ -5,7 +5,7 @@
  * mt_sched (flows, trees, per-node tables: what the NI runs and `check` proves), and the
  * flow-level simulator may run it directly, without the N^2 transfers per chunk that the
  * expansion needs at 1024 NPUs. The contract between the Themis planner and the flow-level
- * simulator (issue #15); docs/themis.md. */
+ * simulator (issue #15); docs/reference/themis.md. */
 #ifndef MT_CHUNKSCHED_H
 #define MT_CHUNKSCHED_H
 #include <stdint.h>
@@ -59,7 +59,7 @@ uint64_t mt_cs_stage_bytes(const mt_chunksched *cs, int c, int s);
  * (the data halved, the halves round opposite ways, as mt_plan_hier does), else 1. */
 int mt_cs_flows_per_npu(const mt_chunksched *cs);
 
-/* The NI's steps (per-node lockstep barriers, docs/ni.md "Issue"): every dimension runs its
+/* The NI's steps (per-node lockstep barriers, docs/reference/ni.md "Issue"): every dimension runs its
  * queue in order, one stage at a time; a stage takes mt_dimcoll_steps steps and starts the
  * step after both its chunk's previous stage and its dimension's previous stage ended.
  * first[c * 2D + s] receives the first step (from 1) of stage s of chunk c. Returns the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_flexreduce: FlexReduce (Lee et al., DAC 2020, Section III, Fig. 3) and BlueConnect on a
  * tree of switches (topo/mt_hier.h), their cost model (Eq. 1-6) and the bound on reduce
- * calls per learner (Eq. 12). docs/flexreduce.md.
+ * calls per learner (Eq. 12). docs/reference/flexreduce.md.
  *
  * The plan is computed exactly in units of 1/den of the buffer (den: the least common
  * multiple over learners of the product of the degrees above them, so every portion is a

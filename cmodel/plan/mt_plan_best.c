@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_plan_best: MultiTree or bucket, whichever a latency estimate says is faster for these
- * bytes (docs/planner.md "best"). The schedule keeps the chosen algorithm's name, so check
+ * bytes (docs/reference/planner.md "best"). The schedule keeps the chosen algorithm's name, so check
  * and the tables see that algorithm. */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +42,7 @@ int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
   if (mt_plan(&mt, t, "multitree", bytes, elem, e)) return -1;
   /* on a non-square torus too since bucket's tables issue a step's entries by bytes per port
    * (before, the in-order issue cost bucket 10-20 % there, which the estimate does not model:
-   * docs/planner.md "Pipelined chunks") */
+   * docs/reference/planner.md "Pipelined chunks") */
   if (t->kind != MT_TOPO_TORUS && t->kind != MT_TOPO_MESH) {
     *s = mt;
     return 0;

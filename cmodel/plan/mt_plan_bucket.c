@@ -49,7 +49,7 @@ static int phase_dim(const parts *p, int i, int j) { return p->act[(i + j) % p->
  * moved D = R + ag - 1 steps later with the phases in reverse order (ag 1: right after the
  * chunk's last reduce-scatter step; ag 2 + ...: later), so that the chunks' all-gathers start
  * while later chunks still reduce (interleaved): the mirror leaves the middle of the schedule
- * to the chunks' short last phases (docs/planner.md "Translated all-gathers"). */
+ * to the chunks' short last phases (docs/reference/planner.md "Translated all-gathers"). */
 typedef struct {
   int C[MT_MD_MAX_DIMS], sp[MT_MD_MAX_DIMS];
   int ag[MT_MD_MAX_DIMS];   /* 0: mirrored; else the all-gather starts R + ag - 1 steps after the chunk's reduce-scatter */
@@ -163,7 +163,7 @@ static double pipe_weights(const mt_mdview *v, const parts *p, pipe *pp, int N, 
  * each chunk's reduce-scatter or sp[i] steps later, the one of the smallest estimate whose
  * flows fit the NI (MaxFlows 4096) and whose chunks hold at least two elements per flow;
  * ties keep the smaller M and the mirror. Chunks spaced 1 step apart estimate worse (longer
- * ramps) and lost in the NI before the byte issue order (docs/planner.md "Pipelined chunks"). */
+ * ramps) and lost in the NI before the byte issue order (docs/reference/planner.md "Pipelined chunks"). */
 #define PIPE_MAX_FLOWS 4096
 static void pipe_choose(const mt_mdview *v, const parts *p, int N, uint64_t units, int elem, pipe *out) {
   const int na = p->na;
@@ -266,12 +266,12 @@ int mt_plan_bucket(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_sched_init(s, t, "bucket", N * J);
   /* a step carries several flows a link: a NOP waits for the busiest link's bytes, so that a
    * mesh node idle in the first steps (near the centre) does not run ahead of the lines' ends
-   * and make the two chains into a root arrive steps apart (docs/planner.md "bucket") */
+   * and make the two chains into a root arrive steps apart (docs/reference/planner.md "bucket") */
   s->nop_link = 1;
   const int RT = pipe_rs_steps(&v, &p, &pp); /* R plus the last chunk's offset */
   s->reduce_steps = RT;
   s->steps = pipe_steps(&v, &p, &pp);
-  /* pipelined: a port carries messages of several sizes in a step (docs/planner.md) */
+  /* pipelined: a port carries messages of several sizes in a step (docs/reference/planner.md) */
   if (J > P) s->issue_order = MT_ISSUE_BYTES;
   s->bytes = bytes;
   s->elem = elem;

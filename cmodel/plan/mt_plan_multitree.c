@@ -14,7 +14,7 @@
  * The result is the all-gather schedule; reduce-scatter is its reverse (step
  * tot - t + 1), and all-gather moves after it (step tot + t).
  *
- * Cost (docs/planner.md, "Planning time on switch networks"): the turns and the paths are
+ * Cost (docs/reference/planner.md, "Planning switch networks"): the turns and the paths are
  * those of the plain algorithm; what is skipped is known to fail. A parent with no free
  * out link (spent) cannot add a node in this step: runs of them are jumped over via the
  * nodes that still have capacity. Free links are a bit per out-list position. The switch

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_ref: the all-reduce computed from the inputs and the schedule tables alone, with
- * no timing, in the documented reduction order (docs/interfaces.md): at every node a
+ * no timing, in the documented reduction order (docs/reference/interfaces.md): at every node a
  * flow's partial sum is its own chunk, then each child's partial sum added in the
  * order of the reduce entry's Children field. Used to check the NI, the network model
  * and the RTL bit for bit, for int32 and fp32 alike. */
@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-/* Node inputs from a seed (docs/formats.md): xorshift32 seeded with
+/* Node inputs from a seed (docs/reference/formats.md): xorshift32 seeded with
  * seed * 0x9E3779B1 ^ (node + 1) * 0x85EBCA6B (0 -> 1). int32: one draw per element.
  * fp32: two draws per element, sign = bit 31 of the first, exponent 112 + (bits 23..27
  * of the first) (so |x| in [2^-15, 2^17)), mantissa = low 23 bits of the second. */

@@ -41,7 +41,7 @@ void mt_sched_nop_bytes(const mt_sched *s, uint64_t *out) {
   }
   /* bytes per (step, directed link): a step lasts as long as its busiest link needs. A node
    * idle in a step then waits that long, so it stays in phase with the nodes that are busy
-   * (docs/planner.md "bucket", "Mesh lines in phase") */
+   * (docs/reference/planner.md "bucket", "Mesh lines in phase") */
   const size_t NL = (size_t)s->topo->n_links;
   uint64_t *lb = mt_xcalloc(NL * ((size_t)s->steps + 2), sizeof(uint64_t));
   for (int i = 0; i < s->nx; i++)
@@ -606,7 +606,7 @@ int mt_tables_gen_node(mt_tables_gen *g, int n, const mt_entry **out, int *count
       g->slot[nsl++] = make_slot(x, L);
       /* root: the step after the last child sends, so that the root reduce entry, which
        * waits for every contribution, never holds up a send of that step in the NI's
-       * in-order issue (docs/formats.md) */
+       * in-order issue (docs/reference/formats.md) */
       if (!en->has_parent && x->step + 1 > en->step) en->step = x->step + 1;
       if (en->has_parent && x->step >= en->step)
         rc = mt_fail(e, "%s: node %d sends the reduce of flow %d at step %d, but its child %d sends at step %d", s->algo, n, f, en->step,

@@ -18,7 +18,7 @@ extern "C" {
 
 /* 16 bytes (a 4096-node MultiTree schedule has 33.5 million): node ids (< MT_MAX_NODES) and
  * steps (at most 65535, mt_plan refuses more) fit 16 bits; flows 24 bits (MT_MAX_FLOWS:
- * chunked schedules have chunks x N x H, docs/themis.md), sharing a word with the flags. */
+ * chunked schedules have chunks x N x H, docs/reference/themis.md), sharing a word with the flags. */
 #define MT_MAX_FLOWS ((1 << 24) - 1)
 typedef struct {
   int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
@@ -70,7 +70,7 @@ typedef struct {
  * flow id (the planner's numbering decides the interleaving). BYTES: each entry at the bytes
  * its packetiser has queued before it in that step (flow order per packetiser), ties by flow:
  * the in-order issue then follows each port's byte rate even when one port carries larger
- * messages than another (docs/planner.md "Per-node issue order"). */
+ * messages than another (docs/reference/planner.md "Per-node issue order"). */
 enum { MT_ISSUE_FLOW = 0,
        MT_ISSUE_BYTES = 1 };
 
@@ -135,9 +135,9 @@ MT_ALGO_LIST(MT_ALGO_DECL_)
  * line to stderr every 2 s: 1 always, 0 never, -1 (default) when stderr is a terminal. */
 extern int mt_plan_progress;
 /* Test hook: MultiTree on a switch network runs every child search both guided and breadth
- * first and fails the plan when they disagree (docs/planner.md); 0 (default) off. */
+ * first and fails the plan when they disagree (docs/reference/planner.md); 0 (default) off. */
 extern int mt_plan_verify_search;
-/* Options of the chunked dimension schedules (hier, themis; docs/themis.md), set by the
+/* Options of the chunked dimension schedules (hier, themis; docs/reference/themis.md), set by the
  * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64) and
  * the intra-dimension order (-1: default, hier FIFO, themis SCF; else MT_INTRA_*). mt_plan
  * refuses them with other algorithms, and fills bytes and elem for the planners that need
@@ -156,7 +156,7 @@ int mt_algo_from_name(const char *name);
 int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int elem, mt_err *e);
 /* --algo best's estimate of a planned schedule in cycles of the paper configuration: per step
  * L + O m + b / 16 (m, b: the most messages and bytes on one directed link in the step;
- * docs/planner.md "best"). */
+ * docs/reference/planner.md "best"). */
 double mt_plan_estimate(const mt_sched *s);
 /* Its constants (cycles; L and O fitted to the 32 KiB runs of MultiTree and bucket on
  * torus:4x4 and torus:8x8), also bucket's choice of pipeline (mt_plan_bucket.c). */

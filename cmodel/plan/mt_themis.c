@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_themis: Themis Algorithm 1, its baseline, the Latency Model and the intra-dimension
- * order (mt_themis.h, docs/themis.md). */
+ * order (mt_themis.h, docs/reference/themis.md). */
 #include "plan/mt_themis.h"
 #include <stdlib.h>
 #include <string.h>

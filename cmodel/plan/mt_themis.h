@@ -4,7 +4,7 @@
  * per reduce-scatter or all-gather on dimension K, Section 4.4), the Dim Load Tracker, the
  * threshold of line 19 (the Latency Model's time for chunkSize/16 on the least-loaded
  * dimension), and the intra-dimension orders (FIFO, SCF) fixed by simulating the schedule
- * once with the Latency Model (Section 4.6). docs/themis.md. */
+ * once with the Latency Model (Section 4.6). docs/reference/themis.md. */
 #ifndef MT_THEMIS_H
 #define MT_THEMIS_H
 #include "plan/mt_chunksched.h"

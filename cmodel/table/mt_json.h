@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_json: the schedule as JSON, schema "multitree-schedule/1" (docs/formats.md). */
+ * mt_json: the schedule as JSON, schema "multitree-schedule/1" (docs/reference/formats.md). */
 #ifndef MT_JSON_H
 #define MT_JSON_H
 #include "plan/mt_sched.h"

@@ -3,7 +3,7 @@
  * Formats: hex ($readmemh), mif (Intel), coe (Xilinx), mem (Lattice), bin (raw,
  * little-endian bytes per word), h (C header). Every image has the same depth: the
  * largest table plus its END word, padded with zero words (NOP, step 0). A directory
- * of images carries layout.json, which the decoder needs (docs/formats.md). */
+ * of images carries layout.json, which the decoder needs (docs/reference/formats.md). */
 #ifndef MT_ROM_H
 #define MT_ROM_H
 #include "table/mt_layout.h"
@@ -36,7 +36,7 @@ int mt_rom_read_node(const char *path, int fmt, const mt_layout *ly, int depth, 
 int mt_rom_read_dir(const char *dir, mt_topo *t, mt_layout *ly, mt_tables *tb, mt_err *e);
 /* Only DIR/layout.json, checked as mt_rom_read_dir checks it: its topology into t (freed by
  * the caller on success), the layout into ly, the image format, depth and steps; the images
- * are not read (a simulator loading them as a board would: docs/rtl_sim.md). */
+ * are not read (a simulator loading them as a board would: docs/reference/rtl_sim.md). */
 int mt_rom_read_layout(const char *dir, mt_topo *t, mt_layout *ly, int *fmt, int *depth, int *steps, mt_err *e);
 
 #ifdef __cplusplus

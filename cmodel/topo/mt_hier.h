@@ -8,7 +8,7 @@
  * Level 0 lists the learners of each bottom switch; level k >= 1 lists how many level-(k-1)
  * switches each level-k switch holds (empty: all of them); the last level must be a single
  * switch. `@BW[:LAT]` gives the GB/s and ns of the links from that level's switches down to
- * their children (omitted: 0, the cycle model's unit link). docs/flexreduce.md. */
+ * their children (omitted: 0, the cycle model's unit link). docs/reference/flexreduce.md. */
 #ifndef MT_HIER_H
 #define MT_HIER_H
 #include "topo/mt_topo.h"

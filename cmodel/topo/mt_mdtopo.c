@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_mdtopo: multi-dimensional topologies: the spec string, ASTRA-sim style files (JSON and
- * a YAML subset), the Themis Table 2 presets, and their graph (docs/topologies.md). */
+ * a YAML subset), the Themis Table 2 presets, and their graph (docs/reference/topologies.md). */
 #include "topo/mt_mdtopo.h"
 #include <ctype.h>
 #include <errno.h>

@@ -2,7 +2,7 @@
  * mt_mdtopo: multi-dimensional topologies (Themis Section 2-3, Table 2; the form of
  * ASTRA-sim's analytical network input). D dimensions, each a ring, a fully-connected
  * group (FC) or a switch, with its size, links per NPU, GB/s per link and ns latency.
- * NPU ids are mixed radix, dimension 1 (index 0) fastest. Inputs (docs/topologies.md):
+ * NPU ids are mixed radix, dimension 1 (index 0) fastest. Inputs (docs/reference/topologies.md):
  *   dims:ring4@125x2:20ns,sw8@25x4:700ns   a spec string
  *   dimsfile:PATH                          JSON (ASTRA-sim keys, read with jansson) or the
  *                                          `key: [list]` YAML subset

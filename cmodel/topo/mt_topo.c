@@ -24,7 +24,7 @@ static void lv_push(linkvec *v, mt_edge l) {
 
 /* Preference order of a vertex's out links. Grids: highest dimension first (Y before X,
  * Z before Y), and within an axis the - neighbour before the + one (measured: never more
- * steps than + first, and fewer on mesh 4x4 and 3x5; docs/planner.md). Others: links to end nodes before links to
+ * steps than + first, and fewer on mesh 4x4 and 3x5; docs/reference/planner.md). Others: links to end nodes before links to
  * switches (a switch first offers its own nodes, Section III-C3), then port order. */
 static const mt_topo *g_sort_topo; /* qsort has no context pointer; set only while sorting */
 static int pref_cmp(const void *pa, const void *pb) {
@@ -205,7 +205,7 @@ int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw,
 
 #define MT_TOPO_LINE_MAX 1022 /* characters, with the newline */
 
-/* Text topology file, one statement per line, '#' starts a comment (docs/topology-file.md):
+/* Text topology file, one statement per line, '#' starts a comment (docs/reference/formats.md "Topology file"):
  *   nodes N          end nodes 0..N-1 (first statement)
  *   switches S       switches s0..s{S-1} (optional)
  *   link A B [M]     undirected link of multiplicity M (default 1); A, B: node number or sK */

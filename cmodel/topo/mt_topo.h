@@ -4,7 +4,7 @@
  * n_nodes..n_vert-1 are switches. Every physical link is stored as two directed
  * links; `mult` parallel links stand for bandwidth (Section VII-B).
  * Router ports of grid nodes: port 2*d is the +d direction, 2*d+1 the -d direction
- * (d = 0 X, 1 Y, 2 Z); see docs/interfaces.md. */
+ * (d = 0 X, 1 Y, 2 Z); see docs/reference/interfaces.md. */
 #ifndef MT_TOPO_H
 #define MT_TOPO_H
 #include "util/mt_err.h"
@@ -20,7 +20,7 @@ enum { MT_TOPO_TORUS,
        MT_TOPO_FILE,
        MT_TOPO_DIMS,      /* multi-dimensional (dims:, dimsfile:, themis:; topo/mt_mdtopo.h) */
        MT_TOPO_HIER };    /* hierarchy of switches (hier:; topo/mt_hier.h) */
-#define MT_MAX_NODES 4096 /* 12-bit node ids in the head flit (docs/interfaces.md) */
+#define MT_MAX_NODES 4096 /* 12-bit node ids in the head flit (docs/reference/interfaces.md) */
 
 typedef struct {
   int src, dst; /* vertices */
@@ -36,7 +36,7 @@ typedef struct {
 /* A multi-dimensional topology (ASTRA-sim's analytical network input, Themis Table 2):
  * dimension d (0 = dim 1, the fastest-varying digit of the NPU id) is a ring, a fully-
  * connected group or a switch of `size` NPUs, `links` links per NPU of `bw` GB/s and
- * `lat` ns each. docs/topologies.md. */
+ * `lat` ns each. docs/reference/topologies.md. */
 enum { MT_DIM_RING,
        MT_DIM_FC,
        MT_DIM_SW };

@@ -6,7 +6,7 @@
  *   weight gradient dW = X^T dY    K x N, reduction M
  * Each GEMM on one array: ceil(M/R) * ceil(N/C) folds of K + R + C - 2 cycles, less one
  * (the fill of the skewed operands, the K MACs, the drain): exactly the "Total Cycles" of
- * scalesim 3.0.0's OS dataflow with ample bandwidth (docs/training.md, measured per layer). */
+ * scalesim 3.0.0's OS dataflow with ample bandwidth (docs/reference/training.md, measured per layer). */
 #ifndef MT_SYSTOLIC_H
 #define MT_SYSTOLIC_H
 #include <stdint.h>

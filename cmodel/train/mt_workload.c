@@ -118,7 +118,7 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
     char *s = trim(line);
     if (ln == 1) { /* the header: SCALE-Sim's first column name */
       if (strncmp(s, "Layer name", 10)) {
-        rc = mt_fail(e, "%s:1: expected the header line 'Layer name, IFMAP Height, ...' (docs/training.md)", path);
+        rc = mt_fail(e, "%s:1: expected the header line 'Layer name, IFMAP Height, ...' (docs/reference/training.md)", path);
         break;
       }
       continue;

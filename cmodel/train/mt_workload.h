@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_workload: a DNN's layer table (workloads/<model>.csv, docs/training.md): SCALE-Sim's
+ * mt_workload: a DNN's layer table (workloads/<model>.csv, docs/reference/training.md): SCALE-Sim's
  * convolution columns (layer name, IFMAP height and width, filter height and width,
  * channels, number of filters, strides; padding folded into the IFMAP size), then Kind,
  * Params and Gradient bytes (fp32). A fully connected layer or GEMM is a 1x1 convolution

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_fp32: integer-only model of the RTL binary32 adder (rtl/mt_fp32_add.sv), step by step
- * the same algorithm, so the RTL can be compared bit for bit. See docs/reduction.md.
+ * the same algorithm, so the RTL can be compared bit for bit. See docs/reference/reduction.md.
  *
  * Algorithm (27-bit datapath: 24-bit significand + guard, round, sticky):
  *  1. NaN operand or inf + -inf -> 0x7FC00000; one or two equal infinities -> that infinity.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_rng: the project's one pseudo-random generator, xorshift32 (Marsaglia 2003, shifts
- * 13/17/5). Node inputs (docs/formats.md), memory ready/latency draws and every test's
+ * 13/17/5). Node inputs (docs/reference/formats.md), memory ready/latency draws and every test's
  * random traffic use it, so a seed means the same sequence in C, C++ and the SV benches
  * (the SV benches in tb/rtl write the same three shifts). The state must not be 0. */
 #ifndef MT_RNG_H

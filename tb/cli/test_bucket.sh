@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bucket.sh BIN: the bucket planner and the bounds end to end (docs/planner.md "bucket",
+# test_bucket.sh BIN: the bucket planner and the bounds end to end (docs/reference/planner.md "bucket",
 # docs/reference/bounds.md): `bound` prints the hand-worked values (torus:4x4 and mesh:4x4 at
 # 1 MiB, 16 B/cycle); check proves bucket on tori and meshes; the cycle model (config paper,
 # messages) runs torus:4x4 at 1 MiB with a correct result within 94% of the lower bound (the
@@ -50,7 +50,7 @@ s, m = (json.load(open(p)) for p in sys.argv[1:3])
 print("bucket", s["cycles"], "cycles, lower bound fraction", round(s["bound_fraction"], 4), s["binding_bound"], "; multitree", m["cycles"])
 sys.exit(0 if s["correct"] and s["bound_fraction"] >= 0.94 and s["binding_bound"] == "aggregate" and s["cycles"] < m["cycles"] else 1)
 PY
-# the pipelined chunks on a non-square torus (docs/planner.md "Pipelined chunks"): torus:4x8 at
+# the pipelined chunks on a non-square torus (docs/reference/planner.md "Pipelined chunks"): torus:4x8 at
 # 1 MiB, 2 chunks of the X-first parts (26 steps), correct and within 79 % of the lower
 # bound (aggregate; measured 2026-11-25 with the byte issue order: 81.8 %, 38,794 cycles against 31,744;
 # flow order 74.2 %, 42,807; one chunk: 62.2 %, 51,014)
@@ -63,7 +63,7 @@ sys.exit(0 if s["correct"] and s["bound_fraction"] >= 0.79 and s["steps"] == 26 
 PY
 # a pipelined plan (torus:4x8, 8 MiB, 20 chunks, 640 flows) with one chunk's flow edited
 edited torus:4x8 8M 5
-# issue #18 on the non-square tori at the flow level (docs/planner.md "Per-node issue order",
+# issue #18 on the non-square tori at the flow level (docs/reference/planner.md "Per-node issue order",
 # "Translated all-gathers"): torus:4x8 and torus:4x6 at 8 MiB within 93 % of the lower
 # bound (aggregate) (measured 2026-11-25: 94.7 % in 41 steps and 95.6 % in 31; main's schedules before:
 # 78.2 % and 79.8 %, the flow order and the mirrored all-gathers)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_bucket_mesh.sh BIN: bucket's mesh lines stay in phase (issue #18, docs/planner.md
+# test_bucket_mesh.sh BIN: bucket's mesh lines stay in phase (issue #18, docs/reference/planner.md
 # "Mesh lines in phase"). A bucket step carries several flows a link, so a node idle in a step
 # must wait the busiest link's bytes (the NOP's lockstep estimate, nop_estimate "link");
 # with the largest chunk instead (main before 2026-11-25) a mesh node near the centre ran up

@@ -101,7 +101,7 @@ expect 2 "network interface: num_vcs (NumVcs)=16: must be 1..8" "$BIN" sim --top
 expect 2 "router: num_vcs (NumVcs)=9: must be even" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set num_vcs=9
 expect 2 "ni_mem_ports=3: 1, L+E=12 or L+2E=20" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set ni_mem_ports=3
 # a run whose gradient buffers do not fit is refused up front with the numbers (issue #11, item 9)
-# 16 x (1 MiB + 4 B) of memories + the reference's range, 16 x 64 Ki words: 20 MiB (docs/network.md "Memory")
+# 16 x (1 MiB + 4 B) of memories + the reference's range, 16 x 64 Ki words: 20 MiB (docs/reference/network.md "Memory")
 expect 2 "need about 20.0 MiB for the gradient buffers" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M
 expect 0 "result not checked (--data none)" "$BIN" sim --topo torus:4x4 --algo multitree --bytes 1M --mem-limit 10M --data none
 expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --mem-limit 1M
@@ -122,7 +122,7 @@ if "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace "$T/trace.csv"
 else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
 expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
 # a watchdog stop: error exit and the deadlock dump, a line per node (16). A real deadlock (hd
-# on mesh 8x2 with 1 engine, docs/ni.md "Known deadlocks") with the NI stager off
+# on mesh 8x2 with 1 engine, docs/reference/ni.md "Known deadlocks") with the NI stager off
 # (ni_stage_after=0): since 2026-11-25 the limits grow with link latency, so a 1-cycle
 # wd_limit against 150-cycle links no longer stops a legal run
 WDCASE=(sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small --set num_vcs=8 --set vc_depth=13 --set ej_depth=11 --set link_lat=1 --set subpkt_flits=8 --set pkt_bytes=64 --set ni_sq=4 --set ni_rq=8 --set ni_rx_engines=1 --set ni_mem_ports=1 --set mem_lat_max=5 --seed 713148367)
@@ -130,7 +130,7 @@ WDCASE=(sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small 
 got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network holds' "$T/wd.out")"
 if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
 # the same deadlock with the stager (the default, ni_stage_after=1000, and a short T):
-# not-due units staged out, replayed when due, correct sums (docs/ni.md "Staging")
+# not-due units staged out, replayed when due, correct sums (docs/reference/ni.md "Staging")
 # the stager with T = 1 (make soak seed 2 runs 419 and 439: a unit merged into a staged range
 # while that range was offered, so the replay streamed more flits than its head announced:
 # error 9 until 2026-11-24), the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without
@@ -261,7 +261,7 @@ expect 0 "steps: 686 = 343 reduce-scatter + 343 all-gather" "$BIN" check --topo 
 # both stopped with the small config's wd_limit=20000 until 2026-11-25)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --config small --set link_lat=30000
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x2 --algo dbtree --bytes 6848 --dtype int32 --flow message --seed 2130570997 --config small --set num_vcs=2 --set ni_rx_engines=0 --set ni_mem_ports=1 --set ni_chain=0 --set mem_p_ready=4 --set mem_lat_max=32 --set ej_depth=5
-# multi-dimensional topologies and the hierarchical baseline (issue #15 items 1-2, docs/topologies.md)
+# multi-dimensional topologies and the hierarchical baseline (issue #15 items 1-2, docs/reference/topologies.md)
 expect 0 "steps: 10 = 5 reduce-scatter + 5 all-gather" "$BIN" plan --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
 expect 0 "check: hier on dims:ring4@100x2,sw4@50x1, 16 nodes, 32 flows: OK" "$BIN" check --topo dims:ring4@100x2,sw4@50x1 --algo hier --bytes 1M
 expect 0 "exact (0 of" "$BIN" ref --topo dims:fc4@10x3,ring3@5x2,sw2@1x1 --algo hier --bytes 96K --dtype int32
@@ -277,7 +277,7 @@ printf 'topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [100, 50]\nlate
 expect 2 "md_bad.yml:4: key 'link-latency': value 2 '700us': expected a latency in ns" "$BIN" plan --topo "dimsfile:$T/md_bad.yml" --algo hier --bytes 1M
 expect 2 "dimension 1 'ring4@100x': expected links per NPU" "$BIN" plan --topo dims:ring4@100x --algo hier --bytes 1M
 expect 2 "hier needs a multi-dimensional topology" "$BIN" plan --topo mesh:4x4 --algo hier --bytes 1M
-# the byte issue order (bucket pipelined on torus:4x8, docs/formats.md): the JSON keeps each
+# the byte issue order (bucket pipelined on torus:4x8, docs/reference/formats.md): the JSON keeps each
 # node's entries in table order (node 0's step 1 not in flow order), check proves the file,
 # an image decodes to the same tables; entries of a step in another order still pass check
 # (nothing but the NI's issue reads it), an entry moved into the step before is refused

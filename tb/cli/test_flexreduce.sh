@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_flexreduce.sh BIN: FlexReduce and BlueConnect end to end (docs/flexreduce.md): plan and
+# test_flexreduce.sh BIN: FlexReduce and BlueConnect end to end (docs/reference/flexreduce.md): plan and
 # check on asymmetric and symmetric hierarchies (hier:), the cycle model runs FlexReduce on
 # machines of 4 and 3 learners and BlueConnect on 4 + 4 with correct results, the flow level
 # gives FlexReduce below the ring on hier:4+3, and bad inputs are refused with exit 2 and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_flowsim.sh: `multitree sim --level flow` (docs/flowsim.md): the summary and its JSON on
+# test_flowsim.sh: `multitree sim --level flow` (docs/reference/flowsim.md): the summary and its JSON on
 # a torus (cycles, within 1% of the cycle model's recorded count) and on a multi-dimensional
 # system (ns; front end 1 on hier and front end 2 on its 1-chunk compact form agree); the
 # 1 GB all-reduce of 64 chunks on a Table 2 system within 60 s; refusals with exit 2 (a bad
@@ -21,7 +21,7 @@ refused() {
 }
 
 # a torus in cycles: multitree 1 MiB on torus:4x4, config small; the cycle model gives 46,235
-# cycles (2026-11-24, docs/flowsim.md "Validation")
+# cycles (2026-11-24, docs/reference/flowsim.md "Validation")
 out=$("$bin" sim --level flow --topo torus:4x4 --algo multitree --bytes 1M --config small --json "$tmp/a.json" 2>&1)
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "result not checked (no data at the flow level)" <<<"$out"; then ok; else bad "torus flow run: exit $rc: $out"; fi
@@ -31,7 +31,7 @@ if jq -e '.format == "multitree-flowsim/1" and .units == "cycles" and .front_end
   ok
 else bad "torus JSON: $(cat "$tmp/a.json")"; fi
 
-# the head-of-line rule reads the configuration's num_vcs (docs/flowsim.md "Head-of-line
+# the head-of-line rule reads the configuration's num_vcs (docs/reference/flowsim.md "Head-of-line
 # blocking"): hd on torus:4x4 1 MiB `paper` within 10 % of the cycle model with 4 VCs
 # (316,294 cycles) and with 8 (228,554; `--set num_vcs=8`), both measured 2026-11-25
 for v in 4:316294 8:228554; do
@@ -41,7 +41,7 @@ done
 
 # Themis (8 chunks, SCF) on a heterogeneous system: front end 2 on the planner's chunk schedule
 # and front end 1 on its expansion (--expand); 0 <= fe2 - fe1 <= the steps' latencies
-# (docs/flowsim.md "Front end 2"): per chunk RS + AG, ring 3 steps x 50 ns and switch 2 steps x
+# (docs/reference/flowsim.md "Front end 2"): per chunk RS + AG, ring 3 steps x 50 ns and switch 2 steps x
 # 2 links x 200 ns, 2 x 950 = 1,900 ns; 8 chunks: 15,200 ns (measured 2026-11-24: 29,812 against
 # 23,340; Themis keeps the baseline order here: the 8x faster ring is always the less loaded)
 for a in hier themis; do
@@ -84,7 +84,7 @@ refused "are the cycle level's" sim --level flow --threads 2 --topo torus:4x4 --
 refused "--flow 'flits': expected message or packet" sim --level flow --flow flits --topo torus:4x4 --algo ring --bytes 1M
 refused "hier needs a multi-dimensional topology" sim --level flow --topo fattree:4,2 --algo hier --bytes 1M
 # --overlap: the planner orders each dimension's queue for the overlapped execution
-# (docs/themis.md), so Themis+SCF beats the baseline at 100 MiB on 3d-sw-sw-sw-hetero
+# (docs/reference/themis.md), so Themis+SCF beats the baseline at 100 MiB on 3d-sw-sw-sw-hetero
 # (1.50x; 0.93x when the queues were ordered for one stage at a time)
 tm() { "$bin" sim --level flow --topo themis:3d-sw-sw-sw-hetero --bytes 100M --chunks 64 --overlap "$@" --json "$tmp/o.json" >/dev/null 2>&1 &&
   python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['time'])" "$tmp/o.json"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_flowspeed.sh: the flow level's incremental max-min solve (docs/flowsim.md "Speed") on
+# test_flowspeed.sh: the flow level's incremental max-min solve (docs/reference/flowsim.md "The incremental max-min solve") on
 # runs the first engine (build 82b6857, solving every message at every change) took minutes
 # for: MultiTree, 1 GiB, on a 512-NPU 3-D switch system (3d-sw-sw-sw-hetero's links, 16x8x4):
 # 133 s wall then, here within 30 s and with that engine's time, events and max-min solves

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_het_sim.sh BIN: links of several rates and latencies in the cycle model (issue #15 item
-# 6, docs/network.md "Link rate and latency"): a heterogeneous 4x4x4 torus given as
+# 6, docs/reference/network.md "Link rate and latency"): a heterogeneous 4x4x4 torus given as
 # dims:ring4@100x2,ring4@50x2,ring4@25x2 runs every algorithm of HET_ALGOS (default hier ring
 # multitree; add themis once it plans) flit by flit with the result correct and at least the
 # bandwidth bound of all links (hier: the sum of its dimensions' bandwidth times); the homogeneous dims: network is torus:4x4x4

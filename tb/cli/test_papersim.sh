@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_papersim.sh BIN: `multitree sim --config paper-sim`, the paper simulator's NI
-# (cmodel/hw/mt_paper_ni.c, docs/papersim.md): every algorithm on torus:4x4 completes with
+# (cmodel/hw/mt_paper_ni.c, docs/reference/papersim.md): every algorithm on torus:4x4 completes with
 # every node's buffer equal to the reference, with messages and packets (fp32 too); the NI
 # ports follow the paper's runs (ring, dbtree and hd on one local port, multitree and ring2d
 # on four); a wider accelerator (ni_paper_acc_width) never costs cycles and lowers them for

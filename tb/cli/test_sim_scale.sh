@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_sim_scale.sh BIN TSAN_BIN: `multitree sim` at scale (issue #14, docs/network.md "Data
+# test_sim_scale.sh BIN TSAN_BIN: `multitree sim` at scale (issue #14, docs/reference/network.md "Data
 # modes", "Threads", "Progress"): the data modes give the cycles of --data full and store
 # (peak memory) and check what they say; threads give the same JSON, and the ThreadSanitizer
 # build finds no race; a terminal gets progress lines with cycles/s and the time left.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_sweep.sh BIN: scripts/paper.sh through GNU parallel (docs/sweeps.md), a few seconds.
+# test_sweep.sh BIN: scripts/paper.sh through GNU parallel (docs/reference/sweeps.md), a few seconds.
 # (1) a 3-run sweep (torus:2x2, 32 KiB: Ring, DBTree, MultiTreeMsg) into a temporary OUT: exit
 #     0, a job-log line and a fig9.csv row per run, each row's cycles those of its run's JSON;
 # (2) a second call runs nothing (job log and JSONs untouched); without the job log the

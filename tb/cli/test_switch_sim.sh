@@ -2,7 +2,7 @@
 # test_switch_sim.sh: every algorithm the planner accepts on fattree:4,2, fattree:8,2, dgx2,
 # bigraph:4x8 and bigraph:4x16 runs in `multitree sim --config paper` (32 KiB, int32; with
 # messages, and with packets as the paper's baselines: every algorithm but ring2d) and must
-# end with "result correct on every node" (docs/switch.md). Known failures are listed with the
+# end with "result correct on every node" (docs/reference/switch.md). Known failures are listed with the
 # reason they must fail with; one that passes (or fails otherwise) is a failure of this test, so
 # the list cannot go stale. Also: bad switch-network configurations are refused with exit 2.
 set -u
@@ -10,13 +10,13 @@ bin=${MT_BIN:-build/multitree}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# topology algorithm -> the message a known failure stops with (docs/switch.md "Known failures")
+# topology algorithm -> the message a known failure stops with (docs/reference/switch.md "Tests")
 # (a progress line, "sim: cycle ...", comes every 10 s on a loaded machine: filtered out)
 # (none since the NI's table word took 1,472 bits, MT_NI_EW = 23: MultiTree on fattree:8,2,
 # bigraph:4x8 and bigraph:4x16, entries of 622, 301 and 623 bits, were refused before)
 declare -A known=()
-# hd on bigraph:4x8 deadlocked (message-dependent, docs/switch.md) until the NI stager
-# (ni_stage_after, docs/ni.md "Staging"); without it, it must still stop on the watchdog with
+# hd on bigraph:4x8 deadlocked (message-dependent, docs/reference/switch.md) until the NI stager
+# (ni_stage_after, docs/reference/ni.md "Staging"); without it, it must still stop on the watchdog with
 # the 64-flit NI ejection VCs of that time (with NI-link VCs of vc_depth it completes: 13,958
 # cycles, 2026-11-24)
 out=$("$bin" sim --topo bigraph:4x8 --algo hd --bytes 32K --config paper --set ni_stage_after=0 --set ni_link_depth=64 2>&1 | grep -v "^sim: cycle" | head -3)
@@ -38,7 +38,7 @@ for t in fattree:4,2 fattree:8,2 dgx2 bigraph:4x8 bigraph:4x16; do
     fi
   done
 done
-# The NI link is not the bottleneck (docs/switch.md "The NI link"): its ejection VCs cover the
+# The NI link is not the bottleneck (docs/reference/switch.md "The NI link"): its ejection VCs cover the
 # 150-cycle credit round trip (ni_link_depth 0 = vc_depth = 318), so MultiTree and hd with
 # messages on dgx2 at 256 KiB reach > 80% of the bandwidth lower bound (2026-11-24: 96.6% and
 # more; with the old 64-flit ejection VCs 20.2%). ni_link_depth=64 must bring the old limit back.
@@ -53,7 +53,7 @@ out=$("$bin" sim --topo dgx2 --algo multitree --bytes 256K --config paper --set 
 pct=$(lb_pct "$out")
 if grep -q "result correct on every node" <<<"$out" && awk -v p="${pct:-100}" 'BEGIN { exit !(p <= 25) }'; then ok; echo "NI link: 64-flit NI ejection VCs: $pct% (<= 25%, the old limit)"
 else bad "NI link: ni_link_depth=64: ${pct:-?}% of the lower bound, want <= 25%: $(head -1 <<<"$out")"; fi
-# Packets join a non-empty NI-port VC of their transfer (docs/switch.md "Joining a non-empty
+# Packets join a non-empty NI-port VC of their transfer (docs/reference/switch.md "Joining a non-empty
 # NI-port VC"): Ring packets on dgx2 at 256 KiB reach > 50% of the lower bound (2026-11-24:
 # 69.0%, 44,514 cycles; 14.5% when an NI-port VC took a packet only when empty).
 out=$("$bin" sim --topo dgx2 --algo ring --bytes 256K --config paper --flow packet 2>&1)
@@ -64,7 +64,7 @@ else bad "packets join NI-port VCs: dgx2 ring 256 KiB packets: ${pct:-?}% of the
 # (four VCs), and the NI stager keeps each gap as a staged range. With 8 ranges per (flow,
 # slot), offered in slot order, it stopped on the watchdog at 256 KiB (878,323 cycles; at
 # 32 KiB until the join above). Since 2026-11-24 one pool per NI (ni_stage_ranges, 1024) in
-# address order (docs/switch.md "Packet-mode DBTree"): it completes; a pool of 2 must stop.
+# address order (docs/reference/switch.md "Packet-mode DBTree"): it completes; a pool of 2 must stop.
 out=$("$bin" sim --topo fattree:4,2 --algo dbtree --bytes 256K --config paper --flow packet 2>&1 | grep -v '^sim: cycle' | head -3)
 if grep -q "result correct on every node" <<<"$out"; then ok; echo "stager: fattree:4,2 dbtree 256 KiB packets: $(head -1 <<<"$out" | sed 's/.*config paper: //')"
 else bad "stager: fattree:4,2 dbtree 256 KiB packets: $(head -1 <<<"$out")"; fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_themis.sh BIN: Themis and the chunked baseline end to end (docs/themis.md): plan and
+# test_themis.sh BIN: Themis and the chunked baseline end to end (docs/reference/themis.md): plan and
 # check hier and themis (FIFO, SCF) on a heterogeneous 3-dimensional system and on
 # torus:4x4x4, the cycle model runs hier and themis (4 chunks, 64 KiB) on torus:4x4x4 with a
 # correct result; end to end on a heterogeneous 4x4x4 torus (plan, check, flow level, cycle
@@ -22,11 +22,11 @@ for a in "hier" "hier --chunks 4" "themis --chunks 4"; do
   if grep -q "result correct on every node" <<<"$out"; then ok; echo "$out"; else bad "sim torus:4x4x4 $a: $out"; fi
 done
 # End to end on a small heterogeneous torus (issue #15's acceptance): 4x4x4 rings of 100, 50
-# and 25 GB/s (periods 1, 2, 4 at cycle level, docs/network.md "Link rate and latency"); for
+# and 25 GB/s (periods 1, 2, 4 at cycle level, docs/reference/network.md "Link rate and latency"); for
 # hier and themis with 4 chunks: plan + check, the flow level on the expansion (front end 1)
 # and on the chunk schedule (front end 2), and the cycle model with a correct result; the flow
 # level's time within 20% of the cycle model's in ns (2026-11-24: hier -15.5%, themis -6.3%,
-# docs/flowsim.md) and front end 2 (chunks pipelined freely) no slower than the expansion.
+# docs/reference/flowsim.md) and front end 2 (chunks pipelined freely) no slower than the expansion.
 hett="dims:ring4@100x2,ring4@50x2,ring4@25x2"
 for a in hier themis; do
   out=$("$bin" check --topo "$hett" --algo $a --chunks 4 --bytes 256K 2>&1)

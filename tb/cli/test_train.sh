@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_train.sh: multitree train end to end (docs/training.md) on the 3-layer toy
+# test_train.sh: multitree train end to end (docs/reference/training.md) on the 3-layer toy
 # (tb/train/toy.csv) on torus:4x4 with ring and multitree, both iteration models, against
 # hand-worked compute cycles and against `multitree sim` for the all-reduce; the cache; refusals.
 set -u
@@ -55,7 +55,7 @@ grep -q "train: all-reduce [0-9]* cycles (sum of the layers'; flow level)" "$tmp
 [[ $(grep -c " packet/flow " "$tmp/c.txt") -eq 8 ]] && ok || bad "flow-level cache lines: $(grep -c " packet/flow " "$tmp/c.txt") (expected 8)"
 "$bin" train --model $toy --topo torus:4x4 --algo ring --cache "$tmp/c.txt" 2>&1 | grep -q "0 all-reduces simulated now" && ok || bad "cycle-level cache disturbed"
 python3 scripts/fig11_validate.py "$tmp/cyc" "$tmp/flow" 4 >"$tmp/val" && grep -q "pass=4 fail=0" "$tmp/val" && ok || bad "fig11_validate: $(tail -1 "$tmp/val")"
-# (4 %: the toy's 16-160 KB all-reduces; the models' iterations agree within 2 %, docs/training.md) a flow level off by 10 % is caught
+# (4 %: the toy's 16-160 KB all-reduces; the models' iterations agree within 2 %, docs/reference/training.md) a flow level off by 10 % is caught
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['allreduce_cycles']=int(d['allreduce_cycles']*1.10); json.dump(d,open(sys.argv[1],'w'))" "$tmp/flow/ring.plain.json"
 python3 scripts/fig11_validate.py "$tmp/cyc" "$tmp/flow" 4 >"$tmp/val" && bad "fig11_validate missed a 10 % error" || { grep -q "pass=3 fail=1" "$tmp/val" && ok || bad "fig11_validate broken input: $(tail -1 "$tmp/val")"; }
 # a real table by name (no simulation: --help only) and the refusals

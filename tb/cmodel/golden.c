@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * golden.c: record and check golden traces (golden.h, docs/golden.md). */
+ * golden.c: record and check golden traces (golden.h, docs/reference/golden.md). */
 #include "golden.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * golden.h: golden traces of a cycle model (test only; docs/golden.md). A test drives a model
+ * golden.h: golden traces of a cycle model (test only; docs/reference/golden.md). A test drives a model
  * with a deterministic stimulus and hands the outputs of every cycle, split in named fields,
  * to gold_cycle. Recording (make golden, from a build of the reference commit) writes, per run,
  * one hex digit per cycle (0: every field as in the previous cycle, else a 4-bit hash of the

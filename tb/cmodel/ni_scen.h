@@ -5,7 +5,7 @@
 #define NI_SCEN_H
 #include <stdio.h>
 #include <string.h>
-#ifdef MT_GOLDEN_FLAT /* recording from a build before the layer folders (make golden, docs/golden.md) */
+#ifdef MT_GOLDEN_FLAT /* recording from a build before the layer folders (make golden, docs/reference/golden.md) */
 #include "mt_layout.h"
 #include "mt_ni.h"
 #include "mt_sched.h"

@@ -48,7 +48,7 @@
 //            --perturb-set KEY=VALUE (a `sim --set` field of the C model alone, e.g. link_period1=3),
 //            --rtl-only (the RTL alone, no per-cycle comparison: the speed of the Verilated model;
 //            then the C model alone; the cycle counts and buffers are compared at the end),
-//            --rom DIR (ROM mode, the FPGA path, docs/rtl_sim.md: the RTL alone, every NI's table
+//            --rom DIR (ROM mode, the FPGA path, docs/reference/rtl_sim.md: the RTL alone, every NI's table
 //            loaded by $readmemh from DIR/node<i>.hex (`multitree rom --format hex` output;
 //            the RTL's +mt_rom_dir plusarg), no table writes, no C model; every node's buffer
 //            checked against mt_ref_result), --fst-nodes I,J,... (with --fst: only these nodes)
@@ -104,7 +104,7 @@ static const Case kCases[] = {
   {"t4x4_dbt_pni_msg_i32", "t4x4_mt_pni", "torus:4x4", "dbtree", 1024, MT_DTYPE_INT32, 0, 27, 1, 1},
   // make demo: MultiTree 16 KiB fp32 on the 4x4 torus, the default (paper) NI, built with waveforms
   {"t4x4_demo_msg_f32", "t4x4_demo", "torus:4x4", "multitree", 16384, MT_DTYPE_FP32, 0, 31, 0, 1},
-  // switch networks (rtl/mt_swnet_top.sv, docs/switch.md): halving-doubling on fattree:4,2
+  // switch networks (rtl/mt_swnet_top.sv, docs/reference/switch.md): halving-doubling on fattree:4,2
   // (MultiTree's entries there have 15 children, the RTL NI at most 8), ring with packets and
   // dbtree on the same build; hd on dgx2
   {"ft42_hd_msg_i32", "ft42_hd", "fattree:4,2", "hd", 4096, MT_DTYPE_INT32, 0, 41, 0, 0},
@@ -115,26 +115,26 @@ static const Case kCases[] = {
   // co-designed for it, and hd with packets on the same build
   {"bg48_hdrm_msg_i32", "bg48_hdrm", "bigraph:4x8", "hdrm", 4096, MT_DTYPE_INT32, 0, 45, 0, 0},
   {"bg48_hd_pkt_f32", "bg48_hdrm", "bigraph:4x8", "hd", 4096, MT_DTYPE_FP32, 1, 46, 0, 0},
-  // bucket (issue #18, docs/planner.md): one part per dimension and direction, ring
+  // bucket (issue #18, docs/reference/planner.md): one part per dimension and direction, ring
   // reduce-scatters in rotated dimension order; 256 flows, 124 entries per node
   {"t4x4_bucket_msg_i32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_INT32, 0, 81, 0, 0},
   {"t4x4_bucket_pkt_f32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_FP32, 1, 82, 0, 0},
-  // a 3-D heterogeneous torus (docs/network.md "Link rate and latency"), as a Themis system's
+  // a 3-D heterogeneous torus (docs/reference/network.md "Link rate and latency"), as a Themis system's
   // dimensions of unequal bandwidth: Y links a flit every 2 cycles and 3 long, Z links every
   // 3 cycles and 5 long, X every cycle and 2 long; one NI port per network port (6: with the
-  // default 4 two neighbours would share an ejection port, docs/ni.md "Limits")
+  // default 4 two neighbours would share an ejection port, docs/reference/ni.md "Limits")
   {"t333_het_mt_msg_i32", "t333_het", "torus:3x3x3", "multitree", 6912, MT_DTYPE_INT32, 0, 71, 0, 0, "local_ports=6 link_period1=2 link_lat1=3 link_period2=3 link_lat2=5"},
   {"t333_het_mt_pkt_f32", "t333_het", "torus:3x3x3", "multitree", 6912, MT_DTYPE_FP32, 1, 72, 0, 0, "local_ports=6 link_period1=2 link_lat1=3 link_period2=3 link_lat2=5"},
-  // an asymmetric hierarchy (docs/flexreduce.md): machines of 3 and 2 learners behind one
+  // an asymmetric hierarchy (docs/reference/flexreduce.md): machines of 3 and 2 learners behind one
   // top switch; FlexReduce's uneven flows with messages, and with packets in fp32
   {"h32_fr_msg_i32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_INT32, 0, 61, 0, 0},
   {"h32_fr_pkt_f32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_FP32, 1, 62, 0, 0},
-  // a heterogeneous torus (docs/network.md "Link rate and latency"): the Y links take a flit
+  // a heterogeneous torus (docs/reference/network.md "Link rate and latency"): the Y links take a flit
   // every 2 cycles and are 5 cycles long, the X links every cycle and 2 long
   {"t4x4_het_mt_msg_i32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_INT32, 0, 51, 0, 0, "link_period1=2 link_lat1=5"},
   {"t4x4_het_mt_pkt_f32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_FP32, 1, 52, 0, 0, "link_period1=2 link_lat1=5"},
-  // the NI stager (docs/ni.md "Staging not-due units"): hd on a mesh 8x2 with small buffers,
-  // the routed deadlock of docs/ni.md "Limits" (a watchdog stop with ni_stage_after=0): with
+  // the NI stager (docs/reference/ni.md "Staging not-due units"): hd on a mesh 8x2 with small buffers,
+  // the routed deadlock of docs/reference/ni.md "Limits" (a watchdog stop with ni_stage_after=0): with
   // T = 50 node 14's NI stages units out and replays them; the one-engine NI
   {"m8x2_hd_stg_f32", "m8x2_hd_stg", "mesh:8x2", "hd", 14004, MT_DTYPE_FP32, 0, 713148367, 0, 0,
    "num_vcs=8 vc_depth=13 ej_depth=11 link_lat=1 subpkt_flits=8 pkt_bytes=64 ni_sq=4 ni_rq=8 ni_stage_after=50 ni_stage_ranges=8"},
@@ -296,7 +296,7 @@ static void unplan(Planned &p) {
 // values, 0 (default) resolved by mt_ni_bw_defaults as mt_net_new resolves them (E = 2L, or L if 2L > 8; M = L + 2E)
 // and written back, so the C model runs the same NI and the RTL gets explicit parameters.
 // The stager (ni_stage_after, default 20,000 in small) only where the build asks for it
-// (keep_stage: its configuration sets ni_stage_after; docs/ni.md "Staging not-due units"):
+// (keep_stage: its configuration sets ni_stage_after; docs/reference/ni.md "Staging not-due units"):
 // the other builds keep the NI without it, as before the RTL had one.
 static void resolve_ni(mt_net_cfg *cfg, bool one_engine, bool sw, bool keep_stage) {
   const unsigned L = sw ? 1u : cfg->local_ports ? cfg->local_ports
@@ -372,7 +372,7 @@ static void print_unroll(const Hw &hw) {
     if (hw.cfg.link_lat_d[d] > lat) lat = hw.cfg.link_lat_d[d];
   if (lat > 60) printf("--unroll-count %u ", lat + 16);
 }
-// Links of different periods or latencies per dimension (docs/network.md "Link rate and
+// Links of different periods or latencies per dimension (docs/reference/network.md "Link rate and
 // latency"), only when set (the other builds' flags stay as they were): mt_router's
 // LinkPeriods and mt_net_top's LinkLats as Verilog literals (the quote escaped: the flags
 // pass through an eval in scripts/net_verilate.sh) and the harness macros. Dimension 2
@@ -469,7 +469,7 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
 }
 
 // mt_ni_entry_dec's Children parameter (1..8, checked at elaboration): MultiTree on the
-// 16-node switch networks has entries of 15 children (docs/switch.md), so a shape drops it
+// 16-node switch networks has entries of 15 children (docs/reference/switch.md), so a shape drops it
 static const int kRtlMaxChildren = 8;
 // A shape from SPEC; algos_ok/algos_skip: which of the listed algorithms plan on the topology
 static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &algos_ok, std::string &algos_skip, mt_err *e) {

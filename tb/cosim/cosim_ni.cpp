@@ -46,7 +46,7 @@ extern "C" {
 #ifndef CFG_NI_CHAIN
 #define CFG_NI_CHAIN 0
 #endif
-// the stager (docs/ni.md "Staging not-due units"): the build's StageAfter and StageRanges
+// the stager (docs/reference/ni.md "Staging not-due units"): the build's StageAfter and StageRanges
 // (-GStageAfter, -GStageRanges); 0 = an NI without the stager
 #ifndef CFG_STAGE_AFTER
 #define CFG_STAGE_AFTER 0
@@ -179,7 +179,7 @@ static void scen_free(Scen &c) {
 
 struct Stats {
   unsigned long pass = 0, fail = 0, cycles = 0, mism = 0;
-  // what the runs exercised (read from the C model's state, docs/ni.md "Chained reduction"):
+  // what the runs exercised (read from the C model's state, docs/reference/ni.md "Chained reduction"):
   // units started while another engine was busy, whole messages chained behind a
   // predecessor engine, chained packets started ahead of their turn (cpos > cnt), cycles
   // with a packet range kept beyond a child's prefix

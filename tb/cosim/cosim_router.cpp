@@ -6,7 +6,7 @@
 // receivers (buffers of VcDepth/EjDepth, random drain rates, random credit delays, long
 // stalls). A per-VC monitor on every output checks Head (Body|Sub-Tail)* Tail sequencing and
 // payload integrity (packet tag and flit sequence number in every data flit).
-// A switch (table = 1, docs/switch.md) gets a route table before the traffic, the same in both
+// A switch (table = 1, docs/reference/switch.md) gets a route table before the traffic, the same in both
 // models (the RTL's through its write port): random entries (port sets of 1..NP ports, some
 // invalid), or with --topo T --switch S the table mt_switch_build makes for switch S of
 // topology T, whose shape must be this build's. --perturb-table changes one entry of the C
@@ -351,7 +351,7 @@ int main(int argc, char **argv) {
     k.h = mt_head_info{};
     k.h.dst = dst;
     // half of the heads come from source 0 or 1, so that one source does fill NumVcs-1
-    // VCs of an ejection port (the source cap, docs/router.md); one draw as before, so the
+    // VCs of an ejection port (the source cap, docs/reference/router.md); one draw as before, so the
     // random stream is unchanged
     const unsigned src = rng.below(4096);
     k.h.src = (src & 0x800u) ? (src & 1u) : src;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * fuzz.h: what the libFuzzer harnesses tb/fuzz/fuzz_<target>.c share (docs/fuzz.md).
+ * fuzz.h: what the libFuzzer harnesses tb/fuzz/fuzz_<target>.c share (docs/reference/fuzz.md).
  * The C model's parsers take file paths, so an input is handed over as a file: a memfd
  * (memory only, no disk) opened again through /proc/self/fd/N. */
 #ifndef MT_FUZZ_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * fuzz_rom: the ROM decoder (cmodel/table/mt_rom.c mt_rom_read_dir, with the layout of
- * cmodel/table/mt_layout.c). Framing of an input (docs/fuzz.md): the bytes before the first
+ * cmodel/table/mt_layout.c). Framing of an input (docs/reference/fuzz.md): the bytes before the first
  * NUL are layout.json, the bytes after it are one image, which every node 0..63 reads
  * (DIR/node<i>.<ext> are links to it for every format, so layout.json's "image" picks the
  * format). No NUL: all of it is layout.json and the image is empty. It may be refused, never
@@ -38,7 +38,7 @@ static void cleanup(void) {
 }
 
 /* in memory (/dev/shm) when there is one: on the disk of this machine an input took 5 ms, in
- * memory 0.15 ms (docs/fuzz.md) */
+ * memory 0.15 ms (docs/reference/fuzz.md) */
 static void setup(void) {
   const char *tmp = getenv("TMPDIR");
   if (access("/dev/shm", W_OK) == 0) tmp = "/dev/shm";

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * fuzz_sched: the schedule-JSON loader (cmodel/table/mt_json.c, mt_json_read) and then the
  * checker (cmodel/plan/mt_check.c) on whatever it loaded. Both may refuse; neither may crash,
- * hang or leak (docs/fuzz.md). Input: the JSON text. */
+ * hang or leak (docs/reference/fuzz.md). Input: the JSON text. */
 #include "fuzz.h"
 #include "plan/mt_check.h"
 #include "table/mt_json.h"

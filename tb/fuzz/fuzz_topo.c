@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0
- * fuzz_topo: the topology-file parser (cmodel/topo/mt_topo.c, docs/topology-file.md), then,
+ * fuzz_topo: the topology-file parser (cmodel/topo/mt_topo.c, docs/reference/formats.md "Topology file"), then,
  * on a network it accepts with at most 64 nodes, every planner that accepts it with the
  * schedule tables and the checker as oracles: a schedule that a planner produced must give
- * tables and pass mt_check, else the harness aborts (docs/fuzz.md). MultiTree on a switch
+ * tables and pass mt_check, else the harness aborts (docs/reference/fuzz.md). MultiTree on a switch
  * network also runs every child search guided and breadth first (mt_plan_verify_search):
  * a difference aborts too. Every schedule that passes check also runs at the flow level
  * (cmodel/flow), which must not finish below its lower bound (topo/mt_bound; a flow-level

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tb/fuzz/replay.sh BUILD TARGET...: step t-fuzz-replay of make test (docs/fuzz.md). Every seed of
+# tb/fuzz/replay.sh BUILD TARGET...: step t-fuzz-replay of make test (docs/reference/fuzz.md). Every seed of
 # tb/fuzz/corpus/<target>/ and every regression input tb/fuzz/crashes/<target>-* goes once through
 # build/fuzz/replay_<target> (gcc, ASan+UBSan) and, when it was built (clang present), through
 # the libFuzzer build build/fuzz/fuzz_<target>. One RESULT line per corpus and binary, one per

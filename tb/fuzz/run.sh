@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# tb/fuzz/run.sh BUILD TARGET...: `make fuzz` (docs/fuzz.md). Runs build/fuzz/fuzz_<target> for
+# tb/fuzz/run.sh BUILD TARGET...: `make fuzz` (docs/reference/fuzz.md). Runs build/fuzz/fuzz_<target> for
 # FUZZ_SECONDS each (FUZZ_JOBS at a time), on the work corpus build/fuzz/corpus/<target> (new
 # inputs land there) plus the committed seeds tb/fuzz/corpus/<target> (read only), with
 # tb/fuzz/<target>.dict. A crash, leak, timeout or out-of-memory is saved as
 # build/fuzz/crashes/<target>-*, and the harness is started again for the time left (at most
 # 20 times; not when the corpus itself crashes). Figures per harness (executions, time, coverage, crashes) go to
-# build/fuzz/results.md and, with FUZZ_DOC=1, into docs/fuzz.md between the results markers.
+# build/fuzz/results.md and, with FUZZ_DOC=1, into docs/reference/fuzz.md between the results markers.
 # Exit 1 when anything crashed.
 set -u
 build=$1; shift
@@ -88,7 +88,7 @@ total=0; crashes=0
 } >"$fz/results.md"
 cat "$fz/results.md"
 if [[ ${FUZZ_DOC:-0} == 1 ]]; then
-  doc=$top/docs/fuzz.md
+  doc=$top/docs/reference/fuzz.md
   python3 - "$doc" "$fz/results.md" <<'PY'
 import sys
 doc, res = sys.argv[1], open(sys.argv[2]).read()
@@ -97,6 +97,6 @@ s = open(doc).read()
 i, j = s.index(b) + len(b), s.index(e)
 open(doc, "w").write(s[:i] + "\n" + res + s[j:])
 PY
-  echo "fuzz: results written into docs/fuzz.md"
+  echo "fuzz: results written into docs/reference/fuzz.md"
 fi
 [[ $crashes -eq 0 ]] || { echo "fuzz: $crashes crash(es) in $fz/crashes/ (replay: build/fuzz/replay_<target> FILE)"; exit 1; }

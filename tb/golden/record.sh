@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tb/golden/record.sh REF [BUILD]: regenerate tb/golden/{ni,router}/*.gz from a build of commit
-# REF (make golden GOLDEN_REF=REF; docs/golden.md). The recorders are this tree's
+# REF (make golden GOLDEN_REF=REF; docs/reference/golden.md). The recorders are this tree's
 # tb/cmodel/hw/test_{ni,router}_golden.c compiled against REF's model: REF's sources come from
 # `git archive REF` into BUILD/golden_ref/<sha> and are built there (REF's own Makefile), or,
 # with GOLDEN_REF_TREE=/path, from a checked-out tree of REF already built (used as is).
@@ -42,7 +42,7 @@ for m in ni router; do
   $cc $cflags $inc "tb/cmodel/hw/test_${m}_golden.c" tb/cmodel/golden.c $libs -ljansson -lm -lz -o "$out/rec_$m"
   [ -n "${GOLDEN_BUILD_ONLY:-}" ] && continue   # bench-ni/bench-router: the programs only
   rm -rf "tb/golden/$m"; mkdir -p "tb/golden/$m"
-  hdr="multitree golden trace ($m), format: tb/cmodel/golden.h, docs/golden.md
+  hdr="multitree golden trace ($m), format: tb/cmodel/golden.h, docs/reference/golden.md
 reference: commit $sha ($subject)
 command: make golden GOLDEN_REF=$ref (tb/golden/record.sh: tb/cmodel/hw/test_${m}_golden.c --record, built against that commit's libmt.a)
 recorded: $(date -u +%Y-%m-%dT%H:%MZ)"

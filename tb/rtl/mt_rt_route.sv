@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_rt_route: route computation for the head flit at the front of one input VC.
-// Contract (docs/router.md): combinational. Normal packet: dimension order X, Y, Z; torus:
+// Contract (docs/reference/router.md): combinational. Normal packet: dimension order X, Y, Z; torus:
 // the shorter way round, ties to +; mesh: toward the destination. Allowed output VCs: on a
 // torus class 1 (upper half) if this hop is the wrap link of the dimension, or the packet
 // arrived in class 1 on a port of the same dimension; else class 0 (lower half); all VCs on

@@ -3,7 +3,7 @@
 // MaxFlows 4; Children 2; int32) with bench models of the ejection FIFOs, the per-flow
 // dependency state (mt_ni_deps behaviour: rxb accumulates len, cnt+1 / grx at the chunk size),
 // table port B (registered read) and the memory port (grant and response stalls).
-// Expectations are hand-derived from docs/ni.md "Receive path" and docs/interfaces.md.
+// Expectations are hand-derived from docs/reference/ni.md "Receive path" and docs/reference/interfaces.md.
 // Covers:
 //  - a Reduce message split in sub-packets (72 B = 5 flits, types Head Body Sub-Tail Body
 //    Sub-Tail Tail, last flit 2 lanes): acc + incoming written back, bytes past len untouched;
@@ -11,7 +11,7 @@
 //    not due, back to IDLE) until Child 0's is done; both summed; done_o fields;
 //  - a Gather in packet mode: two 32-B packets (Head Body Tail, normal class), each a unit
 //    (done_o with len 32, size 64), data written as received, grx after the second;
-//  - every framing / look-up error code the module raises (err_o, docs/ni.md table):
+//  - every framing / look-up error code the module raises (err_o, docs/reference/ni.md table):
 //    9 RX_FRAME: front not a head in IDLE; Head inside a message; wrong class (normal
 //      Body in a message); Tail missing (Body as last flit); Tail too early;
 //    6 RX_FLOW: flow >= nflows; op 0; no Reduce entry for the flow; Gather for a flow rooted here;
@@ -24,10 +24,10 @@
 `timescale 1ns/1ps
 module tb_mt_ni_depktz;
   localparam int PW = 128, FW = PW + 3 + 1, S = 4, LN = 4;
-  // flit types (docs/interfaces.md Table II)
+  // flit types (docs/reference/interfaces.md Table II)
   localparam logic [2:0] THead = 3'd0, TBody = 3'd1, TSub = 3'd2, TTail = 3'd3,
                          TNHead = 3'd4, TNBody = 3'd5, TNTail = 3'd6;
-  // error codes (docs/ni.md)
+  // error codes (docs/reference/ni.md)
   localparam logic [3:0] ERxFlow = 4'd6, ERxSrc = 4'd7, ERxRange = 4'd8, ERxFrame = 4'd9;
   logic clk = 1'b0, rst_n = 1'b0;
   always #5 clk = ~clk;

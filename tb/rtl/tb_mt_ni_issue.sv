@@ -2,7 +2,7 @@
 // tb_mt_ni_issue: mt_ni_issue (with mt_ni_timestep, mt_ni_lockstep; L 2, NetPorts 2, PortW 2 so
 // port 3 = routed, Children 2, Depth 16, MaxFlows 4, PayloadW 128) with a bench table (port A
 // read registered at hp_d_o), bench dependency state and packetisers busy for a few cycles
-// after each activation. Expectations hand-derived from docs/ni.md "Start and scan", "Issue".
+// after each activation. Expectations hand-derived from docs/reference/ni.md "Start and scan", "Issue".
 // Covers:
 //  - start/scan/END: SCAN one entry per edge, RUN with timestep 1 after END;
 //  - the exact edges of every issue and timestep advance of a 7-entry table (NOP, Reduce with
@@ -26,7 +26,7 @@
 `timescale 1ns/1ps
 module tb_mt_ni_issue;
   localparam int L = 2, CH = 2, DEPTH = 16;
-  // ops (docs/ni.md): 0 NOP, 1 Reduce, 2 Gather, 3 END; states: 0 idle 1 scan 2 run 3 fin 4 done 5 err
+  // ops (docs/reference/ni.md): 0 NOP, 1 Reduce, 2 Gather, 3 END; states: 0 idle 1 scan 2 run 3 fin 4 done 5 err
   localparam logic [1:0] OpNop = 2'd0, OpRed = 2'd1, OpGat = 2'd2, OpEnd = 2'd3;
   localparam logic [2:0] SScan = 3'd1, SRun = 3'd2, SFin = 3'd3, SDone = 3'd4, SErr = 3'd5;
   logic clk = 1'b0, rst_n = 1'b0;
@@ -153,7 +153,7 @@ module tb_mt_ni_issue;
           err && st == SErr && err_code == 4'(code) && err_idx == 16'(eidx));
   endtask
 
-  // hand-derived (docs/ni.md): edge of each issue after the start edge, its entry, act_o
+  // hand-derived (docs/reference/ni.md): edge of each issue after the start edge, its entry, act_o
   localparam logic [7*8-1:0] ExpIss = {8'd39, 8'd34, 8'd27, 8'd26, 8'd22, 8'd21, 8'd8};
   localparam logic [7*8-1:0] ExpIdx = {8'd5, 8'd4, 8'd3, 8'd3, 8'd2, 8'd1, 8'd0};
   localparam logic [7*8-1:0] ExpAct = {8'd0, 8'd2, 8'd2, 8'd1, 8'd0, 8'd2, 8'd0};

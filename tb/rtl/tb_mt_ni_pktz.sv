@@ -2,7 +2,7 @@
 // tb_mt_ni_pktz: one packetiser sending a 72-byte chunk (5 flits, the last with 2 lanes) in
 // message mode (SubPktFlits = 2) and in packet mode (32-byte packets), against a memory that
 // answers one cycle after each grant and a router buffer of 2 credits returning each credit
-// 3 cycles after the flit. Expected flit sequences are hand-derived from docs/interfaces.md.
+// 3 cycles after the flit. Expected flit sequences are hand-derived from docs/reference/interfaces.md.
 `timescale 1ns/1ps
 module tb_mt_ni_pktz;
   localparam int PW = 128, FW = PW + 3 + 1;

@@ -4,7 +4,7 @@
 // mt_ni_entry_dec; expected fields are those of Fig. 5 / `multitree plan --print`:
 //   reduce(3,1,-,1) reduce(1,1,-,2) reduce(2,2,[1],2) reduce(0,root,[1,2],3)
 //   gather(0,root,[2,1],3) gather(2,2,[1],4) END
-// (the root reduce entry sits in the step after its children send, docs/formats.md)
+// (the root reduce entry sits in the step after its children send, docs/reference/formats.md)
 // Then the write port: a write and a read of one word at one edge return the old word.
 `timescale 1ns/1ps
 module tb_mt_ni_table;

@@ -28,7 +28,7 @@ module tb_mt_rt_sw_alloc;
     .last_i(last), .prio_i(prio), .gnt_o(gnt_p), .idx_o(idx_p), .held_o(held_p), .holder_o(holder_p));
   always #5 clk = ~clk;
 
-  // ---- reference model of the contract (docs/router.md "Arbitration") ----
+  // ---- reference model of the contract (docs/reference/router.md "Arbitration") ----
   // winner among req (only the smallest prio if sp) in order ptr+1, ..., N-1, 0, ..., ptr; -1: none
   function automatic int ref_win(input logic [N-1:0] r, input logic [N*16-1:0] p, input int ptr, input bit sp);
     int unsigned m;

@@ -328,7 +328,7 @@ static void drain(mt_flow_eng *g, double *end) {
   }
 }
 
-/* The head-of-line rule (docs/flowsim.md "Head-of-line blocking"), by hand. Links 0 (A -> B)
+/* The head-of-line rule (docs/reference/flowsim.md "Head-of-line blocking"), by hand. Links 0 (A -> B)
  * and 1 (B -> C), 10 B/unit each, one input VC per class (vpc 1); 100 B each: X routed A ->
  * B -> C (class 0, 0), Y routed A -> B (ejects at B), Z routed B -> C (injected at B). X and Y
  * share B's input VC from link 0. At link 1 the requesters are Z's packetiser and that one
@@ -373,11 +373,11 @@ static void test_hol(void) {
 }
 
 /* Planned routed schedules in `paper` / `small` cycles against the cycle model (`multitree
- * sim --data none`, 2026-11-25, docs/flowsim.md "Validation"): within 10 % with the rule
+ * sim --data none`, 2026-11-25, docs/reference/flowsim.md "Validation"): within 10 % with the rule
  * (num_vcs 4), and the bufferless level without it (num_vcs 0) far below, so the rule is what
  * closes the gap. hd on torus:4x4 1 MiB `paper`: 316,294 cycles (HOL groups); DBTree on
  * ring:8 256 KiB `small`: 149,559 (in-order reduction: node 5's message to 3 waits for node
- * 1's and fills the VCs node 4's message to 3 needs, docs/flowsim.md). */
+ * 1's and fills the VCs node 4's message to 3 needs, docs/reference/flowsim.md). */
 static void test_vs_cycle(const char *spec, const char *algo, uint64_t bytes, int paper, double cyc, double off_below) {
   mt_topo t;
   mt_err e = {{0}};
@@ -401,7 +401,7 @@ static void test_vs_cycle(const char *spec, const char *algo, uint64_t bytes, in
   mt_topo_free(&t);
 }
 
-/* The NI stager (docs/ni.md "Staging not-due units") at the flow level: hd on ring:16,
+/* The NI stager (docs/reference/ni.md "Staging not-due units") at the flow level: hd on ring:16,
  * 256 KiB, `paper`. Not-due routed messages block each other's input VCs in a cycle (a
  * receiver's due child waits behind a message that another receiver's due child makes due),
  * so without the stager the run never ends, refused naming a node; with T = 20,000 cycles

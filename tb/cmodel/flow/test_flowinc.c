@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_flowinc: the flow engine's incremental max-min solve (only the components of streams
- * joined by shared links that a change touched; docs/flowsim.md "Speed") gives exactly what
+ * joined by shared links that a change touched; docs/reference/flowsim.md "The incremental max-min solve") gives exactly what
  * solving every message at every change gives (mt_flow_eng_reference, the first engine's
  * way): the same events at the same times in the same order, the same bytes per link, on
  * random traffic driven through two engines side by side and on planned schedules (tori,
@@ -254,7 +254,7 @@ static void same_sched(const char *spec, const char *algo, uint64_t bytes, const
 
 /* Schedules: tori, a mesh, switch networks, routed multi-hop transfers (hd, dbtree), packets
  * and the credit caps of `small`; the last three in ns. The 64-NPU 3-D switch system of
- * docs/results.md (3d-sw-sw-sw-hetero's links) has many small components: the case the
+ * docs/results/themis.md (3d-sw-sw-sw-hetero's links) has many small components: the case the
  * incremental solve is for, so it must solve under a tenth of the rates there. */
 static const struct {
   const char *spec, *algo;

@@ -247,7 +247,7 @@ typedef struct {
   const uint32_t *data;
 } dmsg;
 
-/* the stager (docs/ni.md "Staging"): drive_direct runs with p.stage_after = g_stage_after
+/* the stager (docs/reference/ni.md "Staging"): drive_direct runs with p.stage_after = g_stage_after
  * and p.perturb = g_perturb, the staging area after the nwords of the buffer (Children slots
  * of nwords each), and reports the stager's counters and the staging area */
 static unsigned g_stage_after, g_perturb;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_ni_golden.c: the C network interface (cmodel/hw/mt_ni.c) against golden traces
- * recorded from a build of the reference commit (tb/golden/ni/, one .gz per group, docs/golden.md).
+ * recorded from a build of the reference commit (tb/golden/ni/, one .gz per group, docs/reference/golden.md).
  * Inputs: the scripted environment of test_ni.c (tb/cmodel/ni_env.c: 2x2/4x4 mesh and torus,
  * multitree and hd, full and compact layouts, int32/fp32, message/packet mode, back-to-back
  * runs, rx_engines/mem_ports variants, chained reduction (reduce_chain=1, rx_engines = L),
@@ -197,7 +197,7 @@ static void run_gold(gold *g, scen *c, int node, const mt_ni_env_run *runs, int 
 
 /* --bench [reps]: ns per step of mt_ni_step on recorded inputs (torus:4x4 multitree node 5,
  * 2 back-to-back runs, replayed reps times on fresh models). The baseline is this program built
- * against another commit (make bench-ni BENCH_NI_REF=<commit>, docs/bench.md). */
+ * against another commit (make bench-ni BENCH_NI_REF=<commit>, docs/results/bench.md). */
 static int bench(int reps, int compact) {
   scen c;
   mt_err e;

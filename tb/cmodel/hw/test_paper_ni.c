@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * test_paper_ni: the paper simulator's NI (cmodel/hw/mt_paper_ni.c, docs/papersim.md) on
+ * test_paper_ni: the paper simulator's NI (cmodel/hw/mt_paper_ni.c, docs/reference/papersim.md) on
  * hand-worked cases. The NIs are wired to each other directly (no routers): a flit an NI
  * outputs after call k is at its receiver's ejection port (the head's eject field) in call
  * k + 1, and every injected flit returns its credit the next call. Calls count from 1 (the

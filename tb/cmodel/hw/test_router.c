@@ -159,7 +159,7 @@ static void test_latency(void) {
   mt_router_free(&r);
 }
 
-/* Pacing (period[], docs/network.md "Link rate and latency"): with period[0] = 3 a 5-flit
+/* Pacing (period[], docs/reference/network.md "Link rate and latency"): with period[0] = 3 a 5-flit
  * packet from local port 4 to the +X neighbour leaves output 0 at calls 1, 4, 7, 10, 13 (one
  * flit every 3 cycles, the first as without pacing), while one from local port 5 to the +Y
  * neighbour (period 1) leaves output 2 at calls 1..5; a period on a dimension the router

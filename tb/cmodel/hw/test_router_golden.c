@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_router_golden.c: the C router (cmodel/hw/mt_router.c) against golden traces recorded
  * from a build of the reference commit (tb/golden/router/, one .gz per parameter set;
- * docs/golden.md). Every field of mt_router_out and the credit counters are compared every
+ * docs/reference/golden.md). Every field of mt_router_out and the credit counters are compared every
  * cycle (golden.h: a 4-bit digit per cycle, a 32-bit hash per field per 1024 cycles).
  * Traffic: a closed-loop environment (upstream credit counters, downstream buffers with
  * random drain rates) with well-formed packets and all-reduce messages, and "chaos" phases
@@ -14,7 +14,7 @@
  *   test_router_golden --record DIR HDR     write the traces (make golden; HDR: header text)
  *   test_router_golden --bench [cycles [CFG]]  speed of mt_router_step alone on a busy router,
  *     inputs recorded from a closed-loop run and replayed (make bench-router); the baseline is
- *     this program built against another commit (BENCH_ROUTER_REF, docs/bench.md). */
+ *     this program built against another commit (BENCH_ROUTER_REF, docs/results/bench.md). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -117,7 +117,7 @@ static void test_ni_bandwidth(void) {
   expect_refused("ni_mem_ports=5", "mem_ports");
 }
 
-/* Chained reduction (ni_chain, docs/ni.md): a flow's children are added by several engines
+/* Chained reduction (ni_chain, docs/reference/ni.md): a flow's children are added by several engines
  * at once, each flit after its predecessor's write. fp32 inputs make any change of the
  * order of additions visible in the result (the reference adds in the documented order),
  * also with a slow, random memory (ready 50%, latency 1..6) that reorders the engines'
@@ -239,7 +239,7 @@ static void test_bad_input(void) {
   CHECK(mt_net_cfg_by_name(&c2, "huge", &e) != 0, "unknown config accepted");
   unplan(&p);
   CHECK(plan(&p, "fattree:4,2", "multitree", 4096, &e) == 0, "%s", e.msg);
-  c2 = c; /* switch networks run (docs/switch.md, test_switch.c); an NI has one NI link there */
+  c2 = c; /* switch networks run (docs/reference/switch.md, test_switch.c); an NI has one NI link there */
   c2.local_ports = 2;
   n = mt_net_new(&c2, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "in a switch network"), "two NI links per node accepted: %s", e.msg);
@@ -247,7 +247,7 @@ static void test_bad_input(void) {
   unplan(&p);
 }
 
-/* Data modes (docs/network.md "Data modes"): full, sample and none give the same cycles, link
+/* Data modes (docs/reference/network.md "Data modes"): full, sample and none give the same cycles, link
  * flits and utilisation; full checks every word, sample only the sampled pages (and is
  * correct), none checks nothing. A word corrupted at one node's input after the start is
  * caught by full everywhere, by sample only on a sampled page. */

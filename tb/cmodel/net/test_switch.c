@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_switch: the switch (mt_router with table = 1) and switch networks (mt_switch,
  * mt_net on fat-tree, DGX-2-like and BiGraph), against hand-derived expectations
- * (docs/switch.md): table routes with port sets and hop classes, the VC and credit rules at
+ * (docs/reference/switch.md): table routes with port sets and hop classes, the VC and credit rules at
  * an NI port, the 2-cycle hop; the route tables built from topologies (up/down d-mod-k on
  * fat-trees, parallel links, hop classes on BiGraph); bad switches, tables and topologies
  * refused; a whole all-reduce correct, and one perturbed table entry caught. */

@@ -9,14 +9,14 @@
  *   in every step; on tori that load is the aggregate lower bound (topo/mt_bound), on meshes
  *   the corner's, above the bound (docs/reference/bounds.md); on torus:4x8 (not square) the
  *   lockstep time is above it;
- * - the pipeline on torus:4x8 (docs/planner.md "Pipelined chunks"): at 8 MiB 7 chunks of the
+ * - the pipeline on torus:4x8 (docs/reference/planner.md "Pipelined chunks"): at 8 MiB 7 chunks of the
  *   X-first parts starting at steps 1, 4, ..., 19 and 3 of the Y-first ones at 1, 8, 15
  *   (C = round(21 / (k - 1)), spaced k - 1 apart), each chunk's all-gather starting R + k - 1
  *   steps after its reduce-scatter (X-first at 14, 17, ..., 32, Y-first at 18, 25, 32: 41
  *   steps, interleaved), lockstep bytes 1.054 x the bound (1.064 with the mirrored
  *   all-gathers of main before 2026-11-25) and 1.025 x at 64 MiB (28 + 12 chunks), against
  *   1.42 x with one chunk at 32 KiB (all worked out with an independent model of the load
- *   rule, /tmp exploration program described in docs/planner.md); a chunk's reduce moved a
+ *   rule, /tmp exploration program described in docs/reference/planner.md); a chunk's reduce moved a
  *   step earlier is refused by check;
  * - the per-node issue order (MT_ISSUE_BYTES) worked by hand on ring:4, and on torus:4x8 at
  *   8 MiB every node's entries of a step in the order of the bytes queued before them on their

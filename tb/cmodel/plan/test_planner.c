@@ -432,7 +432,7 @@ static void test_multilink(void) {
   done(&t, &s, &tb);
 }
 
-/* HDRM's rank mapping (docs/planner.md) puts at most one exchange on any link in any step
+/* HDRM's rank mapping (docs/reference/planner.md) puts at most one exchange on any link in any step
  * on BiGraph 4x8 and 4x16; plain hd on the same network does not. */
 static void test_hdrm_contention(void) {
   const char *nets[] = {"bigraph:4x8", "bigraph:4x16"};
@@ -548,7 +548,7 @@ static void test_algo_table(void) {
   CHECK(!strcmp(list, MT_ALGO_NAMES_STR), "names '%s', list '%s'", list, MT_ALGO_NAMES_STR);
 }
 
-/* Switch networks: the guided child search (docs/planner.md, "Planning time on switch
+/* Switch networks: the guided child search (docs/reference/planner.md, "Planning time on switch
  * networks") must give exactly the breadth-first search's node and path on every search
  * of a plan (mt_plan_verify_search runs both and fails the plan on a difference): on
  * fat-trees, DGX-2, BiGraph, the switched test files and seeded irregular networks (nodes

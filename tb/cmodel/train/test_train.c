@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * test_train: the training layer (cmodel/train, docs/training.md):
+ * test_train: the training layer (cmodel/train, docs/reference/training.md):
  *  - the iteration model on a hand-worked 3-layer workload (both totals written out below),
  *    and a broken model (all-reduces at once instead of one at a time) that the check refuses;
  *  - every workloads/<model>.csv's parameter count against the model's published or
@@ -84,7 +84,7 @@ static void test_params(void) {
     /* MLPerf NCF on ml-20m: (138493 + 26744) x (64 + 128) embeddings, MLP 256-256-128-64, 128 -> 1 */
     {"ncf", (138493 + 26744) * (64 + 128) + 256 * 256 + 256 + 256 * 128 + 128 + 128 * 64 + 64 + 128 + 1, 1},
     /* Vaswani et al. base, 37,000-token shared vocabulary: 6 x (4 x 512 x 513 + 2 x 2048 x 512 + 2048 + 512 + 2 x 1024)
-       * + 6 x (8 x 512 x 513 + ... + 3 x 1024) = 63,082,496 (the paper's "65M" is 3% above: docs/training.md) */
+       * + 6 x (8 x 512 x 513 + ... + 3 x 1024) = 63,082,496 (the paper's "65M" is 3% above: docs/reference/training.md) */
     {"transformer", 37000 * 512 + 6 * (4 * 512 * 513 + 2048 * 512 + 2048 + 512 * 2048 + 512 + 2 * 1024) + 6 * (8 * 512 * 513 + 2048 * 512 + 2048 + 512 * 2048 + 512 + 3 * 1024),
      1},
   };
@@ -120,7 +120,7 @@ static void test_params(void) {
 }
 
 /* Cycles scalesim 3.0.0 printed (COMPUTE_REPORT "Total Cycles", OS, 32x32, gemm mode) for
- * these GEMMs (M, N, K) on 2026-11-24, docs/training.md */
+ * these GEMMs (M, N, K) on 2026-11-24, docs/reference/training.md */
 static void test_formula(void) {
   static const uint64_t g[][4] = {{32, 32, 10, 71}, {64, 32, 10, 143}, {32, 64, 10, 143}, {100, 70, 50, 1343}, {1, 1000, 4096, 133055}, {12544, 64, 147, 163855}};
   for (unsigned i = 0; i < sizeof g / sizeof g[0]; i++) {
