@@ -119,14 +119,12 @@ demo: deps $(BUILD)/multitree
 # shapes of scripts/lint.sh elaborated; the C model's layer rule (scripts/lint_layers.py: which
 # layer may include which, no two files of a layer calling each other); C/C++ format
 # (scripts/lint_format.sh against .clang-format); the docs (scripts/lint_docs.sh: no work
-# diary, links and docs/ paths that exist). Yosys's proc + check of every shape (minutes) is
-# the test step t-lint-yosys.
+# diary, links and docs/ paths that exist). make test's t-lint adds Yosys's proc + check of
+# every shape (minutes: the paper NI's shapes and the 3-D network).
 lint: deps
 	@scripts/lint.sh quick; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; scripts/lint_docs.sh | tail -40; d=$${PIPESTATUS[0]}; exit $$((a | b | c | d))
 t-lint:
-	@scripts/runbench.sh $@ 600 scripts/lint.sh quick
-t-lint-yosys:
-	@scripts/runbench.sh $@ 1200 scripts/lint.sh yosys
+	@scripts/runbench.sh $@ 1200 scripts/lint.sh all
 # the layer lint on the tree, and on copies broken on purpose (it must catch them)
 t-lint-layers:
 	@scripts/runbench.sh $@ 120 tb/lint/test_lint_layers.sh
@@ -142,7 +140,15 @@ t-runner:
 # lint.sh reports each kind of failure (Verilator, Icarus, Yosys) on a module broken on purpose
 t-lint-rtl:
 	@scripts/runbench.sh $@ 300 tb/lint/test_lint_rtl.sh
-TEST_STEPS += t-lint t-lint-yosys t-lint-rtl t-lint-layers t-lint-format t-runner
+TEST_STEPS += t-lint t-lint-rtl t-lint-layers t-lint-format t-runner
+
+# ---- what most steps share, built first (scripts/run_tests.sh), and the steps with the longest
+# builds or runs first, so that make's job slots finish together ----
+.PHONY: test-prereqs
+test-prereqs: $(BUILD)/multitree $(BUILD)/multitree-san $(LIBMT) $(LIBMT_SAN) $(LIBTB) $(LIBTB_SAN) $(NET_DIR)/cosim_net_params $(GEN_MT_PKG)
+TEST_FIRST := t-lint t-net-cosim-m2x2_mt_pni_msg_i32 t-net-cosim-ft42_hd_msg_i32 t-net-cosim-t4x4_het_mt_msg_i32 \
+  t-net-cosim-t4x4_mt_msg_f32 t-check-mutate t-runner t-c-planner t-planner-cli
+TEST_STEPS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(TEST_STEPS))
 
 # ---- make check: the quick tier, for after a small change (CONTRIBUTING.md): the C unit tests
 # under the sanitizers (with the golden traces), the layer, format and package lints, and one

@@ -7,10 +7,10 @@
 #         and Yosys (read_verilog -sv), the package first; (3) the shapes below (mt_ni's
 #         bandwidth and stager shapes, mt_router as a switch, the 3-D network) under Verilator
 #         -Wall, Icarus (-P) and Yosys elaboration (chparam; hierarchy -top).
-#   yosys (make test): Yosys's structural checks (proc; check -assert: no multiple drivers, no
-#         combinational loops) on all of rtl/ and on every shape. Most of lint's time is here:
-#         `proc` of the paper NI's shapes and of the 3-D network.
-#   all: both.
+#   yosys: Yosys's structural checks (proc; check -assert: no multiple drivers, no combinational
+#         loops) on all of rtl/ and on every shape. Most of lint's time is here: `proc` of the
+#         paper NI's shapes and of the 3-D network.
+#   all (make test's t-lint): both, without quick's Yosys jobs (proc elaborates and reads too).
 # Prints one line per failing check and RESULT lint pass=N fail=M.
 # LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build), LINT_PKG_ONLY (only
 # check 1) and LINT_ONLY (a regular expression: only the checks whose name matches) let
@@ -45,7 +45,8 @@ shapes() {
     if [[ $mode != yosys ]]; then
       job "verilator -Wall: $top $sh" "verilator --lint-only -Wall -I$RTL --top-module $top $g $files"
       job "iverilog: $top $sh" "iverilog -g2012 -I$RTL -s $top $i -o /dev/null $files"
-      job "yosys (elaborate): $top $sh" "yosys -q -p 'read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top'"
+      [[ $mode == all ]] ||
+        job "yosys (elaborate): $top $sh" "yosys -q -p 'read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top'"
     fi
     [[ $mode == quick ]] ||
       job "yosys (proc; check -assert): $top $sh" "yosys -q -p 'read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top; proc; check -assert'"
@@ -68,7 +69,7 @@ if [[ $mode != yosys ]]; then
     top=$(basename "$f" .sv)
     job "verilator -Wall: $f" "verilator --lint-only -Wall -I$RTL --top-module $top $files"
   done
-  job "yosys (read): rtl/" "yosys -q -p 'read_verilog -sv $files'"
+  [[ $mode == all ]] || job "yosys (read): rtl/" "yosys -q -p 'read_verilog -sv $files'"
   job "iverilog: rtl/" "iverilog -g2012 -I$RTL -o /dev/null $files"
 fi
 # each job prints "ok NAME" or "FAIL NAME" and the first lines of its output (Icarus's "sorry:

@@ -7,11 +7,14 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd); cd "$top"
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
-mkdir -p build/results/time
+mkdir -p build/results/time build/logs
 for step in "$@"; do rm -f "build/results/$step.result"; done
 rm -f build/results/time/*.s
 start=$(date +%s)
-# -k: a step whose build fails does not stop the others; -O: each step's lines together
+# what most steps share first (the libraries, the command-line tool), then the steps; -k: a
+# step whose build fails does not stop the others; -O: each step's lines together
+${MAKE:-make} --no-print-directory -j"$jobs" test-prereqs >build/logs/test-prereqs.log 2>&1 ||
+  { echo "  the shared build failed (build/logs/test-prereqs.log):"; tail -20 build/logs/test-prereqs.log; }
 ${MAKE:-make} --no-print-directory -k -j"$jobs" -O "$@" || true
 wall=$(( $(date +%s) - start ))
 tp=0; tf=0; rows=()

@@ -2,7 +2,7 @@
 # test_lint_rtl.sh: scripts/lint.sh's parallel checks report a failure of each kind. On a small
 # rtl/ (two modules of the tree) with one module added, each run (restricted to the checks of that module by LINT_ONLY)
 # must fail and name it: a Verilator -Wall warning (an unused signal), an Icarus syntax error,
-# and a net with two drivers, which Yosys's check -assert refuses (make test's t-lint-yosys).
+# and a net with two drivers, which Yosys's check -assert refuses (make test's t-lint).
 # The untouched copy must pass the same checks.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
