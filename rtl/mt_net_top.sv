@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_net_top: the RTL network, NX x NY (x NZ) nodes (rtl/mt_node.sv: router + NI), a torus
 // (Torus = 1) or a mesh (Torus = 0), 2-D (NZ = 1) or 3-D (NZ >= 2), node id = x + NX*y +
-// NX*NY*z as in cmodel/mt_topo.c. Every
+// NX*NY*z as in cmodel/topo/mt_topo.c. Every
 // directed network link is one mt_link of latency LinkLat (dimension d: LinkLats[32d +: 32]
 // when not 0, docs/reference/network.md "Link rate and latency") carrying {credits, valid, flit}
-// (credits flow against the flits of the link they ride on, exactly as cmodel/mt_net.c: the
+// (credits flow against the flits of the link they ride on, exactly as cmodel/net/mt_net_cycle.c: the
 // link from node s port sp to node i port p carries s's flit on sp and s's input credits of
 // port sp, which are for i's output p). Neighbours: input port 2d+1 (-d) of node c is fed by
 // port 2d of c - e_d, input port 2d (+d) by port 2d+1 of c + e_d; in a torus dimension of
