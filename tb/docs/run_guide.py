@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """run_guide.py: run the shell blocks of the guide pages and check their output (make t-docs).
 
-    tb/docs/run_guide.py [--scratch DIR] [--name NAME] [PAGE.md ...]   (default docs/guide/*.md)
+    tb/docs/run_guide.py [--build DIR] [--scratch DIR] [--name NAME] [PAGE.md ...]
+                                           (default: build/, build/docs, docs/guide/*.md)
 
-Every ```sh block of a page runs, in page order, as its own `bash -e -o pipefail` in a fresh
-scratch directory for that page (DIR/<page>/, emptied first), with the checkout's build/ first
-on PATH (so `multitree` is build/multitree) and MULTITREE set to the checkout. A block passes
+Every ```sh block of a page runs, in page order, as its own `bash -e` (as typed: no pipefail, so `cmd | head -1` is fine) in a fresh
+scratch directory for that page (SCRATCH/<page>/, emptied first), with BUILD first on PATH
+(so `multitree` is build/multitree) and MULTITREE set to the checkout. A block passes
 when it exits 0 (or as its `exit` directive says) and every expected line appears in its
 output (stdout and stderr together).
 
@@ -30,15 +31,18 @@ Directives: HTML comments just before a ```sh block, one per line, for the runne
 
 Prints one line per block and `RESULT NAME pass=N fail=M` (NAME default t-docs): one pass
 per block that ran and matched. Exit 0 whether blocks failed or not (make's step reads the
-RESULT line); exit 2 on a page it cannot parse.
+RESULT line). A page it cannot parse (an unclosed block, an unknown directive, a `sub` whose
+OLD is not in its block) counts as one failure.
 """
 import argparse
 import glob
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DIRECTIVE = re.compile(r'^\s*<!--\s*t-docs:\s*(\w+)\s*(.*?)\s*-->\s*$')
@@ -53,6 +57,10 @@ class Block:
 
     def where(self):
         return f"{os.path.relpath(self.page, TOP)}:{self.line}"
+
+
+class PageError(Exception):
+    pass
 
 
 class FileBlock:
@@ -71,7 +79,7 @@ def parse(page):
         while j < len(lines) and not FENCE.match(lines[j]):
             j += 1
         if j == len(lines):
-            raise SystemExit(f"{page}:{start + 1}: code block not closed")
+            raise PageError(f"{page}:{start + 1}: code block not closed")
         return lines[start + 1:j], j + 1
 
     while i < len(lines):
@@ -89,7 +97,7 @@ def parse(page):
         body, nxt = fenced(i)
         if f.group(2):  # a file the reader saves: written into the scratch directory here
             blocks.append(FileBlock(page, i + 1, f.group(2), '\n'.join(body) + '\n'))
-        if f.group(1) != 'sh':
+        if f.group(1) != 'sh' or f.group(2):
             pending, i = [], nxt
             continue
         b = Block(page, i + 1, '\n'.join(body) + '\n')
@@ -100,7 +108,7 @@ def parse(page):
             elif key == 'sub':
                 old, sep, new = arg.partition('=>')
                 if not sep or not old.strip():
-                    raise SystemExit(f"{page}:{ln}: sub needs 'OLD => NEW'")
+                    raise PageError(f"{page}:{ln}: sub needs 'OLD => NEW'")
                 b.subs.append((old.strip(), new.strip()))
             elif key == 'expect':
                 b.expect.append(arg)
@@ -111,18 +119,19 @@ def parse(page):
             elif key == 'nocheck':
                 b.nocheck = True
             else:
-                raise SystemExit(f"{page}:{ln}: unknown t-docs directive '{key}'")
+                raise PageError(f"{page}:{ln}: unknown t-docs directive '{key}'")
         pending = []
         j = nxt
         while j < len(lines) and not lines[j].strip():
             j += 1
-        if j < len(lines) and FENCE.match(lines[j]) and FENCE.match(lines[j]).group(1) == 'text':
+        g = FENCE.match(lines[j]) if j < len(lines) else None
+        if g and g.group(1) == 'text' and not g.group(2):
             shown, nxt = fenced(j)
         if not b.subs and not b.nocheck:
             b.expect = [s for s in shown if s.strip() and s.strip() != '...'] + b.expect
         for old, _ in b.subs:
             if old not in b.cmd:
-                raise SystemExit(f"{page}:{b.line}: sub '{old}': not in the block")
+                raise PageError(f"{page}:{b.line}: sub '{old}': not in the block")
         blocks.append(b)
         i = nxt
     return blocks
@@ -168,13 +177,19 @@ def run_page(page, scratch, env):
         cmd = b.cmd
         for old, new in b.subs:
             cmd = cmd.replace(old, new)
+        # its own process group, so that a timeout stops everything the block started
+        t0 = time.monotonic()
+        p = subprocess.Popen(['bash', '-e', '-c', cmd], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         try:
-            p = subprocess.run(['bash', '-e', '-o', 'pipefail', '-c', cmd], cwd=work, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=b.timeout, start_new_session=True)
-            out, rc = p.stdout.decode('utf-8', 'replace'), p.returncode
-        except subprocess.TimeoutExpired as e:
-            out, rc = (e.stdout or b'').decode('utf-8', 'replace'), None
+            raw, _ = p.communicate(timeout=b.timeout)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            raw, _ = p.communicate()
+            rc = None
+        out = raw.decode('utf-8', 'replace')
+        secs = f"{time.monotonic() - t0:.1f} s"
         with open(os.path.join(work, f"block_{b.line}.log"), 'w', encoding='utf-8') as f:
             f.write(f"$ {cmd}\n{out}")
         if rc is None:
@@ -186,15 +201,16 @@ def run_page(page, scratch, env):
             why = f"expected output not found: '{miss}'" if miss is not None else None
         if why:
             tail = '\n'.join('    | ' + s for s in out.rstrip('\n').split('\n')[-12:])
-            res.append(('FAIL', b, f"{why}\n    $ {cmd.strip()}\n{tail}"))
+            res.append(('FAIL', b, f"{why} ({secs})\n    $ {cmd.strip()}\n{tail}"))
         else:
-            res.append(('PASS', b, f"{len(b.expect)} output lines checked"))
+            res.append(('PASS', b, f"{len(b.expect)} output lines checked ({secs})"))
     return res
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--scratch', default=os.path.join(TOP, 'build', 'docs'))
+    ap.add_argument('--build', default=os.path.join(TOP, 'build'), help='put on PATH (default build/)')
+    ap.add_argument('--scratch', help='scratch directories (default BUILD/docs)')
     ap.add_argument('--name', default='t-docs')
     ap.add_argument('pages', nargs='*')
     a = ap.parse_args()
@@ -202,11 +218,19 @@ def main():
     if not pages:
         print(f"RESULT {a.name} pass=0 fail=1 (no pages)")
         return 0
-    env = dict(os.environ, MULTITREE=TOP, PATH=os.path.join(TOP, 'build') + os.pathsep + os.environ['PATH'])
+    build = os.path.abspath(a.build)
+    scratch = a.scratch or os.path.join(build, 'docs')
+    env = dict(os.environ, MULTITREE=TOP, PATH=build + os.pathsep + os.environ['PATH'])
     n = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
     skipped = []
     for page in pages:
-        for status, b, msg in run_page(os.path.abspath(page), os.path.abspath(a.scratch), env):
+        try:
+            results = run_page(os.path.abspath(page), os.path.abspath(scratch), env)
+        except (PageError, OSError) as err:
+            n['FAIL'] += 1
+            print(f"FAIL {os.path.relpath(page, TOP)}: {err}", flush=True)
+            continue
+        for status, b, msg in results:
             n[status] += 1
             print(f"{status} {b.where()}: {msg}", flush=True)
             if status == 'SKIP':
