@@ -29,8 +29,12 @@ Directives: HTML comments just before a ```sh block, one per line, for the runne
     <!-- t-docs: timeout S -->          seconds before the block is stopped (default 60)
     <!-- t-docs: nocheck -->            do not compare the text block after this one
 
+Links: every relative link of a page outside code blocks must name a file that exists and, with
+#anchor, one of its headings; one pass per page whose links all resolve. A link into a
+directory that holds no Markdown page at all is listed as skipped.
+
 Prints one line per block and `RESULT NAME pass=N fail=M` (NAME default t-docs): one pass
-per block that ran and matched. Exit 0 whether blocks failed or not (make's step reads the
+per block that ran and matched, and one per page for its links. Exit 0 whether blocks failed or not (make's step reads the
 RESULT line). A page it cannot parse (an unclosed block, an unknown directive, a `sub` whose
 OLD is not in its block) counts as one failure.
 """
@@ -157,6 +161,45 @@ def check(block, out):
     return None
 
 
+LINK = re.compile(r'\[[^\]]*\]\(([^)\s]+)\)')
+
+
+def slug(heading):
+    """The anchor a Markdown renderer gives a heading (GitHub's rule)."""
+    h = re.sub(r'[^\w\- ]', '', heading.strip().lower().replace('`', ''))
+    return h.replace(' ', '-')
+
+
+def check_links(page):
+    """([(status, message)] of the links that fail or are skipped, links checked): every
+    relative link of the page outside code blocks must name a file that exists and, with
+    #anchor, one of its headings. A link into a directory with no Markdown page in this tree
+    (a part of docs/ not merged yet) is skipped (listed), not failed."""
+    res, fenced, count = [], False, 0
+    for ln, line in enumerate(open(page, encoding='utf-8'), 1):
+        if FENCE.match(line.rstrip('\n')):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        for target in LINK.findall(line):
+            if re.match(r'^[a-z]+:', target):
+                continue  # http:, https:, mailto:
+            count += 1
+            path, _, anchor = target.partition('#')
+            full = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+            where = f"{os.path.relpath(page, TOP)}:{ln}: link {target}"
+            d = os.path.dirname(full) if path and not path.endswith('/') else full
+            if not os.path.exists(full) and not glob.glob(os.path.join(d, '*.md')):
+                res.append(('SKIP', f"{where}: {os.path.relpath(d, TOP)}/ has no pages in this tree"))
+            elif not os.path.exists(full):
+                res.append(('FAIL', f"{where}: no such file"))
+            elif anchor and os.path.isfile(full) and anchor not in {
+                    slug(h.lstrip('#')) for h in open(full, encoding='utf-8') if h.startswith('#')}:
+                res.append(('FAIL', f"{where}: no heading with that anchor"))
+    return res, count
+
+
 def run_page(page, scratch, env):
     blocks = parse(page)
     name = os.path.splitext(os.path.basename(page))[0]
@@ -230,12 +273,20 @@ def main():
             n['FAIL'] += 1
             print(f"FAIL {os.path.relpath(page, TOP)}: {err}", flush=True)
             continue
+        links, nlinks = check_links(os.path.abspath(page))
+        bad = [m for st, m in links if st == 'FAIL']
+        for m in bad:
+            print(f"FAIL {m}", flush=True)
+        skipped += [m for st, m in links if st == 'SKIP']
+        n['FAIL' if bad else 'PASS'] += 1
+        if not bad:
+            print(f"PASS {os.path.relpath(page, TOP)}: {nlinks} links ({len(links)} skipped)", flush=True)
         for status, b, msg in results:
             n[status] += 1
             print(f"{status} {b.where()}: {msg}", flush=True)
             if status == 'SKIP':
                 skipped.append(f"{b.where()} ({msg})")
-    print(f"skipped {len(skipped)} block(s)" + ''.join(f"\n  {s}" for s in skipped))
+    print(f"skipped {len(skipped)} block(s) and link(s)" + ''.join(f"\n  {s}" for s in skipped))
     print(f"RESULT {a.name} pass={n['PASS']} fail={n['FAIL']}")
     return 0
 
