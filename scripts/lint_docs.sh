@@ -133,7 +133,7 @@ for path in link_files:
                 bad.append("%s:%d: link to a missing heading: %s" % (rel(path), n, target))
 
 # ---- (b) docs/ paths named in the code
-DOCPATH = re.compile(r"docs/[A-Za-z0-9_./*-]*[A-Za-z0-9_*]")
+DOCPATH = re.compile(r"(?<![A-Za-z0-9_./-])docs/[A-Za-z0-9_./*-]*[A-Za-z0-9_*]")
 code_dirs = ("cmodel", "rtl", "tb", "scripts", "mk", "synth", "configs")
 code_files = [os.path.join(root, "Makefile")]
 for d in code_dirs:
@@ -160,7 +160,7 @@ for path in sorted(code_files):
                 bad.append("%s:%d: names a missing docs path: %s" % (rel(path), n, p))
 
 # ---- (c) quoted section names after a docs page
-SECREF = re.compile(r'(docs/(?:reference|results|guide)/[A-Za-z0-9_/]+\.md)[,:]?\s*\(?(?:section\s*)?"([^"]+)"')
+SECREF = re.compile(r'(?<![A-Za-z0-9_./-])(docs/(?:reference|results|guide)/[A-Za-z0-9_/]+\.md)[,:]?\s*\(?(?:section\s*)?"([^"]+)"')
 labels_cache = {}
 def labels(path):
     if path not in labels_cache:

@@ -83,6 +83,8 @@ print(j['width'], j['depth'], j['children'], w['flow'], w['step'], w.get('parent
     P="chparam$EXTRA -set Depth $DEP -set Compact $CP -set FlowW $FL -set StepW $ST -set IdW $ID -set PortW $PO -set EjW $EJ -set AddrW $AD -set SizeW $SZ -set Children $CH -set MaxFlows $N -set RxEngines $E -set MemPorts $M -set ReduceChain $CHN mt_ni"
     PRE="read_verilog -sv $RTL; $P;$BBOX hierarchy -top mt_ni"
     x=${s}_$N; [[ -n ${NI_AREA_BB:-} ]] && x=${x}_bb; [[ -n ${NI_AREA_SET:-} ]] && x=${x}_$(echo ${NI_AREA_SET} | tr ' =' '__'); tg=-; ti=-; te=-
+    # the stat files of flows not run now are an earlier run's: not read
+    rm -f "$D/gen_$x.txt" "$D/ice_$x.txt" "$D/ecp_$x.txt"
     [[ " $FLOWS " == *" gen "* ]] && tg=$(yosys_run $D/gen_$x.log "$PRE; synth -top mt_ni -flatten; tee -q -o $D/gen_$x.txt stat")
     [[ " $FLOWS " == *" ice "* ]] && ti=$(yosys_run $D/ice_$x.log "$PRE; synth_ice40 -top mt_ni; tee -q -o $D/ice_$x.txt stat")
     [[ " $FLOWS " == *" ecp "* ]] && te=$(yosys_run $D/ecp_$x.log "$PRE; synth_ecp5 -top mt_ni; tee -q -o $D/ecp_$x.txt stat")
