@@ -73,10 +73,9 @@ WORK = [
 ]
 MEASURED = re.compile(r"^Measured 20[0-9]{2}-[01][0-9]-[0-3][0-9] on \S")
 
-def code_lines(lines):
-    """which lines are code: a fenced block or a line indented 4 spaces (or a tab) after a blank
-    line or another such line"""
-    out, fence, prev_blank, prev_code = [], None, True, False
+def fenced(lines):
+    """which lines belong to a fenced code block (``` or ~~~, fences included)"""
+    out, fence = [], None
     for line in lines:
         s = line.lstrip()
         m = re.match(r"(```+|~~~+)", s)
@@ -84,15 +83,21 @@ def code_lines(lines):
             if m and s.startswith(fence):
                 fence = None
             out.append(True)
-            prev_code, prev_blank = False, False
-            continue
-        if m:
+        elif m:
             fence = m.group(1)
             out.append(True)
-            continue
-        ind = bool(line.strip()) and (line.startswith("    ") or line.startswith("\t")) and (prev_blank or prev_code)
+        else:
+            out.append(False)
+    return out
+
+def code_lines(lines):
+    """which lines are code: a fenced block or a line indented 4 spaces (or a tab) after a blank
+    line or another such line"""
+    out, prev_blank, prev_code = [], True, False
+    for line, fence in zip(lines, fenced(lines)):
+        ind = fence or (bool(line.strip()) and line.startswith(("    ", "\t")) and (prev_blank or prev_code))
         out.append(ind)
-        prev_code, prev_blank = ind, not line.strip()
+        prev_code, prev_blank = ind and not fence, not line.strip()
     return out
 diary_files = sorted(glob.glob(os.path.join(root, "docs/reference/**/*.md"), recursive=True)
                      + glob.glob(os.path.join(root, "docs/guide/**/*.md"), recursive=True)
@@ -138,21 +143,8 @@ def slug(text):
 
 def strip_code(lines, inline=True):
     """lines with fenced code blocks blanked and (inline) inline `code` removed"""
-    out, fence = [], None
-    for line in lines:
-        s = line.lstrip()
-        m = re.match(r"(```+|~~~+)", s)
-        if fence:
-            if m and s.startswith(fence):
-                fence = None
-            out.append("")
-            continue
-        if m:
-            fence = m.group(1)
-            out.append("")
-            continue
-        out.append(re.sub(r"`[^`]*`", "", line) if inline else line)
-    return out
+    return ["" if fence else re.sub(r"`[^`]*`", "", line) if inline else line
+            for line, fence in zip(lines, fenced(lines))]
 
 anchors_cache = {}
 def anchors(path):

@@ -57,18 +57,22 @@ broken "a code comment names a missing page" scripts/bench_rtl.sh '# see docs/be
 broken "a comment names a missing section" scripts/bench_rtl.sh '# see docs/results/bench.md "Second round"' 'names a missing section of docs/results/bench.md: "Second round"'
 broken "a page names a missing section"    docs/reference/ni.md 'See docs/reference/router.md "No such rule".' 'names a missing section of docs/reference/router.md: "No such rule"'
 
+# clean NAME FILE: the lint of the copy reports nothing on FILE (findings elsewhere in the tree
+# are the first check's business)
+clean() {
+  "$lint" "$tmp/c" >"$tmp/out" 2>&1
+  if grep -qF "$2:" "$tmp/out"; then bad "$1:"; grep -F "$2:" "$tmp/out"; else ok "$1"; fi
+}
 # the allowed run line of a results page passes
 fresh; printf '%s\n' 'Measured 2026-11-24 on the 2-core AMD EPYC machine (Verilator 5.006).' >>"$tmp/c/docs/results/bench.md"
-if "$lint" "$tmp/c" >"$tmp/out" 2>&1; then ok "a 'Measured YYYY-MM-DD on' line of a results page passes"
-else bad "the allowed run line fails:"; grep -v "^RESULT" "$tmp/out"; fi
+clean "a 'Measured YYYY-MM-DD on' line of a results page passes" docs/results/bench.md
 # the legitimate uses of the words and forms the work-history rules look for pass
 fresh; printf '%s\n' '' 'The no-route flags are in a generate branch (`Table = 1`); the 5x5 branch of' \
   'googlenet; bits [23:16]; the 65:80 flit ratio; `make golden GOLDEN_REF=5c3eebf`.' '' \
   '    scripts/paper.sh OUT=/tmp/sweeps-doc      # a scratch directory in a command' '' \
   '```' 'python3 scripts/flow_vs_cycle.py build/multitree docs/results/fig9.csv /tmp/fig9_flow.csv' '```' \
   >>"$tmp/c/docs/reference/switch.md"
-if "$lint" "$tmp/c" >"$tmp/out" 2>&1; then ok "generate branch, 5x5 branch, bit range, hash in code, /tmp/ in a command pass"
-else bad "a legitimate use fails:"; grep -v "^RESULT" "$tmp/out"; fi
+clean "generate branch, 5x5 branch, bit range, hash in code, /tmp/ in a command pass" docs/reference/switch.md
 # ... but not on a reference page
 broken "a Measured line on a reference page" docs/reference/ni.md 'Measured 2026-11-24 on 2 cores.' "a date"
 
