@@ -146,9 +146,9 @@ t-net-cosim-perturb-het: $(call NET_BIN,t4x4_het)
 # make test: the cases that fit its ~4-minute budget for this component (three Verilator
 # builds: m2x2_mt flat ~48 s, t4x4_mt hierarchical ~57 s, m2x2_mt_pni flat ~81 s, on an idle
 # machine; t4x4_dbt_msg_i32 and perturb-ni-t4x4, the schedule with NOP entries, reuse the
-# t4x4_mt build), and the switch network fattree:4,2 (ft42_hd, hierarchical: 84 s at load 4,
+# t4x4_mt build), and the switch network fattree:4,2 (ft42_hd, hierarchical: 84 s beside other jobs,
 # 47 s CPU; its case and perturb-sw 2 s), and the heterogeneous torus t4x4_het (hierarchical:
-# 213 s wall at load 8-10, 69 s CPU; its case 7.5 s, perturb-het 2 s; 2026-11-24); the others
+# 213 s wall beside other jobs, 69 s CPU; its case 7.5 s, perturb-het 2 s); the others
 # run in `make cosim-net` (one more build each)
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 \
   ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het

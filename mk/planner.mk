@@ -10,9 +10,10 @@ t-planner-speed: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_plan_speed.sh $(BUILD)/multitree
 TEST_STEPS += t-planner-speed
 
-# Schedules at scale (issue #14 item 6): the 1024-node schedule written with --json and
-# torus:64x64 planned, this build and BENCH_PLANNER_REF's (built from git archive; empty: this
-# build only) in the same run; docs/results/bench.md "Schedules at scale".
+# Schedules at scale: the 1024-node schedule written with --json and torus:64x64 planned,
+# this build and BENCH_PLANNER_REF's (built from git archive; empty: this build only) in the
+# same run; docs/results/bench.md "Schedules at scale". The default reference is the planner
+# before the streaming writer and the faster 64x64 planning, the baseline of that page.
 BENCH_PLANNER_REF ?= ade92ee
 .PHONY: bench-planner
 bench-planner: $(BUILD)/multitree

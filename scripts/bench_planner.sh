@@ -3,7 +3,7 @@
 # switch networks (fat-trees, stars of one switch generated here); wall and CPU seconds and
 # peak memory (/usr/bin/time), and the trees' own CPU seconds (the --progress summary; "-"
 # for a build without it). CASES: "small" (default: what make bench runs, about half a
-# minute of CPU since 2026-11-24) or "large" (adds the 4096-node cases: the star,
+# minute of CPU) or "large" (adds the 4096-node cases: the star,
 # torus:64x64, fattree:16,3 and fattree:2,12, 16M bytes for the fat-trees; several minutes
 # and up to 5 GB). Writes build/bench/planner.txt.
 set -u

@@ -5,7 +5,7 @@
 # (4096 nodes, no JSON), for BIN and, when REF (a commit) is given, for REF's multitree built
 # from `git archive REF` in build/planner_ref/<sha> (its own Makefile), one after the other in
 # the same run; the two JSON files are compared byte for byte. Targets: write < 3 s, 64x64
-# < 10 s and < 1 GB. Writes build/bench/sched_scale.txt. About a minute for REF = main before
+# < 10 s and < 1 GB. Writes build/bench/sched_scale.txt. About a minute for a REF without
 # the streaming writer (34 s to write, 38 s and 3.3 GB to plan 64x64), seconds for BIN.
 set -u
 BIN=${1:?usage: bench_sched_scale.sh BIN [REF]}

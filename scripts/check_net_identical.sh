@@ -39,7 +39,7 @@ def load(p):
     return [kv for kv in d if kv[0] not in skip]
 # wall-clock keys always; the data keys too when NEW stored no or only some data (TIMING_ONLY)
 skip = ("wall_s", "cycles_per_s", "peak_rss_bytes", "threads") + (("correct", "data", "checked_words_per_node") if sys.argv[3] == "1" else ())
-# keys only newer builds write (data, checked_words_per_node: 2026-11-24): compared when both have them
+# keys only newer builds write (data, checked_words_per_node): compared when both have them
 a, b = load(sys.argv[1]), load(sys.argv[2])
 if not isinstance(a, str) and not isinstance(b, str):
     ka = {k for k, _ in a}
@@ -132,7 +132,7 @@ one torus:4x4 multitree 16K int32 message small 18 link_lat=1
 one mesh:3x5 dbtree 16K fp32 packet small 19 link_lat=1
 one torus:4x4 multitree 16K int32 message small 20 link_lat=37
 one torus:4x4 multitree 16K int32 message small 21 step_prio=1
-# local_ports=2 until 2026-11-24; sim refuses shared ejection ports since (docs/reference/ni.md "Limits")
+# local_ports=8, not 2: sim refuses shared ejection ports (docs/reference/ni.md "Limits")
 one torus:4x4 multitree 16K int32 message small 22 local_ports=8
 one torus:4x4 multitree 16K int32 message small 23 subpkt_flits=1 vc_depth=3 ej_depth=3
 one torus:4x4 ring 16K int32 packet small 24 ni_sq=1 ni_rq=1
@@ -155,7 +155,7 @@ one torus:4x4 multitree 64K int32 message paper 38 num_vcs=2 link_lat=1
 one mesh:2x2 multitree 16K fp32 message paper 39
 one mesh:3x2x2 dbtree 16K int32 packet paper 40
 # runs that end in an error or at the cycle limit (blocks overshoot nothing); the 64K run
-# takes 5,408 cycles (2026-11-22): limits one before, at and one after its last cycle
+# takes 5,408 cycles: limits one before, at and one after its last cycle
 one torus:8x8 multitree 256 int32 message paper 41 wd_limit=1
 one torus:4x4 ring 1K int32 message paper 42 wd_limit=2
 one torus:8x8 multitree 64K int32 message paper 43 max_cycles=5407

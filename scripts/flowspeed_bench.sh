@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # flowspeed_bench.sh NEW_BIN [OLD_BIN] [OUTDIR]: the runs of docs/reference/flowsim.md "MultiTree on 1024
 # NPUs": MultiTree 1 GiB at the flow level on 3-D switch systems of 64-1024 NPUs and on
-# torus:32x32 (with OLD_BIN too, e.g. a build of main before the incremental solve: OLD_TIMEOUT
+# torus:32x32 (with OLD_BIN too, e.g. a build without the incremental solve: OLD_TIMEOUT
 # seconds at most, default 600), then MultiTree, hier (1 chunk) and the baseline and Themis
 # (64 chunks, --overlap) on the six Table 2 systems. One run at a time, niced. Writes
 # OUTDIR/runs.tsv (default build/flowspeed): tag, exit code, time, share of the bound, wall_s,

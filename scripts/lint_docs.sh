@@ -10,6 +10,22 @@
 #     states the date and machine of its runs on lines that begin "Measured YYYY-MM-DD on "
 #     (e.g. "Measured 2026-11-24 on the 2-core AMD EPYC machine: ..."). History belongs in
 #     CHANGELOG.md or in git log.
+#     A line also fails when it names the work's own version control or clock:
+#     - a branch or worktree of the work: "this/the/that/our/its/each/another/separate/feature/
+#       work branch", "branch `name`" (a name in backticks or quotes after "branch"), "on
+#       branch", "main before", "main after", "main's build/binary/tree", "main HASH",
+#       "worktree". Other uses of the word pass: "a generate branch" (RTL), "the 5x5 branch"
+#       (a network layer), since a word other than those above stands before "branch".
+#     - a path of the project machine: /work/... anywhere (no reader has it); /tmp/... outside
+#       a code block (a fenced ``` block or a line indented 4 spaces after a blank line or
+#       another such line): a scratch directory is fine in a command a reader runs, not in
+#       prose or in `inline code` that narrates a run.
+#     - a commit hash (7-40 hex digits, at least one letter a-f and one digit) outside code
+#       (code blocks and `inline code`): a hash in a command or a setting a reader types
+#       (`GOLDEN_REF=5c3eebf`) passes; "ade92ee (main before)" fails. A results page may
+#       also name the commit measured on its "Measured YYYY-MM-DD on" line.
+#     - a time of day: HH:MM[:SS] followed by a time zone (UTC, GMT, CET, CEST, Z), or a range
+#       HH:MM-HH:MM ("16:54-16:56"). Bit ranges ([23:16]) and ratios (65:80) pass.
 # (b) Links. Every relative markdown link [text](target) in README.md, CONTRIBUTING.md,
 #     CHANGELOG.md and docs/**/*.md (outside code blocks and `code`) names an existing file, and
 #     a #anchor into a .md file (or the same file) names one of its headings by GitHub's slug.
@@ -41,7 +57,48 @@ DIARY = [
     (re.compile(r"\bissues? #?[0-9]+|\(#[0-9]+\)", re.I), "an issue number"),
     (re.compile(r"\b20[0-9]{2}-[01][0-9]-[0-3][0-9]"), "a date"),
 ]
+# the work's own version control and clock; (regex, what, where): where is "all" (every
+# line), "prose" (outside code blocks) or "text" (outside code blocks and `inline code`)
+WORK = [
+    (re.compile(r"\b(this|the|that|our|its|each|another|separate|feature|work) branch(es)?\b"
+                r"|\bbranch\s+[`'\"]|\bon branch\b|\bmain (before|after)\b"
+                r"|\bmain's (build|binary|tree)\b|\bmain [0-9a-f]{7,40}\b|\bworktrees?\b", re.I),
+     "a branch or worktree of the work", "all"),
+    (re.compile(r"/work/"), "a path of the project machine", "all"),
+    (re.compile(r"(?<![A-Za-z0-9_.])/tmp/"), "a scratch path outside a command", "prose"),
+    (re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b"), "a commit hash", "text"),
+    (re.compile(r"\b([01]?[0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?\s*(UTC|GMT|CET|CEST|Z)\b"
+                r"|\b([01]?[0-9]|2[0-3]):[0-5][0-9]\s*[-\u2013]\s*([01]?[0-9]|2[0-3]):[0-5][0-9]\b"),
+     "a time of day", "all"),
+]
 MEASURED = re.compile(r"^Measured 20[0-9]{2}-[01][0-9]-[0-3][0-9] on \S")
+
+def fenced(lines):
+    """which lines belong to a fenced code block (``` or ~~~, fences included)"""
+    out, fence = [], None
+    for line in lines:
+        s = line.lstrip()
+        m = re.match(r"(```+|~~~+)", s)
+        if fence:
+            if m and s.startswith(fence):
+                fence = None
+            out.append(True)
+        elif m:
+            fence = m.group(1)
+            out.append(True)
+        else:
+            out.append(False)
+    return out
+
+def code_lines(lines):
+    """which lines are code: a fenced block or a line indented 4 spaces (or a tab) after a blank
+    line or another such line"""
+    out, prev_blank, prev_code = [], True, False
+    for line, fence in zip(lines, fenced(lines)):
+        ind = fence or (bool(line.strip()) and line.startswith(("    ", "\t")) and (prev_blank or prev_code))
+        out.append(ind)
+        prev_code, prev_blank = ind and not fence, not line.strip()
+    return out
 diary_files = sorted(glob.glob(os.path.join(root, "docs/reference/**/*.md"), recursive=True)
                      + glob.glob(os.path.join(root, "docs/guide/**/*.md"), recursive=True)
                      + glob.glob(os.path.join(root, "docs/results/*.md")))
@@ -49,14 +106,25 @@ for path in diary_files:
     results = rel(path).startswith("docs/results/")
     checked += 1
     with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            for rx, what in DIARY:
-                m = rx.search(line)
-                if not m:
-                    continue
-                if what == "a date" and results and MEASURED.match(line) and \
-                        not rx.search(line[MEASURED.match(line).end():]):
-                    continue
+        lines = f.read().split("\n")
+    is_code = code_lines(lines)
+    for n, line in enumerate(lines, 1):
+        for rx, what in DIARY:
+            m = rx.search(line)
+            if not m:
+                continue
+            if what == "a date" and results and MEASURED.match(line) and \
+                    not rx.search(line[MEASURED.match(line).end():]):
+                continue
+            bad.append("%s:%d: work diary (%s): '%s'" % (rel(path), n, what, m.group(0)))
+        for rx, what, where in WORK:
+            if where != "all" and is_code[n - 1]:
+                continue
+            text = re.sub(r"`[^`]*`", "``", line) if where == "text" else line
+            if what == "a commit hash" and results and MEASURED.match(line):
+                continue
+            m = rx.search(text)
+            if m:
                 bad.append("%s:%d: work diary (%s): '%s'" % (rel(path), n, what, m.group(0)))
 
 # ---- (b) links between the docs
@@ -75,21 +143,8 @@ def slug(text):
 
 def strip_code(lines, inline=True):
     """lines with fenced code blocks blanked and (inline) inline `code` removed"""
-    out, fence = [], None
-    for line in lines:
-        s = line.lstrip()
-        m = re.match(r"(```+|~~~+)", s)
-        if fence:
-            if m and s.startswith(fence):
-                fence = None
-            out.append("")
-            continue
-        if m:
-            fence = m.group(1)
-            out.append("")
-            continue
-        out.append(re.sub(r"`[^`]*`", "", line) if inline else line)
-    return out
+    return ["" if fence else re.sub(r"`[^`]*`", "", line) if inline else line
+            for line, fence in zip(lines, fenced(lines))]
 
 anchors_cache = {}
 def anchors(path):

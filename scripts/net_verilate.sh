@@ -94,12 +94,11 @@ echo "$cmd" >"$log"
 # each hierarchy block with a rule of two targets (`Vmt_node_2/mt_node_2.sv
 # Vmt_node_2/Vmt_node_2.mk: ...`), which make does not group: under --build -j 2 it may run
 # that verilation twice at once, one run rewriting the block's C++ while the other's make
-# compiles it. Seen once (2026-11-24, a fresh-clone make test under load: Vmt_node_2.cpp
-# failed to compile, its sources identical to a good build's). The second try finds the
-# generated files whole and compiles them; a real error fails both tries. Seen again
-# (2026-11-28, fresh clone under load: Vmt_router_7's C++ cut short, and the second try then
-# found no Vmt_swnet_top.mk), so the second try starts from nothing Verilator wrote (the
-# V* files and folders, the objects) and runs make with -j 1, where the race cannot happen.
+# compiles it (seen in fresh-clone make test runs under load: Vmt_node_2.cpp failed to
+# compile with sources identical to a good build's; Vmt_router_7's C++ cut short and then no
+# Vmt_swnet_top.mk). So a second try starts from nothing Verilator wrote (the V* files and
+# folders, the objects) and runs make with -j 1, where the race cannot happen; a real error
+# fails both tries.
 try=1
 while ! eval "$cmd" >>"$log" 2>&1; do
   if [[ $flags == *--hierarchical* && $try == 1 ]]; then

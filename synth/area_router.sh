@@ -9,7 +9,7 @@
 # "gen": the generic synthesis; "ice" and "ecp" add synth_ice40 / synth_ecp5 with mt_rt_ram
 # black-boxed as well, LUT4 / FF / carry cells; ROUTER_AREA_MEM_GB caps the memory of those
 # runs (default 8: an uncapped synth_ice40 of the default set grew to 21.7 GB and was killed by
-# the kernel's OOM killer on this 24-GB machine, 2026-11-24; docs/results/area.md); their logs are
+# the kernel's OOM killer on a 24-GB machine; docs/results/area.md); their logs are
 # time-stamped (yosys -t) to show the pass that failed.
 # Output: build/area_router.txt (every Yosys run under nice, with its wall seconds)
 set -u

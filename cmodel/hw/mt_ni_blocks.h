@@ -8,10 +8,9 @@
  * mt_ni.c lists the phases in order; docs/reference/ni.md "C model" maps each to its RTL twin.
  *
  * The block files hold only static functions and are #included by mt_ni.c, so that every
- * phase inlines into mt_ni_step (one translation unit). Measured on make bench-ni
- * (2026-11-23): with the phases as separate functions in separate objects the step took
- * ~5 % longer than the single function it replaced (same instruction count, the cost is
- * the 13 calls); inlined it is faster than before. The Makefile compiles them only through
+ * phase inlines into mt_ni_step (one translation unit). Measured on make bench-ni: with
+ * the phases as separate functions in separate objects the step takes ~5 % longer (same
+ * instruction count, the cost is the 13 calls). The Makefile compiles them only through
  * mt_ni.c (CM_PHASES).
  *
  *   C file             RTL twin                 phases

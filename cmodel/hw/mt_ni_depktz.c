@@ -45,9 +45,9 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       /* packet unit: child cnt's at once; child k > cnt once k-1 started, if no child in
        * between arrives through an ejection port that one of k's engines serves (none
        * routed): a waiting packet must never hold the engine its predecessors need. With
-       * E < L an engine serves ports e, e + E, ...: compare port mod E, not the port (until
-       * 2026-11-24 the ports were compared, and two children on ports 0 and 2 of one engine
-       * deadlocked it: issue #11, ni_mem_sweep) */
+       * E < L an engine serves ports e, e + E, ...: compare port mod E, not the port (with
+       * the ports compared, two children on ports 0 and 2 of one engine deadlock it, as
+       * scripts/ni_mem_sweep.sh found) */
       const uint32_t c0 = s->cnt[fi];
       int ok = (uint32_t)k >= c0 && (uint32_t)k <= s->act[fi];
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)

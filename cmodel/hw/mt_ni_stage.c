@@ -45,10 +45,10 @@ static inline void mt_ni_stage_eval(const mt_ni *s, mt_ni_wires *w) {
 }
 
 /* The staged ranges: one pool of p.stage_ranges for the NI, each (flow, slot)'s in a list in
- * address order (until 2026-11-24, session 11, a fixed 8 per (flow, slot), offered in slot order: units
- * of one child arriving out of address order through different VCs fragmented them, every
- * gap a range, and DBTree with packets on fattree:4,2 stopped on the watchdog with all 8 of
- * one (flow, slot) in use; docs/reference/switch.md "Packet-mode DBTree"). */
+ * address order. Not a fixed few per (flow, slot) offered in slot order: units of one child
+ * arriving out of address order through different VCs fragment them, every gap a range, and
+ * DBTree with packets on fattree:4,2 stops on the watchdog with all of one (flow, slot) in
+ * use (docs/reference/switch.md "Packet-mode DBTree"). */
 static inline void mt_ni_stage_reset(mt_ni *s) {
   const size_t FC = (size_t)s->p.max_flows * (size_t)s->p.children;
   memset(s->sghd, 0xFF, FC * 4);
@@ -61,8 +61,8 @@ static inline void mt_ni_stage_reset(mt_ni *s) {
  * is free */
 static inline int mt_ni_stage_fits(const mt_ni *s, size_t x, uint32_t a, uint32_t len) {
   /* not while one of its ranges is offered: the offered head's length must stay the range's
-   * (until 2026-11-24 a unit merged into it then: the replay streamed more flits than its
-   * head announced, error 9; make soak seed 2 runs 419, 439 with ni_stage_after=1) */
+   * (a unit merged into it then makes the replay stream more flits than its head announced,
+   * error 9; make soak seed 2 runs 419, 439 with ni_stage_after=1) */
   if (s->sgst == 1 && s->sgx == x) return 0;
   if (s->sgfree != MT_NI_SG_NONE) return 1;
   for (uint32_t q = s->sghd[x]; q != MT_NI_SG_NONE && s->sglo[q] <= a + len; q = s->sgnx[q])
@@ -129,10 +129,9 @@ static void stage_update(mt_ni *s, const mt_ni_in *in, const mt_ni_wires *w) {
       s->sg_out++;
     } else s->sgb[x] += r->len;
   }
-  /* stall T cycles with a not-due head: stage from then on, until the next start (until
-   * 2026-11-24 a due unit from the network turned it off again, and a run that jammed again
-   * and again paid T every time: dbtree mesh:5, make soak seed 1 run 977, still stopped on
-   * the watchdog with T = 20,000) */
+  /* stall T cycles with a not-due head: stage from then on, until the next start (not off
+   * again at a due unit from the network: a run that jams again and again would pay T every
+   * time; dbtree mesh:5, make soak seed 1 run 977, stops on the watchdog with T = 20,000) */
   if (w->rx_look_wait && s->wd >= p->stage_after) s->sgon = 1;
   /* replay: one (flow, slot) looked at per cycle; one whose staged units are all written
    * offers its first range */

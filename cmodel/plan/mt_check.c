@@ -494,7 +494,7 @@ int mt_check(const mt_sched *s, const mt_tables *tb, FILE *log, mt_check_report 
    * before the root's gather of the same step). Flows do not interact, so the run goes a
    * flow at a time, in the order the step-major walk would meet its entries (ord): memory
    * is two bit sets per node of one flow, 4 MB for 4096 nodes, where a set per node and
-   * flow needed 16 GB (until 2026-11-25 check refused more than 1024 nodes) */
+   * flow would need 16 GB */
   size_t *fofs = mt_xcalloc((size_t)F + 1, sizeof(size_t));
   int(*ord)[2] = NULL;
   int *cursor = mt_xcalloc((size_t)N, sizeof(int));

@@ -52,8 +52,8 @@ sys.exit(0 if s["correct"] and s["bound_fraction"] >= 0.94 and s["binding_bound"
 PY
 # the pipelined chunks on a non-square torus (docs/reference/planner.md "Pipelined chunks"): torus:4x8 at
 # 1 MiB, 2 chunks of the X-first parts (26 steps), correct and within 79 % of the lower
-# bound (aggregate; measured 2026-11-25 with the byte issue order: 81.8 %, 38,794 cycles against 31,744;
-# flow order 74.2 %, 42,807; one chunk: 62.2 %, 51,014)
+# bound (aggregate; with the byte issue order 81.8 %, 38,794 cycles against 31,744; in flow
+# order it would be 74.2 %, 42,807; with one chunk 62.2 %, 51,014)
 "$bin" sim --config paper --topo torus:4x8 --algo bucket --bytes 1M --data sample --json "$tmp/n.json" >"$tmp/n.out" 2>&1
 if python3 - "$tmp/n.json" <<'PY'; then ok; else bad "sim torus:4x8 bucket 1M: $(cat "$tmp/n.out")"; fi
 import json, sys
@@ -63,10 +63,10 @@ sys.exit(0 if s["correct"] and s["bound_fraction"] >= 0.79 and s["steps"] == 26 
 PY
 # a pipelined plan (torus:4x8, 8 MiB, 20 chunks, 640 flows) with one chunk's flow edited
 edited torus:4x8 8M 5
-# issue #18 on the non-square tori at the flow level (docs/reference/planner.md "Per-node issue order",
+# the non-square tori at the flow level (docs/reference/planner.md "Per-node issue order",
 # "Translated all-gathers"): torus:4x8 and torus:4x6 at 8 MiB within 93 % of the lower
-# bound (aggregate) (measured 2026-11-25: 94.7 % in 41 steps and 95.6 % in 31; main's schedules before:
-# 78.2 % and 79.8 %, the flow order and the mirrored all-gathers)
+# bound (aggregate) (94.7 % in 41 steps and 95.6 % in 31; in flow order with mirrored
+# all-gathers 78.2 % and 79.8 %)
 for c in "torus:4x8 41" "torus:4x6 31"; do
   read -r t st <<<"$c"
   "$bin" sim --level flow --config paper --topo "$t" --algo bucket --bytes 8M --json "$tmp/f.json" >"$tmp/f.out" 2>&1

@@ -2,9 +2,9 @@
 # test_bucket_mesh.sh BIN: bucket's mesh lines stay in phase (issue #18, docs/reference/planner.md
 # "Mesh lines in phase"). A bucket step carries several flows a link, so a node idle in a step
 # must wait the busiest link's bytes (the NOP's lockstep estimate, nop_estimate "link");
-# with the largest chunk instead (main before 2026-11-25) a mesh node near the centre ran up
-# to two steps ahead, the two chains into a root arrived that far apart and the NI stager
-# staged the early ones (mesh:8x8 at 8 MiB: 50.4 % of the lower bound instead of 56.8 %).
+# with the largest chunk instead a mesh node near the centre runs up to two steps ahead,
+# the two chains into a root arrive that far apart and the NI stager stages the early ones
+# (mesh:8x8 at 8 MiB: 50.4 % of the lower bound instead of 56.8 %).
 #  1. plan mesh:8x8 at 8 MiB: every NOP's size equals the most bytes one directed link
 #     carries in its step, computed here from the transfer list (hand-worked: steps 1-7 and
 #     22-28 eight flows of 65,536 B = 524,288, steps 8-21 one flow = 65,536);

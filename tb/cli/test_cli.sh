@@ -123,8 +123,8 @@ else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
 expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
 # a watchdog stop: error exit and the deadlock dump, a line per node (16). A real deadlock (hd
 # on mesh 8x2 with 1 engine, docs/reference/ni.md "Known deadlocks") with the NI stager off
-# (ni_stage_after=0): since 2026-11-25 the limits grow with link latency, so a 1-cycle
-# wd_limit against 150-cycle links no longer stops a legal run
+# (ni_stage_after=0); the watchdog limits grow with link latency, so a 1-cycle wd_limit
+# against 150-cycle links does not stop a legal run
 WDCASE=(sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small --set num_vcs=8 --set vc_depth=13 --set ej_depth=11 --set link_lat=1 --set subpkt_flits=8 --set pkt_bytes=64 --set ni_sq=4 --set ni_rq=8 --set ni_rx_engines=1 --set ni_mem_ports=1 --set mem_lat_max=5 --seed 713148367)
 "$BIN" "${WDCASE[@]}" --set ni_stage_after=0 >"$T/wd.out" 2>&1; rc=$?
 got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network holds' "$T/wd.out")"
@@ -132,11 +132,11 @@ if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "F
 # the same deadlock with the stager (the default, ni_stage_after=1000, and a short T):
 # not-due units staged out, replayed when due, correct sums (docs/reference/ni.md "Staging")
 # the stager with T = 1 (make soak seed 2 runs 419 and 439: a unit merged into a staged range
-# while that range was offered, so the replay streamed more flits than its head announced:
-# error 9 until 2026-11-24), the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without
-# the stager, correct with the default), seed 1 run 848 with T = 1 (a chained packet waited
-# in BUSY for a staged predecessor: deadlock until 2026-11-24) and run 977 with the default
-# (the stager turned off after each due unit and paid T per jam: watchdog until 2026-11-24)
+# while that range is offered would make the replay stream more flits than its head
+# announced, error 9), the dbtree mesh:7 deadlock (seed 2 run 101: watchdog without the
+# stager, correct with the default), seed 1 run 848 with T = 1 (a chained packet waiting in
+# BUSY for a staged predecessor would deadlock) and run 977 with the default (a stager that
+# turned off after each due unit would pay T per jam and stop on the watchdog)
 for c in "sim --topo mesh:6x3 --algo dbtree --bytes 5040 --dtype fp32 --seed 1408379391 --flow packet --config small --set num_vcs=4 --set vc_depth=6 --set ej_depth=9 --set subpkt_flits=2 --set mem_lat_max=2 --set ni_sq=3 --set ni_rq=12 --set ni_rx_engines=1 --set ni_mem_ports=1 --set ni_stage_after=1" \
          "sim --topo mesh:6x4 --algo dbtree --bytes 15956 --dtype fp32 --seed 0 --flow message --config paper --set payload_w=512 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=64 --set mem_lat_max=2 --set ni_sq=1 --set ni_rx_engines=1 --set link_lat=65 --set ni_stage_after=1" \
          "sim --topo mesh:7 --algo dbtree --bytes 48 --dtype fp32 --seed 4294967295 --flow message --config paper --set vc_depth=65535 --set ej_depth=2 --set subpkt_flits=1 --set pkt_bytes=16 --set ni_sq=3 --set ni_rq=6" \
@@ -225,7 +225,8 @@ expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multi
 expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo ring2d --bytes 4K "${MB[@]}"
 expect 0 "result correct on every node" "$BIN" sim --topo mesh:4x4 --algo hd --bytes 256 "${MB[@]}"
 # two receive engines shared by four ejection ports, chained packets of two flows each waiting
-# on a predecessor only the other engine could take: NI watchdog until 2026-11-24 (issue #11)
+# on a predecessor only the other engine could take (an NI watchdog stop if the admission
+# rule compared ports instead of engines)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x3 --algo multitree --bytes 4356 --dtype fp32 --flow packet --seed 1328960894 --set num_vcs=6 --set ni_rx_engines=2 --set ni_mem_ports=0 --set ni_chain=1 --set mem_p_ready=63 --set mem_lat_max=2 --set ej_depth=12
 # neighbours sharing an ejection port can deadlock (make soak, seed 1, run 758: a watchdog stop
 # with local_ports=1): refused with the reason; one port per network port runs (issue #11, item 12)
@@ -254,11 +255,11 @@ for c in "torus:4x4 multitree" "fattree:4,2 multitree" "mesh:3x5 ring" "torus:3x
   if [ -s "$T/str.json" ] && cmp -s "$T/str.json" "$T/whole.json"; then pass=$((pass+1))
   else fail=$((fail+1)); echo "FAIL: $tp $al: plan --json streamed and whole differ"; fi
 done
-# check proves schedules of any size: 1369 nodes and flows (refused as "too large to check
-# symbolically" until 2026-11-25: a bit set per node and flow; now per flow, ~11 s CPU)
+# check proves schedules of any size: 1369 nodes and flows (bit sets per flow, not per node
+# and flow, keep it to ~11 s CPU)
 expect 0 "steps: 686 = 343 reduce-scatter + 343 all-gather" "$BIN" check --topo torus:37x37 --algo multitree --bytes 1M
-# slow legal runs finish: the watchdog limits grow with link and memory latency (issue #11:
-# both stopped with the small config's wd_limit=20000 until 2026-11-25)
+# slow legal runs finish: the watchdog limits grow with link and memory latency (a fixed
+# wd_limit=20000 of the small config would stop both)
 expect 0 "result correct on every node" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --config small --set link_lat=30000
 expect 0 "result correct on every node" "$BIN" sim --topo torus:4x2 --algo dbtree --bytes 6848 --dtype int32 --flow message --seed 2130570997 --config small --set num_vcs=2 --set ni_rx_engines=0 --set ni_mem_ports=1 --set ni_chain=0 --set mem_p_ready=4 --set mem_lat_max=32 --set ej_depth=5
 # multi-dimensional topologies and the hierarchical baseline (issue #15 items 1-2, docs/reference/topologies.md)

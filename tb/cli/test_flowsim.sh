@@ -21,7 +21,7 @@ refused() {
 }
 
 # a torus in cycles: multitree 1 MiB on torus:4x4, config small; the cycle model gives 46,235
-# cycles (2026-11-24, docs/reference/flowsim.md "Validation")
+# cycles (docs/reference/flowsim.md "Validation")
 out=$("$bin" sim --level flow --topo torus:4x4 --algo multitree --bytes 1M --config small --json "$tmp/a.json" 2>&1)
 rc=$?
 if [[ $rc -eq 0 ]] && grep -q "result not checked (no data at the flow level)" <<<"$out"; then ok; else bad "torus flow run: exit $rc: $out"; fi
@@ -33,7 +33,7 @@ else bad "torus JSON: $(cat "$tmp/a.json")"; fi
 
 # the head-of-line rule reads the configuration's num_vcs (docs/reference/flowsim.md "Head-of-line
 # blocking"): hd on torus:4x4 1 MiB `paper` within 10 % of the cycle model with 4 VCs
-# (316,294 cycles) and with 8 (228,554; `--set num_vcs=8`), both measured 2026-11-25
+# (316,294 cycles) and with 8 (228,554; `--set num_vcs=8`), both from the cycle model
 for v in 4:316294 8:228554; do
   "$bin" sim --level flow --topo torus:4x4 --algo hd --bytes 1M --config paper --set num_vcs=${v%%:*} --json "$tmp/h.json" >/dev/null 2>&1
   if jq -e "(.time - ${v#*:} | fabs) / ${v#*:} < 0.10" "$tmp/h.json" >/dev/null 2>&1; then ok; else bad "hd num_vcs=${v%%:*}: $(jq .time "$tmp/h.json" 2>&1), cycle model ${v#*:}"; fi
@@ -42,7 +42,7 @@ done
 # Themis (8 chunks, SCF) on a heterogeneous system: front end 2 on the planner's chunk schedule
 # and front end 1 on its expansion (--expand); 0 <= fe2 - fe1 <= the steps' latencies
 # (docs/reference/flowsim.md "Front end 2"): per chunk RS + AG, ring 3 steps x 50 ns and switch 2 steps x
-# 2 links x 200 ns, 2 x 950 = 1,900 ns; 8 chunks: 15,200 ns (measured 2026-11-24: 29,812 against
+# 2 links x 200 ns, 2 x 950 = 1,900 ns; 8 chunks: 15,200 ns (measured: 29,812 against
 # 23,340; Themis keeps the baseline order here: the 8x faster ring is always the less loaded)
 for a in hier themis; do
   "$bin" sim --level flow --topo dims:ring4@100x2:50ns,sw4@25x1:200ns --algo $a --bytes 1M --chunks 8 --json "$tmp/f2.json" >/dev/null 2>&1

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_flowspeed.sh: the flow level's incremental max-min solve (docs/reference/flowsim.md "The incremental max-min solve") on
-# runs the first engine (build 82b6857, solving every message at every change) took minutes
-# for: MultiTree, 1 GiB, on a 512-NPU 3-D switch system (3d-sw-sw-sw-hetero's links, 16x8x4):
-# 133 s wall then, here within 30 s and with that engine's time, events and max-min solves
-# (recorded 2026-11-24); a 32x32 torus likewise (that one was fast before too); the JSON's
+# runs that take minutes when every message is solved at every change: MultiTree, 1 GiB, on
+# a 512-NPU 3-D switch system (3d-sw-sw-sw-hetero's links, 16x8x4; 133 s wall that way),
+# here within 30 s and with the recorded time, events and max-min solves; a 32x32 torus
+# likewise (fast either way); the JSON's
 # planning share and solved message rates (on average a few per solve, not hundreds).
 set -u
 bin=${MT_BIN:-build/multitree}

@@ -17,8 +17,7 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 declare -A known=()
 # hd on bigraph:4x8 deadlocked (message-dependent, docs/reference/switch.md) until the NI stager
 # (ni_stage_after, docs/reference/ni.md "Staging"); without it, it must still stop on the watchdog with
-# the 64-flit NI ejection VCs of that time (with NI-link VCs of vc_depth it completes: 13,958
-# cycles, 2026-11-24)
+# 64-flit NI ejection VCs (with NI-link VCs of vc_depth it completes: 13,958 cycles)
 out=$("$bin" sim --topo bigraph:4x8 --algo hd --bytes 32K --config paper --set ni_stage_after=0 --set ni_link_depth=64 2>&1 | grep -v "^sim: cycle" | head -3)
 if grep -qF "stopped with error 11 (watchdog)" <<<"$out"; then ok; echo "known failure without the stager: bigraph:4x8 hd (ni_link_depth=64): watchdog"; else bad "bigraph:4x8 hd, ni_stage_after=0 ni_link_depth=64: expected the watchdog, got: $(head -1 <<<"$out")"; fi
 for t in fattree:4,2 fattree:8,2 dgx2 bigraph:4x8 bigraph:4x16; do
@@ -40,8 +39,8 @@ for t in fattree:4,2 fattree:8,2 dgx2 bigraph:4x8 bigraph:4x16; do
 done
 # The NI link is not the bottleneck (docs/reference/switch.md "The NI link"): its ejection VCs cover the
 # 150-cycle credit round trip (ni_link_depth 0 = vc_depth = 318), so MultiTree and hd with
-# messages on dgx2 at 256 KiB reach > 80% of the bandwidth lower bound (2026-11-24: 96.6% and
-# more; with the old 64-flit ejection VCs 20.2%). ni_link_depth=64 must bring the old limit back.
+# messages on dgx2 at 256 KiB reach > 80% of the bandwidth lower bound (96.6% and more; with
+# 64-flit ejection VCs 20.2%). ni_link_depth=64 must bring that limit back.
 lb_pct() { sed -n 's/.*lower bound [0-9]* cycles, the [a-z-]* bound (\([0-9.]*\)% of it achieved).*/\1/p' <<<"$1" | head -1; }
 for a in multitree hd; do
   out=$("$bin" sim --topo dgx2 --algo "$a" --bytes 256K --config paper 2>&1)
@@ -54,17 +53,17 @@ pct=$(lb_pct "$out")
 if grep -q "result correct on every node" <<<"$out" && awk -v p="${pct:-100}" 'BEGIN { exit !(p <= 25) }'; then ok; echo "NI link: 64-flit NI ejection VCs: $pct% (<= 25%, the old limit)"
 else bad "NI link: ni_link_depth=64: ${pct:-?}% of the lower bound, want <= 25%: $(head -1 <<<"$out")"; fi
 # Packets join a non-empty NI-port VC of their transfer (docs/reference/switch.md "Joining a non-empty
-# NI-port VC"): Ring packets on dgx2 at 256 KiB reach > 50% of the lower bound (2026-11-24:
-# 69.0%, 44,514 cycles; 14.5% when an NI-port VC took a packet only when empty).
+# NI-port VC"): Ring packets on dgx2 at 256 KiB reach > 50% of the lower bound (69.0%,
+# 44,514 cycles; 14.5% if an NI-port VC took a packet only when empty).
 out=$("$bin" sim --topo dgx2 --algo ring --bytes 256K --config paper --flow packet 2>&1)
 pct=$(lb_pct "$out")
 if grep -q "result correct on every node" <<<"$out" && awk -v p="${pct:-0}" 'BEGIN { exit !(p > 50) }'; then ok; echo "packets join NI-port VCs: dgx2 ring 256 KiB packets: $pct% of the lower bound (> 50%)"
 else bad "packets join NI-port VCs: dgx2 ring 256 KiB packets: ${pct:-?}% of the lower bound, want > 50%: $(head -1 <<<"$out")"; fi
 # DBTree with packets: node 11's packets reach node 7 of fattree:4,2 out of address order
 # (four VCs), and the NI stager keeps each gap as a staged range. With 8 ranges per (flow,
-# slot), offered in slot order, it stopped on the watchdog at 256 KiB (878,323 cycles; at
-# 32 KiB until the join above). Since 2026-11-24 one pool per NI (ni_stage_ranges, 1024) in
-# address order (docs/reference/switch.md "Packet-mode DBTree"): it completes; a pool of 2 must stop.
+# slot), offered in slot order, it would stop on the watchdog at 256 KiB (878,323 cycles);
+# with one pool per NI (ni_stage_ranges, 1024) in address order
+# (docs/reference/switch.md "Packet-mode DBTree") it completes; a pool of 2 must stop.
 out=$("$bin" sim --topo fattree:4,2 --algo dbtree --bytes 256K --config paper --flow packet 2>&1 | grep -v '^sim: cycle' | head -3)
 if grep -q "result correct on every node" <<<"$out"; then ok; echo "stager: fattree:4,2 dbtree 256 KiB packets: $(head -1 <<<"$out" | sed 's/.*config paper: //')"
 else bad "stager: fattree:4,2 dbtree 256 KiB packets: $(head -1 <<<"$out")"; fi

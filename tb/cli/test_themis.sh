@@ -25,7 +25,7 @@ done
 # and 25 GB/s (periods 1, 2, 4 at cycle level, docs/reference/network.md "Link rate and latency"); for
 # hier and themis with 4 chunks: plan + check, the flow level on the expansion (front end 1)
 # and on the chunk schedule (front end 2), and the cycle model with a correct result; the flow
-# level's time within 20% of the cycle model's in ns (2026-11-24: hier -15.5%, themis -6.3%,
+# level's time within 20% of the cycle model's in ns (hier -15.5%, themis -6.3%,
 # docs/reference/flowsim.md) and front end 2 (chunks pipelined freely) no slower than the expansion.
 hett="dims:ring4@100x2,ring4@50x2,ring4@25x2"
 for a in hier themis; do

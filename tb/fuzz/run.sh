@@ -63,7 +63,6 @@ run_one() {
 }
 
 start=$(date +%s)
-load=$(cut -d' ' -f1-3 /proc/loadavg)
 for t in "$@"; do
   rm -f "$fz/result.$t"
   run_one "$t" &
@@ -73,7 +72,7 @@ wait
 
 total=0; crashes=0
 {
-  echo "Measured $(date +%F) on this machine: $(nproc) cores ($(sed -nE 's/^model name\s*: //p' /proc/cpuinfo | head -1)), shared with other jobs (load average $load at the start)."
+  echo "Measured $(date +%F) on this machine: $(nproc) cores ($(sed -nE 's/^model name\s*: //p' /proc/cpuinfo | head -1)), shared with other jobs."
   echo "Command: \`make fuzz FUZZ_SECONDS=$secs FUZZ_JOBS=$jobs\` ($(( $(date +%s) - start )) s wall time); libFuzzer flags \`-max_len=<per target> -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -close_fd_mask=3\`."
   echo
   echo "| harness | seconds | executions | exec/s | coverage (edges) | features | corpus (inputs) | crashes |"

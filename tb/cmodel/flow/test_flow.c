@@ -373,7 +373,7 @@ static void test_hol(void) {
 }
 
 /* Planned routed schedules in `paper` / `small` cycles against the cycle model (`multitree
- * sim --data none`, 2026-11-25, docs/reference/flowsim.md "Validation"): within 10 % with the rule
+ * sim --data none`, docs/reference/flowsim.md "Validation"): within 10 % with the rule
  * (num_vcs 4), and the bufferless level without it (num_vcs 0) far below, so the rule is what
  * closes the gap. hd on torus:4x4 1 MiB `paper`: 316,294 cycles (HOL groups); DBTree on
  * ring:8 256 KiB `small`: 149,559 (in-order reduction: node 5's message to 3 waits for node
@@ -406,7 +406,7 @@ static void test_vs_cycle(const char *spec, const char *algo, uint64_t bytes, in
  * receiver's due child waits behind a message that another receiver's due child makes due),
  * so without the stager the run never ends, refused naming a node; with T = 20,000 cycles
  * (ni_stage_after) a jammed receiver takes not-due messages after T cycles without progress:
- * within 10 % of the cycle model's 330,773 cycles (2026-11-25, `multitree sim --topo ring:16
+ * within 10 % of the cycle model's 330,773 cycles (`multitree sim --topo ring:16
  * --algo hd --bytes 256K --config paper --data none`). */
 static void test_stager(void) {
   mt_topo t;

@@ -546,9 +546,9 @@ static unsigned test_mem_backpressure(void) {
 
 /* Chained packets with fewer engines than ejection ports (E < L: engine e serves ports e,
  * e + E, ...). A packet of child k may be admitted before its predecessors' packets only if
- * none of them needs k's engine; until 2026-11-24 the rule compared ejection ports, so a
- * child on port 2 held engine 0 waiting for a child on port 0, whose packets only engine 0
- * takes: a deadlock (watchdog), found by scripts/ni_mem_sweep.sh (torus:3x3 multitree,
+ * none of them needs k's engine. Comparing ejection ports instead is wrong: a child on port
+ * 2 would hold engine 0 waiting for a child on port 0, whose packets only engine 0 takes: a
+ * deadlock (watchdog), found by scripts/ni_mem_sweep.sh (torus:3x3 multitree,
  * --flow packet --set ni_rx_engines=2 --set ni_chain=1). Every node of a 3x3 torus (4
  * children per root), E = 2, M in {1, L+E, L+2E}, against mt_ref. Returns the runs. */
 static unsigned test_chain_shared_engine(void) {

@@ -231,7 +231,7 @@ int main(void) {
   expect("torus:2x2 multitree 4 KiB", "torus:2x2", "multitree", 4096, 2, 1, 0, 2, 307, MT_DTYPE_INT32); /* aggregation free */
   /* On 2x2 the strict rule never binds (the aggregations and the parents' Gathers come later
    * than the ports free up; ignoring it gives 103 and 307 too). On 2x4 it does: not
-   * hand-worked, the count is the model's own (168 calls on 2026-11-24), and the rule broken
+   * hand-worked, the count is the model's own (168 calls), and the rule broken
    * must make it differ */
   expect("torus:2x4 multitree 1 KiB", "torus:2x4", "multitree", 1024, 2, 1, 0, 0, 168, MT_DTYPE_INT32);
   expect("torus:2x4 multitree 1 KiB", "torus:2x4", "multitree", 1024, 2, 1, 0, 1, 168, MT_DTYPE_INT32); /* strict ignored: 160 */

@@ -13,10 +13,10 @@
  *   X-first parts starting at steps 1, 4, ..., 19 and 3 of the Y-first ones at 1, 8, 15
  *   (C = round(21 / (k - 1)), spaced k - 1 apart), each chunk's all-gather starting R + k - 1
  *   steps after its reduce-scatter (X-first at 14, 17, ..., 32, Y-first at 18, 25, 32: 41
- *   steps, interleaved), lockstep bytes 1.054 x the bound (1.064 with the mirrored
- *   all-gathers of main before 2026-11-25) and 1.025 x at 64 MiB (28 + 12 chunks), against
+ *   steps, interleaved), lockstep bytes 1.054 x the bound (1.064 with mirrored all-gathers,
+ *   which is why they are translated) and 1.025 x at 64 MiB (28 + 12 chunks), against
  *   1.42 x with one chunk at 32 KiB (all worked out with an independent model of the load
- *   rule, /tmp exploration program described in docs/reference/planner.md); a chunk's reduce moved a
+ *   rule, described in docs/reference/planner.md); a chunk's reduce moved a
  *   step earlier is refused by check;
  * - the per-node issue order (MT_ISSUE_BYTES) worked by hand on ring:4, and on torus:4x8 at
  *   8 MiB every node's entries of a step in the order of the bytes queued before them on their
@@ -216,7 +216,7 @@ static void pipelined(void) {
   const double r8 = lockstep_bytes(&s) / b.aggregate;
   CHECK(r8 > 1.050 && r8 < 1.058, "torus:4x8 8 MiB: lockstep bytes %.4f x the aggregate bound, want 1.054", r8);
   /* the tables: every node's entries of a step by the bytes queued before them on their port;
-   * the flow order of the same schedule (main's before 2026-11-25) breaks it */
+   * the same schedule issued in flow order breaks it */
   CHECK(s.issue_order == MT_ISSUE_BYTES, "torus:4x8 8 MiB: issue order %d, want bytes", s.issue_order);
   mt_tables tb;
   CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
