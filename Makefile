@@ -23,8 +23,12 @@ VERILATOR  ?= $(CURDIR)/scripts/vtimed.sh
 # ccache (a Debian package, installed by deps) under Verilator's C++ compiles (verilated.mk's
 # OBJCACHE): a second make test recompiles only the models whose code changed. BASEDIR makes
 # the cache hit across checkouts (tb/lint/test_runner.sh builds in a copy of the tree).
+# The C model's objects go through it too (CCACHE; NOHASHDIR: objects hit across checkouts
+# although -g records the directory).
 export OBJCACHE := $(shell command -v ccache 2>/dev/null)
 export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
+CCACHE := $(OBJCACHE)
 IVERILOG   ?= iverilog
 
 # ---- C model library: cmodel/<layer>/*.c, one folder per layer (docs/reference/architecture.md);
@@ -47,16 +51,16 @@ LIBTB_SAN  := $(BUILD)/libmttb_san.a
 
 $(BUILD)/obj/%.o: cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(CFLAGS_MT) -MMD -MP -c $< -o $@
 $(BUILD)/san/%.o: cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -O1 $(SAN) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(CFLAGS_MT) -O1 $(SAN) -MMD -MP -c $< -o $@
 $(BUILD)/obj/tb/%.o: tb/cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -Itb/cmodel -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(CFLAGS_MT) -Itb/cmodel -MMD -MP -c $< -o $@
 $(BUILD)/san/tb/%.o: tb/cmodel/%.c | deps-ok
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_MT) -Itb/cmodel -O1 $(SAN) -MMD -MP -c $< -o $@
+	$(CCACHE) $(CC) $(CFLAGS_MT) -Itb/cmodel -O1 $(SAN) -MMD -MP -c $< -o $@
 $(LIBMT): $(CM_OBJ)
 	@rm -f $@; ar rcs $@ $^
 $(LIBMT_SAN): $(CM_SAN_OBJ)
@@ -125,6 +129,10 @@ lint: deps
 	@scripts/lint.sh quick; a=$$?; python3 scripts/lint_layers.py; b=$$?; scripts/lint_format.sh | tail -20; c=$${PIPESTATUS[0]}; scripts/lint_docs.sh | tail -40; d=$${PIPESTATUS[0]}; exit $$((a | b | c | d))
 t-lint:
 	@scripts/runbench.sh $@ 1200 scripts/lint.sh all
+# everything lint.sh checks, Yosys's proc + check of the heavy shapes too (minutes more)
+.PHONY: lint-full
+lint-full: deps
+	@scripts/lint.sh full
 # the layer lint on the tree, and on copies broken on purpose (it must catch them)
 t-lint-layers:
 	@scripts/runbench.sh $@ 120 tb/lint/test_lint_layers.sh
@@ -151,9 +159,9 @@ TEST_FIRST := t-lint t-net-cosim-m2x2_mt_pni_msg_i32 t-net-cosim-ft42_hd_msg_i32
 TEST_STEPS := $(TEST_FIRST) $(filter-out $(TEST_FIRST),$(TEST_STEPS))
 
 # ---- make check: the quick tier, for after a small change (CONTRIBUTING.md): the C unit tests
-# under the sanitizers (with the golden traces), the layer, format and package lints, and one
+# under the sanitizers (with the golden traces), the layer, format, package and docs lints, and one
 # small co-simulation or unit bench per RTL block. Under 3 minutes with a warm build.
-CHECK_STEPS := $(addprefix t-c-,$(C_TESTS)) t-lint-layers t-lint-format t-lint-pkg t-lint-rtl \
+CHECK_STEPS := $(addprefix t-c-,$(C_TESTS)) t-lint-layers t-lint-format t-lint-pkg t-lint-rtl t-lint-docs t-docs-generated \
   t-router-cosim-min $(filter t-router-tb-%,$(TEST_STEPS)) \
   t-ni-cosim-full $(filter t-ni-tb-%,$(TEST_STEPS)) \
   t-reduce-tb t-reduce-cosim t-net-cosim-m2x2_mt_msg_i32
@@ -167,7 +175,7 @@ clean:
 	rm -rf $(BUILD) obj_dir
 
 help:
-	@echo "make demo | test | check | lint | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
+	@echo "make demo | test | check | lint | lint-full | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
 
 # ---- golden traces of the NI and router models (docs/reference/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lint.sh [quick|yosys|all]: the RTL lint, its independent checks run in parallel (GNU parallel,
+# lint.sh [quick|yosys|all|full]: the RTL lint, its independent checks run in parallel (GNU parallel,
 # LINT_JOBS at a time, default: the number of cores).
 #   quick (make lint, make check): (1) rtl/mt_common_pkg.sv is what scripts/gen_mt_pkg.c makes
 #         of cmodel/fmt/mt_formats.h (any difference fails, naming the file); (2) every rtl/*.sv
@@ -10,7 +10,10 @@
 #   yosys: Yosys's structural checks (proc; check -assert: no multiple drivers, no combinational
 #         loops) on all of rtl/ and on every shape. Most of lint's time is here: `proc` of the
 #         paper NI's shapes and of the 3-D network.
-#   all (make test's t-lint): both, without quick's Yosys jobs (proc elaborates and reads too).
+#   all (make test's t-lint): both, without quick's Yosys jobs (proc elaborates and reads too),
+#         and with the heavy shapes (marked ! below: the paper NI, with and without the stager,
+#         and the 3-D network, about 100 CPU-seconds of proc) elaborated only.
+#   full (make lint-full): all, with proc + check of the heavy shapes too.
 # Prints one line per failing check and RESULT lint pass=N fail=M.
 # LINT_RTL (default rtl), LINT_FMT (default cmodel), BUILD (default build), LINT_PKG_ONLY (only
 # check 1) and LINT_ONLY (a regular expression: only the checks whose name matches) let
@@ -18,7 +21,7 @@
 set -u
 cd "$(dirname "$0")/.."
 mode=${1:-all}
-case $mode in quick|yosys|all) ;; *) echo "lint.sh: mode '$mode': quick, yosys or all" >&2; exit 2;; esac
+case $mode in quick|yosys|all|full) ;; *) echo "lint.sh: mode '$mode': quick, yosys, all or full" >&2; exit 2;; esac
 RTL=${LINT_RTL:-rtl}; FMT=${LINT_FMT:-cmodel}; BUILD=${BUILD:-build}
 pass=0; fail=0
 mkdir -p "$BUILD/lint"
@@ -40,26 +43,27 @@ shapes() {
   local top=$1 sh kv g c i; shift
   [[ -f $RTL/$top.sv ]] || return 0
   for sh in "$@"; do
+    local heavy=0; [[ $sh == !* ]] && { heavy=1; sh=${sh#!}; }
     g=""; c=""; i=""
     for kv in $sh; do g="$g -G$kv"; c="$c -set ${kv%%=*} ${kv#*=}"; i="$i -P$top.$kv"; done
     if [[ $mode != yosys ]]; then
       job "verilator -Wall: $top $sh" "verilator --lint-only -Wall -I$RTL --top-module $top $g $files"
       job "iverilog: $top $sh" "iverilog -g2012 -I$RTL -s $top $i -o /dev/null $files"
-      [[ $mode == all ]] ||
+      [[ $mode == all && $heavy == 0 || $mode == full ]] ||
         job "yosys (elaborate): $top $sh" "yosys -q -p 'read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top'"
     fi
-    [[ $mode == quick ]] ||
+    [[ $mode == quick || $mode == all && $heavy == 1 ]] ||
       job "yosys (proc; check -assert): $top $sh" "yosys -q -p 'read_verilog -sv -defer $files; chparam$c $top; hierarchy -top $top; proc; check -assert'"
   done
 }
 # the slow Yosys jobs first, so that the parallel run ends with the short ones
 [[ $mode == quick ]] || job "yosys (proc; check -assert): rtl/" "yosys -q -p 'read_verilog -sv $files; hierarchy; proc; check -assert'"
 # the NI's bandwidth shapes (L = 4, 2 VCs): E < L, E = L, E = 2L with M = 1, L + E, L + 2E, chained or not
-shapes mt_ni "RxEngines=8 MemPorts=20 ReduceChain=1" "RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8"
+shapes mt_ni "!RxEngines=8 MemPorts=20 ReduceChain=1" "RxEngines=2" "RxEngines=2 MemPorts=8 ReduceChain=1" "RxEngines=4 MemPorts=8" "RxEngines=8"
 # the NI with the stager (mt_ni_stage): the one-engine NI, and engines sharing one port / the paper NI
-shapes mt_ni "StageAfter=50 RxEngines=8 MemPorts=20 ReduceChain=1" "StageAfter=50 StageRanges=4" "StageAfter=50 RxEngines=2 StageRanges=4"
+shapes mt_ni "!StageAfter=50 RxEngines=8 MemPorts=20 ReduceChain=1" "StageAfter=50 StageRanges=4" "StageAfter=50 RxEngines=2 StageRanges=4"
 # the network as 3-D (a 2x2x2 mesh of the default nodes; the default top is 2-D)
-shapes mt_net_top "NZ=2"
+shapes mt_net_top "!NZ=2"
 # the router as a switch (Table = 1, docs/reference/switch.md): 2 hop classes; no NI port (a fat-tree's
 # top switch); no network port (a single switch). mt_swnet_top's defaults (fattree:4,2) lint
 # the 4 + 4 and 4 + 0 switches.
@@ -69,7 +73,7 @@ if [[ $mode != yosys ]]; then
     top=$(basename "$f" .sv)
     job "verilator -Wall: $f" "verilator --lint-only -Wall -I$RTL --top-module $top $files"
   done
-  [[ $mode == all ]] || job "yosys (read): rtl/" "yosys -q -p 'read_verilog -sv $files'"
+  [[ $mode == all || $mode == full ]] || job "yosys (read): rtl/" "yosys -q -p 'read_verilog -sv $files'"
   job "iverilog: rtl/" "iverilog -g2012 -I$RTL -o /dev/null $files"
 fi
 # each job prints "ok NAME" or "FAIL NAME" and the first lines of its output (Icarus's "sorry:
