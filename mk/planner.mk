@@ -4,6 +4,12 @@ t-planner-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 300 tb/cli/test_cli.sh $(BUILD)/multitree
 TEST_STEPS += t-planner-cli
 
+# Output files written whole or not at all, standard output write errors, inputs read within a
+# bound (cmodel/util/mt_io.c): tb/cli/test_io.sh, a few seconds.
+t-cli-io: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_io.sh
+TEST_STEPS += t-cli-io
+
 # Switch-network planning speed (issue #11 item 10): a 1024-node star planned within a CPU
 # budget, checked; tb/cli/test_plan_speed.sh.
 t-planner-speed: $(BUILD)/multitree

@@ -10,6 +10,7 @@
 #include "plan/mt_chunksched.h"
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
+#include "util/mt_io.h"
 
 static int parse_bytes(const char *s, uint64_t *out) {
   char *end;
@@ -234,7 +235,8 @@ uint64_t mt_app_peak_rss(void) {
 /* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
  * j is released. 0, or -1 (message printed). */
 int mt_app_json_write(const char *path, json_t *j) {
-  FILE *f = j ? fopen(path, "w") : NULL;
+  mt_out out;
+  FILE *f = j ? mt_out_open(&out, path, "w") : NULL;
   int rc = 0;
   if (!j) {
     fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
@@ -243,8 +245,8 @@ int mt_app_json_write(const char *path, json_t *j) {
     fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
     rc = -1;
   } else {
-    if (json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) || fputc('\n', f) == EOF) rc = -1;
-    if (fclose(f)) rc = -1;
+    const int ok = !json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) && fputc('\n', f) != EOF;
+    if (mt_out_close(&out, ok)) rc = -1;
     if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
   }
   json_decref(j);

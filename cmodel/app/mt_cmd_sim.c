@@ -13,6 +13,7 @@
 #include "net/mt_dims_net.h"
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
+#include "util/mt_io.h"
 
 /* mt_net_result.rerr_kind */
 static const char *const rerr_name[] = {"watchdog", "overflow", "no-route"};
@@ -20,7 +21,8 @@ static const char *const rerr_name[] = {"watchdog", "overflow", "no-route"};
 static int dump_words(const char *dir, int node, const char *what, const uint32_t *w, uint64_t n) {
   char path[4096];
   snprintf(path, sizeof path, "%s/node%d.%s.bin", dir, node, what);
-  FILE *f = fopen(path, "wb");
+  mt_out out;
+  FILE *f = mt_out_open(&out, path, "wb");
   if (!f) {
     fprintf(stderr, "multitree sim: %s: cannot create: %s\n", path, strerror(errno));
     return -1;
@@ -29,7 +31,7 @@ static int dump_words(const char *dir, int node, const char *what, const uint32_
     unsigned char b[4] = {(unsigned char)w[k], (unsigned char)(w[k] >> 8), (unsigned char)(w[k] >> 16), (unsigned char)(w[k] >> 24)};
     fwrite(b, 1, 4, f);
   }
-  if (fclose(f) == 0) return 0;
+  if (mt_out_close(&out, 1) == 0) return 0;
   fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
   return -1;
 }
@@ -272,11 +274,12 @@ int mt_app_sim(const mt_app_opts *o) {
     goto out;
   }
   FILE *trf = NULL;
+  mt_out trout;
   if (o->trace) {
-    trf = fopen(o->trace, "w");
+    trf = mt_out_open(&trout, o->trace, "w");
     if (!trf || mt_net_set_trace(net, trf)) {
       fprintf(stderr, "multitree sim: --trace %s: cannot write: %s\n", o->trace, strerror(errno));
-      if (trf) fclose(trf);
+      if (trf) mt_out_close(&trout, 0);
       rc = 2;
       goto out;
     }
@@ -284,8 +287,8 @@ int mt_app_sim(const mt_app_opts *o) {
   int run_rc = mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e);
   if (trf) {
     mt_net_set_trace(net, NULL);
-    if (fclose(trf)) {
-      fprintf(stderr, "multitree sim: --trace %s: write failed\n", o->trace);
+    if (mt_out_close(&trout, 1)) {
+      fprintf(stderr, "multitree sim: --trace %s: write failed: %s\n", o->trace, strerror(errno));
       rc = 2;
     }
   }

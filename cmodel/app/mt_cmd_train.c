@@ -19,6 +19,7 @@
 #include "net/mt_net.h"
 #include "topo/mt_topo.h"
 #include "util/mt_fp32.h"
+#include "util/mt_io.h"
 #include "train/mt_iter.h"
 #include "train/mt_systolic.h"
 #include "train/mt_workload.h"
@@ -56,7 +57,7 @@ static int parse(int argc, char **argv, train_opts *o) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       fputs(USAGE, stdout);
-      exit(0);
+      return -1; /* done: the usage asked for */
     }
     if (!strcmp(a, "--msg")) o->msg = 1;
     else if (!strcmp(a, "--overlap")) o->overlap = 1;
@@ -143,11 +144,20 @@ static void cache_add(cache_t *c, const char *key, uint64_t cyc) {
 }
 
 /* Lines of other keys are kept as they are; a line that does not parse is skipped (another
- * run may be appending to it). */
-static void cache_read(cache_t *c) {
+ * run may be appending to it). 0, or -1 when the file is longer than MT_FILE_MAX (message
+ * printed). */
+static int cache_read(cache_t *c) {
   FILE *f = c->path ? fopen(c->path, "r") : NULL;
-  char line[600];
-  while (f && fgets(line, sizeof line, f)) {
+  char *line = NULL;
+  size_t cap = 0, total = 0;
+  long len;
+  while (f && (len = mt_getline(&line, &cap, f, 600)) > 0) {
+    if ((total += (size_t)len) > MT_FILE_MAX) {
+      fprintf(stderr, "multitree train: %s: cache longer than %zu bytes; remove it or give another --cache\n", c->path, MT_FILE_MAX);
+      fclose(f);
+      free(line);
+      return -1;
+    }
     char *sp = strrchr(line, ' ');
     char *end;
     if (!sp || strncmp(line, "train-cache/1 ", 14)) continue;
@@ -157,6 +167,8 @@ static void cache_read(cache_t *c) {
     cache_add(c, line, cyc);
   }
   if (f) fclose(f);
+  free(line);
+  return 0;
 }
 
 static int cache_find(const cache_t *c, const char *key, uint64_t *cyc) {
@@ -237,7 +249,7 @@ static int cached_allreduce(const train_opts *o, cache_t *c, uint64_t bytes, uin
   FILE *f = c->path ? fopen(c->path, "a") : NULL; /* one short line per append: whole or not at all */
   if (f) {
     fprintf(f, "%s %" PRIu64 "\n", key, *cyc);
-    fclose(f);
+    if (fclose(f)) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   } else if (c->path) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   return 0;
 }
@@ -257,7 +269,7 @@ static json_t *layer_json(const mt_layer *l, const mt_iter_layer *il, uint64_t a
 int mt_app_train(int argc, char **argv) {
   train_opts o;
   int rc = parse(argc, argv, &o);
-  if (rc) return rc;
+  if (rc) return rc < 0 ? 0 : rc;
   char path[4096], cpath[4096];
   mt_err e = {{0}};
   if (is_path(o.model)) snprintf(path, sizeof path, "%s", o.model);
@@ -343,7 +355,10 @@ int mt_app_train(int argc, char **argv) {
   /* the flow level's times are kept apart from the cycle model's: FLOW is "packet/flow" there */
   snprintf(c.prefix, sizeof c.prefix, "train-cache/1 %016" PRIx64 " %s %s %s%s %s", self_hash(), o.topo, o.algo, o.msg ? "message" : "packet",
            o.flow ? "/flow" : "", cfgkey);
-  cache_read(&c);
+  if (cache_read(&c)) {
+    rc = 2;
+    goto out;
+  }
   const uint64_t q = 4u * (uint64_t)nodes;
   uint64_t total_bytes = 0, ar_all = 0;
   int ran = 0, nar = 0;

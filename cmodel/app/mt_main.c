@@ -3,6 +3,7 @@
  * Each subcommand is one file cmodel/app/mt_cmd_<name>.c; shared helpers in mt_app.c.
  * Exit status: 0 success, 1 a check or comparison found a violation, 2 bad input. */
 #include <jansson.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "app/mt_app.h"
@@ -99,8 +100,7 @@ static void usage(FILE *f, const mt_app_cmd *cmd) {
  * Its allocations end the program with "out of memory" instead. */
 static void *json_xmalloc(size_t n) { return mt_xrealloc(NULL, n); }
 
-int main(int argc, char **argv) {
-  json_set_alloc_funcs(json_xmalloc, free);
+static int run(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(argc < 2 ? stderr : stdout, NULL);
     return argc < 2 ? 2 : 0;
@@ -131,4 +131,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   return cmd->run(&o);
+}
+
+/* Standard output is checked once, here: a full disk or a closed pipe under any command's output
+ * is an error of the run, not a silent truncation. */
+int main(int argc, char **argv) {
+  json_set_alloc_funcs(json_xmalloc, free);
+  int rc = run(argc, argv);
+  if (fflush(stdout) || ferror(stdout)) {
+    fprintf(stderr, "multitree: standard output: write error: %s\n", strerror(errno ? errno : EIO));
+    return rc ? rc : 2;
+  }
+  return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hw/mt_link.h"
+#include "util/mt_io.h"
 #include "hw/mt_mem.h"
 #include "hw/mt_ni.h"
 
@@ -131,32 +132,7 @@ static void shape_put(mt_shape *s, int ki, double v) {
   s->n++; /* MT_SHAPE_MAX >= number of keys */
 }
 
-static char *read_all(const char *path, mt_err *e) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  char *b = mt_xcalloc(cap, 1);
-  size_t r;
-  while ((r = fread(b + n, 1, cap - n - 1, f)) > 0) {
-    n += r;
-    if (n + 1 == cap) {
-      cap *= 2;
-      b = mt_xrealloc(b, cap);
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(b);
-    mt_fail(e, "%s: read error", path);
-    return NULL;
-  }
-  b[n] = 0;
-  return b;
-}
+static char *read_all(const char *path, mt_err *e) { return mt_read_file(path, MT_FILE_MAX, NULL, e); }
 
 static int parse_rec(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, int depth, mt_err *e) {
   int line = 0;

@@ -2,9 +2,11 @@
 #include "table/mt_dot.h"
 #include <errno.h>
 #include <string.h>
+#include "util/mt_io.h"
 
 int mt_dot_write(const mt_sched *s, const char *path, mt_err *e) {
-  FILE *f = fopen(path, "w");
+  mt_out out;
+  FILE *f = mt_out_open(&out, path, "w");
   if (!f) return mt_fail(e, "%s: cannot create: %s", path, strerror(errno));
   fprintf(f, "// %s on %s: solid = all-gather (parent -> child), dashed = reduce-scatter (child -> parent), label = step\n", s->algo, s->topo->spec);
   fprintf(f, "digraph multitree {\n  rankdir=TB;\n  node [shape=circle, fontsize=10];\n  edge [fontsize=9];\n");
@@ -23,6 +25,6 @@ int mt_dot_write(const mt_sched *s, const char *path, mt_err *e) {
     fprintf(f, "  }\n");
   }
   fprintf(f, "}\n");
-  if (fclose(f)) return mt_fail(e, "%s: write error", path);
+  if (mt_out_close(&out, 1)) return mt_fail(e, "%s: write error: %s", path, strerror(errno));
   return 0;
 }

@@ -7,6 +7,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include "util/mt_io.h"
 
 static const char *kind_name(int k) {
   switch (k) {
@@ -187,10 +189,11 @@ static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, c
   json_object_set_new(root, "flows", jf);
   char *head = json_dumps(root, JSON_COMPACT);
   json_decref(root);
-  jw w = {head ? fopen(path, "w") : NULL, NULL, 0, (size_t)1 << 20, 0};
+  mt_out out;
+  jw w = {head ? mt_out_open(&out, path, "w") : NULL, NULL, 0, (size_t)1 << 20, 0};
   if (!w.f) {
     free(head);
-    return mt_fail(e, "%s: cannot write", path);
+    return mt_fail(e, "%s: cannot write: %s", path, strerror(errno));
   }
   w.buf = mt_xcalloc(w.cap, 1);
   jw_str(&w, head, strlen(head) - 1); /* without the closing brace: nodes and transfers follow */
@@ -225,8 +228,7 @@ static int write_json(const mt_sched *s, const mt_tables *tb, int local_ports, c
   jw_flush(&w);
   free(w.buf);
   mt_tables_gen_free(g);
-  if (fclose(w.f) != 0 || w.bad) rc = rc ? rc : mt_fail(e, "%s: cannot write", path);
-  if (rc) remove(path); /* no half-written schedule */
+  if (mt_out_close(&out, !rc && !w.bad)) rc = rc ? rc : mt_fail(e, "%s: cannot write: %s", path, strerror(errno));
   return rc;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include "util/mt_io.h"
 
 #define JS_BUF (1u << 20)
 
@@ -68,6 +69,10 @@ static void keep(mt_jsplit *j, int c) {
 static int fail_at(mt_jsplit *j, long line, mt_err *e, const char *what) {
   return mt_fail(e, "%s:%ld: invalid JSON: %s", j->path, line, what);
 }
+/* A kept value (one node, one transfer, the head) is held whole: at most MT_FILE_MAX bytes. */
+static int too_long(mt_jsplit *j, mt_err *e) {
+  return j->tlen > MT_FILE_MAX ? mt_fail(e, "%s:%ld: a value longer than %zu bytes", j->path, j->line, MT_FILE_MAX) : 0;
+}
 
 /* The rest of a string (its opening quote read), kept or not. */
 static int scan_string(mt_jsplit *j, int k, mt_err *e) {
@@ -76,6 +81,7 @@ static int scan_string(mt_jsplit *j, int k, mt_err *e) {
     if (c < 0) return fail_at(j, j->line, e, "unexpected end of file in a string");
     if (k) keep(j, c);
     if (c == '"') return 0;
+    if (k && too_long(j, e)) return -1;
     if (c == '\\') {
       c = next(j);
       if (c < 0) return fail_at(j, j->line, e, "unexpected end of file in a string");
@@ -112,12 +118,14 @@ static int scan_value(mt_jsplit *j, int k, mt_err *e) {
       }
       if (k) keep_n(j, p, (size_t)(q - p));
       j->pos += (size_t)(q - p);
+      if (k && too_long(j, e)) return -1;
       if (closed) return 0;
     }
   }
   while (c >= 0 && !strchr(",]}: \t\r\n", c)) {
     next(j);
     if (k) keep(j, c);
+    if (k && too_long(j, e)) return -1;
     c = peek(j);
   }
   if (!j->tlen && k) return fail_at(j, j->line, e, "unexpected character (a value expected)");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "util/mt_io.h"
 
 static const char *const fmt_names[] = {"hex", "mif", "coe", "mem", "bin", "h"};
 
@@ -35,7 +36,8 @@ static unsigned word_byte(const uint64_t *w, int i) { return (unsigned)((w[i / 8
 
 static int write_image(const mt_layout *ly, int fmt, const char *path, const uint64_t *words, int depth, int node,
                        const char *what, mt_err *e) {
-  FILE *f = fopen(path, fmt == MT_ROM_BIN ? "wb" : "w");
+  mt_out out;
+  FILE *f = mt_out_open(&out, path, fmt == MT_ROM_BIN ? "wb" : "w");
   if (!f) return mt_fail(e, "%s: cannot create: %s", path, strerror(errno));
   const int nw = mt_layout_words(ly), W = ly->width, D = depth;
   char hex[MT_LAYOUT_MAX_WORDS * 16 + 1];
@@ -64,7 +66,7 @@ static int write_image(const mt_layout *ly, int fmt, const char *path, const uin
     break;
   case MT_ROM_MEM:
     if (W > 256) {
-      fclose(f);
+      mt_out_close(&out, 0);
       return mt_fail(e, "Lattice .mem holds words up to 256 bits; this layout has %d (use --compact or another format)", W);
     }
     fprintf(f, "#Format=Hex\n#Depth=%d\n#Width=%d\n#AddrRadix=3\n#DataRadix=3\n#Data\n", D, W);
@@ -91,10 +93,10 @@ static int write_image(const mt_layout *ly, int fmt, const char *path, const uin
     fprintf(f, "};\n");
     break;
   default:
-    fclose(f);
+    mt_out_close(&out, 0);
     return mt_fail(e, "unknown ROM format %d", fmt);
   }
-  if (fclose(f)) return mt_fail(e, "%s: write error", path);
+  if (mt_out_close(&out, 1)) return mt_fail(e, "%s: write error: %s", path, strerror(errno));
   return 0;
 }
 
@@ -183,9 +185,11 @@ int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly
   free(words);
   json_t *lj = layout_json(s, ly, fmt, D);
   snprintf(path, sizeof path, "%s/layout.json", dir);
-  int rc = json_dump_file(lj, path, JSON_INDENT(1));
+  mt_out out;
+  FILE *f = mt_out_open(&out, path, "w");
+  int rc = !f || mt_out_close(&out, !json_dumpf(lj, f, JSON_INDENT(1)));
   json_decref(lj);
-  if (rc) return mt_fail(e, "%s: cannot write", path);
+  if (rc) return mt_fail(e, "%s: cannot write: %s", path, strerror(errno));
   return 0;
 }
 
@@ -355,7 +359,11 @@ int mt_rom_read_layout(const char *dir, mt_topo *t, mt_layout *ly, int *fmt, int
   snprintf(path, sizeof path, "%s/layout.json", dir);
   json_error_t je;
   memset(t, 0, sizeof *t);
-  json_t *o = json_load_file(path, 0, &je);
+  size_t len;
+  char *text = mt_read_file(path, MT_FILE_MAX, &len, e);
+  if (!text) return -1;
+  json_t *o = json_loadb(text, len, 0, &je);
+  free(text);
   if (!o) return mt_fail(e, "%s:%d: %s", path, je.line, je.text);
   long long d = 0, st = 0;
   int rc = read_layout(o, path, t, ly, fmt, &d, &st, e);

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/mt_io.h"
 
 static char *xstrdup(const char *s) {
   size_t n = strlen(s) + 1;
@@ -280,7 +281,11 @@ static int json_item(json_t *x, char **out) {
 
 static int read_json(kvfile *f, mt_err *e) {
   json_error_t je;
-  json_t *root = json_load_file(f->path, JSON_REJECT_DUPLICATES, &je);
+  size_t len;
+  char *text = mt_read_file(f->path, MT_FILE_MAX, &len, e);
+  if (!text) return -1;
+  json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+  free(text);
   if (!root) return mt_fail(e, "%s:%d: not valid JSON: %s", f->path, je.line, je.text);
   int rc = -1;
   if (!json_is_object(root)) {
@@ -348,9 +353,9 @@ static char *trim(char *s) {
 static int read_yaml(kvfile *f, FILE *in, mt_err *e) {
   char *line = NULL;
   size_t cap = 0;
-  ssize_t len;
+  long len;
   int ln = 0, rc = -1;
-  while ((len = getline(&line, &cap, in)) > 0) {
+  while ((len = mt_getline(&line, &cap, in, LINE_MAX_)) > 0) {
     ln++;
     if (memchr(line, 0, (size_t)len)) {
       mt_fail(e, "%s:%d: NUL byte (a topology file is text)", f->path, ln);

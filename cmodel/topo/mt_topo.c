@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/mt_io.h"
 
 typedef struct {
   mt_edge *l;
@@ -231,12 +232,12 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
   if (!f) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
   char *line = NULL;
   size_t line_cap = 0;
-  ssize_t len;
+  long len;
   int lineno = 0, nn = -1, ns = 0, nl = 0, cap = 0, rc = -1;
   int(*ll)[3] = NULL;
   memset(t, 0, sizeof *t);
   snprintf(t->spec, sizeof t->spec, "file:%s", path);
-  while ((len = getline(&line, &line_cap, f)) > 0) {
+  while ((len = mt_getline(&line, &line_cap, f, MT_TOPO_LINE_MAX)) > 0) {
     lineno++;
     /* a text file: a NUL byte would silently end the line for strtok */
     const char *nul = memchr(line, 0, (size_t)len);
