@@ -22,7 +22,13 @@ mapfile -t cmds < <("$bin" --help | sed -n 's/^multitree \([a-z]*\) .*/\1/p')
   echo "     \`make docs-gen\` after changing a help text in cmodel/app/. -->"
   echo
   echo "\`build/multitree\` is the one command-line tool of the C model (\`make build/multitree\`)."
-  echo "Exit status: 0 success, 1 a check or comparison found a violation, 2 bad input."
+  echo "Exit status: 0 success, 1 a check or comparison found a violation, 2 bad input or a write error"
+  echo "(standard output included)."
+  echo "Output files (\`--json\`, \`--dot\`, \`--trace\`, \`--dump-dir\`, ROM images and layout.json) are written"
+  echo "whole or not at all: to a temporary file beside the path, renamed over it on success; after a failed"
+  echo "write the path holds what it held before. A path that is not a regular file (a device, a FIFO) is"
+  echo "written directly and never removed. Text inputs (topology, configuration, workload and cache files)"
+  echo "are refused past their line limit (1,022 characters in a topology file) or past 64 MiB."
   echo "Configuration keys for \`--config FILE\` and \`--set\`: [config.md](config.md)."
   echo
   printf 'Subcommands:'

@@ -2,7 +2,6 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "util/mt_io.h"
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

@@ -6,16 +6,15 @@
  * succeeded; on failure only the temporary file is removed, the path keeps what it held. A path
  * that is not a regular file (a device, a FIFO) is written directly and never removed.
  *
- * Reading: a line is read up to a limit (MT_LINE_MAX unless the format sets a smaller one) and a
- * whole file up to MT_FILE_MAX; the caller refuses longer input naming the file, the line and the
- * limit, so a huge file or a device such as /dev/zero is never read whole. */
+ * Reading: a line is read up to its format's limit and a whole file up to MT_FILE_MAX; the
+ * caller refuses longer input naming the file, the line and the limit, so a huge file or a
+ * device such as /dev/zero is never read whole. */
 #ifndef MT_IO_H
 #define MT_IO_H
 #include <stddef.h>
 #include <stdio.h>
 #include "util/mt_err.h"
 
-#define MT_LINE_MAX (64 * 1024)
 #define MT_FILE_MAX ((size_t)64 << 20)
 
 typedef struct {

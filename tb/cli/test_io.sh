@@ -57,6 +57,9 @@ if mknod "$tmp/probe" c 1 7 2>/dev/null; then
   mkdir -p "$tmp/rom" && mknod "$tmp/rom/layout.json" c 1 7 && mknod "$tmp/rom/node0.hex" c 1 7
   "$bin" rom --topo torus:4x4 --algo ring --bytes 1K --format hex --out "$tmp/rom" >/dev/null 2>&1 && bad "rom into /dev/full nodes: exit 0" || ok
   [[ -c $tmp/rom/node0.hex && -c $tmp/rom/layout.json ]] && ok || bad "rom: a device node was replaced or removed: $(ls -l "$tmp/rom" | head -3)"
+  mkdir -p "$tmp/dump" && mknod "$tmp/dump/node0.in.bin" c 1 7
+  "$bin" sim --topo torus:4x4 --algo ring --bytes 1K --dump-dir "$tmp/dump" >/dev/null 2>&1 && bad "--dump-dir into a /dev/full node: exit 0" || ok
+  [[ -c $tmp/dump/node0.in.bin && -z $(ls -A "$tmp/dump" | grep tmp) ]] && ok || bad "--dump-dir: $(ls -l "$tmp/dump" | head -3)"
 else
   echo "SKIP: mknod failed (not root?): rom into devices"
 fi
