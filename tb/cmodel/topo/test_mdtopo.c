@@ -54,8 +54,11 @@ static void test_spec_errors(void) {
   expect_fail("dims:ring1@10x2", "dimension 1 (ring): size 1; allowed 2..4096", NULL, NULL);
   expect_fail("dims:ring4@10x2:", "expected a latency in ns after ':'", NULL, NULL);
   expect_fail("dims:ring4@10x2:5us", "unexpected 'u'", NULL, NULL);
-  expect_fail("dims:ring4@10x2,,sw2", "dimension 2 ''", "unknown kind", NULL);
-  expect_fail("dims:ring4@10x2,", "dimension 2 ''", NULL, NULL);
+  expect_fail("dims:ring4@10x2,,sw2", "dimension 2 is empty", "allowed KIND SIZE", NULL);
+  expect_fail("dims:ring4@10x2,", "dimension 2 is empty", NULL, NULL);
+  expect_fail("dims:ring4@10x2,sw2", "dimension 1 (ring4) has 10 GB/s but dimension 2 (sw2) has no bandwidth", "on every dimension", "or on none");
+  expect_fail("dims:ring4,sw2@5:700", "dimension 2 (sw2) has 5 GB/s but dimension 1 (ring4) has no bandwidth", NULL, NULL);
+  expect_fail("dims:ring4@10x2,sw2@0", "dimension 2 (sw2) has no bandwidth", NULL, NULL);
   expect_fail("dims:sw64,sw64,sw2", "more than 4096 NPUs", NULL, NULL);
   expect_fail("dims:ring2,ring2,ring2,ring2,ring2,ring2,ring2,ring2,ring2", "more than 8 dimensions", NULL, NULL);
   expect_fail("themis:3d-sw-sw", "unknown preset", "3d-sw-sw-sw-hetero", "4d-ring-fc-ring-sw");
@@ -229,7 +232,7 @@ static void test_graph_by_hand(void) {
   free(hit);
   mt_topo_free(&t);
   /* a 2-ring of 2 links per NPU: one link, multiplicity 2; FC 4 with 6 links: multiplicity 2 */
-  CHECK(mt_topo_from_name(&t, "dims:ring2@1x2,fc4@1x6,sw2", &e) == 0, "%s", e.msg);
+  CHECK(mt_topo_from_name(&t, "dims:ring2@1x2,fc4@1x6,sw2@1", &e) == 0, "%s", e.msg);
   CHECK(t.n_nodes == 16 && t.n_sw == 8 && t.n_links == 2 * (8 + 16 * 3 / 2 + 16), "%d nodes %d sw %d links", t.n_nodes, t.n_sw, t.n_links);
   for (int i = 0; i < t.n_links; i++)
     CHECK(t.links[i].mult == (t.links[i].dim == 2 ? 1 : 2), "link %d dim %d mult %d", i, t.links[i].dim, t.links[i].mult);
