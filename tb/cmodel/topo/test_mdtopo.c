@@ -68,12 +68,15 @@ static void test_spec_errors(void) {
 static void test_spec_values(void) {
   mt_dims md;
   mt_err e = {{0}};
-  CHECK(mt_dims_parse_spec(&md, "ring4@1000x2,sw8@200.5x4:700ns,fc8:20,ring2", &e) == 0, "%s", e.msg);
+  CHECK(mt_dims_parse_spec(&md, "ring4@1000x2,sw8@200.5x4:700ns,fc8@5:20,ring2@1", &e) == 0, "%s", e.msg);
   CHECK(md.D == 4, "D %d", md.D);
   CHECK(md.d[0].kind == MT_DIM_RING && md.d[0].size == 4 && md.d[0].bw == 1000 && md.d[0].links == 2 && md.d[0].lat == 0, "dim 1");
   CHECK(md.d[1].kind == MT_DIM_SW && md.d[1].size == 8 && md.d[1].bw == 200.5 && md.d[1].links == 4 && md.d[1].lat == 700, "dim 2");
-  CHECK(md.d[2].kind == MT_DIM_FC && md.d[2].links == 7 && md.d[2].bw == 0 && md.d[2].lat == 20, "dim 3: default links 7");
+  CHECK(md.d[2].kind == MT_DIM_FC && md.d[2].links == 7 && md.d[2].bw == 5 && md.d[2].lat == 20, "dim 3: default links 7");
   CHECK(md.d[3].kind == MT_DIM_RING && md.d[3].links == 2, "dim 4: default links 2");
+  /* no bandwidth anywhere: 0 ("not given"), a latency still read */
+  CHECK(mt_dims_parse_spec(&md, "fc8:20,ring2", &e) == 0, "%s", e.msg);
+  CHECK(md.D == 2 && md.d[0].bw == 0 && md.d[0].lat == 20 && md.d[0].links == 7 && md.d[1].bw == 0, "unrated spec");
 }
 
 static int same_dims(const mt_dims *a, const mt_dims *b) {
