@@ -63,6 +63,14 @@ t-flexreduce-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_flexreduce.sh $(BUILD)/multitree
 TEST_STEPS += t-flexreduce-cli
 
+# Inputs refused before they wrap or change units (docs/reference/training.md "Limits",
+# topologies.md, flexreduce.md, themis.md): workload sizes and compute cycles past their
+# limits, hier:/dims: specs with an empty level or rates on some levels only, chunk counts
+# whose steps cannot fit 16 bits (each refused within 2 s); about 1 s.
+t-relinput-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 60 tb/cli/test_relinput.sh $(BUILD)/multitree
+TEST_STEPS += t-relinput-cli
+
 # The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
 # per-node bound, correct, faster than MultiTree) and on torus:4x8 at 1 MiB (pipelined chunks,

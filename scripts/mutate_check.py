@@ -34,8 +34,8 @@ ALGOS = re.search(r"^Algorithms: (.*)$", _help.stdout + _help.stderr, re.M).grou
 ALGO_ARGS = {"themis": ["--chunks", "2"]}
 ALGO_TOPOS = {"themis": ["ring:8"]}
 # hierarchies (docs/reference/flexreduce.md) for the two algorithms with uneven flows only
-TOPOS += ["hier:4+3,@1", "hier:2+2+2,@1"]
-TOPO_ALGOS = {"hier:4+3,@1": ["flexreduce"], "hier:2+2+2,@1": ["blueconnect"]}
+TOPOS += ["hier:4+3,2", "hier:2+2+2,3"]
+TOPO_ALGOS = {"hier:4+3,2": ["flexreduce"], "hier:2+2+2,3": ["blueconnect"]}
 
 npass = nfail = 0
 

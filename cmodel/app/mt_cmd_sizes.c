@@ -44,6 +44,13 @@ static int chunked_size(const mt_topo *t, const char *algo, uint64_t bytes, int 
   return 0;
 }
 
+/* System i of the table: the Table 2 presets, then the 64-NPU cross-check */
+static const char *sizes_system(char *name, size_t n, int i) {
+  if (i < mt_themis_n_presets) snprintf(name, n, "themis:%s", mt_themis_presets[i].name);
+  else snprintf(name, n, "dims:ring4@1000x2:20ns,sw4@200x8:700ns,sw4@400x1:1700ns");
+  return name;
+}
+
 /* `sizes --algo hier|themis`: the six Table 2 systems, then a 64-NPU system counted both ways
  * (analytic and from its expanded tables) as the cross-check. */
 static int sizes_chunked(const mt_app_opts *o) {
@@ -51,21 +58,37 @@ static int sizes_chunked(const mt_app_opts *o) {
   const int chunks = mt_plan_opt.chunks ? mt_plan_opt.chunks : 64;
   const int intra = mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : strcmp(o->algo, "themis") ? MT_INTRA_FIFO
                                                                                            : MT_INTRA_SCF;
+  char name[96];
   if (strcmp(o->algo, "themis") && strcmp(o->algo, "hier")) {
     fprintf(stderr, "multitree sizes: --algo %s: expected hier or themis (without --algo: MultiTree on tori)\n", o->algo);
     return 2;
   }
   if (mt_app_whole_words("sizes", o)) return 2;
+  /* every system's limits before any row: the chunk schedules take time quadratic in the
+   * chunks, the last system's expansion memory in proportion to its transfers */
+  for (int i = 0; i <= mt_themis_n_presets; i++) {
+    mt_topo t = {0};
+    mt_err e = {{0}};
+    mt_mdview v;
+    int H = 1, rc = mt_topo_from_name(&t, sizes_system(name, sizeof name, i), &e) || mt_mdview_of(&t, o->algo, &v, &e);
+    if (!rc) {
+      for (int d = 0; d < v.D; d++)
+        if (v.bidir[d]) H = 2;
+      rc = mt_cs_check_limits(&v, chunks, t.n_nodes, H, i == mt_themis_n_presets, o->algo, name, &e);
+    }
+    mt_topo_free(&t);
+    if (rc) {
+      fprintf(stderr, "multitree sizes: %s: %s\n", name, e.msg);
+      return 2;
+    }
+  }
   printf("| system | NPUs | flows (C x N x H) | steps | entries/NPU | children | full bits | table/NPU | Latency Model end |\n"
          "|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i <= mt_themis_n_presets; i++) {
-    char name[96];
-    if (i < mt_themis_n_presets) snprintf(name, sizeof name, "themis:%s", mt_themis_presets[i].name);
-    else snprintf(name, sizeof name, "dims:ring4@1000x2:20ns,sw4@200x8:700ns,sw4@400x1:1700ns");
     mt_topo t = {0};
     mt_err e = {{0}};
     cs_size z;
-    if (mt_topo_from_name(&t, name, &e) || chunked_size(&t, o->algo, bytes, chunks, intra, &z, &e)) {
+    if (mt_topo_from_name(&t, sizes_system(name, sizeof name, i), &e) || chunked_size(&t, o->algo, bytes, chunks, intra, &z, &e)) {
       fprintf(stderr, "multitree sizes: %s: %s\n", name, e.msg);
       mt_topo_free(&t);
       return 2;

@@ -343,6 +343,14 @@ int mt_app_train(int argc, char **argv) {
     bi += il[i].bwd_in;
     bw += lc[i].bwd_w * spp;
     lr += loc;
+    /* each term is at most 2^48 cycles times spp (mt_workload.h); the sums are checked after
+     * every layer, before they could wrap */
+    if (fw > MT_ITER_MAX_CYCLES - bi || fw + bi > MT_ITER_MAX_CYCLES - bw || fw + bi + bw > MT_ITER_MAX_CYCLES - lr) {
+      fprintf(stderr, "multitree train: %s: layer %d (%s): the compute of one iteration exceeds 2^%d cycles: allowed at most %" PRIu64 "\n",
+              w.name, i + 1, w.l[i].name, MT_ITER_MAX_CYCLES_LOG2, MT_ITER_MAX_CYCLES);
+      rc = 2;
+      goto out;
+    }
   }
   /* all-reduce sizes: the gradient bytes rounded up to a multiple of 4 x nodes (every node's
    * share whole fp32 words; the planner needs at least one word per flow, at most N flows) */

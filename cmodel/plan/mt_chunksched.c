@@ -68,8 +68,19 @@ int mt_cs_steps(const mt_chunksched *cs, int *first, mt_err *e) {
   return rc ? -1 : T;
 }
 
-int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e) {
-  const int C = cs->n_chunks, D = cs->v.D, S = 2 * D, H = mt_cs_flows_per_npu(cs), N = t->n_nodes;
+int mt_cs_check_limits(const mt_mdview *v, int C, int N, int H, int flows, const char *algo, const char *spec, mt_err *e) {
+  int dmax = 0, kmax = 0;
+  for (int d = 0; d < v->D; d++) {
+    const int k = mt_dimcoll_steps(v, d);
+    if (k > kmax) kmax = k, dmax = d;
+  }
+  const long lb = 2L * C * kmax;
+  if (lb > MT_CS_MAX_STEPS)
+    return mt_fail(e,
+                   "%s on %s with %d chunks needs at least %ld steps (dimension %d runs the reduce-scatter and the all-gather of every "
+                   "chunk, %d steps each, one at a time); the 16-bit step field holds %d, so more than %d chunks cannot fit here",
+                   algo, spec, C, lb, dmax + 1, kmax, MT_CS_MAX_STEPS, MT_CS_MAX_STEPS / (2 * kmax));
+  if (!flows) return 0;
   const long F = (long)C * N * H;
   /* every flow's reduce and gather trees span the N NPUs: 2 (N - 1) transfers of 16 bytes */
   const double nx = (double)F * 2 * (N - 1);
@@ -77,16 +88,23 @@ int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *
     return mt_fail(e,
                    "%s on %s: %d chunks x %d NPUs x %d = %ld flows, %.0f transfers (%.1f GB); the expansion holds at most %d flows and %d transfers "
                    "(fewer --chunks; `multitree sizes --algo %s` counts the tables without expanding)",
-                   algo, t->spec, C, N, H, F, nx, nx * sizeof(mt_xfer) / 1e9, MT_MAX_FLOWS, MT_CS_MAX_XFERS, algo);
+                   algo, spec, C, N, H, F, nx, nx * sizeof(mt_xfer) / 1e9, MT_MAX_FLOWS, MT_CS_MAX_XFERS, algo);
+  return 0;
+}
+
+int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e) {
+  const int C = cs->n_chunks, D = cs->v.D, S = 2 * D, H = mt_cs_flows_per_npu(cs), N = t->n_nodes;
+  const long F = (long)C * N * H;
+  if (mt_cs_check_limits(&cs->v, C, N, H, 1, algo, t->spec, e)) return -1;
   int *first = mt_xcalloc((size_t)C * S, sizeof *first);
   const int T = mt_cs_steps(cs, first, e);
   if (T < 0) {
     free(first);
     return -1;
   }
-  if (T > 65535) {
+  if (T > MT_CS_MAX_STEPS) {
     free(first);
-    return mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds 65535", algo, t->spec, T);
+    return mt_fail(e, "%s on %s needs %d steps; the 16-bit step field holds %d", algo, t->spec, T, MT_CS_MAX_STEPS);
   }
   mt_sched_init(s, t, algo, (int)F);
   int rc = 0;

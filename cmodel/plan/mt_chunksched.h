@@ -73,6 +73,14 @@ int mt_cs_steps(const mt_chunksched *cs, int *first, mt_err *e);
  * MT_CS_MAX_XFERS transfers (1 GB of them: the 64x64 MultiTree schedule has 33.5 million) or
  * 65535 steps. */
 #define MT_CS_MAX_XFERS (1 << 26)
+#define MT_CS_MAX_STEPS 65535 /* the 16-bit step field of a transfer */
+/* The limits of the expansion checked from the chunk count C, the dimensions of v, the NPUs
+ * N and the flows per NPU and chunk H alone, before any scheduling (which takes time
+ * quadratic in C): every dimension runs the two stages of every chunk one at a time, so the
+ * steps are at least 2 C mt_dimcoll_steps(v, d) for each dimension d, refused above
+ * MT_CS_MAX_STEPS; with `flows` also the flows and transfers of mt_chunksched_expand. 0, or
+ * -1 with the limit named in e. */
+int mt_cs_check_limits(const mt_mdview *v, int C, int N, int H, int flows, const char *algo, const char *spec, mt_err *e);
 int mt_chunksched_expand(const mt_chunksched *cs, const mt_topo *t, const char *algo, mt_sched *s, mt_err *e);
 /* Table entries per NPU of the expansion (every NPU has the same count), without expanding
  * it: per chunk H * N reduce entries (each flow's reduce tree spans the N NPUs: N - 1 sends

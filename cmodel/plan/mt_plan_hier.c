@@ -12,7 +12,7 @@
  * ways round (h = 0: +, h = 1: -), so that both directions' links are used; H = 2 when some
  * dimension is such a ring, else 1. With one chunk (the default) every flow moves in every
  * step (FIFO: entries of a step are in flow order), the schedule of issue #15 item 2. */
-int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err *e) {
+static int themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, int expand, mt_err *e) {
   const int themis = !strcmp(algo, "themis");
   if (!themis && strcmp(algo, "hier"))
     return mt_fail(e, "--algo %s has no chunked dimension schedule (hier: the baseline; themis: Algorithm 1)", algo);
@@ -28,12 +28,16 @@ int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)o.elem * (uint64_t)t->n_nodes * 2 * (uint64_t)o.chunks;
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;
+  /* the expansion's limits first: scheduling takes time quadratic in the chunks */
+  if (expand && mt_cs_check_limits(&v, o.chunks, t->n_nodes, o.H, 1, algo, t->spec, e)) return -1;
   return (themis ? mt_themis_schedule : mt_themis_baseline)(cs, &v, &lm, bytes, &o, e);
 }
 
+int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err *e) { return themis_plan(cs, t, algo, 0, e); }
+
 static int plan_chunked(mt_sched *s, const mt_topo *t, const char *algo, mt_err *e) {
   mt_chunksched cs;
-  if (mt_themis_plan(&cs, t, algo, e)) return -1;
+  if (themis_plan(&cs, t, algo, 1, e)) return -1;
   const int rc = mt_chunksched_expand(&cs, t, algo, s, e);
   mt_chunksched_free(&cs);
   return rc;

@@ -7,7 +7,7 @@
 
 #define HIER_FORM \
   "LEVEL[,LEVEL...], LEVEL = [N+N+...][@GBPS[:LATns]] bottom-up: level 0 the learners per bottom switch, " \
-  "level k the level-(k-1) switches per switch (empty: all), the last level one switch; " \
+  "level k the level-(k-1) switches per switch (empty: all), the last level one switch, '@' on every level or none; " \
   "e.g. hier:4+3@16:500,@1.25:5000"
 
 typedef struct {
@@ -51,6 +51,12 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
         goto out;
       }
     }
+    if (!l->ng && *p != '@') {
+      char what[160];
+      snprintf(what, sizeof what, "level %d is empty (a ',' with nothing after it): allowed group sizes, '@GBPS' or both", L);
+      hfail(e, name, spec, p, what);
+      goto out;
+    }
     if (!l->ng) {
       if (!L) {
         hfail(e, name, spec, p, "level 0 needs the learner count of each bottom switch");
@@ -88,8 +94,22 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
     }
     p++;
   }
+  /* a bandwidth on every level (the run in ns) or on none (in cycles): a level without one
+   * would turn the whole run into cycles and ignore every GB/s and ns given */
+  for (int k = 0; k < L; k++)
+    if ((lv[k].bw > 0) != (lv[0].bw > 0)) {
+      const int r = lv[k].bw > 0 ? k : 0, u = lv[k].bw > 0 ? 0 : k;
+      char what[200];
+      snprintf(what, sizeof what, "level %d has '@%g' but level %d has no bandwidth: allowed '@GBPS[:LATns]' on every level (time in ns) or on none (cycles)",
+               r, lv[r].bw, u);
+      hfail(e, name, spec, p, what);
+      goto out;
+    }
   if (lv[L - 1].ng != 1) {
-    hfail(e, name, spec, p, "the last level must be one switch (add a level such as ',@1.25:5000')");
+    char what[200];
+    snprintf(what, sizeof what, "the last level must be one switch (add a level such as ',%d%s' holding the %d switches)", lv[L - 1].ng,
+             lv[0].bw > 0 ? "@1.25:5000" : "", lv[L - 1].ng);
+    hfail(e, name, spec, p, what);
     goto out;
   }
   int N = 0, ns = 0;
@@ -171,7 +191,7 @@ static int bfs_tree(const mt_topo *t, int r, int *par, int *dep, int *order) {
 int mt_htree_of(const mt_topo *t, mt_htree *h, mt_err *e) {
   memset(h, 0, sizeof *h);
   const int N = t->n_nodes, V = t->n_vert;
-  if (t->n_sw < 1) return mt_fail(e, "topology '%s' has no switches: FlexReduce and BlueConnect need a tree of switches with the learners at its leaves (e.g. hier:4+3,@1)", t->spec);
+  if (t->n_sw < 1) return mt_fail(e, "topology '%s' has no switches: FlexReduce and BlueConnect need a tree of switches with the learners at its leaves (e.g. hier:4+3,2)", t->spec);
   /* every node: links to exactly one neighbour, a switch (parallel links count once) */
   for (int v = 0; v < N; v++) {
     int nb = -1;

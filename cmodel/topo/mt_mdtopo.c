@@ -66,6 +66,14 @@ int mt_dims_validate(const mt_dims *md, const char *where, mt_err *e) {
     if (!(s->bw >= 0 && s->bw <= MAX_BW)) return mt_fail(e, "%s: dimension %d (%s%d): bandwidth %g GB/s; allowed 0..%g", where, d + 1, k, s->size, s->bw, MAX_BW);
     if (!(s->lat >= 0 && s->lat <= MAX_LAT)) return mt_fail(e, "%s: dimension %d (%s%d): latency %g ns; allowed 0..%g", where, d + 1, k, s->size, s->lat, MAX_LAT);
   }
+  /* a bandwidth on every dimension (time in ns) or on none (cycles): one without would turn
+   * the whole run into cycles and ignore every GB/s and ns given */
+  for (int d = 1; d < md->D; d++)
+    if ((md->d[d].bw > 0) != (md->d[0].bw > 0)) {
+      const int r = md->d[d].bw > 0 ? d : 0, u = md->d[d].bw > 0 ? 0 : d;
+      return mt_fail(e, "%s: dimension %d (%s%d) has %g GB/s but dimension %d (%s%d) has no bandwidth: allowed a bandwidth on every dimension (time in ns) or on none (cycles)",
+                     where, r + 1, mt_dim_kind_name(md->d[r].kind), md->d[r].size, md->d[r].bw, u + 1, mt_dim_kind_name(md->d[u].kind), md->d[u].size);
+    }
   int n = mt_dims_nodes(md);
   if (n > MT_MAX_NODES) return mt_fail(e, "%s: more than %d NPUs, the most the 12-bit node-id fields can carry", where, MT_MAX_NODES);
   return 0;
@@ -114,6 +122,8 @@ int mt_dims_parse_spec(mt_dims *md, const char *spec, mt_err *e) {
   for (;;) {
     const char *tok = p;
     int tl = (int)strcspn(tok, ",");
+    if (!tl)
+      return mt_fail(e, "dims:%s: dimension %d is empty (a ',' with nothing after it): allowed " SPEC_FORM, spec, md->D + 1);
     if (md->D == MT_MD_MAX_DIMS) return mt_fail(e, "dims:%s: more than %d dimensions", spec, MT_MD_MAX_DIMS);
     mt_dimspec *s = &md->d[md->D];
     int d1 = md->D + 1;

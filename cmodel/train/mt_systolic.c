@@ -2,6 +2,7 @@
  * mt_systolic: the output-stationary cycle formula and the three GEMMs of a layer. */
 #include "train/mt_systolic.h"
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,11 @@ int mt_cycles_load(const char *path, const mt_workload *w, mt_layer_cycles *y, i
     }
     if (have[i]) {
       rc = mt_fail(e, "%s:%d: field 'Layer name': '%s' given twice", path, ln, name);
+      break;
+    }
+    if (v[0] > MT_LAYER_MAX_MACS || v[1] > MT_LAYER_MAX_MACS || v[2] > MT_LAYER_MAX_MACS) {
+      rc = mt_fail(e, "%s:%d: layer '%s': a cycle count above 2^%d: allowed 0..%" PRIu64, path, ln, name, MT_LAYER_MAX_MACS_LOG2,
+                   MT_LAYER_MAX_MACS);
       break;
     }
     have[i] = 1;

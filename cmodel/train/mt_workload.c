@@ -88,11 +88,24 @@ static int parse_row(const char *path, int ln, char *line, mt_layer *l, mt_err *
     return mt_fail(e, "%s:%d: field 'Filter Height'/'Filter Width': %ux%u larger than the IFMAP %ux%u: allowed at most the IFMAP (padding "
                       "goes into the IFMAP size)",
                    path, ln, l->fh, l->fw, l->ifh, l->ifw);
+  /* the layer's multiply-accumulates OH*OW*NF*FH*FW*C, each factor at most 2^24: a running
+   * product checked against the limit before every step, so no product wraps */
+  const uint64_t oh = (l->ifh - l->fh) / l->stride + 1, ow = (l->ifw - l->fw) / l->stride + 1;
+  const uint64_t fac[6] = {oh, ow, l->nf, l->fh, l->fw, l->ch};
+  uint64_t macs = 1;
+  for (int i = 0; i < 6; i++) {
+    if (macs > MT_LAYER_MAX_MACS / fac[i])
+      return mt_fail(e,
+                     "%s:%d: fields 'IFMAP Height'..'Strides': the layer's multiply-accumulates OH*OW*NF*FH*FW*C = %" PRIu64 "*%" PRIu64
+                     "*%u*%u*%u*%u exceed 2^%d: allowed at most %" PRIu64,
+                     path, ln, oh, ow, l->nf, l->fh, l->fw, l->ch, MT_LAYER_MAX_MACS_LOG2, MT_LAYER_MAX_MACS);
+    macs *= fac[i];
+  }
   int k = 0;
   while (k < NKIND && strcmp(f[8], kind_name[k])) k++;
   if (k == NKIND) return mt_fail(e, "%s:%d: field 'Kind': '%s': allowed weights, shared, matmul, embed", path, ln, f[8]);
   l->kind = (mt_layer_kind)k;
-  if (field_u64(path, ln, 9, f[9], 0, UINT64_C(1) << 40, &l->params, e) || field_u64(path, ln, 10, f[10], 0, UINT64_C(1) << 42, &l->grad_bytes, e))
+  if (field_u64(path, ln, 9, f[9], 0, MT_WORKLOAD_MAX_PARAMS, &l->params, e) || field_u64(path, ln, 10, f[10], 0, UINT64_C(1) << 42, &l->grad_bytes, e))
     return -1;
   if (l->grad_bytes != 4 * l->params)
     return mt_fail(e, "%s:%d: field 'Gradient bytes': %" PRIu64 ": allowed 4 x Params = %" PRIu64 " (fp32)", path, ln, l->grad_bytes,
@@ -109,6 +122,7 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
   snprintf(w->name, sizeof w->name, "%.*s", (int)(strlen(b) > 4 && !strcmp(b + strlen(b) - 4, ".csv") ? strlen(b) - 4 : strlen(b)), b);
   char line[MAXLINE + 2];
   int ln = 0, cap = 0, rc = 0;
+  uint64_t params = 0; /* each row at most 2^40: the sum cannot wrap before the check */
   while (fgets(line, sizeof line, fp)) {
     ln++;
     if (!strchr(line, '\n') && !feof(fp)) {
@@ -133,6 +147,12 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
       if (!strcmp(w->l[i].name, w->l[w->n].name))
         rc = mt_fail(e, "%s:%d: field 'Layer name': '%s' already used at an earlier row: allowed a new name", path, ln, w->l[i].name);
     if (rc) break;
+    params += w->l[w->n].params;
+    if (params > MT_WORKLOAD_MAX_PARAMS) {
+      rc = mt_fail(e, "%s:%d: field 'Params': the rows' sum reaches %" PRIu64 ": allowed at most 2^40 = %" PRIu64 " parameters in a workload",
+                   path, ln, params, MT_WORKLOAD_MAX_PARAMS);
+      break;
+    }
     w->n++;
   }
   if (!rc && ferror(fp)) rc = mt_fail(e, "%s: read error", path);

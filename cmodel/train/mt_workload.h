@@ -37,7 +37,17 @@ typedef struct {
 } mt_gemm;
 
 const char *mt_layer_kind_name(mt_layer_kind k);
+/* Limits of a workload: one layer's multiply-accumulates (every cycle count of the compute
+ * model then fits 64 bits with room for the sums) and the parameters of all rows */
+#define MT_LAYER_MAX_MACS_LOG2 48
+#define MT_LAYER_MAX_MACS (UINT64_C(1) << MT_LAYER_MAX_MACS_LOG2)
+#define MT_WORKLOAD_MAX_PARAMS (UINT64_C(1) << 40)
+/* the compute cycles of one iteration, all layers */
+#define MT_ITER_MAX_CYCLES_LOG2 56
+#define MT_ITER_MAX_CYCLES (UINT64_C(1) << MT_ITER_MAX_CYCLES_LOG2)
+
 /* Read path into w: 0, or -1 with "path:line: field 'F': ... (allowed ...)" in e. */
+
 int mt_workload_load(mt_workload *w, const char *path, mt_err *e);
 void mt_workload_free(mt_workload *w);
 uint64_t mt_workload_params(const mt_workload *w);

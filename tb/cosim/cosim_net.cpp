@@ -127,8 +127,8 @@ static const Case kCases[] = {
   {"t333_het_mt_pkt_f32", "t333_het", "torus:3x3x3", "multitree", 6912, MT_DTYPE_FP32, 1, 72, 0, 0, "local_ports=6 link_period1=2 link_lat1=3 link_period2=3 link_lat2=5"},
   // an asymmetric hierarchy (docs/reference/flexreduce.md): machines of 3 and 2 learners behind one
   // top switch; FlexReduce's uneven flows with messages, and with packets in fp32
-  {"h32_fr_msg_i32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_INT32, 0, 61, 0, 0},
-  {"h32_fr_pkt_f32", "h32_fr", "hier:3+2,@1", "flexreduce", 4096, MT_DTYPE_FP32, 1, 62, 0, 0},
+  {"h32_fr_msg_i32", "h32_fr", "hier:3+2,2", "flexreduce", 4096, MT_DTYPE_INT32, 0, 61, 0, 0},
+  {"h32_fr_pkt_f32", "h32_fr", "hier:3+2,2", "flexreduce", 4096, MT_DTYPE_FP32, 1, 62, 0, 0},
   // a heterogeneous torus (docs/reference/network.md "Link rate and latency"): the Y links take a flit
   // every 2 cycles and are 5 cycles long, the X links every cycle and 2 long
   {"t4x4_het_mt_msg_i32", "t4x4_het", "torus:4x4", "multitree", 4096, MT_DTYPE_INT32, 0, 51, 0, 0, "link_period1=2 link_lat1=5"},
@@ -170,7 +170,7 @@ static bool is_switch_topo(const char *spec) { return strncmp(spec, "torus:", 6)
 // dgx2 none). Topologies from files have no such name: -1.
 // hier: topologies (topo/mt_hier.h) are not two numbers: the RTL builds know this fixed list
 // of asymmetric hierarchies, and a build names its index in CFG_SWA
-static const char *const kHierSpecs[] = {"hier:3+2,@1"};
+static const char *const kHierSpecs[] = {"hier:3+2,2"};
 static int switch_topo_code(const mt_topo *t, int *a, int *b) {
   *a = *b = 0;
   if (t->kind == MT_TOPO_DGX2) return 0;
@@ -432,7 +432,7 @@ static int print_switch_flags(const Hw &hw, const mt_topo *t, mt_err *e) {
   const mt_net_cfg &cfg = hw.cfg;
   int ta, tb;
   if (switch_topo_code(t, &ta, &tb))
-    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN and the hier: specs of kHierSpecs (hier:3+2,@1), not a topology from a file or another hierarchy", t->spec);
+    return mt_fail(e, "%s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN and the hier: specs of kHierSpecs (hier:3+2,2), not a topology from a file or another hierarchy", t->spec);
   mt_switch_net w;
   if (mt_switch_build(&w, t, cfg.num_vcs, e)) return -1;
   const unsigned S = (unsigned)w.n_sw, N = (unsigned)w.n_nodes, NL = (unsigned)w.nl;
@@ -514,7 +514,7 @@ static int shape_from_spec(Hw &hw, mt_topo &t, const char *spec, std::string &al
     mt_switch_net w;
     if (switch_topo_code(&t, &ta, &tb)) {
       mt_topo_free(&t);
-      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN or hier:3+2,@1", topo.c_str());
+      return mt_fail(e, "shape: %s: the RTL switch network is built for fattree:K,L, dgx2, bigraph:MxN or hier:3+2,2", topo.c_str());
     }
     if (mt_switch_build(&w, &t, hw.cfg.num_vcs, e)) {
       mt_topo_free(&t);

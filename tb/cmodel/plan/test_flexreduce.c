@@ -139,7 +139,7 @@ static void test_stale_root(void) {
   mt_htree h;
   mt_fr_plan p;
   mt_err e = {{0}};
-  if (tree_of("hier:1+4,@1", &t, &h)) return;
+  if (tree_of("hier:1+4,2", &t, &h)) return;
   CHECK(mt_fr_plan_build(&h, &p, &e) == 0, "%s", e.msg);
   static const int fin[5][2] = {{3, 7}, {0, 1}, {1, 2}, {2, 3}, {7, 8}};
   CHECK(p.den == 8, "den %llu", (unsigned long long)p.den);
@@ -341,14 +341,14 @@ static void topo_refused(const char *topo, const char *want) {
 int main(void) {
   test_fig2();
   test_stale_root();
-  static const char *sym[] = {"hier:2+2,@1", "hier:4+4@16,@1.25", "hier:3+3+3,@1", "hier:4+4+4@16,@1.25", "hier:2+2+2+2,2+2,@1",
-                              "hier:3+3+3+3+3+3,3+3,@1", "hier:5,@1", "hier:2+2+2+2+2+2+2+2,2+2+2+2,2+2,@1"};
+  static const char *sym[] = {"hier:2+2,2", "hier:4+4@16,@1.25", "hier:3+3+3,3", "hier:4+4+4@16,@1.25", "hier:2+2+2+2,2+2,2",
+                              "hier:3+3+3+3+3+3,3+3,2", "hier:5,1", "hier:2+2+2+2+2+2+2+2,2+2+2+2,2+2,2"};
   for (int i = 0; i < 8; i++) {
     test_equal_blc(sym[i], 4 * 1000 * 12);
     test_equal_blc(sym[i], 4 * 997); /* a prime element count: rounded portions */
   }
-  static const char *asym[] = {"hier:2+3,@1", "hier:3+2,@1", "hier:4+3,@1", "hier:4+4+3,@1", "hier:4+3+3,@1", "hier:1+4,@1",
-                               "hier:3+2+2+3+1,2+3,@1", "hier:1+1+5,2+1,@1", "dgx2", "hier:4+1+2+3,1+3,@1",
+  static const char *asym[] = {"hier:2+3,2", "hier:3+2,2", "hier:4+3,2", "hier:4+4+3,3", "hier:4+3+3,3", "hier:1+4,2",
+                               "hier:3+2+2+3+1,2+3,2", "hier:1+1+5,2+1,2", "dgx2", "hier:4+1+2+3,1+3,2",
                                "file:" MT_TEST_DATA "/hier_dangling.topo"};
   for (int i = 0; i < 11; i++) {
     test_asym(asym[i], 4 * 1000 * 12);
@@ -356,12 +356,16 @@ int main(void) {
     test_asym(asym[i], 4 * 13);
   }
   test_cost();
-  refused("hier:4+3,@1", "blueconnect", "falls back to a flat ring");
+  refused("hier:4+3,2", "blueconnect", "falls back to a flat ring");
   refused("torus:4x4", "flexreduce", "has no switches");
   refused("fattree:4,2", "blueconnect", "do not form a tree");
   topo_refused("hier:4+3", "the last level must be one switch");
   topo_refused("hier:4+x,@1", "at character 3 ('x'): expected a learner count");
-  topo_refused("hier:4+3,3,@1", "level 1 groups 3 switches but level 0 has 2");
+  topo_refused("hier:4+3,3,1", "level 1 groups 3 switches but level 0 has 2");
   topo_refused("hier:4+3@-1,@1", "expected a bandwidth in GB/s > 0");
+  topo_refused("hier:4+3@16:500,@1.25:5000,", "at the end: level 2 is empty");
+  topo_refused("hier:4+3,,2", "at character 5 (','): level 1 is empty");
+  topo_refused("hier:4+3,@1", "level 1 has '@1' but level 0 has no bandwidth");
+  topo_refused("hier:2+2+2+2@16,2+2@4,2", "level 0 has '@16' but level 2 has no bandwidth");
   return MT_TEST_END("flexreduce");
 }

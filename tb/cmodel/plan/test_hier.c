@@ -98,6 +98,6 @@ int main(void) {
   test_check_ref("dims:ring4@125x2,sw4@25x8,sw2@50x1", 4 * 64 * 3);
   expect_refused("mesh:4x4", "hier needs a multi-dimensional topology");
   expect_refused("fattree:4,2", "or a torus, not fattree:4,2");
-  expect_refused("dims:ring2,sw6@1x1", "dimension 2 is a switch of 6 NPUs; halving-doubling needs a power of two");
+  expect_refused("dims:ring2@1,sw6@1x1", "dimension 2 is a switch of 6 NPUs; halving-doubling needs a power of two");
   return MT_TEST_END("hier");
 }

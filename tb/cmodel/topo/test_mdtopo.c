@@ -54,8 +54,11 @@ static void test_spec_errors(void) {
   expect_fail("dims:ring1@10x2", "dimension 1 (ring): size 1; allowed 2..4096", NULL, NULL);
   expect_fail("dims:ring4@10x2:", "expected a latency in ns after ':'", NULL, NULL);
   expect_fail("dims:ring4@10x2:5us", "unexpected 'u'", NULL, NULL);
-  expect_fail("dims:ring4@10x2,,sw2", "dimension 2 ''", "unknown kind", NULL);
-  expect_fail("dims:ring4@10x2,", "dimension 2 ''", NULL, NULL);
+  expect_fail("dims:ring4@10x2,,sw2", "dimension 2 is empty", "allowed KIND SIZE", NULL);
+  expect_fail("dims:ring4@10x2,", "dimension 2 is empty", NULL, NULL);
+  expect_fail("dims:ring4@10x2,sw2", "dimension 1 (ring4) has 10 GB/s but dimension 2 (sw2) has no bandwidth", "on every dimension", "or on none");
+  expect_fail("dims:ring4,sw2@5:700", "dimension 2 (sw2) has 5 GB/s but dimension 1 (ring4) has no bandwidth", NULL, NULL);
+  expect_fail("dims:ring4@10x2,sw2@0", "dimension 2 (sw2) has no bandwidth", NULL, NULL);
   expect_fail("dims:sw64,sw64,sw2", "more than 4096 NPUs", NULL, NULL);
   expect_fail("dims:ring2,ring2,ring2,ring2,ring2,ring2,ring2,ring2,ring2", "more than 8 dimensions", NULL, NULL);
   expect_fail("themis:3d-sw-sw", "unknown preset", "3d-sw-sw-sw-hetero", "4d-ring-fc-ring-sw");
@@ -65,12 +68,15 @@ static void test_spec_errors(void) {
 static void test_spec_values(void) {
   mt_dims md;
   mt_err e = {{0}};
-  CHECK(mt_dims_parse_spec(&md, "ring4@1000x2,sw8@200.5x4:700ns,fc8:20,ring2", &e) == 0, "%s", e.msg);
+  CHECK(mt_dims_parse_spec(&md, "ring4@1000x2,sw8@200.5x4:700ns,fc8@5:20,ring2@1", &e) == 0, "%s", e.msg);
   CHECK(md.D == 4, "D %d", md.D);
   CHECK(md.d[0].kind == MT_DIM_RING && md.d[0].size == 4 && md.d[0].bw == 1000 && md.d[0].links == 2 && md.d[0].lat == 0, "dim 1");
   CHECK(md.d[1].kind == MT_DIM_SW && md.d[1].size == 8 && md.d[1].bw == 200.5 && md.d[1].links == 4 && md.d[1].lat == 700, "dim 2");
-  CHECK(md.d[2].kind == MT_DIM_FC && md.d[2].links == 7 && md.d[2].bw == 0 && md.d[2].lat == 20, "dim 3: default links 7");
+  CHECK(md.d[2].kind == MT_DIM_FC && md.d[2].links == 7 && md.d[2].bw == 5 && md.d[2].lat == 20, "dim 3: default links 7");
   CHECK(md.d[3].kind == MT_DIM_RING && md.d[3].links == 2, "dim 4: default links 2");
+  /* no bandwidth anywhere: 0 ("not given"), a latency still read */
+  CHECK(mt_dims_parse_spec(&md, "fc8:20,ring2", &e) == 0, "%s", e.msg);
+  CHECK(md.D == 2 && md.d[0].bw == 0 && md.d[0].lat == 20 && md.d[0].links == 7 && md.d[1].bw == 0, "unrated spec");
 }
 
 static int same_dims(const mt_dims *a, const mt_dims *b) {
@@ -229,7 +235,7 @@ static void test_graph_by_hand(void) {
   free(hit);
   mt_topo_free(&t);
   /* a 2-ring of 2 links per NPU: one link, multiplicity 2; FC 4 with 6 links: multiplicity 2 */
-  CHECK(mt_topo_from_name(&t, "dims:ring2@1x2,fc4@1x6,sw2", &e) == 0, "%s", e.msg);
+  CHECK(mt_topo_from_name(&t, "dims:ring2@1x2,fc4@1x6,sw2@1", &e) == 0, "%s", e.msg);
   CHECK(t.n_nodes == 16 && t.n_sw == 8 && t.n_links == 2 * (8 + 16 * 3 / 2 + 16), "%d nodes %d sw %d links", t.n_nodes, t.n_sw, t.n_links);
   for (int i = 0; i < t.n_links; i++)
     CHECK(t.links[i].mult == (t.links[i].dim == 2 ? 1 : 2), "link %d dim %d mult %d", i, t.links[i].dim, t.links[i].mult);
