@@ -5,6 +5,10 @@
 t-train-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_train.sh
 TEST_STEPS += t-train-cli
+# the all-reduce cache: keys from the inputs' contents, damaged lines (a few seconds)
+t-train-cache: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_train_cache.sh
+TEST_STEPS += t-train-cache
 
 # Fig. 11 (long; docs/reference/training.md): FIG11_TOPO, FIG11_MODELS, FIG11_CONFIG, JOBS
 .PHONY: fig11

@@ -4,7 +4,8 @@
  * Compute per layer from the committed scalesim table (workloads/cycles/<model>.csv) where it
  * has the layer, else from the output-stationary formula (train/mt_systolic.h); all-reduce
  * times from the network model run in-process (as sim, --data none: timing only), cached in
- * a file keyed by topology, algorithm, flow control, configuration, bytes and this binary. */
+ * a file keyed by a hash of the resolved configuration, topology, algorithm, flow control and
+ * level, the bytes and a hash of this binary. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -109,71 +110,170 @@ static int parse(int argc, char **argv, train_opts *o) {
   return 0;
 }
 
+/* 64-bit FNV-1a, continued from h over n bytes */
+#define FNV_INIT UINT64_C(1469598103934665603)
+static uint64_t fnv(uint64_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * UINT64_C(1099511628211);
+  return h;
+}
+static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); } /* with its NUL: "ab","c" != "a","bc" */
+static uint64_t fnv_u64(uint64_t h, uint64_t v) { return fnv(h, &v, sizeof v); }
+static uint64_t fnv_dbl(uint64_t h, double v) {
+  uint64_t u;
+  memcpy(&u, &v, sizeof u);
+  return fnv_u64(h, u);
+}
+
 /* FNV-1a of this program's file: the cache key's "binary version" (a rebuilt model is new) */
 static uint64_t self_hash(void) {
   FILE *f = fopen("/proc/self/exe", "rb");
-  uint64_t h = UINT64_C(1469598103934665603);
+  uint64_t h = FNV_INIT;
   unsigned char buf[65536];
   size_t n;
-  while (f && (n = fread(buf, 1, sizeof buf, f)) > 0)
-    for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * UINT64_C(1099511628211);
+  while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) h = fnv(h, buf, n);
   if (f) fclose(f);
   return h;
 }
 
-/* The all-reduce cache: lines "train-cache/1 BINHASH TOPO ALGO FLOW CONFIG BYTES CYCLES";
- * CONFIG is the --config name with every --set (joined by '+'). */
+/* The hash of everything an all-reduce's time depends on besides its size and the binary:
+ * every key of the resolved configuration (after base = and every --set), the topology as
+ * built (its spec, vertices, every link with its ports, multiplicity, dimension, rate and
+ * latency, each vertex's link preference order), the algorithm, the flow control, the
+ * level and the seed. Contents, not names: a file edited in place gives another key. */
+static uint64_t inputs_hash(const train_opts *o, const mt_net_cfg *cfg, const mt_topo *t) {
+  uint64_t h = fnv_str(FNV_INIT, "train-inputs/1");
+  int nk;
+  const mt_cfg_key *k = mt_cfg_keys(&nk);
+  for (int i = 0; i < nk; i++) {
+    const char *p = (const char *)cfg + k[i].net_off;
+    uint64_t u = 0;
+    double d = 0;
+    switch (k[i].net_type) {
+    case 1: u = *(const unsigned *)(const void *)p; break;
+    case 2: u = *(const uint32_t *)(const void *)p; break;
+    case 3: u = *(const uint64_t *)(const void *)p; break;
+    case 4: d = *(const double *)(const void *)p; break;
+    default: continue; /* not a network key */
+    }
+    h = fnv_dbl(fnv_u64(fnv_str(h, k[i].key), u), d);
+  }
+  h = fnv_str(h, t->spec);
+  const int ints[] = {t->kind, t->ndims, t->dim[0], t->dim[1], t->dim[2], t->n_nodes, t->n_sw, t->n_vert, t->n_links, t->max_ports};
+  h = fnv(h, ints, sizeof ints);
+  for (int i = 0; i < t->n_links; i++) {
+    const mt_edge *l = &t->links[i];
+    const int li[] = {l->src, l->dst, l->src_port, l->dst_port, l->mult, l->dim, l->dir, l->wrap};
+    h = fnv_dbl(fnv_dbl(fnv(h, li, sizeof li), l->bw), l->lat);
+  }
+  h = fnv(h, t->out_start, (size_t)(t->n_vert + 1) * sizeof *t->out_start);
+  h = fnv(h, t->out_list, (size_t)t->out_start[t->n_vert] * sizeof *t->out_list);
+  h = fnv_str(fnv_str(h, o->algo), o->msg ? "message" : "packet");
+  return fnv_u64(fnv_str(h, o->flow ? "flow" : "cycle"), o->seed);
+}
+
+/* The all-reduce cache: lines "train-cache/2 BINHASH KEYHASH FLOW BYTES CYCLES CHECK", the
+ * hashes 16 hex digits (self_hash, inputs_hash), FLOW "packet" or "message" with "/flow" at
+ * the flow level (for the reader; the key is in KEYHASH), BYTES and CYCLES decimal, CHECK the
+ * FNV-1a of the line before " CHECK". */
+#define CACHE_TAG "train-cache/2 "
 typedef struct {
-  char key[512];
-  uint64_t cycles;
+  uint64_t key, bytes, cycles;
 } cache_ent;
 typedef struct {
   cache_ent *e;
   int n, cap;
-  char prefix[400]; /* "train-cache/1 HASH TOPO ALGO FLOW CONFIG" */
+  uint64_t bin, key; /* this binary's and these inputs' hashes */
+  const char *flow;  /* the FLOW field */
   const char *path;
+  int unterminated; /* the file's last line has no '\n': the next append starts a line */
 } cache_t;
 
-static void cache_add(cache_t *c, const char *key, uint64_t cyc) {
+static void cache_add(cache_t *c, uint64_t key, uint64_t bytes, uint64_t cyc) {
   if (c->n == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 64;
     c->e = mt_xrealloc(c->e, (size_t)c->cap * sizeof *c->e);
   }
-  snprintf(c->e[c->n].key, sizeof c->e[c->n].key, "%s", key);
-  c->e[c->n++].cycles = cyc;
+  c->e[c->n++] = (cache_ent){key, bytes, cyc};
 }
 
-/* Lines of other keys are kept as they are; a line that does not parse is skipped (another
- * run may be appending to it). 0, or -1 when the file is longer than MT_FILE_MAX (message
- * printed). */
+/* A field of s up to the next ' ' (or the end): 16 hex digits (hex = 1) or a decimal number of
+ * at most 20 digits without sign or blanks that fits 64 bits. The end of the field, or NULL. */
+static const char *field_u64(const char *s, int hex, uint64_t *v) {
+  const char *p = s;
+  uint64_t x = 0;
+  for (; *p && *p != ' '; p++) {
+    unsigned d;
+    if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
+    else if (hex && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a' + 10);
+    else return NULL;
+    if (hex) x = x << 4 | d;
+    else if (x > (UINT64_MAX - d) / 10) return NULL;
+    else x = x * 10 + d;
+  }
+  if (p == s || (hex && p - s != 16)) return NULL;
+  *v = x;
+  return p;
+}
+
+/* One line (without its '\n') into *ent for this binary: 1, 0 for a line of another binary or
+ * version (not an error: caches are shared), -1 for a damaged line (*why says what). */
+static int cache_parse(const cache_t *c, const char *line, cache_ent *ent, const char **why) {
+  uint64_t bin, chk;
+  const char *p = line, *f;
+  *why = "not a " CACHE_TAG "line";
+  if (!strncmp(p, "train-cache/", 12) && strncmp(p, CACHE_TAG, strlen(CACHE_TAG))) return 0; /* another version */
+  if (strncmp(p, CACHE_TAG, strlen(CACHE_TAG))) return -1;
+  p += strlen(CACHE_TAG);
+  *why = "a field is not a number of the range 0..2^64-1";
+  if (!(p = field_u64(p, 1, &bin)) || *p++ != ' ' || !(p = field_u64(p, 1, &ent->key)) || *p++ != ' ') return -1;
+  if (!(f = strchr(p, ' ')) || !(p = field_u64(f + 1, 0, &ent->bytes)) || *p++ != ' ' || !(p = field_u64(p, 0, &ent->cycles))) return -1;
+  const char *end = p;
+  if (*p++ != ' ' || !(p = field_u64(p, 1, &chk)) || *p) return -1;
+  *why = "its check hash does not match (a damaged or edited line)";
+  if (fnv(FNV_INIT, line, (size_t)(end - line)) != chk) return -1;
+  return bin == c->bin;
+}
+
+/* Lines of other binaries are kept as they are; a damaged line (a field that is not a number
+ * of its range, a wrong check hash, no '\n' at the end) is ignored with a message: a miss.
+ * 0, or -1 when the file is longer than MT_FILE_MAX or has a line longer than 600 bytes
+ * (message printed). */
 static int cache_read(cache_t *c) {
   FILE *f = c->path ? fopen(c->path, "r") : NULL;
   char *line = NULL;
   size_t cap = 0, total = 0;
   long len;
+  int no = 0, bad = 0;
   while (f && (len = mt_getline(&line, &cap, f, 600)) > 0) {
-    if ((total += (size_t)len) > MT_FILE_MAX) {
-      fprintf(stderr, "multitree train: %s: cache longer than %zu bytes; remove it or give another --cache\n", c->path, MT_FILE_MAX);
+    no++;
+    if ((total += (size_t)len) > MT_FILE_MAX || len > 600) {
+      fprintf(stderr, "multitree train: %s: %s; remove it or give another --cache\n", c->path,
+              len > 600 ? "a line longer than 600 bytes (not a cache)" : "cache longer than the input limit");
       fclose(f);
       free(line);
       return -1;
     }
-    char *sp = strrchr(line, ' ');
-    char *end;
-    if (!sp || strncmp(line, "train-cache/1 ", 14)) continue;
-    uint64_t cyc = strtoull(sp + 1, &end, 10);
-    if (end == sp + 1 || (*end != '\n' && *end)) continue;
-    *sp = 0;
-    cache_add(c, line, cyc);
+    const char *why = "no end of line (a truncated line)";
+    cache_ent ent;
+    int r = -1;
+    c->unterminated = line[len - 1] != '\n';
+    if (!c->unterminated) {
+      line[len - 1] = 0;
+      r = cache_parse(c, line, &ent, &why);
+    }
+    if (r > 0) cache_add(c, ent.key, ent.bytes, ent.cycles);
+    else if (r < 0 && ++bad <= 3) fprintf(stderr, "multitree train: %s:%d: damaged cache line ignored: %s\n", c->path, no, why);
   }
+  if (bad > 3) fprintf(stderr, "multitree train: %s: %d damaged cache lines ignored\n", c->path, bad);
   if (f) fclose(f);
   free(line);
   return 0;
 }
 
-static int cache_find(const cache_t *c, const char *key, uint64_t *cyc) {
+static int cache_find(const cache_t *c, uint64_t bytes, uint64_t *cyc) {
   for (int i = c->n - 1; i >= 0; i--)
-    if (!strcmp(c->e[i].key, key)) {
+    if (c->e[i].key == c->key && c->e[i].bytes == bytes) {
       *cyc = c->e[i].cycles;
       return 1;
     }
@@ -238,17 +338,18 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
 /* Cycles of an all-reduce of `bytes` (rounded by the caller): from the cache, else run and
  * appended to it. */
 static int cached_allreduce(const train_opts *o, cache_t *c, uint64_t bytes, uint64_t *cyc, int *ran) {
-  char key[512];
-  snprintf(key, sizeof key, "%s %" PRIu64, c->prefix, bytes);
-  if (cache_find(c, key, cyc)) return 0;
+  if (cache_find(c, bytes, cyc)) return 0;
   fprintf(stderr, "train: all-reduce of %" PRIu64 " bytes (%s, %s%s)\n", bytes, o->algo, o->msg ? "message" : "packet", o->flow ? ", flow level" : "");
   int rc = allreduce_cycles(o, bytes, cyc);
   if (rc) return rc;
   (*ran)++;
-  cache_add(c, key, *cyc);
+  cache_add(c, c->key, bytes, *cyc);
+  char line[160];
+  int n = snprintf(line, sizeof line, CACHE_TAG "%016" PRIx64 " %016" PRIx64 " %s %" PRIu64 " %" PRIu64, c->bin, c->key, c->flow, bytes, *cyc);
   FILE *f = c->path ? fopen(c->path, "a") : NULL; /* one short line per append: whole or not at all */
   if (f) {
-    fprintf(f, "%s %" PRIu64 "\n", key, *cyc);
+    fprintf(f, "%s%s %016" PRIx64 "\n", c->unterminated ? "\n" : "", line, fnv(FNV_INIT, line, (size_t)n));
+    c->unterminated = 0;
     if (fclose(f)) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   } else if (c->path) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   return 0;
@@ -298,6 +399,7 @@ int mt_app_train(int argc, char **argv) {
   }
   const int nodes = t.n_nodes;
   const int dims = t.kind == MT_TOPO_DIMS;
+  const uint64_t inputs = inputs_hash(&o, &cfg, &t);
   mt_topo_free(&t);
   if (dims) {
     fprintf(stderr, "multitree train: --topo %s: dims: topologies are not simulated at the cycle level here; use a torus, mesh or switch network\n",
@@ -360,9 +462,9 @@ int mt_app_train(int argc, char **argv) {
   char cfgkey[256];
   int k = snprintf(cfgkey, sizeof cfgkey, "%s", o.config);
   for (int i = 0; i < o.nsets && k < (int)sizeof cfgkey; i++) k += snprintf(cfgkey + k, sizeof cfgkey - (size_t)k, "+%s", o.sets[i]);
-  /* the flow level's times are kept apart from the cycle model's: FLOW is "packet/flow" there */
-  snprintf(c.prefix, sizeof c.prefix, "train-cache/1 %016" PRIx64 " %s %s %s%s %s", self_hash(), o.topo, o.algo, o.msg ? "message" : "packet",
-           o.flow ? "/flow" : "", cfgkey);
+  c.bin = self_hash();
+  c.key = inputs;
+  c.flow = o.flow ? (o.msg ? "message/flow" : "packet/flow") : (o.msg ? "message" : "packet");
   if (cache_read(&c)) {
     rc = 2;
     goto out;
