@@ -71,6 +71,12 @@ t-relinput-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 60 tb/cli/test_relinput.sh $(BUILD)/multitree
 TEST_STEPS += t-relinput-cli
 
+# A command refuses every option it does not use (docs/reference/cli.md): each command and mode's valid line runs, and each option outside its list is
+# refused, naming it; about 3 s.
+t-relopts-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 60 tb/cli/test_relopts.sh $(BUILD)/multitree
+TEST_STEPS += t-relopts-cli
+
 # The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
 # per-node bound, correct, faster than MultiTree) and on torus:4x8 at 1 MiB (pipelined chunks,

@@ -29,6 +29,9 @@ mapfile -t cmds < <("$bin" --help | sed -n 's/^multitree \([a-z]*\) .*/\1/p')
   echo "write the path holds what it held before. A path that is not a regular file (a device, a FIFO) is"
   echo "written directly and never removed. Text inputs (topology, configuration, workload and cache files)"
   echo "are refused past their line limit (1,022 characters in a topology file) or past 64 MiB."
+  echo "A command refuses (exit 2) every option it does not use in the form given, naming the option and"
+  echo "listing the ones it takes: \`check FILE.json\` takes no option, \`decode DIR --compare FILE.json\` only"
+  echo "\`--print\`, \`bound\` no \`--algo\`, and \`--expand\`/\`--overlap\` are \`sim --level flow\`'s."
   echo "Configuration keys for \`--config FILE\` and \`--set\`: [config.md](config.md)."
   echo
   printf 'Subcommands:'

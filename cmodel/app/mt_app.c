@@ -36,6 +36,39 @@ static int parse_bytes(const char *s, uint64_t *out) {
   return 0;
 }
 
+const char *const mt_app_opt_names[MT_OPT_N] = {
+  "--topo",
+  "--algo",
+  "--bytes",
+  "--elem",
+  "--local-ports",
+  "--chunks",
+  "--intra",
+  "--progress",
+  "--json",
+  "--dot",
+  "--print",
+  "--quiet",
+  "--format",
+  "--compact",
+  "--out",
+  "--compare",
+  "--dtype",
+  "--seed",
+  "--flow",
+  "--config",
+  "--set",
+  "--dump-dir",
+  "--trace",
+  "--mem-limit",
+  "--data",
+  "--threads",
+  "--level",
+  "--expand",
+  "--overlap",
+  "FILE",
+};
+
 /* Options that take a string value, stored as given. */
 static const struct {
   const char *name;
@@ -63,6 +96,9 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+    int bit = 0;
+    while (bit < MT_OPT_FILE && strcmp(a, mt_app_opt_names[bit])) bit++;
+    o->given |= 1ull << bit; /* MT_OPT_FILE: the operand, or an unknown option (refused below) */
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||

@@ -13,7 +13,47 @@
 #include "plan/mt_sched.h"
 #include "topo/mt_bound.h"
 
+/* Every option of the commands that share mt_app_parse_opts, as a bit of mt_app_opts.given;
+ * MT_OPT_FILE is the operand (check FILE.json, decode DIR). mt_main.c's table says which a
+ * command (in each of its modes) uses; it refuses the others. */
+enum {
+  MT_OPT_TOPO,
+  MT_OPT_ALGO,
+  MT_OPT_BYTES,
+  MT_OPT_ELEM,
+  MT_OPT_LOCAL_PORTS,
+  MT_OPT_CHUNKS,
+  MT_OPT_INTRA,
+  MT_OPT_PROGRESS,
+  MT_OPT_JSON,
+  MT_OPT_DOT,
+  MT_OPT_PRINT,
+  MT_OPT_QUIET,
+  MT_OPT_FORMAT,
+  MT_OPT_COMPACT,
+  MT_OPT_OUT,
+  MT_OPT_COMPARE,
+  MT_OPT_DTYPE,
+  MT_OPT_SEED,
+  MT_OPT_FLOW,
+  MT_OPT_CONFIG,
+  MT_OPT_SET,
+  MT_OPT_DUMP_DIR,
+  MT_OPT_TRACE,
+  MT_OPT_MEM_LIMIT,
+  MT_OPT_DATA,
+  MT_OPT_THREADS,
+  MT_OPT_LEVEL,
+  MT_OPT_EXPAND,
+  MT_OPT_OVERLAP,
+  MT_OPT_FILE,
+  MT_OPT_N
+};
+/* "--topo", ... by MT_OPT_*; "FILE" for the operand */
+extern const char *const mt_app_opt_names[MT_OPT_N];
+
 typedef struct {
+  uint64_t given; /* bit MT_OPT_x: option x appears on the command line */
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
   const char *dtype, *flow, *config, *dump_dir, *trace, *data, *level;
   const char *sets[32];

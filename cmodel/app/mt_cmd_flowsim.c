@@ -93,6 +93,11 @@ int mt_app_flowsim(const mt_app_opts *o) {
   int rc = 0, steps = 0;
   const char *fe;
   double t0 = mt_now(), plan = 0;
+  if (o->expand && !o->chunks) {
+    fprintf(stderr, "multitree sim: --expand: not used without --chunks K (the schedule is expanded into flows already)\n");
+    mt_topo_free(&t);
+    return 2;
+  }
   if (o->overlap && (!o->chunks || o->expand)) {
     fprintf(stderr, "multitree sim: --overlap is front end 2's (--level flow --chunks K without --expand): a dimension's stages overlap their latency\n");
     mt_topo_free(&t);

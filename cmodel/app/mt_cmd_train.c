@@ -48,7 +48,13 @@ typedef struct {
   uint32_t seed;
 } train_opts;
 
+static int is_path(const char *m) {
+  size_t n = strlen(m);
+  return strchr(m, '/') || (n > 4 && !strcmp(m + n - 4, ".csv"));
+}
+
 static int parse(int argc, char **argv, train_opts *o) {
+  int seed_given = 0, wdir_given = 0;
   memset(o, 0, sizeof *o);
   o->config = "paper";
   o->cache = "build/train-cache.txt";
@@ -83,8 +89,11 @@ static int parse(int argc, char **argv, train_opts *o) {
         return 2;
       }
       const char *v = argv[++i];
-      if (dst) *dst = v;
-      else if (is_seed) {
+      if (dst) {
+        *dst = v;
+        wdir_given |= dst == &o->wdir;
+      } else if (is_seed) {
+        seed_given = 1;
         char *end;
         unsigned long s = strtoul(v, &end, 10);
         if (!*v || *end || s > 0xffffffffu) {
@@ -107,6 +116,15 @@ static int parse(int argc, char **argv, train_opts *o) {
     return 2;
   }
   o->flow = o->level && !strcmp(o->level, "flow");
+  /* options that would be ignored are refused */
+  if (o->flow && seed_given) {
+    fprintf(stderr, "multitree train: --seed: not used by train --level flow (the flow level moves no data)\n");
+    return 2;
+  }
+  if (is_path(o->model) && wdir_given) {
+    fprintf(stderr, "multitree train: --workloads: not used with --model FILE.csv (the folder holds the named models)\n");
+    return 2;
+  }
   return 0;
 }
 
@@ -353,11 +371,6 @@ static int cached_allreduce(const train_opts *o, cache_t *c, uint64_t bytes, uin
     if (fclose(f)) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   } else if (c->path) fprintf(stderr, "multitree train: %s: cannot append: %s (result not cached)\n", c->path, strerror(errno));
   return 0;
-}
-
-static int is_path(const char *m) {
-  size_t n = strlen(m);
-  return strchr(m, '/') || (n > 4 && !strcmp(m + n - 4, ".csv"));
 }
 
 static json_t *layer_json(const mt_layer *l, const mt_iter_layer *il, uint64_t ar_bytes, int src) {

@@ -83,6 +83,52 @@ static const mt_app_cmd commands[] = {
 };
 enum { NCMD = sizeof commands / sizeof commands[0] };
 
+/* Which options each command uses, by mode: the first row of the command whose `when` bits
+ * are all given (AT_FLOW: --level flow) applies, and every option outside its `takes` is
+ * refused before the command runs. */
+#define O(x) (1ull << MT_OPT_##x)
+#define AT_FLOW (1ull << MT_OPT_N)
+#define PLANNING (O(TOPO) | O(ALGO) | O(BYTES) | O(ELEM) | O(LOCAL_PORTS) | O(CHUNKS) | O(INTRA) | O(PROGRESS))
+#define SIM_ANY (PLANNING | O(FLOW) | O(CONFIG) | O(SET) | O(JSON) | O(DATA) | O(THREADS) | O(LEVEL))
+static const struct {
+  const char *cmd;
+  uint64_t when, takes;
+  const char *mode;
+} uses[] = {
+  {"plan", 0, PLANNING | O(JSON) | O(DOT) | O(PRINT) | O(QUIET), ""},
+  {"rom", 0, PLANNING | O(FORMAT) | O(COMPACT) | O(OUT) | O(QUIET), ""},
+  {"check", O(FILE), O(FILE), " FILE.json"},
+  {"check", 0, PLANNING, " --topo T --algo A --bytes N"},
+  {"decode", O(COMPARE), O(FILE) | O(PRINT) | O(COMPARE), " DIR --compare FILE.json"},
+  {"decode", 0, O(FILE) | O(PRINT) | PLANNING, " DIR"},
+  {"ref", 0, PLANNING | O(DTYPE) | O(SEED), ""},
+  {"sim", AT_FLOW, SIM_ANY | O(EXPAND) | O(OVERLAP), " --level flow"},
+  {"sim", 0, SIM_ANY | O(DTYPE) | O(SEED) | O(DUMP_DIR) | O(TRACE) | O(MEM_LIMIT), " at the cycle level"},
+  {"sizes", 0, O(ALGO) | O(BYTES) | O(CHUNKS) | O(INTRA) | O(PROGRESS), ""},
+  {"bound", 0, O(TOPO) | O(BYTES) | O(CONFIG) | O(SET) | O(JSON), ""},
+};
+
+/* 0, or 2 (message printed) when o gives an option command cmd does not use in its mode. */
+static int refuse_unused(const char *cmd, const mt_app_opts *o) {
+  const uint64_t key = o->given | (o->level && !strcmp(o->level, "flow") ? AT_FLOW : 0);
+  size_t r = 0;
+  while (r < sizeof uses / sizeof uses[0] && (strcmp(uses[r].cmd, cmd) || (key & uses[r].when) != uses[r].when)) r++;
+  if (r == sizeof uses / sizeof uses[0]) return 0;
+  for (int b = 0; b < MT_OPT_N; b++) {
+    if (!(o->given >> b & 1) || uses[r].takes >> b & 1) continue;
+    if (b == MT_OPT_FILE) fprintf(stderr, "multitree %s: unexpected argument '%s'\n", cmd, o->file);
+    else {
+      char list[512] = "";
+      for (int k = 0; k < MT_OPT_FILE; k++)
+        if (uses[r].takes >> k & 1) snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", *list ? " " : "", mt_app_opt_names[k]);
+      fprintf(stderr, "multitree %s: %s: not used by %s%s (it takes %s)\n", cmd, mt_app_opt_names[b], cmd, uses[r].mode,
+              *list ? list : "no options");
+    }
+    return 2;
+  }
+  return 0;
+}
+
 /* The help of one subcommand, or (cmd NULL) of all of them and the common notes. */
 static void usage(FILE *f, const mt_app_cmd *cmd) {
   for (int i = 0; i < NCMD; i++)
@@ -124,9 +170,7 @@ static int run(int argc, char **argv) {
     usage(stderr, cmd);
     return 2;
   }
-  /* only check (FILE.json) and decode (DIR) take an operand; elsewhere it is a mistake */
-  if (o.file && cmd->run != mt_app_check && cmd->run != mt_app_decode) {
-    fprintf(stderr, "multitree %s: unexpected argument '%s'\n", cmd->name, o.file);
+  if (refuse_unused(cmd->name, &o)) {
     usage(stderr, cmd);
     return 2;
   }
