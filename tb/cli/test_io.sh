@@ -49,7 +49,7 @@ for kind in dev file; do
   failed_write $kind s.dot "${plan[@]}" --dot @
   failed_write $kind trace.txt sim --topo torus:4x4 --algo ring --bytes 4K --trace @
 done
-failed_write dev bound.json bound --topo torus:4x4 --algo ring --bytes 1M --json @
+failed_write dev bound.json bound --topo torus:4x4 --bytes 1M --json @
 failed_write dev sim.json sim --topo torus:4x4 --algo ring --bytes 1K --json @
 failed_write dev flow.json sim --topo torus:4x4 --algo ring --bytes 1K --level flow --json @
 # a ROM directory's images and layout.json: each failed write leaves the device in place
@@ -75,7 +75,7 @@ if mkfifo "$tmp/ok/fifo"; then
   [[ -p $tmp/ok/fifo ]] && grep -q multitree-schedule "$tmp/ok/from_fifo" && ok || bad "--json into a FIFO: $(ls -l "$tmp/ok")"
 fi
 # standard output on a full device: non-zero exit and one message
-for args in "sizes" "--help" "train --help" "plan --topo torus:4x4 --algo ring --bytes 1K --print" "bound --topo torus:4x4 --algo ring --bytes 1M" \
+for args in "sizes" "--help" "train --help" "plan --topo torus:4x4 --algo ring --bytes 1K --print" "bound --topo torus:4x4 --bytes 1M" \
   "sim --topo torus:4x4 --algo ring --bytes 1K" "check $tmp/ok/t.json"; do
   # shellcheck disable=SC2086
   out=$("$bin" $args 2>&1 >/dev/full)
