@@ -97,7 +97,7 @@ run10 "long.topo:1: line longer than" plan --topo "file:$tmp/long.topo" --algo r
 cp "$tmp/long.topo" "$tmp/long.yaml"
 run10 "long.yaml:1: line longer than" plan --topo "dimsfile:$tmp/long.yaml" --algo ring --bytes 1K
 run10 "/dev/zero: longer than" sim --topo torus:4x4 --algo ring --bytes 1K --config /dev/zero
-run10 "/dev/zero: cache longer than" train --model tb/train/toy.csv --topo torus:4x4 --algo ring --level flow --cache /dev/zero
+run10 "/dev/zero: a line longer than 600 bytes (not a cache)" train --model tb/train/toy.csv --topo torus:4x4 --algo ring --level flow --cache /dev/zero
 run10 "/dev/zero:1: line longer than" train --model /dev/zero --topo torus:4x4 --algo ring --cache none
 run10 "/dev/zero:1:" check /dev/zero
 echo "RESULT test_io_cli pass=$pass fail=$fail"
