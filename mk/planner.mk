@@ -77,6 +77,14 @@ t-relopts-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 60 tb/cli/test_relopts.sh $(BUILD)/multitree
 TEST_STEPS += t-relopts-cli
 
+# The input readers' messages (docs/reference/formats.md, config.md, topologies.md): a UTF-8
+# byte-order mark skipped by every text reader, a directory refused as one, a quoted number in
+# layout.json named a string, bound/train naming themselves, the hier: latency cap, base =
+# NAME falling back to the built-in configuration; about 1 s.
+t-relmsgs-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 60 tb/cli/test_relmsgs.sh $(BUILD)/multitree
+TEST_STEPS += t-relmsgs-cli
+
 # The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the
 # per-node bound, correct, faster than MultiTree) and on torus:4x8 at 1 MiB (pipelined chunks,

@@ -60,8 +60,9 @@ mapfile -t cmds < <("$bin" --help | sed -n 's/^multitree \([a-z]*\) .*/\1/p')
   echo "     \`make docs-gen\` after changing the key table. -->"
   echo
   echo "One table of keys serves the configuration files \`configs/{net,router,ni}/NAME.cfg\`"
-  echo "(\`key = value\` lines, \`#\` comments, \`base = NAME\` to start from another file of the"
-  echo "folder), \`multitree sim --set key=value\`, and the RTL parameters that"
+  echo "(\`key = value\` lines, \`#\` comments, \`base = NAME\` to start from \`NAME.cfg\` of the"
+  echo "same folder, or from the built-in configuration NAME when the folder has no such file),"
+  echo "\`multitree sim --set key=value\`, and the RTL parameters that"
   echo "\`multitree shape --gflags/--cflags/--chparam FILE\` derive from a file. *Files* names the"
   echo "folders whose files may set the key; *RTL parameter* is the SystemVerilog parameter it"
   echo "becomes (- where the key is C model only). Commands: [cli.md](cli.md)."

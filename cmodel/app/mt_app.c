@@ -270,20 +270,20 @@ uint64_t mt_app_peak_rss(void) {
 
 /* The summary j (NULL: it could not be built) as one line of JSON into path, keys in order;
  * j is released. 0, or -1 (message printed). */
-int mt_app_json_write(const char *path, json_t *j) {
+int mt_app_json_write(const char *cmd, const char *path, json_t *j) {
   mt_out out;
   FILE *f = j ? mt_out_open(&out, path, "w") : NULL;
   int rc = 0;
   if (!j) {
-    fprintf(stderr, "multitree sim: %s: cannot build the summary\n", path);
+    fprintf(stderr, "multitree %s: %s: cannot build the summary\n", cmd, path);
     rc = -1;
   } else if (!f) {
-    fprintf(stderr, "multitree sim: %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "multitree %s: %s: %s\n", cmd, path, strerror(errno));
     rc = -1;
   } else {
     const int ok = !json_dumpf(j, f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15)) && fputc('\n', f) != EOF;
     if (mt_out_close(&out, ok)) rc = -1;
-    if (rc) fprintf(stderr, "multitree sim: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
+    if (rc) fprintf(stderr, "multitree %s: %s: write failed: %s\n", cmd, path, strerror(errno ? errno : EIO));
   }
   json_decref(j);
   return rc;
@@ -291,26 +291,26 @@ int mt_app_json_write(const char *path, json_t *j) {
 
 /* --config (a built-in name, or a path: contains / or ends in .cfg; default small) and every
  * --set into cfg: 0, or 2 (message printed). */
-int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg) {
+int mt_app_net_cfg(const char *cmd, const mt_app_opts *o, mt_net_cfg *cfg) {
   mt_err e = {{0}};
   const char *cn = o->config ? o->config : "small";
   size_t cl = strlen(cn);
   if ((strchr(cn, '/') || (cl > 4 && !strcmp(cn + cl - 4, ".cfg")) ? mt_net_cfg_load(cfg, cn, &e) : mt_net_cfg_by_name(cfg, cn, &e))) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
+    fprintf(stderr, "multitree %s: %s\n", cmd, e.msg);
     return 2;
   }
   for (int i = 0; i < o->nsets; i++)
     if (mt_net_cfg_set(cfg, o->sets[i], &e)) {
-      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      fprintf(stderr, "multitree %s: %s\n", cmd, e.msg);
       return 2;
     }
   return 0;
 }
 
-int mt_app_flow(const mt_app_opts *o, unsigned *flow) {
+int mt_app_flow(const char *cmd, const mt_app_opts *o, unsigned *flow) {
   *flow = MT_NET_FLOW_MESSAGE;
   if (o->flow && mt_net_flow_parse(o->flow, flow)) {
-    fprintf(stderr, "multitree sim: --flow '%s': expected message or packet\n", o->flow);
+    fprintf(stderr, "multitree %s: --flow '%s': expected message or packet\n", cmd, o->flow);
     return 2;
   }
   return 0;

@@ -101,12 +101,12 @@ void mt_app_flow_params(const mt_net_cfg *cfg, int local_ports, mt_flow_params *
 /* Peak resident memory of this process so far (getrusage), 0: unknown. */
 uint64_t mt_app_peak_rss(void);
 /* sim's summary j (NULL: not built) as one line of JSON into path; releases j; 0 or -1 (printed). */
-int mt_app_json_write(const char *path, json_t *j);
+int mt_app_json_write(const char *cmd, const char *path, json_t *j);
 /* sim's --config and --set into cfg: 0, or 2 (message printed). */
-int mt_app_net_cfg(const mt_app_opts *o, mt_net_cfg *cfg);
+int mt_app_net_cfg(const char *cmd, const mt_app_opts *o, mt_net_cfg *cfg);
 /* --flow message (default) or packet into *flow (MT_NET_FLOW_*; mt_net_cfg.flow): 0, or 2
  * (message printed). */
-int mt_app_flow(const mt_app_opts *o, unsigned *flow);
+int mt_app_flow(const char *cmd, const mt_app_opts *o, unsigned *flow);
 /* `multitree shape` (mt_cmd_shape.c): argv[0] is "shape". */
 int mt_app_shape(int argc, char **argv);
 int mt_app_sizes(const mt_app_opts *o);

@@ -13,7 +13,7 @@ int mt_app_bound(const mt_app_opts *o) {
     return 2;
   }
   mt_net_cfg cfg;
-  int rc = mt_app_net_cfg(o, &cfg);
+  int rc = mt_app_net_cfg("bound", o, &cfg);
   if (rc) return rc;
   mt_topo t;
   mt_err e = {{0}};
@@ -56,7 +56,7 @@ int mt_app_bound(const mt_app_opts *o) {
     json_object_set_new(j, "units", json_string(u));
     json_object_set_new(j, "bytes_per_cycle", json_real(B));
     mt_app_bound_json(j, &b, 0);
-    if (mt_app_json_write(o->json, j)) rc = 2;
+    if (mt_app_json_write("bound", o->json, j)) rc = 2;
   }
   mt_topo_free(&t);
   return rc;

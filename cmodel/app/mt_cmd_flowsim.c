@@ -53,7 +53,7 @@ static int write_json(const char *path, const mt_app_opts *o, const mt_topo *t, 
       j = NULL;
     }
   }
-  return mt_app_json_write(path, j);
+  return mt_app_json_write("sim", path, j);
 }
 
 int mt_app_flowsim(const mt_app_opts *o) {
@@ -63,7 +63,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     return 2;
   }
   unsigned flow;
-  if (mt_app_flow(o, &flow)) return 2;
+  if (mt_app_flow("sim", o, &flow)) return 2;
   if (o->data && strcmp(o->data, "none")) {
     fprintf(stderr, "multitree sim: --data %s: the flow level moves no data (only --data none)\n", o->data);
     return 2;
@@ -74,7 +74,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
   }
   if (mt_app_whole_words("sim", o)) return 2;
   mt_net_cfg cfg;
-  if (mt_app_net_cfg(o, &cfg)) return 2;
+  if (mt_app_net_cfg("sim", o, &cfg)) return 2;
   cfg.flow = flow;
   mt_topo t;
   if (mt_topo_from_name(&t, o->topo, &e)) {

@@ -17,7 +17,8 @@
 static void shape_usage(FILE *f) {
   fprintf(f, "multitree shape --keys | --gflags FILE | --cflags FILE | --chparam FILE | --check FILE\n"
              "  Hardware shapes as files (configs/{net,router,ni}/NAME.cfg: key = value lines, # comments,\n"
-             "  base = NAME to start from another file of the folder): the keys, or a file's flags.\n");
+             "  base = NAME to start from NAME.cfg of the same folder, else the built-in NAME): the keys, or a\n"
+             "  file's flags.\n");
 }
 
 int mt_app_shape(int argc, char **argv) {

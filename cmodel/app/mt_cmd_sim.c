@@ -104,7 +104,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
     j = NULL;
   }
   json_decref(x);
-  return mt_app_json_write(path, j);
+  return mt_app_json_write("sim", path, j);
 }
 
 /* Bytes of memory available now (MemAvailable of /proc/meminfo, else free pages); 0: unknown. */
@@ -200,9 +200,9 @@ int mt_app_sim(const mt_app_opts *o) {
     return 2;
   }
   mt_net_cfg cfg;
-  if (mt_app_net_cfg(o, &cfg)) return 2;
+  if (mt_app_net_cfg("sim", o, &cfg)) return 2;
   int dtype;
-  if (mt_app_dtype("sim", o, &dtype) || mt_app_flow(o, &cfg.flow)) return 2;
+  if (mt_app_dtype("sim", o, &dtype) || mt_app_flow("sim", o, &cfg.flow)) return 2;
   if (mt_app_whole_words("sim", o)) return 2;
   cfg.threads = o->threads ? (unsigned)o->threads : 1u;
   if (o->data) {

@@ -311,7 +311,7 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   ao.nsets = o->nsets;
   for (int i = 0; i < o->nsets; i++) ao.sets[i] = o->sets[i];
   mt_net_cfg cfg;
-  if (mt_app_net_cfg(&ao, &cfg)) return 2;
+  if (mt_app_net_cfg("train", &ao, &cfg)) return 2;
   cfg.flow = o->msg ? MT_NET_FLOW_MESSAGE : MT_NET_FLOW_PACKET;
   cfg.data = MT_NET_DATA_NONE;
   cfg.threads = 1;
@@ -401,7 +401,7 @@ int mt_app_train(int argc, char **argv) {
   for (int i = 0; i < o.nsets; i++) ao.sets[i] = o.sets[i];
   mt_net_cfg cfg;
   mt_topo t;
-  if (mt_app_net_cfg(&ao, &cfg)) {
+  if (mt_app_net_cfg("train", &ao, &cfg)) {
     mt_workload_free(&w);
     return 2;
   }
@@ -525,7 +525,7 @@ int mt_app_train(int argc, char **argv) {
                           "backward_weight_cycles", (json_int_t)bw, "local_reduce_cycles", (json_int_t)lr, "compute_cycles",
                           (json_int_t)r.compute, "allreduce_cycles", (json_int_t)r.comm, "exposed_cycles", (json_int_t)r.exposed,
                           "overlapped_cycles", (json_int_t)r.overlapped, "total_cycles", (json_int_t)r.total, "layers", layers, "level", o.flow ? "flow" : "cycle");
-    if (mt_app_json_write(o.json, j)) rc = 2;
+    if (mt_app_json_write("train", o.json, j)) rc = 2;
   }
 out:
   free(lc);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "hw/mt_link.h"
 #include "util/mt_io.h"
 #include "hw/mt_mem.h"
@@ -166,16 +167,17 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
     if (!strcmp(b, "base")) {
       if (depth >= 4) return mt_fail(e, "%s: base: more than 4 levels of base", where);
       if (!*val || strchr(val, '/')) return mt_fail(e, "%s: base: '%s' is not a configuration name", where, val);
-      if (!dir) {
+      char path[4096];
+      if (dir) snprintf(path, sizeof path, "%s/%s.cfg", dir, val);
+      if (!dir || (access(path, F_OK) && errno == ENOENT)) { /* no NAME.cfg beside the file: the built-in NAME */
         const mt_cfg_text *t = mt_net_cfg_builtin;
         while (t->name && strcmp(t->name, val)) t++;
+        if (!t->name && dir) return mt_fail(e, "%s: base: no file %s and no built-in configuration '%s'", where, path, val);
         if (!t->name) return mt_fail(e, "%s: base: no built-in configuration '%s'", where, val);
         char bsrc[64];
         snprintf(bsrc, sizeof bsrc, "configs/net/%s.cfg", t->name);
         if (parse_rec(s, t->text, bsrc, NULL, scope, depth + 1, e)) return -1;
       } else {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.cfg", dir, val);
         char *t = read_all(path, e);
         if (!t) {
           char m[sizeof e->msg];

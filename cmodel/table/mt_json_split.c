@@ -157,12 +157,13 @@ mt_jsplit *mt_jsplit_open(const char *path, const char *const *big, int nbig, js
   j->buf = mt_xrealloc(NULL, JS_BUF);
   j->line = 1;
   j->nbig = nbig;
-  j->f = fopen(path, "rb");
+  j->f = mt_open_text(path, "a schedule JSON file (plan --json writes one)", e);
   if (!j->f) {
-    mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
     mt_jsplit_close(j);
     return NULL;
   }
+  j->base = ftello(j->f); /* past a byte-order mark: the offsets of the big arrays count from the file's start */
+  if (j->base < 0) j->base = 0;
   json_t *h = json_object();
   int c = skip_ws(j);
   if (c != '{') {

@@ -196,11 +196,19 @@ int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly
 
 /* ---------------- reading a directory back ---------------- */
 
-static int jint(json_t *o, const char *k, long long *v) {
+/* The integer field k of o into *v: 0, or -1 with the reason in e (missing, or of another type). */
+static int jint(json_t *o, const char *path, const char *k, long long *v, mt_err *e) {
   json_t *x = json_object_get(o, k);
-  if (!json_is_integer(x)) return -1;
-  *v = json_integer_value(x);
-  return 0;
+  if (json_is_integer(x)) {
+    *v = json_integer_value(x);
+    return 0;
+  }
+  if (!x) return mt_fail(e, "%s: field '%s' is missing (an integer expected)", path, k);
+  const char *ty = json_is_string(x) ? "a string" : json_is_real(x) ? "a real number"
+    : json_is_boolean(x)                                            ? "a boolean"
+    : json_is_null(x)                                               ? "null"
+                                                                    : "an object or array";
+  return mt_fail(e, "%s: field '%s' is %s where an integer is expected", path, k, ty);
 }
 
 /* A file node<k>.<ext> of the image format that layout.json does not account for (k >= N,
@@ -273,10 +281,11 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
   json_t *fm = json_object_get(o, "format"), *im = json_object_get(o, "image"), *lay = json_object_get(o, "layout");
   if (!json_is_string(fm) || strcmp(json_string_value(fm), "multitree-rom/1") || !json_is_string(im) || !json_is_string(lay))
     return mt_fail(e, "%s: not a multitree-rom/1 layout file", path);
-  if (jint(o, "width", &width) || jint(o, "depth", depth) || jint(o, "nodes", &N) || jint(o, "ports", &ports) || jint(o, "local_ports", &L) ||
-      jint(o, "children", &C) || jint(o, "flows", &F) || jint(o, "steps", steps) || jint(o, "bytes", &bytes) || jint(o, "elem", &elem) ||
-      jint(o, "base_units", &base) || jint(o, "rem_units", &rem) || jint(o, "nop_bytes", &nopb) || jint(o, "max_steps", &msteps))
-    return mt_fail(e, "%s: a numeric field is missing", path);
+  if (jint(o, path, "width", &width, e) || jint(o, path, "depth", depth, e) || jint(o, path, "nodes", &N, e) || jint(o, path, "ports", &ports, e) ||
+      jint(o, path, "local_ports", &L, e) || jint(o, path, "children", &C, e) || jint(o, path, "flows", &F, e) || jint(o, path, "steps", steps, e) ||
+      jint(o, path, "bytes", &bytes, e) || jint(o, path, "elem", &elem, e) || jint(o, path, "base_units", &base, e) || jint(o, path, "rem_units", &rem, e) ||
+      jint(o, path, "nop_bytes", &nopb, e) || jint(o, path, "max_steps", &msteps, e))
+    return -1;
   if (N < 2 || N > MT_MAX_NODES || *depth < 2 || *depth > 1 << 20 || C < 1 || C > 4096 || F < 1 || elem < 1 || bytes < 1)
     return mt_fail(e, "%s: field out of range (nodes 2..%d, depth 2..2^20, children 1..4096, flows, elem, bytes >= 1)", path, MT_MAX_NODES);
   if ((*fmt = mt_rom_format(json_string_value(im))) < 0)

@@ -536,7 +536,7 @@ int mt_rom_read_node(const char *path, int fmt, const mt_layout *ly, int depth, 
   memset(line_of, 0, (size_t)depth * sizeof(int));
   memset(words, 0, (size_t)depth * (size_t)r.nw * 8);
   r.line_of = line_of;
-  r.p = buf;
+  r.p = buf + (fmt != MT_ROM_BIN && len >= 3 && !memcmp(buf, "\xEF\xBB\xBF", 3) ? 3 : 0); /* a text image's byte-order mark */
   r.end = buf + len;
   int rc = -1;
   const char *nul = fmt == MT_ROM_BIN ? NULL : memchr(buf, 0, len);

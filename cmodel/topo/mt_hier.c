@@ -78,8 +78,8 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
       }
       if (*p == ':') {
         p++;
-        if (mt_parse_num(&p, &l->lat)) {
-          hfail(e, name, spec, p, "expected a latency in ns after ':'");
+        if (mt_parse_num(&p, &l->lat) || l->lat > MT_MAX_LAT_NS) {
+          hfail(e, name, spec, p, "expected a latency in ns 0..1e+12 after ':'");
           goto out;
         }
         if (!strncmp(p, "ns", 2)) p += 2;

@@ -25,8 +25,8 @@ static int default_links(int kind, int size) { return kind == MT_DIM_RING ? 2 : 
 
 #define MAX_SIZE MT_MAX_NODES
 #define MAX_LINKS 1024
-#define MAX_BW 1e9   /* GB/s: 1 EB/s, far above any link */
-#define MAX_LAT 1e12 /* ns: 1000 s */
+#define MAX_BW 1e9 /* GB/s: 1 EB/s, far above any link */
+#define MAX_LAT MT_MAX_LAT_NS
 
 int mt_dims_nodes(const mt_dims *md) {
   long n = 1;
@@ -447,8 +447,9 @@ out:
 
 int mt_dims_read_file(mt_dims *md, const char *path, mt_err *e) {
   memset(md, 0, sizeof *md);
-  FILE *in = fopen(path, "r");
-  if (!in) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  FILE *in = mt_open_text(path, "a dimensions file (YAML or ASTRA-sim's network JSON)", e);
+  if (!in) return -1;
+  const off_t start = ftello(in); /* past a byte-order mark */
   int c;
   while ((c = getc(in)) != EOF && isspace(c)) {}
   if (ferror(in)) {
@@ -461,8 +462,7 @@ int mt_dims_read_file(mt_dims *md, const char *path, mt_err *e) {
     fclose(in);
     rc = read_json(&f, e);
   } else {
-    rewind(in);
-    rc = read_yaml(&f, in, e);
+    rc = fseeko(in, start < 0 ? 0 : start, SEEK_SET) ? mt_fail(e, "%s: cannot rewind: %s", path, strerror(errno)) : read_yaml(&f, in, e);
     fclose(in);
   }
   if (!rc) rc = kv_to_dims(&f, md, e);

@@ -228,8 +228,8 @@ static int parse_vertex(const char *tok, int nn, int ns, int *v) {
 }
 
 int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
-  FILE *f = fopen(path, "r");
-  if (!f) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = mt_open_text(path, "a topology file (nodes N, then link A B lines)", e);
+  if (!f) return -1;
   char *line = NULL;
   size_t line_cap = 0;
   long len;

@@ -18,9 +18,10 @@ enum { MT_TOPO_TORUS,
        MT_TOPO_DGX2,
        MT_TOPO_BIGRAPH,
        MT_TOPO_FILE,
-       MT_TOPO_DIMS,      /* multi-dimensional (dims:, dimsfile:, themis:; topo/mt_mdtopo.h) */
-       MT_TOPO_HIER };    /* hierarchy of switches (hier:; topo/mt_hier.h) */
-#define MT_MAX_NODES 4096 /* 12-bit node ids in the head flit (docs/reference/interfaces.md) */
+       MT_TOPO_DIMS,       /* multi-dimensional (dims:, dimsfile:, themis:; topo/mt_mdtopo.h) */
+       MT_TOPO_HIER };     /* hierarchy of switches (hier:; topo/mt_hier.h) */
+#define MT_MAX_NODES 4096  /* 12-bit node ids in the head flit (docs/reference/interfaces.md) */
+#define MT_MAX_LAT_NS 1e12 /* a link latency in a hier: or dims: spec or dimensions file, ns: 1000 s */
 
 typedef struct {
   int src, dst; /* vertices */

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "util/mt_io.h"
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -31,8 +32,8 @@ uint64_t mt_accel_local_reduce(const mt_accel *a, uint64_t params) {
 }
 
 int mt_cycles_load(const char *path, const mt_workload *w, mt_layer_cycles *y, int *have, mt_err *e) {
-  FILE *f = fopen(path, "r");
-  if (!f) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = mt_open_text(path, "a per-layer cycles CSV file", e);
+  if (!f) return -1;
   char line[512];
   int ln = 0, rc = 0;
   for (int i = 0; i < w->n; i++) have[i] = 0;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/mt_io.h"
 
 static const char *const kind_name[] = {"weights", "shared", "matmul", "embed"};
 enum { NKIND = 4,
@@ -115,8 +116,8 @@ static int parse_row(const char *path, int ln, char *line, mt_layer *l, mt_err *
 
 int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
   memset(w, 0, sizeof *w);
-  FILE *fp = fopen(path, "r");
-  if (!fp) return mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
+  FILE *fp = mt_open_text(path, "a workload CSV file", e);
+  if (!fp) return -1;
   const char *b = strrchr(path, '/');
   b = b ? b + 1 : path;
   snprintf(w->name, sizeof w->name, "%.*s", (int)(strlen(b) > 4 && !strcmp(b + strlen(b) - 4, ".csv") ? strlen(b) - 4 : strlen(b)), b);

@@ -98,12 +98,34 @@ long mt_getline(char **line, size_t *cap, FILE *f, size_t max) {
   return (long)n;
 }
 
-char *mt_read_file(const char *path, size_t max, size_t *len, mt_err *e) {
+FILE *mt_open_text(const char *path, const char *what, mt_err *e) {
   FILE *f = fopen(path, "rb");
+  struct stat st;
   if (!f) {
     mt_fail(e, "%s: cannot open: %s", path, strerror(errno));
     return NULL;
   }
+  if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    mt_fail(e, "%s: is a directory, expected %s", path, what);
+    return NULL;
+  }
+  const int c = getc(f);
+  if (c != 0xEF) {
+    if (c != EOF) ungetc(c, f);
+  } else if (getc(f) != 0xBB || getc(f) != 0xBF) { /* not a byte-order mark: read from the start */
+    if (fseek(f, 0, SEEK_SET)) {
+      fclose(f);
+      mt_fail(e, "%s: cannot rewind after its first byte 0xEF", path);
+      return NULL;
+    }
+  }
+  return f;
+}
+
+char *mt_read_file(const char *path, size_t max, size_t *len, mt_err *e) {
+  FILE *f = mt_open_text(path, "a file", e);
+  if (!f) return NULL;
   size_t cap = 4096, n = 0, got;
   char *b = mt_xcalloc(cap, 1);
   while ((got = fread(b + n, 1, cap - n - 1, f)) > 0) {

@@ -35,6 +35,11 @@ int mt_out_close(mt_out *o, int ok);
  * max (the caller refuses it), or -1 at the end of the file or on a read error (ferror). */
 long mt_getline(char **line, size_t *cap, FILE *f, size_t max);
 
+/* Open a text input for reading: NULL (message in e, "PATH: cannot open: ..." or "PATH: is a
+ * directory, expected WHAT") or the stream past a leading UTF-8 byte-order mark, which every
+ * text reader accepts and skips. what: the file expected ("a topology file", ...). */
+FILE *mt_open_text(const char *path, const char *what, mt_err *e);
+
 /* The whole file (NUL-terminated; its length in *len), at most max bytes: the buffer (free it),
  * or NULL (message in e). */
 char *mt_read_file(const char *path, size_t max, size_t *len, mt_err *e);

@@ -21,12 +21,12 @@ expect 2 "zero" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 0
 expect 2 "expected a byte count" "$BIN" plan --topo torus:4x4 --algo multitree --bytes 12q
 expect 2 "unknown format" "$BIN" rom --topo torus:4x4 --algo multitree --bytes 1M --format xyz --out "$T/x"
 expect 2 "bad_syntax.topo:4:" "$BIN" plan --topo "file:$D/bad_syntax.topo" --algo multitree --bytes 1M
-# a NUL byte or an over-long line in a topology file is named as such; a directory is a read error
+# a NUL byte or an over-long line in a topology file is named as such; a directory is refused as one
 printf 'nodes 4\nlink 0 1\000 junk\nlink 1 2\n' >"$T/nul.topo"
 expect 2 "nul.topo:2: NUL byte at column 9" "$BIN" plan --topo "file:$T/nul.topo" --algo multitree --bytes 1M
 { printf 'nodes 2 '; printf '%02000d\n' 0; } >"$T/long.topo"
 expect 2 "long.topo:1: line longer than 1022 characters" "$BIN" plan --topo "file:$T/long.topo" --algo multitree --bytes 1M
-expect 2 "read error: Is a directory" "$BIN" plan --topo "file:$T" --algo multitree --bytes 1M
+expect 2 "is a directory, expected a topology file" "$BIN" plan --topo "file:$T" --algo multitree --bytes 1M
 expect 2 "disconnected" "$BIN" plan --topo "file:$D/bad_disconnected.topo" --algo multitree --bytes 1M
 expect 2 "4096" "$BIN" plan --topo torus:128x64 --algo multitree --bytes 1M
 expect 2 "at least 2" "$BIN" plan --topo ring:1 --algo multitree --bytes 1M

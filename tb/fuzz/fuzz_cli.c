@@ -17,7 +17,7 @@ static void values(char **argv, const mt_app_opts *o) {
   int dtype;
   unsigned flow;
   mt_app_dtype(argv[1], o, &dtype);
-  mt_app_flow(o, &flow);
+  mt_app_flow(argv[1], o, &flow);
   mt_app_whole_words(argv[1], o);
   if (o->algo) mt_algo_from_name(o->algo);
   if (o->format) mt_rom_format(o->format);
