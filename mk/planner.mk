@@ -84,6 +84,11 @@ TEST_STEPS += t-relopts-cli
 t-relmsgs-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 60 tb/cli/test_relmsgs.sh $(BUILD)/multitree
 TEST_STEPS += t-relmsgs-cli
+# A key, directive or layer name given twice in one file, refused with both lines (topology
+# nodes/switches, a configuration key or base, a workload layer name); under 1 s.
+t-reldup-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 60 tb/cli/test_reldup.sh $(BUILD)/multitree
+TEST_STEPS += t-reldup-cli
 
 # The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the

@@ -61,7 +61,8 @@ mapfile -t cmds < <("$bin" --help | sed -n 's/^multitree \([a-z]*\) .*/\1/p')
   echo
   echo "One table of keys serves the configuration files \`configs/{net,router,ni}/NAME.cfg\`"
   echo "(\`key = value\` lines, \`#\` comments, \`base = NAME\` to start from \`NAME.cfg\` of the"
-  echo "same folder, or from the built-in configuration NAME when the folder has no such file),"
+  echo "same folder, or from the built-in configuration NAME when the folder has no such file;"
+  echo "a file sets each key, and \`base\`, at most once, and may override a key of its base),"
   echo "\`multitree sim --set key=value\`, and the RTL parameters that"
   echo "\`multitree shape --gflags/--cflags/--chparam FILE\` derive from a file. *Files* names the"
   echo "folders whose files may set the key; *RTL parameter* is the SystemVerilog parameter it"

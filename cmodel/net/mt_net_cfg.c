@@ -136,7 +136,8 @@ static void shape_put(mt_shape *s, int ki, double v) {
 static char *read_all(const char *path, mt_err *e) { return mt_read_file(path, MT_FILE_MAX, NULL, e); }
 
 static int parse_rec(mt_shape *s, const char *text, const char *src, const char *dir, unsigned scope, int depth, mt_err *e) {
-  int line = 0;
+  int line = 0, base_line = 0;
+  int first[sizeof keys / sizeof keys[0]] = {0}; /* line of each key set in this file, 0 = not yet */
   const char *p = text;
   while (*p) {
     line++;
@@ -165,6 +166,8 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
     char where[300];
     snprintf(where, sizeof where, "%s:%d", src, line);
     if (!strcmp(b, "base")) {
+      if (base_line) return mt_fail(e, "%s: key 'base' set again (first set on line %d)", where, base_line);
+      base_line = line;
       if (depth >= 4) return mt_fail(e, "%s: base: more than 4 levels of base", where);
       if (!*val || strchr(val, '/')) return mt_fail(e, "%s: base: '%s' is not a configuration name", where, val);
       char path[4096];
@@ -196,6 +199,8 @@ static int parse_rec(mt_shape *s, const char *text, const char *src, const char 
       key_list(kl, sizeof kl, scope);
       return mt_fail(e, "%s: unknown key '%s' in a %s (keys: base %s)", where, b, scope_name(scope), kl);
     }
+    if (first[ki]) return mt_fail(e, "%s: key '%s' set again (first set on line %d)", where, b, first[ki]);
+    first[ki] = line;
     double v;
     if (parse_value(ki, val, &v, where, e)) return -1;
     shape_put(s, ki, v);

@@ -234,6 +234,7 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
   size_t line_cap = 0;
   long len;
   int lineno = 0, nn = -1, ns = 0, nl = 0, cap = 0, rc = -1;
+  int seen[2] = {0, 0}; /* line of the nodes / switches statement, 0 = not yet */
   int(*ll)[3] = NULL;
   memset(t, 0, sizeof *t);
   snprintf(t->spec, sizeof t->spec, "file:%s", path);
@@ -265,6 +266,11 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
     long x;
     if (!strcmp(tok[0], "nodes") || !strcmp(tok[0], "switches")) {
       int isn = tok[0][0] == 'n';
+      if (seen[isn]) {
+        mt_fail(e, "%s:%d: key '%s' set again (first set on line %d)", path, lineno, tok[0], seen[isn]);
+        goto out;
+      }
+      seen[isn] = lineno;
       if (nt != 2) {
         mt_fail(e, "%s:%d: '%s' takes one number", path, lineno, tok[0]);
         goto out;

@@ -123,6 +123,7 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
   snprintf(w->name, sizeof w->name, "%.*s", (int)(strlen(b) > 4 && !strcmp(b + strlen(b) - 4, ".csv") ? strlen(b) - 4 : strlen(b)), b);
   char line[MAXLINE + 2];
   int ln = 0, cap = 0, rc = 0;
+  int *row_ln = NULL;  /* the line of each row, for the duplicate-name message */
   uint64_t params = 0; /* each row at most 2^40: the sum cannot wrap before the check */
   while (fgets(line, sizeof line, fp)) {
     ln++;
@@ -142,11 +143,14 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
     if (w->n == cap) {
       cap = cap ? 2 * cap : 64;
       w->l = mt_xrealloc(w->l, (size_t)cap * sizeof *w->l);
+      row_ln = mt_xrealloc(row_ln, (size_t)cap * sizeof *row_ln);
     }
+    row_ln[w->n] = ln;
     if ((rc = parse_row(path, ln, s, &w->l[w->n], e))) break;
     for (int i = 0; i < w->n && !rc; i++)
       if (!strcmp(w->l[i].name, w->l[w->n].name))
-        rc = mt_fail(e, "%s:%d: field 'Layer name': '%s' already used at an earlier row: allowed a new name", path, ln, w->l[i].name);
+        rc = mt_fail(e, "%s:%d: field 'Layer name': '%s' set again (first set on line %d): allowed a new name", path, ln, w->l[i].name,
+                     row_ln[i]);
     if (rc) break;
     params += w->l[w->n].params;
     if (params > MT_WORKLOAD_MAX_PARAMS) {
@@ -160,6 +164,7 @@ int mt_workload_load(mt_workload *w, const char *path, mt_err *e) {
   if (!rc && ln == 0) rc = mt_fail(e, "%s: empty file: expected the header line and one row per layer", path);
   if (!rc && w->n == 0) rc = mt_fail(e, "%s:%d: no layer rows after the header", path, ln);
   fclose(fp);
+  free(row_ln);
   if (rc) mt_workload_free(w);
   return rc;
 }
