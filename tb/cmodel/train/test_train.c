@@ -176,7 +176,7 @@ static void test_refused(void) {
     {"filter", "c,2,2,3,3,8,4,1,weights,288,1152,", "larger than the IFMAP"},
     {"shared", "s,1,1,1,1,8,4,1,shared,36,144,", "allowed 0"},
     {"embed", "e,1,1,1,1,1,64,1,embed,100,400,", "positive multiple of Num Filter (64)"},
-    {"dup", "conv1,1,1,1,1,8,4,1,weights,36,144,", "'conv1' already used"},
+    {"dup", "conv1,1,1,1,1,8,4,1,weights,36,144,", "'conv1' set again (first set on line 2)"},
     {"text", "fc,1,1,1,1,eight,4,1,weights,36,144,", "field 'Channels': 'eight'"},
   };
   for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) refuse(bad[i][0], bad[i][1], bad[i][2]);
