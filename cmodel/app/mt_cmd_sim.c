@@ -56,7 +56,7 @@ static int het_links(const mt_net_cfg *c, const mt_topo *t) {
 static const char *const data_name[] = {"full", "sample", "none"};
 
 static int write_json(const char *path, const char *topo, const mt_sched *s, const mt_net_cfg *cfg, const mt_net_result *r, const char *dt,
-                      uint32_t seed, double wall) {
+                      uint32_t seed, double wall, const mt_bound *bd) {
   const double bpc = (double)r->bytes / (double)r->cycles;
   json_t *c = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "name", cfg->name,
                         "payload_w", (json_int_t)cfg->payload_w, "num_vcs", (json_int_t)cfg->num_vcs, "vc_depth", (json_int_t)cfg->vc_depth,
@@ -85,9 +85,7 @@ static int write_json(const char *path, const char *topo, const mt_sched *s, con
   json_t *x = j ? json_pack("{s:s, s:I, s:I, s:i}", "data", data_name[cfg->data], "checked_words_per_node", (json_int_t)r->checked_words,
                             "peak_rss_bytes", (json_int_t)mt_app_peak_rss(), "threads", r->threads)
                 : NULL;
-  mt_bound bd;
-  mt_err be = {{0}};
-  if (x && !mt_net_bound(s->topo, cfg, r->bytes, &bd, &be)) mt_app_bound_json(x, &bd, (double)r->cycles);
+  if (x && bd) mt_app_bound_json(x, bd, (double)r->cycles);
   if (x && het_links(cfg, s->topo)) { /* links of several rates: per dimension its period, latency and bandwidth time */
     json_t *pd = json_array(), *ld = json_array(), *bd = json_array();
     for (int d = 0; d < s->topo->ndims; d++) {
@@ -137,8 +135,10 @@ static int mem_check(const mt_app_opts *o, const mt_sched *s, const mt_net_cfg *
 /* The summary lines of a finished run (after them only the wall time): cycles and bandwidth,
  * the verdict, link utilisation and the bounds, per dimension on links of several rates, the
  * stager's and the paper NI's counts. */
-/* The summary lines; 1 when the run finished below its lower bound (an error). */
-static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, mt_net_result *r, const char *dt) {
+/* The summary lines; 1 when the run finished below its lower bound bd (NULL: it could not be
+ * computed, the reason in *be) or the bound failed. */
+static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sched *s, const mt_topo *t, mt_net_result *r, const char *dt,
+                         const mt_bound *bd, mt_err *be) {
   double bpc = (double)r->bytes / (double)r->cycles;
   char verdict[160];
   if (cfg->data == MT_NET_DATA_NONE) snprintf(verdict, sizeof verdict, "result not checked (--data none)");
@@ -151,13 +151,11 @@ static int print_summary(const mt_net *net, const mt_net_cfg *cfg, const mt_sche
          (unsigned long long)r->bytes, dt, mt_net_flow_name(cfg->flow), cfg->name, (unsigned long long)r->cycles, bpc, bpc * cfg->clock_ghz, verdict);
   /* the lower bound (the largest of topo/mt_bound's): no run may finish below it */
   int rc = 0;
-  mt_bound bd = {0};
-  mt_err e = {{0}};
-  if (mt_net_bound(s->topo, cfg, r->bytes, &bd, &e) || mt_app_bound_report(&bd, (double)r->cycles, "cycles", &e)) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
+  if (!bd || mt_app_bound_report(bd, (double)r->cycles, "cycles", be)) {
+    fprintf(stderr, "multitree sim: %s\n", be->msg);
     rc = 1;
   }
-  r->lb_cycles = bd.bound;
+  r->lb_cycles = bd ? bd->bound : 0;
   printf("sim: %d steps; link utilisation mean %.3f max %.3f\n", s->steps, r->util_mean, r->util_max);
   if (het_links(cfg, s->topo)) {
     /* links of several rates (docs/reference/network.md "Link rate and latency"): per dimension the
@@ -311,7 +309,11 @@ int mt_app_sim(const mt_app_opts *o) {
     rc = 1;
     goto out;
   }
-  if (print_summary(net, &cfg, &s, &t, &r, dt)) rc = 1;
+  /* the lower bound, once: the summary reports and asserts it, the --json summary records it */
+  mt_bound bd = {0};
+  mt_err be = {{0}};
+  const mt_bound *bdp = mt_net_bound(s.topo, &cfg, r.bytes, &bd, &be) ? NULL : &bd;
+  if (print_summary(net, &cfg, &s, &t, &r, dt, bdp, &be)) rc = 1;
   printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
   if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
     fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);
@@ -330,7 +332,7 @@ int mt_app_sim(const mt_app_opts *o) {
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
-  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, o->seed, wall)) rc = 2;
+  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, o->seed, wall, bdp)) rc = 2;
 out:
   mt_net_free(net);
   mt_tables_free(&tb);
