@@ -22,31 +22,80 @@
 #include "plan/mt_sched.h"
 
 /* Flows per root: enough to fill the pipeline, each at least MESHTREE_MIN_CHUNK bytes. */
-#define MESHTREE_K 4
+#define MESHTREE_K 8
 #define MESHTREE_MIN_CHUNK 4096
+/* forward-backward improvement passes of the list schedule */
+#define MESHTREE_PASSES 4
 
 typedef struct {
-  int flow, op, src, dst, link;
-  long ls; /* latest start (x1000): the flow's due step less the chain after this transfer */
-  int prio; /* steps of dependent transfers after this one (longest chain) */
-  int deps; /* transfers still to be sent before this one may be */
-  int step; /* 0: not scheduled */
+  int flow, op, src, dst, link; /* link -1: no transfer (the root's own place) */
 } mtx;
 
-/* Ready list sorted by priority (descending), then flow, then index. */
-static const mtx *g_x;
-static int g_mode, g_win = 1;
-static int cmp_ready(const void *a, const void *b) {
-  const mtx *x = g_x;
-  const int i = *(const int *)a, j = *(const int *)b;
-  if (g_mode == 2 && x[i].ls != x[j].ls) return x[i].ls < x[j].ls ? -1 : 1;
-  if (g_mode == 1) {
-    const int a = x[i].flow / g_win, b = x[j].flow / g_win;
-    if (a != b) return a - b;
+typedef struct {
+  long key;
+  int idx;
+} rkey;
+
+static int cmp_rkey(const void *a, const void *b) {
+  const rkey *p = a, *q = b;
+  if (p->key != q->key) return p->key < q->key ? -1 : 1;
+  return p->idx - q->idx;
+}
+
+/* Dependencies as CSR lists: off[i] .. off[i+1] in adj. */
+typedef struct {
+  int *off, *adj;
+} csr;
+
+/* List-schedule the n transfers: a transfer is ready once every transfer of dep (its
+ * predecessors) was placed in an earlier step; each step, the ready ones in ascending key
+ * take their links while a link has room (its multiplicity). nxt lists whom a placed
+ * transfer may make ready (the reverse of dep). Returns the number of steps. */
+static int list_sched(const mt_topo *t, const mtx *x, int n, const csr *dep, const csr *nxt, const long *key, int *step) {
+  int *cnt = malloc(sizeof(int) * (size_t)n), *used = calloc((size_t)t->n_links, sizeof(int));
+  rkey *ready = malloc(sizeof(rkey) * (size_t)n);
+  int *fresh = malloc(sizeof(int) * (size_t)n);
+  int nready = 0, left = 0, T = 0;
+  for (int i = 0; i < n; i++) {
+    step[i] = 0;
+    if (x[i].link < 0) continue;
+    left++;
+    cnt[i] = dep->off[i + 1] - dep->off[i];
+    if (!cnt[i]) ready[nready++] = (rkey){key[i], i};
   }
-  if (x[i].prio != x[j].prio) return x[j].prio - x[i].prio;
-  if (x[i].flow != x[j].flow) return x[i].flow - x[j].flow;
-  return i - j;
+  while (left) {
+    T++;
+    qsort(ready, (size_t)nready, sizeof(rkey), cmp_rkey);
+    memset(used, 0, sizeof(int) * (size_t)t->n_links);
+    int keep = 0, nf = 0;
+    for (int k = 0; k < nready; k++) {
+      const int i = ready[k].idx, l = x[i].link;
+      if (used[l] >= t->links[l].mult) {
+        ready[keep++] = ready[k];
+        continue;
+      }
+      used[l]++;
+      step[i] = T;
+      left--;
+      for (int j = nxt->off[i]; j < nxt->off[i + 1]; j++)
+        if (--cnt[nxt->adj[j]] == 0) fresh[nf++] = nxt->adj[j];
+    }
+    nready = keep;
+    for (int k = 0; k < nf; k++) ready[nready++] = (rkey){key[fresh[k]], fresh[k]};
+  }
+  free(cnt), free(used), free(ready), free(fresh);
+  return T;
+}
+
+static void csr_build(csr *c, int n, const int *ea, const int *eb, int ne) {
+  c->off = calloc((size_t)n + 1, sizeof(int));
+  c->adj = malloc(sizeof(int) * (size_t)(ne ? ne : 1));
+  for (int k = 0; k < ne; k++) c->off[ea[k] + 1]++;
+  for (int i = 0; i < n; i++) c->off[i + 1] += c->off[i];
+  int *pos = malloc(sizeof(int) * (size_t)n);
+  memcpy(pos, c->off, sizeof(int) * (size_t)n);
+  for (int k = 0; k < ne; k++) c->adj[pos[ea[k]]++] = eb[k];
+  free(pos);
 }
 
 int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
@@ -61,24 +110,27 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   {
     int stride = 1;
     const char *st = getenv("MT_STRIDE");
-    if (st) {
-      stride = atoi(st);
-      if (stride <= 0) { /* golden */
-        stride = (int)(N * 0.618);
-        while (stride > 1) {
-          int a = stride, b = N;
-          while (b) { int c = a % b; a = b; b = c; }
-          if (a == 1) break;
-          stride--;
+    if (!st || atoi(st) <= 0) { /* golden */
+      stride = (int)(N * 0.618);
+      while (stride > 1) {
+        int a = stride, b = N;
+        while (b) {
+          int c = a % b;
+          a = b;
+          b = c;
         }
+        if (a == 1) break;
+        stride--;
       }
-    }
+      if (stride < 1) stride = 1;
+    } else
+      stride = atoi(st);
     for (int f = 0; f < F; f++) rootof[f] = (int)(((long)(f % N) * stride) % N);
   }
   /* trees */
   int *dist = malloc(sizeof(int) * (size_t)N), *order = malloc(sizeof(int) * (size_t)N);
-  int *par = malloc(sizeof(int) * (size_t)F * (size_t)N);    /* [f][v] link v -> parent, -1 at the root */
-  int *load = calloc((size_t)L, sizeof(int));                 /* trees per link (counted on the lower id) */
+  int *par = malloc(sizeof(int) * (size_t)F * (size_t)N); /* [f][v] link v -> parent, -1 at the root */
+  int *load = calloc((size_t)L, sizeof(int));              /* trees per link (counted on the lower id) */
   int rc = 0;
   for (int f = 0; f < F && !rc; f++) {
     const int r = rootof[f];
@@ -127,15 +179,20 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
     free(dist), free(order), free(par), free(rootof);
     return -1;
   }
-  /* transfers: per flow, reduce of v (index f*2N + v) and gather into v (f*2N + N + v) */
-  const size_t NX = (size_t)F * 2 * (size_t)N;
-  mtx *x = calloc(NX, sizeof(mtx));
+  /* transfers: per flow, reduce of v (index f*2N + v) and gather into v (f*2N + N + v); the
+   * dependencies (ea[k] before eb[k]) and each transfer's latest start for the first pass:
+   * flow f is due c f steps after the first (flows enter at the pipeline's rate), less the
+   * longest chain of transfers after this one in the flow */
+  const size_t nxz = (size_t)F * 2 * (size_t)N;
+  const int NX = (int)nxz;
+  mtx *x = calloc(nxz, sizeof(mtx));
+  long *key = malloc(sizeof(long) * nxz);
+  int *ea = malloc(sizeof(int) * nxz * 4), *eb = malloc(sizeof(int) * nxz * 4), ne = 0;
   int *height = malloc(sizeof(int) * (size_t)N), *depth = malloc(sizeof(int) * (size_t)N);
+  const double c = getenv("MT_C") ? atof(getenv("MT_C")) : 0.5;
   for (int f = 0; f < F; f++) {
-    const int r = rootof[f];
+    const int r = rootof[f], base = f * 2 * N;
     const int *p = par + (size_t)f * (size_t)N;
-    mtx *xr = x + (size_t)f * 2 * (size_t)N, *xg = xr + N;
-    /* depth by BFS order from the root: recompute an order in which parents come first */
     int qh = 0, qt = 0;
     for (int v = 0; v < N; v++) depth[v] = -1, height[v] = 0;
     depth[r] = 0;
@@ -152,101 +209,62 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
       if (height[v] + 1 > height[u]) height[u] = height[v] + 1;
     }
     const int H = height[r];
+    const long due = (long)(1000.0 * c * f);
     for (int v = 0; v < N; v++) {
-      xr[v].flow = xg[v].flow = f;
-      xr[v].op = MT_OP_REDUCE;
-      xg[v].op = MT_OP_GATHER;
+      mtx *xr = &x[base + v], *xg = &x[base + N + v];
+      xr->flow = xg->flow = f;
+      xr->op = MT_OP_REDUCE;
+      xg->op = MT_OP_GATHER;
       if (v == r) {
-        xr[v].step = xg[v].step = -1; /* no transfer */
+        xr->link = xg->link = -1;
         continue;
       }
-      const int l = p[v];
-      xr[v].src = v, xr[v].dst = t->links[l].dst, xr[v].link = l;
-      xg[v].src = t->links[l].dst, xg[v].dst = v, xg[v].link = t->rev_link[l];
-      xr[v].prio = depth[v] - 1 + H;
-      xg[v].prio = height[v];
-      {
-        const double c = getenv("MT_C") ? atof(getenv("MT_C")) : 0.58;
-        const long due = (long)(1000.0 * c * f) + 1000L * (getenv("MT_DUEH") ? 2 * H : 0);
-        xr[v].ls = due - 1000L * xr[v].prio;
-        xg[v].ls = due - 1000L * xg[v].prio;
-      }
-    }
-    for (int v = 0; v < N; v++) {
-      if (v == r) continue;
-      const int u = t->links[p[v]].dst;
-      if (u != r) xr[u].deps++; /* u's reduce waits for v's */
-      xg[v].deps = 1;           /* the gather into u (or the root's last reduce) */
+      const int l = p[v], u = t->links[l].dst;
+      xr->src = v, xr->dst = u, xr->link = l;
+      xg->src = u, xg->dst = v, xg->link = t->rev_link[l];
+      key[base + v] = due - 1000L * (depth[v] - 1 + H);
+      key[base + N + v] = due - 1000L * height[v];
+      if (u != r) {
+        ea[ne] = base + v, eb[ne++] = base + u; /* u's reduce after v's */
+        ea[ne] = base + N + u, eb[ne++] = base + N + v; /* the gather into v after the one into u */
+      } else
+        for (int w = 0; w < N; w++) /* the root's gathers after its last reduce */
+          if (w != r && t->links[p[w]].dst == r) ea[ne] = base + v, eb[ne++] = base + N + w;
     }
   }
-  /* list scheduling */
-  int *ready = malloc(sizeof(int) * NX), nready = 0, *next = malloc(sizeof(int) * NX), nnext = 0;
-  int *rootwait = malloc(sizeof(int) * (size_t)F); /* reduces into the root still to be sent */
-  int *used = calloc((size_t)L, sizeof(int));
-  size_t left = 0;
-  for (int f = 0; f < F; f++) rootwait[f] = 0;
-  for (size_t i = 0; i < NX; i++) {
-    if (x[i].step < 0) continue;
-    left++;
-    if (x[i].op == MT_OP_REDUCE && x[i].dst == rootof[x[i].flow]) rootwait[x[i].flow]++;
-    if (x[i].deps == 0) ready[nready++] = (int)i;
-  }
-  int step = 0, rlast = 0;
-  g_x = x;
-  if (getenv("MT_MODE")) g_mode = atoi(getenv("MT_MODE"));
-  if (getenv("MT_WIN")) g_win = atoi(getenv("MT_WIN"));
-  while (left) {
-    step++;
-    qsort(ready, (size_t)nready, sizeof(int), cmp_ready);
-    memset(used, 0, sizeof(int) * (size_t)L);
-    int keep = 0;
-    nnext = 0;
-    for (int k = 0; k < nready; k++) {
-      mtx *a = &x[ready[k]];
-      if (used[a->link] >= t->links[a->link].mult) {
-        ready[keep++] = ready[k];
-        continue;
-      }
-      used[a->link]++;
-      a->step = step;
-      left--;
-      const int f = a->flow, r = rootof[f];
-      mtx *xr = x + (size_t)f * 2 * (size_t)N, *xg = xr + N;
-      if (a->op == MT_OP_REDUCE) {
-        if (step > rlast) rlast = step;
-        if (a->dst != r) {
-          if (--xr[a->dst].deps == 0) next[nnext++] = (int)(&xr[a->dst] - x);
-        } else if (--rootwait[f] == 0) {
-          for (int v = 0; v < N; v++)
-            if (v != r && t->links[par[(size_t)f * N + v]].dst == r) next[nnext++] = (int)(&xg[v] - x);
-        }
-      } else {
-        for (int k2 = t->out_start[a->dst]; k2 < t->out_start[a->dst + 1]; k2++) {
-          const int w = t->links[t->out_list[k2]].dst;
-          if (w < N && w != r && t->links[par[(size_t)f * N + w]].dst == a->dst) next[nnext++] = (int)(&xg[w] - x);
-        }
-      }
-    }
-    nready = keep;
-    if (getenv("MESHTREE_DEBUG")) {
-      int u = 0;
-      for (int l = 0; l < L; l++) u += used[l];
-      fprintf(stderr, "%d:%d/%d ", step, u, nready + nnext);
-    }
-    for (int k = 0; k < nnext; k++) ready[nready++] = next[k];
+  csr fw, bw;
+  csr_build(&fw, NX, ea, eb, ne); /* successors */
+  csr_build(&bw, NX, eb, ea, ne); /* predecessors */
+  free(ea), free(eb);
+  int *step = malloc(sizeof(int) * nxz), *best = malloc(sizeof(int) * nxz), *rs = malloc(sizeof(int) * nxz);
+  int T = list_sched(t, x, NX, &bw, &fw, key, best);
+  if (getenv("MESHTREE_DEBUG")) fprintf(stderr, "meshtree: pass 0: %d steps\n", T);
+  const int passes = getenv("MT_PASSES") ? atoi(getenv("MT_PASSES")) : MESHTREE_PASSES;
+  memcpy(step, best, sizeof(int) * nxz);
+  for (int it = 0; it < passes; it++) {
+    /* backward: the transfers placed last go first in reversed time */
+    for (int i = 0; i < NX; i++) key[i] = -(long)step[i] * NX + i;
+    const int TB = list_sched(t, x, NX, &fw, &bw, key, rs);
+    for (int i = 0; i < NX; i++) key[i] = (long)(TB + 1 - rs[i]) * NX + i;
+    const int T2 = list_sched(t, x, NX, &bw, &fw, key, step);
+    if (getenv("MESHTREE_DEBUG")) fprintf(stderr, "meshtree: pass %d: backward %d, forward %d steps\n", it + 1, TB, T2);
+    if (T2 < T) T = T2, memcpy(best, step, sizeof(int) * nxz);
   }
   mt_sched_init(s, t, "meshtree", F);
   for (int f = 0; f < F; f++) s->root[f] = rootof[f];
-  int glow = 0;
-  for (size_t i = 0; i < NX; i++) {
-    if (x[i].step < 0) continue;
-    mt_sched_add(s, x[i].flow, x[i].op, x[i].src, x[i].dst, x[i].step, &x[i].link, 1);
-    if (x[i].op == MT_OP_GATHER && x[i].step <= rlast) glow = 1;
+  int rlast = 0, glow = 0;
+  for (int i = 0; i < NX; i++)
+    if (x[i].link >= 0 && x[i].op == MT_OP_REDUCE && best[i] > rlast) rlast = best[i];
+  for (int i = 0; i < NX; i++) {
+    if (x[i].link < 0) continue;
+    mt_sched_add(s, x[i].flow, x[i].op, x[i].src, x[i].dst, best[i], &x[i].link, 1);
+    if (x[i].op == MT_OP_GATHER && best[i] <= rlast) glow = 1;
   }
   s->reduce_steps = rlast;
-  s->steps = step;
+  s->steps = T;
   s->interleaved = glow;
-  free(ready), free(next), free(rootwait), free(used), free(x), free(height), free(depth);
+  free(step), free(best), free(rs), free(key), free(x), free(height), free(depth);
+  free(fw.off), free(fw.adj), free(bw.off), free(bw.adj);
   free(dist), free(order), free(par), free(rootof);
   return 0;
 }
