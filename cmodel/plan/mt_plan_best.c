@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0
- * mt_plan_best: MultiTree or bucket, whichever a latency estimate says is faster for these
+ * mt_plan_best: MultiTree or bucket (on a mesh also meshtree), whichever a latency estimate says is faster for these
  * bytes (docs/reference/planner.md "best"). The schedule keeps the chosen algorithm's name, so check
  * and the tables see that algorithm. */
 #include <stdlib.h>
@@ -54,6 +54,16 @@ int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
   const int pick_bucket = mt_plan_estimate(&bk) < mt_plan_estimate(&mt);
   *s = pick_bucket ? bk : mt;
   mt_sched_free(pick_bucket ? &mt : &bk);
+  /* on a mesh also meshtree (its trees load the links of unequal-degree nodes alike) */
+  mt_sched ms;
+  mt_err me = {{0}};
+  if (t->kind == MT_TOPO_MESH && !mt_plan(&ms, t, "meshtree", bytes, elem, &me)) {
+    if (mt_plan_estimate(&ms) < mt_plan_estimate(s)) {
+      mt_sched_free(s);
+      *s = ms;
+    } else
+      mt_sched_free(&ms);
+  }
   mt_plan_opt.bytes = bytes;
   mt_plan_opt.elem = elem;
   return 0;

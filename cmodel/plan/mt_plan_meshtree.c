@@ -16,16 +16,17 @@
  * transfers take the free links by their longest chain of dependent transfers still to come.
  * Reduces of later flows and gathers of earlier ones share the steps (interleaved), so no
  * half of the all-reduce runs at the corners' reduced bandwidth alone. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "plan/mt_sched.h"
 
 /* Flows per root: enough to fill the pipeline, each at least MESHTREE_MIN_CHUNK bytes. */
 #define MESHTREE_K 8
-#define MESHTREE_MIN_CHUNK 4096
+#define MESHTREE_MIN_CHUNK 1024
 /* forward-backward improvement passes of the list schedule */
 #define MESHTREE_PASSES 4
+/* the first pass's due steps: flow f is due MESHTREE_RATE f steps after flow 0 */
+#define MESHTREE_RATE 0.5
 
 typedef struct {
   int flow, op, src, dst, link; /* link -1: no transfer (the root's own place) */
@@ -35,6 +36,15 @@ typedef struct {
   long key;
   int idx;
 } rkey;
+
+static int gcd(int a, int b) {
+  while (b) {
+    const int c = a % b;
+    a = b;
+    b = c;
+  }
+  return a;
+}
 
 static int cmp_rkey(const void *a, const void *b) {
   const rkey *p = a, *q = b;
@@ -102,35 +112,21 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   if (t->n_sw || t->kind == MT_TOPO_DIMS) return mt_fail(e, "meshtree needs a direct network without switches; %s has switches", t->spec);
   const int N = t->n_nodes, L = t->n_links;
   if (N < 2) return mt_fail(e, "meshtree needs at least 2 nodes; %s has %d", t->spec, N);
-  int K = getenv("MT_K") ? atoi(getenv("MT_K")) : MESHTREE_K;
+  int K = MESHTREE_K;
   const uint64_t bytes = mt_plan_opt.bytes, elem = (uint64_t)(mt_plan_opt.elem > 0 ? mt_plan_opt.elem : 4);
   while (K > 1 && bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK)) K--;
   const int F = K * N;
   int *rootof = malloc(sizeof(int) * (size_t)F);
-  {
-    int stride = 1;
-    const char *st = getenv("MT_STRIDE");
-    if (!st || atoi(st) <= 0) { /* golden */
-      stride = (int)(N * 0.618);
-      while (stride > 1) {
-        int a = stride, b = N;
-        while (b) {
-          int c = a % b;
-          a = b;
-          b = c;
-        }
-        if (a == 1) break;
-        stride--;
-      }
-      if (stride < 1) stride = 1;
-    } else
-      stride = atoi(st);
-    for (int f = 0; f < F; f++) rootof[f] = (int)(((long)(f % N) * stride) % N);
-  }
+  /* consecutive flows' roots a stride apart (the largest stride at most 0.618 N coprime to N),
+   * so that the flows in the pipeline at one time spread over the network */
+  int stride = (int)(N * 0.618);
+  while (stride > 1 && gcd(stride, N) != 1) stride--;
+  if (stride < 1) stride = 1;
+  for (int f = 0; f < F; f++) rootof[f] = (int)(((long)(f % N) * stride) % N);
   /* trees */
   int *dist = malloc(sizeof(int) * (size_t)N), *order = malloc(sizeof(int) * (size_t)N);
   int *par = malloc(sizeof(int) * (size_t)F * (size_t)N); /* [f][v] link v -> parent, -1 at the root */
-  int *load = calloc((size_t)L, sizeof(int));              /* trees per link (counted on the lower id) */
+  int *load = calloc((size_t)L, sizeof(int));             /* trees per link (counted on the lower id) */
   int rc = 0;
   for (int f = 0; f < F && !rc; f++) {
     const int r = rootof[f];
@@ -164,16 +160,6 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
       load[best < t->rev_link[best] ? best : t->rev_link[best]]++;
     }
   }
-  if (getenv("MESHTREE_DEBUG")) {
-    int mx = 0, mn = 1 << 30, tot = 0, n = 0;
-    for (int l = 0; l < L; l++)
-      if (l < t->rev_link[l]) {
-        if (load[l] > mx) mx = load[l];
-        if (load[l] < mn) mn = load[l];
-        tot += load[l], n++;
-      }
-    fprintf(stderr, "meshtree: K %d, tree loads min %d max %d mean %.2f\n", K, mn, mx, (double)tot / n);
-  }
   free(load);
   if (rc) {
     free(dist), free(order), free(par), free(rootof);
@@ -189,7 +175,7 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   long *key = malloc(sizeof(long) * nxz);
   int *ea = malloc(sizeof(int) * nxz * 4), *eb = malloc(sizeof(int) * nxz * 4), ne = 0;
   int *height = malloc(sizeof(int) * (size_t)N), *depth = malloc(sizeof(int) * (size_t)N);
-  const double c = getenv("MT_C") ? atof(getenv("MT_C")) : 0.5;
+  const double c = MESHTREE_RATE;
   for (int f = 0; f < F; f++) {
     const int r = rootof[f], base = f * 2 * N;
     const int *p = par + (size_t)f * (size_t)N;
@@ -225,7 +211,7 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
       key[base + v] = due - 1000L * (depth[v] - 1 + H);
       key[base + N + v] = due - 1000L * height[v];
       if (u != r) {
-        ea[ne] = base + v, eb[ne++] = base + u; /* u's reduce after v's */
+        ea[ne] = base + v, eb[ne++] = base + u;         /* u's reduce after v's */
         ea[ne] = base + N + u, eb[ne++] = base + N + v; /* the gather into v after the one into u */
       } else
         for (int w = 0; w < N; w++) /* the root's gathers after its last reduce */
@@ -238,16 +224,13 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(ea), free(eb);
   int *step = malloc(sizeof(int) * nxz), *best = malloc(sizeof(int) * nxz), *rs = malloc(sizeof(int) * nxz);
   int T = list_sched(t, x, NX, &bw, &fw, key, best);
-  if (getenv("MESHTREE_DEBUG")) fprintf(stderr, "meshtree: pass 0: %d steps\n", T);
-  const int passes = getenv("MT_PASSES") ? atoi(getenv("MT_PASSES")) : MESHTREE_PASSES;
   memcpy(step, best, sizeof(int) * nxz);
-  for (int it = 0; it < passes; it++) {
+  for (int it = 0; it < MESHTREE_PASSES; it++) {
     /* backward: the transfers placed last go first in reversed time */
     for (int i = 0; i < NX; i++) key[i] = -(long)step[i] * NX + i;
     const int TB = list_sched(t, x, NX, &fw, &bw, key, rs);
     for (int i = 0; i < NX; i++) key[i] = (long)(TB + 1 - rs[i]) * NX + i;
     const int T2 = list_sched(t, x, NX, &bw, &fw, key, step);
-    if (getenv("MESHTREE_DEBUG")) fprintf(stderr, "meshtree: pass %d: backward %d, forward %d steps\n", it + 1, TB, T2);
     if (T2 < T) T = T2, memcpy(best, step, sizeof(int) * nxz);
   }
   mt_sched_init(s, t, "meshtree", F);

@@ -119,7 +119,7 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
   X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
   X(meshtree, mt_plan_meshtree, "pipelined load-balanced shortest-path trees, K per root, list-scheduled (meshes, tori)") \
-  X(best, mt_plan_best, "multitree or bucket, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
+  X(best, mt_plan_best, "multitree, bucket or (meshes) meshtree, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
