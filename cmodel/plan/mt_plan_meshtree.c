@@ -46,54 +46,74 @@ static int gcd(int a, int b) {
   return a;
 }
 
-static int cmp_rkey(const void *a, const void *b) {
-  const rkey *p = a, *q = b;
-  if (p->key != q->key) return p->key < q->key ? -1 : 1;
-  return p->idx - q->idx;
-}
 
 /* Dependencies as CSR lists: off[i] .. off[i+1] in adj. */
 typedef struct {
   int *off, *adj;
 } csr;
 
+/* Min-heap of ready transfers per link (h[0 .. n-1] by key, then index). */
+static int rk_less(rkey a, rkey b) { return a.key < b.key || (a.key == b.key && a.idx < b.idx); }
+static void heap_push(rkey *h, int *n, rkey v) {
+  int k = (*n)++;
+  while (k > 0 && rk_less(v, h[(k - 1) / 2])) {
+    h[k] = h[(k - 1) / 2];
+    k = (k - 1) / 2;
+  }
+  h[k] = v;
+}
+static rkey heap_pop(rkey *h, int *n) {
+  const rkey top = h[0], v = h[--*n];
+  int k = 0;
+  for (;;) {
+    int c = 2 * k + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && rk_less(h[c + 1], h[c])) c++;
+    if (!rk_less(h[c], v)) break;
+    h[k] = h[c];
+    k = c;
+  }
+  if (*n) h[k] = v;
+  return top;
+}
+
 /* List-schedule the n transfers: a transfer is ready once every transfer of dep (its
- * predecessors) was placed in an earlier step; each step, the ready ones in ascending key
- * take their links while a link has room (its multiplicity). nxt lists whom a placed
+ * predecessors) was placed in an earlier step; each step, every link takes its ready
+ * transfers in ascending key while it has room (its multiplicity). nxt lists whom a placed
  * transfer may make ready (the reverse of dep). Returns the number of steps. */
 static int list_sched(const mt_topo *t, const mtx *x, int n, const csr *dep, const csr *nxt, const long *key, int *step) {
-  int *cnt = malloc(sizeof(int) * (size_t)n), *used = calloc((size_t)t->n_links, sizeof(int));
-  rkey *ready = malloc(sizeof(rkey) * (size_t)n);
-  int *fresh = malloc(sizeof(int) * (size_t)n);
-  int nready = 0, left = 0, T = 0;
+  const int NL = t->n_links;
+  int *cnt = malloc(sizeof(int) * (size_t)n), *hoff = calloc((size_t)NL + 1, sizeof(int));
+  int *hn = calloc((size_t)NL, sizeof(int)), *fresh = malloc(sizeof(int) * (size_t)n);
+  rkey *heap = malloc(sizeof(rkey) * (size_t)(n ? n : 1));
+  int left = 0, T = 0;
+  for (int i = 0; i < n; i++)
+    if (x[i].link >= 0) hoff[x[i].link + 1]++;
+  for (int l = 0; l < NL; l++) hoff[l + 1] += hoff[l];
   for (int i = 0; i < n; i++) {
     step[i] = 0;
     if (x[i].link < 0) continue;
     left++;
     cnt[i] = dep->off[i + 1] - dep->off[i];
-    if (!cnt[i]) ready[nready++] = (rkey){key[i], i};
+    if (!cnt[i]) heap_push(heap + hoff[x[i].link], &hn[x[i].link], (rkey){key[i], i});
   }
   while (left) {
     T++;
-    qsort(ready, (size_t)nready, sizeof(rkey), cmp_rkey);
-    memset(used, 0, sizeof(int) * (size_t)t->n_links);
-    int keep = 0, nf = 0;
-    for (int k = 0; k < nready; k++) {
-      const int i = ready[k].idx, l = x[i].link;
-      if (used[l] >= t->links[l].mult) {
-        ready[keep++] = ready[k];
-        continue;
+    int nf = 0;
+    for (int l = 0; l < NL; l++)
+      for (int m = 0; m < t->links[l].mult && hn[l]; m++) {
+        const int i = heap_pop(heap + hoff[l], &hn[l]).idx;
+        step[i] = T;
+        left--;
+        for (int j = nxt->off[i]; j < nxt->off[i + 1]; j++)
+          if (--cnt[nxt->adj[j]] == 0) fresh[nf++] = nxt->adj[j];
       }
-      used[l]++;
-      step[i] = T;
-      left--;
-      for (int j = nxt->off[i]; j < nxt->off[i + 1]; j++)
-        if (--cnt[nxt->adj[j]] == 0) fresh[nf++] = nxt->adj[j];
+    for (int k = 0; k < nf; k++) {
+      const int i = fresh[k];
+      heap_push(heap + hoff[x[i].link], &hn[x[i].link], (rkey){key[i], i});
     }
-    nready = keep;
-    for (int k = 0; k < nf; k++) ready[nready++] = (rkey){key[fresh[k]], fresh[k]};
   }
-  free(cnt), free(used), free(ready), free(fresh);
+  free(cnt), free(hoff), free(hn), free(fresh), free(heap);
   return T;
 }
 
