@@ -99,6 +99,13 @@ t-bucket-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_bucket.sh $(BUILD)/multitree
 TEST_STEPS += t-bucket-cli
 
+# meshtree (docs/reference/planner.md "meshtree"): >= 90 % of the lower bound at the flow level on
+# mesh:4x4 and mesh:3x4x2 at 64 MiB (the rule refuses multitree's 62.5 %), check, best's
+# choice, a switch network refused; about 3 s. The unit test is t-c-meshtree.
+t-meshtree-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_meshtree.sh $(BUILD)/multitree
+TEST_STEPS += t-meshtree-cli
+
 # bucket's mesh lines in phase (issue #18, docs/reference/planner.md "Mesh lines in phase"): the NOP
 # estimate of bucket on mesh:8x8 against the busiest link's bytes from the transfer list, the
 # cycle model at 1 MiB with ni_stage_after=300 staging nothing (correct, >= 95 %), broken

@@ -129,7 +129,8 @@ static void csr_build(csr *c, int n, const int *ea, const int *eb, int ne) {
 }
 
 int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
-  if (t->n_sw || t->kind == MT_TOPO_DIMS) return mt_fail(e, "meshtree needs a direct network without switches; %s has switches", t->spec);
+  if (t->n_sw) return mt_fail(e, "meshtree needs a direct network without switches; %s has %d", t->spec, t->n_sw);
+  if (t->kind == MT_TOPO_DIMS) return mt_fail(e, "meshtree balances unit links (torus, mesh, ring, file:); %s has dimensions of their own rates", t->spec);
   const int N = t->n_nodes, L = t->n_links;
   if (N < 2) return mt_fail(e, "meshtree needs at least 2 nodes; %s has %d", t->spec, N);
   int K = MESHTREE_K;

@@ -120,6 +120,7 @@ static int applies(const mt_topo *t, const char *algo) {
   case mt_algo_best: /* multitree where bucket does not apply */
   case mt_algo_dbtree: return 1;
   case mt_algo_bucket: return mt_topo_is_grid(t);
+  case mt_algo_meshtree: return t->n_sw == 0 && t->kind != MT_TOPO_DIMS;
   case mt_algo_ring2d: return mt_topo_is_grid(t) && t->ndims == 2 && t->dim[0] > 1 && t->dim[1] > 1;
   case mt_algo_hd: return pow2;
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
