@@ -48,7 +48,7 @@ NET_HIER  ?= 0
 # Switch networks (rtl/mt_swnet_top.sv, docs/reference/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
-NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m8x2_hd_stg $(NET_SW_BUILDS)
+NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m4x4_meshtree m8x2_hd_stg $(NET_SW_BUILDS)
 # $(1): build name -> the _hier suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
 NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
@@ -67,7 +67,7 @@ $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(
 	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
-NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket \
+NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket m4x4_meshtree \
   m8x2_hd_stg $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
@@ -94,6 +94,9 @@ NET_CASE_bg48_hd_pkt_f32   := bg48_hdrm
 # bucket on the 4x4 torus (issue #18)
 NET_CASE_t4x4_bucket_msg_i32 := t4x4_bucket
 NET_CASE_t4x4_bucket_pkt_f32 := t4x4_bucket
+# meshtree on the 4x4 mesh, paper NI (docs/reference/planner.md "meshtree")
+NET_CASE_m4x4_meshtree_msg_i32 := m4x4_meshtree
+NET_CASE_m4x4_meshtree_pkt_f32 := m4x4_meshtree
 # a 3-D torus with three link rates (issue #15: the RTL network was 2-D only)
 NET_CASE_t333_het_mt_msg_i32     := t333_het
 NET_CASE_t333_het_mt_pkt_f32 := t333_het
@@ -109,7 +112,7 @@ NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
   ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
   t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32 t333_het_mt_msg_i32 t333_het_mt_pkt_f32 t4x4_bucket_msg_i32 t4x4_bucket_pkt_f32 \
-  m8x2_hd_stg_f32
+  m4x4_meshtree_msg_i32 m4x4_meshtree_pkt_f32 m8x2_hd_stg_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)

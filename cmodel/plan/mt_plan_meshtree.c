@@ -9,20 +9,29 @@
  * leaf of almost every tree. The reduce (child -> parent) and the gather (parent -> child) of
  * a flow use the tree's links in the two directions, so the bytes on every directed link
  * approach the aggregate lower bound 2 (N-1) S / (B x directed links)
- * (docs/reference/bounds.md). The transfers are then list-scheduled into steps, at most one
- * message per directed link and step (its multiplicity on multi-links): a transfer is ready
- * once what it depends on was sent in an earlier step (a reduce: its children's reduces; a
- * gather: the gather into its sender, or at the root the last reduce into it), and the ready
- * transfers take the free links by their longest chain of dependent transfers still to come.
- * Reduces of later flows and gathers of earlier ones share the steps (interleaved), so no
- * half of the all-reduce runs at the corners' reduced bandwidth alone. */
+ * (docs/reference/bounds.md). Consecutive flows have roots a stride apart.
+ *
+ * The transfers are then list-scheduled into steps, at most one message per directed link and
+ * step (its multiplicity on multi-links): a transfer is ready once what it depends on was sent
+ * in an earlier step (a reduce: its children's reduces; a gather: the gather into its sender,
+ * or at the root the last reduce into it), and each link takes its ready transfers by the
+ * smallest key. First pass: the latest start, flow f being due MESHTREE_RATE f steps after
+ * flow 0, less the longest chain of transfers after this one in its flow; so the flows enter
+ * the pipeline one after the other and reduces of later flows share the steps with gathers of
+ * earlier ones (interleaved): no half of the all-reduce runs at the corners' bandwidth alone
+ * (docs/reference/planner.md "meshtree"). Then forward-backward passes: the schedule run
+ * backwards (the reversed dependencies, the transfers placed last first) and forwards again
+ * in the order the backward pass gives, keeping the shortest. */
 #include <stdlib.h>
 #include <string.h>
 #include "plan/mt_sched.h"
 
-/* Flows per root: enough to fill the pipeline, each at least MESHTREE_MIN_CHUNK bytes. */
+/* Flows per root: enough to fill the pipeline, fewer where a chunk would be under
+ * MESHTREE_MIN_CHUNK bytes or the flows more than MESHTREE_MAX_FLOWS. */
 #define MESHTREE_K 8
 #define MESHTREE_MIN_CHUNK 1024
+/* the NI tracks at most 4096 flows (MaxFlows, the head flit's 12-bit FLOW) */
+#define MESHTREE_MAX_FLOWS 4096
 /* forward-backward improvement passes of the list schedule */
 #define MESHTREE_PASSES 4
 /* the first pass's due steps: flow f is due MESHTREE_RATE f steps after flow 0 */
@@ -135,7 +144,8 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   if (N < 2) return mt_fail(e, "meshtree needs at least 2 nodes; %s has %d", t->spec, N);
   int K = MESHTREE_K;
   const uint64_t bytes = mt_plan_opt.bytes, elem = (uint64_t)(mt_plan_opt.elem > 0 ? mt_plan_opt.elem : 4);
-  while (K > 1 && bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK)) K--;
+  while (K > 1 && (K * N > MESHTREE_MAX_FLOWS || (bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK))))
+    K--;
   const int F = K * N;
   int *rootof = malloc(sizeof(int) * (size_t)F);
   /* consecutive flows' roots a stride apart (the largest stride at most 0.618 N coprime to N),

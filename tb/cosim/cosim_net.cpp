@@ -119,6 +119,10 @@ static const Case kCases[] = {
   // reduce-scatters in rotated dimension order; 256 flows, 124 entries per node
   {"t4x4_bucket_msg_i32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_INT32, 0, 81, 0, 0},
   {"t4x4_bucket_pkt_f32", "t4x4_bucket", "torus:4x4", "bucket", 4096, MT_DTYPE_FP32, 1, 82, 0, 0},
+  // meshtree (docs/reference/planner.md "meshtree") on the 4x4 mesh with the default (paper) NI:
+  // 2 flows per root (32 trees), list-scheduled, gathers of early flows among later reduces
+  {"m4x4_meshtree_msg_i32", "m4x4_meshtree", "mesh:4x4", "meshtree", 32768, MT_DTYPE_INT32, 0, 91, 0, 1},
+  {"m4x4_meshtree_pkt_f32", "m4x4_meshtree", "mesh:4x4", "meshtree", 32768, MT_DTYPE_FP32, 1, 92, 0, 1},
   // a 3-D heterogeneous torus (docs/reference/network.md "Link rate and latency"), as a Themis system's
   // dimensions of unequal bandwidth: Y links a flit every 2 cycles and 3 long, Z links every
   // 3 cycles and 5 long, X every cycle and 2 long; one NI port per network port (6: with the
