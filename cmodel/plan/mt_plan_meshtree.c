@@ -137,15 +137,9 @@ static void csr_build(csr *c, int n, const int *ea, const int *eb, int ne) {
   free(pos);
 }
 
-int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
-  if (t->n_sw) return mt_fail(e, "meshtree needs a direct network without switches; %s has %d", t->spec, t->n_sw);
-  if (t->kind == MT_TOPO_DIMS) return mt_fail(e, "meshtree balances unit links (torus, mesh, ring, file:); %s has dimensions of their own rates", t->spec);
+/* The schedule with K flows per root. */
+static int plan_k(mt_sched *s, const mt_topo *t, int K, mt_err *e) {
   const int N = t->n_nodes, L = t->n_links;
-  if (N < 2) return mt_fail(e, "meshtree needs at least 2 nodes; %s has %d", t->spec, N);
-  int K = MESHTREE_K;
-  const uint64_t bytes = mt_plan_opt.bytes, elem = (uint64_t)(mt_plan_opt.elem > 0 ? mt_plan_opt.elem : 4);
-  while (K > 1 && (K * N > MESHTREE_MAX_FLOWS || (bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK))))
-    K--;
   const int F = K * N;
   int *rootof = malloc(sizeof(int) * (size_t)F);
   /* consecutive flows' roots a stride apart (the largest stride at most 0.618 N coprime to N),
@@ -280,5 +274,37 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(step), free(best), free(rs), free(key), free(x), free(height), free(depth);
   free(fw.off), free(fw.adj), free(bw.off), free(bw.adj);
   free(dist), free(order), free(par), free(rootof);
+  return 0;
+}
+
+/* K: the most flows per root the chunks allow (MESHTREE_K at most), halved while the estimate
+ * of `best` (per step MT_EST_L + MT_EST_O + the chunk's bytes / MT_EST_B: one message per link)
+ * says fewer, larger chunks are faster (small buffers, where a step's latency dominates). */
+int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
+  if (t->n_sw) return mt_fail(e, "meshtree needs a direct network without switches; %s has %d", t->spec, t->n_sw);
+  if (t->kind == MT_TOPO_DIMS) return mt_fail(e, "meshtree balances unit links (torus, mesh, ring, file:); %s has dimensions of their own rates", t->spec);
+  const int N = t->n_nodes;
+  if (N < 2) return mt_fail(e, "meshtree needs at least 2 nodes; %s has %d", t->spec, N);
+  int K = MESHTREE_K;
+  const uint64_t bytes = mt_plan_opt.bytes, elem = (uint64_t)(mt_plan_opt.elem > 0 ? mt_plan_opt.elem : 4);
+  while (K > 1 && (K * N > MESHTREE_MAX_FLOWS || (bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK))))
+    K--;
+  if (plan_k(s, t, K, e)) return -1;
+  double est = s->steps * (MT_EST_L + MT_EST_O + (double)bytes / s->n_flows / MT_EST_B);
+  for (int k = K / 2; bytes && k >= 1; k /= 2) {
+    mt_sched o;
+    if (plan_k(&o, t, k, e)) {
+      mt_sched_free(s);
+      return -1;
+    }
+    const double eo = o.steps * (MT_EST_L + MT_EST_O + (double)bytes / o.n_flows / MT_EST_B);
+    if (eo >= est) {
+      mt_sched_free(&o);
+      break;
+    }
+    mt_sched_free(s);
+    *s = o;
+    est = eo;
+  }
   return 0;
 }

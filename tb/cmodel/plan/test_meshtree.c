@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0
  * test_meshtree: the pipelined load-balanced trees (plan/mt_plan_meshtree.c).
  * - check proves it on meshes, tori, a ring and a multi-link file (direct networks);
- * - K = 8 flows per root when every chunk keeps >= 1 KiB (fewer below: mesh:3x3 at 1 KiB
- *   has one per root), rooted a stride apart, each flow a shortest-path tree: every node
+ * - K = 8 flows per root from 8 MiB (fewer where chunks would be under 1 KiB, mesh:3x3 at
+ *   1 KiB has one per root, or where the estimate says fewer steps of larger chunks are
+ *   faster: mesh:4x4 at 1 MiB 4, ring:5 1), rooted a stride apart, each flow a shortest-path tree: every node
  *   sends its reduce to a neighbour one hop (Manhattan distance on a mesh) closer to the root
  *   and receives the gather back over the same link, 2 (N-1) transfers a flow, one hop each;
  * - at most one message per directed link per step (contention-free), interleaved (gathers
@@ -180,14 +181,24 @@ int main(void) {
       mt_topo_free(&t);
     }
   }
-  proven("mesh:3x3", 1024, 1, &mn, &mx); /* 256 elements: 1 KiB chunks need K = 1 */
-  proven("mesh:4x4", 1 << 20, 8, &mn, &mx);
-  proven("mesh:3x5", 1 << 20, 8, &mn, &mx);
+  proven("mesh:3x3", 1024, 1, &mn, &mx);    /* 256 elements: 1 KiB chunks need K = 1 */
+  proven("mesh:4x4", 1 << 20, 4, &mn, &mx); /* at 1 MiB 4 per root estimate faster (steps of 16 KiB) */
+  proven("mesh:4x4", 8 << 20, 8, &mn, &mx);
+  proven("mesh:3x5", 8 << 20, 8, &mn, &mx);
   proven("mesh:4x8", 8 << 20, 8, &mn, &mx);
   proven("mesh:3x4x2", 8 << 20, 8, &mn, &mx);
   proven("mesh:8x8", 8 << 20, 8, &mn, &mx);
-  proven("torus:4x4", 1 << 20, 8, &mn, &mx);
-  proven("ring:5", 1 << 20, 8, &mn, &mx);
+  proven("torus:4x4", 8 << 20, 8, &mn, &mx);
+  /* ring:5: one flow per root is estimated fastest (4 steps): each tree has the root's two
+   * neighbours as children and the two far nodes as grandchildren, reduce in steps 1-2, gather
+   * in 3-4, every directed link busy in every step: 4 S / 5 per link, the aggregate bound
+   * 2 (N-1) S / (2N links) exactly */
+  proven("ring:5", 8 << 20, 1, &mn, &mx);
+  CHECK(mn == 4 && mx == 4, "ring:5: link loads %d..%d, hand-worked 4", mn, mx);
+  {
+    const double f = lockstep_fraction("ring:5", 8 << 20, 0);
+    CHECK(f > 0.9999 && f < 1.0001, "ring:5: lockstep %.4f of the aggregate bound, hand-worked 1", f);
+  }
   proven("file:" MT_TEST_DATA "/multilink.topo", 1 << 20, 8, &mn, &mx);
   const char *meshes[] = {"mesh:4x4", "mesh:8x8", "mesh:4x8", "mesh:3x4x2"};
   for (int k = 0; k < 4; k++) {
