@@ -23,32 +23,10 @@
 #include "plan/mt_sched.h"
 #include "topo/mt_bound.h"
 #include "mt_test.h"
+#include "plan_test.h"
 
-static int plan(const char *topo, uint64_t bytes, mt_topo *t, mt_sched *s) {
-  mt_err e = {{0}};
-  if (mt_topo_from_name(t, topo, &e)) {
-    CHECK(0, "%s: %s", topo, e.msg);
-    return -1;
-  }
-  if (mt_plan(s, t, "meshtree", bytes, 4, &e)) {
-    CHECK(0, "%s: plan: %s", topo, e.msg);
-    mt_topo_free(t);
-    return -1;
-  }
-  return 0;
-}
-
-static int violations(const mt_sched *s) {
-  mt_tables tb;
-  mt_err e = {{0}};
-  mt_check_report r;
-  if (mt_sched_tables(s, 0, &tb, &e)) return 1000000;
-  FILE *devnull = fopen("/dev/null", "w");
-  int rc = mt_check(s, &tb, devnull, &r, &e);
-  fclose(devnull);
-  mt_tables_free(&tb);
-  return rc ? 1000000 : r.violations;
-}
+static int plan(const char *topo, uint64_t bytes, mt_topo *t, mt_sched *s) { return pt_plan(topo, "meshtree", bytes, t, s); }
+static int violations(const mt_sched *s) { return pt_violations(s); }
 
 /* hops between two nodes of a mesh (Manhattan distance), or -1 on other topologies */
 static int mesh_dist(const mt_topo *t, int a, int b) {
