@@ -5,7 +5,8 @@
 #     (measured 93.7 % and 94.4 %), the binding bound the aggregate one; the same rule refuses
 #     multitree on mesh:4x4 (62.5 %), so a schedule below the target is caught;
 #  2. check proves meshtree on mesh:4x4 at 64 MiB and on mesh:3x3 at 1 KiB (one flow per root:
-#     too few bytes for more);
+#     too few bytes for more), and the plan file of mesh:8x8 at 64 MiB (512 flows: the JSON
+#     reader allows meshtree up to 4096);
 #  3. best picks meshtree on mesh:4x4 at 64 MiB, bucket at 32 KiB, and not meshtree on torus:4x4;
 #  4. meshtree is refused on a switch network, naming what it needs.
 set -u
@@ -36,6 +37,11 @@ for a in "mesh:4x4 64M" "mesh:3x3 1K"; do
   out=$("$bin" check --topo "$1" --algo meshtree --bytes "$2" 2>&1)
   if grep -q "meshtree on $1.*: OK" <<<"$out"; then ok; else bad "check meshtree $1 $2: $(head -3 <<<"$out")"; fi
 done
+
+# a schedule file: 8 flows per root (512 on mesh:8x8) read back and proven
+"$bin" plan --topo mesh:8x8 --algo meshtree --bytes 64M --json "$tmp/p.json" >/dev/null 2>&1
+out=$("$bin" check "$tmp/p.json" 2>&1)
+if grep -q "meshtree on mesh:8x8, 64 nodes, 512 flows: OK" <<<"$out"; then ok; else bad "check of the mesh:8x8 plan file: $(head -2 <<<"$out")"; fi
 
 pick() { "$bin" check --topo "$1" --algo best --bytes "$2" 2>&1 | head -1 | sed -n 's/^check: \([a-z0-9]*\) on .*/\1/p'; }
 [[ $(pick mesh:4x4 64M) == meshtree ]] && ok || bad "best on mesh:4x4 64M: $(pick mesh:4x4 64M), want meshtree"
