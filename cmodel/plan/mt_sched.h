@@ -118,7 +118,7 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(blueconnect, mt_plan_blueconnect, "BlueConnect: reduce-scatter per level bottom-up, all-gather top-down (symmetric hierarchies)") \
   X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
   X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
-  X(meshtree, mt_plan_meshtree, "pipelined load-balanced shortest-path trees, K per root, list-scheduled (meshes, tori)") \
+  X(meshtree, mt_plan_meshtree, "pipelined load-balanced shortest-path trees, up to 8 per root, list-scheduled (direct networks; for meshes)") \
   X(best, mt_plan_best, "multitree, bucket or (meshes) meshtree, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
