@@ -58,7 +58,7 @@ int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
   mt_sched ms;
   mt_err me = {{0}};
   if (t->kind == MT_TOPO_MESH && !mt_plan(&ms, t, "meshtree", bytes, elem, &me)) {
-    if (mt_plan_estimate(&ms) < mt_plan_estimate(s)) {
+    if (mt_plan_estimate(&ms) + ms.steps * MT_EST_DEP < MT_EST_MESHTREE_MARGIN * mt_plan_estimate(s)) {
       mt_sched_free(s);
       *s = ms;
     } else

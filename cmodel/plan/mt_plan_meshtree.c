@@ -278,7 +278,8 @@ static int plan_k(mt_sched *s, const mt_topo *t, int K, mt_err *e) {
 }
 
 /* K: the most flows per root the chunks allow (MESHTREE_K at most), halved while the estimate
- * of `best` (per step MT_EST_L + MT_EST_O + the chunk's bytes / MT_EST_B: one message per link)
+ * of `best` (per step MT_EST_L + MT_EST_O + MT_EST_DEP + the chunk's bytes / MT_EST_B: one
+ * message per link)
  * says fewer, larger chunks are faster (small buffers, where a step's latency dominates). */
 int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   if (t->n_sw) return mt_fail(e, "meshtree needs a direct network without switches; %s has %d", t->spec, t->n_sw);
@@ -290,14 +291,14 @@ int mt_plan_meshtree(mt_sched *s, const mt_topo *t, mt_err *e) {
   while (K > 1 && (K * N > MESHTREE_MAX_FLOWS || (bytes && (bytes / elem < (uint64_t)K * (uint64_t)N || bytes / ((uint64_t)K * (uint64_t)N) < MESHTREE_MIN_CHUNK))))
     K--;
   if (plan_k(s, t, K, e)) return -1;
-  double est = s->steps * (MT_EST_L + MT_EST_O + (double)bytes / s->n_flows / MT_EST_B);
+  double est = s->steps * (MT_EST_L + MT_EST_O + MT_EST_DEP + (double)bytes / s->n_flows / MT_EST_B);
   for (int k = K / 2; bytes && k >= 1; k /= 2) {
     mt_sched o;
     if (plan_k(&o, t, k, e)) {
       mt_sched_free(s);
       return -1;
     }
-    const double eo = o.steps * (MT_EST_L + MT_EST_O + (double)bytes / o.n_flows / MT_EST_B);
+    const double eo = o.steps * (MT_EST_L + MT_EST_O + MT_EST_DEP + (double)bytes / o.n_flows / MT_EST_B);
     if (eo >= est) {
       mt_sched_free(&o);
       break;

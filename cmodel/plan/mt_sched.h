@@ -164,6 +164,15 @@ double mt_plan_estimate(const mt_sched *s);
 #define MT_EST_L 102.0
 #define MT_EST_O 12.0
 #define MT_EST_B 16.0
+/* meshtree: every message of a step depends on one received in the step before, so a step
+ * also waits out the link latency: measured 160-164 cycles per step beyond the chunk's
+ * bytes / 16 at the flow level (mesh:4x4, mesh:8x8, 256 KiB to 8 MiB), MT_EST_DEP more than
+ * MT_EST_L + MT_EST_O */
+#define MT_EST_DEP 50.0
+/* best takes meshtree only when its estimate is below this share of the other's: bucket's
+ * estimate of its multi-flow steps runs high on mesh:3x4x2 (128-512 KiB), where meshtree
+ * would otherwise be picked while bucket is up to 13 % faster (docs/reference/planner.md) */
+#define MT_EST_MESHTREE_MARGIN 0.95
 
 /* ---- schedule tables (Fig. 5) ----
  * A slot names a peer of an entry: the parent, or one child. For a slot the node SENDS
