@@ -210,6 +210,13 @@ bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok
 	@$(NET_ENV) scripts/bench_rtl.sh
 BENCH_STEPS += bench-rtl
 
+# The watchdog limits with NI stagers clearing jams one after another (docs/reference/ni.md "Errors
+# and the watchdog"): dgx2 FlexReduce with messages, 256 B to 4 KiB, completes under the default
+# watchdog; a real deadlock with the stagers on still stops on it
+t-wd-stage: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_wd_stage.sh $(BUILD)/multitree
+TEST_STEPS += t-wd-stage
+
 # Switch networks (issue #13, docs/reference/switch.md): every planner algorithm on fattree:4,2,
 # fattree:8,2, dgx2, bigraph:4x8, bigraph:4x16 in `sim --config paper`, known failures listed
 # with their reasons; bad switch configurations refused. The switch unit test is t-c-switch.

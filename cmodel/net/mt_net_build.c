@@ -435,17 +435,27 @@ static void set_watchdogs(mt_net *n) {
   const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)lmax + 4u + (uint64_t)c->mem_lat_max * wait);
   uint64_t wd = (uint64_t)c->wd_limit + per_flit * ((mx + fb - 1) / fb) + chain;
   uint64_t rwd = (uint64_t)c->wd_limit + per_flit * ((s->bytes + fb - 1) / fb) + chain;
+  /* the stager acts after at most half the NI watchdog limit: a jam must be staged out
+   * well before the watchdog calls it a deadlock (make soak seed 1 run 629: hd with a
+   * drawn wd_limit of 11,968 stopped before the default T = 20,000 was reached) */
+  const uint64_t wd2 = wd > 0x7FFFFFFFull ? 0x3FFFFFFFu : wd / 2u;
+  const uint64_t T = c->wd_limit && c->ni_stage_after && wd2 >= 1u && c->ni_stage_after > wd2 ? wd2 : c->ni_stage_after;
+  /* Jams resolved one after another (docs/reference/ni.md "Errors and the watchdog"): an NI's
+   * stager turns on after T cycles of its own stall and stays on until the next start, so a
+   * jam it clears costs T once per NI and run; the NIs of a jam whose stall counters a
+   * neighbour's staging reset just short of T pay their T in a later jam (dgx2 flexreduce 2
+   * KiB: 5 NIs at 11,243, 5 more at 22,250). An NI (and a router VC) that waits behind them
+   * meanwhile makes no progress for up to N such rounds: the limits get N x T on top. */
+  if (c->wd_limit && T) {
+    wd += (uint64_t)N * T;
+    rwd += (uint64_t)N * T;
+  }
   n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
   n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
   for (int i = 0; i < N; i++) {
     n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
-    n->ni[i].p.stage_after = c->ni_stage_after; /* mt_net_load: the limit of its schedule */
+    n->ni[i].p.stage_after = (unsigned)T; /* mt_net_load: the value of its schedule */
   }
-  /* the stager acts after at most half the NI watchdog limit: a jam must be staged out
-   * well before the watchdog calls it a deadlock (make soak seed 1 run 629: hd with a
-   * drawn wd_limit of 11,968 stopped before the default T = 20,000 was reached) */
-  if (c->wd_limit && c->ni_stage_after && n->wd / 2u >= 1u && c->ni_stage_after > n->wd / 2u)
-    for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
 }
 
 /* ni_model=1: the paper simulator's NIs, which read the tables the project's NIs hold. */
