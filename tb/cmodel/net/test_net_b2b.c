@@ -15,33 +15,13 @@
 #include "plan/mt_ref.h"
 #include "util/mt_fp32.h"
 #include "mt_test.h"
+#include "net_plan.h"
 
-typedef struct {
-  mt_topo t;
-  mt_sched s;
-  mt_tables tb;
-} planned;
-
-static int plan(planned *p, const char *topo, const char *algo, uint64_t bytes) {
+static int plan(tb_planned *p, const char *topo, const char *algo, uint64_t bytes) {
   mt_err e;
-  if (mt_topo_from_name(&p->t, topo, &e)) return fprintf(stderr, "%s\n", e.msg), -1;
-  if (mt_plan(&p->s, &p->t, algo, bytes, 4, &e)) {
-    fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
-    mt_topo_free(&p->t);
-    return -1;
-  }
-  if (mt_sched_tables(&p->s, 0, &p->tb, &e)) {
-    fprintf(stderr, "%s\n", e.msg);
-    mt_sched_free(&p->s);
-    mt_topo_free(&p->t);
-    return -1;
-  }
-  return 0;
-}
-static void unplan(planned *p) {
-  mt_tables_free(&p->tb);
-  mt_sched_free(&p->s);
-  mt_topo_free(&p->t);
+  if (!tb_plan(p, topo, algo, bytes, &e)) return 0;
+  fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
+  return -1;
 }
 
 /* Words of node buffers that differ from the sum of every node's int32 inputs of seed. */
@@ -64,7 +44,7 @@ static uint64_t wrong_words(mt_net *n, uint64_t bytes, uint32_t seed) {
 }
 
 /* The cycles of one all-reduce of p with seed on a fresh network (0 on failure). */
-static uint64_t fresh_cycles(const mt_net_cfg *c, planned *p, const mt_layout *hw, unsigned depth, unsigned flows, uint32_t seed) {
+static uint64_t fresh_cycles(const mt_net_cfg *c, tb_planned *p, const mt_layout *hw, unsigned depth, unsigned flows, uint32_t seed) {
   mt_err e;
   mt_net_result r;
   mt_net *n = mt_net_new_layout(c, &p->s, &p->tb, MT_DTYPE_INT32, hw, depth, flows, &e);
@@ -87,7 +67,7 @@ static void b2b(const b2b_case *k) {
   mt_net_cfg_small(&c);
   if (k->set) CHECK(mt_net_cfg_set(&c, k->set, &e) == 0, "%s", e.msg);
   c.flow = k->pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
-  planned p1, p2;
+  tb_planned p1, p2;
   if (plan(&p1, k->topo, k->algo1, k->bytes) || plan(&p2, k->topo, k->algo2, k->bytes)) {
     CHECK(0, "%s: cannot plan", k->topo);
     return;
@@ -102,7 +82,7 @@ static void b2b(const b2b_case *k) {
   if (!n) goto out;
   const uint32_t seeds[3] = {101, 202, 303};
   for (int run = 0; run < 3; run++) {
-    planned *p = run < 2 ? &p1 : &p2;
+    tb_planned *p = run < 2 ? &p1 : &p2;
     if (run == 2) CHECK(mt_net_load(n, &p2.s, &p2.tb, &e) == 0, "%s load %s: %s", k->topo, k->algo2, e.msg);
     mt_net_result r;
     const int rs = mt_net_start(n, seeds[run], &e);
@@ -124,8 +104,8 @@ static void b2b(const b2b_case *k) {
   }
 out:
   mt_net_free(n);
-  unplan(&p2);
-  unplan(&p1);
+  tb_unplan(&p2);
+  tb_unplan(&p1);
 }
 
 /* The misuses, each refused with a message naming what is wrong. */
@@ -134,7 +114,7 @@ static void misuse(void) {
   mt_err e;
   mt_net_result r;
   mt_net_cfg_small(&c);
-  planned p1, p2, p3;
+  tb_planned p1, p2, p3;
   if (plan(&p1, "torus:4x4", "multitree", 4096) || plan(&p2, "torus:4x4", "ring", 4096) || plan(&p3, "mesh:4x4", "ring", 4096)) {
     CHECK(0, "cannot plan");
     return;
@@ -169,9 +149,9 @@ static void misuse(void) {
   CHECK(n && mt_net_run(n, &r, NULL, &e) != 0 && strstr(e.msg, "cycle limit"), "cycle limit: %s", e.msg);
   CHECK(n && mt_net_start(n, 2, &e) != 0 && strstr(e.msg, "runs"), "start after a cut run: %s", e.msg);
   mt_net_free(n);
-  unplan(&p3);
-  unplan(&p2);
-  unplan(&p1);
+  tb_unplan(&p3);
+  tb_unplan(&p2);
+  tb_unplan(&p1);
 }
 
 int main(void) {
