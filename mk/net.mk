@@ -68,7 +68,7 @@ $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket m4x4_meshtree \
-  m8x2_hd_stg $(NET_SW_BUILDS)
+  m8x2_hd_stg m2x2_b2b $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
@@ -153,12 +153,22 @@ t-net-cosim-perturb-het: $(call NET_BIN,t4x4_het)
 # 47 s CPU; its case and perturb-sw 2 s), and the heterogeneous torus t4x4_het (hierarchical:
 # 213 s wall beside other jobs, 69 s CPU; its case 7.5 s, perturb-het 2 s); the others
 # run in `make cosim-net` (one more build each)
+# Back-to-back all-reduces without a reset (docs/reference/network.md "Back-to-back all-reduces"):
+# on the 2x2 mesh build whose layout holds MultiTree, ring and dbtree (m2x2_b2b, flat), three
+# consecutive all-reduces with messages (MultiTree twice, then ring's tables written while
+# idle) and three with packets in fp32 (MultiTree, dbtree, MultiTree), RTL and C compared every
+# cycle, every run's buffers checked; an RTL that misses the later starts, or the later table
+# writes, must be caught
+t-net-cosim-b2b: $(call NET_BIN,m2x2_b2b)
+	@scripts/runbench.sh $@ 300 bash -c '$< --case m2x2_b2b_msg_i32 --runs 3 --run-algos multitree,multitree,ring && \
+	  $< --case m2x2_b2b_pkt_f32 --runs 3 --run-algos multitree,dbtree,multitree && \
+	  $< --case m2x2_b2b_msg_i32 --runs 2 --perturb-b2b 1 && $< --case m2x2_b2b_msg_i32 --runs 2 --run-algos multitree,ring --perturb-b2b 2'
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 \
-  ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het
+  ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het b2b
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-perturb t-net-cosim-perturb-stage t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-b2b t-net-cosim-perturb t-net-cosim-perturb-stage t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 
@@ -202,6 +212,13 @@ BENCH_STEPS += bench-net
 bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok
 	@$(NET_ENV) scripts/bench_rtl.sh
 BENCH_STEPS += bench-rtl
+
+# The watchdog limits with NI stagers clearing jams one after another (docs/reference/ni.md "Errors
+# and the watchdog"): dgx2 FlexReduce with messages, 256 B to 4 KiB, completes under the default
+# watchdog; a real deadlock with the stagers on still stops on it
+t-wd-stage: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_wd_stage.sh $(BUILD)/multitree
+TEST_STEPS += t-wd-stage
 
 # Switch networks (issue #13, docs/reference/switch.md): every planner algorithm on fattree:4,2,
 # fattree:8,2, dgx2, bigraph:4x8, bigraph:4x16 in `sim --config paper`, known failures listed

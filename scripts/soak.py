@@ -347,6 +347,13 @@ def fmt_val(v):
     return str(v)
 
 
+def draw_b2b(seed, i):
+    """Back-to-back all-reduces (docs/reference/network.md "Back-to-back all-reduces"): how many
+    all-reduces a sim run does on one network without a reset, 1..3 (`sim --runs N`, seeds S, S+1,
+    ...; each checked). Drawn from its own stream, so the rest of run i's draw does not move."""
+    return random.Random("soak-b2b:%d:%d" % (seed, i)).choice([1, 2, 2, 3, 3])
+
+
 def draw_run(seed, i, binary, algos, cfgs):
     r = random.Random("soak:%d:%d" % (seed, i))
     spec, kind, dims, mode = draw_topo(r)
@@ -374,8 +381,11 @@ def draw_run(seed, i, binary, algos, cfgs):
             if k in sets:
                 tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
         expect = expect and not out and not maybe
+    b2b = draw_b2b(seed, i) if mode == "sim" else 1
+    if b2b > 1:
+        tail += ["--runs", str(b2b)]
     cmd = head + ["--bytes", str(nbytes)] + tail
-    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": expect, "out_of_range": out}
+    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": expect, "out_of_range": out, "b2b": b2b}
 
 
 # ---------------------------------------------------------------- one run (--exec, called by GNU parallel)
@@ -384,6 +394,17 @@ def first_line(text, pat):
         if re.search(pat, line):
             return line.strip()
     return ""
+
+
+def b2b_correct(so):
+    """A sim's output says every all-reduce it ran (sim --runs N: "all-reduce k of N") was correct."""
+    return so.count("result correct on every node") == b2b_count(so)
+
+
+def b2b_count(so):
+    """The all-reduces a sim output announces (sim --runs N), 1 without the header."""
+    m = re.search(r"^sim: all-reduce \d+ of (\d+) back to back", so, re.M)
+    return int(m.group(1)) if m else 1
 
 
 def classify(rc, so, se, timed_out):
@@ -397,6 +418,8 @@ def classify(rc, so, se, timed_out):
         return "CRASH", "exit status %d%s" % (rc, (": " + se.strip().splitlines()[-1][:200]) if se.strip() else "")
     if "RESULT WRONG" in so or re.search(r", WRONG \(", so):
         return "WRONG", (first_line(txt, r"words differ|elements differ") or "RESULT WRONG")[:300]
+    if rc == 0 and b2b_count(so) > 1 and not b2b_correct(so):  # a later all-reduce not reported correct, exit 0
+        return "WRONG", "%d of %d back-to-back all-reduces reported correct" % (so.count("result correct on every node"), b2b_count(so))
     wd = first_line(txt, r"error 11 \(watchdog\)|raised its watchdog flag|did not finish within max_cycles")
     if wd:
         return "WATCHDOG", wd[:300]
@@ -406,7 +429,7 @@ def classify(rc, so, se, timed_out):
     lb = first_line(se, r"below its [a-z-]+ lower bound")
     if lb:
         return "BOUND", lb[:300]
-    if rc == 0 and ("result correct on every node" in so or re.search(r"^ref: .*(, exact \(| \(summation order)", so, re.M)):
+    if rc == 0 and (b2b_correct(so) or re.search(r"^ref: .*(, exact \(| \(summation order)", so, re.M)):
         return "OK", ""
     if rc == 2 and se.strip() and not so.strip():
         return "REFUSED", se.strip().splitlines()[-1][:300]
@@ -500,7 +523,7 @@ def exec_one(a):
     if extra and os.path.exists(js):
         os.remove(js)
     res = {"i": run["i"], "class": cls, "why": why, "wall": round(wall, 3), "rc": rc, "mode": run["mode"], "algo": run["algo"],
-           "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": run["out_of_range"],
+           "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": run["out_of_range"], "b2b": run.get("b2b", 1),
            "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
     if cls in FAIL_CLASSES:
         res["hint"] = triage(run, cls, a.triage_bin) if a.triage_bin else ""
@@ -509,6 +532,17 @@ def exec_one(a):
             f.write("%s\n# exit %d, %.2f s, %s\n--- stdout\n%s\n--- stderr\n%s" % (res["cmd"], rc, wall, cls, so, se))
     print(json.dumps(res), flush=True)
     return 0
+
+
+def b2b_summary(res):
+    """One line: the sim runs by their number of back-to-back all-reduces, and how many of those
+    with 2 or more finished OK (every all-reduce checked)."""
+    sims = [r for r in res if r["mode"] == "sim"]
+    by = collections.Counter(r.get("b2b", 1) for r in sims)
+    multi = [r for r in sims if r.get("b2b", 1) > 1]
+    return "back to back: sim runs with %s all-reduces; %d of the %d with 2 or more OK (%d all-reduces checked in them)" % (
+        ", ".join("%d x %d" % (by[k], k) for k in sorted(by)) or "no", sum(1 for r in multi if r["class"] == "OK"), len(multi),
+        sum(r["b2b"] for r in multi if r["class"] == "OK"))
 
 
 # ---------------------------------------------------------------- the soak's own test
@@ -529,6 +563,7 @@ case $MODE in
   hang) exec sleep 30 ;;
   silent) exit 0 ;;
   refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
+  b2bsilent) printf 'sim: all-reduce 1 of 2 back to back, seed 1\nsim: fake: 9 cycles, result correct on every node\nsim: all-reduce 2 of 2 back to back, seed 2\nsim: fake: 1 cycles\n'; exit 0 ;;
   boundhigh) MT_BOUND_SCALE=1e6 exec "$real" "$@" ;;
   boundhalf) MT_BOUND_SCALE=0.5 exec "$real" "$@" ;;
 esac
@@ -542,7 +577,7 @@ def self_test(a):
     real = os.path.join(TOP, a.bin)
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
              ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
-             ("refuse", "REFUSED", 0), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1)]
+             ("refuse", "REFUSED", 0), ("b2bsilent", "WRONG", 1), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1)]
     # the bound faults run the real binary: runs of seed 1 that simulate quickly and correctly
     only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25"}
     npass = nfail = 0
@@ -665,6 +700,7 @@ def main():
     L.append("classes: " + ", ".join("%s %d" % (c, counts[c]) for c in CLASSES) + (", LOST %d" % lost if lost else ""))
     modes = collections.Counter(r["mode"] for r in res)
     L.append("modes: " + ", ".join("%s %d" % kv for kv in sorted(modes.items())))
+    L.append(b2b_summary(res))
     by_algo = collections.defaultdict(collections.Counter)
     for r in res:
         by_algo[r["algo"]][r["class"]] += 1

@@ -66,6 +66,7 @@ const char *const mt_app_opt_names[MT_OPT_N] = {
   "--level",
   "--expand",
   "--overlap",
+  "--runs",
   "FILE",
 };
 
@@ -102,7 +103,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
     int k = 0, nstr = (int)(sizeof str_opts / sizeof str_opts[0]);
     while (k < nstr && strcmp(a, str_opts[k].name)) k++;
     const int takes_value = k < nstr || !strcmp(a, "--set") || !strcmp(a, "--seed") || !strcmp(a, "--bytes") ||
-      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads") || !strcmp(a, "--chunks") || !strcmp(a, "--intra");
+      !strcmp(a, "--mem-limit") || !strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads") || !strcmp(a, "--chunks") || !strcmp(a, "--intra") || !strcmp(a, "--runs");
     if (takes_value) {
       if (!v) {
         fprintf(stderr, "multitree: %s needs a value\n", a);
@@ -154,6 +155,15 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       if (a[2] == 'e') o->elem = (int)x;
       else if (a[2] == 't') o->threads = (int)x;
       else o->local_ports = (int)x;
+    } else if (!strcmp(a, "--runs")) { /* sim: all-reduces back to back (docs/reference/network.md) */
+      char *end;
+      errno = 0;
+      long x = strtol(v, &end, 10);
+      if (end == v || *end || errno || x < 1 || x > 1000) {
+        fprintf(stderr, "multitree: --runs '%s': expected 1..1000 all-reduces\n", v);
+        return -1;
+      }
+      o->runs = (int)x;
     } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/reference/themis.md) */
       char *end;
       errno = 0;

@@ -46,6 +46,7 @@ enum {
   MT_OPT_LEVEL,
   MT_OPT_EXPAND,
   MT_OPT_OVERLAP,
+  MT_OPT_RUNS,
   MT_OPT_FILE,
   MT_OPT_N
 };
@@ -63,6 +64,7 @@ typedef struct {
   int expand;  /* sim --level flow --chunks K --expand: front end 1 on the expanded schedule */
   int overlap; /* sim --level flow --chunks K --overlap: a dimension overlaps its stages' latency */
   int chunks;  /* sim --level flow --chunks K: the chunked dimension schedule (front end 2) */
+  int runs;    /* sim --runs N: N all-reduces back to back on one network (0: one) */
   uint32_t seed;
 } mt_app_opts;
 

@@ -282,7 +282,52 @@ int mt_app_sim(const mt_app_opts *o) {
       goto out;
     }
   }
-  int run_rc = mt_net_start(net, o->seed, &e) || mt_net_run(net, &r, stderr, &e);
+  /* --runs: the all-reduces back to back on this network, without a reset (docs/reference/network.md
+   * "Back-to-back all-reduces"), seeds S, S+1, ...; each checked; the last one's --json and --dump-dir */
+  const int nruns = o->runs ? o->runs : 1;
+  const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
+  double wall = 0;
+  uint32_t seed = o->seed;
+  mt_bound bd = {0};
+  mt_err be = {{0}};
+  const mt_bound *bdp = NULL;
+  for (int run = 0; run < nruns && !rc; run++) {
+    seed = o->seed + (uint32_t)run;
+    if (nruns > 1) printf("sim: all-reduce %d of %d back to back, seed %u\n", run + 1, nruns, seed);
+    if (run) t0 = mt_now();
+    if (mt_net_start(net, seed, &e) || mt_net_run(net, &r, stderr, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      rc = 2;
+      break;
+    }
+    wall = mt_now() - t0;
+    if (r.err_node >= 0) {
+      if (r.router_err) fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node,
+                                rerr_name[r.rerr_kind], r.rerr_port, r.rerr_vc);
+      fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
+              mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
+      if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
+        fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/reference/network.md \"Deadlock dump\"):\n");
+        mt_net_dump(net, stderr, 200);
+      }
+      rc = 1;
+      break;
+    }
+    /* the lower bound, once: the summary reports and asserts it, the --json summary records it */
+    bdp = mt_net_bound(s.topo, &cfg, r.bytes, &bd, &be) ? NULL : &bd;
+    if (print_summary(net, &cfg, &s, &t, &r, dt, bdp, &be)) rc = 1;
+    printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
+    if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
+      fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)%s\n", (unsigned long long)r.wrong_words,
+              nruns > 1 ? " in this all-reduce" : "");
+      rc = 1;
+    }
+    if (r.router_err) {
+      fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, rerr_name[r.rerr_kind],
+              r.rerr_port, r.rerr_vc);
+      rc = 1;
+    }
+  }
   if (trf) {
     mt_net_set_trace(net, NULL);
     if (mt_out_close(&trout, 1)) {
@@ -290,40 +335,7 @@ int mt_app_sim(const mt_app_opts *o) {
       rc = 2;
     }
   }
-  if (run_rc) {
-    fprintf(stderr, "multitree sim: %s\n", e.msg);
-    rc = 2;
-    goto out;
-  }
-  double wall = mt_now() - t0;
-  const char *dt = dtype == MT_DTYPE_FP32 ? "fp32" : "int32";
-  if (r.err_node >= 0) {
-    if (r.router_err) fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node,
-                              rerr_name[r.rerr_kind], r.rerr_port, r.rerr_vc);
-    fprintf(stderr, "multitree sim: node %d's network interface stopped with error %d (%s) at cycle %llu\n", r.err_node, r.err_code,
-            mt_ni_err_name(r.err_code), (unsigned long long)r.cycles);
-    if (r.err_code == MT_NI_E_WATCHDOG || r.router_err) {
-      fprintf(stderr, "multitree sim: what the network holds (first 200 lines; docs/reference/network.md \"Deadlock dump\"):\n");
-      mt_net_dump(net, stderr, 200);
-    }
-    rc = 1;
-    goto out;
-  }
-  /* the lower bound, once: the summary reports and asserts it, the --json summary records it */
-  mt_bound bd = {0};
-  mt_err be = {{0}};
-  const mt_bound *bdp = mt_net_bound(s.topo, &cfg, r.bytes, &bd, &be) ? NULL : &bd;
-  if (print_summary(net, &cfg, &s, &t, &r, dt, bdp, &be)) rc = 1;
-  printf("sim: %.2f s wall, %.0f cycles/s\n", wall, (double)r.cycles / wall);
-  if (!r.correct && cfg.data != MT_NET_DATA_NONE) {
-    fprintf(stderr, "multitree sim: %llu words differ from the reference (summed over nodes)\n", (unsigned long long)r.wrong_words);
-    rc = 1;
-  }
-  if (r.router_err) {
-    fprintf(stderr, "multitree sim: router %d raised its %s flag on input port %d VC %d\n", r.rerr_node, rerr_name[r.rerr_kind],
-            r.rerr_port, r.rerr_vc);
-    rc = 1;
-  }
+  if (rc == 2 || r.err_node >= 0) goto out;
   if (o->dump_dir) {
     if (mkdir(o->dump_dir, 0777) && errno != EEXIST) {
       fprintf(stderr, "multitree sim: %s: %s\n", o->dump_dir, strerror(errno));
@@ -332,7 +344,7 @@ int mt_app_sim(const mt_app_opts *o) {
     for (int i = 0; i < s.n_nodes && rc != 2; i++)
       if (dump_words(o->dump_dir, i, "in", mt_net_input(net, i), s.bytes / 4) || dump_words(o->dump_dir, i, "out", mt_net_buffer(net, i), s.bytes / 4)) rc = 2;
   }
-  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, o->seed, wall, bdp)) rc = 2;
+  if (o->json && write_json(o->json, t.spec, &s, &cfg, &r, dt, seed, wall, bdp)) rc = 2;
 out:
   mt_net_free(net);
   mt_tables_free(&tb);

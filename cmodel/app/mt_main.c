@@ -40,7 +40,7 @@ static const mt_app_cmd commands[] = {
   {"sim", mt_app_sim,
    "multitree sim --topo T --algo A --bytes N [--dtype int32|fp32] [--flow message|packet] [--config NAME|FILE]\n"
    "              [--set name=value]... [--seed S] [--json FILE] [--dump-dir DIR] [--trace FILE] [--mem-limit BYTES]\n"
-   "              [--data full|sample|none] [--threads N] [--level cycle|flow] [--chunks K] [--expand] [--overlap]\n"
+   "              [--data full|sample|none] [--threads N] [--level cycle|flow] [--chunks K] [--expand] [--overlap] [--runs N]\n"
    "  Cycle-accurate all-reduce on a torus or mesh (routers + network interfaces + links), checked\n"
    "  against the reference sums; a wrong result exits 1. --data: what the node memories hold and\n"
    "  what is checked: every word (full, default), every flow chunk's first and last 4 KiB page at\n"
@@ -55,7 +55,9 @@ static const mt_app_cmd commands[] = {
    "  expansion into flows: 1024 NPUs x 64 chunks in milliseconds); at the cycle level (and at the\n"
    "  flow level with --expand or without --chunks) the schedule expanded into N x H flows per\n"
    "  chunk. --overlap (front end 2): a dimension starts its next stage while earlier ones wait\n"
-   "  on latency (Themis: several chunks per dimension).\n",
+   "  on latency (Themis: several chunks per dimension).\n"
+   "  --runs N (cycle level): N all-reduces back to back on one network without a reset, seeds S,\n"
+   "  S+1, ..., each checked and reported (--json, --dump-dir: the last).\n",
    NULL},
   {"sizes", mt_app_sizes,
    "multitree sizes [--bytes N] | --algo hier|themis [--chunks C] [--intra fifo|scf] [--bytes N]\n"
@@ -103,7 +105,7 @@ static const struct {
   {"decode", 0, O(FILE) | O(PRINT) | PLANNING, " DIR"},
   {"ref", 0, PLANNING | O(DTYPE) | O(SEED), ""},
   {"sim", AT_FLOW, SIM_ANY | O(EXPAND) | O(OVERLAP), " --level flow"},
-  {"sim", 0, SIM_ANY | O(DTYPE) | O(SEED) | O(DUMP_DIR) | O(TRACE) | O(MEM_LIMIT), " at the cycle level"},
+  {"sim", 0, SIM_ANY | O(DTYPE) | O(SEED) | O(DUMP_DIR) | O(TRACE) | O(MEM_LIMIT) | O(RUNS), " at the cycle level"},
   {"sizes", 0, O(ALGO) | O(BYTES) | O(CHUNKS) | O(INTRA) | O(PROGRESS), ""},
   {"bound", 0, O(TOPO) | O(BYTES) | O(CONFIG) | O(SET) | O(JSON), ""},
 };

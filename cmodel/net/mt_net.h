@@ -68,15 +68,31 @@ unsigned mt_net_ej_depth(const mt_net_cfg *c, int sw);
 uint64_t mt_net_mem_estimate(const mt_sched *s, unsigned data);
 /* The reference is computed and compared in ranges of this many words (mt_ref_result_range). */
 #define MT_NET_REF_WORDS 65536u
-/* Load seeded inputs (mt_ref_inputs) and start every NI. */
+/* Load seeded inputs (mt_ref_inputs) into the memories and start every NI: the NIs' start
+ * input is set in the next cycle stepped (after the table writes of a pending mt_net_load).
+ * Back to back (docs/reference/network.md "Back-to-back all-reduces"): after a finished
+ * all-reduce it starts the next one without a reset (the routers, links, FIFOs and credits
+ * keep their state); -1 while a run is started and not run, or not finished, or after one
+ * stopped on an error. */
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e);
+/* Another schedule s (tables tb) for the next all-reduce, on an idle network (as
+ * mt_net_start's refusals): planned on the same topology, at most the bytes of mt_net_new's
+ * schedule, fitting the network's table layout, table depth and flow entries. Its tables are
+ * written through every NI's table write port, one word per cycle stepped from now (the NIs'
+ * table depth in cycles); the NI configuration and watchdog limits become s's. Then
+ * mt_net_start (its start follows the writes). s and tb must outlive the network or the next
+ * mt_net_load. -1 with the reason (the network unchanged). */
+int mt_net_load(mt_net *n, const mt_sched *s, const mt_tables *tb, mt_err *e);
 /* --trace: from now on write one CSV line per network-interface event to f (header
  * "cycle,node,event,unit,flow,step,peer,bytes"; events step, send, sent, reduce, gather,
  * received; docs/reference/network.md). NULL stops. -1 if the header cannot be written. */
 int mt_net_set_trace(mt_net *n, FILE *f);
 /* One cycle. */
 void mt_net_step(mt_net *n);
-/* Run until every NI is done, an error, or max_cycles; then check the buffers.
+/* Run the all-reduce of the last mt_net_start until every NI is done, an error, or max_cycles
+ * after its start; then check the buffers. r->cycles counts from the start pulse (the table
+ * writes of mt_net_load before it are stepped but not counted). -1 without a new
+ * mt_net_start.
  * progress: NULL, or where to write a line every ~10 s of wall time. For speed it lets each node
  * run up to link_lat - 1 cycles before the next (docs/results/bench.md); the result, and the state
  * of every block after it, are those of mt_net_step cycle by cycle. */

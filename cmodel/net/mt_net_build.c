@@ -4,6 +4,7 @@
  * the routers' and NIs' parameters, the blocks and memories, the watchdog limits, the links
  * (net/mt_net_priv.h lists the other parts). */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "net/mt_net_priv.h"
@@ -38,6 +39,7 @@ void mt_net_release(mt_net *n) {
   free(n->lview);
   free(n->rin);
   free(n->nin);
+  free(n->ld_img);
   free(n->tr_tx);
   free(n->tr_rx);
   free(n->tr_ts);
@@ -433,14 +435,27 @@ static void set_watchdogs(mt_net *n) {
   const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)lmax + 4u + (uint64_t)c->mem_lat_max * wait);
   uint64_t wd = (uint64_t)c->wd_limit + per_flit * ((mx + fb - 1) / fb) + chain;
   uint64_t rwd = (uint64_t)c->wd_limit + per_flit * ((s->bytes + fb - 1) / fb) + chain;
-  n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
-  n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
-  for (int i = 0; i < N; i++) n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
   /* the stager acts after at most half the NI watchdog limit: a jam must be staged out
    * well before the watchdog calls it a deadlock (make soak seed 1 run 629: hd with a
    * drawn wd_limit of 11,968 stopped before the default T = 20,000 was reached) */
-  if (c->wd_limit && c->ni_stage_after && n->wd / 2u >= 1u && c->ni_stage_after > n->wd / 2u)
-    for (int i = 0; i < N; i++) n->ni[i].p.stage_after = n->wd / 2u;
+  const uint64_t wd2 = wd > 0x7FFFFFFFull ? 0x3FFFFFFFu : wd / 2u;
+  const uint64_t T = c->wd_limit && c->ni_stage_after && wd2 >= 1u && c->ni_stage_after > wd2 ? wd2 : c->ni_stage_after;
+  /* Jams resolved one after another (docs/reference/ni.md "Errors and the watchdog"): an NI's
+   * stager turns on after T cycles of its own stall and stays on until the next start, so a
+   * jam it clears costs T once per NI and run; the NIs of a jam whose stall counters a
+   * neighbour's staging reset just short of T pay their T in a later jam (dgx2 flexreduce 2
+   * KiB: 5 NIs at 11,243, 5 more at 22,250). An NI (and a router VC) that waits behind them
+   * meanwhile makes no progress for up to N such rounds: the limits get N x T on top. */
+  if (c->wd_limit && T) {
+    wd += (uint64_t)N * T;
+    rwd += (uint64_t)N * T;
+  }
+  n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
+  n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
+  for (int i = 0; i < N; i++) {
+    n->ncfg[i].wd_limit = c->wd_limit ? n->wd : 0;
+    n->ni[i].p.stage_after = (unsigned)T; /* mt_net_load: the value of its schedule */
+  }
 }
 
 /* ni_model=1: the paper simulator's NIs, which read the tables the project's NIs hold. */
@@ -562,5 +577,84 @@ mt_net *mt_net_new_layout(const mt_net_cfg *c, const mt_sched *s, const mt_table
     return NULL;
   }
   block_inputs(n);
+  n->cap_bytes = s->bytes;
   return n;
+}
+
+int mt_net_idle(const mt_net *n, const char *what, int load_ok, mt_err *e) {
+  if (!load_ok && n->ld_img && n->cycle < n->ld_at + n->ld_depth)
+    return mt_fail(e, "%s: the table load of cycle %llu is under way (%llu of %u words written): step the network first", what,
+                   (unsigned long long)n->ld_at, (unsigned long long)(n->cycle - n->ld_at), n->ld_depth);
+  if (!n->started) return 0;
+  if (n->cycle <= n->start_at)
+    return mt_fail(e, "%s while an all-reduce is started (cycle %llu) and not run: call mt_net_run first", what, (unsigned long long)n->start_at);
+  for (int i = 0; i < n->N; i++) {
+    if (n->nq[i].err)
+      return mt_fail(e, "%s: the last all-reduce stopped on node %d's NI error %u (%s); the network holds its messages: build a new one", what, i,
+                     n->nq[i].err_code, mt_ni_err_name(n->nq[i].err_code));
+    if (!n->nq[i].done)
+      return mt_fail(e, "%s while an all-reduce runs (started at cycle %llu, node %d not done at cycle %llu)", what,
+                     (unsigned long long)n->start_at, i, (unsigned long long)n->cycle);
+  }
+  for (int i = 0; i < n->nr; i++)
+    for (int p = 0; p < (int)n->rt[i].np; p++)
+      for (int v = 0; v < (int)n->c.num_vcs; v++)
+        if (n->rq[i].wd_err[p][v] || n->rq[i].ovf_err[p][v] || n->rq[i].rt_err[p][v])
+          return mt_fail(e, "%s: the last all-reduce raised an error flag of router %d port %d VC %d; build a new network", what, i, p, v);
+  return 0;
+}
+
+int mt_net_load(mt_net *n, const mt_sched *s, const mt_tables *tb, mt_err *e) {
+  if (mt_net_idle(n, "mt_net_load", 0, e)) return -1;
+  if (n->pni) return mt_fail(e, "mt_net_load: the paper simulator's NIs (ni_model=1) take their tables at mt_net_new only");
+  if (n->c.data == MT_NET_DATA_SAMPLE) return mt_fail(e, "mt_net_load: --data sample stores the pages of mt_net_new's schedule only; use full or none");
+  const mt_topo *t = s->topo;
+  if (t->kind != n->t->kind || t->n_nodes != n->N || strcmp(t->spec, n->t->spec))
+    return mt_fail(e, "mt_net_load: the schedule is planned on %s, the network is %s", t->spec, n->t->spec);
+  if (s->bytes > n->cap_bytes)
+    return mt_fail(e, "mt_net_load: %llu bytes exceed the %llu bytes the network's memories were built for", (unsigned long long)s->bytes,
+                   (unsigned long long)n->cap_bytes);
+  if (check_cfg(&n->c, s, n->sw, e)) return -1;
+  const mt_ni_params *np = &n->ni[0].p;
+  mt_layout ly;
+  if (mt_layout_for(s, tb, 0, &ly, e)) return -1;
+  if (mt_layout_fit(&ly, &n->ly, e)) {
+    mt_err_wrap(e, "mt_net_load: %s does not fit the network's table layout", s->algo);
+    return -1;
+  }
+  if ((unsigned)mt_layout_depth(tb) > np->tbl_depth)
+    return mt_fail(e, "mt_net_load: the tables need %d words per node, the NIs hold %u", mt_layout_depth(tb), np->tbl_depth);
+  if ((unsigned)s->n_flows > np->max_flows) return mt_fail(e, "mt_net_load: %s has %d flows, the NIs track %u", s->algo, s->n_flows, np->max_flows);
+  const mt_sched *s0 = n->s;
+  const mt_tables *tb0 = n->tb;
+  n->s = s;
+  n->tb = tb;
+  if (tb->local_ports && tb->local_ports != n->L) {
+    n->s = s0;
+    n->tb = tb0;
+    return mt_fail(e, "mt_net_load: tables planned for %d local ports, the network has %d", tb->local_ports, n->L);
+  }
+  if (!n->sw && !n->c.ni_model && shared_ejection_port(n, e)) {
+    n->s = s0;
+    n->tb = tb0;
+    return -1;
+  }
+  n->ly = ly;
+  const unsigned depth = np->tbl_depth, nw = (unsigned)mt_layout_words(&ly);
+  free(n->ld_img);
+  n->ld_img = mt_xcalloc((size_t)n->N * depth * nw, 8);
+  for (int i = 0; i < n->N; i++) mt_layout_node_image(&ly, tb, i, (int)depth, (int)nw, n->ld_img + (size_t)i * depth * nw);
+  n->ld_at = n->cycle;
+  n->ld_depth = depth;
+  n->ld_nw = nw;
+  for (int i = 0; i < n->N; i++) ni_cfg(n, i);
+  set_watchdogs(n);
+  for (int i = 0; i < n->nr; i++) n->rin[i].wd_limit = n->c.wd_limit ? n->rwd : 0;
+  for (int i = 0; i < n->N; i++) memcpy(&n->nin[i], &n->ncfg[i], offsetof(mt_ni_in, start)); /* the configuration fields */
+  n->started = 0;                                                                            /* the inputs of the next all-reduce: mt_net_start */
+  for (int i = 0; i < n->N; i++) {
+    free(n->input[i]);
+    n->input[i] = NULL;
+  }
+  return 0;
 }

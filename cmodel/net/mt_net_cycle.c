@@ -138,7 +138,7 @@ void mt_net_node_cycle(mt_net *n, int i, uint64_t t, int put) {
   }
   /* NI inputs: the router's local ports and the memory */
   mt_ni_in *ni = &n->nin[i];
-  ni->start = (uint8_t)(n->started && t == 0);
+  mt_net_proc_inputs(n, i, t, ni);
   for (int l = 0; l < L; l++) {
     memcpy(ni->inj_credit[l], ro->in_credit[D2 + l], MT_NI_MAX_VCS); /* VCs >= num_vcs: 0 */
     ni->ej_valid[l] = ro->out_valid[D2 + l];
@@ -173,7 +173,7 @@ static void switch_cycle(mt_net *n, uint64_t t) {
   for (int i = 0; i < N; i++) {
     mt_ni_in *ni = &n->nin[i];
     const mt_ni_out *no = &n->nq[i];
-    ni->start = (uint8_t)(n->started && t == 0);
+    mt_net_proc_inputs(n, i, t, ni);
     link_get_raw(n, n->nsl + N + i, rr, &ni->ej_valid[0], ni->ej_flit[0].w, ni->inj_credit[0]);
     mt_mem_cycle_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES, no->mem_req_valid,
                     no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0], MT_NI_MAX_LANES);

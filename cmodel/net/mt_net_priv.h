@@ -48,7 +48,14 @@ struct mt_net {
   uint64_t cycle, *lflits;
   uint64_t cmask; /* link_put: byte v 1 for VC v < num_vcs */
   uint8_t started;
-  uint32_t seed;    /* of mt_net_start */
+  uint32_t seed;      /* of mt_net_start */
+  uint64_t start_at;  /* the cycle whose NI inputs carry the start pulse of mt_net_start */
+  uint64_t cap_bytes; /* the buffer the memories hold (the schedule of mt_net_new's bytes) */
+  /* mt_net_load: every node's table image, written through the NIs' table write ports one
+   * word per cycle (word k at cycle ld_at + k, every node at once); NULL: none */
+  uint64_t *ld_img;
+  uint64_t ld_at;
+  unsigned ld_depth, ld_nw;
   uint32_t wd, rwd; /* effective NI / router watchdog limits */
   unsigned fw;      /* live 32-bit words of a flit (the others are 0) */
   /* Every block's inputs, kept from cycle to cycle: each cycle rewrites the fields that
@@ -69,8 +76,23 @@ int mt_net_threads(const mt_net *n);
 typedef void (*mt_net_par_fn)(void *arg, int k, int nt);
 void mt_net_par_run(int nt, mt_net_par_fn fn, void *arg);
 
+/* Whether the network may take a new all-reduce (mt_net_start, mt_net_load): no run started
+ * and not run, every NI done (no error) and no router flag; load_ok: a table load of
+ * mt_net_load may still be under way. 0, or -1 with the reason (what: the caller's name). */
+int mt_net_idle(const mt_net *n, const char *what, int load_ok, mt_err *e);
 /* Everything mt_net_new allocated but the struct itself (mt_net_build.c). */
 void mt_net_release(mt_net *n);
+/* Node i's processor inputs of cycle t (mt_net_cycle.c): the start pulse and a table write of mt_net_load. */
+static inline void mt_net_proc_inputs(const mt_net *n, int i, uint64_t t, mt_ni_in *ni) {
+  ni->start = (uint8_t)(n->started && t == n->start_at);
+  ni->tbl_we = 0;
+  if (n->ld_img && t >= n->ld_at && t - n->ld_at < n->ld_depth) {
+    const unsigned k = (unsigned)(t - n->ld_at);
+    ni->tbl_we = 1;
+    ni->tbl_waddr = k;
+    for (unsigned w = 0; w < n->ld_nw; w++) ni->tbl_wdata[w] = n->ld_img[((size_t)i * n->ld_depth + k) * n->ld_nw + w];
+  }
+}
 /* Node i's part of cycle t (mt_net_cycle.c); put: its links take its router's outputs. */
 void mt_net_node_cycle(mt_net *n, int i, uint64_t t, int put);
 /* The final check of every node's buffer (mt_net_check.c): 0, or -1 with e set. */

@@ -24,7 +24,7 @@ static void start_part(void *v, int k, int nt) {
 }
 
 int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
-  (void)e;
+  if (mt_net_idle(n, "mt_net_start", 1, e)) return -1;
   const uint64_t nw = n->s->bytes / 4;
   if (n->c.data == MT_NET_DATA_FULL) {
     start_arg a = {n, seed};
@@ -43,6 +43,9 @@ int mt_net_start(mt_net *n, uint32_t seed, mt_err *e) {
   }
   n->started = 1;
   n->seed = seed;
+  /* the start pulse: the next cycle, or the one after the last table write of mt_net_load */
+  n->start_at = n->ld_img && n->cycle < n->ld_at + n->ld_depth ? n->ld_at + n->ld_depth : n->cycle;
+  memset(n->lflits, 0, (size_t)n->nl * sizeof *n->lflits); /* the run's link statistics */
   return 0;
 }
 
@@ -334,10 +337,16 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   memset(r, 0, sizeof *r);
   r->err_node = -1;
   if (!n->started) return mt_fail(e, "mt_net_run before mt_net_start");
+  if (n->cycle > n->start_at)
+    return mt_fail(e, "mt_net_run: the all-reduce started at cycle %llu has run (now cycle %llu); call mt_net_start for the next",
+                   (unsigned long long)n->start_at, (unsigned long long)n->cycle);
   progress_t pg = {progress, progress && isatty(fileno(progress)), 0, mt_now(), mt_now()};
   /* In blocks (run_blocks) from cycle 0 when the links let nodes run ahead and no trace is
    * written (its lines come cycle by cycle, node by node); else, and after an NI error in a
-   * block, cycle by cycle from the start. */
+   * block, cycle by cycle from the start. A later all-reduce (back to back) runs cycle by
+   * cycle: the blocks rely on an NI's done output staying set, and a restart after an error
+   * rebuilds the network from cycle 0. The table writes of mt_net_load come first. */
+  while (n->cycle < n->start_at) mt_net_step(n);
   int all_done = 0, blocks = n->blk && !n->trace && n->cycle == 0;
   const uint64_t c0 = n->cycle;
   r->threads = 1;
@@ -352,6 +361,9 @@ int mt_net_run(mt_net *n, mt_net_result *r, FILE *progress, mt_err *e) {
   }
   while (!blocks && n->cycle - c0 < n->c.max_cycles) {
     mt_net_step(n);
+    if (n->cycle == c0 + 1u)
+      for (int i = 0; i < n->N; i++) /* every NI took the start (mt_net_start found them idle) */
+        if (n->nq[i].done && !n->nq[i].err) return mt_fail(e, "node %d's NI did not take the start at cycle %llu", i, (unsigned long long)c0);
     all_done = 1;
     for (int i = 0; i < n->N; i++) {
       if (n->nq[i].err && r->err_node < 0) {

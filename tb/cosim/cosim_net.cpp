@@ -51,7 +51,12 @@
 //            --rom DIR (ROM mode, the FPGA path, docs/reference/rtl_sim.md: the RTL alone, every NI's table
 //            loaded by $readmemh from DIR/node<i>.hex (`multitree rom --format hex` output;
 //            the RTL's +mt_rom_dir plusarg), no table writes, no C model; every node's buffer
-//            checked against mt_ref_result), --fst-nodes I,J,... (with --fst: only these nodes)
+//            checked against mt_ref_result), --fst-nodes I,J,... (with --fst: only these nodes),
+//            --runs N [--run-algos A,B,...] (N all-reduces back to back without a reset, seeds S, S+1,
+//            ...; a run whose algorithm differs from the one before gets its tables written through
+//            the NIs' table write ports while idle, in both models in the same cycles: mt_net_load;
+//            --perturb-b2b 1|2: the RTL misses the later runs' start pulses, or their table writes,
+//            which the co-simulation must catch)
 // Prints "RESULT cosim_net_<name> pass=N fail=M" (scripts/runbench.sh) and a "speed" line
 // (Verilator and C model cycles per second).
 #include <cerrno>
@@ -80,9 +85,10 @@ struct Case {
   uint64_t bytes;
   int dtype, pkt;
   uint32_t seed;
-  int nop;                    // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
-  int paper_ni;               // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
-  const char *sets = nullptr; // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
+  int nop;                     // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
+  int paper_ni;                // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
+  const char *sets = nullptr;  // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
+  const char *widen = nullptr; // more algorithms the build's table layout, depth and flow entries hold (comma-separated; --runs --run-algos)
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
 // "small" with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
@@ -142,6 +148,11 @@ static const Case kCases[] = {
   // T = 50 node 14's NI stages units out and replays them; the one-engine NI
   {"m8x2_hd_stg_f32", "m8x2_hd_stg", "mesh:8x2", "hd", 14004, MT_DTYPE_FP32, 0, 713148367, 0, 0,
    "num_vcs=8 vc_depth=13 ej_depth=11 link_lat=1 subpkt_flits=8 pkt_bytes=64 ni_sq=4 ni_rq=8 ni_stage_after=50 ni_stage_ranges=8"},
+  // back-to-back all-reduces without a reset (docs/reference/network.md "Back-to-back all-reduces"):
+  // a layout that holds MultiTree, ring and dbtree on the 2x2 mesh, so that a later run loads
+  // another algorithm's tables while idle (t-net-cosim-b2b: --runs 3 --run-algos ...)
+  {"m2x2_b2b_msg_i32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, "ring,dbtree"},
+  {"m2x2_b2b_pkt_f32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, "ring,dbtree"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -591,6 +602,21 @@ int main(int argc, char **argv) {
     }
     hw.depth = mt_layout_depth(&p.tb);
     hw.max_flows = p.s.n_flows;
+    for (const char *q = c->widen; q && *q;) { // the layout of every algorithm of c->widen too
+      const char *z = strchr(q, ',');
+      const std::string a(q, z ? (size_t)(z - q) : strlen(q));
+      Planned w;
+      mt_layout lw;
+      if (!plan(w, c->topo, a.c_str(), c->bytes, &e) || mt_layout_for(&w.s, &w.tb, 0, &lw, &e)) {
+        fprintf(stderr, "case %s: widen %s: %s\n", c->name, a.c_str(), e.msg);
+        return 1;
+      }
+      mt_layout_widen(&hw.ly, &lw);
+      if (mt_layout_depth(&w.tb) > hw.depth) hw.depth = mt_layout_depth(&w.tb);
+      if (w.s.n_flows > hw.max_flows) hw.max_flows = w.s.n_flows;
+      unplan(w);
+      q = z ? z + 1 : q + a.size();
+    }
     if (is_switch_topo(c->topo)) {
       if (print_switch_flags(hw, &p.t, &e)) {
         fprintf(stderr, "%s\n", e.msg);
@@ -957,7 +983,10 @@ static void usage() {
   fprintf(stderr,
           "usage: cosim_net (--case NAME | --algo A --bytes N) [--dtype int32|fp32] [--flow message|packet] [--seed S]\n"
           "                 [--mem-ready P] [--mem-lat L] [--wd-limit W] [--max-cycles N] [--name NAME] [--fst FILE]\n"
-          "                 [--perturb-router K | --perturb-ni K | --perturb-set KEY=VALUE] [--progress] [--rtl-only] [--rom DIR] [--fst-nodes I,J,..] | --shape\n"
+          "                 [--perturb-router K | --perturb-ni K | --perturb-set KEY=VALUE] [--progress] [--rtl-only] [--rom DIR] [--fst-nodes I,J,..]\n"
+          "                 [--runs N [--run-algos A,B,..] [--perturb-b2b 1|2]] | --shape\n"
+          "  --runs N: N all-reduces back to back without a reset (seeds S, S+1, ...; --run-algos: each run's algorithm, a new one's\n"
+          "    tables written while idle), each compared cycle by cycle and checked.\n"
           "  --shape prints this build's hardware shape.\n"
           "  --rtl-only runs the RTL alone (no lockstep comparison), then the C model alone: cycle counts and buffers compared at the end.\n"
           "  --rom DIR runs the RTL alone with every table loaded by $readmemh from DIR/node<i>.hex (no C model; buffers against mt_ref_result).\n");
@@ -969,6 +998,9 @@ int main(int argc, char **argv) {
   const char *pset = nullptr;   // --perturb-set KEY=VALUE: the C model's configuration only (e.g. link_period1=3)
   int proute[3] = {-1, -1, -1}; // --perturb-route S,D,P: switch S sends node D's units to port P (C model only)
   bool progress = false, case_opts = false, need_nop = false, rtl_only = false;
+  int runs = 1;                       // --runs N: consecutive all-reduces without a reset
+  unsigned pb2b = 0;                  // --perturb-b2b K: the RTL of later runs not started (1) or its tables not written (2)
+  std::vector<std::string> run_algos; // --run-algos A,B,...: each run's algorithm (default: --algo's)
   Run r;
   const Hw hw = build_hw();
   for (int i = 1; i < argc; i++) {
@@ -1002,6 +1034,27 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(argv[i], "--perturb-set") && i + 1 < argc) {
       pset = argv[++i];
+    } else if (!strcmp(argv[i], "--runs") && i + 1 < argc) {
+      char *end = nullptr;
+      const unsigned long k = strtoul(argv[++i], &end, 10);
+      if (!*argv[i] || *end || k < 1 || k > 16) {
+        fprintf(stderr, "cosim_net: --runs %s: expected 1..16 consecutive all-reduces\n", argv[i]);
+        return 2;
+      }
+      runs = (int)k;
+    } else if (!strcmp(argv[i], "--perturb-b2b") && i + 1 < argc) {
+      pb2b = (unsigned)(argv[++i][0] - '0');
+      if (argv[i][1] || (pb2b != 1 && pb2b != 2)) {
+        fprintf(stderr, "cosim_net: --perturb-b2b %s: 1 (later runs' start not given to the RTL) or 2 (their table writes not given to it)\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--run-algos") && i + 1 < argc) {
+      run_algos.clear();
+      for (const char *q = argv[++i]; *q;) {
+        const char *z = strchr(q, ',');
+        run_algos.emplace_back(q, z ? (size_t)(z - q) : strlen(q));
+        q = z ? z + 1 : q + strlen(q);
+      }
     } else if (!strcmp(argv[i], "--progress")) progress = true;
     else if (!strcmp(argv[i], "--rtl-only")) rtl_only = true;
     else if (!strcmp(argv[i], "--shape")) {
@@ -1049,6 +1102,19 @@ int main(int argc, char **argv) {
     r.name = nm;
   }
   const bool perturbed = prt || pni || proute[0] >= 0 || pset;
+  if (run_algos.empty()) run_algos.assign((size_t)runs, r.algo);
+  if ((int)run_algos.size() != runs || run_algos[0] != r.algo) {
+    fprintf(stderr, "cosim_net: --run-algos: one algorithm per run (--runs %d), the first the run's (%s)\n", runs, r.algo.c_str());
+    return 2;
+  }
+  if (runs > 1 && (perturbed || rtl_only || rom)) {
+    fprintf(stderr, "cosim_net: --runs co-simulates consecutive all-reduces in lockstep; not with --rtl-only, --rom or a perturbation\n");
+    return 2;
+  }
+  if (pb2b && runs < 2) {
+    fprintf(stderr, "cosim_net: --perturb-b2b perturbs the runs after the first: give --runs 2 or more\n");
+    return 2;
+  }
   if (rom && CFG_SWITCH) {
     fprintf(stderr, "cosim_net: --rom: ROM mode is the grid network's (mt_net_top); this is a switch network build\n");
     return 2;
@@ -1067,6 +1133,7 @@ int main(int argc, char **argv) {
            prt ? "_perturb_router" : pni ? "_perturb_ni"
              : proute[0] >= 0            ? "_perturb_route"
              : pset                      ? "_perturb_set"
+             : pb2b                      ? "_perturb_b2b"
                                          : "");
   const char *nm = r.name.c_str();
   unsigned long pass = 0, fail = 0;
@@ -1189,30 +1256,34 @@ int main(int argc, char **argv) {
     cs.tr->open(fst);
   }
 #endif
-  // static configuration (the C model's per-node NI configuration and router watchdog)
-  const uint32_t rwd = mt_net_router_wd_limit(n);
-  for (int i = 0; i < (CFG_SWITCH ? CFG_NSW : N); i++) setb(d->rt_wd_limit_i, 31 * i, 31, rwd);
-  for (int i = 0; i < N; i++) {
-    const mt_ni_in *cf = mt_net_ni_cfg(n, i);
-    setb(d->dtype_i, i, 1, cf->dtype);
-    setb(d->pkt_mode_i, i, 1, cf->pkt_mode);
-    setb(d->nflows_i, 12 * i, 12, cf->nflows);
-    setb(d->base_units_i, 32 * i, 32, cf->base_units);
-    setb(d->rem_units_i, 32 * i, 32, cf->rem_units);
-    setb(d->elem_i, 32 * i, 32, cf->elem);
-    setb(d->nop_bytes_i, 32 * i, 32, cf->nop_bytes);
-    setb(d->ni_wd_limit_i, 32 * i, 32, cf->wd_limit);
-    setb(d->stage_base_i, 32 * i, 32, cf->stage_base);
-    setb(d->stage_slot_i, 32 * i, 32, cf->stage_slot);
-    for (int k = 0; k < 16; k++) {
-      setb(d->nbr_tx_i, 192 * i + 12 * k, 12, cf->nbr_tx[k]);
-      setb(d->nbr_rx_i, 192 * i + 12 * k, 12, cf->nbr_rx[k]);
+  // static configuration (the C model's per-node NI configuration and router watchdog); again
+  // after a table load of a later run (--runs), while every NI is idle
+  auto set_cfg = [&]() {
+    const uint32_t rwd = mt_net_router_wd_limit(n);
+    for (int i = 0; i < (CFG_SWITCH ? CFG_NSW : N); i++) setb(d->rt_wd_limit_i, 31 * i, 31, rwd);
+    for (int i = 0; i < N; i++) {
+      const mt_ni_in *cf = mt_net_ni_cfg(n, i);
+      setb(d->dtype_i, i, 1, cf->dtype);
+      setb(d->pkt_mode_i, i, 1, cf->pkt_mode);
+      setb(d->nflows_i, 12 * i, 12, cf->nflows);
+      setb(d->base_units_i, 32 * i, 32, cf->base_units);
+      setb(d->rem_units_i, 32 * i, 32, cf->rem_units);
+      setb(d->elem_i, 32 * i, 32, cf->elem);
+      setb(d->nop_bytes_i, 32 * i, 32, cf->nop_bytes);
+      setb(d->ni_wd_limit_i, 32 * i, 32, cf->wd_limit);
+      setb(d->stage_base_i, 32 * i, 32, cf->stage_base);
+      setb(d->stage_slot_i, 32 * i, 32, cf->stage_slot);
+      for (int k = 0; k < 16; k++) {
+        setb(d->nbr_tx_i, 192 * i + 12 * k, 12, cf->nbr_tx[k]);
+        setb(d->nbr_rx_i, 192 * i + 12 * k, 12, cf->nbr_rx[k]);
+      }
+      if (cf->node_id != i) {
+        printf("node id %d != %d\n", cf->node_id, i);
+        fail++;
+      }
     }
-    if (cf->node_id != i) {
-      printf("node id %d != %d\n", cf->node_id, i);
-      fail++;
-    }
-  }
+  };
+  set_cfg();
   d->start_i = 0;
   d->tbl_we_i = 0;
   for (int q = 0; q < cs.N * cs.M; q++) { // N*M bits: a word or a VlWide
@@ -1259,7 +1330,10 @@ int main(int argc, char **argv) {
 #endif
     reset();
   }
-  // lockstep
+  // lockstep, run by run: with --runs the next all-reduce starts without a reset once every NI
+  // is done (docs/reference/network.md "Back-to-back all-reduces"), its inputs loaded into the
+  // memories of both models while idle; a run of another algorithm first writes its tables
+  // through the NIs' table write ports, the same word in the same cycle in both (mt_net_load)
   bool all_done = false, any_err = false;
   uint32_t rsp[MT_MEM_MAX_LANES];
   const int M = cs.M, lanes = (int)cs.lanes;
@@ -1269,201 +1343,254 @@ int main(int argc, char **argv) {
   // (the model's outputs are registered, so the values read before the edge are those of the
   // whole cycle), then the rising edge. Verilator evaluates the logic fed by top-level inputs
   // at every eval() (its "ico" region), so a third evaluation per cycle cost time for nothing.
-  const double t0 = mt_now();
-  double tlast = t0;
-  while (!cs.mism && cs.cycles < r.max_cycles) {
-    const bool start = cs.cycles == 0;
-    double ta = mt_now();
-    for (int i = 0; i < N; i++) {
-      for (int mp = 0; mp < M; mp++) {
-        const unsigned q = (unsigned)(i * M + mp);
-        uint8_t rdy, vld;
-        memset(rsp, 0, sizeof rsp);
-        mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
-        setb(d->mem_req_ready_i, q, 1, rdy);
-        setb(d->mem_rsp_valid_i, q, 1, vld);
-        for (int k = 0; k < lanes; k++) setb(d->mem_rsp_data_i, cs.PW * q + 32 * (unsigned)k, 32, rsp[k]);
+  std::vector<Planned> pl((size_t)runs); // the schedules loaded for later runs
+  Planned *cur = &p;
+  std::vector<uint64_t> limg; // a load's table images, node by node
+  const int TIW = CFG_DEPTH > 1 ? (int)mt_clog2((unsigned)CFG_DEPTH) : 1, ltw = mt_layout_words(ly);
+  uint64_t c_cycles = 0;
+  for (int run = 0; run < runs; run++) {
+    const uint32_t seed = r.seed + (uint32_t)run;
+    uint64_t wcy = 0; // cycles of table writes before the start
+    if (run > 0) {
+      const std::string &algo = run_algos[(size_t)run];
+      if (algo != run_algos[(size_t)run - 1]) {
+        if (!plan(pl[(size_t)run], hw.topo.c_str(), algo.c_str(), r.bytes, &e) || mt_net_load(n, &pl[(size_t)run].s, &pl[(size_t)run].tb, &e)) {
+          printf("run %d of %d: %s: %s\n", run + 1, runs, algo.c_str(), e.msg);
+          fail++;
+          break;
+        }
+        cur = &pl[(size_t)run];
+        limg.assign((size_t)N * CFG_DEPTH * ltw, 0);
+        for (int i = 0; i < N; i++) mt_layout_node_image(ly, &cur->tb, i, CFG_DEPTH, ltw, &limg[(size_t)i * CFG_DEPTH * ltw]);
+        wcy = CFG_DEPTH;
+        set_cfg();
       }
-      setb(d->start_i, i, 1, start);
+      if (mt_net_start(n, seed, &e)) {
+        printf("run %d of %d: %s\n", run + 1, runs, e.msg);
+        fail++;
+        break;
+      }
+      for (int i = 0; i < N; i++) memcpy(cs.mem[i].w, mt_net_input(n, i), cur->s.bytes);
     }
-    cs.tick_half(0);
-    for (int q = 0; q < N * M; q++) { // the NIs' registered requests during this cycle
-      rv[(size_t)q] = (uint8_t)getb(d->mem_req_valid_o, (unsigned)q, 1);
-      rwe[(size_t)q] = (uint8_t)getb(d->mem_req_we_o, (unsigned)q, 1);
-      raddr[(size_t)q] = getb(d->mem_req_addr_o, 32 * (unsigned)q, 32);
-      rbe[(size_t)q] = getb(d->mem_req_be_o, cs.lanes * (unsigned)q, cs.lanes);
-      for (int k = 0; k < lanes; k++)
-        rwdata[(size_t)q * MT_MEM_MAX_LANES + (size_t)k] = getb(d->mem_req_wdata_o, cs.PW * (unsigned)q + 32 * (unsigned)k, 32);
+    const uint64_t nwr = cur->s.bytes / 4;
+    cs.cycles = cs.link_flits = cs.transit_heads = 0; // this run's (the comparisons: all runs')
+    cs.t_rtl = cs.t_c = cs.t_cmp = 0;
+    const double t0 = mt_now();
+    double tlast = t0;
+    while (!cs.mism && (cs.cycles < wcy || cs.cycles - wcy < r.max_cycles)) {
+      const bool start = cs.cycles == wcy, tw = cs.cycles < wcy;
+      double ta = mt_now();
+      if (wcy && cs.cycles <= wcy) { // table word k of every node in cycle k, the write enables off after the last
+        for (int i = 0; i < N; i++) {
+          setb(d->tbl_we_i, i, 1, tw && pb2b != 2);
+          if (!tw) continue;
+          const uint64_t *word = &limg[((size_t)i * CFG_DEPTH + cs.cycles) * ltw];
+          setb(d->tbl_waddr_i, TIW * i, TIW, (uint32_t)cs.cycles);
+          for (int b = 0; b < ly->width; b += 32) setb(d->tbl_wdata_i, CFG_ENTRYW * i + b, ly->width - b < 32 ? ly->width - b : 32, (uint32_t)(word[b / 64] >> (b % 64)));
+        }
+      }
+      for (int i = 0; i < N; i++) {
+        for (int mp = 0; mp < M; mp++) {
+          const unsigned q = (unsigned)(i * M + mp);
+          uint8_t rdy, vld;
+          memset(rsp, 0, sizeof rsp);
+          mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
+          setb(d->mem_req_ready_i, q, 1, rdy);
+          setb(d->mem_rsp_valid_i, q, 1, vld);
+          for (int k = 0; k < lanes; k++) setb(d->mem_rsp_data_i, cs.PW * q + 32 * (unsigned)k, 32, rsp[k]);
+        }
+        setb(d->start_i, i, 1, start && !(pb2b == 1 && run > 0));
+      }
+      cs.tick_half(0);
+      for (int q = 0; q < N * M; q++) { // the NIs' registered requests during this cycle
+        rv[(size_t)q] = (uint8_t)getb(d->mem_req_valid_o, (unsigned)q, 1);
+        rwe[(size_t)q] = (uint8_t)getb(d->mem_req_we_o, (unsigned)q, 1);
+        raddr[(size_t)q] = getb(d->mem_req_addr_o, 32 * (unsigned)q, 32);
+        rbe[(size_t)q] = getb(d->mem_req_be_o, cs.lanes * (unsigned)q, cs.lanes);
+        for (int k = 0; k < lanes; k++)
+          rwdata[(size_t)q * MT_MEM_MAX_LANES + (size_t)k] = getb(d->mem_req_wdata_o, cs.PW * (unsigned)q + 32 * (unsigned)k, 32);
+      }
+      double tb = mt_now(), tc = tb, td = tb;
+      if (!rtl_only) {
+        mt_net_step(n);
+        tc = mt_now();
+        cs.compare_links();
+        td = mt_now();
+      }
+      cs.tick_half(1);
+      for (int i = 0; i < N; i++) {
+        const size_t q = (size_t)i * M;
+        mt_mem_edge_mp(&cs.mem[i], &rv[q], &rwe[q], &raddr[q], &rbe[q], &rwdata[q * MT_MEM_MAX_LANES], MT_MEM_MAX_LANES);
+      }
+      double te = mt_now(), tf = te;
+      if (!rtl_only) {
+        cs.compare_outputs();
+        tf = mt_now();
+      }
+      cs.t_rtl += (tb - ta) + (te - td);
+      cs.t_c += tc - tb;
+      cs.t_cmp += (td - tc) + (tf - te);
+      cs.cycles++;
+      all_done = true;
+      any_err = false;
+      for (int i = 0; i < N; i++) {
+        if (rtl_only) {
+          all_done &= getb(d->done_o, i, 1) != 0;
+          any_err |= getb(d->err_o, i, 1) != 0;
+        } else {
+          all_done &= mt_net_ni_out(n, i)->done != 0;
+          any_err |= mt_net_ni_out(n, i)->err != 0;
+        }
+      }
+      if (cs.cycles > wcy && (all_done || any_err)) break;
+      if (progress && (cs.cycles & 0x3FF) == 0 && tf - tlast > 30.0) {
+        fprintf(stderr, "cosim_net %s: cycle %llu, %.0f s\n", nm, (unsigned long long)cs.cycles, tf - t0);
+        tlast = tf;
+      }
     }
-    double tb = mt_now(), tc = tb, td = tb;
-    if (!rtl_only) {
-      mt_net_step(n);
-      tc = mt_now();
-      cs.compare_links();
-      td = mt_now();
+    const double wall = mt_now() - t0;
+    cs.cycles -= wcy; // the all-reduce's cycles, from its start
+    if (runs > 1)
+      printf("run %d of %d: %s seed %u%s, started at cycle %llu: %llu cycles\n", run + 1, runs, cur->s.algo, seed,
+             wcy ? ", its tables written while idle" : "", (unsigned long long)(mt_net_cycle(n) - cs.cycles), (unsigned long long)cs.cycles);
+    // --rtl-only: the C model runs alone afterwards; its cycle count must be the RTL's
+    if (rtl_only && !rom) {
+      const bool rtl_done = all_done;
+      const double tc0 = mt_now();
+      all_done = false;
+      while (!all_done && c_cycles < r.max_cycles) {
+        mt_net_step(n);
+        c_cycles++;
+        all_done = true;
+        bool err = false;
+        for (int i = 0; i < N; i++) {
+          all_done &= mt_net_ni_out(n, i)->done != 0;
+          err |= mt_net_ni_out(n, i)->err != 0;
+        }
+        if (err) break;
+      }
+      cs.t_c = mt_now() - tc0;
+      all_done = all_done && rtl_done;
     }
-    cs.tick_half(1);
-    for (int i = 0; i < N; i++) {
-      const size_t q = (size_t)i * M;
-      mt_mem_edge_mp(&cs.mem[i], &rv[q], &rwe[q], &raddr[q], &rbe[q], &rwdata[q * MT_MEM_MAX_LANES], MT_MEM_MAX_LANES);
+    if (rom) {
+      printf("run %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u: %llu cycles, RTL alone, tables from ROM images\n", nm,
+             hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
+             r.pkt ? "packets" : "messages", r.seed, cfg.mem_p_ready, cfg.mem_lat_max, (unsigned long long)cs.cycles);
+      printf("speed: %llu cycles in %.2f s wall (%.0f cycles/s, the Verilated model and its memories)\n", (unsigned long long)cs.cycles, wall,
+             cs.cycles / (wall > 0 ? wall : 1e-9));
+    } else {
+      printf("case %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u%s: %llu cycles co-simulated, %llu comparisons, %s\n",
+             nm, hw.topo.c_str(), cur->s.algo, (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
+             r.pkt ? "packets" : "messages", seed, cfg.mem_p_ready, cfg.mem_lat_max,
+             prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)"
+                                                  : "",
+             (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
+             rtl_only ? "RTL alone (no lockstep comparison)" : cs.mism ? "MISMATCH"
+                                                                       : "no mismatch");
+      if (run == 0) printf("schedule: %d entries, %d of them NOP (lockstep waits)\n", p.tb.n_entries, nops);
+      printf("links: %d directed, %llu flits carried, %llu packet heads passed through a node on a multi-hop route\n", mt_net_num_links(n),
+             (unsigned long long)cs.link_flits, (unsigned long long)cs.transit_heads);
+      printf("speed: %llu cycles in %.2f s wall (%.0f %s cycles/s); Verilator %.2f s = %.0f cycles/s, C model %.2f s = %.0f cycles/s, "
+             "comparisons %.2f s\n",
+             (unsigned long long)cs.cycles, wall, cs.cycles / (wall > 0 ? wall : 1e-9), rtl_only ? "RTL-alone" : "co-simulated", cs.t_rtl,
+             cs.cycles / (cs.t_rtl > 0 ? cs.t_rtl : 1e-9), cs.t_c, (rtl_only ? c_cycles : cs.cycles) / (cs.t_c > 0 ? cs.t_c : 1e-9), cs.t_cmp);
     }
-    double te = mt_now(), tf = te;
-    if (!rtl_only) {
-      cs.compare_outputs();
-      tf = mt_now();
+    if (rom) printf("cycles: RTL %llu (ROM mode: no C model here; scripts/rtl_sim.sh compares with multitree sim)\n", (unsigned long long)cs.cycles);
+    else if (rtl_only) {
+      printf("cycles: RTL %llu, C model alone %llu, %s\n", (unsigned long long)cs.cycles, (unsigned long long)c_cycles,
+             cs.cycles == c_cycles ? "equal" : "DIFFERENT");
+      if (!perturbed) {
+        if (cs.cycles == c_cycles) pass++;
+        else fail++;
+      }
     }
-    cs.t_rtl += (tb - ta) + (te - td);
-    cs.t_c += tc - tb;
-    cs.t_cmp += (td - tc) + (tf - te);
-    cs.cycles++;
-    all_done = true;
-    any_err = false;
-    for (int i = 0; i < N; i++) {
-      if (rtl_only) {
-        all_done &= getb(d->done_o, i, 1) != 0;
-        any_err |= getb(d->err_o, i, 1) != 0;
+    const unsigned long pass0 = pass, fail0 = fail; // --perturb-b2b counts only whether it was caught
+    if (perturbed) {
+      // the perturbed C model must be caught (a mismatch, or, RTL alone, the cycle counts differ)
+      if (cs.mism || (rtl_only && cs.cycles != c_cycles)) {
+        pass++;
+        printf("perturbed model caught\n");
       } else {
-        all_done &= mt_net_ni_out(n, i)->done != 0;
-        any_err |= mt_net_ni_out(n, i)->err != 0;
+        fail++;
+        printf("perturbed model NOT caught\n");
+      }
+    } else {
+      if (!rtl_only) {
+        if (cs.mism) fail++;
+        else pass++;
+      }
+      if (!all_done) {
+        fail++;
+        int en = -1;
+        for (int i = 0; i < N && en < 0; i++)
+          if (rom ? getb(d->err_o, i, 1) : mt_net_ni_out(n, i)->err) en = i;
+        if (en >= 0 && rom)
+          printf("the all-reduce did not finish (RTL NI error: node %d error %u \"%s\" at table entry %u, cycle %llu)\n", en,
+                 getb(d->err_code_o, 4 * en, 4), mt_ni_err_name((int)getb(d->err_code_o, 4 * en, 4)), getb(d->err_idx_o, 16 * en, 16),
+                 (unsigned long long)cs.cycles);
+        else if (en >= 0) printf("the all-reduce did not finish (NI error: node %d %s)\n", en, mt_ni_err_name(mt_net_ni_out(n, en)->err_code));
+        else printf("the all-reduce did not finish (%s)\n", cs.mism ? "stopped at the mismatch" : "cycle limit");
+      } else pass++;
+      // buffers: RTL vs C model, and both against the reference
+      std::vector<uint32_t> ref(nwr + 1);
+      std::vector<uint32_t *> in((size_t)N);
+      for (int i = 0; i < N; i++) in[i] = const_cast<uint32_t *>(mt_net_input(n, i));
+      if (mt_ref_result(&cur->s, &cur->tb, r.dtype, in.data(), ref.data(), &e)) {
+        printf("reference: %s\n", e.msg);
+        fail++;
+      } else {
+        uint64_t bad_rc = 0, bad_ref = 0;
+        for (int i = 0; i < N; i++)
+          for (uint64_t k = 0; k < nwr; k++) {
+            const uint32_t rr = cs.mem[i].w[k], m = rom ? rr : mt_net_buffer(n, i)[k];
+            if (rr != m && bad_rc++ < 3) printf("buffer node %d word %llu: rtl 0x%08x c 0x%08x\n", i, (unsigned long long)k, rr, m);
+            if (rr != ref[k] && bad_ref++ < 3) printf("buffer node %d word %llu: rtl 0x%08x reference 0x%08x\n", i, (unsigned long long)k, rr, ref[k]);
+          }
+        for (int i = 0; i < N; i++)
+          if (cs.mem[i].errors) {
+            printf("node %d: RTL memory port errors %llu\n", i, (unsigned long long)cs.mem[i].errors);
+            bad_rc++;
+          }
+        if (rom)
+          printf("buffers: %d nodes x %llu words = %llu words checked against mt_ref_result, %llu differ\n", N, (unsigned long long)nwr,
+                 (unsigned long long)(N * nwr), (unsigned long long)bad_ref);
+        else
+          printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nwr,
+                 (unsigned long long)bad_rc, (unsigned long long)bad_ref);
+        if (CFG_STAGE && !rom) {
+          // the stager: what the C model's NIs did, and the staging areas (RTL vs C)
+          uint64_t so, sr, sbad = 0;
+          int sn;
+          unsigned sp;
+          mt_net_stage_stats(n, &so, &sr, &sn, &sp);
+          for (int i = 0; i < N; i++)
+            for (uint64_t k = nw; k < nw + sw_words; k++) sbad += cs.mem[i].w[k] != mt_net_buffer(n, i)[k];
+          printf("stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI; "
+                 "staging areas: %d nodes x %llu words, %llu differ between RTL and C\n",
+                 CFG_STAGE, (unsigned long long)so, sn, (unsigned long long)sr, sp, CFG_STAGE_RANGES, N, (unsigned long long)sw_words,
+                 (unsigned long long)sbad);
+          if (sbad) bad_rc++;
+        }
+        if (rom && bad_rc) fail++; // memory port errors only
+        else if (!rom) {
+          if (bad_rc) fail++;
+          else pass++;
+        }
+        if (bad_ref) fail++;
+        else pass++;
       }
     }
-    if (all_done || any_err) break;
-    if (progress && (cs.cycles & 0x3FF) == 0 && tf - tlast > 30.0) {
-      fprintf(stderr, "cosim_net %s: cycle %llu, %.0f s\n", nm, (unsigned long long)cs.cycles, tf - t0);
-      tlast = tf;
-    }
+    if (pb2b) pass = pass0, fail = fail0;
+    if (cs.mism || !all_done) break; // no further run after a failure
   }
-  const double wall = mt_now() - t0;
+  if (pb2b) { // the perturbed later runs must be caught
+    printf("perturbed RTL inputs (%s) %s\n", pb2b == 1 ? "later starts" : "later table writes", cs.mism ? "caught" : "NOT caught");
+    if (cs.mism) pass++;
+    else fail++;
+  }
 #if VM_TRACE
   if (cs.tr) cs.tr->close();
 #endif
-  // --rtl-only: the C model runs alone afterwards; its cycle count must be the RTL's
-  uint64_t c_cycles = 0;
-  if (rtl_only && !rom) {
-    const bool rtl_done = all_done;
-    const double tc0 = mt_now();
-    all_done = false;
-    while (!all_done && c_cycles < r.max_cycles) {
-      mt_net_step(n);
-      c_cycles++;
-      all_done = true;
-      bool err = false;
-      for (int i = 0; i < N; i++) {
-        all_done &= mt_net_ni_out(n, i)->done != 0;
-        err |= mt_net_ni_out(n, i)->err != 0;
-      }
-      if (err) break;
-    }
-    cs.t_c = mt_now() - tc0;
-    all_done = all_done && rtl_done;
-  }
-  if (rom) {
-    printf("run %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u: %llu cycles, RTL alone, tables from ROM images\n", nm,
-           hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
-           r.pkt ? "packets" : "messages", r.seed, cfg.mem_p_ready, cfg.mem_lat_max, (unsigned long long)cs.cycles);
-    printf("speed: %llu cycles in %.2f s wall (%.0f cycles/s, the Verilated model and its memories)\n", (unsigned long long)cs.cycles, wall,
-           cs.cycles / (wall > 0 ? wall : 1e-9));
-  } else {
-    printf("case %s: %s %s %llu bytes %s %s, seed %u, memory ready %u%% latency 1..%u%s: %llu cycles co-simulated, %llu comparisons, %s\n",
-           nm, hw.topo.c_str(), r.algo.c_str(), (unsigned long long)r.bytes, r.dtype == MT_DTYPE_FP32 ? "fp32" : "int32",
-           r.pkt ? "packets" : "messages", r.seed, cfg.mem_p_ready, cfg.mem_lat_max,
-           prt ? " (C routers perturbed)" : pni ? " (C NIs perturbed)"
-                                                : "",
-           (unsigned long long)cs.cycles, (unsigned long long)cs.checks,
-           rtl_only ? "RTL alone (no lockstep comparison)" : cs.mism ? "MISMATCH"
-                                                                     : "no mismatch");
-    printf("schedule: %d entries, %d of them NOP (lockstep waits)\n", p.tb.n_entries, nops);
-    printf("links: %d directed, %llu flits carried, %llu packet heads passed through a node on a multi-hop route\n", mt_net_num_links(n),
-           (unsigned long long)cs.link_flits, (unsigned long long)cs.transit_heads);
-    printf("speed: %llu cycles in %.2f s wall (%.0f %s cycles/s); Verilator %.2f s = %.0f cycles/s, C model %.2f s = %.0f cycles/s, "
-           "comparisons %.2f s\n",
-           (unsigned long long)cs.cycles, wall, cs.cycles / (wall > 0 ? wall : 1e-9), rtl_only ? "RTL-alone" : "co-simulated", cs.t_rtl,
-           cs.cycles / (cs.t_rtl > 0 ? cs.t_rtl : 1e-9), cs.t_c, (rtl_only ? c_cycles : cs.cycles) / (cs.t_c > 0 ? cs.t_c : 1e-9), cs.t_cmp);
-  }
-  if (rom) printf("cycles: RTL %llu (ROM mode: no C model here; scripts/rtl_sim.sh compares with multitree sim)\n", (unsigned long long)cs.cycles);
-  else if (rtl_only) {
-    printf("cycles: RTL %llu, C model alone %llu, %s\n", (unsigned long long)cs.cycles, (unsigned long long)c_cycles,
-           cs.cycles == c_cycles ? "equal" : "DIFFERENT");
-    if (!perturbed) {
-      if (cs.cycles == c_cycles) pass++;
-      else fail++;
-    }
-  }
-  if (perturbed) {
-    // the perturbed C model must be caught (a mismatch, or, RTL alone, the cycle counts differ)
-    if (cs.mism || (rtl_only && cs.cycles != c_cycles)) {
-      pass++;
-      printf("perturbed model caught\n");
-    } else {
-      fail++;
-      printf("perturbed model NOT caught\n");
-    }
-  } else {
-    if (!rtl_only) {
-      if (cs.mism) fail++;
-      else pass++;
-    }
-    if (!all_done) {
-      fail++;
-      int en = -1;
-      for (int i = 0; i < N && en < 0; i++)
-        if (rom ? getb(d->err_o, i, 1) : mt_net_ni_out(n, i)->err) en = i;
-      if (en >= 0 && rom)
-        printf("the all-reduce did not finish (RTL NI error: node %d error %u \"%s\" at table entry %u, cycle %llu)\n", en,
-               getb(d->err_code_o, 4 * en, 4), mt_ni_err_name((int)getb(d->err_code_o, 4 * en, 4)), getb(d->err_idx_o, 16 * en, 16),
-               (unsigned long long)cs.cycles);
-      else if (en >= 0) printf("the all-reduce did not finish (NI error: node %d %s)\n", en, mt_ni_err_name(mt_net_ni_out(n, en)->err_code));
-      else printf("the all-reduce did not finish (%s)\n", cs.mism ? "stopped at the mismatch" : "cycle limit");
-    } else pass++;
-    // buffers: RTL vs C model, and both against the reference
-    std::vector<uint32_t> ref(nw + 1);
-    std::vector<uint32_t *> in((size_t)N);
-    for (int i = 0; i < N; i++) in[i] = const_cast<uint32_t *>(mt_net_input(n, i));
-    if (mt_ref_result(&p.s, &p.tb, r.dtype, in.data(), ref.data(), &e)) {
-      printf("reference: %s\n", e.msg);
-      fail++;
-    } else {
-      uint64_t bad_rc = 0, bad_ref = 0;
-      for (int i = 0; i < N; i++)
-        for (uint64_t k = 0; k < nw; k++) {
-          const uint32_t rr = cs.mem[i].w[k], m = rom ? rr : mt_net_buffer(n, i)[k];
-          if (rr != m && bad_rc++ < 3) printf("buffer node %d word %llu: rtl 0x%08x c 0x%08x\n", i, (unsigned long long)k, rr, m);
-          if (rr != ref[k] && bad_ref++ < 3) printf("buffer node %d word %llu: rtl 0x%08x reference 0x%08x\n", i, (unsigned long long)k, rr, ref[k]);
-        }
-      for (int i = 0; i < N; i++)
-        if (cs.mem[i].errors) {
-          printf("node %d: RTL memory port errors %llu\n", i, (unsigned long long)cs.mem[i].errors);
-          bad_rc++;
-        }
-      if (rom)
-        printf("buffers: %d nodes x %llu words = %llu words checked against mt_ref_result, %llu differ\n", N, (unsigned long long)nw,
-               (unsigned long long)(N * nw), (unsigned long long)bad_ref);
-      else
-        printf("buffers: %d nodes x %llu words, %llu differ between RTL and C, %llu from mt_ref_result\n", N, (unsigned long long)nw,
-               (unsigned long long)bad_rc, (unsigned long long)bad_ref);
-      if (CFG_STAGE && !rom) {
-        // the stager: what the C model's NIs did, and the staging areas (RTL vs C)
-        uint64_t so, sr, sbad = 0;
-        int sn;
-        unsigned sp;
-        mt_net_stage_stats(n, &so, &sr, &sn, &sp);
-        for (int i = 0; i < N; i++)
-          for (uint64_t k = nw; k < nw + sw_words; k++) sbad += cs.mem[i].w[k] != mt_net_buffer(n, i)[k];
-        printf("stager (ni_stage_after=%u): %llu units staged out at %d nodes, %llu replays, at most %u of %u ranges at one NI; "
-               "staging areas: %d nodes x %llu words, %llu differ between RTL and C\n",
-               CFG_STAGE, (unsigned long long)so, sn, (unsigned long long)sr, sp, CFG_STAGE_RANGES, N, (unsigned long long)sw_words,
-               (unsigned long long)sbad);
-        if (sbad) bad_rc++;
-      }
-      if (rom && bad_rc) fail++; // memory port errors only
-      else if (!rom) {
-        if (bad_rc) fail++;
-        else pass++;
-      }
-      if (bad_ref) fail++;
-      else pass++;
-    }
-  }
   if (need_nop) {
     // a case kept for its NOP entries proves nothing about the lockstep count without them
     if (nops) pass++;

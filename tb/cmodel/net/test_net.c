@@ -9,38 +9,14 @@
 #include "util/mt_fp32.h"
 #include "net/mt_net.h"
 #include "mt_test.h"
-
-typedef struct {
-  mt_topo t;
-  mt_sched s;
-  mt_tables tb;
-} planned;
-
-static int plan(planned *p, const char *topo, const char *algo, uint64_t bytes, mt_err *e) {
-  if (mt_topo_from_name(&p->t, topo, e)) return -1;
-  if (mt_plan(&p->s, &p->t, algo, bytes, 4, e)) {
-    mt_topo_free(&p->t);
-    return -1;
-  }
-  if (mt_sched_tables(&p->s, 0, &p->tb, e)) {
-    mt_sched_free(&p->s);
-    mt_topo_free(&p->t);
-    return -1;
-  }
-  return 0;
-}
-static void unplan(planned *p) {
-  mt_tables_free(&p->tb);
-  mt_sched_free(&p->s);
-  mt_topo_free(&p->t);
-}
+#include "net_plan.h"
 
 static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, uint64_t bytes, int dtype, int pkt, uint32_t seed, mt_net_result *r) {
-  planned p;
+  tb_planned p;
   mt_err e;
   mt_net_cfg c = *cfg;
   c.flow = pkt ? MT_NET_FLOW_PACKET : MT_NET_FLOW_MESSAGE;
-  if (plan(&p, topo, algo, bytes, &e)) {
+  if (tb_plan(&p, topo, algo, bytes, &e)) {
     fprintf(stderr, "%s\n", e.msg);
     return -1;
   }
@@ -49,7 +25,7 @@ static int run_cfg(const mt_net_cfg *cfg, const char *topo, const char *algo, ui
   if (n && !mt_net_start(n, seed, &e) && !mt_net_run(n, r, NULL, &e)) rc = 0;
   else fprintf(stderr, "%s %s: %s\n", topo, algo, e.msg);
   mt_net_free(n);
-  unplan(&p);
+  tb_unplan(&p);
   return rc;
 }
 
@@ -64,14 +40,14 @@ static int run(const char *topo, const char *algo, uint64_t bytes, int dtype, in
 static void expect_refused(const char *set, const char *needle) {
   mt_net_cfg c;
   mt_err e;
-  planned p;
+  tb_planned p;
   mt_net_cfg_small(&c);
   CHECK(mt_net_cfg_set(&c, set, &e) == 0, "set %s", set);
-  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  CHECK(tb_plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, needle), "%s accepted: %s", set, n ? "" : e.msg);
   mt_net_free(n);
-  unplan(&p);
+  tb_unplan(&p);
 }
 
 /* NI bandwidth: the small configuration (two receive engines per ejection port, L + 4L
@@ -156,12 +132,12 @@ static void test_chain(void) {
   mt_net_cfg_small(&c);
   CHECK(mt_net_cfg_set(&c, "ni_chain=2", &e) != 0 && strstr(e.msg, "ni_chain"), "--set ni_chain=2 accepted"); /* range 0..1 */
   c.ni_chain = 2;                                                                                             /* and the model refuses it too */
-  planned p;
-  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  tb_planned p;
+  CHECK(tb_plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
   mt_net *n = mt_net_new(&c, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "ni_chain"), "ni_chain=2 accepted: %s", n ? "" : e.msg);
   mt_net_free(n);
-  unplan(&p);
+  tb_unplan(&p);
 }
 
 static void test_matrix(void) {
@@ -216,11 +192,11 @@ static void test_repeatable_and_flits(void) {
 }
 
 static void test_bad_input(void) {
-  planned p;
+  tb_planned p;
   mt_err e;
   mt_net_cfg c;
   mt_net_cfg_small(&c);
-  CHECK(plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
+  CHECK(tb_plan(&p, "torus:4x4", "multitree", 4096, &e) == 0, "%s", e.msg);
   mt_net_cfg c2 = c;
   c2.vc_depth = 3;
   c2.flow = MT_NET_FLOW_PACKET;
@@ -237,14 +213,14 @@ static void test_bad_input(void) {
   CHECK(mt_net_cfg_set(&c2, "vc_depth=abc", &e) != 0 && strstr(e.msg, "vc_depth"), "bad --set accepted");
   CHECK(mt_net_cfg_set(&c2, "bogus=1", &e) != 0 && strstr(e.msg, "unknown field"), "unknown field accepted");
   CHECK(mt_net_cfg_by_name(&c2, "huge", &e) != 0, "unknown config accepted");
-  unplan(&p);
-  CHECK(plan(&p, "fattree:4,2", "multitree", 4096, &e) == 0, "%s", e.msg);
+  tb_unplan(&p);
+  CHECK(tb_plan(&p, "fattree:4,2", "multitree", 4096, &e) == 0, "%s", e.msg);
   c2 = c; /* switch networks run (docs/reference/switch.md, test_switch.c); an NI has one NI link there */
   c2.local_ports = 2;
   n = mt_net_new(&c2, &p.s, &p.tb, 0, &e);
   CHECK(!n && strstr(e.msg, "in a switch network"), "two NI links per node accepted: %s", e.msg);
   mt_net_free(n);
-  unplan(&p);
+  tb_unplan(&p);
 }
 
 /* Data modes (docs/reference/network.md "Data modes"): full, sample and none give the same cycles, link
@@ -268,9 +244,9 @@ static void test_data_modes(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     mt_net_result r[3];
-    planned p;
+    tb_planned p;
     mt_err e;
-    CHECK(plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
+    CHECK(tb_plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
     for (unsigned d = 0; d < 3; d++) {
       mt_net_cfg c;
       CHECK(mt_net_cfg_by_name(&c, cases[i].cfg, &e) == 0, "%s", e.msg);
@@ -293,15 +269,15 @@ static void test_data_modes(void) {
             "%s %s data %d: %llu cycles %llu flits, full: %llu cycles %llu flits", cases[i].topo, cases[i].algo, d,
             (unsigned long long)r[d].cycles, (unsigned long long)r[d].link_flits, (unsigned long long)r[0].cycles,
             (unsigned long long)r[0].link_flits);
-    unplan(&p);
+    tb_unplan(&p);
   }
   /* a corrupted input word: at word 0 (the first flow chunk's first page: sampled), in the
    * middle of a chunk's inner page and in an inner page of the third range of the check
    * (MT_NET_REF_WORDS = 64 Ki words; not sampled); torus:4x4 MultiTree, 16 chunks of 40 KiB.
    * With 1 and 3 threads (the check splits its ranges among them): the same words wrong. */
-  planned p;
+  tb_planned p;
   mt_err e;
-  CHECK(plan(&p, "torus:4x4", "multitree", 16 * 10240 * 4, &e) == 0, "%s", e.msg);
+  CHECK(tb_plan(&p, "torus:4x4", "multitree", 16 * 10240 * 4, &e) == 0, "%s", e.msg);
   const uint64_t at[3] = {0, 10240 / 2, 2 * 65536 + 7};
   for (int w = 0; w < 3; w++)
     for (unsigned d = 0; d < 2; d++)
@@ -326,7 +302,7 @@ static void test_data_modes(void) {
                    (unsigned long long)at[w], (unsigned long long)r.wrong_words, (unsigned long long)wrong1);
         mt_net_free(n);
       }
-  unplan(&p);
+  tb_unplan(&p);
 }
 
 /* Threads (mt_net_cfg.threads): 1, 2, 3 and 7 threads give the same cycles, flits and buffers;
@@ -347,9 +323,9 @@ static void test_threads(void) {
     {"torus:4x4", "multitree", "paper", "max_cycles=2000", 0, 65536},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    planned p;
+    tb_planned p;
     mt_err e;
-    CHECK(plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
+    CHECK(tb_plan(&p, cases[i].topo, cases[i].algo, cases[i].bytes, &e) == 0, "%s", e.msg);
     const unsigned nth[] = {1, 2, 3, 7, 64};
     mt_net_result r0;
     memset(&r0, 0, sizeof r0);
@@ -397,7 +373,7 @@ static void test_threads(void) {
     CHECK(i == sizeof cases / sizeof cases[0] - 1 ? r0.cycles == 2000 : r0.correct, "%s %s: the 1-thread run: err node %d, correct %d",
           cases[i].topo, cases[i].algo, r0.err_node, r0.correct);
     free(buf0);
-    unplan(&p);
+    tb_unplan(&p);
   }
 }
 
