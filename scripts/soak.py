@@ -529,7 +529,7 @@ case $MODE in
   hang) exec sleep 30 ;;
   silent) exit 0 ;;
   refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
-  boundhigh) MT_BOUND_SCALE=1e6 exec "$real" "$@" ;;
+  boundhigh) MT_BOUND_SCALE=1000000 exec "$real" "$@" ;;
   boundhalf) MT_BOUND_SCALE=0.5 exec "$real" "$@" ;;
 esac
 """
