@@ -438,8 +438,9 @@ static int read_chdr(rd_t *r) {
     uint64_t v = 0;
     mt_err ve;
     if (sscanf(ln, "# define %127s %n", name, &at) != 1 || !at || strncmp(name, "MT_ROM_NODE", 11) || mt_scan_int(&np, &node, MT_MAX_NODES) ||
-        *np != '_' || mt_parse_u64(ln + at, 0, INT32_MAX, "", &ve, &v))
-      return rfail(r, t.line, "'%s': expected #include or #define MT_ROM_NODE<i>_WIDTH / _DEPTH and a whole number", TQ(&t));
+        *np != '_')
+      return rfail(r, t.line, "'%s': expected #include or #define MT_ROM_NODE<i>_WIDTH / _DEPTH", TQ(&t));
+    if (mt_parse_u64(ln + at, 0, INT32_MAX, name, &ve, &v)) return rfail(r, t.line, "%s", ve.msg);
     const tok_t nt = {name, (int)strlen(name), t.line, 'w'};
     const char *us = strrchr(name, '_');
     int isw = !strcmp(us, "_WIDTH"), isd = !strcmp(us, "_DEPTH");

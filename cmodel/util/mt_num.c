@@ -37,8 +37,20 @@ static const char *why_not(const char *s, size_t n, int real) {
   return "text after the number";
 }
 
-/* text as shown in a message: at most SHOW_MAX characters */
-static int shown(size_t n) { return (int)(n > SHOW_MAX ? SHOW_MAX : n); }
+/* the n characters at s as a message shows them: at most SHOW_MAX, a control character or
+ * a byte above 126 as \xNN, "..." when cut */
+static const char *shown(char *buf, const char *s, size_t n) {
+  size_t o = 0;
+  for (size_t i = 0; i < n && i < SHOW_MAX; i++) {
+    const unsigned char c = (unsigned char)s[i];
+    if (c >= 32 && c < 127) buf[o++] = (char)c;
+    else o += (size_t)snprintf(buf + o, 5, "\\x%02x", c);
+  }
+  if (n > SHOW_MAX) memcpy(buf + o, "...", 3), o += 3;
+  buf[o] = 0;
+  return buf;
+}
+enum { SHOWN = SHOW_MAX * 4 + 4 };
 
 int mt_parse_u64n(const char *text, size_t n, uint64_t lo, uint64_t hi, const char *what, mt_err *e, uint64_t *out) {
   uint64_t x = 0;
@@ -52,9 +64,8 @@ int mt_parse_u64n(const char *text, size_t n, uint64_t lo, uint64_t hi, const ch
   const char *why = NULL;
   if (!i || i < n) why = why_not(text, n, 0);
   else if (over || x < lo || x > hi) why = "out of range";
-  if (why)
-    return mt_fail(e, "%s: '%.*s%s': %s; expected a whole number %" PRIu64 "..%" PRIu64, what, shown(n), text, n > SHOW_MAX ? "..." : "", why,
-                   lo, hi);
+  char sh[SHOWN];
+  if (why) return mt_fail(e, "%s: '%s': %s; expected a whole number %" PRIu64 "..%" PRIu64, what, shown(sh, text, n), why, lo, hi);
   *out = x;
   return 0;
 }
@@ -100,7 +111,8 @@ int mt_parse_real(const char *text, double lo, double hi, const char *what, mt_e
     char a[32], b[32];
     bound_text(a, sizeof a, lo);
     bound_text(b, sizeof b, hi);
-    return mt_fail(e, "%s: '%.*s%s': %s; expected a number %s..%s", what, shown(n), text, n > SHOW_MAX ? "..." : "", why, a, b);
+    char sh[SHOWN];
+    return mt_fail(e, "%s: '%s': %s; expected a number %s..%s", what, shown(sh, text, n), why, a, b);
   }
   *out = x;
   return 0;
