@@ -5,7 +5,7 @@
 #   t-fuzz-replay       (make test) every seed of tb/fuzz/corpus/<target>/ and every regression input
 #                       tb/fuzz/crashes/<target>-* through the harnesses once: built with gcc and
 #                       ASan+UBSan (no clang needed), and with the libFuzzer builds too when clang is there
-FUZZ_TARGETS := topo sched rom cli
+FUZZ_TARGETS := topo sched rom cli workload cfg
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 # coverage instrumentation everywhere, the libFuzzer main() only in the harness link

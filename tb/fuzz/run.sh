@@ -16,7 +16,7 @@ fz=$build/fuzz
 mkdir -p "$fz/logs" "$fz/crashes"
 # inputs larger than the largest seed of each kind give the fuzzer room; -timeout: one input
 # must finish in 10 s; 2 GiB of memory is far more than any accepted input needs
-declare -A maxlen=([topo]=4096 [sched]=32768 [rom]=16384 [cli]=1024)
+declare -A maxlen=([topo]=4096 [sched]=32768 [rom]=16384 [cli]=1024 [workload]=8192 [cfg]=4096)
 
 # libFuzzer's "cov: N ft: N corp: N/" of a status line: "cov ft corp"
 cov_of() { sed -nE 's/.* cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+)\/.*/\1 \2 \3/p' | tail -1; }
