@@ -126,6 +126,32 @@ if "$bin" rom --topo ring:4 --algo ring --bytes 1K --format h --out "$tmp/rom" >
   accept decode "$tmp/rom"
 else bad "rom --format h failed"; fi
 
+# ---- JSON inputs (schedule JSON for check, layout.json for decode): JSON's own number syntax,
+# an integer field refuses a real, an exponent form and a string ----
+if "$bin" plan --topo torus:4x4 --algo ring --bytes 1K --json "$tmp/s.json" >/dev/null 2>&1; then
+  for v in 1024.0 1.024e3 '"1024"'; do
+    sed "0,/\"bytes\":1024/s//\"bytes\":$v/" "$tmp/s.json" >"$tmp/sx.json"
+    refuse "sx.json: \$.bytes: expected an integer" check "$tmp/sx.json"
+  done
+  sed '0,/"bytes":1024/s//"bytes":18446744073709551616/' "$tmp/s.json" >"$tmp/sx.json"
+  refuse "too big integer" check "$tmp/sx.json"
+  accept check "$tmp/s.json"
+else bad "plan --json failed"; fi
+if [[ -d $tmp/rom ]]; then
+  cp -r "$tmp/rom" "$tmp/rl"
+  sed -i 's/"depth": \([0-9]*\)/"depth": \1.0/' "$tmp/rl/layout.json"
+  refuse "layout.json: field 'depth' is a real number where an integer is expected" decode "$tmp/rl"
+fi
+
+# ---- the train cache: a count with a sign is a damaged line (a miss), never read as a number ----
+"$bin" train --model tb/train/toy.csv --topo torus:4x4 --algo ring --level flow --cache "$tmp/k.txt" >/dev/null 2>&1
+if [[ -s $tmp/k.txt ]]; then
+  awk '{ $6 = "+" $6; print }' "$tmp/k.txt" >"$tmp/k2.txt"
+  out=$("$bin" train --model tb/train/toy.csv --topo torus:4x4 --algo ring --level flow --cache "$tmp/k2.txt" 2>&1)
+  grep -qF "damaged cache line ignored: a field is not a number of the range 0..2^64-1" <<<"$out" && grep -qF "1 all-reduces simulated now" <<<"$out" && ok ||
+    bad "cache count '+N': $(head -3 <<<"$out")"
+else bad "train --cache wrote no cache"; fi
+
 # ---- the fault-injection switch of the bound checks ----
 out=$(MT_BOUND_SCALE=1e6 "$bin" "${S[@]}" 2>&1)
 rc=$?
