@@ -1,11 +1,11 @@
 # mk/fuzz.mk: libFuzzer harnesses of the C model's input paths (issue #11, docs/reference/fuzz.md).
 #   make fuzz           build the harnesses with clang (-fsanitize=fuzzer,address,undefined) and run
-#                       each for FUZZ_SECONDS (about 50 minutes in all); figures into docs/reference/fuzz.md,
+#                       each for FUZZ_SECONDS (about 75 minutes for the six); figures into docs/results/reliability.md,
 #                       crashes into build/fuzz/crashes/
 #   t-fuzz-replay       (make test) every seed of tb/fuzz/corpus/<target>/ and every regression input
 #                       tb/fuzz/crashes/<target>-* through the harnesses once: built with gcc and
 #                       ASan+UBSan (no clang needed), and with the libFuzzer builds too when clang is there
-FUZZ_TARGETS := topo sched rom cli
+FUZZ_TARGETS := topo sched rom cli workload cfg
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 # coverage instrumentation everywhere, the libFuzzer main() only in the harness link
@@ -45,8 +45,8 @@ fuzz-deps:
 	@scripts/deps.sh fuzz
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%) $(FUZZ_TARGETS:%=$(FUZZ_DIR)/replay_%)
 # FUZZ_SECONDS per harness, FUZZ_JOBS harnesses at a time: 1,500 s two at a time gave 13.5 million
-# executions over the four on this 2-core machine (50 minutes, docs/reference/fuzz.md; 900 s would give
-# about 8 million at the rates measured); FUZZ_DOC=0 leaves docs/reference/fuzz.md alone
+# executions over the four on this 2-core machine (50 minutes, docs/results/reliability.md; 900 s would give
+# about 8 million at the rates measured); FUZZ_DOC=0 leaves docs/results/reliability.md alone
 FUZZ_SECONDS ?= 1500
 FUZZ_JOBS    ?= 2
 FUZZ_DOC     ?= 1

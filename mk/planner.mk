@@ -89,6 +89,13 @@ TEST_STEPS += t-relmsgs-cli
 t-reldup-cli: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 60 tb/cli/test_reldup.sh $(BUILD)/multitree
 TEST_STEPS += t-reldup-cli
+# Every input format's numbers through the one strict parser (docs/reference/formats.md
+# "Numbers"): options, --set, .cfg, topology names and files, dimensions files, workload and
+# compute CSVs, ROM headers; a blank, sign, hexadecimal, exponent, fraction or overflow is
+# refused naming the field and range; about 1 s.
+t-relnum-cli: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 60 tb/cli/test_relnum.sh $(BUILD)/multitree
+TEST_STEPS += t-relnum-cli
 
 # The bucket planner and the bounds (issue #18, docs/reference/planner.md "bucket", "Bounds"): bound's
 # hand values, check on six tori/meshes, the cycle model on torus:4x4 at 1 MiB (>= 94% of the

@@ -167,6 +167,12 @@ def draw_topo(r):
 def algo_accepts(algo, kind, dims, nodes):
     if algo in ("hd", "hdrm") and not is_pow2(nodes):
         return False
+    # FlexReduce and BlueConnect need a tree of switches, hier and Themis a torus or a dims:
+    # system: on the other topologies here they are refused (their own runs: draw_surface_run)
+    if algo in ("flexreduce", "blueconnect"):
+        return False
+    if algo in ("hier", "themis"):
+        return kind == "torus"
     if algo == "hdrm":
         return kind == "bigraph"
     if algo == "ring2d":
@@ -342,8 +348,10 @@ DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "p
 
 
 def fmt_val(v):
+    """A --set value as the tool reads it: plain decimal, never an exponent (formats.md "Numbers")."""
     if isinstance(v, float):
-        return "%g" % v
+        t = ("%.12f" % v).rstrip("0").rstrip(".")
+        return t or "0"
     return str(v)
 
 
@@ -354,7 +362,10 @@ def draw_b2b(seed, i):
     return random.Random("soak-b2b:%d:%d" % (seed, i)).choice([1, 2, 2, 3, 3])
 
 
-def draw_run(seed, i, binary, algos, cfgs):
+def draw_run(seed, i, binary, algos, cfgs, share=None):
+    rs = random.Random("soak-surface:%d:%d" % (seed, i))
+    if rs.random() < (SURFACE_SHARE if share is None else share):
+        return draw_surface_run(rs, i, binary)
     r = random.Random("soak:%d:%d" % (seed, i))
     spec, kind, dims, mode = draw_topo(r)
     nodes = topo_nodes(spec, kind, dims)
@@ -386,6 +397,242 @@ def draw_run(seed, i, binary, algos, cfgs):
         tail += ["--runs", str(b2b)]
     cmd = head + ["--bytes", str(nbytes)] + tail
     return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": expect, "out_of_range": out, "b2b": b2b}
+
+
+# ---------------------------------------------------------------- the new surfaces
+# Hierarchies (hier:), multi-dimensional systems (dims:), switch networks at the cycle level,
+# the flow level (sim --level flow), --threads 2 and --data none (the same cycles as the
+# defaults: an oracle), and train on random small workloads (its all-reduce the same cycles as
+# sim's). Drawn for SURFACE_SHARE of the runs from their own stream ("soak-surface:SEED:i"),
+# so the other runs keep the draws of the soaks before; each run names the algorithms the
+# topology takes, so that FlexReduce, BlueConnect, hier and Themis are drawn where they are legal.
+SURFACE_SHARE = 0.5
+SWITCH_TOPOS = ["dgx2", "fattree:2,2", "fattree:2,3", "fattree:4,2", "bigraph:1x2", "bigraph:2x2", "bigraph:2x4",
+                "file:tb/cmodel/data/switched.topo", "file:tb/cmodel/data/star.topo", "file:tb/cmodel/data/multilink.topo"]
+
+
+def rate(r, lo_bw, hi_bw, lo_lat, hi_lat):
+    """'@GBPS[:LAT]' (plain decimal)"""
+    bw = fmt_val(float(r.choice([lo_bw, hi_bw, round(r.uniform(lo_bw, hi_bw), 2)])))
+    return "@%s" % bw + (":%d" % r.randint(lo_lat, hi_lat) if r.random() < 0.7 else "")
+
+
+def draw_hier(r):
+    """(spec, nodes, symmetric): two or three levels of switches, learners at the leaves; a
+    GB/s on every level or on none (a spec that mixes them is refused). A level is groups
+    'N+N+...' of the level below, or (the top) the count of switches below it or '@GBPS' alone."""
+    rates = r.random() < 0.5
+    sym = r.random() < 0.5
+    if r.random() < 0.7:  # machines of learners behind one top switch
+        g = r.randint(2, 4)
+        sizes = [r.randint(1, 4)] * g if sym else [r.randint(1, 4) for _ in range(g)]
+        lv0 = "+".join(map(str, sizes))
+        if rates:
+            spec = "hier:%s%s,%s%s" % (lv0, rate(r, 8, 32, 100, 800), r.choice(["", str(g)]), rate(r, 1, 4, 1000, 6000))
+        else:
+            spec = "hier:%s,%d" % (lv0, g)
+        return spec, sum(sizes), len(set(sizes)) == 1
+    # three levels: learners in k*m groups of a, m of those under each of k switches, one top
+    k, m, a = r.choice([2, 2, 3]), r.choice([2, 2, 3]), r.choice([1, 2, 2])
+    spec = "hier:%s%s,%s%s,%s" % ("+".join([str(a)] * (k * m)), rate(r, 8, 32, 100, 800) if rates else "",
+                                  "+".join([str(m)] * k), rate(r, 2, 8, 500, 2000) if rates else "",
+                                  rate(r, 1, 2, 1000, 6000) if rates else str(k))
+    return spec, a * k * m, True
+
+
+def draw_dims(r, cycle):
+    """(spec, nodes, D): rings of 3..5 for the cycle model (it runs rings only), rings, fully
+    connected groups and switches for the flow level; a rate on every dimension or on none."""
+    rates = r.random() < 0.5
+    for _ in range(50):
+        D = r.choice([1, 2, 2, 3])
+        dims = []
+        for _ in range(D):
+            kind = "ring" if cycle else r.choice(["ring", "fc", "sw"])
+            size = r.randint(3, 5) if kind == "ring" else r.randint(2, 4)
+            dims.append((kind, size))
+        n = math.prod(sz for _, sz in dims)
+        if n <= 32:
+            break
+    if not rates:
+        return "dims:" + ",".join("%s%d" % (k, sz) for k, sz in dims), n, D
+    # the cycle model paces a link by whole cycles per flit: bandwidths in whole ratios to the fastest
+    fast = r.choice([25, 50, 100, 200])
+    bws = [fast / r.choice([1, 1, 2, 4]) if cycle else round(r.uniform(10, 200), 2) for _ in dims]
+    # latencies: up to 700 ns at the flow level; up to 60 ns at the cycle level, where a 200 GB/s
+    # link runs at 12.5 GHz (60 ns = 750 cycles a hop: runs of seconds, not minutes)
+    spec = "dims:" + ",".join("%s%d@%s%s" % (k, sz, fmt_val(float(bw)), ":%d" % r.randint(5, 60 if cycle else 700) if r.random() < 0.7 else "")
+                              for (k, sz), bw in zip(dims, bws))
+    return spec, n, D
+
+
+def surface_algos(kind, nodes, sym, cycle, dims_kinds=()):
+    """The algorithms this topology takes (docs/reference/cli.md and each planner's page)."""
+    al = ["multitree", "ring", "dbtree"] + (["hd"] if is_pow2(nodes) else [])
+    if kind == "hier":
+        al += ["flexreduce"] + (["blueconnect"] if sym else [])
+    elif kind == "dims":
+        al += ["hier", "themis"]
+    elif kind == "dgx2":
+        al += ["flexreduce"]
+    elif kind == "bigraph" and is_pow2(nodes):
+        al += ["hdrm"]
+    return al
+
+
+def small_workload(r):
+    """A random small workload CSV (docs/reference/training.md): 1..4 layers of each kind."""
+    rows = ["Layer name, IFMAP Height, IFMAP Width, Filter Height, Filter Width, Channels, Num Filter, Strides, Kind, Params, Gradient bytes,"]
+    for li in range(r.randint(1, 4)):
+        # the first row has weights: a workload without parameters has no all-reduce (refused)
+        kind = "weights" if li == 0 else r.choice(["weights", "weights", "weights", "embed", "shared", "matmul"])
+        ih, iw = r.randint(1, 16), r.randint(1, 16)
+        fh, fw = r.randint(1, ih), r.randint(1, iw)
+        ch, nf, st = r.randint(1, 32), r.randint(1, 32), r.randint(1, 2)
+        if kind == "weights":
+            params = fh * fw * ch * nf + r.randint(0, 3) * nf
+        elif kind == "embed":
+            params = nf * r.randint(1, 64)
+        else:
+            params = 0
+        rows.append("l%d,%d,%d,%d,%d,%d,%d,%d,%s,%d,%d," % (li, ih, iw, fh, fw, ch, nf, st, kind, params, 4 * params))
+    return "\n".join(rows) + "\n"
+
+
+def draw_surface_run(r, i, binary):
+    """One run on the new surfaces: (cycle level with twins | flow level | train) on a hier:,
+    dims: or switch network (train also on grids)."""
+    u = r.random()
+    mode = "sim" if u < 0.55 else "flow" if u < 0.85 else "train"
+    t = r.random()
+    sym, dk = False, ()
+    if t < 0.4:
+        spec, nodes, sym = draw_hier(r)
+        kind = "hier"
+    elif t < 0.7 and mode != "train":  # train does not simulate dims: systems (it says so)
+        spec, nodes, D = draw_dims(r, mode != "flow")
+        kind = "dims"
+    elif t < 0.92 or mode != "train":
+        # the cycle model takes switch networks with end nodes behind switches only
+        spec = r.choice([x for x in SWITCH_TOPOS if mode == "flow" or x not in ("file:tb/cmodel/data/star.topo", "file:tb/cmodel/data/multilink.topo")])
+        kind = spec.split(":")[0]
+        nodes = 16 if kind == "dgx2" else topo_nodes(spec, kind, [])
+    else:
+        spec = r.choice(["torus:4x4", "torus:2x4", "mesh:3x3", "ring:6"])
+        kind = spec.split(":")[0]
+        nodes = math.prod(int(x) for x in spec.split(":")[1].split("x"))
+    algo = r.choice(surface_algos(kind, nodes, sym, mode != "flow"))
+    lo = 4 * nodes
+    nbytes = max(lo, int(2 ** r.uniform(math.log2(lo), math.log2(16384))) // (4 * nodes) * (4 * nodes))
+    extra = []
+    if algo in ("themis", "hier"):
+        ch = r.choice([1, 2, 4, 8]) if algo == "hier" or r.random() < 0.9 else 64
+        extra = ["--chunks", str(ch)]
+        nbytes = max(nbytes, 8 * ch * nodes * 2)
+        nbytes -= nbytes % (4 * nodes)
+    flow = r.choice(["message", "packet"])
+    cfg = r.choice(["small", "small", "paper"])
+    head = [binary]
+    twins = []
+    if mode == "train":
+        lvl = r.choice(["flow", "cycle"]) if nodes <= 16 else "flow"
+        cmd = head + ["train", "--model", "@WORKLOAD@", "--topo", spec, "--algo", algo, "--cache", "none", "--level", lvl,
+                      "--config", cfg] + (["--msg"] if flow == "message" else [])
+        return {"i": i, "cmd": cmd, "mode": "train", "algo": algo, "topo": spec, "expect_ok": True, "out_of_range": [],
+                "surface": "train-" + kind, "workload": small_workload(r),
+                "twin_sim": [binary, "sim", "--topo", spec, "--algo", algo, "--config", cfg, "--flow", flow] +
+                            (["--level", "flow"] if lvl == "flow" else [])}
+    cmd = head + ["sim", "--topo", spec, "--algo", algo, "--bytes", str(nbytes), "--flow", flow, "--config", cfg] + extra
+    if mode == "flow":
+        cmd += ["--level", "flow"]
+    else:
+        cmd += ["--dtype", r.choice(["int32", "fp32"]), "--seed", str(r.randint(0, U32))]
+        if "@" in spec:  # links of up to 750 cycles: the watchdog's limit above the longest legal wait
+            cmd += ["--set", "wd_limit=200000"]
+        if r.random() < 0.5:
+            twins = [["--threads", "2"], ["--data", "none"]]
+    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": True, "out_of_range": [],
+            "surface": "%s-%s" % (mode, kind), "twins": twins}
+
+
+def json_of(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def exec_surface(a, run):
+    """exec_one for a surface run: the run, its twins (the same cycles) and its oracles."""
+    jd = os.path.join(a.out, "json")
+    os.makedirs(jd, exist_ok=True)
+    js = os.path.join(jd, "run%d.json" % run["i"])
+    cmd = list(run["cmd"])
+    wl = None
+    if run["mode"] == "train":
+        wl = os.path.join(jd, "run%d.csv" % run["i"])
+        with open(wl, "w") as f:
+            f.write(run["workload"])
+        cmd[cmd.index("@WORKLOAD@")] = wl
+    rc, so, se, to, wall = run_cmd(cmd + ["--json", js], a.timeout)
+    cls, why = classify(rc, so, se, to)
+    if cls == "CRASH" and rc == 0 and (so.startswith("sim: flow level") or "train: total" in so):
+        cls, why = "OK", ""  # no data at the flow level / train: no result to check
+    j = json_of(js) if cls == "OK" else None
+    if cls == "OK" and j is None:
+        cls, why = "CRASH", "exit 0 without a --json summary"
+    if cls == "OK" and run["mode"] == "sim":
+        why = bound_oracle(run["cmd"], js)
+        cls = "BOUND" if why else cls
+    if cls == "OK" and run["mode"] == "flow" and j["time"] < j["lower_bound"] * (1 - 1e-9):
+        cls, why = "BOUND", "flow level: %.1f %s, below its lower bound %.1f" % (j["time"], j["units"], j["lower_bound"])
+    if cls == "OK" and run["mode"] == "sim":
+        for tw in run.get("twins", []):
+            tj = js + ".twin"
+            trc, tso, tse, tto, tw_wall = run_cmd(cmd + tw + ["--json", tj], a.timeout)
+            wall += tw_wall
+            t = json_of(tj)
+            if trc != 0 or t is None:
+                tcls, twhy = classify(trc, tso, tse, tto)
+                cls, why = (tcls if tcls in FAIL_CLASSES else "CRASH"), "with %s: exit %d: %s" % (" ".join(tw), trc, twhy or tse.strip()[-200:])
+            elif t["cycles"] != j["cycles"]:
+                cls, why = "WRONG", "with %s: %d cycles, %d without" % (" ".join(tw), t["cycles"], j["cycles"])
+            if os.path.exists(tj):
+                os.remove(tj)
+            if cls != "OK":
+                break
+    if cls == "OK" and run["mode"] == "train":
+        ar, tot = j["allreduce_cycles"], j["total_cycles"]
+        if tot != j["compute_cycles"] + j["exposed_cycles"] or j["exposed_cycles"] + j["overlapped_cycles"] != ar:
+            cls, why = "WRONG", "train: total %d != compute %d + exposed %d, or exposed + overlapped != all-reduce %d" % (
+                tot, j["compute_cycles"], j["exposed_cycles"], ar)
+        elif "@" not in run["topo"]:  # the same all-reduce through sim: the same cycles (a spec with GB/s: sim's flow level is in ns)
+            tj = js + ".twin"
+            trc, tso, tse, tto, tw_wall = run_cmd(run["twin_sim"] + ["--bytes", str(j["allreduce_bytes"]), "--json", tj], a.timeout)
+            wall += tw_wall
+            t = json_of(tj)
+            got = None if t is None else t.get("cycles", t.get("time"))
+            if trc != 0 or got is None:
+                cls, why = "CRASH", "sim of the all-reduce (%d bytes): exit %d: %s" % (j["allreduce_bytes"], trc, tse.strip()[-200:])
+            elif round(got) != ar:
+                cls, why = "WRONG", "train's all-reduce %d cycles, sim of its %d bytes %s" % (ar, j["allreduce_bytes"], got)
+            if os.path.exists(tj):
+                os.remove(tj)
+    for f in (js, wl):
+        if f and os.path.exists(f):
+            os.remove(f)
+    res = {"i": run["i"], "class": cls, "why": why, "wall": round(wall, 3), "rc": rc, "mode": run["mode"], "algo": run["algo"],
+           "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": [], "surface": run["surface"],
+           "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
+    if cls in FAIL_CLASSES:
+        res["hint"] = triage(run, cls, a.triage_bin) if a.triage_bin and run["mode"] == "sim" else ""
+        os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
+        with open(os.path.join(a.out, "logs", "run%d.log" % run["i"]), "w") as f:
+            f.write("%s\n# exit %d, %.2f s, %s\n%s--- stdout\n%s\n--- stderr\n%s" % (
+                res["cmd"], rc, wall, cls, ("--- workload\n" + run["workload"]) if wl else "", so, se))
+    print(json.dumps(res), flush=True)
+    return 0
 
 
 # ---------------------------------------------------------------- one run (--exec, called by GNU parallel)
@@ -510,6 +757,8 @@ def triage(run, cls, triage_bin):
 
 def exec_one(a):
     run = json.loads(a.exec)
+    if run.get("surface"):
+        return exec_surface(a, run)
     js = os.path.join(a.out, "json", "run%d.json" % run["i"])
     extra = []
     if run["mode"] == "sim":
@@ -549,7 +798,7 @@ def b2b_summary(res):
 FAKE = r"""#!/usr/bin/env bash
 # a multitree that misbehaves on purpose (soak.py --self-test): MODE=%s
 real=%s
-if [[ $1 != sim && $1 != ref ]]; then
+if [[ $1 != sim && $1 != ref && $1 != train ]]; then
   if [[ $MODE == newkey && $1 == shape ]]; then "$real" "$@"; echo "new_field       net          -              0..1                mt_net_cfg.new_field: a key with no draw rule"; exit 0; fi
   exec "$real" "$@"
 fi
@@ -564,7 +813,8 @@ case $MODE in
   silent) exit 0 ;;
   refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
   b2bsilent) printf 'sim: all-reduce 1 of 2 back to back, seed 1\nsim: fake: 9 cycles, result correct on every node\nsim: all-reduce 2 of 2 back to back, seed 2\nsim: fake: 1 cycles\n'; exit 0 ;;
-  boundhigh) MT_BOUND_SCALE=1e6 exec "$real" "$@" ;;
+  threads) [[ " $* " == *" --threads "* ]] && exec "$real" "$@" --set link_lat=7; exec "$real" "$@" ;;
+  boundhigh) MT_BOUND_SCALE=1000000 exec "$real" "$@" ;;
   boundhalf) MT_BOUND_SCALE=0.5 exec "$real" "$@" ;;
 esac
 """
@@ -577,9 +827,14 @@ def self_test(a):
     real = os.path.join(TOP, a.bin)
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
              ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
-             ("refuse", "REFUSED", 0), ("b2bsilent", "WRONG", 1), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1)]
+             ("refuse", "REFUSED", 0), ("b2bsilent", "WRONG", 1), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1),
+             ("threads", "WRONG", 1)]
     # the bound faults run the real binary: runs of seed 1 that simulate quickly and correctly
-    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25"}
+    # (drawn as before the new surfaces: --surface-share 0); the twin fault (--threads 2 gives
+    # other cycles) the first three surface runs of seed 1 with twins on a small switch network
+    twins = [i for i in range(400) if (lambda d: d.get("twins") and d["topo"].startswith(("fattree:2,2", "bigraph:2x2", "hier:1")) and
+                                       int(d["cmd"][d["cmd"].index("--bytes") + 1]) <= 4096)(draw_run(1, i, a.bin, [], [], 1.0))][:3]
+    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25", "threads": ",".join(map(str, twins))}
     npass = nfail = 0
     with tempfile.TemporaryDirectory() as d:
         for mode, cls, want_rc in cases:
@@ -589,7 +844,7 @@ def self_test(a):
             os.chmod(fake, 0o755)
             out = os.path.join(d, "out-" + mode)
             cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", only.get(mode, "0,1,2"), "--jobs", "2", "--timeout", "3",
-                   "--bin", fake, "--triage-bin=", "--out", out, "--quiet"]
+                   "--bin", fake, "--triage-bin=", "--out", out, "--quiet", "--surface-share", "1" if mode == "threads" else "0"]
             p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MODE=mode), cwd=TOP)
             got = collections.Counter()
             if os.path.exists(os.path.join(out, "results.jsonl")):
@@ -621,6 +876,8 @@ def main():
     ap.add_argument("--triage-bin", default="build/multitree", help="build without sanitizers for failure hints ('' = none)")
     ap.add_argument("--timeout", type=int, default=120, help="per run, seconds")
     ap.add_argument("--out", default="build/soak")
+    ap.add_argument("--surface-share", type=float, default=SURFACE_SHARE,
+                    help="the share of runs on the new surfaces (hier:, dims:, switch networks, flow level, train)")
     ap.add_argument("--dry-run", action="store_true", help="print the drawn commands, run nothing")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     ap.add_argument("--self-test", action="store_true", help="check that every failure class is caught (fake binaries)")
@@ -650,7 +907,7 @@ def main():
                  "keys it does not list: %s (update draw_sets)" % (" ".join(sorted(missing)) or "none", " ".join(sorted(gone)) or "none"))
     cfgs = config_names()
     only = sorted({int(x) for x in a.only.split(",") if x.strip()}) if a.only else list(range(a.runs))
-    runs = [draw_run(a.seed, i, a.bin, algos, cfgs) for i in only]
+    runs = [draw_run(a.seed, i, a.bin, algos, cfgs, a.surface_share) for i in only]
     if a.dry_run:
         for run in runs:
             print("%d %s" % (run["i"], " ".join(shlex.quote(x) for x in run["cmd"])))
@@ -706,6 +963,12 @@ def main():
         by_algo[r["algo"]][r["class"]] += 1
     for al in sorted(by_algo):
         L.append("  %-10s %s" % (al, " ".join("%s %d" % (c, by_algo[al][c]) for c in CLASSES if by_algo[al][c])))
+    surf = collections.defaultdict(collections.Counter)
+    for r in res:
+        if r.get("surface"):
+            surf[r["surface"]][r["class"]] += 1
+    for sf in sorted(surf):
+        L.append("  surface %-14s %s" % (sf, " ".join("%s %d" % (c, surf[sf][c]) for c in CLASSES if surf[sf][c])))
     ref = [r for r in res if r["class"] == "REFUSED"]
     drawn_out = sum(1 for r in ref if r["out_of_range"])
     L.append("refusals: %d of draws outside the model's ranges (key drawn: documented by `shape --keys` but refused), %d of "

@@ -11,27 +11,20 @@
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
-static int parse_bytes(const char *s, uint64_t *out) {
-  char *end;
-  errno = 0;
-  if (*s == '-') return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (end == s || errno) return -1;
-  uint64_t mul = 1;
-  if (*end == 'k' || *end == 'K') {
-    mul = 1024;
-    end++;
-  } else if (*end == 'm' || *end == 'M') {
-    mul = 1024 * 1024;
-    end++;
-  } else if (*end == 'g' || *end == 'G') {
-    mul = 1024ull * 1024 * 1024;
-    end++;
+/* A byte count: a whole number, or one followed by K, M or G (KiB, MiB, GiB; "iB" or "B" may
+ * follow), that fits 64 bits. */
+static int parse_bytes(const char *s, const char *what, mt_err *e, uint64_t *out) {
+  size_t n = strlen(s);
+  uint64_t mul = 1, v;
+  const char *u = s + strspn(s, "0123456789");
+  if (u > s && (*u == 'k' || *u == 'K' || *u == 'm' || *u == 'M' || *u == 'g' || *u == 'G') && (!u[1] || !strcmp(u + 1, "iB") || !strcmp(u + 1, "B"))) {
+    mul = *u == 'k' || *u == 'K' ? 1024 : *u == 'm' || *u == 'M' ? 1024 * 1024
+                                                                 : 1024ull * 1024 * 1024;
+    n = (size_t)(u - s);
   }
-  if (mul > 1 && (!strcmp(end, "iB") || !strcmp(end, "B"))) end += strlen(end);
-  if (*end) return -1;
-  if (v > UINT64_MAX / mul) return -1;
+  if (mt_parse_u64n(s, n, 0, UINT64_MAX / mul, what, e, &v)) return -1;
   *out = v * mul;
   return 0;
 }
@@ -91,7 +84,13 @@ static const struct {
   {"--level", offsetof(mt_app_opts, level)},
 };
 
+static int opt_fail(const char *cmd, const mt_err *e) {
+  fprintf(stderr, "multitree %s: %s\n", cmd, e->msg);
+  return -1;
+}
+
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
+  mt_err e = {{0}};
   memset(o, 0, sizeof *o);
   o->elem = 4;
   for (int i = 2; i < argc; i++) {
@@ -125,55 +124,29 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       }
       o->sets[o->nsets++] = v;
     } else if (!strcmp(a, "--seed")) {
-      char *end;
-      errno = 0;
-      unsigned long x = strtoul(v, &end, 10);
-      if (end == v || *end || errno || x > 0xFFFFFFFFul) {
-        fprintf(stderr, "multitree: --seed '%s': expected 0..4294967295\n", v);
-        return -1;
-      }
+      uint64_t x;
+      if (mt_parse_u64(v, 0, UINT32_MAX, "--seed", &e, &x)) return opt_fail(argv[1], &e);
       o->seed = (uint32_t)x;
     } else if (!strcmp(a, "--bytes")) {
-      if (parse_bytes(v, &o->bytes)) {
-        fprintf(stderr, "multitree: --bytes '%s': expected a byte count such as 67108864 or 64M\n", v);
-        return -1;
-      }
+      if (parse_bytes(v, "--bytes (a byte count such as 67108864 or 64M)", &e, &o->bytes)) return opt_fail(argv[1], &e);
       o->have_bytes = 1;
     } else if (!strcmp(a, "--mem-limit")) {
-      if (parse_bytes(v, &o->mem_limit)) {
-        fprintf(stderr, "multitree: --mem-limit '%s': expected a byte count such as 8G\n", v);
-        return -1;
-      }
+      if (parse_bytes(v, "--mem-limit (a byte count such as 8G)", &e, &o->mem_limit)) return opt_fail(argv[1], &e);
     } else if (!strcmp(a, "--elem") || !strcmp(a, "--local-ports") || !strcmp(a, "--threads")) {
-      char *end;
-      errno = 0;
-      long x = strtol(v, &end, 10);
-      if (end == v || *end || errno || x < 1 || x > 64) {
-        fprintf(stderr, "multitree: %s '%s': expected 1..64\n", a, v);
-        return -1;
-      }
-      if (a[2] == 'e') o->elem = (int)x;
-      else if (a[2] == 't') o->threads = (int)x;
-      else o->local_ports = (int)x;
+      int x;
+      if (mt_parse_int(v, 1, 64, a, &e, &x)) return opt_fail(argv[1], &e);
+      if (a[2] == 'e') o->elem = x;
+      else if (a[2] == 't') o->threads = x;
+      else o->local_ports = x;
     } else if (!strcmp(a, "--runs")) { /* sim: all-reduces back to back (docs/reference/network.md) */
-      char *end;
-      errno = 0;
-      long x = strtol(v, &end, 10);
-      if (end == v || *end || errno || x < 1 || x > 1000) {
-        fprintf(stderr, "multitree: --runs '%s': expected 1..1000 all-reduces\n", v);
-        return -1;
-      }
-      o->runs = (int)x;
+      int x;
+      if (mt_parse_int(v, 1, 1000, "--runs (all-reduces back to back)", &e, &x)) return opt_fail(argv[1], &e);
+      o->runs = x;
     } else if (!strcmp(a, "--chunks")) { /* hier, themis: chunks per collective (docs/reference/themis.md) */
-      char *end;
-      errno = 0;
-      long x = strtol(v, &end, 10);
-      if (end == v || *end || errno || x < 1 || x > 65536) {
-        fprintf(stderr, "multitree: --chunks '%s': expected 1..65536 chunks per collective\n", v);
-        return -1;
-      }
-      mt_plan_opt.chunks = (int)x;
-      o->chunks = (int)x; /* sim --level flow: run the chunk schedule itself (front end 2) */
+      int x;
+      if (mt_parse_int(v, 1, 65536, "--chunks (chunks per collective)", &e, &x)) return opt_fail(argv[1], &e);
+      mt_plan_opt.chunks = x;
+      o->chunks = x; /* sim --level flow: run the chunk schedule itself (front end 2) */
     } else if (!strcmp(a, "--intra")) {
       if (strcmp(v, "fifo") && strcmp(v, "scf")) {
         fprintf(stderr, "multitree: --intra '%s': expected fifo or scf (the intra-dimension order of hier and themis)\n", v);

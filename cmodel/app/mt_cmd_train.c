@@ -21,6 +21,7 @@
 #include "topo/mt_topo.h"
 #include "util/mt_fp32.h"
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 #include "train/mt_iter.h"
 #include "train/mt_systolic.h"
 #include "train/mt_workload.h"
@@ -94,10 +95,10 @@ static int parse(int argc, char **argv, train_opts *o) {
         wdir_given |= dst == &o->wdir;
       } else if (is_seed) {
         seed_given = 1;
-        char *end;
-        unsigned long s = strtoul(v, &end, 10);
-        if (!*v || *end || s > 0xffffffffu) {
-          fprintf(stderr, "multitree train: --seed '%s': expected 0..4294967295\n", v);
+        uint64_t s;
+        mt_err e = {{0}};
+        if (mt_parse_u64(v, 0, UINT32_MAX, "--seed", &e, &s)) {
+          fprintf(stderr, "multitree train: %s\n", e.msg);
           return 2;
         }
         o->seed = (uint32_t)s;
@@ -215,23 +216,20 @@ static void cache_add(cache_t *c, uint64_t key, uint64_t bytes, uint64_t cyc) {
   c->e[c->n++] = (cache_ent){key, bytes, cyc};
 }
 
-/* A field of s up to the next ' ' (or the end): 16 hex digits (hex = 1) or a decimal number of
- * at most 20 digits without sign or blanks that fits 64 bits. The end of the field, or NULL. */
+/* A field of s up to the next ' ' (or the end): 16 hex digits (hex = 1, a hash) or a whole
+ * number of 0..2^64-1 (mt_parse_u64n). The end of the field, or NULL. */
 static const char *field_u64(const char *s, int hex, uint64_t *v) {
-  const char *p = s;
+  const size_t n = strcspn(s, " ");
+  if (!hex) return mt_parse_u64n(s, n, 0, UINT64_MAX, "cache field", NULL, v) ? NULL : s + n;
   uint64_t x = 0;
-  for (; *p && *p != ' '; p++) {
-    unsigned d;
-    if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
-    else if (hex && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a' + 10);
-    else return NULL;
-    if (hex) x = x << 4 | d;
-    else if (x > (UINT64_MAX - d) / 10) return NULL;
-    else x = x * 10 + d;
+  if (n != 16) return NULL;
+  for (size_t i = 0; i < n; i++) {
+    const char c = s[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return NULL;
+    x = x << 4 | (unsigned)(c <= '9' ? c - '0' : c - 'a' + 10);
   }
-  if (p == s || (hex && p - s != 16)) return NULL;
   *v = x;
-  return p;
+  return s + n;
 }
 
 /* One line (without its '\n') into *ent for this binary: 1, 0 for a line of another binary or

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "hw/mt_link.h"
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 #include "hw/mt_mem.h"
 #include "hw/mt_ni.h"
 
@@ -102,23 +103,22 @@ static void key_list(char *buf, size_t n, unsigned scope) {
     if (keys[i].scope & scope) o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? " " : "", keys[i].key);
 }
 
-static void allowed(char *buf, size_t n, const mt_cfg_key *k) {
-  if (k->real) snprintf(buf, n, "a number in %g..%g, %s", k->min, k->max, k->what);
-  else snprintf(buf, n, "a whole number in %.0f..%.0f, %s", k->min, k->max, k->what);
-}
-
-/* value text -> number within key ki's range; where: "FILE:LINE" or "--set" */
+/* value text -> number within key ki's range (mt_parse_u64 or mt_parse_real); where: "FILE:LINE" or "--set" */
 static int parse_value(int ki, const char *txt, double *v, const char *where, mt_err *e) {
   const mt_cfg_key *k = &keys[ki];
-  char al[160];
-  allowed(al, sizeof al, k);
-  char *end;
-  errno = 0;
-  double x = strtod(txt, &end);
-  if (end == txt || *end || errno || x != x) return mt_fail(e, "%s: %s: '%s' is not a number (%s)", where, k->key, txt, al);
-  if (x < k->min || x > k->max) return mt_fail(e, "%s: %s = %s is out of range (%s)", where, k->key, txt, al);
-  if (!k->real && x != (double)(unsigned long long)x) return mt_fail(e, "%s: %s: '%s' is not a whole number (%s)", where, k->key, txt, al);
-  *v = x;
+  char what[320];
+  snprintf(what, sizeof what, "%s: %s", where, k->key);
+  uint64_t x;
+  if (k->real ? mt_parse_real(txt, k->min, k->max, what, e, v) : mt_parse_u64(txt, (uint64_t)k->min, (uint64_t)k->max, what, e, &x)) {
+    char m[sizeof e->msg];
+    snprintf(m, sizeof m, "%s", e->msg);
+    return mt_fail(e, "%.*s (%s)", (int)(sizeof m - 200), m, k->what);
+  }
+  if (k->real) return 0;
+  /* the value is kept as a double: a whole number it cannot hold exactly is refused */
+  if ((uint64_t)(double)x != x)
+    return mt_fail(e, "%s: '%s': more significant digits than the setting holds (at most 2^53 exactly; %s)", what, txt, k->what);
+  *v = (double)x;
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
 static const char *const fmt_names[] = {"hex", "mif", "coe", "mem", "bin", "h"};
 
@@ -220,12 +221,11 @@ static int stray_images(const char *dir, int fmt, int N, mt_err *e) {
   while ((de = readdir(d))) {
     const char *nm = de->d_name;
     if (strncmp(nm, "node", 4) || !isdigit((unsigned char)nm[4])) continue;
-    char *end;
-    long k = strtol(nm + 4, &end, 10);
+    const char *end = nm + 4 + strspn(nm + 4, "0123456789"), *dg = nm + 4;
     if (*end != '.' || strcmp(end + 1, fmt_names[fmt])) continue;
-    char canon[64];
-    snprintf(canon, sizeof canon, "node%ld.%s", k, fmt_names[fmt]);
-    if (k < N && !strcmp(canon, nm)) continue;
+    int k;
+    /* node<k>, k < N without leading zeros: an image of this schedule */
+    if (N > 0 && !mt_scan_int(&dg, &k, N - 1) && dg == end && (nm[4] != '0' || end == nm + 5)) continue;
     mt_fail(e, "%s/%s: an image layout.json does not account for (it lists %d nodes: node0.%s .. node%d.%s)", dir, nm, N, fmt_names[fmt], N - 1,
             fmt_names[fmt]);
     closedir(d);

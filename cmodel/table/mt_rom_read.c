@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include "util/mt_num.h"
 
 typedef struct {
   const char *path;
@@ -428,13 +429,18 @@ static int read_chdr(rd_t *r) {
     if (t.kind == 'w' && tok_is(&t, "static")) break;
     if (t.kind != '#') return rfail(r, t.line, "unexpected '%s' before the array", TQ(&t));
     char ln[256], name[128];
-    long long v;
-    int node, len = t.n < 255 ? t.n : 255;
+    int node, len = t.n < 255 ? t.n : 255, at = 0;
     memcpy(ln, t.s, (size_t)len);
     ln[len] = 0;
     if (sscanf(ln, "# include %127s", name) == 1) continue;
-    if (sscanf(ln, "# define %127s %lld", name, &v) != 2 || sscanf(name, "MT_ROM_NODE%d_", &node) != 1)
+    /* "# define NAME VALUE": VALUE a whole number (mt_parse_u64), NAME MT_ROM_NODE<i>_... */
+    const char *np = name + 11;
+    uint64_t v = 0;
+    mt_err ve;
+    if (sscanf(ln, "# define %127s %n", name, &at) != 1 || !at || strncmp(name, "MT_ROM_NODE", 11) || mt_scan_int(&np, &node, MT_MAX_NODES) ||
+        *np != '_')
       return rfail(r, t.line, "'%s': expected #include or #define MT_ROM_NODE<i>_WIDTH / _DEPTH", TQ(&t));
+    if (mt_parse_u64(ln + at, 0, INT32_MAX, name, &ve, &v)) return rfail(r, t.line, "%s", ve.msg);
     const tok_t nt = {name, (int)strlen(name), t.line, 'w'};
     const char *us = strrchr(name, '_');
     int isw = !strcmp(us, "_WIDTH"), isd = !strcmp(us, "_DEPTH");

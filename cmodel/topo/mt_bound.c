@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "topo/mt_hier.h"
+#include "util/mt_num.h"
 
 int mt_bound_exact_n = MT_BOUND_EXACT_N;
 
@@ -21,7 +22,12 @@ const char *mt_bound_name(int binding) {
 
 double mt_bound_fault_scale(void) {
   const char *s = getenv("MT_BOUND_SCALE");
-  const double f = s && *s ? strtod(s, NULL) : 1.0;
+  double f = 1.0;
+  mt_err e;
+  if (s && *s && mt_parse_real(s, 0, 1e9, "MT_BOUND_SCALE", &e, &f)) {
+    fprintf(stderr, "multitree: %s\n", e.msg); /* a fault-injection switch: a bad value is a test's mistake */
+    exit(2);
+  }
   return f > 0 ? f : 1.0;
 }
 

@@ -3,7 +3,8 @@
 #include "topo/mt_hier.h"
 #include <stdlib.h>
 #include <string.h>
-#include "topo/mt_mdtopo.h" /* mt_parse_num, mt_parse_int */
+#include "topo/mt_mdtopo.h"
+#include "util/mt_num.h"
 
 #define HIER_FORM \
   "LEVEL[,LEVEL...], LEVEL = [N+N+...][@GBPS[:LATns]] bottom-up: level 0 the learners per bottom switch, " \
@@ -41,7 +42,7 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
         hfail(e, name, spec, p - 1, "expected '+', '@' or ',' after a group size");
         goto out;
       }
-      if (mt_parse_int(&p, &l->g[l->ng], MT_MAX_NODES) || l->g[l->ng] < 1) {
+      if (mt_scan_int(&p, &l->g[l->ng], MT_MAX_NODES) || l->g[l->ng] < 1) {
         hfail(e, name, spec, p, L ? "expected a switch count 1..4096" : "expected a learner count 1..4096");
         goto out;
       }
@@ -72,13 +73,13 @@ int mt_topo_from_hier_name(mt_topo *t, const char *name, mt_err *e) {
     }
     if (*p == '@') {
       p++;
-      if (mt_parse_num(&p, &l->bw) || l->bw <= 0) {
+      if (mt_scan_real(&p, &l->bw) || l->bw <= 0) {
         hfail(e, name, spec, p, "expected a bandwidth in GB/s > 0 after '@'");
         goto out;
       }
       if (*p == ':') {
         p++;
-        if (mt_parse_num(&p, &l->lat) || l->lat > MT_MAX_LAT_NS) {
+        if (mt_scan_real(&p, &l->lat) || l->lat > MT_MAX_LAT_NS) {
           hfail(e, name, spec, p, "expected a latency in ns 0..1e+12 after ':'");
           goto out;
         }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
 static char *xstrdup(const char *s) {
   size_t n = strlen(s) + 1;
@@ -81,38 +82,6 @@ int mt_dims_validate(const mt_dims *md, const char *where, mt_err *e) {
 
 /* ---------- spec string: KIND SIZE [@GBPS [xLINKS]] [:LAT[ns]], comma separated ---------- */
 
-/* A plain decimal number (digits, optional fraction): no sign, exponent, hex, inf or nan. */
-int mt_parse_num(const char **p, double *out) {
-  const char *s = *p, *q = s;
-  while (isdigit((unsigned char)*q)) q++;
-  if (q == s) return -1;
-  if (*q == '.') {
-    q++;
-    if (!isdigit((unsigned char)*q)) return -1;
-    while (isdigit((unsigned char)*q)) q++;
-  }
-  char buf[64];
-  if ((size_t)(q - s) >= sizeof buf) return -1;
-  memcpy(buf, s, (size_t)(q - s));
-  buf[q - s] = 0;
-  *out = strtod(buf, NULL);
-  *p = q;
-  return 0;
-}
-
-int mt_parse_int(const char **p, int *out, int max) {
-  const char *s = *p;
-  long v = 0;
-  if (!isdigit((unsigned char)*s)) return -1;
-  while (isdigit((unsigned char)*s)) {
-    v = v * 10 + (*s++ - '0');
-    if (v > max) return -1;
-  }
-  *out = (int)v;
-  *p = s;
-  return 0;
-}
-
 #define SPEC_FORM "KIND SIZE[@GBPS[xLINKS]][:LATns], KIND ring, fc or sw, e.g. dims:ring4@125x2:20ns,sw8@25x4:700ns"
 
 int mt_dims_parse_spec(mt_dims *md, const char *spec, mt_err *e) {
@@ -131,22 +100,22 @@ int mt_dims_parse_spec(mt_dims *md, const char *spec, mt_err *e) {
     else if (!strncmp(p, "fc", 2)) s->kind = MT_DIM_FC, p += 2;
     else if (!strncmp(p, "sw", 2)) s->kind = MT_DIM_SW, p += 2;
     else return mt_fail(e, "dims:%s: dimension %d '%.*s': unknown kind (expected " SPEC_FORM ")", spec, d1, tl, tok);
-    if (mt_parse_int(&p, &s->size, MAX_SIZE))
+    if (mt_scan_int(&p, &s->size, MAX_SIZE))
       return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a size 2..%d after the kind (" SPEC_FORM ")", spec, d1, tl, tok, MAX_SIZE);
     s->links = default_links(s->kind, s->size);
     if (*p == '@') {
       p++;
-      if (mt_parse_num(&p, &s->bw))
+      if (mt_scan_real(&p, &s->bw))
         return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a bandwidth in GB/s after '@' (" SPEC_FORM ")", spec, d1, tl, tok);
       if (*p == 'x') {
         p++;
-        if (mt_parse_int(&p, &s->links, MAX_LINKS))
+        if (mt_scan_int(&p, &s->links, MAX_LINKS))
           return mt_fail(e, "dims:%s: dimension %d '%.*s': expected links per NPU 1..%d after 'x' (" SPEC_FORM ")", spec, d1, tl, tok, MAX_LINKS);
       }
     }
     if (*p == ':') {
       p++;
-      if (mt_parse_num(&p, &s->lat))
+      if (mt_scan_real(&p, &s->lat))
         return mt_fail(e, "dims:%s: dimension %d '%.*s': expected a latency in ns after ':' (" SPEC_FORM ")", spec, d1, tl, tok);
       if (!strncmp(p, "ns", 2)) p += 2;
     }
@@ -242,9 +211,9 @@ static int kv_to_dims(kvfile *f, mt_dims *md, mt_err *e) {
       return mt_fail(e, "%s: %d values, but %s has %d: every list needs one value per dimension", where_key(w, sizeof w, f, i), f->k[i].n,
                      where_key(w2, sizeof w2, f, K_TOPO), D);
   if (f->k[K_NDIMS].seen) {
-    const char *p = f->k[K_NDIMS].v[0];
     int nd;
-    if (mt_parse_int(&p, &nd, 1000) || *p || nd != D)
+    if (mt_parse_int(f->k[K_NDIMS].v[0], 1, MT_MD_MAX_DIMS, where_key(w, sizeof w, f, K_NDIMS), e, &nd)) return -1;
+    if (nd != D)
       return mt_fail(e, "%s: '%s' is not the number of dimensions the lists give (%d)", where_key(w, sizeof w, f, K_NDIMS), f->k[K_NDIMS].v[0], D);
   }
   if (f->k[K_NAME].seen && strcmp(f->k[K_NAME].v[0], "Hierarchical"))
@@ -252,24 +221,25 @@ static int kv_to_dims(kvfile *f, mt_dims *md, mt_err *e) {
   md->D = D;
   for (int d = 0; d < D; d++) {
     mt_dimspec *s = &md->d[d];
-    const char *v = f->k[K_TOPO].v[d], *p;
+    const char *v = f->k[K_TOPO].v[d];
     if ((s->kind = item_kind(v)) < 0)
       return mt_fail(e, "%s: value %d '%s': allowed Ring, FullyConnected, Switch", where_key(w, sizeof w, f, K_TOPO), d + 1, v);
-    p = v = f->k[K_UNITS].v[d];
-    if (mt_parse_int(&p, &s->size, MAX_SIZE) || *p || s->size < 2)
-      return mt_fail(e, "%s: value %d '%s': expected an integer 2..%d", where_key(w, sizeof w, f, K_UNITS), d + 1, v, MAX_SIZE);
+    char what[sizeof w + 64];
+    v = f->k[K_UNITS].v[d];
+    snprintf(what, sizeof what, "%s: value %d", where_key(w, sizeof w, f, K_UNITS), d + 1);
+    if (mt_parse_int(v, 2, MAX_SIZE, what, e, &s->size)) return -1;
     s->links = default_links(s->kind, s->size);
     if (f->k[K_LINKS].seen) {
-      p = v = f->k[K_LINKS].v[d];
-      if (mt_parse_int(&p, &s->links, MAX_LINKS) || *p || s->links < 1)
-        return mt_fail(e, "%s: value %d '%s': expected an integer 1..%d", where_key(w, sizeof w, f, K_LINKS), d + 1, v, MAX_LINKS);
+      v = f->k[K_LINKS].v[d];
+      snprintf(what, sizeof what, "%s: value %d", where_key(w, sizeof w, f, K_LINKS), d + 1);
+      if (mt_parse_int(v, 1, MAX_LINKS, what, e, &s->links)) return -1;
     }
-    p = v = f->k[K_BW].v[d];
-    if (mt_parse_num(&p, &s->bw) || *p || s->bw > MAX_BW)
-      return mt_fail(e, "%s: value %d '%s': expected a bandwidth in GB/s, a number 0..%g", where_key(w, sizeof w, f, K_BW), d + 1, v, MAX_BW);
-    p = v = f->k[K_LAT].v[d];
-    if (mt_parse_num(&p, &s->lat) || *p || s->lat > MAX_LAT)
-      return mt_fail(e, "%s: value %d '%s': expected a latency in ns, a number 0..%g", where_key(w, sizeof w, f, K_LAT), d + 1, v, MAX_LAT);
+    v = f->k[K_BW].v[d];
+    snprintf(what, sizeof what, "%s: value %d (a bandwidth in GB/s)", where_key(w, sizeof w, f, K_BW), d + 1);
+    if (mt_parse_real(v, 0, MAX_BW, what, e, &s->bw)) return -1;
+    v = f->k[K_LAT].v[d];
+    snprintf(what, sizeof what, "%s: value %d (a latency in ns)", where_key(w, sizeof w, f, K_LAT), d + 1);
+    if (mt_parse_real(v, 0, MAX_LAT, what, e, &s->lat)) return -1;
   }
   /* kind-dependent rules: blamed on links-count when it was given */
   return mt_dims_validate(md, where_key(w, sizeof w, f, f->k[K_LINKS].seen ? K_LINKS : K_TOPO), e);
@@ -282,8 +252,11 @@ static int json_item(json_t *x, char **out) {
     snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(x));
     *out = xstrdup(buf);
   } else if (json_is_real(x)) {
-    snprintf(buf, sizeof buf, "%.17g", json_real_value(x));
-    /* %g of an integral real has no point; a negative or exponent form fails parse_num, as it should */
+    const double r = json_real_value(x);
+    /* an integral real keeps its point (4.0 is not the whole number 4); a negative or
+     * exponent form fails mt_parse_real, as it should */
+    if (r == floor(r) && fabs(r) < 1e17) snprintf(buf, sizeof buf, "%.1f", r);
+    else snprintf(buf, sizeof buf, "%.17g", r);
     *out = xstrdup(buf);
   } else return -1;
   return 0;

@@ -17,10 +17,6 @@
 extern "C" {
 #endif
 
-/* Spec-string numbers (also hier:): a plain decimal (digits, optional fraction; no sign,
- * exponent, hex, inf or nan) and a decimal integer 0..max; advance *p, -1 when none. */
-int mt_parse_num(const char **p, double *out);
-int mt_parse_int(const char **p, int *out, int max);
 /* "ring", "fc", "sw" */
 const char *mt_dim_kind_name(int kind);
 /* Parse the part after "dims:". */

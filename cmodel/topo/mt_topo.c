@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
 typedef struct {
   mt_edge *l;
@@ -211,19 +212,9 @@ int mt_topo_from_links_attr(mt_topo *t, const char *spec, int n_nodes, int n_sw,
  *   switches S       switches s0..s{S-1} (optional)
  *   link A B [M]     undirected link of multiplicity M (default 1); A, B: node number or sK */
 static int parse_vertex(const char *tok, int nn, int ns, int *v) {
-  char *end;
-  long x;
-  if (tok[0] == 's' || tok[0] == 'S') {
-    errno = 0;
-    x = strtol(tok + 1, &end, 10);
-    if (end == tok + 1 || *end || errno || x < 0 || x >= ns) return -1;
-    *v = nn + (int)x;
-    return 0;
-  }
-  errno = 0;
-  x = strtol(tok, &end, 10);
-  if (end == tok || *end || errno || x < 0 || x >= nn) return -1;
-  *v = (int)x;
+  const int sw = tok[0] == 's' || tok[0] == 'S';
+  if (sw ? ns < 1 || mt_parse_int(tok + 1, 0, ns - 1, "", NULL, v) : nn < 1 || mt_parse_int(tok, 0, nn - 1, "", NULL, v)) return -1;
+  if (sw) *v += nn;
   return 0;
 }
 
@@ -262,8 +253,6 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
       tok[nt++] = p;
     }
     if (nt == 0) continue;
-    char *end;
-    long x;
     if (!strcmp(tok[0], "nodes") || !strcmp(tok[0], "switches")) {
       int isn = tok[0][0] == 'n';
       if (seen[isn]) {
@@ -279,14 +268,9 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
         mt_fail(e, "%s:%d: '%s' must come before the first link", path, lineno, tok[0]);
         goto out;
       }
-      errno = 0;
-      x = strtol(tok[1], &end, 10);
-      if (end == tok[1] || *end || errno || x < 0 || x > (isn ? MT_MAX_NODES : 100000)) {
-        mt_fail(e, "%s:%d: '%s %s': expected a count from 0 to %d", path, lineno, tok[0], tok[1], isn ? MT_MAX_NODES : 100000);
-        goto out;
-      }
-      if (isn) nn = (int)x;
-      else ns = (int)x;
+      char what[1100];
+      snprintf(what, sizeof what, "%s:%d: '%s'", path, lineno, tok[0]);
+      if (mt_parse_int(tok[1], 0, isn ? MT_MAX_NODES : 100000, what, e, isn ? &nn : &ns)) goto out;
     } else if (!strcmp(tok[0], "link")) {
       if (nn < 0) {
         mt_fail(e, "%s:%d: 'link' before 'nodes'", path, lineno);
@@ -310,13 +294,9 @@ int mt_topo_from_file(mt_topo *t, const char *path, mt_err *e) {
         goto out;
       }
       if (nt == 4) {
-        errno = 0;
-        x = strtol(tok[3], &end, 10);
-        if (end == tok[3] || *end || errno || x < 1 || x > 1024) {
-          mt_fail(e, "%s:%d: multiplicity '%s': expected 1..1024", path, lineno, tok[3]);
-          goto out;
-        }
-        m = (int)x;
+        char what[1100];
+        snprintf(what, sizeof what, "%s:%d: multiplicity", path, lineno);
+        if (mt_parse_int(tok[3], 1, 1024, what, e, &m)) goto out;
       }
       for (int i = 0; i < nl; i++)
         if ((ll[i][0] == a && ll[i][1] == b) || (ll[i][0] == b && ll[i][1] == a)) {

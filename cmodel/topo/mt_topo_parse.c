@@ -10,19 +10,17 @@
 #include "topo/mt_topo.h"
 #include "topo/mt_hier.h"
 #include "topo/mt_mdtopo.h"
+#include "util/mt_num.h"
 
 static int parse_dims(const char *s, char sep, int *dim, int maxd, int *nd) {
   *nd = 0;
   while (*s) {
     if (*nd == maxd) return -1;
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (end == s || errno || x < 0 || x > 1000000) return -1;
-    dim[(*nd)++] = (int)x;
-    if (*end == 0) break;
-    if (*end != sep) return -1;
-    s = end + 1;
+    if (mt_scan_int(&s, &dim[*nd], 1000000)) return -1;
+    ++*nd;
+    if (*s == 0) break;
+    if (*s != sep) return -1;
+    s++;
     if (*s == 0) return -1;
   }
   return *nd ? 0 : -1;

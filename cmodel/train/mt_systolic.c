@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
 static uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
 
@@ -43,15 +44,34 @@ int mt_cycles_load(const char *path, const mt_workload *w, mt_layer_cycles *y, i
       if (strncmp(line, "Layer name", 10)) rc = mt_fail(e, "%s:1: expected the header 'Layer name, Forward, Backward input, Backward weight,'", path);
       continue;
     }
-    char name[64];
-    unsigned long long v[3];
-    char tail[8];
     if (line[0] == '\n' || line[0] == '#') continue;
-    int k = sscanf(line, " %63[^, ] , %llu , %llu , %llu %7s", name, &v[0], &v[1], &v[2], tail);
-    if (k < 4 || (k == 5 && strcmp(tail, ","))) {
+    /* four fields split at ',' (a fifth, empty, after a trailing comma), blanks around each */
+    char *fld[6];
+    int nf = 0;
+    for (char *p = line, *c; nf < 6; p = c + 1) {
+      c = p + strcspn(p, ",");
+      const int last = !*c;
+      *c = 0;
+      while (*p == ' ' || *p == '\t') p++;
+      char *z = c;
+      while (z > p && (z[-1] == ' ' || z[-1] == '\t' || z[-1] == '\r' || z[-1] == '\n')) *--z = 0;
+      fld[nf++] = p;
+      if (last) break;
+    }
+    if (nf == 5 && !*fld[4]) nf = 4;
+    if (nf != 4 || !*fld[0] || strlen(fld[0]) >= 64) {
       rc = mt_fail(e, "%s:%d: expected 'layer, forward, backward input, backward weight,' (cycles, whole numbers)", path, ln);
       break;
     }
+    static const char *const col[3] = {"Forward", "Backward input", "Backward weight"};
+    const char *name = fld[0];
+    uint64_t v[3];
+    for (int c = 0; c < 3 && !rc; c++) {
+      char what[1200];
+      snprintf(what, sizeof what, "%s:%d: layer '%s': field '%s' (cycles)", path, ln, name, col[c]);
+      rc = mt_parse_u64(fld[c + 1], 0, MT_LAYER_MAX_MACS, what, e, &v[c]);
+    }
+    if (rc) break;
     int i = 0;
     while (i < w->n && strcmp(w->l[i].name, name)) i++;
     if (i == w->n) {
@@ -60,11 +80,6 @@ int mt_cycles_load(const char *path, const mt_workload *w, mt_layer_cycles *y, i
     }
     if (have[i]) {
       rc = mt_fail(e, "%s:%d: field 'Layer name': '%s' given twice", path, ln, name);
-      break;
-    }
-    if (v[0] > MT_LAYER_MAX_MACS || v[1] > MT_LAYER_MAX_MACS || v[2] > MT_LAYER_MAX_MACS) {
-      rc = mt_fail(e, "%s:%d: layer '%s': a cycle count above 2^%d: allowed 0..%" PRIu64, path, ln, name, MT_LAYER_MAX_MACS_LOG2,
-                   MT_LAYER_MAX_MACS);
       break;
     }
     have[i] = 1;

@@ -2,12 +2,12 @@
  * mt_workload: the layer table reader; every field checked, every refusal names the file,
  * line, field and what is allowed. */
 #include "train/mt_workload.h"
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/mt_io.h"
+#include "util/mt_num.h"
 
 static const char *const kind_name[] = {"weights", "shared", "matmul", "embed"};
 enum { NKIND = 4,
@@ -25,15 +25,11 @@ static char *trim(char *s) {
   return s;
 }
 
-/* a decimal integer in [lo, hi] */
+/* a whole number in [lo, hi] (mt_parse_u64) */
 static int field_u64(const char *path, int ln, int col, const char *v, uint64_t lo, uint64_t hi, uint64_t *out, mt_err *e) {
-  char *end;
-  errno = 0;
-  unsigned long long x = strtoull(v, &end, 10);
-  if (!*v || *end || v[0] == '-' || v[0] == '+' || errno || x < lo || x > hi)
-    return mt_fail(e, "%s:%d: field '%s': '%s': expected a whole number %" PRIu64 "..%" PRIu64, path, ln, col_name[col], v, lo, hi);
-  *out = x;
-  return 0;
+  char what[1200];
+  snprintf(what, sizeof what, "%s:%d: field '%s'", path, ln, col_name[col]);
+  return mt_parse_u64(v, lo, hi, what, e, out);
 }
 
 /* The row's parameter count against its dimensions (Kind's rule) */

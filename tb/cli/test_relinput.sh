@@ -26,7 +26,7 @@ printf '%s\ne1,1,1,1,1,1,1,1,embed,1099511627776,4398046511104,\ne2,1,1,1,1,1,1,
 refuse "sum.csv:3: field 'Params': the rows' sum reaches 2199023255552: allowed at most 2^40" "${train[@]}" --model "$tmp/sum.csv"
 # the compute table: a cycle count of 2^63, and 100 layers of 2^48 (one iteration past 2^56)
 printf 'Layer name, Forward, Backward input, Backward weight,\nconv1,9223372036854775808,1,1,\n' >"$tmp/c63.csv"
-refuse "c63.csv:2: layer 'conv1': a cycle count above 2^48: allowed 0..281474976710656" "${train[@]}" --model tb/train/toy.csv --cycles "$tmp/c63.csv"
+refuse "c63.csv:2: layer 'conv1': field 'Forward' (cycles): '9223372036854775808': out of range; expected a whole number 0..281474976710656" "${train[@]}" --model tb/train/toy.csv --cycles "$tmp/c63.csv"
 {
   echo "$hdr"
   for i in $(seq 100); do echo "l$i,1,1,1,1,1,1,1,embed,1,4,"; done

@@ -32,7 +32,7 @@ else bad "peak RSS at 16 x 32 MiB: full $f KiB (want > $((16 * 32 * 1024))), non
 "$bin" "${run[@]}" --data none --dump-dir "$d/dump" >"$d/o" 2>&1; rc=$?
 ((rc == 2)) && grep -q "needs --data full" "$d/o" && ok || bad "--data none --dump-dir: rc $rc: $(cat "$d/o")"
 "$bin" "${run[@]}" --threads 0 >"$d/o" 2>&1; rc=$?
-((rc == 2)) && grep -q "expected 1..64" "$d/o" && ok || bad "--threads 0: rc $rc: $(cat "$d/o")"
+((rc == 2)) && grep -q "expected a whole number 1..64" "$d/o" && ok || bad "--threads 0: rc $rc: $(cat "$d/o")"
 # threads: the same summary; under ThreadSanitizer no race (link_lat 20: blocks of 19 cycles; 2 and 4 threads)
 small=(sim --topo torus:4x4 --algo multitree --bytes 64K --config paper --set link_lat=20 --seed 5)
 "$bin" "${small[@]}" --json "$d/t1.json" >/dev/null 2>&1

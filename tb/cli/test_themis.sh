@@ -45,7 +45,7 @@ for a in hier themis; do
 done
 refuse "--chunks and --intra apply to hier and themis" plan --topo torus:4x4 --algo multitree --chunks 2 --bytes 1M
 refuse "expected fifo or scf" plan --topo torus:4x4 --algo themis --intra lifo --bytes 1M
-refuse "expected 1..65536 chunks" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M
+refuse "--chunks (chunks per collective): '0': out of range; expected a whole number 1..65536" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M
 refuse "134086656 transfers (2.1 GB); the expansion holds at most" plan --topo themis:2d-sw-sw --algo themis --bytes 1G
 refuse "every flow needs at least one element" plan --topo torus:4x4x4 --algo themis --bytes 4K
 refuse "has 8192 flows; the head flit's 12-bit FLOW field and the NI carry 4096" sim --topo torus:4x4x4 --algo themis --bytes 1M

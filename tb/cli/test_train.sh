@@ -65,7 +65,7 @@ refuse "bad.csv:2: field 'Params': 37" train --model "$tmp/bad.csv" --topo torus
 refuse "cannot open" train --model nosuchmodel --topo torus:4x4 --algo ring --cache none
 refuse "--model, --topo and --algo are required" train --model $toy --algo ring
 refuse "unknown option '--bogus'" train --model $toy --topo torus:4x4 --algo ring --bogus
-refuse "--seed 'x'" train --model $toy --topo torus:4x4 --algo ring --seed x
+refuse "--seed: 'x': not a number" train --model $toy --topo torus:4x4 --algo ring --seed x
 refuse "blob:3" train --model $toy --topo blob:3 --algo ring --cache none
 refuse "bogus" train --model $toy --topo torus:4x4 --algo bogus --cache none
 refuse "nosuchcfg" train --model $toy --topo torus:4x4 --algo ring --config nosuchcfg --cache none

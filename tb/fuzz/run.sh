@@ -5,7 +5,7 @@
 # tb/fuzz/<target>.dict. A crash, leak, timeout or out-of-memory is saved as
 # build/fuzz/crashes/<target>-*, and the harness is started again for the time left (at most
 # 20 times; not when the corpus itself crashes). Figures per harness (executions, time, coverage, crashes) go to
-# build/fuzz/results.md and, with FUZZ_DOC=1, into docs/reference/fuzz.md between the results markers.
+# build/fuzz/results.md and, with FUZZ_DOC=1, into docs/results/reliability.md between the results markers.
 # Exit 1 when anything crashed.
 set -u
 build=$1; shift
@@ -16,7 +16,7 @@ fz=$build/fuzz
 mkdir -p "$fz/logs" "$fz/crashes"
 # inputs larger than the largest seed of each kind give the fuzzer room; -timeout: one input
 # must finish in 10 s; 2 GiB of memory is far more than any accepted input needs
-declare -A maxlen=([topo]=4096 [sched]=32768 [rom]=16384 [cli]=1024)
+declare -A maxlen=([topo]=4096 [sched]=32768 [rom]=16384 [cli]=1024 [workload]=8192 [cfg]=4096)
 
 # libFuzzer's "cov: N ft: N corp: N/" of a status line: "cov ft corp"
 cov_of() { sed -nE 's/.* cov: ([0-9]+) ft: ([0-9]+) corp: ([0-9]+)\/.*/\1 \2 \3/p' | tail -1; }
@@ -87,7 +87,7 @@ total=0; crashes=0
 } >"$fz/results.md"
 cat "$fz/results.md"
 if [[ ${FUZZ_DOC:-0} == 1 ]]; then
-  doc=$top/docs/reference/fuzz.md
+  doc=$top/docs/results/reliability.md
   python3 - "$doc" "$fz/results.md" <<'PY'
 import sys
 doc, res = sys.argv[1], open(sys.argv[2]).read()
@@ -96,6 +96,6 @@ s = open(doc).read()
 i, j = s.index(b) + len(b), s.index(e)
 open(doc, "w").write(s[:i] + "\n" + res + s[j:])
 PY
-  echo "fuzz: results written into docs/reference/fuzz.md"
+  echo "fuzz: results written into docs/results/reliability.md"
 fi
 [[ $crashes -eq 0 ]] || { echo "fuzz: $crashes crash(es) in $fz/crashes/ (replay: build/fuzz/replay_<target> FILE)"; exit 1; }

@@ -3,7 +3,9 @@
  * one link, messages sharing links max-min fairly, a ring on 3 nodes), the NI's rules (the
  * step barrier, a Reduce waiting for its children) each in a case whose time changes when
  * the rule is broken, schedules that can never finish refused with the node named, the
- * chunk-schedule front end against front end 1 on the same all-reduce, and its refusals. */
+ * chunk-schedule front end against front end 1 on the same all-reduce, and its refusals; the
+ * engine's max-min rates against progressive filling written from the definition on 400
+ * random instances, at every change of the active set. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -425,6 +427,140 @@ static void test_stager(void) {
   mt_topo_free(&t);
 }
 
+/* Max-min fair rates by progressive filling, written from the definition (independent of
+ * the engine): messages msg[0..n) with their links; every message not yet fixed rises at
+ * one level until a link it crosses is full or it reaches its own cap; those are fixed. */
+typedef struct {
+  int nl, l[4];
+  double cap; /* INFINITY: none */
+} mm_msg;
+static void maxmin_ref(const double *cap, int nlinks, const mm_msg *m, const int *on, int n, double *rate) {
+  int fixed[16] = {0}, left = 0;
+  for (int i = 0; i < n; i++) left += on[i], fixed[i] = !on[i], rate[i] = 0;
+  while (left > 0) {
+    double level = INFINITY;
+    for (int l = 0; l < nlinks; l++) {
+      double used = 0;
+      int cnt = 0;
+      for (int i = 0; i < n; i++)
+        for (int k = 0; k < m[i].nl; k++)
+          if (on[i] && m[i].l[k] == l) {
+            if (fixed[i]) used += rate[i];
+            else cnt++;
+          }
+      if (cnt && (cap[l] - used) / cnt < level) level = (cap[l] - used) / cnt;
+    }
+    for (int i = 0; i < n; i++)
+      if (!fixed[i] && m[i].cap < level) level = m[i].cap;
+    /* fix the messages at their cap, and those on a link the level fills */
+    for (int i = 0; i < n; i++) {
+      if (fixed[i]) continue;
+      int full = m[i].cap <= level * (1 + 1e-12);
+      for (int k = 0; k < m[i].nl && !full; k++) {
+        const int l = m[i].l[k];
+        double used = 0;
+        int cnt = 0;
+        for (int j = 0; j < n; j++)
+          for (int q = 0; q < m[j].nl; q++)
+            if (on[j] && m[j].l[q] == l) {
+              if (fixed[j]) used += rate[j];
+              else cnt++;
+            }
+        full = cnt && (cap[l] - used) / cnt <= level * (1 + 1e-12);
+      }
+      if (full) rate[i] = level, fixed[i] = 2, left--;
+    }
+    for (int i = 0; i < n; i++)
+      if (fixed[i] == 2) fixed[i] = 1;
+  }
+}
+
+/* The engine's rates against maxmin_ref on random instances (3-6 links, 2-10 messages of
+ * 1-3 links, some with their own cap, start times 0 or later), at every change of the active
+ * set until all end, with the incremental solve and with the reference solve; and every
+ * message's end time against the bytes the reference rates move. */
+static void test_maxmin_random(void) {
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+#define RND(k) ((int)((x = x * 6364136223846793005ull + 1442695040888963407ull) >> 33) % (k))
+  int cases = 0, bad_rate = 0, bad_end = 0;
+  for (int inst = 0; inst < 400; inst++) {
+    const int nlinks = 3 + RND(4), n = 2 + RND(9), refmode = inst & 1;
+    double cap[8], lat[8] = {0}, bytes[16], start[16], left[16], rate[16], want[16];
+    mm_msg m[16];
+    int on[16] = {0}, sid[16], done[16] = {0};
+    for (int l = 0; l < nlinks; l++) cap[l] = 1 + RND(20);
+    for (int i = 0; i < n; i++) {
+      m[i].nl = 1 + RND(3);
+      for (int k = 0; k < m[i].nl; k++) {
+        int l, dup;
+        do {
+          l = RND(nlinks);
+          dup = 0;
+          for (int q = 0; q < k; q++) dup |= m[i].l[q] == l;
+        } while (dup);
+        m[i].l[k] = l;
+      }
+      m[i].cap = RND(4) == 0 ? 1 + RND(8) : INFINITY;
+      bytes[i] = 10 + RND(300);
+      start[i] = RND(3) == 0 ? RND(20) : 0;
+    }
+    mt_flow_eng *g = mt_flow_eng_new(nlinks, cap, lat, 0);
+    mt_flow_eng_reference(g, refmode);
+    for (int i = 0; i < n; i++) {
+      sid[i] = mt_flow_eng_stream(g);
+      mt_flow_eng_at(g, start[i], 1, i);
+    }
+    /* the reference's own clock: the bytes left of each message at the reference rates */
+    double now = 0;
+    for (int i = 0; i < n; i++) left[i] = bytes[i], rate[i] = 0;
+    double t;
+    int kind;
+    int64_t id, tag;
+    while (mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+      for (int i = 0; i < n; i++) left[i] -= rate[i] * (t - now);
+      now = t;
+      if (kind == 1) {
+        mt_flow_eng_start(g, sid[id], m[id].l, m[id].nl, bytes[id], isinf(m[id].cap) ? 0 : m[id].cap, id);
+        on[id] = 1;
+      } else {
+        on[tag] = 0;
+        done[tag] = 1;
+        if (fabs(left[tag]) > 1e-6 * bytes[tag]) bad_end++;
+      }
+      /* handle every event of this time before the rates are solved again */
+      while (mt_flow_eng_peek(g) == t && mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+        if (kind == 1) {
+          mt_flow_eng_start(g, sid[id], m[id].l, m[id].nl, bytes[id], isinf(m[id].cap) ? 0 : m[id].cap, id);
+          on[id] = 1;
+        } else {
+          on[tag] = 0;
+          done[tag] = 1;
+          if (fabs(left[tag]) > 1e-6 * bytes[tag]) bad_end++;
+        }
+      }
+      mt_flow_eng_settle(g);
+      maxmin_ref(cap, nlinks, m, on, n, want);
+      for (int i = 0; i < n; i++) {
+        rate[i] = on[i] ? want[i] : 0;
+        if (on[i] && !near_(mt_flow_eng_rate(g, sid[i]), want[i])) {
+          if (bad_rate < 5)
+            fprintf(stderr, "instance %d (%s solve), t %g: message %d rate %g, max-min %g\n", inst, refmode ? "reference" : "incremental", t, i,
+                    mt_flow_eng_rate(g, sid[i]), want[i]);
+          bad_rate++;
+        }
+      }
+      cases++;
+    }
+    for (int i = 0; i < n; i++) CHECK(done[i], "instance %d: message %d never ended", inst, i);
+    mt_flow_eng_free(g);
+  }
+#undef RND
+  CHECK(bad_rate == 0, "random max-min: %d rates differ from progressive filling over %d solves", bad_rate, cases);
+  CHECK(bad_end == 0, "random max-min: %d messages end with bytes left at the max-min rates", bad_end);
+  CHECK(cases > 2000, "random max-min: only %d solves checked", cases);
+  printf("random max-min: 400 instances, %d solves checked, %d rates and %d end times differ\n", cases, bad_rate, bad_end);
+}
+
 int main(void) {
   test_engine();
   test_one_link();
@@ -444,5 +580,6 @@ int main(void) {
   test_vs_cycle("torus:4x4", "hd", 1 << 20, 1, 316294, 0.75);
   test_vs_cycle("ring:8", "dbtree", 256 << 10, 0, 149559, 0.90);
   test_stager();
+  test_maxmin_random();
   return MT_TEST_END("flow");
 }

@@ -87,7 +87,7 @@ static void test_ni_bandwidth(void) {
     expect_refused("ni_rx_engines=3", "rx_engines");
     static const char *const over[] = {"ni_rx_engines=12", "ni_rx_engines=16"};
     for (int i = 0; i < 2; i++) {
-      CHECK(mt_net_cfg_set(&cl, over[i], &e) != 0 && strstr(e.msg, "out of range (a whole number in 0..8"), "%s: %s", over[i], e.msg);
+      CHECK(mt_net_cfg_set(&cl, over[i], &e) != 0 && strstr(e.msg, "out of range; expected a whole number 0..8"), "%s: %s", over[i], e.msg);
     }
   }
   expect_refused("ni_mem_ports=5", "mem_ports");

@@ -123,7 +123,7 @@ static void test_files(void) {
   expect_file_fail("b3.yml", "topology: [Ring, Torus]\nnpus_count: [4, 2]\nbandwidth: [1, 1]\nlatency: [1, 1]\n",
                    "b3.yml:1: key 'topologies-per-dim': value 2 'Torus'", "allowed Ring, FullyConnected, Switch", NULL);
   expect_file_fail("b4.yml", "topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [1, fast]\nlatency: [1, 1]\n",
-                   "b4.yml:3: key 'link-bandwidth': value 2 'fast'", "GB/s", NULL);
+                   "b4.yml:3: key 'link-bandwidth': value 2 (a bandwidth in GB/s): 'fast': not a number", "GB/s", NULL);
   expect_file_fail("b5.yml", "topology: [Ring, Switch]\nnpus_count: [4, 2]\nbandwidth: [1, 1]\n", "missing key 'link-latency'", NULL, NULL);
   expect_file_fail("b6.yml", "topology: [Ring, Switch]\nnpus_count:\n  - 4\n  - 2\n", "b6.yml:2: key 'units-count' has no value", NULL, NULL);
   expect_file_fail("b7.yml", "topology: [Ring, Switch\n", "b7.yml:1: key 'topologies-per-dim': a list must close", NULL, NULL);
@@ -132,14 +132,14 @@ static void test_files(void) {
   expect_file_fail("b9.yml", "topology: [Ring, Switch]\ntopology: [Ring]\n", "b9.yml:2: key 'topologies-per-dim' given twice (first on line 1)", NULL,
                    NULL);
   expect_file_fail("b10.yml", "topology: [Ring, Switch]\nnpus_count: [4, 1]\nbandwidth: [1, 1]\nlatency: [1, -1]\n",
-                   "b10.yml:2: key 'units-count': value 2 '1': expected an integer 2..4096", NULL, NULL);
+                   "b10.yml:2: key 'units-count': value 2: '1': out of range; expected a whole number 2..4096", NULL, NULL);
   expect_file_fail("b11.yml", "topology Ring\n", "b11.yml:1: expected 'key: [a, b, ...]'", NULL, NULL);
   expect_file_fail("b12.yml", "topology: Ring\nnpus_count: [4]\nbandwidth: [1]\nlatency: [1]\n", "b12.yml:1: key 'topologies-per-dim'",
                    "expected a list", NULL);
   expect_file_fail("b1.json", "{\"topologies-per-dim\": [\"Ring\"],\n \"units-count\": [4],\n \"link-bandwidth\": [1],\n \"link-latency\": [1],,}\n",
                    "b1.json:4: not valid JSON", NULL, NULL);
   expect_file_fail("b2.json", "{\"topologies-per-dim\": [\"Ring\"], \"units-count\": [4], \"link-bandwidth\": [1], \"link-latency\": [-5]}",
-                   "b2.json: key 'link-latency': value 1 '-5'", "latency in ns", NULL);
+                   "b2.json: key 'link-latency': value 1 (a latency in ns): '-5': a sign", "expected a number 0..", NULL);
   expect_file_fail("b3.json", "{\"topologies-per-dim\": [\"Ring\"], \"units-count\": [4], \"link-bandwidth\": [1], \"link-latency\": [5], \"hops\": 3}",
                    "b3.json: unknown key 'hops'", NULL, NULL);
   expect_file_fail("b4.json",
