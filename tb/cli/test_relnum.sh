@@ -36,6 +36,10 @@ refuse "--seed: '4294967296': out of range" "${S[@]}" --seed 4294967296
 refuse "--mem-limit (a byte count such as 8G): ' 8G': a leading blank" "${S[@]}" --mem-limit ' 8G'
 refuse "--chunks (chunks per collective): '0x10': hexadecimal; expected a whole number 1..65536" plan --topo torus:4x4 --algo themis --bytes 1M --chunks 0x10
 refuse "--seed: '-18446744073709551615': a sign" train --model tb/train/toy.csv --topo torus:4x4 --algo ring --seed -18446744073709551615
+# --bytes 0: best and bucket read 0 as "not given" and planned a default size (1024, 256 bytes)
+refuse "byte count is zero" plan --topo torus:4x4 --algo best --bytes 0
+refuse "byte count is zero" plan --topo mesh:4x4 --algo bucket --bytes 0
+refuse "byte count is zero" sim --topo mesh:4x4 --algo best --bytes 0
 accept "${P[@]}" --bytes 1KiB --elem 4 --local-ports 1
 accept "${P[@]}" --bytes 0001024
 

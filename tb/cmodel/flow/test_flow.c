@@ -438,7 +438,8 @@ static void maxmin_ref(const double *cap, int nlinks, const mm_msg *m, const int
   int fixed[16] = {0}, left = 0;
   for (int i = 0; i < n; i++) left += on[i], fixed[i] = !on[i], rate[i] = 0;
   while (left > 0) {
-    double level = INFINITY;
+    /* each link's share: what the fixed messages leave, over the messages still rising */
+    double share[8], level = INFINITY;
     for (int l = 0; l < nlinks; l++) {
       double used = 0;
       int cnt = 0;
@@ -448,7 +449,8 @@ static void maxmin_ref(const double *cap, int nlinks, const mm_msg *m, const int
             if (fixed[i]) used += rate[i];
             else cnt++;
           }
-      if (cnt && (cap[l] - used) / cnt < level) level = (cap[l] - used) / cnt;
+      share[l] = cnt ? (cap[l] - used) / cnt : INFINITY;
+      if (share[l] < level) level = share[l];
     }
     for (int i = 0; i < n; i++)
       if (!fixed[i] && m[i].cap < level) level = m[i].cap;
@@ -456,18 +458,7 @@ static void maxmin_ref(const double *cap, int nlinks, const mm_msg *m, const int
     for (int i = 0; i < n; i++) {
       if (fixed[i]) continue;
       int full = m[i].cap <= level * (1 + 1e-12);
-      for (int k = 0; k < m[i].nl && !full; k++) {
-        const int l = m[i].l[k];
-        double used = 0;
-        int cnt = 0;
-        for (int j = 0; j < n; j++)
-          for (int q = 0; q < m[j].nl; q++)
-            if (on[j] && m[j].l[q] == l) {
-              if (fixed[j]) used += rate[j];
-              else cnt++;
-            }
-        full = cnt && (cap[l] - used) / cnt <= level * (1 + 1e-12);
-      }
+      for (int k = 0; k < m[i].nl && !full; k++) full = share[m[i].l[k]] <= level * (1 + 1e-12);
       if (full) rate[i] = level, fixed[i] = 2, left--;
     }
     for (int i = 0; i < n; i++)
@@ -516,19 +507,12 @@ static void test_maxmin_random(void) {
     double t;
     int kind;
     int64_t id, tag;
-    while (mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
-      for (int i = 0; i < n; i++) left[i] -= rate[i] * (t - now);
-      now = t;
-      if (kind == 1) {
-        mt_flow_eng_start(g, sid[id], m[id].l, m[id].nl, bytes[id], isinf(m[id].cap) ? 0 : m[id].cap, id);
-        on[id] = 1;
-      } else {
-        on[tag] = 0;
-        done[tag] = 1;
-        if (fabs(left[tag]) > 1e-6 * bytes[tag]) bad_end++;
-      }
-      /* handle every event of this time before the rates are solved again */
-      while (mt_flow_eng_peek(g) == t && mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
+    while (isfinite(mt_flow_eng_peek(g))) {
+      const double tn = mt_flow_eng_peek(g);
+      for (int i = 0; i < n; i++) left[i] -= rate[i] * (tn - now);
+      now = tn;
+      /* every event of this time before the rates are solved again */
+      while (mt_flow_eng_peek(g) == tn && mt_flow_eng_pop(g, &t, &kind, &id, &tag)) {
         if (kind == 1) {
           mt_flow_eng_start(g, sid[id], m[id].l, m[id].nl, bytes[id], isinf(m[id].cap) ? 0 : m[id].cap, id);
           on[id] = 1;
