@@ -36,6 +36,10 @@ endef
 $(foreach k,$(NI_COSIMS),$(eval $(call NI_BUILD,$(k),$(k),)))
 # the paper NI with engines that ignore the chaining order (PerturbChain): t-ni-perturb-chain
 $(eval $(call NI_BUILD,paper_perturb,paper,-GPerturbChain=1))
+# the paper NI's chain RAMs without bypass (PerturbRam=1) and the completions of one edge queued
+# in the other engine order (2): t-ni-perturb-ram-bypass, t-ni-perturb-ram-arb
+$(eval $(call NI_BUILD,paper_ram_byp,paper,-GPerturbRam=1))
+$(eval $(call NI_BUILD,paper_ram_arb,paper,-GPerturbRam=2))
 # the stager (docs/reference/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
 # one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
 # cosim_ni runs its direct stager scenarios
@@ -74,11 +78,17 @@ t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 # sum before the predecessor wrote it (the RTL perturbed, the C model exact)
 t-ni-perturb-chain: $(BUILD)/obj_ni_paper_perturb/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed --reps 1
+# passes only if the co-simulation catches the chain unit's RAM mutants (docs/reference/ni.md
+# "State in RAM"; the RTL perturbed, the C model exact)
+t-ni-perturb-ram-bypass: $(BUILD)/obj_ni_paper_ram_byp/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-ram-arb: $(BUILD)/obj_ni_paper_ram_arb/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 # make test runs a subset that still covers every kind (E = 1 and > 1; M = 1, L + E, L + 2E;
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
 NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
-  t-ni-perturb-stage
+  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -92,7 +102,8 @@ bench-ni: $(NI_DIR)/ni_bench
 	  echo "$(BENCH_NI_REF):" && $(BUILD)/golden_rec/rec_ni --bench 20; fi
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
-cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage
+cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage \
+  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -37,6 +37,8 @@ module mt_ni #(
   parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
   parameter int ReduceChain = 0,   // chained reduction (docs/reference/ni.md "Chained reduction"; with E > 1)
   parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
+  parameter int PerturbRam  = 0,   // test only (t-ni-perturb-ram-*): mt_ni_chain's RAMs without
+                                   // bypass (1), its loads granted in the other order (2)
   // the stager (docs/reference/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
   parameter int StageAfter  = 0,   // T: stage not-due units after T cycles without progress
   parameter int StageRanges = 16,  // staged ranges per NI (one pool)
@@ -172,7 +174,8 @@ module mt_ni #(
   logic [NE*2-1:0]    done_op;
   logic [NE*32-1:0]   done_len, done_size;
   // chained reduction (engine e at [e])
-  logic [NE-1:0]      go, go_act, done_pk, pr_cw, wacc;
+  logic [NE-1:0]      go, go_act, done_pk, pr_cw, wacc, b_pwv, pw_req;
+  logic               chain_room;
   // stager: staging writes (look-up, busy), not-due waits; engines on the replay stream R
   logic [NE-1:0]      look_stg, e_stg, look_wait, on_r, on_r_next, pick_r, sg_fits;
   logic [NE*12-1:0]   e_src;
@@ -184,18 +187,18 @@ module mt_ni #(
   logic [NE*32-1:0]   done_lo, b_pwm, pr_wa;
   logic [NE*CntW-1:0] b_act;
   mt_ni_deps #(.MaxFlows(MaxFlows), .TIW(TIW), .CntW(CntW), .NE(NE), .Children(Children),
-               .Chain((ReduceChain != 0 && NE > 1) ? 1 : 0)) u_deps (
+               .Chain((ReduceChain != 0 && NE > 1) ? 1 : 0), .PerturbRam(PerturbRam)) u_deps (
     .clk_i, .rst_ni, .clear_i(clear), .nflows_i,
     .scan_i(scan_rec), .scan_flow_i(e_flow), .scan_op_i(e_op), .scan_pv_i(e_pv), .scan_idx_i(scan_idx),
     .rdone_i(rdone), .rdone_flow_i(e_flow),
     .done_i(rx_done & ~e_stg), .done_flow_i(done_flow), .done_op_i(done_op), .done_len_i(done_len),
     .done_size_i(done_size),
     .go_i(go & ~look_stg), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
-    .done_lo_i(done_lo),
+    .done_lo_i(done_lo), .room_o(chain_room),
     .a_flow_i(e_flow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(b_flow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx),
     .b_root_o(b_root), .b_cnt_o(b_cnt), .b_grx_o(b_grx), .b_act_o(b_act), .b_pos_i(b_pos),
-    .b_pwm_o(b_pwm), .all_gathers_o(all_gathers)
+    .pw_req_i(pw_req), .b_pwv_o(b_pwv), .b_pwm_o(b_pwm), .all_gathers_o(all_gathers)
   );
 
   // ---------------- issue / control ----------------
@@ -319,6 +322,7 @@ module mt_ni #(
       .eb_cej_i(b_cej[Children*4*e +: Children*4]), .eb_pnode_i(b_pnode[12*e +: 12]),
       .eb_addr_i(b_addr[32*e +: 32]), .eb_size_i(b_size[32*e +: 32]),
       .b_act_i(b_act[CntW*e +: CntW]), .b_pos_o(b_pos[4*e +: 4]), .b_pwm_i(b_pwm[32*e +: 32]),
+      .b_pwv_i(b_pwv[e]), .pw_req_o(pw_req[e]), .room_i(chain_room),
       .pr_cw_i(pr_cw), .pr_flow_i(done_flow), .pr_cpos_i(pr_cpos), .pr_wa_i(pr_wa),
       .cw_o(pr_cw[e]), .cpos_o(pr_cpos[4*e +: 4]), .wa_o(pr_wa[32*e +: 32]), .wacc_i(wacc[e]),
       .go_act_o(go_act[e]), .go_pos_o(go_pos[4*e +: 4]), .done_pk_o(done_pk[e]),

@@ -23,7 +23,10 @@
 // of flit j was accepted (pe's wa > j) or k's turn has come (cnt == k), and finishing only
 // once cnt == k; a packet of child k may start once k-1 started (act), if no child in
 // between arrives on a port of its engine group (and, with Engines < L, once k-1's completed
-// prefix covers it), each flit waiting for k-1's completed prefix (pwm, mt_ni_deps).
+// prefix covers it), each flit waiting for k-1's completed prefix (pwm: the engine's working
+// register in mt_ni_chain; while it does not hold k-1's row the engine asks for it and waits,
+// in LOOK without leaving it, docs/reference/ni.md "State in RAM"). A chained packet completes
+// only while the chain unit's FIFO has room (room_i).
 // Stager (Stage = 1, mt_ni_stage; docs/reference/ni.md "Staging not-due units"): list entry S-1 is the
 // replay stream R (offered by the stager, no credits); a unit from R is admitted only when
 // strictly due (child cnt); with staging on (sgon_i) a not-due Reduce unit of a child that
@@ -97,7 +100,10 @@ module mt_ni_depktz #(
   // chained reduction: flow state (mt_ni_deps port B), the peers' state, this engine's
   input  logic [CntW-1:0]        b_act_i,
   output logic [3:0]             b_pos_o,     // child position of b_pwm_i
-  input  logic [31:0]            b_pwm_i,
+  input  logic [31:0]            b_pwm_i,     // its completed prefix (the engine's working
+  input  logic                   b_pwv_i,     // register in mt_ni_chain, when it holds the row)
+  output logic                   pw_req_o,    // the row is needed and not held: load it
+  input  logic                   room_i,      // a chained packet may complete at this edge
   input  logic [Engines-1:0]     pr_cw_i,     // engine adds a whole Reduce message ...
   input  logic [Engines*12-1:0]  pr_flow_i,   // ... of this flow ...
   input  logic [Engines*4-1:0]   pr_cpos_i,   // ... from this child position ...
@@ -268,13 +274,14 @@ module mt_ni_depktz #(
   assign b_pos_o = (st_q == StLook) ? ((k != '0) ? k - 1'b1 : '0) : ((cpos_q != '0) ? cpos_q - 1'b1 : '0);
 
   logic [3:0]    look_code;
-  logic          look_wait, look_go, pe_found, stg;
+  logic          look_wait, look_go, look_hold, pe_found, stg;
   logic [EW-1:0] pe;
   always_comb begin
     logic ok, pf;
     logic [EW-1:0] pi;
     look_code = mt_common_pkg::NI_E_NONE;
     look_wait = 1'b0;
+    look_hold = 1'b0;
     pf        = 1'b0;
     pi        = '0;
     ok        = 1'b0;
@@ -293,11 +300,15 @@ module mt_ni_depktz #(
           if (j >= 32'(b_cnt_i) && j < 32'(k) &&
               (port_group(eb_cej_i[4*j +: 4]) == port_group(eb_cej_i[4*k +: 4]) ||
                eb_cport_i[4*j +: 4] == All1 || eb_cport_i[4*k +: 4] == All1)) ok = 1'b0;
-        if (ok && Engines < L && 32'(k) > 32'(b_cnt_i) && b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
         // stager: never chained behind a child with staged units (their data come back only
         // through the one replay stream, when due)
         for (int j = 0; j < Children; j++)
           if (Stage != 0 && j >= 32'(b_cnt_i) && j < 32'(k) && staged_i[j]) ok = 1'b0;
+        // k-1's completed prefix: held until the working register holds its row
+        if (ok && Engines < L && 32'(k) > 32'(b_cnt_i)) begin
+          if (!b_pwv_i) look_hold = 1'b1;
+          else if (b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
+        end
         look_wait = !ok;
       end else if (32'(k) == 32'(b_cnt_i) && (!Ch || 32'(b_act_i) <= 32'(b_cnt_i))) begin
         // its turn
@@ -335,15 +346,17 @@ module mt_ni_depktz #(
       end
     end
     if (look_code != mt_common_pkg::NI_E_NONE) look_wait = 1'b0;
+    if (look_code != mt_common_pkg::NI_E_NONE || look_wait) look_hold = 1'b0;
     if (!run_i || st_q != StLook) begin
       look_code = mt_common_pkg::NI_E_NONE;
       look_wait = 1'b0;
+      look_hold = 1'b0;
       stg       = 1'b0;
     end
     pe_found = pf;
     pe       = pi;
   end
-  assign look_go   = run_i && (st_q == StLook) && (look_code == mt_common_pkg::NI_E_NONE) && !look_wait;
+  assign look_go   = run_i && (st_q == StLook) && (look_code == mt_common_pkg::NI_E_NONE) && !look_wait && !look_hold;
   assign look_go_o = look_go;
   assign look_wait_o = look_wait;
   assign look_stg_o  = stg;
@@ -361,10 +374,13 @@ module mt_ni_depktz #(
   assign pop_ok    = front_v && (popj_q < nfl_q) && !front_bad;
   assign rx_wr     = rx_busy && ((op_q == mt_common_pkg::OP_REDUCE) ? (wq_cnt_q != '0) : pop_ok);
   // chained: flit popj of child k is read only after child k-1 wrote it (or finished); a
-  // chained packet's flit waits for k-1's completed prefix to cover it
-  logic chain_rd_ok;
+  // chained packet's flit waits for k-1's completed prefix to cover it (and for the working
+  // register to hold k-1's row: pw_busy)
+  logic chain_rd_ok, pw_busy;
+  assign pw_busy     = rx_busy && Ch && pk_q && 32'(cpos_q) > 32'(b_cnt_i) && !b_pwv_i;
+  assign pw_req_o    = pw_busy || look_hold;
   assign chain_rd_ok = !(Ch && PerturbChain == 0 && chn_q && 32'(cpos_q) != 32'(b_cnt_i) && pr_wa_i[32*pe_q +: 32] <= popj_q) &&
-                       !(Ch && pk_q && 32'(cpos_q) > 32'(b_cnt_i) && b_pwm_i <= addr_q - cbase_q + (popj_q << LgFb));
+                       !(Ch && pk_q && 32'(cpos_q) > 32'(b_cnt_i) && (!b_pwv_i || b_pwm_i <= addr_q - cbase_q + (popj_q << LgFb)));
   assign rx_rd     = rx_busy && (op_q == mt_common_pkg::OP_REDUCE) && pop_ok && (32'(infl_q) < 32'(RQ)) && chain_rd_ok;
   assign rd_o      = rx_rd;
   assign rd_addr_o = addr_q + (popj_q << LgFb);
@@ -376,7 +392,8 @@ module mt_ni_depktz #(
   assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
   logic rx_done;
-  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i));
+  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i)) &&
+                       !(pk_q && !room_i);
   assign done_o      = rx_done;
   // (the C model's stager update reads the engines' new state: mt_ni_stage_update after
   // mt_ni_depktz_update)

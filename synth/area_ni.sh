@@ -38,7 +38,17 @@ module mt_ni_table #(parameter int Depth = 64, parameter int Width = 86, paramet
   input logic [NB*AW-1:0] rb_i, output logic [NB*Width-1:0] rdb_o);
 endmodule
 BB
-RTL="rtl/mt_common_pkg.sv $D/mt_ni_table_bb.sv $(ls rtl/mt_ni*.sv | grep -v mt_ni_table.sv | tr "\n" " ") rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv"
+# the per-flow state RAMs too (mt_ni_ram: their bits are Depth x Width per instance,
+# docs/reference/ni.md "State in RAM"), as the table
+cat >$D/mt_ni_ram_bb.sv <<'BB'
+(* blackbox *)
+module mt_ni_ram #(parameter int Depth = 16, parameter int Width = 32, parameter int Bypass = 1,
+  localparam int AW = mt_common_pkg::idx_w(Depth)) (
+  input logic clk_i, input logic we_i, input logic [AW-1:0] waddr_i, input logic [Width-1:0] wdata_i,
+  input logic re_i, input logic [AW-1:0] raddr_i, output logic [Width-1:0] rdata_o);
+endmodule
+BB
+RTL="rtl/mt_common_pkg.sv $D/mt_ni_table_bb.sv $D/mt_ni_ram_bb.sv $(ls rtl/mt_ni*.sv | grep -v 'mt_ni_table.sv\|mt_ni_ram.sv' | tr "\n" " ") rtl/mt_credit_counter.sv rtl/mt_reduce_alu.sv rtl/mt_fp32_add.sv"
 NS=${NI_AREA_NS:-"16 64 256"}
 SYN=${NI_AREA_SYNTH:-"16"}
 SHAPES=${NI_AREA_SHAPES:-"full compact"}
@@ -106,7 +116,7 @@ print(j['width'], j['depth'], j['children'], w['flow'], w['step'], w.get('parent
     if [[ " ${NI_AREA_BB:-} " == *" mt_ni_deps "* && ${NI_AREA_DEPS:-1} == 1 ]]; then
       # the black-boxed per-flow state alone: TIW, CntW as mt_ni derives them
       TIW=$(python3 -c "import math;print(max(1,math.ceil(math.log2($DEP))))"); CW=$(python3 -c "import math;print(math.ceil(math.log2($CH+1)))")
-      td=$(yosys_run $D/deps_$x.log "read_verilog -sv rtl/mt_common_pkg.sv rtl/mt_ni_deps.sv; chparam -set MaxFlows $N -set TIW $TIW -set CntW $CW -set NE $E -set Children $CH -set Chain $([[ $CHN == 1 && $E -gt 1 ]] && echo 1 || echo 0) mt_ni_deps; hierarchy -top mt_ni_deps; synth -top mt_ni_deps; tee -q -o $D/deps_$x.txt stat")
+      td=$(yosys_run $D/deps_$x.log "read_verilog -sv rtl/mt_common_pkg.sv $D/mt_ni_ram_bb.sv rtl/mt_ni_chain.sv rtl/mt_ni_deps.sv; chparam -set MaxFlows $N -set TIW $TIW -set CntW $CW -set NE $E -set Children $CH -set Chain $([[ $CHN == 1 && $E -gt 1 ]] && echo 1 || echo 0) mt_ni_deps; hierarchy -top mt_ni_deps; synth -top mt_ni_deps; tee -q -o $D/deps_$x.txt stat")
       NOTES="$NOTES
 mt_ni_deps alone ($s, N = $N): $(v '/Number of cells/ {v=$4} END {print v}' $D/deps_$x.txt) generic cells, $(v '/\$_.*DFF/ {s+=$2} END {print s+0}' $D/deps_$x.txt) FFs, $td s"
     fi

@@ -14,6 +14,7 @@
 #include "hw/mt_ni_dma.c"
 #include "hw/mt_ni_pktz.c"
 #include "hw/mt_ni_stage.c"
+#include "hw/mt_ni_chain.c"
 #include "hw/mt_ni_depktz.c"
 #include "hw/mt_ni_ejbuf.c"
 #include "hw/mt_ni_issue.c"
@@ -196,16 +197,19 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   s->rxb = calloc(F, 4);
   s->ej = calloc((size_t)(s->nstreams + 1u) * p->ej_depth, sizeof(mt_flit)); /* + the stager's replay stream */
   s->tq = calloc((size_t)s->nmp * s->tq_depth, 1);
-  if (p->reduce_chain) {
+  if (p->reduce_chain && s->ne > 1) { /* the chain unit (mt_ni_chain.c) */
     const size_t FC = F * (size_t)p->children;
-    s->pb = calloc(FC, 4);
-    s->pwm = calloc(FC, 4);
-    s->ppl = calloc(FC * MT_NI_PEND, 4);
-    s->pph = calloc(FC * MT_NI_PEND, 4);
-    if (!s->pb || !s->pwm || !s->ppl || !s->pph) {
+    s->crow = calloc(FC * MT_NI_ROWW, 4);
+    s->cpwm = calloc(FC, 4);
+    s->crv = calloc(FC, 1);
+    s->ccc = calloc(F, 8);
+    if (!s->crow || !s->cpwm || !s->crv || !s->ccc) {
       mt_ni_free(s);
       return mt_fail(e, "out of memory");
     }
+    s->ram_r = (mt_ni_ram){s->crow, s->crd, MT_NI_ROWW, 1};
+    s->ram_p = (mt_ni_ram){s->cpwm, &s->cprd, 1, 1};
+    for (s->cqd = 1; s->cqd < 2 * s->ne;) s->cqd <<= 1;
   }
   if (p->stage_after) {
     const size_t FC = F * (size_t)p->children;
@@ -237,11 +241,13 @@ void mt_ni_free(mt_ni *s) {
   free(s->rdone);
   free(s->cnt);
   free(s->act);
-  free(s->pb);
-  free(s->pwm);
-  free(s->ppl);
-  free(s->pph);
-  s->pb = s->pwm = s->ppl = s->pph = NULL;
+  free(s->crow);
+  free(s->cpwm);
+  free(s->crv);
+  free(s->ccc);
+  s->crow = s->cpwm = NULL;
+  s->crv = NULL;
+  s->ccc = NULL;
   free(s->sgb);
   free(s->sgc);
   free(s->sghd);

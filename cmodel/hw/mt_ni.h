@@ -16,6 +16,7 @@
 #include "util/mt_err.h"
 #include "fmt/mt_flit.h"
 #include "fmt/mt_entry.h"
+#include "hw/mt_ni_ram.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,15 +24,16 @@ extern "C" {
 
 #define MT_NI_MAX_L 8 /* local ports */
 #define MT_NI_MAX_VCS 8
-#define MT_NI_MAX_C 64                 /* child slots per entry */
-#define MT_NI_MAX_PORTS 16             /* router ports (4-bit port fields) */
-#define MT_NI_MAX_LANES 16             /* PayloadW / 32 */
-#define MT_NI_MAX_SQ 16                /* sender data FIFO depth */
-#define MT_NI_MAX_RQ 16                /* receive pipeline depth */
-#define MT_NI_MAX_EJD 1024             /* ejection FIFO depth per VC (a 150-cycle NI link needs 318) */
-#define MT_NI_MAX_MP (3 * MT_NI_MAX_L) /* memory ports: L + 2 * rx_engines at most */
-#define MT_NI_PEND 4                   /* reduce_chain: completed packet ranges kept beyond a child's prefix */
-#define MT_NI_SG_NONE 0xFFFFFFFFu      /* stager: no range (end of a list) */
+#define MT_NI_MAX_C 64                  /* child slots per entry */
+#define MT_NI_MAX_PORTS 16              /* router ports (4-bit port fields) */
+#define MT_NI_MAX_LANES 16              /* PayloadW / 32 */
+#define MT_NI_MAX_SQ 16                 /* sender data FIFO depth */
+#define MT_NI_MAX_RQ 16                 /* receive pipeline depth */
+#define MT_NI_MAX_EJD 1024              /* ejection FIFO depth per VC (a 150-cycle NI link needs 318) */
+#define MT_NI_MAX_MP (3 * MT_NI_MAX_L)  /* memory ports: L + 2 * rx_engines at most */
+#define MT_NI_PEND 4                    /* reduce_chain: completed packet ranges kept beyond a child's prefix */
+#define MT_NI_ROWW (2 + 2 * MT_NI_PEND) /* reduce_chain: 32-bit words of a chain row */
+#define MT_NI_SG_NONE 0xFFFFFFFFu       /* stager: no range (end of a list) */
 /* Table word parts (64-bit) of the table write port and read registers: the widest entry the
  * field limits of mt_ni_check_params allow (op 2, flow 12, step 16, MT_NI_MAX_C + 1 slots of
  * valid 1 + id 12 + port 4 + eject 4, addr 32, size 32: 1,459 bits), so that no legal layout is
@@ -224,10 +226,28 @@ typedef struct {
   /* per flow [max_flows] */
   uint8_t *rv, *gv, *root, *grx, *rdone, *cnt;
   uint8_t *act; /* reduce_chain: child positions started (>= cnt) */
-  /* reduce_chain, per (flow, child position) [max_flows * children]: bytes of the child's
-   * packets added (pb), its completed prefix of the chunk (pwm) and up to MT_NI_PEND
-   * completed ranges beyond the prefix (ppl/pph, 0/0 = free) */
-  uint32_t *pb, *pwm, *ppl, *pph;
+  /* reduce_chain with two or more engines (mt_ni_chain.c, rtl/mt_ni_chain.sv), per (flow,
+   * child position) row [max_flows * children]: RAM R of MT_NI_ROWW words (bytes of the
+   * child's packets added, its completed prefix of the chunk (pwm), up to MT_NI_PEND
+   * completed ranges beyond it (lo, then hi; 0/0 = free)), RAM P (its pwm), the rows written
+   * since the last clear (crv); per flow the child positions complete (ccc, bit k) */
+  uint32_t *crow, *cpwm;
+  uint8_t *crv;
+  uint64_t *ccc;
+  mt_ni_ram ram_r, ram_p;
+  uint32_t crd[MT_NI_ROWW], cprd; /* RAM R's and RAM P's read registers */
+  /* the FIFO of completed chained packets ([cqd], head cqh, cqn held) and the update pipe's
+   * stage 1 (the row read at the last edge; c1z: it reads as zero) */
+  struct {
+    uint32_t f, k, lo, len, size;
+  } cq[2 * MT_NI_MAX_L], c1;
+  uint32_t cqd, cqh, cqn;
+  uint8_t c1v, c1z;
+  /* the engines' working registers (pwm of row cwtag[e], held when bit e of cwv) and the
+   * load in flight (engine cle, row clix; clz: it reads as zero), round-robin pointer crrp */
+  uint32_t cwv, cwtag[MT_NI_MAX_L], cwpwm[MT_NI_MAX_L];
+  uint8_t clv, clz;
+  uint32_t cle, clix, crrp;
   uint32_t *ridx, *gidx, *rxb;
   /* senders, credits */
   mt_ni_tx tx[MT_NI_MAX_L];

@@ -22,6 +22,7 @@
  *   mt_ni_ejbuf.c      mt_ni_ejbuf.sv           mt_ni_ejbuf_eval, mt_ni_ejbuf_update
  *   mt_ni_reduce.c     mt_reduce_alu.sv         mt_ni_reduce_update
  *   mt_ni_deps.c       mt_ni_deps.sv            mt_ni_deps_update
+ *   mt_ni_chain.c      mt_ni_chain.sv           mt_ni_chain_update (from mt_ni_deps_update)
  *   mt_ni_stage.c      mt_ni_stage.sv           mt_ni_stage_eval, mt_ni_stage_update
  *   mt_ni_lockstep.c   mt_ni_lockstep.sv and    mt_ni_lockstep_update, mt_ni_timestep_update
  *                      mt_ni_timestep.sv        (both counters tiny: one file)
@@ -100,6 +101,8 @@ typedef struct {
   int rx_chain_k[MT_NI_MAX_L];       /* LOOK, reduce: the sender's child position, or -1 (set for LOOK engines) */
   int rx_chain_pe[MT_NI_MAX_L];      /* reduce_chain: engine adding the predecessor child, or -1 */
   uint32_t rx_done;                  /* done_o: the engine's message is complete */
+  uint32_t rx_pwreq;                 /* pw_req_o: the engine needs a row its working register does not hold ... */
+  uint32_t rx_pwix[MT_NI_MAX_L];     /* ... this one (valid in rx_pwreq; mt_ni_chain.c) */
   uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge (valid in rx_pickm; else rb) */
   uint32_t ej_pop[MT_NI_MAX_L];      /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
 

@@ -27,7 +27,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   const uint32_t all1_port = (1u << p->port_w) - 1u;
   const mt_ni_rx *r = &s->rx[e];
   const mt_ni_entry *B = w->eb[e];
-  int look_code = 0, wait = 0, kk = -1;
+  int look_code = 0, wait = 0, hold = 0, kk = -1;
   unsigned f = r->flow, fi = mt_ni_fi(s, f);
   uint32_t ea = B->addr, es = B->size;
   if ((r->op != MT_OP_REDUCE && r->op != MT_OP_GATHER) || f >= in->nflows || f >= F || !s->rv[fi] ||
@@ -53,16 +53,22 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       for (uint32_t j = c0; ok && j < (uint32_t)k; j++)
         if (mt_ni_port_group(s, B->cej[j]) == mt_ni_port_group(s, B->cej[k]) || (uint32_t)B->cport[j] == all1_port ||
             (uint32_t)B->cport[k] == all1_port) ok = 0;
-      /* with E < L engines are shared by ports, and an admitted packet that waited for its
-       * predecessor's data could hold the engine another flow's predecessor needs (two
-       * engines, two flows, each waiting on the other: issue #11, ni_mem_sweep): admit it
-       * only once child k-1's completed prefix covers it, so that it never waits in BUSY */
-      if (ok && NE < p->nlocal && (uint32_t)k > c0 && s->pwm[mt_ni_fc(s, fi, (unsigned)k - 1)] < r->addr - ea + r->len) ok = 0;
       /* stager: never chained behind a child with staged units (its data come back through
        * the one replay stream only when due: a packet waiting for them in BUSY could hold
        * the engines the replay needs; make soak seed 1 run 848 with ni_stage_after=1) */
       for (uint32_t j = c0; ok && s->sgc && j < (uint32_t)k; j++)
         if (s->sgc[mt_ni_fc(s, fi, j)]) ok = 0;
+      /* with E < L engines are shared by ports, and an admitted packet that waited for its
+       * predecessor's data could hold the engine another flow's predecessor needs (two
+       * engines, two flows, each waiting on the other: ni_mem_sweep): admit it only once
+       * child k-1's completed prefix covers it, so that it never waits in BUSY; the engine
+       * stays in LOOK until its working register holds k-1's row (mt_ni_chain.c) */
+      if (ok && NE < p->nlocal && (uint32_t)k > c0) {
+        if (!mt_ni_chain_hit(s, e, fi, (unsigned)k - 1)) {
+          hold = 1;
+          w->rx_pwix[e] = mt_ni_crow(s, fi, (unsigned)k - 1);
+        } else if (s->cwpwm[e] < r->addr - ea + r->len) ok = 0;
+      }
       if (ok) w->rx_chain_k[e] = k;
       else wait = 1;
     } else if ((uint32_t)k == s->cnt[fi] && s->act[fi] <= s->cnt[fi]) w->rx_chain_k[e] = k; /* its turn */
@@ -107,6 +113,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   }
   if (look_code) mt_ni_set_err(w, look_code);
   else if (wait) w->rx_look_wait |= 1u << e;
+  else if (hold) w->rx_pwreq |= 1u << e; /* stays in LOOK */
   else w->rx_look_go |= 1u << e;
 }
 
@@ -118,6 +125,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   w->rx_busy = 0;
   w->rx_wr = 0;
   w->rx_rd = 0;
+  w->rx_pwreq = 0;
   for (uint32_t em = s->rxbz; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e];
@@ -138,10 +146,18 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     w->rx_wr |= (uint32_t)(r->op == MT_OP_REDUCE ? r->wq_cnt != 0 : pop_ok) << e;
     /* chained: flit popj of child k is read only after child k-1 wrote it (or finished) */
     if (rd && r->chn && r->cpos != s->cnt[mt_ni_fi(s, r->flow)] && s->rx[r->pe].wa <= r->popj) rd = 0;
-    /* chained packet: flit at chunk offset off waits for child k-1's completed prefix */
-    if (rd && r->pk) {
+    /* chained packet: flit at chunk offset off waits for child k-1's completed prefix (the
+     * engine's working register, loaded first) */
+    if (r->pk) {
       const unsigned fi = mt_ni_fi(s, r->flow);
-      if (r->cpos > s->cnt[fi] && s->pwm[mt_ni_fc(s, fi, r->cpos - 1)] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
+      if (r->cpos > s->cnt[fi]) {
+        const int hit = mt_ni_chain_hit(s, e, fi, r->cpos - 1);
+        if (!hit) {
+          w->rx_pwreq |= 1u << e;
+          w->rx_pwix[e] = mt_ni_crow(s, fi, r->cpos - 1);
+        }
+        if (!hit || s->cwpwm[e] <= r->addr - r->cbase + (r->popj << s->lg_fb)) rd = 0;
+      }
     }
     w->rx_rd |= (uint32_t)rd << e;
     if (fv && r->popj < r->nfl && front_bad) mt_ni_set_err(w, MT_NI_E_RX_FRAME);
@@ -211,7 +227,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     if (r->wj != r->nfl) continue;
     unsigned wp = s->wport[e];
     w->rx_done |= (uint32_t)((s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
-                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]))
+                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]) && (!r->pk || mt_ni_chain_room(s)))
       << e;
   }
 }

@@ -197,13 +197,12 @@ static void cover(const mt_ni &ni, const uint8_t *st, Stats &c) {
     c.chn += r.chn;
     c.pk_ahead += r.pk && r.cpos > ni.cnt[r.flow < ni.p.max_flows ? r.flow : 0];
   }
-  if (ni.pph) {
-    const size_t n = (size_t)ni.p.max_flows * (size_t)ni.p.children * MT_NI_PEND;
-    for (size_t i = 0; i < n; i++)
-      if (ni.pph[i]) {
-        c.pend++;
-        break;
-      }
+  if (ni.crow) { // the chain rows written since the start (RAM R of mt_ni_chain)
+    const size_t n = (size_t)ni.p.max_flows * (size_t)ni.p.children;
+    bool any = false;
+    for (size_t i = 0; i < n && !any; i++)
+      for (unsigned q = 0; ni.crv[i] && q < MT_NI_PEND; q++) any = any || ni.crow[i * MT_NI_ROWW + 2 + MT_NI_PEND + q] != 0;
+    c.pend += any;
   }
 }
 
