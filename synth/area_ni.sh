@@ -69,8 +69,10 @@ PY
 # yosys_run LOG SCRIPT: one Yosys job under nice; prints its wall seconds
 yosys_run() {
   local t0=$SECONDS
-  ( ulimit -v $((${NI_AREA_MEM_GB:-8} * 1024 * 1024)); timeout "${NI_AREA_TIMEOUT:-0}" nice yosys -t -p "$2" ) >"$1" 2>&1 ||
-    { echo "yosys failed or timed out: $1" >&2; tail -3 "$1" >&2; }
+  local rc=0
+  ( ulimit -v $((${NI_AREA_MEM_GB:-8} * 1024 * 1024)); timeout "${NI_AREA_TIMEOUT:-0}" nice yosys -t -p "$2" ) >"$1" 2>&1 || rc=$?
+  if [[ $rc == 124 ]]; then echo "yosys timed out after ${NI_AREA_TIMEOUT} s: $1, in: $(grep -E '^\[[0-9.]+\] [0-9.]+ Executing' "$1" | tail -1 | cut -c1-160)" >&2
+  elif [[ $rc != 0 ]]; then echo "yosys failed (exit $rc): $1" >&2; tail -3 "$1" | cut -c1-200 >&2; fi
   echo $((SECONDS - t0))
 }
 
