@@ -117,19 +117,27 @@ formal-ni: t-ni-formal
 FORMAL_STEPS += formal-ni
 TEST_STEPS += t-ni-formal
 
-# ---- area (Yosys 0.23): table bits for N = 16, 64, 256; NI logic without the table for
-# the N in NI_AREA_SYNTH (default 16) and the shapes NI_AREA_SHAPES (configs/ni/<name>.cfg;
-# default the one-engine NI in both layouts, about 6 min each; "paper e8_m20 e4_m8" for the
-# bandwidth shapes, docs/results/area.md); NI_AREA_HIER=1 adds the cells per module (where the area
-# goes), NI_AREA_FLOWS the Yosys flows (gen ice ecp) ----
+# ---- area (Yosys 0.23): table bits for N = 16, 64, 256; NI logic without the table and the
+# RAMs (mt_ni_ram, counted apart as depth x width per instance) for the N in NI_AREA_SYNTH
+# (default 16; "16 64 256" for the current table) and the shapes NI_AREA_SHAPES
+# (configs/ni/<name>.cfg; default the one-engine NI in both layouts, about 6 min each; "full
+# paper" for the current table, docs/results/area.md), each without and/or with the stager
+# (NI_AREA_STAGER "0", "1", "0 1"); NI_AREA_HIER=1 adds the cells per module (where the area
+# goes), NI_AREA_FLOWS the Yosys flows (gen ice ecp). Also writes build/area/ni.json ----
 NI_AREA_SYNTH  ?= 16
 NI_AREA_SHAPES ?= full compact
+NI_AREA_STAGER ?= 0
 NI_AREA_FLOWS  ?= gen ice ecp
 NI_AREA_HIER   ?= 0
 area-ni: $(BUILD)/multitree | deps-ok
 	@mkdir -p $(NI_DIR)
 	NI_AREA_SYNTH="$(NI_AREA_SYNTH)" NI_AREA_SHAPES="$(NI_AREA_SHAPES)" NI_AREA_FLOWS="$(NI_AREA_FLOWS)" \
-	  NI_AREA_HIER="$(NI_AREA_HIER)" synth/area_ni.sh $(BUILD) | tee $(BUILD)/area_ni.md
+	  NI_AREA_STAGER="$(NI_AREA_STAGER)" NI_AREA_HIER="$(NI_AREA_HIER)" synth/area_ni.sh $(BUILD) | tee $(BUILD)/area_ni.md
 	@if [ "$(NI_AREA_HIER)" = 1 ]; then for s in $(NI_AREA_SHAPES); do for n in $(NI_AREA_SYNTH); do \
 	  echo; cat $(NI_DIR)/area/hier_$${s}_$$n.md; done; done; fi
 AREA_STEPS += area-ni
+# the checker of build/area/ni.json and build/bench/rtl.json (scripts/results_json.py) against
+# good rows and planted malformed ones (1 s)
+t-results-json:
+	@scripts/runbench.sh $@ 60 tb/lint/test_results_json.sh
+TEST_STEPS += t-results-json

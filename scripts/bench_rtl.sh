@@ -8,6 +8,11 @@
 # end) and in lockstep with the C model (every link, local port and NI output compared every
 # cycle). Prints a markdown table and writes it to build/bench/rtl.md and into docs/results/bench.md
 # ("RTL simulation speed") between the lines <!-- bench-rtl begin --> and <!-- bench-rtl end --> (BENCH_RTL_DOC=0: not).
+# Node-cycles/s = RTL alone cycles/s x nodes (the cost per node and cycle, comparable across sizes).
+# Also writes build/bench/rtl.json (scripts/results_json.py, kind bench-rtl: one row per shape and
+# byte count, {shape, nodes, bytes, cycles, build_s, rtl_cycles_per_s, lockstep_cycles_per_s,
+# rtl_node_cycles_per_s, passed}; a row replaces the row of the same shape and bytes, the others
+# are kept) and checks it.
 # Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (1: hierarchical
 # build, scripts/net_verilate.sh; 0: flat), BENCH_RTL_COPT (C++ optimisation, -O2),
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
@@ -24,8 +29,9 @@ shapes=${BENCH_RTL_SHAPES:-t2x2:small t2x2:paper t4x4:small t4x4:paper t8x8:smal
 reuse=${BENCH_RTL_REUSE:-0}
 params=$BUILD/net/cosim_net_params
 out=$BUILD/bench/rtl.md
+json=$BUILD/bench/rtl.json
 dir=$BUILD/bench/rtl
-mkdir -p "$dir"
+mkdir -p "$dir/rows"
 fail=0
 
 # field NAME LINE: the number after "NAME " / "NAME=" in LINE
@@ -34,8 +40,8 @@ num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
 {
   echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# $(verilator --version); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
-  echo "| shape | nodes | build s | cycles | RTL alone cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| shape | nodes | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
+  echo "|---|---|---|---|---|---|---|---|---|"
 } | tee "$out"
 for s in $shapes; do
   t=${s%%:*}; cfg=${s#*:}
@@ -49,7 +55,7 @@ for s in $shapes; do
     rm -rf "$mdir"
     t0=$(date +%s)
     if ! nice scripts/net_verilate.sh "$mdir" "$hier" "$copt" $flags >"$dir/$t.$cfg.build.txt" 2>&1; then
-      echo "| $t $cfg | $((nx * ny)) | FAILED ($mdir.build.log) |" | tee -a "$out"
+      echo "| $t $cfg | $((nx * ny)) | FAILED ($dir/$t.$cfg.build.txt) |" | tee -a "$out"
       fail=1
       continue
     fi
@@ -68,7 +74,17 @@ for s in $shapes; do
   lv=$(sed -n 's/.*Verilator \([0-9.]*\) s = .*/\1/p' <<<"$l")
   lc=$(sed -n 's/.*C model \([0-9.]*\) s = .*/\1/p' <<<"$l")
   lm=$(sed -n 's/.*comparisons \([0-9.]*\) s.*/\1/p' <<<"$l")
-  echo "| torus ${nx}x$ny $cfg | $((nx * ny)) | $bs | $cyc | $va | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
+  nva=""; [[ $va =~ ^[0-9]+$ ]] && nva=$((va * nx * ny))
+  echo "| torus ${nx}x$ny $cfg | $((nx * ny)) | $bs | $cyc | $va | $nva | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
+  # the JSON row: a rate only from a run that passed
+  int() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo null; }
+  pa=0; pl=0; [[ $ra == *" fail=0" ]] && pa=1; [[ $rl == *" fail=0" ]] && pl=1
+  cat >"$dir/rows/$t.$cfg.$bytes.json" <<ROW
+{"shape": "$s", "nodes": $((nx * ny)), "bytes": $bytes, "cycles": $(int "$cyc"), "build_s": $(int "$bs"),
+ "rtl_cycles_per_s": $([[ $pa == 1 ]] && int "$va" || echo null), "lockstep_cycles_per_s": $([[ $pl == 1 ]] && int "$lw" || echo null),
+ "rtl_node_cycles_per_s": $([[ $pa == 1 ]] && int "$nva" || echo null), "passed": $([[ $pa$pl == 11 ]] && echo true || echo false)}
+ROW
+  scripts/results_json.py merge bench-rtl "$json" "$dir/rows/$t.$cfg.$bytes.json" || { echo "bench-rtl: $json fails its check" >&2; fail=1; }
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 # the latest run also goes into docs/results/bench.md, between its bench-rtl markers: the date
