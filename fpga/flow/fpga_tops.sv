@@ -7,6 +7,7 @@
 // logic is optimised away) and nextpnr times the block's logic as register to register.
 // The harness costs IW + OW flip-flops and about OW LUT4s (one XOR per signature bit).
 `default_nettype none
+/* verilator lint_off DECLFILENAME */  // one file of several tops
 
 // fpga_harness: din_o is an IW-bit shift register fed by sin_i; dout_i is folded every cycle
 // into an OW-bit multiple-input signature register whose top bit is sout_o.
