@@ -43,7 +43,7 @@ CELLS = {
 }
 
 # the flow's own version: change it when a change below alters the rows (cached rows are rerun)
-FLOW = 1
+FLOW = 2
 RT_FILES = ["mt_common_pkg.sv", "mt_router.sv", "mt_rt_sw_alloc.sv", "mt_rt_vc_buffer.sv",
             "mt_rt_ram.sv", "mt_rt_watchdog.sv", "mt_credit_counter.sv"]
 
@@ -192,7 +192,12 @@ def run_block(name, dev, spec, a, tools, versions):
     synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " -abc9" if abc9 else "", d)
     if fam == "ice40" and dev == "up5k":
         synth += " -dsp"
-    ys = "read_verilog -sv -I%s %s; %shierarchy -top %s; chformal -remove; %s; tee -q -o %s/stat.json stat -json" % (
+    # proc before the synth script: Yosys 0.70's synth_ecp5 stops at a latch, and a loop variable
+    # declared in a for statement inside an if of a combinational block is one (it keeps its
+    # value on the other path); a plain proc makes it a latch that nothing reads, which
+    # opt_clean removes
+    ys = "read_verilog -sv -I%s %s; %shierarchy -top %s; chformal -remove; proc; opt_clean; %s; " \
+         "tee -q -o %s/stat.json stat -json" % (
         RTL, " ".join(srcs), "chparam%s %s; " % (chp, top) if chp else "", top, synth, d)
     row = dict(block=name, shape=shape, device=dev, lut4=None, ff=None, bram=None, dsp=None, fmax_mhz=None,
                fits=False, path_from=None, path_to=None, wall_s=0.0, status="", key=key,
