@@ -140,6 +140,17 @@ def short_cell(c):
     return re.split(r"_(?:SB_|TRELLIS_|LUT4|CCU2C|PFUMX|L6MUX21|DP16KD|MULT18X18D|DPR16X4)", c)[0]
 
 
+def cell_src(netlist, cell):
+    """rtl file:line of the always block (or assign) a mapped cell comes from: its src attribute"""
+    for m in netlist.get("modules", {}).values():
+        c = m.get("cells", {}).get(cell)
+        if c is not None:
+            src = c.get("attributes", {}).get("src", "").split("|")[0]
+            f, _, pos = src.rpartition(":")
+            return "%s:%s" % (os.path.relpath(f, ROOT) if f.startswith("/") else f, pos.split(".")[0]) if f else None
+    return None
+
+
 def critical_path(report):
     """(from cell, to cell, logic levels, path ns, achieved MHz) of the worst clock's critical path."""
     fmax = report.get("fmax", {})
@@ -153,7 +164,8 @@ def critical_path(report):
     cp = max(cps, key=lambda c: sum(p.get("delay", 0) for p in c["path"]))
     steps = cp["path"]
     return dict(clock=clk, fmax=f["achieved"], path_from=short_cell(steps[0]["from"]["cell"]),
-                path_to=short_cell(steps[-1]["to"]["cell"]),
+                path_to=short_cell(steps[-1]["to"]["cell"]), cell_from=steps[0]["from"]["cell"],
+                cell_to=steps[-1]["to"]["cell"],
                 logic_levels=sum(1 for p in steps if p.get("type") == "logic"),
                 path_ns=round(sum(p.get("delay", 0) for p in steps), 2),
                 logic_ns=round(sum(p.get("delay", 0) for p in steps if p.get("type") != "routing"), 2))
@@ -187,6 +199,11 @@ def run_block(name, dev, spec, a, tools, versions):
         old = json.load(open(rowf))
         if old.get("key") == key:
             print("fpga: %-14s %-9s cached" % (name, dev), flush=True)
+            if a.relabel and old.get("status") == "routed":
+                old.update(critical_path(json.load(open(os.path.join(d, "report.json")))))
+                old["fmax_mhz"] = round(old.pop("fmax"), 2)
+                add_src(old, d)
+                json.dump(old, open(rowf, "w"), indent=1)
             return old
     chp = "".join(" -set %s %s" % (k, v) for k, v in params.items())
     synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " -abc9" if abc9 else "", d)
@@ -245,8 +262,18 @@ def run_block(name, dev, spec, a, tools, versions):
         row["fmax_mhz"] = round(cp.pop("fmax"), 2)
         row.update(cp)
         row["status"] = "routed"
+        add_src(row, d)
     row["fits"] = True
     return finish(row, rowf)
+
+
+def add_src(row, d):
+    """the source lines of the critical path's first and last cells (path_from_src, path_to_src)"""
+    if not row.get("cell_from"):
+        return
+    netlist = json.load(open(os.path.join(d, "netlist.json")))
+    row["path_from_src"] = cell_src(netlist, row["cell_from"])
+    row["path_to_src"] = cell_src(netlist, row["cell_to"])
 
 
 def finish(row, rowf):
@@ -285,7 +312,9 @@ def table(rows):
     for r in rows:
         def n(k):
             return "" if r.get(k) is None else ("{:,}".format(r[k]) if isinstance(r[k], int) else str(r[k]))
-        path = "%s → %s" % (r["path_from"], r["path_to"]) if r.get("path_from") else r.get("status", "")
+        def end(k):
+            return "`%s`%s" % (r[k], " (%s)" % r[k + "_src"] if r.get(k + "_src") else "")
+        path = "%s → %s" % (end("path_from"), end("path_to")) if r.get("path_from") else r.get("status", "")
         wall = "%s + %s" % (r.get("synth_s"), r.get("pnr_s")) if r.get("pnr_s") is not None else "%s" % r.get("synth_s")
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["block"], r["shape"], r["device"], n("lut4"), n("ff"), n("bram"), n("dsp"), n("fmax_mhz"),
@@ -304,6 +333,7 @@ def main():
     ap.add_argument("--freq", type=float, default=100)
     ap.add_argument("--abc9", type=int, default=0)
     ap.add_argument("--force", action="store_true")
+    ap.add_argument("--relabel", action="store_true", help="recompute the critical path fields of cached rows")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     a.out = a.out or os.path.join(a.build, "fpga")
