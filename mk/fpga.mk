@@ -10,7 +10,7 @@ FPGA_OUT    ?= $(BUILD)/fpga
 FPGA_BLOCKS ?= fp32_add reduce_alu reduce_alu1 ni_table16 ni_table64 ni_ram router_small ni1_n16
 FPGA_TIMEOUT ?= 2400
 FPGA_FREQ   ?= 100
-FPGA_ABC9   ?= 0
+FPGA_SYNTH_OPTS ?=
 FPGA_MEM_KB ?= 8000000
 FPGA_REQ    := fpga/flow/requirements.txt
 
@@ -39,7 +39,7 @@ fpga-tools: $(FPGA_VENV)/.installed $(FPGA_OUT)/versions.txt
 # unchanged), then the checker on the rows and on its planted broken rows, then FuseSoC
 fpga: fpga-tools $(BUILD)/multitree
 	python3 fpga/flow/fpga_flow.py --build $(BUILD) --venv $(FPGA_VENV) --out $(FPGA_OUT) \
-	  --blocks "$(FPGA_BLOCKS)" --timeout $(FPGA_TIMEOUT) --freq $(FPGA_FREQ) --abc9 $(FPGA_ABC9) --mem-kb $(FPGA_MEM_KB)
+	  --blocks "$(FPGA_BLOCKS)" --timeout $(FPGA_TIMEOUT) --freq $(FPGA_FREQ) --synth-opts "$(FPGA_SYNTH_OPTS)" --mem-kb $(FPGA_MEM_KB)
 	python3 fpga/flow/fpga_check.py $(FPGA_OUT)/results.json
 	python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted >$(FPGA_OUT)/check_planted.log
 	@$(MAKE) --no-print-directory fpga-fusesoc

@@ -8,8 +8,9 @@
 # One row per block and device in OUT/<block>.<device>/row.json (reused while the inputs,
 # parameters and tools are unchanged), all rows in OUT/results.json, the table in
 # OUT/results.md.
-# Knobs: --timeout (s per tool run), --mem-kb (memory cap per tool run), --abc9 (synth_ecp5
-# -abc9), --freq (nextpnr target MHz), --force (rerun cached rows).
+# Knobs: --timeout (s per tool run), --mem-kb (memory cap per tool run), --synth-opts (more
+# synth_ecp5 options, e.g. -dff), --freq (nextpnr target MHz), --force (rerun cached rows),
+# --relabel (recompute the critical path fields of cached rows).
 import argparse
 import hashlib
 import json
@@ -185,14 +186,15 @@ def run_block(name, dev, spec, a, tools, versions):
     srcs = [os.path.join(RTL, f) for f in files]
     if top.startswith("fpga_"):
         srcs.append(TOPS)
-    abc9 = bool(a.abc9) and fam == "ecp5"
+    opts = a.synth_opts.strip() if fam == "ecp5" else ""
     h = hashlib.sha256()
     for s in srcs:
         h.update(open(s, "rb").read())
     for s in sorted(os.listdir(RTL)):
         if s.endswith(".svh"):
             h.update(open(os.path.join(RTL, s), "rb").read())
-    h.update(json.dumps([FLOW, top, params, dev, abc9, a.freq, versions.get(fam)], sort_keys=True).encode())
+    # (no options: False, the key of the rows before --synth-opts existed)
+    h.update(json.dumps([FLOW, top, params, dev, opts or False, a.freq, versions.get(fam)], sort_keys=True).encode())
     key = h.hexdigest()[:16]
     rowf = os.path.join(d, "row.json")
     if not a.force and os.path.exists(rowf):
@@ -206,7 +208,7 @@ def run_block(name, dev, spec, a, tools, versions):
                 json.dump(old, open(rowf, "w"), indent=1)
             return old
     chp = "".join(" -set %s %s" % (k, v) for k, v in params.items())
-    synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " -abc9" if abc9 else "", d)
+    synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " " + opts if opts else "", d)
     if fam == "ice40" and dev == "up5k":
         synth += " -dsp"
     # proc before the synth script: Yosys 0.70's synth_ecp5 stops at a latch, and a loop variable
@@ -218,7 +220,7 @@ def run_block(name, dev, spec, a, tools, versions):
         RTL, " ".join(srcs), "chparam%s %s; " % (chp, top) if chp else "", top, synth, d)
     row = dict(block=name, shape=shape, device=dev, lut4=None, ff=None, bram=None, dsp=None, fmax_mhz=None,
                fits=False, path_from=None, path_to=None, wall_s=0.0, status="", key=key,
-               params=params, abc9=abc9, synth_s=None, pnr_s=None)
+               params=params, synth_opts=opts, synth_s=None, pnr_s=None)
     print("fpga: %-14s %-9s synth ..." % (name, dev), flush=True)
     rc, ws = run_capped([t["yosys"], "-p", ys], os.path.join(d, "yosys.log"), a.timeout, a.mem_kb, t["wasm"])
     row["synth_s"] = ws
@@ -331,7 +333,7 @@ def main():
     ap.add_argument("--timeout", type=int, default=2400)
     ap.add_argument("--mem-kb", type=int, default=8000000)
     ap.add_argument("--freq", type=float, default=100)
-    ap.add_argument("--abc9", type=int, default=0)
+    ap.add_argument("--synth-opts", default="")
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--relabel", action="store_true", help="recompute the critical path fields of cached rows")
     ap.add_argument("--list", action="store_true")
@@ -354,7 +356,7 @@ def main():
         for dev in bl[name][4]:
             rows.append(run_block(name, dev, bl[name], a, tools, versions))
     res = dict(date=time.strftime("%Y-%m-%d", time.gmtime()), tools=versions, freq_target_mhz=a.freq,
-               abc9=bool(a.abc9), devices={k: v["part"] for k, v in DEVICES.items()},
+               synth_opts=a.synth_opts, devices={k: v["part"] for k, v in DEVICES.items()},
                wall_s=round(time.time() - t0, 1), rows=rows)
     json.dump(res, open(os.path.join(a.out, "results.json"), "w"), indent=1)
     open(os.path.join(a.out, "results.md"), "w").write(table(rows))
