@@ -119,7 +119,8 @@ def run_capped(cmd, log, timeout, mem_kb, wasm):
     t0 = time.time()
     with open(log, "w") as f:
         try:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=limit).returncode
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=limit,
+                                cwd=ROOT).returncode
         except subprocess.TimeoutExpired:
             rc = "timeout"
     return rc, round(time.time() - t0, 1)
@@ -208,7 +209,10 @@ def run_block(name, dev, spec, a, tools, versions):
                 json.dump(old, open(rowf, "w"), indent=1)
             return old
     chp = "".join(" -set %s %s" % (k, v) for k, v in params.items())
-    synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " " + opts if opts else "", d)
+    # the tools run in the repository with relative paths: the WebAssembly tools see only the
+    # host directories they are given, and not every absolute path (e.g. one under /tmp) is one
+    rd = os.path.relpath(d, ROOT)
+    synth = "%s -top %s%s -json %s/netlist.json" % (t["synth"], top, " " + opts if opts else "", rd)
     if fam == "ice40" and dev == "up5k":
         synth += " -dsp"
     # proc before the synth script: Yosys 0.70's synth_ecp5 stops at a latch, and a loop variable
@@ -217,7 +221,8 @@ def run_block(name, dev, spec, a, tools, versions):
     # opt_clean removes
     ys = "read_verilog -sv -I%s %s; %shierarchy -top %s; chformal -remove; proc; opt_clean; %s; " \
          "tee -q -o %s/stat.json stat -json" % (
-        RTL, " ".join(srcs), "chparam%s %s; " % (chp, top) if chp else "", top, synth, d)
+        os.path.relpath(RTL, ROOT), " ".join(os.path.relpath(x, ROOT) for x in srcs),
+        "chparam%s %s; " % (chp, top) if chp else "", top, synth, rd)
     row = dict(block=name, shape=shape, device=dev, lut4=None, ff=None, bram=None, dsp=None, fmax_mhz=None,
                fits=False, path_from=None, path_to=None, wall_s=0.0, status="", key=key,
                params=params, synth_opts=opts, synth_s=None, pnr_s=None)
@@ -237,8 +242,8 @@ def run_block(name, dev, spec, a, tools, versions):
         row["status"] = "does not fit: %s" % ", ".join("%s %d > %d" % (k, row[k], cap[k]) for k in over)
         return finish(row, rowf)
     print("fpga: %-14s %-9s place and route ..." % (name, dev), flush=True)
-    pnr = [t["pnr"]] + cap["args"] + ["--json", os.path.join(d, "netlist.json"), "--report",
-                                      os.path.join(d, "report.json"), "--timing-allow-fail", "--freq", str(a.freq),
+    pnr = [t["pnr"]] + cap["args"] + ["--json", os.path.join(rd, "netlist.json"), "--report",
+                                      os.path.join(rd, "report.json"), "--timing-allow-fail", "--freq", str(a.freq),
                                       "--seed", "1"]
     if fam == "ecp5":
         pnr.append("--out-of-context")
@@ -309,8 +314,8 @@ def first_line(cmd):
 
 
 def table(rows):
-    out = ["| block | shape | device | LUT4 | FF | BRAM | DSP | Fmax MHz | fits | logic levels | critical path "
-           "(from → to) | wall s (synth + P&R) |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    out = ["| block | shape | device | LUT4 | placed LUTs | FF | BRAM | DSP | Fmax MHz | fits | logic levels | "
+           "critical path (from → to) | wall s (synth + P&R) |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         def n(k):
             return "" if r.get(k) is None else ("{:,}".format(r[k]) if isinstance(r[k], int) else str(r[k]))
@@ -318,8 +323,11 @@ def table(rows):
             return "`%s`%s" % (r[k], " (%s)" % r[k + "_src"] if r.get(k + "_src") else "")
         path = "%s → %s" % (end("path_from"), end("path_to")) if r.get("path_from") else r.get("status", "")
         wall = "%s + %s" % (r.get("synth_s"), r.get("pnr_s")) if r.get("pnr_s") is not None else "%s" % r.get("synth_s")
-        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            r["block"], r["shape"], r["device"], n("lut4"), n("ff"), n("bram"), n("dsp"), n("fmax_mhz"),
+        u = r.get("util", {})
+        comb = u.get("TRELLIS_COMB", u.get("ICESTORM_LC", [None]))[0]
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["block"], r["shape"], r["device"], n("lut4"), "" if comb is None else "{:,}".format(comb), n("ff"),
+            n("bram"), n("dsp"), n("fmax_mhz"),
             "yes" if r["fits"] else "no", n("logic_levels"), path.replace("|", "/"), wall))
     return "\n".join(out) + "\n"
 
@@ -338,7 +346,8 @@ def main():
     ap.add_argument("--relabel", action="store_true", help="recompute the critical path fields of cached rows")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
-    a.out = a.out or os.path.join(a.build, "fpga")
+    a.build = os.path.abspath(a.build)
+    a.out = os.path.abspath(a.out or os.path.join(a.build, "fpga"))
     os.makedirs(a.out, exist_ok=True)
     bl = blocks(a.build)
     if a.list:
@@ -361,6 +370,11 @@ def main():
     json.dump(res, open(os.path.join(a.out, "results.json"), "w"), indent=1)
     open(os.path.join(a.out, "results.md"), "w").write(table(rows))
     print("fpga: %d rows in %s/results.json, table in %s/results.md" % (len(rows), a.out, a.out))
+    # a tool that failed (not a cap, not a block too big) fails the run
+    failed = [r["block"] + "." + r["device"] for r in rows if "failed" in r["status"]]
+    if failed:
+        print("fpga: a tool failed for %s (logs in %s/<block>.<device>/)" % (" ".join(failed), a.out), file=sys.stderr)
+        return 1
     return 0
 
 
