@@ -147,9 +147,14 @@ def cell_src(netlist, cell):
     for m in netlist.get("modules", {}).values():
         c = m.get("cells", {}).get(cell)
         if c is not None:
-            src = c.get("attributes", {}).get("src", "").split("|")[0]
-            f, _, pos = src.rpartition(":")
-            return "%s:%s" % (os.path.relpath(f, ROOT) if f.startswith("/") else f, pos.split(".")[0]) if f else None
+            # src is "file:line.col-line.col|...": the first of the project's files (a block RAM
+            # cell's first one is Yosys' mapping library)
+            for src in c.get("attributes", {}).get("src", "").split("|"):
+                f, _, pos = src.rpartition(":")
+                f = os.path.relpath(f, ROOT) if f.startswith("/") else f
+                if f and not f.startswith(".."):
+                    return "%s:%s" % (f, pos.split(".")[0])
+            return None
     return None
 
 
