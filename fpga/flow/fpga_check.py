@@ -61,7 +61,8 @@ def row_errors(r):
         if f is not None:
             e.append("fmax_mhz %r for a block that does not fit" % (f,))
         if r["status"].startswith("does not fit:") and not any(
-                isinstance(r.get(k), int) and r[k] > dev[k] for k in NUM):
+                isinstance(r.get(k), int) and r[k] > dev[k] for k in NUM) and not (
+                isinstance(r.get("luts_est"), int) and r["luts_est"] > dev["lut4"]):
             e.append("does not fit, yet no count exceeds %s" % r["device"])
         if r["status"].startswith("routed"):
             e.append("routed but fits is false")

@@ -207,6 +207,12 @@ def run_block(name, dev, spec, a, tools, versions):
         old = json.load(open(rowf))
         if old.get("key") == key:
             print("fpga: %-14s %-9s cached" % (name, dev), flush=True)
+            # a block placed (or tried) before the LUT estimate existed: the same decision now
+            if old.get("status", "").startswith("pnr") and os.path.exists(os.path.join(d, "stat.json")) \
+                    and fit_check(old, d, fam, dev):
+                old["pnr_s"] = None
+                old["wall_s"] = old["synth_s"]
+                return finish(old, rowf)
             if a.relabel and old.get("status") == "routed":
                 old.update(critical_path(json.load(open(os.path.join(d, "report.json")))))
                 old["fmax_mhz"] = round(old.pop("fmax"), 2)
@@ -238,14 +244,9 @@ def run_block(name, dev, spec, a, tools, versions):
     if rc != 0:
         row["status"] = "synth timeout" if rc == "timeout" else "synth failed (rc %s)" % rc
         return finish(row, rowf)
-    cells = yosys_cells(os.path.join(d, "stat.json"))
-    for k, names in CELLS[fam].items():
-        row[k] = count(cells, names)
-    cap = DEVICES[dev]
-    over = [k for k in ("lut4", "ff", "bram", "dsp") if row[k] > cap[k]]
-    if over:
-        row["status"] = "does not fit: %s" % ", ".join("%s %d > %d" % (k, row[k], cap[k]) for k in over)
+    if fit_check(row, d, fam, dev):
         return finish(row, rowf)
+    cap = DEVICES[dev]
     print("fpga: %-14s %-9s place and route ..." % (name, dev), flush=True)
     pnr = [t["pnr"]] + cap["args"] + ["--json", os.path.join(rd, "netlist.json"), "--report",
                                       os.path.join(rd, "report.json"), "--timing-allow-fail", "--freq", str(a.freq),
@@ -286,6 +287,25 @@ def add_src(row, d):
     netlist = json.load(open(os.path.join(d, "netlist.json")))
     row["path_from_src"] = cell_src(netlist, row["cell_from"])
     row["path_to_src"] = cell_src(netlist, row["cell_to"])
+
+
+def fit_check(row, d, fam, dev):
+    """the cell counts of the synthesized netlist into row; True (and the status) when they
+    exceed the device. On ECP5 the LUTs nextpnr places are the LUT4s, two per carry cell and six
+    per 16x4 LUT-RAM (four for the data, two for the write port): luts_est."""
+    cells = yosys_cells(os.path.join(d, "stat.json"))
+    for k, names in CELLS[fam].items():
+        row[k] = count(cells, names)
+    cap = DEVICES[dev]
+    row["luts_est"] = row["lut4"] + 2 * row["carry"] + 6 * row["lutram"] if fam == "ecp5" else row["lut4"]
+    over = ["%s %d > %d" % (k, row[k], cap[k]) for k in ("lut4", "ff", "bram", "dsp") if row[k] > cap[k]]
+    if row["luts_est"] > cap["lut4"] and row["lut4"] <= cap["lut4"]:
+        over.append("LUTs with carry and LUT-RAM %d > %d" % (row["luts_est"], cap["lut4"]))
+    if over:
+        row["status"] = "does not fit: " + ", ".join(over)
+        row["fits"] = False
+        row["fmax_mhz"] = None
+    return bool(over)
 
 
 def finish(row, rowf):
@@ -329,7 +349,7 @@ def table(rows):
         path = "%s → %s" % (end("path_from"), end("path_to")) if r.get("path_from") else r.get("status", "")
         wall = "%s + %s" % (r.get("synth_s"), r.get("pnr_s")) if r.get("pnr_s") is not None else "%s" % r.get("synth_s")
         u = r.get("util", {})
-        comb = u.get("TRELLIS_COMB", u.get("ICESTORM_LC", [None]))[0]
+        comb = u.get("TRELLIS_COMB", u.get("ICESTORM_LC", [r.get("luts_est")]))[0]
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             r["block"], r["shape"], r["device"], n("lut4"), "" if comb is None else "{:,}".format(comb), n("ff"),
             n("bram"), n("dsp"), n("fmax_mhz"),
