@@ -175,7 +175,7 @@ clean:
 	rm -rf $(BUILD) obj_dir
 
 help:
-	@echo "make demo | test | check | lint | lint-full | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | clean"
+	@echo "make demo | test | check | lint | lint-full | bench | area | formal | cosim-router | cosim-ni | cosim-net | paper | regress | fuzz | soak | fpga-tools | fpga | clean"
 
 # ---- golden traces of the NI and router models (docs/reference/golden.md; not in make test):
 # regenerate tb/golden/{ni,router}/ from a build of GOLDEN_REF (GOLDEN_REF_TREE=/path: an

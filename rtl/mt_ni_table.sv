@@ -29,7 +29,9 @@ module mt_ni_table #(
     if (NB < 1) $fatal(1, "mt_ni_table: NB=%0d, need >= 1", NB);
   end
 
-  logic [Width-1:0] mem [0:Depth-1];
+  // block RAM on an FPGA (DP16KD, SB_RAM40_4K) even when it is shallow: a new schedule is then
+  // patched into a bitstream without place and route (docs/reference/fpga.md)
+  (* ram_style = "block" *) logic [Width-1:0] mem [0:Depth-1];
   logic [Width-1:0] rda_q;
   logic [NB*Width-1:0] rdb_q;
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# deps.sh [fuzz]: install what the project needs from Debian packages (as root),
+# deps.sh [fuzz|fpga]: install what the project needs from Debian packages (as root),
 # or print the exact command and stop (not root). Quiet when all is present.
 # `fuzz`: also clang and its libFuzzer runtime (make fuzz, docs/reference/fuzz.md).
+# `fpga`: also nextpnr-ice40 and the IceStorm tools (make fpga-tools, docs/reference/fpga.md).
 set -u
 # command-or-file probe : debian package
 need=(
@@ -14,6 +15,7 @@ need=(
 # Debian 12: clang is clang-14; libFuzzer (libclang_rt.fuzzer) is in libclang-rt-14-dev, which
 # clang does not pull in
 [[ ${1-} == fuzz ]] && need+=("clang:clang" "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev")
+[[ ${1-} == fpga ]] && need+=("nextpnr-ice40:nextpnr-ice40" "icepack:fpga-icestorm" "icetime:fpga-icestorm")
 missing=()
 for pair in "${need[@]}"; do
   probe=${pair%%:*}; pkg=${pair#*:}

