@@ -83,9 +83,10 @@ struct Case {
   int nop;                    // 1: the case is there for its NOP entries (lockstep); it fails if the schedule has none
   int paper_ni;               // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
   const char *sets = nullptr; // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
+  const char *base = nullptr; // the build's configuration (configs/net/NAME.cfg) instead of small (nullptr: small)
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
-// "small" with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
+// "small" (or the case's base) with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
 static const Case kCases[] = {
   {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11, 0, 0},
   {"m2x2_mt_pkt_f32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 12, 0, 0},
@@ -138,6 +139,10 @@ static const Case kCases[] = {
   // T = 50 node 14's NI stages units out and replays them; the one-engine NI
   {"m8x2_hd_stg_f32", "m8x2_hd_stg", "mesh:8x2", "hd", 14004, MT_DTYPE_FP32, 0, 713148367, 0, 0,
    "num_vcs=8 vc_depth=13 ej_depth=11 link_lat=1 subpkt_flits=8 pkt_bytes=64 ni_sq=4 ni_rq=8 ni_stage_after=50 ni_stage_ranges=8"},
+  // the FPGA shape (configs/net/fpga.cfg, the network of the ULX3S board top fpga/ulx3s/top.sv):
+  // 2 VCs of 16 flits, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
+  {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, "fpga"},
+  {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, "fpga"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -574,7 +579,11 @@ int main(int argc, char **argv) {
       return 2;
     }
     Planned p;
-    mt_net_cfg_small(&hw.cfg);
+    if (!c->base) mt_net_cfg_small(&hw.cfg);
+    else if (mt_net_cfg_by_name(&hw.cfg, c->base, &e)) {
+      fprintf(stderr, "case %s: %s\n", c->name, e.msg);
+      return 1;
+    }
     if (apply_sets(&hw.cfg, c->sets, &e)) {
       fprintf(stderr, "case %s: %s\n", c->name, e.msg);
       return 1;
