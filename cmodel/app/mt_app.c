@@ -66,6 +66,7 @@ const char *const mt_app_opt_names[MT_OPT_N] = {
   "--level",
   "--expand",
   "--overlap",
+  "--fit",
   "FILE",
 };
 
@@ -88,6 +89,7 @@ static const struct {
   {"--trace", offsetof(mt_app_opts, trace)},
   {"--data", offsetof(mt_app_opts, data)},
   {"--level", offsetof(mt_app_opts, level)},
+  {"--fit", offsetof(mt_app_opts, fit)},
 };
 
 int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
