@@ -71,6 +71,14 @@ def fnv1a(words):
     return h
 
 
+def size(text):
+    """a byte count with an optional K or M suffix (powers of 1024), as multitree takes it"""
+    m = re.fullmatch(r"(\d+)([KM]?)", text)
+    if not m:
+        raise argparse.ArgumentTypeError("expected a byte count such as 4096 or 4K")
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20}[m.group(2)]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--multitree", required=True)
@@ -78,7 +86,7 @@ def main():
     ap.add_argument("--ni", required=True)
     ap.add_argument("--topo", default="torus:2x2")
     ap.add_argument("--algo", default="multitree")
-    ap.add_argument("--bytes", type=int, default=4096)
+    ap.add_argument("--bytes", type=size, default=4096)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
