@@ -77,7 +77,7 @@ module mt_board #(
 
   // a number below 16 as one hex digit (file names)
   function automatic logic [7:0] hexd(input int v);
-    return (v < 10) ? 8'(48 + v) : 8'(87 + v);
+    hexd = (v < 10) ? 8'(48 + v) : 8'(87 + v);
   endfunction
 
   // ---- sequencer ----

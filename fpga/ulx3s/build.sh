@@ -12,7 +12,9 @@
 #      decoded (multitree decode --compare B's plan); a deliberately wrong patch (node 1's table
 #      in node 2's BRAMs) must be caught.
 # Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
-# Each tool runs capped (timeout, ulimit -v 8000000, nice). FPGA_TIMEOUT (s) caps nextpnr.
+# Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
+# cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
+# more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
 set -euo pipefail
 out=$(realpath -m "$1"); mt=$(realpath "$2"); venv=$(realpath "$3")
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,7 +22,7 @@ b=$out/board
 mkdir -p "$b"
 cd "$b"
 tmo=${FPGA_TIMEOUT:-3600}
-cap() { local t=$1; shift; (ulimit -v 8000000; nice timeout "$t" "$@"); }
+cap() { local t=$1; shift; (ulimit -d 8000000; nice timeout "$t" "$@"); }
 now() { date +%s; }
 rep=$b/report.txt
 : >"$rep"
