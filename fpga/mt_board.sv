@@ -49,7 +49,7 @@ module mt_board #(
   parameter int BaseUnits   = 256,
   parameter int RemUnits    = 0,
   parameter int Dtype       = 0,        // 0 int32, 1 fp32
-  parameter int Timeout     = 16 * Bytes + 4096,  // cycles the all-reduce may take (MultiTree 4 KiB: 1024)
+  parameter int Timeout     = 16 * Bytes + 4096,  // cycles the all-reduce may take (MultiTree 4 KiB: 1056)
   parameter     ImgDir      = "",
   localparam int N          = 4,
   localparam int ND         = 4,

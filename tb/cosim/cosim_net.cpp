@@ -140,7 +140,7 @@ static const Case kCases[] = {
   {"m8x2_hd_stg_f32", "m8x2_hd_stg", "mesh:8x2", "hd", 14004, MT_DTYPE_FP32, 0, 713148367, 0, 0,
    "num_vcs=8 vc_depth=13 ej_depth=11 link_lat=1 subpkt_flits=8 pkt_bytes=64 ni_sq=4 ni_rq=8 ni_stage_after=50 ni_stage_ranges=8"},
   // the FPGA shape (configs/net/fpga.cfg, the network of the ULX3S board top fpga/ulx3s/top.sv):
-  // 2 VCs of 16 flits, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
+  // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
   {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, "fpga"},
   {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, "fpga"},
 };
