@@ -48,7 +48,8 @@ int main(int argc, char **argv) {
   }
   static const char *const causes[] = {"none", "an NI error", "a router error", "timeout", "a result checksum differs"};
   const unsigned led = d->led, cause = d->rootp->top__DOT__cause, rcyc = d->rootp->top__DOT__cycles;
-  const char *got = (led & 1) ? "pass" : (led & 2) ? "fail" : "neither";
+  const char *got = (led & 1) ? "pass" : (led & 2) ? "fail"
+                                                   : "neither";
   printf("board: after %ld cycles LEDs %02x: %s (cause: %s), node results equal to the reference: %u%u%u%u (nodes 0..3), "
          "all-reduce %u cycles",
          cyc, led, got, cause < 5 ? causes[cause] : "?", (led >> 4) & 1, (led >> 5) & 1, (led >> 6) & 1, (led >> 7) & 1, rcyc);
