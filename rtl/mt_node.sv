@@ -21,6 +21,9 @@ module mt_node #(
   parameter int L           = 4,     // local ports (router <-> NI)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
+  // the NI's table image ($readmemh at configuration, mt_ni InitFile): an FPGA top's schedule in
+  // block RAM (fpga/mt_board.sv); "" = none (written through the write port, or ROM mode below)
+  parameter     TableInit   = "",
   localparam int NiN        = 1,
   localparam int NiMp       = MemPorts,   // memory ports per NI (mt_ni_ports.svh)
   localparam int ND         = 2 * D,
@@ -148,7 +151,7 @@ module mt_node #(
     .PayloadW(PayloadW), .NumVcs(NumVcs), .L(L), .NetPorts(ND), .EjDepth(EjDepth), .VcDepth(VcDepth),
     .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
     .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-    .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
+    .Children(Children), .InitFile(TableInit), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
     .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
     .StageAfter(StageAfter), .StageRanges(StageRanges)
   ) u_ni (

@@ -60,6 +60,7 @@ const char *const mt_app_opt_names[MT_OPT_N] = {
   "--expand",
   "--overlap",
   "--runs",
+  "--fit",
   "FILE",
 };
 
@@ -82,6 +83,7 @@ static const struct {
   {"--trace", offsetof(mt_app_opts, trace)},
   {"--data", offsetof(mt_app_opts, data)},
   {"--level", offsetof(mt_app_opts, level)},
+  {"--fit", offsetof(mt_app_opts, fit)},
 };
 
 static int opt_fail(const char *cmd, const mt_err *e) {

@@ -47,6 +47,7 @@ enum {
   MT_OPT_EXPAND,
   MT_OPT_OVERLAP,
   MT_OPT_RUNS,
+  MT_OPT_FIT,
   MT_OPT_FILE,
   MT_OPT_N
 };
@@ -57,6 +58,7 @@ typedef struct {
   uint64_t given; /* bit MT_OPT_x: option x appears on the command line */
   const char *topo, *algo, *json, *dot, *format, *out, *compare, *file;
   const char *dtype, *flow, *config, *dump_dir, *trace, *data, *level;
+  const char *fit; /* rom --fit: an NI shape file whose table layout and depth the images take */
   const char *sets[32];
   int nsets;
   uint64_t bytes, mem_limit; /* --mem-limit: bytes sim may use (0: what the machine has free) */

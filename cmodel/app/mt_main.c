@@ -21,8 +21,11 @@ static const mt_app_cmd commands[] = {
    "  (fifo: first ready first, hier's default; scf: smallest chunk first, themis's default).\n",
    NULL},
   {"rom", mt_app_rom,
-   "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h [--compact] --out DIR\n"
-   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n",
+   "multitree rom --topo T --algo A --bytes N --format hex|mif|coe|mem|bin|h|bram [--compact] [--fit SHAPE] --out DIR\n"
+   "  Write one ROM image of the schedule table per node (DIR/node<i>.<fmt>) and DIR/layout.json.\n"
+   "  bram: hexadecimal words alone (ecpbram/icebram -f/-t images). --fit configs/ni/NAME.cfg: the\n"
+   "  images in that hardware's table layout (its field widths and child slots) and depth\n"
+   "  (tbl_depth words), its local_ports unless --local-ports; a schedule that does not fit is refused.\n",
    NULL},
   {"check", mt_app_check,
    "multitree check FILE.json | --topo T --algo A --bytes N\n"
@@ -98,7 +101,7 @@ static const struct {
   const char *mode;
 } uses[] = {
   {"plan", 0, PLANNING | O(JSON) | O(DOT) | O(PRINT) | O(QUIET), ""},
-  {"rom", 0, PLANNING | O(FORMAT) | O(COMPACT) | O(OUT) | O(QUIET), ""},
+  {"rom", 0, PLANNING | O(FORMAT) | O(COMPACT) | O(OUT) | O(QUIET) | O(FIT), ""},
   {"check", O(FILE), O(FILE), " FILE.json"},
   {"check", 0, PLANNING, " --topo T --algo A --bytes N"},
   {"decode", O(COMPARE), O(FILE) | O(PRINT) | O(COMPARE), " DIR --compare FILE.json"},

@@ -12,7 +12,7 @@
 #include "util/mt_io.h"
 #include "util/mt_num.h"
 
-static const char *const fmt_names[] = {"hex", "mif", "coe", "mem", "bin", "h"};
+static const char *const fmt_names[] = {"hex", "mif", "coe", "mem", "bin", "h", "bram"};
 
 int mt_rom_format(const char *name) {
   for (int i = 0; i < MT_ROM_NFORMATS; i++)
@@ -45,6 +45,12 @@ static int write_image(const mt_layout *ly, int fmt, const char *path, const uin
   switch (fmt) {
   case MT_ROM_HEX:
     fprintf(f, "// multitree schedule table, node %d: %s\n// %s layout, %d bits x %d words (layout.json)\n", node, what, ly->compact ? "compact" : "full", W, D);
+    for (int i = 0; i < D; i++) {
+      word_hex(ly, words + (size_t)i * nw, hex);
+      fprintf(f, "%s\n", hex);
+    }
+    break;
+  case MT_ROM_BRAM: /* no header: ecpbram and icebram parse hexadecimal digits only */
     for (int i = 0; i < D; i++) {
       word_hex(ly, words + (size_t)i * nw, hex);
       fprintf(f, "%s\n", hex);
@@ -169,9 +175,15 @@ static json_t *layout_json(const mt_sched *s, const mt_layout *ly, int fmt, int 
 }
 
 int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, const char *dir, mt_err *e) {
+  return mt_rom_write_dir_depth(s, tb, ly, fmt, mt_layout_depth(tb), dir, e);
+}
+
+int mt_rom_write_dir_depth(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, int depth, const char *dir, mt_err *e) {
   if (fmt < 0 || fmt >= MT_ROM_NFORMATS) return mt_fail(e, "unknown ROM format");
+  if (depth < mt_layout_depth(tb))
+    return mt_fail(e, "the tables need %d words (the longest table and its END word), the images hold %d", mt_layout_depth(tb), depth);
   if (mkdir(dir, 0777) && errno != EEXIST) return mt_fail(e, "%s: cannot create directory: %s", dir, strerror(errno));
-  const int D = mt_layout_depth(tb), nw = mt_layout_words(ly);
+  const int D = depth, nw = mt_layout_words(ly);
   uint64_t *words = mt_xcalloc((size_t)D * nw, 8);
   char path[4096], what[400];
   snprintf(what, sizeof what, "%s on %s, %llu bytes", s->algo, s->topo->spec, (unsigned long long)s->bytes);
@@ -275,7 +287,28 @@ static const char *entry_fault(const mt_layout *ly, int steps, int node, const u
   return why;
 }
 
-/* Checks layout.json against its topology and itself, derives the layout into ly. */
+/* ly widened to the field widths that layout.json's 'fields' list fl gives, where each is at
+ * least ly's (images written in a hardware's layout: rom --fit, mt_layout_fit); else ly is
+ * left as it is (the width and 'fields' checks then refuse the file). */
+static void widen_to_fields(json_t *fl, mt_layout *ly) {
+  static const char *const nm[] = {"flow", "step", "parent.node", "parent.port", "parent.eject", "addr", "size"};
+  mt_layout hw = *ly;
+  int *w[] = {&hw.flow_w, &hw.step_w, &hw.id_w, &hw.port_w, &hw.ej_w, &hw.addr_w, &hw.size_w};
+  size_t i;
+  json_t *x;
+  json_array_foreach(fl, i, x) {
+    const char *n = json_string_value(json_object_get(x, "name"));
+    json_t *wj = json_object_get(x, "width");
+    for (size_t k = 0; n && json_is_integer(wj) && k < sizeof nm / sizeof nm[0]; k++)
+      if (!strcmp(n, nm[k]) && json_integer_value(wj) >= 1 && json_integer_value(wj) <= 32) *w[k] = (int)json_integer_value(wj);
+  }
+  mt_layout_offsets(&hw);
+  mt_err e2;
+  (void)mt_layout_fit(ly, &hw, &e2); /* leaves ly unchanged when a field is narrower */
+}
+
+/* Checks layout.json against its topology and itself, derives the layout into ly (widened to
+ * its fields' widths when they are wider: widen_to_fields). */
 static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, int *fmt, long long *depth, long long *steps, mt_err *e) {
   long long width, N, ports, L, C, F, bytes, elem, base, rem, nopb, msteps;
   json_t *fm = json_object_get(o, "format"), *im = json_object_get(o, "image"), *lay = json_object_get(o, "layout");
@@ -289,7 +322,7 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
   if (N < 2 || N > MT_MAX_NODES || *depth < 2 || *depth > 1 << 20 || C < 1 || C > 4096 || F < 1 || elem < 1 || bytes < 1)
     return mt_fail(e, "%s: field out of range (nodes 2..%d, depth 2..2^20, children 1..4096, flows, elem, bytes >= 1)", path, MT_MAX_NODES);
   if ((*fmt = mt_rom_format(json_string_value(im))) < 0)
-    return mt_fail(e, "%s: unknown image format '%s' (hex, mif, coe, mem, bin, h)", path, json_string_value(im));
+    return mt_fail(e, "%s: unknown image format '%s' (hex, mif, coe, mem, bin, h, bram)", path, json_string_value(im));
   const char *ls = json_string_value(lay);
   if (strcmp(ls, "full") && strcmp(ls, "compact")) return mt_fail(e, "%s: layout '%s' is neither full nor compact", path, ls);
   const int compact = !strcmp(ls, "compact");
@@ -334,6 +367,7 @@ static int read_layout(json_t *o, const char *path, mt_topo *t, mt_layout *ly, i
   ly->base_units = (uint64_t)base;
   ly->rem_units = (uint64_t)rem;
   ly->nop_bytes = (uint64_t)nopb;
+  if (ly->width != width) widen_to_fields(json_object_get(o, "fields"), ly);
   if (ly->width != width || mt_layout_words(ly) > MT_LAYOUT_MAX_WORDS) {
     mt_fail(e, "%s: width %lld disagrees with the layout derived from its fields (%d; at most %d)", path, width, ly->width, 64 * MT_LAYOUT_MAX_WORDS);
     goto fail;

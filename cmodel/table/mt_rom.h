@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0
  * mt_rom: per-node ROM images of the schedule tables, and reading them back.
  * Formats: hex ($readmemh), mif (Intel), coe (Xilinx), mem (Lattice), bin (raw,
- * little-endian bytes per word), h (C header). Every image has the same depth: the
- * largest table plus its END word, padded with zero words (NOP, step 0). A directory
+ * little-endian bytes per word), h (C header), bram (hexadecimal words alone, one a line: the
+ * from/to images of ecpbram and icebram, also $readmemh). Every image has the same depth: the
+ * largest table plus its END word (or a table depth given by the hardware,
+ * mt_rom_write_dir_depth), padded with zero words (NOP, step 0). A directory
  * of images carries layout.json, which the decoder needs (docs/reference/formats.md). */
 #ifndef MT_ROM_H
 #define MT_ROM_H
@@ -17,10 +19,13 @@ enum { MT_ROM_HEX,
        MT_ROM_MEM,
        MT_ROM_BIN,
        MT_ROM_CHDR,
+       MT_ROM_BRAM,
        MT_ROM_NFORMATS };
 int mt_rom_format(const char *name);     /* -1 if unknown */
 const char *mt_rom_format_name(int fmt); /* Write DIR/node<i>.<ext> for every node and DIR/layout.json. */
 int mt_rom_write_dir(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, const char *dir, mt_err *e);
+/* The same with images of `depth` words (a hardware table's depth: -1 if the tables need more). */
+int mt_rom_write_dir_depth(const mt_sched *s, const mt_tables *tb, const mt_layout *ly, int fmt, int depth, const char *dir, mt_err *e);
 /* Read one image into words[depth * mt_layout_words(ly)], strictly (mt_rom_read.c): every
  * address 0..depth-1 exactly one word of at most ly->width bits, the format's header equal
  * to ly and depth, nothing after its end; else -1 naming the file, the line and the reason. */

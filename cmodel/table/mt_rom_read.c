@@ -242,6 +242,24 @@ static int read_hex(rd_t *r) {
   return k < 0 ? -1 : covered(r);
 }
 
+/* bram (ecpbram, icebram): words alone, ceil(width/4) digits each, one a line from address 0. */
+static int read_bram(rd_t *r) {
+  const int nd = (r->ly->width + 3) / 4;
+  long long a = 0;
+  tok_t t;
+  int k;
+  while ((k = next(r, &t)) > 0) {
+    int hexdigits = t.kind == 'w';
+    for (int i = 0; i < t.n && hexdigits; i++) hexdigits = isxdigit((unsigned char)t.s[i]) != 0;
+    if (!hexdigits)
+      return rfail(r, t.line, "unexpected '%s' (a bram image holds hexadecimal words alone, no comments or @addresses)", TQ(&t));
+    if (t.n != nd) return rfail(r, t.line, "'%s' has %d digits; every word of a bram image has %d (layout.json width %d)", TQ(&t), t.n, nd, r->ly->width);
+    if (a >= r->depth) return rfail(r, t.line, "'%s' is a word beyond the last address %d (layout.json depth %d)", TQ(&t), r->depth - 1, r->depth);
+    if (store(r, a++, &t)) return -1;
+  }
+  return k < 0 ? -1 : covered(r);
+}
+
 /* MIF: header statements, CONTENT BEGIN, "a : w ...;" / "[a..b] : w;", END; */
 static int read_mif(rd_t *r) {
   static const char *const radixes[] = {"BIN", "OCT", "DEC", "UNS", "HEX"};
@@ -560,6 +578,7 @@ int mt_rom_read_node(const char *path, int fmt, const mt_layout *ly, int depth, 
     case MT_ROM_COE: rc = read_coe(&r); break;
     case MT_ROM_MEM: rc = read_mem(&r); break;
     case MT_ROM_CHDR: rc = read_chdr(&r); break;
+    case MT_ROM_BRAM: rc = read_bram(&r); break;
     default: rc = read_bin(&r, (const unsigned char *)buf, len); break;
     }
   }

@@ -113,6 +113,18 @@ expect 2 "--topo given twice ('torus:4x4' and 'mesh:2x2')" "$BIN" plan --topo to
 expect 0 "result correct" "$BIN" sim --topo torus:2x2 --algo multitree --bytes 1K --set link_lat=3 --set num_vcs=4
 [[ -z $("$BIN" sizes --bytes 0 2>/dev/null) ]] && { echo "ok   sizes --bytes 0 prints no table"; pass=$((pass+1)); } || { echo "FAIL sizes --bytes 0 printed a table"; fail=$((fail+1)); }
 expect 2 "one-hop" "$BIN" rom --topo mesh:3x5 --algo ring --bytes 60000 --format hex --compact --out "$T/romr"
+# images in a hardware's layout and depth (--fit configs/ni/NAME.cfg) as ecpbram takes them (bram)
+FIT=$(dirname "$0")/../../configs/ni/fpga.cfg
+expect 0 "4 images of 512 words x 60 bits" "$BIN" rom --topo torus:2x2 --algo multitree --bytes 4K --format bram --fit "$FIT" --out "$T/romfit"
+expect 0 "identical" "$BIN" decode "$T/romfit" --topo torus:2x2 --algo multitree --bytes 4K --local-ports 3
+expect 2 "needs AddrW=14, the hardware layout has AddrW=13" "$BIN" rom --topo torus:2x2 --algo bucket --bytes 16K --format bram --fit "$FIT" --out "$T/romfit2"
+expect 2 "drop --compact" "$BIN" rom --topo torus:2x2 --algo multitree --bytes 4K --format bram --compact --fit "$FIT" --out "$T/romfit3"
+printf 'tbl_depth = 512\n' >"$T/nolayout.cfg"
+expect 2 "no flow_w" "$BIN" rom --topo torus:2x2 --algo multitree --bytes 4K --format bram --fit "$T/nolayout.cfg" --out "$T/romfit4"
+printf 'base = fpga\ntbl_depth = 4\n' >"$T/cfg_shallow.cfg"; cp "$FIT" "$T/fpga.cfg"
+expect 2 "the tables need 7 words" "$BIN" rom --topo torus:2x2 --algo multitree --bytes 4K --format bram --fit "$T/cfg_shallow.cfg" --out "$T/romfit5"
+sed -i '1s/^/\/\/ a comment\n/' "$T/romfit/node1.bram"
+expect 2 "node1.bram:1: unexpected '//'" "$BIN" decode "$T/romfit"
 expect 0 "| 1024 |" "$BIN" sizes
 # --trace: mesh 2x2 MultiTree has 4 trees of 3 edges, each used once to reduce and once
 # to gather: 24 messages sent and finished, 12 reduced and 12 gathered

