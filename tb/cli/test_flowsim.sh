@@ -77,7 +77,7 @@ out=$("$bin" sim --chunks 4 --topo torus:4x4 --algo hier --bytes 256K 2>&1 | gre
 if grep -q "result correct on every node" <<<"$out"; then ok; else bad "cycle level, hier --chunks 4 (expanded): $out"; fi
 refused "--algo ring has no chunked dimension schedule" sim --level flow --chunks 4 --topo torus:4x4 --algo ring --bytes 1M
 refused "hier needs a multi-dimensional topology" sim --level flow --chunks 4 --topo mesh:4x4 --algo hier --bytes 1M
-refused "--chunks '0': expected 1..65536" sim --level flow --chunks 0 --topo torus:4x4 --algo hier --bytes 1M
+refused "--chunks (chunks per collective): '0': out of range; expected a whole number 1..65536" sim --level flow --chunks 0 --topo torus:4x4 --algo hier --bytes 1M
 refused "fewer than the 131072 flows of 4096 chunks" sim --level flow --chunks 4096 --topo torus:4x4 --algo hier --bytes 4K
 refused "only --data none" sim --level flow --data full --topo torus:4x4 --algo ring --bytes 1M
 refused "are the cycle level's" sim --level flow --threads 2 --topo torus:4x4 --algo ring --bytes 1M

@@ -64,6 +64,6 @@ refuse "1/3.333 of the fastest (100 GB/s); the cycle model paces a link by whole
 refuse "4 dimensions; the cycle model's router has at most 3" --topo dims:ring2@8x1,ring2@8x1,ring2@8x1,ring2@8x1
 refuse "they come from its GB/s and ns" --topo "$het" --set link_period0=2
 refuse "torus:4x4 has no dimension 2" --topo torus:4x4 --set link_period2=2
-refuse "link_period0 = 256 is out of range" --topo torus:4x4 --set link_period0=256
+refuse "link_period0: '256': out of range; expected a whole number 1..255" --topo torus:4x4 --set link_period0=256
 echo "RESULT het-sim pass=$pass fail=$fail"
 ((fail == 0))

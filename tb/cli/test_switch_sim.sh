@@ -80,8 +80,8 @@ expect_refused() { # text args...
 }
 expect_refused "local_ports=2: in a switch network" --topo dgx2 --algo ring --bytes 4K --config paper --set local_ports=2
 expect_refused "switch s0 has 32 ports" --topo fattree:16,2 --algo ring --bytes 4K --config paper
-expect_refused "ni_link_depth = 2000 is out of range" --topo dgx2 --algo ring --bytes 4K --config paper --set ni_link_depth=2000
-expect_refused "ni_stage_ranges = 0 is out of range" --topo dgx2 --algo ring --bytes 4K --config paper --set ni_stage_ranges=0
+expect_refused "ni_link_depth: '2000': out of range; expected a whole number 0..1024" --topo dgx2 --algo ring --bytes 4K --config paper --set ni_link_depth=2000
+expect_refused "ni_stage_ranges: '0': out of range; expected a whole number 1..1048576" --topo dgx2 --algo ring --bytes 4K --config paper --set ni_stage_ranges=0
 expect_refused "the NI link's ejection VCs would hold 2000 flits" --topo dgx2 --algo ring --bytes 4K --config paper --set vc_depth=2000
 tmp=$(mktemp -d)
 printf 'nodes 3\nswitches 1\nlink 0 s0\nlink 1 s0\nlink 2 s0\nlink 0 1\n' >"$tmp/direct.topo"
