@@ -38,7 +38,9 @@ module mt_ni #(
   parameter int ReduceChain = 0,   // chained reduction (docs/reference/ni.md "Chained reduction"; with E > 1)
   parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
   parameter int PerturbRam  = 0,   // test only (t-ni-perturb-ram-*): mt_ni_chain's RAMs without
-                                   // bypass (1), its loads granted in the other order (2)
+                                   // bypass (1), its completions queued in the other engine order
+                                   // (2), its loads granted the other way (3); mt_ni_deps' rxb RAMs
+                                   // without bypass (4), its done grant the other way (5)
   // the stager (docs/reference/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
   parameter int StageAfter  = 0,   // T: stage not-due units after T cycles without progress
   parameter int StageRanges = 16,  // staged ranges per NI (one pool)
@@ -166,7 +168,7 @@ module mt_ni #(
   logic               a_rv, a_grx, a_rdone;
   logic [CntW-1:0]    a_cnt;
   // per engine e at [e]
-  logic [NE-1:0]      rx_done;
+  logic [NE-1:0]      rx_done, dreq, dgnt;
   logic [NE*CntW-1:0] b_cnt;
   logic [NE*12-1:0]   b_flow, done_flow;
   logic [NE-1:0]      b_rv, b_gv, b_root, b_grx;
@@ -192,7 +194,7 @@ module mt_ni #(
     .scan_i(scan_rec), .scan_flow_i(e_flow), .scan_op_i(e_op), .scan_pv_i(e_pv), .scan_idx_i(scan_idx),
     .rdone_i(rdone), .rdone_flow_i(e_flow),
     .done_i(rx_done & ~e_stg), .done_flow_i(done_flow), .done_op_i(done_op), .done_len_i(done_len),
-    .done_size_i(done_size),
+    .done_size_i(done_size), .dreq_i(dreq), .dgnt_o(dgnt),
     .go_i(go & ~look_stg), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
     .done_lo_i(done_lo), .room_o(chain_room),
     .a_flow_i(e_flow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
@@ -327,7 +329,7 @@ module mt_ni #(
       .cw_o(pr_cw[e]), .cpos_o(pr_cpos[4*e +: 4]), .wa_o(pr_wa[32*e +: 32]), .wacc_i(wacc[e]),
       .go_act_o(go_act[e]), .go_pos_o(go_pos[4*e +: 4]), .done_pk_o(done_pk[e]),
       .done_pos_o(done_pos[4*e +: 4]), .done_lo_o(done_lo[32*e +: 32]),
-      .done_o(rx_done[e]), .done_flow_o(done_flow[12*e +: 12]), .done_op_o(done_op[2*e +: 2]),
+      .dreq_o(dreq[e]), .dgnt_i(dgnt[e]), .done_o(rx_done[e]), .done_flow_o(done_flow[12*e +: 12]), .done_op_o(done_op[2*e +: 2]),
       .done_len_o(done_len[32*e +: 32]), .done_size_o(done_size[32*e +: 32]),
       .rd_o(rx_rd[e]), .rd_addr_o(rd_addr[32*e +: 32]), .rd_be_o(rd_be[Lanes*e +: Lanes]),
       .gnt_rd_i(gnt_rd[e]),

@@ -16,7 +16,8 @@
 //        cycle), queue the result, write it back. Gather: write each flit. Flit types are
 //        checked (RX_FRAME). When all flits are written (and, with a write port of its own,
 //        the last write accepted: wfree_i): done_o (mt_ni_deps counts the bytes and clears
-//        the sender's dependency) -> IDLE, rr = s+1.
+//        the sender's dependency; such a done waits for the deps write port, dgnt_i, one
+//        engine per edge) -> IDLE, rr = s+1.
 // Chained reduction (ReduceChain with Engines > 1, docs/reference/ni.md "Chained reduction"): a whole
 // message of child k may start while child k-1's is added by another engine (its
 // predecessor engine pe, from the peers' state pr_*_i), reading flit j only once pe's write
@@ -117,7 +118,9 @@ module mt_ni_depktz #(
   output logic                   done_pk_o,   // done_o: a chained packet of done_pos_o ...
   output logic [3:0]             done_pos_o,
   output logic [31:0]            done_lo_o,   // ... at this offset in the chunk
-  // completion
+  // completion (one that counts bytes, dreq_o, needs the deps write port: dgnt_i)
+  output logic                   dreq_o,
+  input  logic                   dgnt_i,
   output logic                   done_o,
   output logic [11:0]            done_flow_o,
   output logic [1:0]             done_op_o,
@@ -391,9 +394,11 @@ module mt_ni_depktz #(
   assign wr_be_o   = mask_of(wj_q, nfl_q, lastmask_q);
   assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
 
-  logic rx_done;
-  assign rx_done     = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i)) &&
+  logic rx_done, done_want;
+  assign done_want   = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i)) &&
                        !(pk_q && !room_i);
+  assign dreq_o      = done_want && !pk_q && !stg_q;
+  assign rx_done     = done_want && (!dreq_o || dgnt_i);
   assign done_o      = rx_done;
   // (the C model's stager update reads the engines' new state: mt_ni_stage_update after
   // mt_ni_depktz_update)

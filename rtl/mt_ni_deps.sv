@@ -11,15 +11,20 @@
 // Events (one edge each): clear_i (start) > scan_i (record one entry) | rdone_i | done_i
 // (a received message or packet fully written: rxb += len; at rxb == size the sender's
 // dependency clears: cnt+1 for a Reduce, grx for a Gather). Flow indices >= MaxFlows use 0.
-// NE receive engines: engine e has read port B e and done event e (done_*_i[e]); several
-// engines finishing at one edge are applied in engine order (two packets of one flow add up).
+// NE receive engines: engine e has read port B e and done event e (done_*_i[e]).
+// rxb is in RAM (docs/reference/ni.md "State in RAM"): one mt_ni_ram copy per engine, read at
+// every edge at the engine's port-B flow (b_flow_i: the flow it holds in LOOK and BUSY), one
+// write port shared by the copies. A done that counts bytes (dreq_i: not a chained packet, not
+// staged) needs that write port: one engine per edge (dgnt_o), round robin from the engine
+// after the last one granted; the scan's Reduce entry of a flow zeroes its rxb.
 // Chained reduction (Chain, docs/reference/ni.md "Chained reduction"), per flow f:
 //   act      child positions started (>= cnt): an engine admitting child k's unit sets k+1
 //   cc       child positions whose packets are all added (bit k)
 // and per (flow, child position) the rows of mt_ni_chain (in RAM: bytes added, completed
 // prefix, ranges beyond it), which a chained packet's completion updates a few cycles later
 // (docs/reference/ni.md "State in RAM"); children complete (cnt) in order.
-// Read ports A (issue) and B (receive look-up) are combinational; the completed prefix an
+// Read ports A (issue) and B (receive look-up) are combinational (rxb: the engine's RAM copy,
+// read only here, for the granted done); the completed prefix an
 // engine reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
 `default_nettype none
 
@@ -30,7 +35,8 @@ module mt_ni_deps #(
   parameter int NE       = 1,     // receive engines
   parameter int Children = 4,     // child slots of an entry (chain state per slot)
   parameter int Chain    = 0,     // chained reduction state (with NE > 1)
-  parameter int PerturbRam = 0    // test only: mt_ni_chain's PerturbRam
+  parameter int PerturbRam = 0    // test only: 1-3 mt_ni_chain's PerturbRam; 4 the rxb RAMs
+                                  // without bypass, 5 the done grant round robin downwards
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -51,6 +57,8 @@ module mt_ni_deps #(
   input  logic [NE*2-1:0]  done_op_i,
   input  logic [NE*32-1:0] done_len_i,
   input  logic [NE*32-1:0] done_size_i,
+  input  logic [NE-1:0]    dreq_i,       // done waits for the write port (rxb) ...
+  output logic [NE-1:0]    dgnt_o,       // ... granted: done_i at this edge
   // chained reduction, engine e at [e]: done_flow_i is the engine's flow in LOOK and BUSY
   input  logic [NE-1:0]    go_i,         // LOOK: unit admitted
   input  logic [NE-1:0]    go_act_i,     // ... and it starts child position go_pos_i (act)
@@ -86,16 +94,17 @@ module mt_ni_deps #(
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
     if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
+    if (PerturbRam < 0 || PerturbRam > 5) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
   end
   localparam int FW   = mt_common_pkg::idx_w(MaxFlows);
   localparam int NC   = Children;
   localparam int CF   = (Chain != 0) ? MaxFlows : 1;  // flows of chain state (1 unused without)
   localparam int CFW  = mt_common_pkg::idx_w(CF); // chained flow index
+  localparam int EW   = mt_common_pkg::idx_w(NE);
 
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
   logic [MaxFlows*TIW-1:0]  ridx_q, gidx_q;
   logic [MaxFlows*CntW-1:0] cnt_q;
-  logic [MaxFlows*32-1:0]   rxb_q;
   logic [CF*CntW-1:0]       act_q;
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
@@ -105,6 +114,65 @@ module mt_ni_deps #(
   assign sf = fidx(scan_flow_i);
   assign rf = fidx(rdone_flow_i);
   assign af = fidx(a_flow_i);
+
+  // the done grant: round robin from drr_q (PerturbRam 5: downwards)
+  logic          dgv;
+  logic [EW-1:0] dg, drr_q;
+  always_comb begin
+    logic [EW-1:0] i;
+    dgv = 1'b0;
+    dg  = '0;
+    for (int n = 0; n < NE; n++) begin
+      i = EW'((PerturbRam == 5) ? (32'(drr_q) + NE - n) % NE : (32'(drr_q) + n) % NE);
+      if (!dgv && dreq_i[i]) begin
+        dgv = 1'b1;
+        dg  = i;
+      end
+    end
+  end
+  for (genvar e = 0; e < NE; e++) begin : g_dg
+    assign dgnt_o[e] = dgv && dg == EW'(e);
+  end
+  // the granted done: its flow, length, message size, op
+  logic [FW-1:0] gf;
+  logic [31:0]   glen, gsize;
+  logic [1:0]    gop;
+  always_comb begin
+    gf    = '0;
+    glen  = '0;
+    gsize = '0;
+    gop   = '0;
+    for (int e = 0; e < NE; e++)
+      if (dg == EW'(e)) begin
+        gf    = fidx(done_flow_i[12*e +: 12]);
+        glen  = done_len_i[32*e +: 32];
+        gsize = done_size_i[32*e +: 32];
+        gop   = done_op_i[2*e +: 2];
+      end
+  end
+
+  // rxb in RAM: a copy per engine, read at its port-B flow at every edge (so that its output is
+  // the word of the engine's flow after the last edge, as a flip-flop read would be); the write:
+  // the scan zeroes the flow of a Reduce entry, a granted done stores rxb + len (0 at size)
+  logic [NE*32-1:0] rxb_rd;
+  logic             rxw;
+  logic [FW-1:0]    rxw_f;
+  logic [31:0]      rxw_d, rxb_g, rxb_n;
+  always_comb begin
+    rxb_g = '0;
+    for (int e = 0; e < NE; e++)
+      if (dg == EW'(e)) rxb_g = rxb_rd[32*e +: 32];
+  end
+  assign rxb_n = rxb_g + glen;
+  assign rxw   = (scan_i && scan_op_i == 2'd1) || dgv;
+  assign rxw_f = dgv ? gf : sf;
+  assign rxw_d = (dgv && rxb_n != gsize) ? rxb_n : '0;
+  localparam int RxByp = (PerturbRam == 4) ? 0 : 1;
+  for (genvar e = 0; e < NE; e++) begin : g_rxb
+    mt_ni_ram #(.Depth(MaxFlows), .Width(32), .Bypass(RxByp)) u_rxb (
+      .clk_i, .we_i(rxw), .waddr_i(rxw_f), .wdata_i(rxw_d),
+      .re_i(1'b1), .raddr_i(fidx(b_flow_i[12*e +: 12])), .rdata_o(rxb_rd[32*e +: 32]));
+  end
 
   // chained reduction: the rows in RAM (mt_ni_chain); per flow the child positions whose
   // packets are all added (cc, set by the chain unit's writes)
@@ -118,7 +186,7 @@ module mt_ni_deps #(
       assign pf[FW*e +: FW]  = fidx(done_flow_i[12*e +: 12]);
       assign bfl[FW*e +: FW] = fidx(b_flow_i[12*e +: 12]);
     end
-    mt_ni_chain #(.MaxFlows(MaxFlows), .NE(NE), .Children(Children), .PerturbRam(PerturbRam)) u_chain (
+    mt_ni_chain #(.MaxFlows(MaxFlows), .NE(NE), .Children(Children), .PerturbRam((PerturbRam <= 3) ? PerturbRam : 0)) u_chain (
       .clk_i, .rst_ni, .clear_i,
       .push_i(done_i & done_pk_i), .push_f_i(pf), .push_k_i(done_pos_i), .push_lo_i(done_lo_i),
       .push_len_i(done_len_i), .push_size_i(done_size_i), .room_o(room_o),
@@ -126,7 +194,7 @@ module mt_ni_deps #(
       .b_f_i(bfl), .b_pos_i(b_pos_i), .req_i(pw_req_i), .b_hit_o(b_pwv_o), .b_pwm_o(b_pwm_o));
   end else begin : g_plain_rows
     logic unused_rows;
-    assign unused_rows = ^{done_pk_i, done_pos_i, done_lo_i, b_pos_i, pw_req_i};
+    assign unused_rows = ^{done_i, done_pk_i, done_pos_i, done_lo_i, b_pos_i, pw_req_i};
     assign room_o  = 1'b1;
     assign cw      = 1'b0;
     assign cw_full = 1'b0;
@@ -137,58 +205,55 @@ module mt_ni_deps #(
   end
 
   // the chain unit's write first (a child complete: cnt passes the complete children in
-  // order), then the engines' events in engine order (cmodel mt_ni_deps_update)
+  // order), then the engines' starts, then the granted done (cmodel mt_ni_deps_update)
   logic [MaxFlows*CntW-1:0] cnt_d;
-  logic [MaxFlows*32-1:0]   rxb_d;
   logic [MaxFlows-1:0]      grx_d;
   logic [CF*CntW-1:0]       act_d;
   logic [CF*NC-1:0]         cc_d;
   always_comb begin
     logic [FW-1:0]   df;
-    logic [31:0]     size;
     logic [CntW-1:0] c;
     // the chained flow's index (narrow, as every index here): always 0 without chaining
     logic [CFW-1:0]  cf;
     df    = '0;
-    size  = '0;
     c     = '0;
     cf    = '0;
     cnt_d = cnt_q;
-    rxb_d = rxb_q;
     grx_d = grx_q;
     act_d = act_q;
     cc_d  = cc_q;
-    if (Chain != 0 && cw) begin
+    // a row complete: its bit, cnt over the complete positions, act = max(act, cnt). A row
+    // not complete moves neither (no new bit; act >= cnt holds: both start at 0, act never
+    // decreases, and every change of cnt, here or at a done below, is followed by act =
+    // max(act, cnt))
+    if (Chain != 0 && cw && cw_full) begin
       df = cw_f;
       cf = CFW'(cw_f);
-      if (cw_full) cc_d[NC*cf + 32'(cw_k)] = 1'b1;
+      cc_d[NC*cf + 32'(cw_k)] = 1'b1;
       for (int k = 0; k < NC; k++)
         if (32'(cnt_d[CntW*df +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*df +: CntW] = CntW'(k + 1);
       if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
     end
     for (int e = 0; e < NE; e++) begin
-      df   = fidx(done_flow_i[12*e +: 12]);
-      cf   = (Chain != 0) ? CFW'(df) : '0;
-      size = done_size_i[32*e +: 32];
+      df = fidx(done_flow_i[12*e +: 12]);
+      cf = (Chain != 0) ? CFW'(df) : '0;
       if (Chain != 0 && go_i[e]) begin
         // a unit of child k admitted: children up to k have started
         c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
         if (go_act_i[e] && act_d[CntW*cf +: CntW] < c) act_d[CntW*cf +: CntW] = c;
-      end else if (Chain != 0 && done_i[e] && done_pk_i[e]) begin
-        // a chained packet: to the chain unit
-      end else if (done_i[e] && rxb_d[32*df +: 32] + done_len_i[32*e +: 32] != size) begin
-        rxb_d[32*df +: 32] = rxb_d[32*df +: 32] + done_len_i[32*e +: 32];
-      end else if (done_i[e]) begin
-        // a message (or its last packet) complete: the child's dependency clears, children
-        // in order (Chain: and the later ones whose packets are all added)
-        rxb_d[32*df +: 32] = '0;
-        if (done_op_i[2*e +: 2] == 2'd1) cnt_d[CntW*df +: CntW] = cnt_d[CntW*df +: CntW] + 1'b1;
-        else grx_d[df] = 1'b1;
-        if (Chain != 0 && done_op_i[2*e +: 2] == 2'd1) begin
-          for (int k = 0; k < NC; k++)
-            if (32'(cnt_d[CntW*df +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*df +: CntW] = CntW'(k + 1);
-          if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
-        end
+      end
+    end
+    // (act takes maxima only: the order of the starts and the done does not matter)
+    if (dgv && rxb_n == gsize) begin
+      // a message (or its last packet) complete: the child's dependency clears, children
+      // in order (Chain: and the later ones whose packets are all added)
+      cf = (Chain != 0) ? CFW'(gf) : '0;
+      if (gop == 2'd1) cnt_d[CntW*gf +: CntW] = cnt_d[CntW*gf +: CntW] + 1'b1;
+      else grx_d[gf] = 1'b1;
+      if (Chain != 0 && gop == 2'd1) begin
+        for (int k = 0; k < NC; k++)
+          if (32'(cnt_d[CntW*gf +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*gf +: CntW] = CntW'(k + 1);
+        if (act_d[CntW*cf +: CntW] < cnt_d[CntW*gf +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*gf +: CntW];
       end
     end
   end
@@ -196,12 +261,12 @@ module mt_ni_deps #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
-      act_q <= '0; cc_q <= '0;
+      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0;
+      act_q <= '0; cc_q <= '0; drr_q <= '0;
     end else if (clear_i) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0; rxb_q <= '0;
-      act_q <= '0; cc_q <= '0;
+      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0;
+      act_q <= '0; cc_q <= '0; drr_q <= '0;
     end else begin
       if (scan_i && scan_op_i == 2'd1) begin
         rv_q[sf]               <= 1'b1;
@@ -213,8 +278,8 @@ module mt_ni_deps #(
         gidx_q[TIW*sf +: TIW] <= scan_idx_i;
       end
       if (rdone_i) rdone_q[rf] <= 1'b1;
+      if (dgv) drr_q <= (32'(dg) + 1 == NE) ? '0 : dg + 1'b1;
       cnt_q <= cnt_d;
-      rxb_q <= rxb_d;
       grx_q <= grx_d;
       act_q <= act_d;
       cc_q  <= cc_d;

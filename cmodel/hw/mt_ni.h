@@ -249,6 +249,7 @@ typedef struct {
   uint8_t clv, clz;
   uint32_t cle, clix, crrp;
   uint32_t *ridx, *gidx, *rxb;
+  uint32_t drr; /* the deps write port (rxb): the round-robin pointer of its grant */
   /* senders, credits */
   mt_ni_tx tx[MT_NI_MAX_L];
   uint16_t cred[MT_NI_MAX_L][MT_NI_MAX_VCS];

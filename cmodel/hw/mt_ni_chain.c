@@ -75,7 +75,9 @@ static inline void mt_ni_chain_update(mt_ni *s, const mt_ni_wires *w) {
     if (row[0] == s->c1.size) {
       s->ccc[s->c1.f] |= 1ull << s->c1.k;
       mt_ni_chain_advance(s, s->c1.f);
-    } else if (s->act[s->c1.f] < s->cnt[s->c1.f]) s->act[s->c1.f] = s->cnt[s->c1.f];
+    }
+    /* a row not complete moves neither cnt nor act: act >= cnt holds (every change of cnt is
+     * followed by act = max(act, cnt), act never decreases) */
   }
   /* held rows follow the write; the load in flight completes */
   if (wr)

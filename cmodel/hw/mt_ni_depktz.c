@@ -220,15 +220,23 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     if ((w->rx_look_go >> e) & 1u) w->ej_pop[e] = s->rx[e].s; /* the head */
   }
   /* BUSY -> IDLE: done when every write is issued; with its own write port, also accepted
-   * by the memory (nothing held), so a later reader on another port sees the data */
+   * by the memory (nothing held), so a later reader on another port sees the data. A done
+   * that counts bytes (not a chained packet, not staged) needs the deps write port: one per
+   * edge, round robin from drr (mt_ni_deps.c); the others stay in BUSY */
+  uint32_t dreq = 0;
   for (uint32_t em = w->rx_busy; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     const mt_ni_rx *r = &s->rx[e];
     if (r->wj != r->nfl) continue;
     unsigned wp = s->wport[e];
-    w->rx_done |= (uint32_t)((s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
-                             (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]) && (!r->pk || mt_ni_chain_room(s)))
-      << e;
+    const int want = (s->nmp == 1 || !s->rq_v[wp] || in->mem_req_ready[wp]) &&
+      (!r->chn || r->cpos == s->cnt[mt_ni_fi(s, r->flow)]) && (!r->pk || mt_ni_chain_room(s));
+    if (want && !r->pk && !r->stg) dreq |= 1u << e;
+    else w->rx_done |= (uint32_t)want << e;
+  }
+  if (dreq) { /* the grant (rtl/mt_ni_deps.sv) */
+    const uint32_t hi = dreq & ~((1u << s->drr) - 1u);
+    w->rx_done |= 1u << __builtin_ctz(hi ? hi : dreq);
   }
 }
 

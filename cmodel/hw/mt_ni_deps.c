@@ -7,7 +7,9 @@
  *   grx       the flow's gathered data has arrived; rdone: the root's Reduce entry issued
  *   act       reduce_chain only: child positions started; with two or more engines the
  *             rows per (flow, child position) are the chain unit's (mt_ni_chain.c)
- * All of it is cleared by start.
+ * All of it is cleared by start. rxb is in RAM in the RTL (one copy per engine, one write
+ * port; docs/reference/ni.md "State in RAM"): at most one done per edge moves it (the done
+ * grant, round robin from drr, in mt_ni_depktz_eval), so an array here is cycle-exact.
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"
@@ -28,6 +30,8 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
     } else if (((w->rx_done >> e) & 1u) && r->pk) {
       continue; /* a chained packet: to the chain unit (mt_ni_chain_update) */
     } else if ((w->rx_done >> e) & 1u) {
+      /* the deps write port's one done of this edge */
+      s->drr = e + 1 == s->ne ? 0 : e + 1;
       uint32_t nb = s->rxb[fi] + r->len;
       if (nb == r->size) {
         s->rxb[fi] = 0;
@@ -66,5 +70,6 @@ static inline void mt_ni_deps_update(mt_ni *s, const mt_ni_wires *w) {
     memset(s->ridx, 0, F * 4);
     memset(s->gidx, 0, F * 4);
     memset(s->rxb, 0, F * 4);
+    s->drr = 0;
   }
 }
