@@ -118,17 +118,17 @@ module mt_ni_deps #(
   // the done grant: round robin from drr_q (PerturbRam 5: downwards)
   logic          dgv;
   logic [EW-1:0] dg, drr_q;
+  function automatic [EW-1:0] rr_at(input logic [EW-1:0] p, input int n);
+    rr_at = EW'((PerturbRam == 5) ? (32'(p) + NE - n) % NE : (32'(p) + n) % NE);
+  endfunction
   always_comb begin
-    logic [EW-1:0] i;
     dgv = 1'b0;
     dg  = '0;
-    for (int n = 0; n < NE; n++) begin
-      i = EW'((PerturbRam == 5) ? (32'(drr_q) + NE - n) % NE : (32'(drr_q) + n) % NE);
-      if (!dgv && dreq_i[i]) begin
+    for (int n = 0; n < NE; n++)
+      if (!dgv && dreq_i[rr_at(drr_q, n)]) begin
         dgv = 1'b1;
-        dg  = i;
+        dg  = rr_at(drr_q, n);
       end
-    end
   end
   for (genvar e = 0; e < NE; e++) begin : g_dg
     assign dgnt_o[e] = dgv && dg == EW'(e);
@@ -155,7 +155,7 @@ module mt_ni_deps #(
   // the word of the engine's flow after the last edge, as a flip-flop read would be); the write:
   // the scan zeroes the flow of a Reduce entry, a granted done stores rxb + len (0 at size)
   logic [NE*32-1:0] rxb_rd;
-  logic             rxw;
+  logic             rxw, dfin;
   logic [FW-1:0]    rxw_f;
   logic [31:0]      rxw_d, rxb_g, rxb_n;
   always_comb begin
@@ -164,9 +164,10 @@ module mt_ni_deps #(
       if (dg == EW'(e)) rxb_g = rxb_rd[32*e +: 32];
   end
   assign rxb_n = rxb_g + glen;
+  assign dfin  = dgv && rxb_n == gsize;   // the granted done completes its message
   assign rxw   = (scan_i && scan_op_i == 2'd1) || dgv;
   assign rxw_f = dgv ? gf : sf;
-  assign rxw_d = (dgv && rxb_n != gsize) ? rxb_n : '0;
+  assign rxw_d = (dgv && !dfin) ? rxb_n : '0;
   localparam int RxByp = (PerturbRam == 4) ? 0 : 1;
   for (genvar e = 0; e < NE; e++) begin : g_rxb
     mt_ni_ram #(.Depth(MaxFlows), .Width(32), .Bypass(RxByp)) u_rxb (
@@ -211,11 +212,9 @@ module mt_ni_deps #(
   logic [CF*CntW-1:0]       act_d;
   logic [CF*NC-1:0]         cc_d;
   always_comb begin
-    logic [FW-1:0]   df;
     logic [CntW-1:0] c;
     // the chained flow's index (narrow, as every index here): always 0 without chaining
     logic [CFW-1:0]  cf;
-    df    = '0;
     c     = '0;
     cf    = '0;
     cnt_d = cnt_q;
@@ -227,16 +226,14 @@ module mt_ni_deps #(
     // decreases, and every change of cnt, here or at a done below, is followed by act =
     // max(act, cnt))
     if (Chain != 0 && cw && cw_full) begin
-      df = cw_f;
       cf = CFW'(cw_f);
       cc_d[NC*cf + 32'(cw_k)] = 1'b1;
       for (int k = 0; k < NC; k++)
-        if (32'(cnt_d[CntW*df +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*df +: CntW] = CntW'(k + 1);
-      if (act_d[CntW*cf +: CntW] < cnt_d[CntW*df +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*df +: CntW];
+        if (32'(cnt_d[CntW*cw_f +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*cw_f +: CntW] = CntW'(k + 1);
+      if (act_d[CntW*cf +: CntW] < cnt_d[CntW*cw_f +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*cw_f +: CntW];
     end
     for (int e = 0; e < NE; e++) begin
-      df = fidx(done_flow_i[12*e +: 12]);
-      cf = (Chain != 0) ? CFW'(df) : '0;
+      cf = (Chain != 0) ? CFW'(fidx(done_flow_i[12*e +: 12])) : '0;
       if (Chain != 0 && go_i[e]) begin
         // a unit of child k admitted: children up to k have started
         c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
@@ -244,7 +241,7 @@ module mt_ni_deps #(
       end
     end
     // (act takes maxima only: the order of the starts and the done does not matter)
-    if (dgv && rxb_n == gsize) begin
+    if (dfin) begin
       // a message (or its last packet) complete: the child's dependency clears, children
       // in order (Chain: and the later ones whose packets are all added)
       cf = (Chain != 0) ? CFW'(gf) : '0;

@@ -65,7 +65,7 @@ module tb_mt_ni_depktz;
     .b_root_i(b_root), .b_cnt_i(b_cnt), .b_grx_i(b_grx),
     .rb_o(rb), .eb_cnode_i(eb_cnode), .eb_nchild_i(eb_nchild), .eb_pnode_i(eb_pnode),
     .eb_addr_i(eb_addr), .eb_size_i(eb_size),
-    .done_o(done), .done_flow_o(done_flow), .done_op_o(done_op), .done_len_o(done_len), .done_size_o(done_size),
+    .dreq_o(), .dgnt_i(1'b1), .done_o(done), .done_flow_o(done_flow), .done_op_o(done_op), .done_len_o(done_len), .done_size_o(done_size),
     .rd_o(rd), .rd_addr_o(rd_addr), .rd_be_o(rd_be), .gnt_rd_i(gnt && !wr),
     .wr_o(wr), .wr_addr_o(wr_addr), .wr_be_o(wr_be), .wr_data_o(req_wdata), .gnt_wr_i(gnt && wr),
     .wfree_i(1'b1), .rsp_i(rsp), .rsp_data_i(rsp_data),

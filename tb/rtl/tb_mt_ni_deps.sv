@@ -16,7 +16,7 @@ module tb_mt_ni_deps;
   logic [1:0] sop = 0, dop = 0;
   logic [5:0] sidx = 0;
   logic [31:0] dlen = 0, dsize = 0;
-  logic a_rv, a_grx, a_rdone, b_rv, b_gv, b_root, b_grx, allg;
+  logic a_rv, a_grx, a_rdone, b_rv, b_gv, b_root, b_grx, allg, dgnt;
   logic [3:0] a_cnt, b_cnt;
   logic [5:0] b_ridx, b_gidx;
   mt_ni_deps #(.MaxFlows(4), .TIW(6), .CntW(4)) u_dut (
@@ -24,6 +24,7 @@ module tb_mt_ni_deps;
     .scan_i(scan), .scan_flow_i(sflow), .scan_op_i(sop), .scan_pv_i(pv), .scan_idx_i(sidx),
     .rdone_i(rdone), .rdone_flow_i(rflow),
     .done_i(done), .done_flow_i(dflow), .done_op_i(dop), .done_len_i(dlen), .done_size_i(dsize),
+    .dreq_i(done), .dgnt_o(dgnt),
     .a_flow_i(aflow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(bflow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx), .b_root_o(b_root),
     .b_cnt_o(b_cnt), .b_grx_o(b_grx), .all_gathers_o(allg));
@@ -31,8 +32,13 @@ module tb_mt_ni_deps;
   task automatic do_scan(input int f, input int op, input bit p, input int idx);
     scan = 1; sflow = 12'(f); sop = 2'(op); pv = p; sidx = 6'(idx); @(negedge clk); scan = 0;
   endtask
+  // an engine's done: its port-B flow is the done's flow from the edge before (the rxb RAM's
+  // read), and the one engine is granted at once
   task automatic do_done(input int f, input int op, input int len, input int size);
-    done = 1; dflow = 12'(f); dop = 2'(op); dlen = 32'(len); dsize = 32'(size); @(negedge clk); done = 0;
+    bflow = 12'(f); @(negedge clk);
+    done = 1; dflow = 12'(f); dop = 2'(op); dlen = 32'(len); dsize = 32'(size); #1;
+    check("done granted", dgnt);
+    @(negedge clk); done = 0;
   endtask
 
   initial begin : main
