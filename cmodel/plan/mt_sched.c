@@ -196,8 +196,8 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
       snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "", mt_algo_names[k]);
     return mt_fail(e, "unknown algorithm '%s' (%s)", algo, list);
   }
-  if ((mt_plan_opt.chunks || mt_plan_opt.intra >= 0) && a != mt_algo_hier && a != mt_algo_themis)
-    return mt_fail(e, "--chunks and --intra apply to hier and themis, not %s", algo);
+  if ((mt_plan_opt.chunks || mt_plan_opt.intra >= 0) && a != mt_algo_hier && a != mt_algo_themis && a != mt_algo_dimbal)
+    return mt_fail(e, "--chunks and --intra apply to hier, themis and dimbal, not %s", algo);
   /* before the planners: a planner reads bytes 0 as "not given" and takes a default size */
   if (bytes == 0) return mt_fail(e, "byte count is zero; an all-reduce needs at least one element per flow");
   mt_plan_opt.bytes = bytes;

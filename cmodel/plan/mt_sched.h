@@ -115,6 +115,7 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)") \
   X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension") \
   X(themis, mt_plan_themis, "Themis (Algorithm 1): chunks ordered across dimensions by a load tracker; --chunks, --intra fifo|scf") \
+  X(dimbal, mt_plan_dimbal, "dimension-balanced chunks: each chunk's dimension order evens the wire time per dimension by bandwidth; --chunks, --intra fifo|scf") \
   X(blueconnect, mt_plan_blueconnect, "BlueConnect: reduce-scatter per level bottom-up, all-gather top-down (symmetric hierarchies)") \
   X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
   X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
@@ -138,8 +139,9 @@ extern int mt_plan_progress;
 /* Test hook: MultiTree on a switch network runs every child search both guided and breadth
  * first and fails the plan when they disagree (docs/reference/planner.md); 0 (default) off. */
 extern int mt_plan_verify_search;
-/* Options of the chunked dimension schedules (hier, themis; docs/reference/themis.md), set by the
- * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64) and
+/* Options of the chunked dimension schedules (hier, themis, dimbal; docs/reference/themis.md), set by the
+ * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64, dimbal
+ * the best of its list) and
  * the intra-dimension order (-1: default, hier FIFO, themis SCF; else MT_INTRA_*). mt_plan
  * refuses them with other algorithms, and fills bytes and elem for the planners that need
  * the size (Themis's loads depend on it). */
