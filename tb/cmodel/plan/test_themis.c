@@ -276,7 +276,7 @@ static void test_refused(void) {
   mt_err e = {{0}};
   CHECK(mt_topo_from_name(&t, "torus:4x4", &e) == 0, "%s", e.msg);
   mt_plan_opt.chunks = 2;
-  CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) != 0 && strstr(e.msg, "apply to hier and themis"), "--chunks with multitree: '%s'", e.msg);
+  CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) != 0 && strstr(e.msg, "apply to hier, themis and dimbal"), "--chunks with multitree: '%s'", e.msg);
   mt_plan_opt.chunks = 2048; /* 2048 x 16 x 2 flows: 65536, more than 16 bits (mt_xfer.flow has 24) */
   CHECK(mt_plan(&s, &t, "themis", 64 << 20, 4, &e) == 0 && s.n_flows == 65536, "65536 flows: '%s'", e.msg);
   if (s.n_flows == 65536) {
