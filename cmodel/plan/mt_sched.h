@@ -120,7 +120,7 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
   X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
   X(meshtree, mt_plan_meshtree, "pipelined load-balanced shortest-path trees, up to 8 per root, list-scheduled (direct networks; for meshes)") \
-  X(best, mt_plan_best, "multitree, bucket or (meshes) meshtree, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
+  X(best, mt_plan_best, "multitree, bucket, (meshes) meshtree or (dims:) dimbal, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
@@ -161,6 +161,9 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
  * L + O m + b / 16 (m, b: the most messages and bytes on one directed link in the step;
  * docs/reference/planner.md "best"). */
 double mt_plan_estimate(const mt_sched *s);
+/* best's estimate on a topology whose links carry bandwidths (dims:, themis:), ns: per step the
+ * most bytes on one directed link over its capacity plus the step's longest path latency. */
+double mt_plan_estimate_ns(const mt_sched *s);
 /* Its constants (cycles; L and O fitted to the 32 KiB runs of MultiTree and bucket on
  * torus:4x4 and torus:8x8), also bucket's choice of pipeline (mt_plan_bucket.c). */
 #define MT_EST_L 102.0
