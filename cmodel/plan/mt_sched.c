@@ -66,6 +66,12 @@ void mt_sched_free(mt_sched *s) {
 }
 
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+  const int i = mt_sched_add_onehop(s, flow, op, src, dst, step, links, nlinks);
+  s->x[i].multihop = (uint8_t)(mt_sched_hops(s, &s->x[i]) > 1);
+  return i;
+}
+
+int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
   if (s->nx == s->capx) {
     s->capx = s->capx ? 2 * s->capx : 1024;
     s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x);
@@ -88,7 +94,7 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
     memcpy(s->path + s->npath, links, (size_t)nlinks * sizeof *links);
     s->npath += nlinks;
   }
-  x->multihop = (uint8_t)(mt_sched_hops(s, x) > 1);
+  x->multihop = 0;
   if (step > s->steps) s->steps = step;
   return s->nx++;
 }
@@ -313,7 +319,7 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
  * over s->x (a node's transfers lie anywhere in it: reading them by index was two cache
  * misses per transfer, and the index lists by sender and receiver took 8 bytes per
  * transfer, 268 MB at 4096 nodes). Blocks hold about this many records. */
-#define MT_GEN_BLOCK_RECS ((size_t)12 << 20)
+#define MT_GEN_BLOCK_RECS ((size_t)4 << 20)
 
 struct mt_tables_gen {
   const mt_sched *s;

@@ -79,6 +79,10 @@ void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows)
 void mt_sched_free(mt_sched *s);
 /* Add a transfer along an explicit path (link ids); returns its index. */
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
+/* mt_sched_add for a path that crosses one router hop (its inner vertices are switches, as
+ * MultiTree's are): the path is not walked to count the hops (8 % of the samples of `plan`
+ * on fattree:2,12). */
+int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
 /* Add transfer i backwards (src and dst swapped, each link reversed) with its own flow, op
  * and step; it shares i's path (no copy). Returns its index. */
 int mt_sched_add_reversed(mt_sched *s, int i, int flow, int op, int step);
