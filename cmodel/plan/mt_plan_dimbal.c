@@ -99,7 +99,8 @@ int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e) {
       continue;
     }
     for (int q = 0; q < 2; q++) {
-      o.intra = mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : q ? MT_INTRA_FIFO : MT_INTRA_SCF;
+      o.intra = mt_plan_opt.intra >= 0 ? mt_plan_opt.intra : q ? MT_INTRA_FIFO
+                                                               : MT_INTRA_SCF;
       if (q && mt_plan_opt.intra >= 0) break;
       mt_chunksched c;
       double fin = 0;
