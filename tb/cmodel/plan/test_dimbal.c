@@ -12,15 +12,9 @@
 #include "plan/mt_themis.h"
 #include "topo/mt_mdtopo.h"
 #include "mt_test.h"
-#include "ref_sum.h"
+#include "cs_test.h"
 
-static int setup(const char *topo, mt_topo *t, mt_mdview *v, mt_latmodel *lm) {
-  mt_err e = {{0}};
-  int rc = mt_topo_from_name(t, topo, &e) || mt_mdview_of(t, "dimbal", v, &e);
-  CHECK(rc == 0, "%s: %s", topo, e.msg);
-  if (!rc) mt_latmodel_of(t, v, lm);
-  return rc;
-}
+static int setup(const char *topo, mt_topo *t, mt_mdview *v, mt_latmodel *lm) { return cs_setup(topo, "dimbal", t, v, lm); }
 
 /* Fig. 7's system: 4x4, both switches (n_K = 3/4), dim1 100 GB/s, dim2 50 GB/s, latency 0.
  * u = the reduce-scatter of 64 MiB on dim1. A 64 MiB chunk in order (1,2) adds (2, 1) u
@@ -154,8 +148,7 @@ static void test_expand(const char *topo, int chunks, uint64_t bytes) {
     return;
   }
   CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
-  mt_check_report r;
-  CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0 && r.violations == 0, "%s dimbal: check: %s, %d violations", topo, e.msg, r.violations);
+  cs_check_sums(&s, &tb, topo, "dimbal");
   CHECK(!chunks || s.n_flows % chunks == 0, "%s: %d flows for %d chunks", topo, s.n_flows, chunks);
   uint64_t at = 0;
   int tiles = 1;
@@ -164,22 +157,8 @@ static void test_expand(const char *topo, int chunks, uint64_t bytes) {
     at += s.chunk[f].size;
   }
   CHECK(tiles && at == bytes, "%s dimbal: flows do not tile the buffer", topo);
-  const uint64_t bad = tb_ref_sum_mismatch(&s, &tb, 3, &e);
-  CHECK(bad == 0, "%s dimbal: %llu words differ from the exact sum (%s)", topo, (unsigned long long)bad, e.msg);
   mt_tables_free(&tb);
-  int g = -1;
-  for (int i = 0; i < s.nx && g < 0; i++)
-    if (s.x[i].op == MT_OP_GATHER && i % 7 == 3) g = i;
-  if (g >= 0) {
-    s.x[g].step = 1;
-    mt_check_report r3 = {0};
-    int caught = mt_sched_tables(&s, 0, &tb, &e) != 0;
-    if (!caught) {
-      caught = mt_check(&s, &tb, NULL, &r3, &e) != 0 || r3.violations > 0;
-      mt_tables_free(&tb);
-    }
-    CHECK(caught, "%s dimbal: gather %d moved to step 1 accepted", topo, g);
-  }
+  cs_gather_moved_caught(&s, topo, "dimbal");
   mt_sched_free(&s);
   mt_topo_free(&t);
   mt_plan_opt.chunks = 0;
