@@ -14,8 +14,6 @@
 #include "mt_test.h"
 #include "cs_test.h"
 
-static int setup(const char *topo, mt_topo *t, mt_mdview *v, mt_latmodel *lm) { return cs_setup(topo, "dimbal", t, v, lm); }
-
 /* Fig. 7's system: 4x4, both switches (n_K = 3/4), dim1 100 GB/s, dim2 50 GB/s, latency 0.
  * u = the reduce-scatter of 64 MiB on dim1. A 64 MiB chunk in order (1,2) adds (2, 1) u
  * (its reduce-scatter and all-gather: 2 x 1 on dim1, 2 x 0.5 for 16 MiB at half the
@@ -31,7 +29,7 @@ static void test_fig7(void) {
   mt_topo t;
   mt_mdview v;
   mt_latmodel lm;
-  if (setup("dims:sw4@100x1,sw4@50x1", &t, &v, &lm)) return;
+  if (cs_setup("dims:sw4@100x1,sw4@50x1", "dimbal", &t, &v, &lm)) return;
   const double u = 64.0 * 1048576 * 0.75 / 100;
   static const double want[4][2] = {{2, 1}, {4, 2}, {6, 3}, {6.5, 7}};
   static const int first_dim[4] = {0, 0, 0, 1};
@@ -42,12 +40,7 @@ static void test_fig7(void) {
     double fin = 0;
     CHECK(mt_dimbal_schedule(&cs, &v, &lm, (uint64_t)k << 26, &o, &fin, &e) == 0, "%s", e.msg);
     if (!cs.n_chunks) continue;
-    for (int c = 0; c < k; c++)
-      CHECK(cs.chunk[c].order[0] == first_dim[c] && cs.chunk[c].order[1] == 1 - first_dim[c] && cs.chunk[c].bytes == 64u << 20,
-            "%d chunks: chunk %d order (%d,%d), %llu bytes", k, c, cs.chunk[c].order[0] + 1, cs.chunk[c].order[1] + 1,
-            (unsigned long long)cs.chunk[c].bytes);
-    CHECK(fabs(cs.load[0] - want[k - 1][0] * u) < 1e-6 * u && fabs(cs.load[1] - want[k - 1][1] * u) < 1e-6 * u, "after %d chunks loads %g u, %g u; want %g, %g",
-          k, cs.load[0] / u, cs.load[1] / u, want[k - 1][0], want[k - 1][1]);
+    cs_check_fig7(&cs, k, u, want, first_dim);
     const double wsum = cs.load[0] * 100 + cs.load[1] * 50;
     CHECK(fabs(wsum - k * 250 * u) < 1e-6 * u, "%d chunks: bandwidth-weighted load %g u GB/s, want %d", k, wsum / u, k * 250);
     /* the simulated end is at least the busier dimension's wire time */
@@ -68,7 +61,7 @@ static void test_balance(void) {
     mt_topo t;
     mt_mdview v;
     mt_latmodel lm;
-    if (setup(name, &t, &v, &lm)) continue;
+    if (cs_setup(name, "dimbal", &t, &v, &lm)) continue;
     double bw = 0;
     for (int d = 0; d < v.D; d++) bw += lm.d[d].bw;
     const double S = 1073741824.0, N = t.n_nodes, agg = 2 * (N - 1) / N * S / bw;
@@ -137,16 +130,9 @@ static void test_expand(const char *topo, int chunks, uint64_t bytes) {
   mt_sched s;
   mt_tables tb;
   mt_err e = {{0}};
-  CHECK(mt_topo_from_name(&t, topo, &e) == 0, "%s", e.msg);
-  if (!t.n_nodes) return;
   mt_plan_opt.chunks = chunks;
   mt_plan_opt.intra = -1;
-  const int rc = mt_plan(&s, &t, "dimbal", bytes, 4, &e);
-  CHECK(rc == 0, "%s dimbal: %s", topo, e.msg);
-  if (rc) {
-    mt_topo_free(&t);
-    return;
-  }
+  if (pt_plan(topo, "dimbal", bytes, &t, &s)) return;
   CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
   cs_check_sums(&s, &tb, topo, "dimbal");
   CHECK(!chunks || s.n_flows % chunks == 0, "%s: %d flows for %d chunks", topo, s.n_flows, chunks);
