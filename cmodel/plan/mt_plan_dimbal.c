@@ -73,7 +73,7 @@ int mt_dimbal_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel 
 }
 
 int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e) {
-  static const int cand[] = {8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
+  static const int cand[] = {1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256};
   const int nc = (int)(sizeof cand / sizeof cand[0]);
   mt_mdview v;
   if (mt_mdview_of(t, "dimbal", &v, e)) return -1;
@@ -83,19 +83,25 @@ int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e) {
    * the link latency from NPU to NPU (as the flow level times it) */
   for (int d = 0; d < v.D; d++)
     if (v.kind[d] == MT_DIM_SW) lm.d[d].A = 2 * lm.d[d].steps * lm.d[d].lat;
+  /* a torus in cycles gives no latency, and without one the model would always take the most
+   * chunks: a step costs best's per-step estimate (MT_EST_L cycles of the paper
+   * configuration, in the model's unit of one byte at MT_EST_B bytes a cycle) */
+  if (!t->md.D)
+    for (int d = 0; d < v.D; d++)
+      if (lm.d[d].lat == 0) lm.d[d].A = lm.d[d].steps * MT_EST_L * MT_EST_B;
   mt_themis_opts o = {0, 0, mt_plan_opt.elem ? mt_plan_opt.elem : 4, 1, mt_plan_opt.overlap};
   for (int d = 0; d < v.D; d++)
     if (v.bidir[d]) o.H = 2;
   const int fixed = mt_plan_opt.chunks > 0;
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)o.elem * (uint64_t)t->n_nodes * 2 * (uint64_t)(fixed ? mt_plan_opt.chunks : 64);
-  int found = 0;
+  int found = 0, erred = 0; /* the refusal reported: the first candidate's (fewest chunks) */
   double best = 0;
   memset(cs, 0, sizeof *cs);
   for (int i = 0; i < (fixed ? 1 : nc); i++) {
     o.chunks = fixed ? mt_plan_opt.chunks : cand[i];
     mt_err ce = {{0}};
     if (expand && mt_cs_check_limits(&v, o.chunks, t->n_nodes, o.H, 1, "dimbal", t->spec, &ce)) {
-      if (!found) *e = ce;
+      if (!erred++) *e = ce;
       continue;
     }
     for (int q = 0; q < 2; q++) {
@@ -105,7 +111,7 @@ int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e) {
       mt_chunksched c;
       double fin = 0;
       if (mt_dimbal_schedule(&c, &v, &lm, bytes, &o, &fin, &ce)) {
-        if (!found) *e = ce;
+        if (!erred++) *e = ce;
         continue;
       }
       if (!found || fin < best) { /* ties: the fewer chunks, SCF before FIFO */
