@@ -4,8 +4,9 @@
 # "dimbal on the Table 2 systems"). Per system and size (100 MiB, 1 GiB): the lower bound,
 # Themis+SCF (64 chunks, --overlap, front end 2), dimbal (its own chunk count, --overlap,
 # front end 2) and, with MT=1, MultiTree (front end 1; 7-40 s and about 200 MB a run at
-# 1 GiB; run it through /work/bin/heavy on a shared machine). Writes OUT/table2_dimbal.csv
-# and OUT/table2_dimbal.md.
+# 1 GiB; run it through /work/bin/heavy on a shared machine), or with MT_CSV=FILE MultiTree's
+# rows of an earlier run's CSV (its schedule does not change with dimbal). Writes
+# OUT/table2_dimbal.csv and OUT/table2_dimbal.md.
 set -eu
 bin=${1:?usage: table2_dimbal.sh BIN [OUT]}
 out=${2:-build/table2-dimbal}
@@ -28,6 +29,7 @@ for s in 2d-sw-sw 3d-sw-sw-sw-homo 3d-sw-sw-sw-hetero 3d-fc-ring-sw 4d-ring-sw-s
   done
 done
 rm -f "$out/r.json"
+if [[ -n ${MT_CSV:-} ]]; then grep ',multitree,' "$MT_CSV" >>"$csv"; fi
 awk -F, 'NR > 1 { k = $1 "," $2; t[k "," $3] = $5; f[k "," $3] = $7; c[k "," $3] = $4; lb[k] = $6; if (!(k in seen)) { seen[k] = 1; o[n++] = k } }
 END {
   print "| system | size | bound (us) | Themis+SCF, 64 chunks (us, % of bound) | MultiTree (us, % of bound) | dimbal (chunks: us, % of bound) | dimbal / Themis+SCF | dimbal, one stage at a time (chunks: us, %) |"
