@@ -16,7 +16,7 @@ static const mt_app_cmd commands[] = {
    "  Build an all-reduce schedule and its per-node schedule tables. Planning that runs for\n"
    "  seconds prints a progress line to stderr every 2 s when stderr is a terminal, or always\n"
    "  with --progress. hier, themis and dimbal (docs/reference/themis.md; also for rom, check, ref,\n"
-   "  sim): --chunks C chunks per collective (hier default 1, themis 64, dimbal the best of 8..256\n"
+   "  sim): --chunks C chunks per collective (hier default 1, themis 64, dimbal the best of 1..256\n"
    "  by its Latency Model; each chunk is N x H flows,\n"
    "  H = 2 with a bidirectional ring), --intra the order of the stages queued at a dimension\n"
    "  (fifo: first ready first, hier's default; scf: smallest chunk first, themis's default).\n",

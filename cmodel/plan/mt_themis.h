@@ -76,7 +76,7 @@ int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err
 int mt_dimbal_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, double *finish,
                        mt_err *e);
 /* dimbal on t: with mt_plan_opt.chunks / intra unset, every chunk count of a fixed list
- * (8..256) and both intra orders are scheduled and the one the Latency Model finishes
+ * (1..256) and both intra orders are scheduled and the one the Latency Model finishes
  * first is kept (with `expand`, only chunk counts whose expansion fits). */
 int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e);
 
