@@ -17,7 +17,8 @@ t-cli-io: $(BUILD)/multitree
 TEST_STEPS += t-cli-io
 
 # Switch-network planning speed (issue #11 item 10): a 1024-node star planned within a CPU
-# budget, checked; tb/cli/test_plan_speed.sh.
+# budget, checked; fattree:16,3 (4096 nodes) within 20 s of tree CPU and 1,024,000 KB peak;
+# tb/cli/test_plan_speed.sh.
 $(eval $(call CLI_STEP,t-planner-speed,300,test_plan_speed.sh))
 
 # Schedules at scale: the 1024-node schedule written with --json and torus:64x64 planned,
@@ -54,6 +55,12 @@ TEST_STEPS += t-check-mutate
 # heterogeneous 3-D system and torus:4x4x4, the cycle model on torus:4x4x4 (hier, themis,
 # 64 KiB, result correct), bad options refused; about 20 s. The unit test is t-c-themis.
 $(eval $(call CLI_STEP,t-themis-cli,120,test_themis.sh))
+
+# dimbal, the dimension-balanced chunk schedule (docs/reference/themis.md "dimbal"): at least
+# 99 % of the bound and no slower than Themis+SCF on the six Table 2 systems (flow level,
+# 1 GiB, --overlap), check on a 3-D system and torus:4x4x4, the cycle model, best's pick;
+# about 10 s. The unit test is t-c-dimbal.
+$(eval $(call CLI_STEP,t-dimbal-cli,120,test_dimbal.sh))
 
 # FlexReduce and BlueConnect (issue #16, docs/reference/flexreduce.md): plan + check on hier:
 # hierarchies, the cycle model on machines of 4 and 3 (flexreduce) and 4 + 4 (blueconnect),

@@ -28,11 +28,11 @@ TOPOS = ["torus:4x4", "mesh:4x4", "torus:3x5", "ring:8", "bigraph:2x4",
 _help = subprocess.run([BIN, "--help"], capture_output=True, text=True)
 ALGOS = re.search(r"^Algorithms: (.*)$", _help.stdout + _help.stderr, re.M).group(1).split()
 
-# chunked schedules: themis with 2 chunks on ring:8 only (its default 64 chunks makes files
+# chunked schedules: themis and dimbal with 2 chunks on ring:8 only (its default 64 chunks makes files
 # 32x larger; every topology would double this test's time); their gathers overlap later
 # chunks' reduces ("interleaved": true)
-ALGO_ARGS = {"themis": ["--chunks", "2"]}
-ALGO_TOPOS = {"themis": ["ring:8"]}
+ALGO_ARGS = {"themis": ["--chunks", "2"], "dimbal": ["--chunks", "2"]}
+ALGO_TOPOS = {"themis": ["ring:8"], "dimbal": ["ring:8"]}
 # hierarchies (docs/reference/flexreduce.md) for the two algorithms with uneven flows only
 TOPOS += ["hier:4+3,2", "hier:2+2+2,3"]
 TOPO_ALGOS = {"hier:4+3,2": ["flexreduce"], "hier:2+2+2,3": ["blueconnect"]}

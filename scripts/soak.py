@@ -171,7 +171,7 @@ def algo_accepts(algo, kind, dims, nodes):
     # system: on the other topologies here they are refused (their own runs: draw_surface_run)
     if algo in ("flexreduce", "blueconnect"):
         return False
-    if algo in ("hier", "themis"):
+    if algo in ("hier", "themis", "dimbal"):
         return kind == "torus"
     if algo == "bucket":
         return kind in ("torus", "mesh", "ring")
@@ -407,7 +407,7 @@ def draw_run(seed, i, binary, algos, cfgs, share=None):
 # defaults: an oracle), and train on random small workloads (its all-reduce the same cycles as
 # sim's). Drawn for SURFACE_SHARE of the runs from their own stream ("soak-surface:SEED:i"),
 # so the other runs keep the draws of the soaks before; each run names the algorithms the
-# topology takes, so that FlexReduce, BlueConnect, hier and Themis are drawn where they are legal.
+# topology takes, so that FlexReduce, BlueConnect, hier, Themis and dimbal are drawn where they are legal.
 SURFACE_SHARE = 0.5
 SWITCH_TOPOS = ["dgx2", "fattree:2,2", "fattree:2,3", "fattree:4,2", "bigraph:1x2", "bigraph:2x2", "bigraph:2x4",
                 "file:tb/cmodel/data/switched.topo", "file:tb/cmodel/data/star.topo", "file:tb/cmodel/data/multilink.topo"]
@@ -474,7 +474,7 @@ def surface_algos(kind, nodes, sym, cycle, dims_kinds=()):
     if kind == "hier":
         al += ["flexreduce"] + (["blueconnect"] if sym else [])
     elif kind == "dims":
-        al += ["hier", "themis"]
+        al += ["hier", "themis", "dimbal"]
     elif kind == "dgx2":
         al += ["flexreduce"]
     elif kind == "bigraph" and is_pow2(nodes):
@@ -527,7 +527,7 @@ def draw_surface_run(r, i, binary):
     lo = 4 * nodes
     nbytes = max(lo, int(2 ** r.uniform(math.log2(lo), math.log2(16384))) // (4 * nodes) * (4 * nodes))
     extra = []
-    if algo in ("themis", "hier"):
+    if algo in ("themis", "hier", "dimbal"):
         ch = r.choice([1, 2, 4, 8]) if algo == "hier" or r.random() < 0.9 else 64
         extra = ["--chunks", str(ch)]
         nbytes = max(nbytes, 8 * ch * nodes * 2)

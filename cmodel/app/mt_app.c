@@ -151,7 +151,7 @@ int mt_app_parse_opts(int argc, char **argv, mt_app_opts *o) {
       o->chunks = x; /* sim --level flow: run the chunk schedule itself (front end 2) */
     } else if (!strcmp(a, "--intra")) {
       if (strcmp(v, "fifo") && strcmp(v, "scf")) {
-        fprintf(stderr, "multitree: --intra '%s': expected fifo or scf (the intra-dimension order of hier and themis)\n", v);
+        fprintf(stderr, "multitree: --intra '%s': expected fifo or scf (the intra-dimension order of hier, themis and dimbal)\n", v);
         return -1;
       }
       mt_plan_opt.intra = strcmp(v, "fifo") ? MT_INTRA_SCF : MT_INTRA_FIFO;

@@ -93,18 +93,21 @@ int mt_app_flowsim(const mt_app_opts *o) {
   int rc = 0, steps = 0;
   const char *fe;
   double t0 = mt_now(), plan = 0;
-  if (o->expand && !o->chunks) {
+  /* dimbal is a chunk schedule whatever --chunks says (without it the planner picks the count) */
+  const int chunked = o->chunks || !strcmp(o->algo, "dimbal");
+  int nchunks = o->chunks;
+  if (o->expand && !chunked) {
     fprintf(stderr, "multitree sim: --expand: not used without --chunks K (the schedule is expanded into flows already)\n");
     mt_topo_free(&t);
     return 2;
   }
-  if (o->overlap && (!o->chunks || o->expand)) {
+  if (o->overlap && (!chunked || o->expand)) {
     fprintf(stderr, "multitree sim: --overlap is front end 2's (--level flow --chunks K without --expand): a dimension's stages overlap their latency\n");
     mt_topo_free(&t);
     return 2;
   }
   p.overlap = o->overlap;
-  if (o->chunks && !o->expand) {
+  if (chunked && !o->expand) {
     fe = "chunk-schedule";
     /* the planner's own chunk schedule (Themis or its baseline), not its expansion */
     mt_chunksched cs = {0};
@@ -116,8 +119,10 @@ int mt_app_flowsim(const mt_app_opts *o) {
     if (prc || mt_flow_run_cs(&cs, &t, &p, &r, &e)) {
       fprintf(stderr, "multitree sim: %s\n", e.msg);
       rc = 2;
-    } else
+    } else {
       for (int d = 0; d < cs.v.D; d++) steps += 2 * mt_dimcoll_steps(&cs.v, d);
+      nchunks = cs.n_chunks;
+    }
     mt_chunksched_free(&cs);
   } else {
     fe = "schedule";
@@ -141,7 +146,7 @@ int mt_app_flowsim(const mt_app_opts *o) {
     const int cyc = p.units == MT_FLOW_CYCLES;
     const char *u = cyc ? "cycles" : "ns";
     printf("sim: flow level (%s), %s on %s, %llu bytes", fe, o->algo, t.spec, (unsigned long long)o->bytes);
-    if (o->chunks) printf(" in %d chunks%s", o->chunks, o->overlap ? " (stages overlap their latency)" : "");
+    if (nchunks) printf(" in %d chunks%s", nchunks, o->overlap ? " (stages overlap their latency)" : "");
     if (cyc) printf(", %s flow control, config %s", mt_net_flow_name(cfg.flow), cfg.name);
     printf(": %.0f %s, %.2f GB/s; result not checked (no data at the flow level)\n", r.time, u,
            r.time > 0 ? (double)o->bytes / r.time * (cyc ? cfg.clock_ghz : 1.0) : 0.0);
@@ -152,12 +157,12 @@ int mt_app_flowsim(const mt_app_opts *o) {
     }
     for (int d = 0; d < r.ndims; d++) {
       printf("%sdim %d util %.3f", d ? "; " : "sim: ", d + 1, r.dim_util[d]);
-      if (o->chunks) printf(" busy %.3f", r.dim_busy[d]);
+      if (nchunks) printf(" busy %.3f", r.dim_busy[d]);
       if (d == r.ndims - 1) printf("\n");
     }
     printf("sim: %llu messages, %llu events, %llu max-min solves (%llu message rates); %.2f s wall, %.2f s of it planning\n",
            (unsigned long long)r.messages, (unsigned long long)r.events, (unsigned long long)r.solves, (unsigned long long)r.solved, wall, plan);
-    if (o->json && write_json(o->json, o, &t, fe, steps, o->chunks, o->bytes, &p, &cfg, &r, lu, wall, plan)) rc = 2;
+    if (o->json && write_json(o->json, o, &t, fe, steps, nchunks, o->bytes, &p, &cfg, &r, lu, wall, plan)) rc = 2;
   }
   free(lu);
   mt_topo_free(&t);

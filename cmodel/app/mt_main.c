@@ -15,8 +15,9 @@ static const mt_app_cmd commands[] = {
    "              [--progress] [--chunks C] [--intra fifo|scf]\n"
    "  Build an all-reduce schedule and its per-node schedule tables. Planning that runs for\n"
    "  seconds prints a progress line to stderr every 2 s when stderr is a terminal, or always\n"
-   "  with --progress. hier and themis (docs/reference/themis.md; also for rom, check, ref, sim):\n"
-   "  --chunks C chunks per collective (hier default 1, themis 64; each chunk is N x H flows,\n"
+   "  with --progress. hier, themis and dimbal (docs/reference/themis.md; also for rom, check, ref,\n"
+   "  sim): --chunks C chunks per collective (hier default 1, themis 64, dimbal the best of 1..256\n"
+   "  by its Latency Model; each chunk is N x H flows,\n"
    "  H = 2 with a bidirectional ring), --intra the order of the stages queued at a dimension\n"
    "  (fifo: first ready first, hier's default; scf: smallest chunk first, themis's default).\n",
    NULL},
@@ -53,7 +54,8 @@ static const mt_app_cmd commands[] = {
    "  keys for the file and --set: multitree shape --keys.\n"
    "  --level flow: the flow-level simulator (docs/reference/flowsim.md): messages on links, max-min fair,\n"
    "  the NI's step and dependency rules, no data (nothing checked); time in cycles of --config,\n"
-   "  or in ns on dims:/dimsfile:/themis: topologies. --chunks K with --algo hier|themis: at the\n"
+   "  or in ns on dims:/dimsfile:/themis: topologies. --chunks K with --algo hier|themis, and\n"
+   "  --algo dimbal with or without --chunks: at the\n"
    "  flow level the planner's chunk schedule itself (one message per NPU per link per step, no\n"
    "  expansion into flows: 1024 NPUs x 64 chunks in milliseconds); at the cycle level (and at the\n"
    "  flow level with --expand or without --chunks) the schedule expanded into N x H flows per\n"

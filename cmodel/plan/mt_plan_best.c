@@ -34,6 +34,56 @@ double mt_plan_estimate(const mt_sched *s) {
   return t;
 }
 
+/* On a topology whose links carry bandwidths (dims:, themis:), ns: per step the most bytes on
+ * one directed link over its capacity (bw x mult) plus the longest path latency of the step. */
+double mt_plan_estimate_ns(const mt_sched *s) {
+  const mt_topo *t = s->topo;
+  const int nl = t->n_links;
+  double *b = mt_xcalloc((size_t)nl * (size_t)(s->steps + 1), sizeof(double)), *lat = mt_xcalloc((size_t)s->steps + 1, sizeof(double)), tot = 0;
+  for (int i = 0; i < s->nx; i++) {
+    double a = 0;
+    for (int j = 0; j < s->x[i].path_len; j++) {
+      const int l = MT_XLINK(s, &s->x[i], j);
+      b[(size_t)s->x[i].step * (size_t)nl + (size_t)l] += (double)s->chunk[s->x[i].flow].size;
+      a += t->links[l].lat;
+    }
+    if (a > lat[s->x[i].step]) lat[s->x[i].step] = a;
+  }
+  for (int st = 1; st <= s->steps; st++) {
+    double w = 0;
+    for (int l = 0; l < nl; l++) {
+      const double cap = (t->links[l].bw > 0 ? t->links[l].bw : 1.0) * (t->links[l].mult > 0 ? t->links[l].mult : 1);
+      const double x = b[(size_t)st * (size_t)nl + (size_t)l] / cap;
+      if (x > w) w = x;
+    }
+    tot += w + lat[st];
+  }
+  free(b);
+  free(lat);
+  return tot;
+}
+
+/* On a multi-dimensional system also dimbal expanded with 1 and 4 chunks (its flows are
+ * then at most 4 x 2 x N: the expansion stays near MultiTree's size), by mt_plan_estimate_ns. */
+static void best_dims(mt_sched *s, const mt_topo *t, uint64_t bytes, int elem) {
+  double est = mt_plan_estimate_ns(s);
+  const int saved = mt_plan_opt.chunks;
+  for (int c = 1; c <= 4; c *= 4) {
+    mt_sched d;
+    mt_err de = {{0}};
+    mt_plan_opt.chunks = c;
+    if (mt_plan(&d, t, "dimbal", bytes, elem, &de)) continue;
+    const double x = mt_plan_estimate_ns(&d);
+    if (x < est) {
+      mt_sched_free(s);
+      *s = d;
+      est = x;
+    } else
+      mt_sched_free(&d);
+  }
+  mt_plan_opt.chunks = saved;
+}
+
 int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
   const uint64_t bytes = mt_plan_opt.bytes ? mt_plan_opt.bytes : (uint64_t)t->n_nodes * 64;
   const int elem = mt_plan_opt.elem ? mt_plan_opt.elem : 4;
@@ -45,6 +95,9 @@ int mt_plan_best(mt_sched *s, const mt_topo *t, mt_err *e) {
    * docs/reference/planner.md "Pipelined chunks") */
   if (t->kind != MT_TOPO_TORUS && t->kind != MT_TOPO_MESH) {
     *s = mt;
+    if (t->kind == MT_TOPO_DIMS) best_dims(s, t, bytes, elem);
+    mt_plan_opt.bytes = bytes;
+    mt_plan_opt.elem = elem;
     return 0;
   }
   if (mt_plan(&bk, t, "bucket", bytes, elem, &be)) { /* e.g. too few bytes for bucket's flows */

@@ -13,9 +13,10 @@
  * dimension is such a ring, else 1. With one chunk (the default) every flow moves in every
  * step (FIFO: entries of a step are in flow order), the schedule of issue #15 item 2. */
 static int themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, int expand, mt_err *e) {
+  if (!strcmp(algo, "dimbal")) return mt_dimbal_plan(cs, t, expand, e);
   const int themis = !strcmp(algo, "themis");
   if (!themis && strcmp(algo, "hier"))
-    return mt_fail(e, "--algo %s has no chunked dimension schedule (hier: the baseline; themis: Algorithm 1)", algo);
+    return mt_fail(e, "--algo %s has no chunked dimension schedule (hier: the baseline; themis: Algorithm 1; dimbal: dimension-balanced)", algo);
   mt_mdview v;
   if (mt_mdview_of(t, algo, &v, e)) return -1;
   mt_latmodel lm;

@@ -854,7 +854,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             m.size[r]++;
             if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
               m.nfull[(size_t)r * (size_t)m.SW + (size_t)(c / 4096)] &= ~(1ull << (c / 64 % 64));
-            mt_sched_add(s, r, MT_OP_GATHER, p, c, tstep, path, plen);
+            mt_sched_add_onehop(s, r, MT_OP_GATHER, p, c, tstep, path, plen); /* inner vertices: switches */
             added++;
             remaining--;
             progress_made = 1;

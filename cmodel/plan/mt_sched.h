@@ -79,6 +79,10 @@ void mt_sched_init(mt_sched *s, const mt_topo *t, const char *algo, int n_flows)
 void mt_sched_free(mt_sched *s);
 /* Add a transfer along an explicit path (link ids); returns its index. */
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
+/* mt_sched_add for a path that crosses one router hop (its inner vertices are switches, as
+ * MultiTree's are): the path is not walked to count the hops (8 % of the samples of `plan`
+ * on fattree:2,12). */
+int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
 /* Add transfer i backwards (src and dst swapped, each link reversed) with its own flow, op
  * and step; it shares i's path (no copy). Returns its index. */
 int mt_sched_add_reversed(mt_sched *s, int i, int flow, int op, int step);
@@ -115,11 +119,12 @@ int mt_sched_hops(const mt_sched *s, const mt_xfer *x);
   X(hdrm, mt_plan_hdrm, "halving-doubling with BiGraph rank mapping (bigraph:MxN)") \
   X(hier, mt_plan_hier, "hierarchical (Themis baseline): reduce-scatter dim 1..D, all-gather D..1; ring, direct, halving-doubling per dimension") \
   X(themis, mt_plan_themis, "Themis (Algorithm 1): chunks ordered across dimensions by a load tracker; --chunks, --intra fifo|scf") \
+  X(dimbal, mt_plan_dimbal, "dimension-balanced chunks: each chunk's dimension order evens the wire time per dimension by bandwidth; --chunks, --intra fifo|scf") \
   X(blueconnect, mt_plan_blueconnect, "BlueConnect: reduce-scatter per level bottom-up, all-gather top-down (symmetric hierarchies)") \
   X(flexreduce, mt_plan_flexreduce, "FlexReduce (DAC 2020 Section III): uneven portions per learner on any hierarchy of switches") \
   X(bucket, mt_plan_bucket, "multi-dimensional bucket: one ring per dimension and direction at once, dimensions in rotated order (torus, mesh)") \
   X(meshtree, mt_plan_meshtree, "pipelined load-balanced shortest-path trees, up to 8 per root, list-scheduled (direct networks; for meshes)") \
-  X(best, mt_plan_best, "multitree, bucket or (meshes) meshtree, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
+  X(best, mt_plan_best, "multitree, bucket, (meshes) meshtree or (dims:) dimbal, whichever a latency estimate for these bytes says is faster (the schedule keeps the chosen name)")
 typedef enum {
 #define MT_ALGO_ENUM_(name, fn, desc) mt_algo_##name,
   MT_ALGO_LIST(MT_ALGO_ENUM_)
@@ -138,8 +143,9 @@ extern int mt_plan_progress;
 /* Test hook: MultiTree on a switch network runs every child search both guided and breadth
  * first and fails the plan when they disagree (docs/reference/planner.md); 0 (default) off. */
 extern int mt_plan_verify_search;
-/* Options of the chunked dimension schedules (hier, themis; docs/reference/themis.md), set by the
- * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64) and
+/* Options of the chunked dimension schedules (hier, themis, dimbal; docs/reference/themis.md), set by the
+ * command line: chunks per collective (0: the algorithm's default, hier 1, themis 64, dimbal
+ * the best of its list) and
  * the intra-dimension order (-1: default, hier FIFO, themis SCF; else MT_INTRA_*). mt_plan
  * refuses them with other algorithms, and fills bytes and elem for the planners that need
  * the size (Themis's loads depend on it). */
@@ -159,6 +165,9 @@ int mt_plan(mt_sched *s, const mt_topo *t, const char *algo, uint64_t bytes, int
  * L + O m + b / 16 (m, b: the most messages and bytes on one directed link in the step;
  * docs/reference/planner.md "best"). */
 double mt_plan_estimate(const mt_sched *s);
+/* best's estimate on a topology whose links carry bandwidths (dims:, themis:), ns: per step the
+ * most bytes on one directed link over its capacity plus the step's longest path latency. */
+double mt_plan_estimate_ns(const mt_sched *s);
 /* Its constants (cycles; L and O fitted to the 32 KiB runs of MultiTree and bucket on
  * torus:4x4 and torus:8x8), also bucket's choice of pipeline (mt_plan_bucket.c). */
 #define MT_EST_L 102.0

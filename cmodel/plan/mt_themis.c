@@ -43,7 +43,7 @@ double mt_latmodel_time(const mt_latmodel *lm, int d, double bytes) {
 /* The Splitter: C chunks that are unions of the flows mt_sched_set_bytes cuts (F = C x N x H
  * flows of whole elements, earlier flows taking the remainder), so that the compact form
  * and its expansion agree byte for byte. */
-static int split(mt_chunksched *cs, const mt_mdview *v, uint64_t bytes, const mt_themis_opts *o, mt_err *e) {
+int mt_themis_split(mt_chunksched *cs, const mt_mdview *v, uint64_t bytes, const mt_themis_opts *o, mt_err *e) {
   memset(cs, 0, sizeof *cs);
   int N = 1;
   for (int d = 0; d < v->D; d++) N *= v->size[d];
@@ -71,7 +71,7 @@ static int split(mt_chunksched *cs, const mt_mdview *v, uint64_t bytes, const mt
 }
 
 int mt_themis_baseline(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e) {
-  if (split(cs, v, bytes, o, e)) return -1;
+  if (mt_themis_split(cs, v, bytes, o, e)) return -1;
   if (mt_themis_order(cs, lm, NULL, e)) {
     mt_chunksched_free(cs);
     return -1;
@@ -82,7 +82,7 @@ int mt_themis_baseline(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel 
 /* The Latency Model's load of one chunk of `bytes` in RS order `order` on every dimension
  * (lines 28-29): n_K x B_K for its reduce-scatter and the same again for the all-gather that
  * mirrors it (the fixed A_K are in the tracker's initial loads). */
-static void chunk_loads(const mt_latmodel *lm, const mt_mdview *v, const int *order, double bytes, double *add) {
+void mt_themis_chunk_loads(const mt_latmodel *lm, const mt_mdview *v, const int *order, double bytes, double *add) {
   for (int k = 0; k < v->D; k++) {
     const int d = order[k];
     add[d] = 2 * bytes * lm->d[d].share * lm->d[d].B;
@@ -91,7 +91,7 @@ static void chunk_loads(const mt_latmodel *lm, const mt_mdview *v, const int *or
 }
 
 int mt_themis_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e) {
-  if (split(cs, v, bytes, o, e)) return -1;
+  if (mt_themis_split(cs, v, bytes, o, e)) return -1;
   const int D = v->D;
   double *load = cs->load;
   /* line 2: the tracker starts at A_K of the all-reduce (a reduce-scatter and an all-gather) */
@@ -113,7 +113,7 @@ int mt_themis_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel 
           ord[j - 1] = x;
         }
     double add[MT_MD_MAX_DIMS] = {0};
-    chunk_loads(lm, v, ord, (double)cs->chunk[c].bytes, add);
+    mt_themis_chunk_loads(lm, v, ord, (double)cs->chunk[c].bytes, add);
     for (int d = 0; d < D; d++) load[d] += add[d];
   }
   if (mt_themis_order(cs, lm, NULL, e)) {

@@ -44,6 +44,12 @@ typedef struct {
   int overlap; /* order the queues for a dimension that overlaps its stages' latency */
 } mt_themis_opts;
 
+/* The Splitter: o->chunks chunks that are unions of the flows mt_sched_set_bytes cuts, every
+ * chunk in dimension order 1..D, no queues yet. */
+int mt_themis_split(mt_chunksched *cs, const mt_mdview *v, uint64_t bytes, const mt_themis_opts *o, mt_err *e);
+/* The wire time (ns) a chunk of `bytes` in reduce-scatter order `order` adds to every
+ * dimension: n_K x B_K for its reduce-scatter and again for its all-gather, into add[d]. */
+void mt_themis_chunk_loads(const mt_latmodel *lm, const mt_mdview *v, const int *order, double bytes, double *add);
 /* The baseline (Table 3): every chunk in order 1..D; loads are left 0. */
 int mt_themis_baseline(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, mt_err *e);
 /* Algorithm 1 (all-reduce): per chunk, the reduce-scatter order by ascending load (the
@@ -61,6 +67,18 @@ int mt_themis_order(mt_chunksched *cs, const mt_latmodel *lm, double *finish, mt
  * intra, bytes, elem; defaults hier 1 chunk FIFO, themis 64 chunks SCF): what mt_plan
  * expands into flows and what the flow level's front end 2 runs directly. */
 int mt_themis_plan(mt_chunksched *cs, const mt_topo *t, const char *algo, mt_err *e);
+
+/* The dimension-balanced chunked schedule (`--algo dimbal`, plan/mt_plan_dimbal.c,
+ * docs/reference/themis.md "dimbal"): o->chunks equal chunks, each given the reduce-scatter
+ * order (of all D! orders, or the D rotations above 5 dimensions) that keeps the largest
+ * per-dimension wire time smallest, then the queues of mt_themis_order. `finish` (may be
+ * NULL) receives the Latency Model's simulated end, ns. */
+int mt_dimbal_schedule(mt_chunksched *cs, const mt_mdview *v, const mt_latmodel *lm, uint64_t bytes, const mt_themis_opts *o, double *finish,
+                       mt_err *e);
+/* dimbal on t: with mt_plan_opt.chunks / intra unset, every chunk count of a fixed list
+ * (1..256) and both intra orders are scheduled and the one the Latency Model finishes
+ * first is kept (with `expand`, only chunk counts whose expansion fits). */
+int mt_dimbal_plan(mt_chunksched *cs, const mt_topo *t, int expand, mt_err *e);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ for a in hier themis; do
   else bad "$a on $hett: cycle model ${cyc_ns:-?} ns, flow level ${f1:-?} (expanded) / ${f2:-?} (chunk schedule): want within 20% and fe2 <= fe1"; fi
   rm -f /tmp/mt-thm-$$.*.json
 done
-refuse "--chunks and --intra apply to hier and themis" plan --topo torus:4x4 --algo multitree --chunks 2 --bytes 1M
+refuse "--chunks and --intra apply to hier, themis and dimbal" plan --topo torus:4x4 --algo multitree --chunks 2 --bytes 1M
 refuse "expected fifo or scf" plan --topo torus:4x4 --algo themis --intra lifo --bytes 1M
 refuse "--chunks (chunks per collective): '0': out of range; expected a whole number 1..65536" plan --topo torus:4x4 --algo themis --chunks 0 --bytes 1M
 refuse "134086656 transfers (2.1 GB); the expansion holds at most" plan --topo themis:2d-sw-sw --algo themis --bytes 1G

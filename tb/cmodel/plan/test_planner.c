@@ -125,7 +125,8 @@ static int applies(const mt_topo *t, const char *algo) {
   case mt_algo_hd: return pow2;
   case mt_algo_hdrm: return pow2 && t->kind == MT_TOPO_BIGRAPH;
   case mt_algo_hier:
-  case mt_algo_themis: return t->kind == MT_TOPO_TORUS || t->kind == MT_TOPO_DIMS; /* the tests' switch dimensions are powers of two */
+  case mt_algo_themis:
+  case mt_algo_dimbal: return t->kind == MT_TOPO_TORUS || t->kind == MT_TOPO_DIMS; /* the tests' switch dimensions are powers of two */
   case mt_algo_flexreduce:
   case mt_algo_blueconnect: {
     /* a tree of switches (blueconnect: a symmetric one) */

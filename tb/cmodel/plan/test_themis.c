@@ -10,15 +10,7 @@
 #include "plan/mt_check.h"
 #include "plan/mt_themis.h"
 #include "mt_test.h"
-#include "ref_sum.h"
-
-static int setup(const char *topo, mt_topo *t, mt_mdview *v, mt_latmodel *lm) {
-  mt_err e = {{0}};
-  int rc = mt_topo_from_name(t, topo, &e) || mt_mdview_of(t, "themis", v, &e);
-  CHECK(rc == 0, "%s: %s", topo, e.msg);
-  if (!rc) mt_latmodel_of(t, v, lm);
-  return rc;
-}
+#include "cs_test.h"
 
 /* Fig. 5/7: a 4x4 system, BW(dim1) = 2 BW(dim2), 64 MiB chunks, latencies 0 (the figure
  * leaves A_K out). Both dimensions switches (halving-doubling, n_K = 3/4 of the size). Unit
@@ -36,7 +28,7 @@ static void test_fig7(void) {
   mt_topo t;
   mt_mdview v;
   mt_latmodel lm;
-  if (setup("dims:sw4@100x1,sw4@50x1", &t, &v, &lm)) return;
+  if (cs_setup("dims:sw4@100x1,sw4@50x1", "themis", &t, &v, &lm)) return;
   const double u = 64.0 * 1048576 * 0.75 / 100;
   CHECK(fabs(lm.d[0].B - 0.01) < 1e-12 && fabs(lm.d[1].B - 0.02) < 1e-12 && lm.d[0].A == 0 && lm.d[0].steps == 2, "latency model B %g %g A %g steps %d",
         lm.d[0].B, lm.d[1].B, lm.d[0].A, lm.d[0].steps);
@@ -48,12 +40,7 @@ static void test_fig7(void) {
     mt_themis_opts o = {k, MT_INTRA_SCF, 4, 1, 0};
     CHECK(mt_themis_schedule(&cs, &v, &lm, (uint64_t)k << 26, &o, &e) == 0, "%s", e.msg);
     if (!cs.n_chunks) continue;
-    for (int c = 0; c < k; c++)
-      CHECK(cs.chunk[c].order[0] == first_dim[c] && cs.chunk[c].order[1] == 1 - first_dim[c] && cs.chunk[c].bytes == 64u << 20,
-            "%d chunks: chunk %d order (%d,%d), %llu bytes", k, c, cs.chunk[c].order[0] + 1, cs.chunk[c].order[1] + 1,
-            (unsigned long long)cs.chunk[c].bytes);
-    CHECK(fabs(cs.load[0] - want[k - 1][0] * u) < 1e-6 * u && fabs(cs.load[1] - want[k - 1][1] * u) < 1e-6 * u, "after %d chunks loads %g u, %g u; want %g, %g",
-          k, cs.load[0] / u, cs.load[1] / u, want[k - 1][0], want[k - 1][1]);
+    cs_check_fig7(&cs, k, u, want, first_dim);
     mt_chunksched_free(&cs);
   }
   mt_topo_free(&t);
@@ -75,7 +62,7 @@ static void test_threshold(void) {
     mt_topo t;
     mt_mdview v;
     mt_latmodel lm;
-    if (setup(cases[i].topo, &t, &v, &lm)) continue;
+    if (cs_setup(cases[i].topo, "themis", &t, &v, &lm)) continue;
     mt_chunksched cs;
     mt_err e = {{0}};
     mt_themis_opts o = {4, MT_INTRA_FIFO, 4, 1, 0};
@@ -104,7 +91,7 @@ static void test_intra(void) {
   mt_topo t;
   mt_mdview v;
   mt_latmodel lm;
-  if (setup("dims:sw4@100x1,sw4@100x1", &t, &v, &lm)) return;
+  if (cs_setup("dims:sw4@100x1,sw4@100x1", "themis", &t, &v, &lm)) return;
   static const int fifo[2][6][2] = {{{0, 0}, {2, 0}, {1, 1}, {0, 3}, {1, 2}, {2, 3}}, {{1, 0}, {0, 1}, {0, 2}, {2, 1}, {2, 2}, {1, 3}}};
   static const int scf[2][6][2] = {{{0, 0}, {1, 1}, {1, 2}, {2, 0}, {0, 3}, {2, 3}}, {{1, 0}, {0, 1}, {0, 2}, {1, 3}, {2, 1}, {2, 2}}};
   const uint64_t S = 64 * 1024;
@@ -167,7 +154,7 @@ static void test_intra_overlap(void) {
     mt_topo t;
     mt_mdview v;
     mt_latmodel lm;
-    if (setup(topo[k], &t, &v, &lm)) continue;
+    if (cs_setup(topo[k], "themis", &t, &v, &lm)) continue;
     const double A = k ? 2000 : 200;
     CHECK(fabs(lm.d[0].A - A) < 1e-9, "%s: A = %g, want %g", topo[k], lm.d[0].A, A);
     for (int ov = 0; ov < 2; ov++) {
@@ -198,19 +185,11 @@ static void test_expand(const char *topo, const char *algo, int chunks, int intr
   mt_sched s;
   mt_tables tb;
   mt_err e = {{0}};
-  CHECK(mt_topo_from_name(&t, topo, &e) == 0, "%s", e.msg);
-  if (!t.n_nodes) return;
   mt_plan_opt.chunks = chunks;
   mt_plan_opt.intra = intra;
-  const int rc = mt_plan(&s, &t, algo, bytes, 4, &e);
-  CHECK(rc == 0, "%s %s: %s", topo, algo, e.msg);
-  if (rc) {
-    mt_topo_free(&t);
-    return;
-  }
+  if (pt_plan(topo, algo, bytes, &t, &s)) return;
   CHECK(mt_sched_tables(&s, 0, &tb, &e) == 0, "%s", e.msg);
-  mt_check_report r;
-  CHECK(mt_check(&s, &tb, stderr, &r, &e) == 0 && r.violations == 0, "%s %s: check: %s, %d violations", topo, algo, e.msg, r.violations);
+  cs_check_sums(&s, &tb, topo, algo);
   /* the compact form again, for the tiling and the counts */
   mt_mdview v;
   mt_latmodel lm;
@@ -240,9 +219,6 @@ static void test_expand(const char *topo, const char *algo, int chunks, int intr
   }
   CHECK(same && nops == 0, "%s %s: entries per node %d (max), counted %ld; %d NOPs", topo, algo, tb.max_entries, ent, nops);
   CHECK(tb.max_children == mt_cs_max_children(&cs), "%s %s: %d children at most, counted %d", topo, algo, tb.max_children, mt_cs_max_children(&cs));
-  /* exact int32 sums through the tables */
-  const uint64_t bad = tb_ref_sum_mismatch(&s, &tb, 3, &e);
-  CHECK(bad == 0, "%s %s: %llu words differ from the exact sum (all: the reference refused: %s)", topo, algo, (unsigned long long)bad, e.msg);
   /* broken: the interleaved claim flipped (check derives it: a gather in or before the
    * last reduce step either way); a gather moved to step 1, before any flow is reduced */
   s.interleaved = !s.interleaved;
@@ -250,19 +226,7 @@ static void test_expand(const char *topo, const char *algo, int chunks, int intr
   CHECK(mt_check(&s, &tb, NULL, &r2, &e) == 0 && r2.violations > 0, "%s %s: interleaved = %d accepted", topo, algo, s.interleaved);
   s.interleaved = !s.interleaved;
   mt_tables_free(&tb);
-  int g = -1;
-  for (int i = 0; i < s.nx && g < 0; i++)
-    if (s.x[i].op == MT_OP_GATHER && i % 7 == 3) g = i;
-  if (g >= 0) {
-    s.x[g].step = 1;
-    mt_check_report r3 = {0};
-    int caught = mt_sched_tables(&s, 0, &tb, &e) != 0;
-    if (!caught) {
-      caught = mt_check(&s, &tb, NULL, &r3, &e) != 0 || r3.violations > 0;
-      mt_tables_free(&tb);
-    }
-    CHECK(caught, "%s %s: gather %d moved to step 1 accepted", topo, algo, g);
-  }
+  cs_gather_moved_caught(&s, topo, algo);
   mt_chunksched_free(&cs);
   mt_sched_free(&s);
   mt_topo_free(&t);
@@ -276,7 +240,7 @@ static void test_refused(void) {
   mt_err e = {{0}};
   CHECK(mt_topo_from_name(&t, "torus:4x4", &e) == 0, "%s", e.msg);
   mt_plan_opt.chunks = 2;
-  CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) != 0 && strstr(e.msg, "apply to hier and themis"), "--chunks with multitree: '%s'", e.msg);
+  CHECK(mt_plan(&s, &t, "multitree", 1 << 20, 4, &e) != 0 && strstr(e.msg, "apply to hier, themis and dimbal"), "--chunks with multitree: '%s'", e.msg);
   mt_plan_opt.chunks = 2048; /* 2048 x 16 x 2 flows: 65536, more than 16 bits (mt_xfer.flow has 24) */
   CHECK(mt_plan(&s, &t, "themis", 64 << 20, 4, &e) == 0 && s.n_flows == 65536, "65536 flows: '%s'", e.msg);
   if (s.n_flows == 65536) {
@@ -307,7 +271,7 @@ static void test_baseline_closed_form(void) {
   mt_topo t;
   mt_mdview v;
   mt_latmodel lm;
-  if (setup("dims:ring4@100x2:500ns,ring4@100x2:500ns", &t, &v, &lm)) return;
+  if (cs_setup("dims:ring4@100x2:500ns,ring4@100x2:500ns", "themis", &t, &v, &lm)) return;
   const int C = 8;
   const double t1 = 1500 + 1048576 * 0.75 / 200;
   mt_chunksched cs;
