@@ -586,11 +586,16 @@ int main(int argc, char **argv) {
       // then, as are the rest); the two ranges of each flow are replayed: 4 replays
       snprintf(tag, sizeof tag, "%s stage ranges exhausted%s", CFG_NAME, pn);
       run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 2, 0, 7, 5, 3, 1}, {6, 4}, 4, st);
-      // the same with order 6 4 5 2 0 7 3 1: unit 5 joins [4] and [6] in both flows (a range
-      // freed in each), so unit 2 finds a free range; unit 0 then finds none: 4 staged per
-      // flow, ranges [2] and [4,7) of each flow replayed
-      snprintf(tag, sizeof tag, "%s stage ranges joined, exhausted%s", CFG_NAME, pn);
-      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2}, 4, st);
+      // the same with order 6 4 5 2 0 7 3 1: the 4 ranges are in use when unit 5 looks (a
+      // unit is staged only while a range is free, even one that would join two: the walk
+      // through the list in RAM comes after the claim), so it waits until due: 4 replays
+      snprintf(tag, sizeof tag, "%s stage ranges full, join waits%s", CFG_NAME, pn);
+      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4}, 4, st);
+      // one flow, order 6 4 5 2 0 7 3 1: [6], [4] before it, 5 joins [4] and [6] (a range
+      // freed), [2] takes the freed range (the free list), [0] a new one, 7 extends [4,7), 3
+      // joins [2] and [4,8), 1 joins [0] and [2,8): all 8 staged, one range replayed
+      snprintf(tag, sizeof tag, "%s stage ranges joined, freed, reused%s", CFG_NAME, pn);
+      run_stage(tag, 1, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2, 0, 7, 3, 1}, 1, st);
       if (!perturb) break;
     }
     printf("cosim_ni %s: %lu cycles co-simulated, %lu mismatching cycles\n", CFG_NAME, st.cycles, st.mism);
