@@ -48,9 +48,10 @@ NI_STAGE_COSIMS := stage stage_e2 stage_paper
 $(eval $(call NI_BUILD,stage,full,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_e2,e2,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_paper,paper,$(NI_STAGE_FLAGS)))
-# the stager's RAMs without bypass (PerturbStage=1) and its list walk stopping at the first range
-# of a (flow, slot) (2): t-ni-perturb-stage-bypass, t-ni-perturb-stage-order
-$(eval $(call NI_BUILD,stage_byp,full,$(NI_STAGE_FLAGS) -GPerturbStage=1))
+# the stager's RAMs without bypass (PerturbStage=1; in the paper NI, where two engines take one
+# child's units) and its list walk stopping at the first range of a (flow, slot) (2):
+# t-ni-perturb-stage-bypass, t-ni-perturb-stage-order
+$(eval $(call NI_BUILD,stage_byp,paper,$(NI_STAGE_FLAGS) -GPerturbStage=1))
 $(eval $(call NI_BUILD,stage_ord,full,$(NI_STAGE_FLAGS) -GPerturbStage=2))
 
 # ---- RTL unit benches (Icarus) ----

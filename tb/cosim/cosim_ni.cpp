@@ -599,6 +599,11 @@ int main(int argc, char **argv) {
       if (!perturb) break;
     }
     printf("cosim_ni %s: %lu cycles co-simulated, %lu mismatching cycles\n", CFG_NAME, st.cycles, st.mism);
+    if (rtl_perturbed) { // the stager's RTL is wrong on purpose (PerturbStage): some case must mismatch
+      printf("perturbed RTL: %lu mismatching cycles (must be > 0)\n", st.mism);
+      printf("RESULT cosim_ni_rtl_perturbed_%s pass=%d fail=%d\n", CFG_NAME, st.mism ? 1 : 0, st.mism ? 0 : 1);
+      return 0;
+    }
     printf("RESULT cosim_ni_%s%s pass=%lu fail=%lu\n", CFG_NAME, perturb ? "_perturb" : "", st.pass, st.fail);
     return 0;
   }
