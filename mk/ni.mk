@@ -52,6 +52,11 @@ NI_STAGE_COSIMS := stage stage_e2 stage_paper
 $(eval $(call NI_BUILD,stage,full,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_e2,e2,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_paper,paper,$(NI_STAGE_FLAGS)))
+# the stager's RAMs without bypass (PerturbStage=1; in the paper NI, where two engines take one
+# child's units) and its list walk stopping at the first range of a (flow, slot) (2):
+# t-ni-perturb-stage-bypass, t-ni-perturb-stage-order
+$(eval $(call NI_BUILD,stage_byp,paper,$(NI_STAGE_FLAGS) -GPerturbStage=1))
+$(eval $(call NI_BUILD,stage_ord,full,$(NI_STAGE_FLAGS) -GPerturbStage=2))
 
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
@@ -76,6 +81,12 @@ $(foreach k,$(NI_COSIMS) $(NI_STAGE_COSIMS),$(eval $(call NI_STEP,$(k))))
 # due (perturb 2), besides the exact runs
 t-ni-perturb-stage: $(BUILD)/obj_ni_stage/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
+# passes only if the co-simulation catches the stager's RAM mutants (docs/reference/ni.md "The
+# stager's state in RAM"; the RTL perturbed, the C model exact)
+t-ni-perturb-stage-bypass: $(BUILD)/obj_ni_stage_byp/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-stage-order: $(BUILD)/obj_ni_stage_ord/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
 # passes only if the co-simulation catches the paper NI's engines reading a chained running
@@ -97,7 +108,7 @@ t-ni-perturb-rxb-arb: $(BUILD)/obj_ni_paper_rxb_arb/cosim_ni
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
 NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
-  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb
+  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-stage-bypass t-ni-perturb-stage-order
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -112,7 +123,7 @@ bench-ni: $(NI_DIR)/ni_bench
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage \
-  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb
+  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-stage-bypass t-ni-perturb-stage-order
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -44,6 +44,8 @@ module mt_ni #(
   // the stager (docs/reference/ni.md "Staging not-due units"; cmodel stage_after, stage_ranges): 0 = none
   parameter int StageAfter  = 0,   // T: stage not-due units after T cycles without progress
   parameter int StageRanges = 16,  // staged ranges per NI (one pool)
+  parameter int PerturbStage = 0,  // test only (t-ni-perturb-stage-*): mt_ni_stage's RAMs without
+                                   // bypass (1), its list walk stopping at the first range (2)
   localparam int NiN        = 1,
   localparam int SG         = (StageAfter > 0) ? 1 : 0,
   localparam int NE         = (RxEngines < 1) ? 1 : RxEngines,
@@ -349,7 +351,8 @@ module mt_ni #(
   // ---------------- the stager (StageAfter > 0) ----------------
   if (SG != 0) begin : g_stage
     mt_ni_stage #(.PayloadW(PayloadW), .NumVcs(NumVcs), .EjDepth(EjDepth), .MaxFlows(MaxFlows),
-                  .Children(Children), .NE(NE), .StageAfter(StageAfter), .StageRanges(StageRanges)) u_stage (
+                  .Children(Children), .NE(NE), .StageAfter(StageAfter), .StageRanges(StageRanges),
+                  .PerturbStage(PerturbStage)) u_stage (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .wd_i(wd), .stage_base_i, .stage_slot_i,
       .look_wait_i(look_wait), .claim_i(look_stg), .e_flow_i(done_flow), .e_k_i(go_pos), .e_src_i(e_src),
       .e_addr_i(rx_addr), .e_len_i(done_len), .sdone_i(rx_done & e_stg), .e_cpos_i(done_pos),

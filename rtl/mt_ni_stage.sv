@@ -8,20 +8,20 @@
 //             start); from then on an engine's LOOK admits a not-due reduce unit of a child that
 //             has not started as a staging write (claim_i, at most one per edge, mt_ni_depktz):
 //             the engine writes it, as a gather, to stage_base + k * stage_slot + its address.
-//             Per (flow, child slot) x: bytes claimed (sgc) and written (sgb), the child's id
-//             (sgs); the staged ranges [lo, hi) of buffer addresses, adjacent units merged, in
-//             one pool of StageRanges entries (valid, owner x, lo, hi). The C model keeps each
-//             x's ranges as a list in address order; the pool here is searched instead (the
-//             lowest range of x = the smallest lo): the same ranges, the same choices.
-//  replay     one x looked at per cycle (scan pointer sgp); one whose claimed bytes are all
-//             written offers its lowest range as a head (op Reduce, src sgs, the range) on the
+//             The staged ranges [lo, hi) of buffer addresses, adjacent units merged, per (flow,
+//             child slot) x in a list in address order, in RAM (docs/reference/ni.md "The
+//             stager's state in RAM"): RAM H (per x: its first range, the child's id), RAM Q
+//             (per range: lo, hi, next), a free list; a list walker inserts each claim.
+//  replay     one x looked at per cycle (scan pointer sgp); one with staged units and no
+//             staging write in flight: its H word, then its first range are read, and the
+//             range is offered as a head (op Reduce, src sgs, the range) on the
 //             replay stream R (EjDepth flits, no credits; the last entry of every engine's
 //             list). Not due (the engine on R waits): taken back, the next x. Due: the stager
 //             reads the range back flit by flit (room in R reserved for every read in flight)
 //             into R, lanes past the length 0, Body flits and a Tail; the engine adds them as
 //             if from the network.
 // The stager's reads are one more requester of a memory port (mt_ni_mports: the last of the
-// one port, M = 1, or the second of port L, M > 1). Everything is registered.
+// one port, M = 1, or the second of port L, M > 1). Everything else is registered.
 `default_nettype none
 
 module mt_ni_stage #(
@@ -33,6 +33,8 @@ module mt_ni_stage #(
   parameter int NE          = 1,      // receive engines
   parameter int StageAfter  = 1,      // T (> 0)
   parameter int StageRanges = 8,      // the range pool
+  parameter int PerturbStage = 0,     // test only: 1 the RAMs without bypass, 2 the walk stops at
+                                      // x's first range (t-ni-perturb-stage-*)
   localparam int Lanes      = PayloadW / 32,
   localparam int FB         = PayloadW / 8,
   localparam int LgFb       = $clog2(FB),
@@ -42,6 +44,8 @@ module mt_ni_stage #(
   localparam int FW         = mt_common_pkg::idx_w(MaxFlows),
   localparam int KW         = mt_common_pkg::idx_w(Children),
   localparam int RW         = mt_common_pkg::idx_w(StageRanges),
+  localparam int NW         = mt_common_pkg::idx_w(StageRanges + 1),  // a range or "none"
+  localparam int EW         = mt_common_pkg::idx_w(NE),
   localparam int PW         = mt_common_pkg::idx_w(EjDepth),
   localparam int CW         = $clog2(EjDepth + 1)
 ) (
@@ -87,8 +91,16 @@ module mt_ni_stage #(
     if (StageAfter < 1) $fatal(1, "mt_ni_stage: StageAfter=%0d: must be > 0", StageAfter);
     if (StageRanges < 1 || StageRanges > 1024) $fatal(1, "mt_ni_stage: StageRanges=%0d: must be 1..1024", StageRanges);
     if (Children < 1 || Children > 16) $fatal(1, "mt_ni_stage: Children=%0d: must be 1..16", Children);
+    if (PerturbStage < 0 || PerturbStage > 2) $fatal(1, "mt_ni_stage: PerturbStage=%0d: must be 0..2", PerturbStage);
   end
-  localparam logic [1:0] SgScan = 2'd0, SgOffer = 2'd1, SgStream = 2'd2;
+  // replay: scan, head offered, streaming the body, reading x's H word, reading its first range
+  localparam logic [2:0] SgScan = 3'd0, SgOffer = 3'd1, SgStream = 3'd2, SgRdH = 3'd3, SgRdQ = 3'd4;
+  // list walker: idle, H word read, walking, decide, allocate (free range read), link, free
+  localparam logic [2:0] WIdle = 3'd0, WHead = 3'd1, WWalk = 3'd2, WDec = 3'd3, WAlloc = 3'd4, WLink = 3'd5, WFree = 3'd6;
+  localparam logic [NW-1:0] NONE = NW'(StageRanges);
+  localparam int HW  = 12 + NW;  // RAM H word: {src, first range}
+  localparam int QW  = 64 + NW;  // RAM Q word: {next, hi, lo}
+  localparam int Byp = (PerturbStage == 1) ? 0 : 1;
 
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
@@ -106,47 +118,80 @@ module mt_ni_stage #(
   endfunction
 
   logic                sgon_q;
-  logic [1:0]          sgst_q;
+  logic [2:0]          sgst_q;
   logic [FW-1:0]       sgp_f_q, sgx_f_q;
   logic [KW-1:0]       sgp_k_q, sgx_k_q;
-  logic [RW-1:0]       sgq_q;
+  logic [NW-1:0]       sgq_q, sgnq_q;
+  logic [11:0]         sgsrc_q;
   logic [31:0]         sga_q, sgl_q, sgj_q, sgn_q, sgo_q;
   logic [FlitW-1:0]    rf_q [0:EjDepth-1];
   logic [PW-1:0]       rrd_q;
   logic [CW-1:0]       rcnt_q;
-
-  // per (flow, slot) x and per range q (flat vectors of the registers in g_x / g_q)
-  logic [FC*32-1:0]          sgc_d, sgb_d;
-  logic [FC*12-1:0]          sgs_d;
-  logic [FC-1:0]             sgnz, sgnz_d;
-  logic [StageRanges-1:0]    rv, rv_d;
-  logic [StageRanges*XW-1:0] rown, rown_d;
-  logic [StageRanges*32-1:0] rlo, rhi, rlo_d, rhi_d;
+  logic [FC-1:0]       sgnz_q;                    // per x: has staged units
+  logic [NW-1:0]       sgfree_q, sgbump_q, sgused_q;
+  // the walker: the claim [wa, wb) of x (child id wsrc); x's first range, the range read, the
+  // range before the claim (prev: lo, hi), the one at or after it (q: lo, hi, next), the new one
+  logic [2:0]          wst_q;
+  logic [XW-1:0]       wx_q;
+  logic [31:0]         wa_q, wb_q, wplo_q, wphi_q, wqlo_q, wqhi_q;
+  logic [11:0]         wsrc_q;
+  logic [NW-1:0]       whead_q, wcur_q, wprev_q, wq_q, wqnx_q, wnn_q;
+  // a replayed range to unlink (release): entry x, range q, its next, x's src
+  logic                rel_q;
+  logic [XW-1:0]       relx_q;
+  logic [NW-1:0]       relq_q, relnx_q;
+  logic [11:0]         relsrc_q;
+  // staging writes in flight, per engine: valid, entry
+  logic [NE-1:0]       pv_q;
+  logic [NE*XW-1:0]    px_q;
 
   logic [XW-1:0] sgp, sgx;
   assign sgp = XW'(32'(sgp_f_q) * Children + 32'(sgp_k_q));
   assign sgx = XW'(32'(sgx_f_q) * Children + 32'(sgx_k_q));
 
+  // ---- the RAMs ----
+  logic          h_re, h_we, q_re, q_we;
+  logic [XW-1:0] h_ra, h_wa;
+  logic [NW-1:0] q_ra, q_wa;
+  logic [HW-1:0] h_wd, h_rd;
+  logic [QW-1:0] q_wd, q_rd;
+  mt_ni_ram #(.Depth(FC), .Width(HW), .Bypass(Byp)) u_h (
+    .clk_i, .we_i(h_we), .waddr_i(h_wa), .wdata_i(h_wd), .re_i(h_re), .raddr_i(h_ra), .rdata_o(h_rd));
+  mt_ni_ram #(.Depth(StageRanges), .Width(QW), .Bypass(Byp)) u_q (
+    .clk_i, .we_i(q_we), .waddr_i(RW'(q_wa)), .wdata_i(q_wd), .re_i(q_re), .raddr_i(RW'(q_ra)), .rdata_o(q_rd));
+  logic [NW-1:0] h_first, q_nx;
+  logic [11:0]   h_src;
+  logic [31:0]   q_lo, q_hi;
+  assign h_first = h_rd[NW-1:0];
+  assign h_src   = h_rd[NW +: 12];
+  assign q_lo    = q_rd[31:0];
+  assign q_hi    = q_rd[63:32];
+  assign q_nx    = q_rd[64 +: NW];
+
+  // ---- the walker's decision (WDec): 1 joins prev and q, 2 extends prev, 3 extends q, 4 new ----
+  logic       c_prev, c_next, wbump, wlast, walloc;
+  logic [2:0] wcase;
+  assign c_prev = wprev_q != NONE && wphi_q == wa_q;
+  assign c_next = wq_q != NONE && wqlo_q == wb_q;
+  assign wcase  = c_prev ? (c_next ? 3'd1 : 3'd2) : (c_next ? 3'd3 : 3'd4);
+  assign wbump  = wst_q == WDec && wcase == 3'd4 && sgfree_q == NONE;
+  // the walker's last edge (the next claim may start at it)
+  assign wlast  = (wst_q == WDec && (wcase == 3'd2 || wcase == 3'd3 || (wbump && wprev_q == NONE))) ||
+                  (wst_q == WAlloc && wprev_q == NONE) || wst_q == WLink || wst_q == WFree;
+  assign walloc = wbump || wst_q == WAlloc;
+
   // ---- eval ----
-  logic any_free;
-  assign any_free = ~&rv;
-  // engine e's unit extends one of its x's ranges, or a range is free; never while one of
-  // x's ranges is offered (the offered head's length must stay the range's)
+  // engine e's unit may be staged: the walker free (or at its last edge), no release or scan
+  // read pending, a range free after this edge, none of x's ranges offered
+  logic fit_ok;
+  assign fit_ok = !rel_q && sgst_q != SgRdH && sgst_q != SgRdQ && (wst_q == WIdle || wlast) &&
+                  32'(sgused_q) + 32'(walloc) < 32'(StageRanges);
   for (genvar e = 0; e < NE; e++) begin : g_fit
     logic [XW-1:0] x;
-    logic [31:0]   a, b;
-    logic          touch;
     assign x = xof(e_flow_i[12*e +: 12], e_k_i[4*e +: 4]);
-    assign a = e_addr_i[32*e +: 32];
-    assign b = e_addr_i[32*e +: 32] + e_len_i[32*e +: 32];
-    always_comb begin
-      touch = 1'b0;
-      for (int q = 0; q < StageRanges; q++)
-        if (rv[q] && rown[XW*q +: XW] == x && (rhi[32*q +: 32] == a || rlo[32*q +: 32] == b)) touch = 1'b1;
-    end
-    assign fits_o[e] = !(sgst_q == SgOffer && sgx == x) && (any_free || touch);
+    assign fits_o[e] = fit_ok && !(sgst_q == SgOffer && sgx == x);
     for (genvar k = 0; k < Children; k++) begin : g_k
-      assign staged_o[Children*e + k] = sgnz[XW'(32'(fidx(e_flow_i[12*e +: 12])) * Children + k)];
+      assign staged_o[Children*e + k] = sgnz_q[XW'(32'(fidx(e_flow_i[12*e +: 12])) * Children + k)];
     end
   end
   assign sgon_o = sgon_q;
@@ -157,65 +202,104 @@ module mt_ni_stage #(
   assign rq_o         = run_i && sgst_q == SgStream && sgj_q < sgn_q && sgo_q + 32'(rcnt_q) < 32'(EjDepth);
   assign rq_addr_o    = stage_base_i + 32'(sgx_k_q) * stage_slot_i + sga_q + (sgj_q << LgFb);
   assign rq_be_o      = mask_of(sgj_q, sgn_q, sgl_q);
-  assign idle_o       = sgst_q == SgScan && !(|sgnz);
+  assign idle_o       = sgst_q == SgScan && !(|sgnz_q);
 
   // the claim of this edge (one engine at most)
   logic          cl;
+  logic [EW-1:0] ce;
   logic [XW-1:0] cx;
   logic [31:0]   ca, clen;
   logic [11:0]   csrc;
   always_comb begin
-    cl = 1'b0; cx = '0; ca = '0; clen = '0; csrc = '0;
+    cl = 1'b0; ce = '0; cx = '0; ca = '0; clen = '0; csrc = '0;
     for (int e = 0; e < NE; e++)
       if (!cl && claim_i[e]) begin
         cl   = 1'b1;
+        ce   = EW'(e);
         cx   = xof(e_flow_i[12*e +: 12], e_k_i[4*e +: 4]);
         ca   = e_addr_i[32*e +: 32];
         clen = e_len_i[32*e +: 32];
         csrc = e_src_i[12*e +: 12];
       end
   end
-  // the claim against x's ranges: the one it extends (hi == a), the one it reaches (lo == a
-  // + len), else the lowest free range
-  logic          cprev, cnext, cfree;
-  logic [31:0]   cnext_hi;
-  logic [RW-1:0] cfree_q;
+  // a staging write of sgp in flight
+  logic pend;
   always_comb begin
-    cprev = 1'b0; cnext = 1'b0; cfree = 1'b0; cnext_hi = '0; cfree_q = '0;
-    for (int q = 0; q < StageRanges; q++) begin
-      if (rv[q] && rown[XW*q +: XW] == cx && rhi[32*q +: 32] == ca) cprev = 1'b1;
-      if (rv[q] && rown[XW*q +: XW] == cx && rlo[32*q +: 32] == ca + clen) begin
-        cnext    = 1'b1;
-        cnext_hi = rhi[32*q +: 32];
-      end
-      if (!cfree && !rv[q]) begin
-        cfree   = 1'b1;
-        cfree_q = RW'(q);
-      end
-    end
+    pend = 1'b0;
+    for (int e = 0; e < NE; e++)
+      if (pv_q[e] && px_q[XW*e +: XW] == sgp) pend = 1'b1;
   end
-  // the lowest range of x = sgp after this edge's claim (offered when x's claimed bytes are
-  // all written)
-  logic          lo_any;
-  logic [RW-1:0] lo_q;
-  logic [31:0]   lo_lo, lo_hi;
+  // the scan moves (not while the walker, a release or a claim uses the RAMs); it reads sgp's
+  // H word when sgp has staged units and no staging write in flight
+  logic go, issue, rel_go;
+  assign go     = sgst_q == SgScan && run_i && (|sgnz_q) && rcnt_q == '0 && !r_held_next_i && wst_q == WIdle && !rel_q && !cl;
+  assign issue  = go && sgnz_q[sgp] && !pend;
+  assign rel_go = rel_q && wst_q == WIdle;
+  // the walk moves on past range wcur (its lo below the claim's address)
+  logic past;
+  assign past = PerturbStage != 2 && q_lo < wa_q;
+
+  // ---- the RAM ports of this edge (the walker, the release, the scan and a claim never use
+  // one port at the same edge) ----
   always_comb begin
-    lo_any = 1'b0; lo_q = '0; lo_lo = '0; lo_hi = '0;
-    for (int q = 0; q < StageRanges; q++)
-      if (rv_d[q] && rown_d[XW*q +: XW] == sgp && (!lo_any || rlo_d[32*q +: 32] < lo_lo)) begin
-        lo_any = 1'b1;
-        lo_q   = RW'(q);
-        lo_lo  = rlo_d[32*q +: 32];
-        lo_hi  = rhi_d[32*q +: 32];
+    logic [NW-1:0] n;
+    h_re = 1'b0; h_ra = '0; h_we = 1'b0; h_wa = '0; h_wd = '0;
+    q_re = 1'b0; q_ra = '0; q_we = 1'b0; q_wa = '0; q_wd = '0;
+    n = (wst_q == WAlloc) ? sgfree_q : sgbump_q;
+    case (wst_q)
+      WHead: begin
+        q_re = 1'b1; q_ra = h_first;
       end
+      WWalk: if (past && q_nx != NONE) begin
+        q_re = 1'b1; q_ra = q_nx;
+      end
+      WDec: begin
+        if (wcase != 3'd4) begin
+          h_we = 1'b1; h_wa = wx_q; h_wd = {wsrc_q, whead_q};
+          q_we = 1'b1;
+        end
+        if (wcase == 3'd1) begin
+          q_wa = wprev_q; q_wd = {wqnx_q, wqhi_q, wplo_q};
+        end else if (wcase == 3'd2) begin
+          q_wa = wprev_q; q_wd = {wq_q, wb_q, wplo_q};
+        end else if (wcase == 3'd3) begin
+          q_wa = wq_q; q_wd = {wqnx_q, wqhi_q, wa_q};
+        end else if (sgfree_q != NONE) begin
+          q_re = 1'b1; q_ra = sgfree_q;
+        end
+      end
+      WLink: begin
+        q_we = 1'b1; q_wa = wprev_q; q_wd = {wnn_q, wphi_q, wplo_q};
+      end
+      WFree: begin
+        q_we = 1'b1; q_wa = wq_q; q_wd = {sgfree_q, 64'd0};
+      end
+      default: ;
+    endcase
+    // a new range n holds the claim, before q: first of x, or after prev (linked next edge)
+    if (wbump || wst_q == WAlloc) begin
+      q_we = 1'b1; q_wa = n; q_wd = {wq_q, wb_q, wa_q};
+      h_we = 1'b1; h_wa = wx_q; h_wd = {wsrc_q, (wprev_q == NONE) ? n : whead_q};
+    end
+    if (rel_go) begin
+      h_we = 1'b1; h_wa = relx_q; h_wd = {relsrc_q, relnx_q};
+      q_we = 1'b1; q_wa = relq_q; q_wd = {sgfree_q, 64'd0};
+    end
+    if (issue) begin
+      h_re = 1'b1; h_ra = sgp;
+    end
+    if (sgst_q == SgRdH) begin
+      q_re = 1'b1; q_ra = h_first;
+    end
+    if (cl && sgnz_q[cx]) begin
+      h_re = 1'b1; h_ra = cx;
+    end
   end
 
   // ---- update: the replay state machine ----
-  logic offer, due, back;
-  assign offer = sgst_q == SgScan && run_i && (|sgnz_d) && rcnt_q == '0 && !r_held_next_i && sgc_d[32*sgp +: 32] != '0 &&
-                 sgb_d[32*sgp +: 32] == sgc_d[32*sgp +: 32] && lo_any;
-  assign back  = sgst_q == SgOffer && r_wait_i;
-  assign due   = sgst_q == SgOffer && !r_wait_i && r_go_i;
+  logic back, due;
+  assign back = sgst_q == SgOffer && r_wait_i;
+  assign due  = sgst_q == SgOffer && !r_wait_i && r_go_i;
   logic        push_rsp;
   assign push_rsp = sgst_q == SgStream && rsp_i;
   // the flit pushed into R at this edge
@@ -226,9 +310,9 @@ module mt_ni_stage #(
     pf = '0;
     j  = '0;
     m  = '0;
-    if (offer) begin
-      pf[mt_common_pkg::HD_W-1:0] = mt_common_pkg::head_pack(12'd0, sgs_d[12*sgp +: 12], 4'd0, 4'd0, 12'(sgp_f_q),
-                                                             mt_common_pkg::OP_REDUCE, 1'b1, 16'd0, lo_lo, lo_hi - lo_lo);
+    if (sgst_q == SgRdQ) begin
+      pf[mt_common_pkg::HD_W-1:0] = mt_common_pkg::head_pack(12'd0, sgsrc_q, 4'd0, 4'd0, 12'(sgx_f_q),
+                                                             mt_common_pkg::OP_REDUCE, 1'b1, 16'd0, q_lo, q_hi - q_lo);
       pf[PayloadW +: mt_common_pkg::FT_W] = mt_common_pkg::FT_AR_HEAD;
     end else begin
       j = sgj_q - sgo_q;  // flits pushed so far
@@ -238,7 +322,7 @@ module mt_ni_stage #(
     end
   end
   logic push;
-  assign push = offer || push_rsp;
+  assign push = sgst_q == SgRdQ || push_rsp;
 
   always_ff @(posedge clk_i) begin
     if (push) rf_q[wrap(32'(rrd_q) + 32'(rcnt_q))] <= pf;
@@ -252,8 +336,12 @@ module mt_ni_stage #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sgon_q <= 1'b0; sgst_q <= SgScan; sgp_f_q <= '0; sgp_k_q <= '0; sgx_f_q <= '0; sgx_k_q <= '0;
-      sgq_q <= '0; sga_q <= '0; sgl_q <= '0; sgj_q <= '0; sgn_q <= '0; sgo_q <= '0;
-      rrd_q <= '0; rcnt_q <= '0;
+      sgq_q <= '0; sgnq_q <= '0; sgsrc_q <= '0; sga_q <= '0; sgl_q <= '0; sgj_q <= '0; sgn_q <= '0; sgo_q <= '0;
+      rrd_q <= '0; rcnt_q <= '0; sgnz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0;
+      wst_q <= WIdle; wx_q <= '0; wa_q <= '0; wb_q <= '0; wsrc_q <= '0; wplo_q <= '0; wphi_q <= '0;
+      wqlo_q <= '0; wqhi_q <= '0; whead_q <= '0; wcur_q <= '0; wprev_q <= NONE; wq_q <= NONE; wqnx_q <= '0;
+      wnn_q <= '0; rel_q <= 1'b0; relx_q <= '0; relq_q <= '0; relnx_q <= '0; relsrc_q <= '0;
+      pv_q <= '0; px_q <= '0;
     end else begin
       logic [31:0] j2, o2;
       // stalled T cycles with a not-due head: stage from now on (until the next start)
@@ -263,16 +351,57 @@ module mt_ni_stage #(
       rcnt_q <= rcnt_q + CW'(push) - CW'(r_pop_i);
       j2 = sgj_q + 32'(gnt_i);
       o2 = sgo_q - 32'(push_rsp) + 32'(gnt_i);
-      if (sgst_q == SgScan && run_i && (|sgnz_d) && rcnt_q == '0 && !r_held_next_i) begin
-        if (offer) begin
-          sgst_q <= SgOffer; sgx_f_q <= sgp_f_q; sgx_k_q <= sgp_k_q; sgq_q <= lo_q;
-          sga_q <= lo_lo; sgl_q <= lo_hi - lo_lo;
-        end else {sgp_f_q, sgp_k_q} <= next_x(sgp_f_q, sgp_k_q);
+      // the walker
+      case (wst_q)
+        WHead: begin
+          whead_q <= h_first; wcur_q <= h_first; wst_q <= WWalk;
+        end
+        WWalk: if (past) begin
+          wprev_q <= wcur_q; wplo_q <= q_lo; wphi_q <= q_hi;
+          if (q_nx == NONE) begin
+            wq_q <= NONE; wst_q <= WDec;
+          end else wcur_q <= q_nx;
+        end else begin
+          wq_q <= wcur_q; wqlo_q <= q_lo; wqhi_q <= q_hi; wqnx_q <= q_nx; wst_q <= WDec;
+        end
+        WDec: begin
+          if (wcase == 3'd1) wst_q <= WFree;
+          else if (wcase != 3'd4) wst_q <= WIdle;
+          else if (sgfree_q != NONE) wst_q <= WAlloc;
+          else sgbump_q <= sgbump_q + 1'b1;
+        end
+        WAlloc: sgfree_q <= q_nx;
+        WLink: wst_q <= WIdle;
+        WFree: begin
+          sgfree_q <= wq_q; sgused_q <= sgused_q - 1'b1; wst_q <= WIdle;
+        end
+        default: ;
+      endcase
+      if (wbump || wst_q == WAlloc) begin  // a new range taken
+        sgused_q <= sgused_q + 1'b1;
+        wnn_q    <= (wst_q == WAlloc) ? sgfree_q : sgbump_q;
+        wst_q    <= (wprev_q == NONE) ? WIdle : WLink;
+      end
+      // a replayed range unlinked (the walker idle)
+      if (rel_go) begin
+        sgfree_q <= relq_q; sgused_q <= sgused_q - 1'b1; rel_q <= 1'b0;
+        if (relnx_q == NONE) sgnz_q[relx_q] <= 1'b0;
+      end
+      // the replay
+      if (sgst_q == SgScan) begin
+        if (issue) begin
+          sgst_q <= SgRdH; sgx_f_q <= sgp_f_q; sgx_k_q <= sgp_k_q;
+        end else if (go) {sgp_f_q, sgp_k_q} <= next_x(sgp_f_q, sgp_k_q);
+      end else if (sgst_q == SgRdH) begin
+        sgq_q <= h_first; sgsrc_q <= h_src; sgst_q <= SgRdQ;
+      end else if (sgst_q == SgRdQ) begin
+        sgnq_q <= q_nx; sga_q <= q_lo; sgl_q <= q_hi - q_lo; sgst_q <= SgOffer;
       end else if (sgst_q == SgOffer) begin
         if (back) begin
           rcnt_q <= '0; sgst_q <= SgScan; {sgp_f_q, sgp_k_q} <= next_x(sgx_f_q, sgx_k_q);
         end else if (due) begin
           sgst_q <= SgStream; sgn_q <= (sgl_q + 32'(FB - 1)) >> LgFb; sgj_q <= '0; sgo_q <= '0;
+          rel_q <= 1'b1; relx_q <= sgx; relq_q <= sgq_q; relnx_q <= sgnq_q; relsrc_q <= sgsrc_q;
         end
       end else if (sgst_q == SgStream) begin
         sgj_q <= j2; sgo_q <= o2;
@@ -280,84 +409,27 @@ module mt_ni_stage #(
           sgst_q <= SgScan; {sgp_f_q, sgp_k_q} <= next_x(sgx_f_q, sgx_k_q);
         end
       end
+      // a claim starts the walker: x's H word read, or (nothing staged for x) a new first range
+      if (cl) begin
+        wx_q <= cx; wa_q <= ca; wb_q <= ca + clen; wsrc_q <= csrc; wprev_q <= NONE; wq_q <= NONE;
+        wst_q <= sgnz_q[cx] ? WHead : WDec;
+        sgnz_q[cx] <= 1'b1;
+        px_q[XW*ce +: XW] <= cx;
+      end
+      pv_q <= (pv_q & ~sdone_i) | (cl ? NE'(1) << ce : '0);
       if (clear_i) begin
         sgon_q <= 1'b0; sgst_q <= SgScan; sgp_f_q <= '0; sgp_k_q <= '0; rcnt_q <= '0; rrd_q <= '0;
+        sgnz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0; wst_q <= WIdle; rel_q <= 1'b0; pv_q <= '0;
       end
     end
   end
+  logic unused_st;
+  assign unused_st = ^{e_cpos_i, q_ra, q_wa};  // (q_ra, q_wa: their top bit when StageRanges is a power of 2)
 
 `ifdef MT_STAGE_TRACE
   // debugging (a Verilator build with +define+MT_STAGE_TRACE): the stager's state every edge,
   // to set beside cosim_ni's STAGE_TRACE=1 print of the C model's
-  always @(posedge clk_i) $display("RTL sgst %0d sgp %0d sgx %0d sgj %0d sgo %0d R %0d avail %0d held %0d/%0d go %0d wait %0d rq %0d gnt %0d on %0d lw %b",
-    sgst_q, sgp, sgx, sgj_q, sgo_q, rcnt_q, r_avail_o, r_held_i, r_held_next_i, r_go_i, r_wait_i, rq_o, gnt_i, sgon_q, look_wait_i);
+  always @(posedge clk_i) $display("RTL sgst %0d sgp %0d sgx %0d sgj %0d sgo %0d R %0d avail %0d held %0d/%0d go %0d wait %0d rq %0d gnt %0d on %0d lw %b wst %0d rel %0d used %0d",
+    sgst_q, sgp, sgx, sgj_q, sgo_q, rcnt_q, r_avail_o, r_held_i, r_held_next_i, r_go_i, r_wait_i, rq_o, gnt_i, sgon_q, look_wait_i, wst_q, rel_q, sgused_q);
 `endif
-  // ---- per (flow, slot) x: claimed and written bytes, the child's id ----
-  // (the next values *_d: the replay scan of this edge sees this edge's claims and completed
-  // staging writes, as the C model's mt_ni_stage_update, which applies them first)
-  for (genvar x = 0; x < FC; x++) begin : g_x
-    logic [31:0] c_q, b_q, c_d, b_d;
-    logic [11:0] s_q, s_d;
-    always_comb begin
-      b_d = b_q;
-      for (int e = 0; e < NE; e++)
-        if (sdone_i[e] && xof(e_flow_i[12*e +: 12], e_cpos_i[4*e +: 4]) == XW'(x)) b_d = b_d + e_len_i[32*e +: 32];
-      c_d = c_q + ((cl && cx == XW'(x)) ? clen : 32'd0);
-      s_d = (cl && cx == XW'(x)) ? csrc : s_q;
-      if (due && sgx == XW'(x)) begin
-        c_d = c_d - sgl_q;
-        b_d = b_d - sgl_q;
-      end
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        c_q <= '0; b_q <= '0; s_q <= '0;
-      end else begin
-        s_q <= s_d;
-        c_q <= clear_i ? '0 : c_d;
-        b_q <= clear_i ? '0 : b_d;
-      end
-    end
-    assign sgnz[x]           = (c_q != '0);
-    assign sgc_d[32*x +: 32] = c_d;
-    assign sgb_d[32*x +: 32] = b_d;
-    assign sgs_d[12*x +: 12] = s_d;
-    assign sgnz_d[x]         = (c_d != '0);
-  end
-
-  // ---- the range pool ----
-  for (genvar q = 0; q < StageRanges; q++) begin : g_q
-    logic          v_q, v_d;
-    logic [XW-1:0] o_q, o_d;
-    logic [31:0]   l_q, h_q, l_d, h_d;
-    logic          mine;
-    assign mine = v_q && o_q == cx;
-    always_comb begin
-      v_d = v_q; o_d = o_q; l_d = l_q; h_d = h_q;
-      if (cl && mine && h_q == ca) h_d = cnext ? cnext_hi : ca + clen;  // extended (and joined)
-      if (cl && mine && l_q == ca + clen) begin
-        if (cprev) v_d = 1'b0;  // joined into the one before
-        else l_d = ca;
-      end
-      if (cl && !cprev && !cnext && cfree_q == RW'(q)) begin
-        v_d = 1'b1; o_d = cx; l_d = ca; h_d = ca + clen;
-      end
-      if (due && sgq_q == RW'(q)) v_d = 1'b0;  // replayed
-    end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        v_q <= 1'b0; o_q <= '0; l_q <= '0; h_q <= '0;
-      end else begin
-        v_q <= v_d && !clear_i; o_q <= o_d; l_q <= l_d; h_q <= h_d;
-      end
-    end
-    assign rv[q]              = v_q;
-    assign rown[XW*q +: XW]   = o_q;
-    assign rlo[32*q +: 32]    = l_q;
-    assign rhi[32*q +: 32]    = h_q;
-    assign rv_d[q]            = v_d;
-    assign rown_d[XW*q +: XW] = o_d;
-    assign rlo_d[32*q +: 32]  = l_d;
-    assign rhi_d[32*q +: 32]  = h_d;
-  end
 endmodule

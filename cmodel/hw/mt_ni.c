@@ -213,16 +213,14 @@ int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e) {
   }
   if (p->stage_after) {
     const size_t FC = F * (size_t)p->children;
-    s->sgb = calloc(FC, 4);
-    s->sgc = calloc(FC, 4);
-    s->sghd = malloc(FC * 4);
-    s->sglo = calloc(p->stage_ranges, 4);
-    s->sghi = calloc(p->stage_ranges, 4);
-    s->sgnx = calloc(p->stage_ranges, 4);
-    s->sgs = calloc(FC, 2);
-    if (s->sghd && s->sgnx) mt_ni_stage_reset(s);
+    s->sgnz = calloc(FC, 1);
+    s->sghm = calloc(FC * 2, 4);
+    s->sgqm = calloc((size_t)p->stage_ranges * 3, 4);
+    s->ram_h = (mt_ni_ram){s->sghm, s->sghr, 2, 1};
+    s->ram_q = (mt_ni_ram){s->sgqm, s->sgqr, 3, 1};
+    if (s->sgnz) mt_ni_stage_reset(s);
   }
-  if ((p->stage_after && (!s->sgb || !s->sgc || !s->sghd || !s->sglo || !s->sghi || !s->sgnx || !s->sgs)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
+  if ((p->stage_after && (!s->sgnz || !s->sghm || !s->sgqm)) || !s->tbl || !s->rv || !s->gv || !s->root || !s->grx || !s->rdone || !s->cnt || !s->act || !s->ridx ||
       !s->gidx || !s->rxb || !s->ej || !s->tq) {
     mt_ni_free(s);
     return mt_fail(e, "out of memory");
@@ -248,15 +246,11 @@ void mt_ni_free(mt_ni *s) {
   s->crow = s->cpwm = NULL;
   s->crv = NULL;
   s->ccc = NULL;
-  free(s->sgb);
-  free(s->sgc);
-  free(s->sghd);
-  free(s->sglo);
-  free(s->sghi);
-  free(s->sgnx);
-  free(s->sgs);
-  s->sgb = s->sgc = s->sghd = s->sglo = s->sghi = s->sgnx = NULL;
-  s->sgs = NULL;
+  free(s->sgnz);
+  free(s->sghm);
+  free(s->sgqm);
+  s->sgnz = NULL;
+  s->sghm = s->sgqm = NULL;
   free(s->ridx);
   free(s->gidx);
   free(s->rxb);

@@ -33,7 +33,6 @@ extern "C" {
 #define MT_NI_MAX_MP (3 * MT_NI_MAX_L)  /* memory ports: L + 2 * rx_engines at most */
 #define MT_NI_PEND 4                    /* reduce_chain: completed packet ranges kept beyond a child's prefix */
 #define MT_NI_ROWW (2 + 2 * MT_NI_PEND) /* reduce_chain: 32-bit words of a chain row */
-#define MT_NI_SG_NONE 0xFFFFFFFFu       /* stager: no range (end of a list) */
 /* Table word parts (64-bit) of the table write port and read registers: the widest entry the
  * field limits of mt_ni_check_params allow (op 2, flow 12, step 16, MT_NI_MAX_C + 1 slots of
  * valid 1 + id 12 + port 4 + eject 4, addr 32, size 32: 1,459 bits), so that no legal layout is
@@ -291,17 +290,27 @@ typedef struct {
   /* stager (p.stage_after > 0; mt_ni_stage.c): agent L + E of memory port 0 (M = 1) or L
    * (engine 0's read port); replay stream R = nstreams (ejection FIFO slot nstreams, no
    * credits), in every engine's list after its own streams */
-  uint8_t sgon;                               /* stalled T cycles with a not-due head: stage not-due units */
-  uint8_t sgst;                               /* 0 scan, 1 head offered on R, 2 streaming the body into R */
-  uint32_t *sgb, *sgc;                        /* per (flow, slot): bytes staged (written), claimed (admitted) */
-  uint32_t *sghd;                             /* per (flow, slot): its lowest staged range, MT_NI_SG_NONE: none */
-  uint32_t *sglo, *sghi, *sgnx;               /* range pool [stage_ranges]: [lo, hi) of buffer addresses; the next range of its (flow, slot) in address order (or the next free one) */
-  uint32_t sgfree, sgused, sgpeak;            /* first free range; ranges in use, most in use since init */
-  uint16_t *sgs;                              /* per (flow, slot): the child's node id (the replay head's src) */
-  uint32_t nsg;                               /* (flow, slot) entries with claimed bytes */
-  uint32_t sgp;                               /* scan pointer: next (flow, slot) to offer */
-  uint32_t sgx, sgq, sga, sgl, sgj, sgn, sgo; /* replay: entry, range, address, bytes, reads granted, flits, outstanding */
-  uint64_t sg_out, sg_rep;                    /* statistics: units staged out, replays admitted */
+  uint8_t sgon;                            /* stalled T cycles with a not-due head: stage not-due units */
+  uint8_t sgst;                            /* 0 scan, 1 head offered on R, 2 streaming into R, 3 reading H, 4 reading Q */
+  uint8_t *sgnz;                           /* per (flow, slot): has staged units (flip-flops) */
+  uint32_t *sghm, sghr[2];                 /* RAM H [flow x slot]: {first range, child id}; read register */
+  uint32_t *sgqm, sgqr[3];                 /* RAM Q [stage_ranges]: {lo, hi, next}; read register */
+  mt_ni_ram ram_h, ram_q;                  /* (a range index stage_ranges: none) */
+  uint32_t sgfree, sgbump, sgused, sgpeak; /* free list; never used from sgbump on; in use, most in use since init */
+  uint32_t nsg;                            /* (flow, slot) entries with staged units */
+  uint32_t sgp;                            /* scan pointer: next (flow, slot) to offer */
+  uint32_t sgx, sgq, sgnq, sgsrc;          /* replay: entry, range, its next, the child's id */
+  uint32_t sga, sgl, sgj, sgn, sgo;        /* ... address, bytes, reads granted, flits, outstanding */
+  uint8_t swst;                            /* list walker: 0 idle, 1 head, 2 walk, 3 decide, 4 allocate, 5 link, 6 free */
+  uint32_t swx, swa, swb, swsrc;           /* ... the claim [a, b) of entry x, the child's id */
+  uint32_t swhead, swcur, swprev, swnn;    /* ... x's first range, the one read, the one before the claim, the new one */
+  uint32_t swplo, swphi;                   /* ... prev's [lo, hi) */
+  uint32_t swq, swqlo, swqhi, swqnx;       /* ... the range at or after the claim: index, lo, hi, next */
+  uint8_t srel;                            /* a replayed range to unlink (release) ... */
+  uint32_t srx, srq, srnx, srsrc;          /* ... of entry x, range q, its next, x's child id */
+  uint8_t sgpv;                            /* engines with a staging write in flight (bit per engine) ... */
+  uint32_t sgpx[MT_NI_MAX_L];              /* ... to this (flow, slot) */
+  uint64_t sg_out, sg_rep;                 /* statistics: units staged out, replays admitted */
 } mt_ni;
 
 int mt_ni_init(mt_ni *s, const mt_ni_params *p, mt_err *e);

@@ -56,8 +56,8 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
       /* stager: never chained behind a child with staged units (its data come back through
        * the one replay stream only when due: a packet waiting for them in BUSY could hold
        * the engines the replay needs; make soak seed 1 run 848 with ni_stage_after=1) */
-      for (uint32_t j = c0; ok && s->sgc && j < (uint32_t)k; j++)
-        if (s->sgc[mt_ni_fc(s, fi, j)]) ok = 0;
+      for (uint32_t j = c0; ok && s->sgnz && j < (uint32_t)k; j++)
+        if (s->sgnz[mt_ni_fc(s, fi, j)]) ok = 0;
       /* with E < L engines are shared by ports, and an admitted packet that waited for its
        * predecessor's data could hold the engine another flow's predecessor needs (two
        * engines, two flows, each waiting on the other: ni_mem_sweep): admit it only once
@@ -100,7 +100,7 @@ static void look_up(const mt_ni *s, const mt_ni_in *in, unsigned e, mt_ni_wires 
   /* stager: a reduce unit of a child that has not started, next in its arrival order from
    * the chunk's start, is staged out instead of waiting (mt_ni_stage.c); never a replay */
   if (!look_code && wait && s->sgon && !w->sg_claim && r->op == MT_OP_REDUCE && kk > (int)s->cnt[fi] &&
-      kk >= (int)s->act[fi] && r->s != s->nstreams && mt_ni_stage_fits(s, mt_ni_fc(s, fi, (unsigned)kk), r->addr, r->len)) {
+      kk >= (int)s->act[fi] && r->s != s->nstreams && mt_ni_stage_fits(s, mt_ni_fc(s, fi, (unsigned)kk))) {
     wait = 0;
     w->sg_claim = 1;
     w->rx_look_stg |= 1u << e;

@@ -395,11 +395,12 @@ struct SMsg {
   int flow, src, ej;
   uint32_t addr, at, nfl;
   uint32_t val;
+  unsigned vc; // its VC (messages of one port and VC go one after the other)
 };
 
 static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsigned p_ready, unsigned lat_max, int perturb,
                                uint32_t u, const std::vector<uint32_t> &order, const std::vector<uint32_t> &staged,
-                               uint64_t exp_rep, Stats &st) {
+                               uint64_t exp_rep, Stats &st, bool two_vcs = false) {
   const uint32_t n = 16, fb = 16;      // flits per message, bytes per flit (PayloadW 128)
   const uint32_t nwords = 2u * n * 4u; // the buffer: 2 chunks of n flits
   const uint32_t bytes = nwords * 4u;
@@ -434,8 +435,9 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   }
   std::vector<SMsg> msgs;
   for (int f = 0; f < nflows; f++) {
-    for (uint32_t x : order) msgs.push_back({f, 2, 2 * f + 1, (uint32_t)f * n * fb + x * u * fb, 0, u, 0xcb800000u}); // child 2 (-2^24) first
-    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, n, 0x4b800000u});                                        // child 1 (+2^24), late
+    for (size_t i = 0; i < order.size(); i++) // child 2 (-2^24) first (two_vcs: unit i on VC i % 2)
+      msgs.push_back({f, 2, 2 * f + 1, (uint32_t)f * n * fb + order[i] * u * fb, 0, u, 0xcb800000u, two_vcs ? (unsigned)(i % 2) : 0u});
+    msgs.push_back({f, 1, 2 * f, (uint32_t)f * n * fb, late, n, 0x4b800000u}); // child 1 (+2^24), late
   }
   mt_mem mem;
   const uint64_t swords = (uint64_t)nwords * (unsigned)p.children;
@@ -452,8 +454,9 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
   mt_ni_out out, prev;
   memset(&prev, 0, sizeof prev);
   memset(&out, 0, sizeof out);
-  int cred[MT_NI_MAX_L];
-  for (int l = 0; l < MT_NI_MAX_L; l++) cred[l] = (int)p.ej_depth;
+  int cred[MT_NI_MAX_L][MT_NI_MAX_VCS];
+  for (int l = 0; l < MT_NI_MAX_L; l++)
+    for (int v = 0; v < MT_NI_MAX_VCS; v++) cred[l][v] = (int)p.ej_depth;
   std::vector<uint32_t> pos(msgs.size(), 0);
   const uint32_t t0 = (uint32_t)img.size() + 1; // table written, then start
   unsigned long mism = 0, cyc = 0;
@@ -473,21 +476,23 @@ static unsigned long run_stage(const char *tag, int nflows, uint32_t late, unsig
       for (unsigned k = 0; k < MT_NI_EW; k++) in.tbl_wdata[k] = img[c][k];
     }
     in.start = c == t0 - 1;
-    for (unsigned l = 0; l < p.nlocal; l++) cred[l] += prev.ej_credit[l][0];
+    for (unsigned l = 0; l < p.nlocal; l++)
+      for (unsigned v = 0; v < p.num_vcs; v++) cred[l][v] += prev.ej_credit[l][v];
     for (size_t i = 0; i < msgs.size() && c >= t0; i++) {
       const SMsg &m = msgs[i];
       const unsigned l = (unsigned)m.ej;
-      if (c - t0 < m.at || pos[i] > m.nfl || cred[l] <= 0 || in.ej_valid[l]) continue;
+      if (c - t0 < m.at || pos[i] > m.nfl || cred[l][m.vc] <= 0 || in.ej_valid[l]) continue;
       bool before = false; // messages on one port go one after the other
       for (size_t j = 0; j < i; j++)
-        if (msgs[j].ej == m.ej && pos[j] <= msgs[j].nfl) before = true;
+        if (msgs[j].ej == m.ej && msgs[j].vc == m.vc && pos[j] <= msgs[j].nfl) before = true;
       if (before) continue;
       const uint32_t wv[4] = {m.val, m.val, m.val, m.val};
       mt_flit f;
       mt_ni_direct_flit(&p, (unsigned)m.src, (unsigned)m.flow, m.addr, m.nfl, l, pos[i], wv, &f);
+      mt_flit_set_vc(&f, p.payload_w, p.num_vcs, m.vc);
       in.ej_valid[l] = 1;
       in.ej_flit[l] = f;
-      cred[l]--;
+      cred[l][m.vc]--;
       pos[i]++;
     }
     for (unsigned m = 0; m < M; m++) mt_mem_comb_port(&mem, m, &in.mem_req_ready[m], &in.mem_rsp_valid[m], in.mem_rsp_data[m]);
@@ -586,14 +591,29 @@ int main(int argc, char **argv) {
       // then, as are the rest); the two ranges of each flow are replayed: 4 replays
       snprintf(tag, sizeof tag, "%s stage ranges exhausted%s", CFG_NAME, pn);
       run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 2, 0, 7, 5, 3, 1}, {6, 4}, 4, st);
-      // the same with order 6 4 5 2 0 7 3 1: unit 5 joins [4] and [6] in both flows (a range
-      // freed in each), so unit 2 finds a free range; unit 0 then finds none: 4 staged per
-      // flow, ranges [2] and [4,7) of each flow replayed
-      snprintf(tag, sizeof tag, "%s stage ranges joined, exhausted%s", CFG_NAME, pn);
-      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2}, 4, st);
+      // the same with order 6 4 5 2 0 7 3 1: the 4 ranges are in use when unit 5 looks (a
+      // unit is staged only while a range is free, even one that would join two: the walk
+      // through the list in RAM comes after the claim), so it waits until due: 4 replays
+      snprintf(tag, sizeof tag, "%s stage ranges full, join waits%s", CFG_NAME, pn);
+      run_stage(tag, 2, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4}, 4, st);
+      // one flow, order 6 4 5 2 0 7 3 1: [6], [4] before it, 5 joins [4] and [6] (a range
+      // freed), [2] takes the freed range (the free list), [0] a new one, 7 extends [4,7), 3
+      // joins [2] and [4,8), 1 joins [0] and [2,8): all 8 staged, one range replayed
+      snprintf(tag, sizeof tag, "%s stage ranges joined, freed, reused%s", CFG_NAME, pn);
+      run_stage(tag, 1, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2, 0, 7, 3, 1}, 1, st);
+      // the same with the units on VCs 0 and 1 alternately (in the paper NI two engines take
+      // them, so one (flow, slot)'s claims come back to back: the RAMs' bypass): all 8 staged,
+      // one range replayed
+      snprintf(tag, sizeof tag, "%s stage two VCs%s", CFG_NAME, pn);
+      run_stage(tag, 1, 400, 100, 1, pz, 2, {6, 4, 5, 2, 0, 7, 3, 1}, {6, 4, 5, 2, 0, 7, 3, 1}, 1, st, true);
       if (!perturb) break;
     }
     printf("cosim_ni %s: %lu cycles co-simulated, %lu mismatching cycles\n", CFG_NAME, st.cycles, st.mism);
+    if (rtl_perturbed) { // the stager's RTL is wrong on purpose (PerturbStage): some case must mismatch
+      printf("perturbed RTL: %lu mismatching cycles (must be > 0)\n", st.mism);
+      printf("RESULT cosim_ni_rtl_perturbed_%s pass=%d fail=%d\n", CFG_NAME, st.mism ? 1 : 0, st.mism ? 0 : 1);
+      return 0;
+    }
     printf("RESULT cosim_ni_%s%s pass=%lu fail=%lu\n", CFG_NAME, perturb ? "_perturb" : "", st.pass, st.fail);
     return 0;
   }
