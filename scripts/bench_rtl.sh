@@ -34,12 +34,13 @@ dir=$BUILD/bench/rtl
 mkdir -p "$dir/rows"
 fail=0
 
+hier_name() { case $hier in 1) echo hierarchical ;; 2) echo "DPI-stepped nodes" ;; *) echo flat ;; esac; }
 # field NAME LINE: the number after "NAME " / "NAME=" in LINE
 num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
 
 {
   echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# $(verilator --version); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
+  echo "# $(verilator --version); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
   echo "| shape | nodes | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
   echo "|---|---|---|---|---|---|---|---|---|"
 } | tee "$out"
@@ -93,7 +94,7 @@ echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 doc=docs/results/bench.md
 if [[ ${BENCH_RTL_DOC:-1} == 1 ]] && grep -q '^<!-- bench-rtl begin -->$' "$doc" && grep -q '^<!-- bench-rtl end -->$' "$doc"; then
   {
-    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
     echo
     grep '^|' "$out"
   } >"$out.doc"

@@ -12,6 +12,11 @@
 #           refuse those of the top alone (NX, NY, LinkLat: "Parameters from the command line
 #           were not found"), so these three are written as the defaults of a copy of
 #           mt_net_top.sv in MDIR instead. No waveforms of signals inside a node (Verilator).
+#   HIER=2  DPI-stepped nodes: mt_node Verilated alone (one C++ model, MDIR/node), the top
+#           with a generated mt_node that steps one such model per node, once per rising edge
+#           (scripts/net_dpi_node.py); Verilator's hierarchical wrapper evaluates a node five
+#           times per cycle. No waveforms inside a node. The fastest to run
+#           (docs/results/bench.md "RTL simulation speed").
 #   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/reference/switch.md) is always
 #           built with its NIs (mt_ni) and switches (mt_router) as hierarchy blocks; none of
 #           them has the top's parameters, so every -G flag becomes a default of a copy of
@@ -91,7 +96,10 @@ elif [[ $hier == 2 ]]; then
     { echo "net_verilate.sh: net_dpi_node.py failed" >&2; exit 1; }
   vsrc=$(sed -e "s#$NET_TOP/rtl/mt_node.sv#$amdir/mt_node.sv#" <<<"$vsrc")
   vsrc="$vsrc $amdir/mt_node_dpi.cpp"
-  flags="$flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
+  # -fno-assemble: Verilator otherwise merges the N slice assignments of each flat output
+  # (mem_req_wdata_o: N x 2,560 bits) into one concatenation built up node by node, O(N^2)
+  # words per evaluation (at 8x8, a fifth of the time in VL_CONCAT_WWW and _vl_insert_WW)
+  flags="-fno-assemble $flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
   nx=$(get NX); ny=$(get NY); ll=$(get LinkLat); nz=$(get NZ); nz=${nz:-1}
