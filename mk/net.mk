@@ -213,7 +213,8 @@ BENCH_STEPS += bench-net
 # "RTL simulation speed"): per shape (torus 2x2, 4x4, 8x8; small and paper) the build time and
 # the cycles/s of the RTL alone (and x nodes: node-cycles/s) and in lockstep with the C model, in
 # build/bench/rtl.md and build/bench/rtl.json (scripts/results_json.py).
-# BENCH_RTL_HIER=0 for flat builds (an 8x8 paper build then takes ~40 minutes), BENCH_RTL_COPT,
+# BENCH_RTL_HIER: 2 (default) DPI-stepped nodes, 1 Verilator's hierarchical build, 0 flat (an
+# 8x8 paper build then takes ~40 minutes); BENCH_RTL_COPT,
 # BENCH_RTL_BYTES, BENCH_RTL_SHAPES, BENCH_RTL_REUSE: scripts/bench_rtl.sh ----
 .PHONY: bench-rtl
 bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok

@@ -13,8 +13,8 @@
 # byte count, {shape, nodes, bytes, cycles, build_s, rtl_cycles_per_s, lockstep_cycles_per_s,
 # rtl_node_cycles_per_s, passed}; a row replaces the row of the same shape and bytes, the others
 # are kept) and checks it.
-# Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (1: hierarchical
-# build, scripts/net_verilate.sh; 0: flat), BENCH_RTL_COPT (C++ optimisation, -O2),
+# Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (2, the default:
+# DPI-stepped nodes; 1: Verilator's hierarchical build; 0: flat; scripts/net_verilate.sh), BENCH_RTL_COPT (C++ optimisation, -O2),
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
 # t4x4:paper t8x8:small t8x8:paper"), BENCH_RTL_REUSE=1 (keep an existing build of the same
 # flags; its build time is then not measured).
@@ -22,7 +22,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 BUILD=${BUILD:-build}
-hier=${BENCH_RTL_HIER:-1}
+hier=${BENCH_RTL_HIER:-2}
 copt=${BENCH_RTL_COPT:--O2}
 bytes=${BENCH_RTL_BYTES:-65536}
 shapes=${BENCH_RTL_SHAPES:-t2x2:small t2x2:paper t4x4:small t4x4:paper t8x8:small t8x8:paper}
