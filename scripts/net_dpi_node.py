@@ -34,6 +34,21 @@ def ports(header):
     return out
 
 
+def copy(d, kind, n, w):
+    """C++ copying port n between the DPI argument (2-state: svBit, or svBitVecVal words; an
+    output is n_t) and the model, in the direction d (IN: into the model)."""
+    model, dpi = f"m->{n}", (n if d == "IN" else f"{n}_t")
+    if kind == "64":
+        if d == "IN":
+            return f"  {model} = (QData){dpi}[0] | ((QData){dpi}[1] << 32);"
+        return f"  {dpi}[0] = (svBitVecVal){model};\n  {dpi}[1] = (svBitVecVal)({model} >> 32);"
+    if kind == "W":
+        dst, src = (model, dpi) if d == "IN" else (dpi, model)
+        return f"  for (int i = 0; i < {(w + 31) // 32}; i++) {dst}[i] = {src}[i];"
+    word = dpi if w == 1 and d == "IN" else f"*{dpi}" if w == 1 else f"{dpi}[0]"
+    return f"  {model} = {word};" if d == "IN" else f"  {word} = {model};"
+
+
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
@@ -116,17 +131,7 @@ def main():
         + ", ".join(f"{cty(d, w)} {n}{'' if d == 'IN' else '_t'}" for d, _, n, w in data) + ") {",
         "  Vmt_node *m = static_cast<Vmt_node *>(h);",
     ]
-    for d, kind, n, w in data:
-        if d != "IN":
-            continue
-        if w == 1:
-            c.append(f"  m->{n} = {n};")
-        elif kind == "W":
-            c.append(f"  for (int i = 0; i < {(w + 31) // 32}; i++) m->{n}[i] = {n}[i];")
-        elif kind == "64":
-            c.append(f"  m->{n} = (QData){n}[0] | ((QData){n}[1] << 32);")
-        else:
-            c.append(f"  m->{n} = {n}[0];")
+    c += [copy(d, kind, n, w) for d, kind, n, w in data if d == "IN"]
     c += [
         "  m->rst_ni = rst_n;",
         "  if (clk) {",
@@ -140,18 +145,7 @@ def main():
         "  }",
         "  m->eval();",
     ]
-    for d, kind, n, w in data:
-        if d != "OUT":
-            continue
-        if w == 1:
-            c.append(f"  *{n}_t = m->{n};")
-        elif kind == "W":
-            c.append(f"  for (int i = 0; i < {(w + 31) // 32}; i++) {n}_t[i] = m->{n}[i];")
-        elif kind == "64":
-            c.append(f"  {n}_t[0] = (svBitVecVal)m->{n};")
-            c.append(f"  {n}_t[1] = (svBitVecVal)(m->{n} >> 32);")
-        else:
-            c.append(f"  {n}_t[0] = m->{n};")
+    c += [copy(d, kind, n, w) for d, kind, n, w in data if d == "OUT"]
     c.append("}")
     open(out_cpp, "w").write("\n".join(c) + "\n")
 
