@@ -96,9 +96,9 @@ elif [[ $hier == 2 ]]; then
     { echo "net_verilate.sh: net_dpi_node.py failed" >&2; exit 1; }
   vsrc=$(sed -e "s#$NET_TOP/rtl/mt_node.sv#$amdir/mt_node.sv#" <<<"$vsrc")
   vsrc="$vsrc $amdir/mt_node_dpi.cpp"
-  # -fno-assemble: Verilator otherwise merges the N slice assignments of each flat output
-  # (mem_req_wdata_o: N x 2,560 bits) into one concatenation built up node by node, O(N^2)
-  # words per evaluation (at 8x8, a fifth of the time in VL_CONCAT_WWW and _vl_insert_WW)
+  # -fno-assemble (no merging of adjacent assignments in the top) is how these builds were
+  # measured and co-simulated; it did not remove the O(N^2) concatenations of the flat outputs
+  # (at 8x8 a fifth of the time): rtl/mt_net_top.sv's gathering through arrays did
   flags="-fno-assemble $flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
