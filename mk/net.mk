@@ -49,9 +49,12 @@ NET_HIER  ?= 0
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
 NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m4x4_meshtree m8x2_hd_stg $(NET_SW_BUILDS)
-# $(1): build name -> the _hier suffix of its directory, or nothing
-NET_HSFX_OF = $(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,)
-NET_HIER_OF = $(if $(call NET_HSFX_OF,$(1)),1,0)
+# NET_HIER=2: every torus and mesh build with DPI-stepped nodes (obj_net_dpi_* dirs;
+# scripts/net_verilate.sh HIER=2, the fastest to run: docs/results/bench.md); switch networks
+# stay hierarchical
+# $(1): build name -> the _hier/_dpi suffix of its directory, or nothing
+NET_HSFX_OF = $(if $(filter 2,$(NET_HIER)),_dpi,$(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,))
+NET_HIER_OF = $(if $(filter 2,$(NET_HIER)),2,$(if $(call NET_HSFX_OF,$(1)),1,0))
 # $(1): build name (cosim_net.cpp kCases[].build)
 # The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
 # C++ optimisation are added per build, by scripts/net_verilate.sh); scripts/regress.py and
@@ -210,7 +213,8 @@ BENCH_STEPS += bench-net
 # "RTL simulation speed"): per shape (torus 2x2, 4x4, 8x8; small and paper) the build time and
 # the cycles/s of the RTL alone (and x nodes: node-cycles/s) and in lockstep with the C model, in
 # build/bench/rtl.md and build/bench/rtl.json (scripts/results_json.py).
-# BENCH_RTL_HIER=0 for flat builds (an 8x8 paper build then takes ~40 minutes), BENCH_RTL_COPT,
+# BENCH_RTL_HIER: 2 (default) DPI-stepped nodes, 1 Verilator's hierarchical build, 0 flat (an
+# 8x8 paper build then takes ~40 minutes); BENCH_RTL_COPT,
 # BENCH_RTL_BYTES, BENCH_RTL_SHAPES, BENCH_RTL_REUSE: scripts/bench_rtl.sh ----
 .PHONY: bench-rtl
 bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok

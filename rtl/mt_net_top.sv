@@ -77,6 +77,26 @@ module mt_net_top #(
   logic [FlitW-1:0]  i_flit  [N*ND];
   logic              i_valid [N*ND];
   logic [NumVcs-1:0] i_cred  [N*ND];
+  // The wide per-node outputs and taps go into unpacked arrays first and into the flat ports
+  // through one loop (g_gather): connected slice by slice, Verilator 5.006 builds each flat
+  // port as one concatenation grown node by node, O(N^2) words at every update (at 8x8 a fifth
+  // of the simulation time, for the memory write data alone 64 x 2,560 bits).
+  logic [NiMp*32-1:0]       ni_req_addr  [N];
+  logic [NiMp*Lanes-1:0]    ni_req_be    [N];
+  logic [NiMp*PayloadW-1:0] ni_req_wdata [N];
+  logic [L*FlitW-1:0]       n_inj_flit   [N];
+  logic [L*FlitW-1:0]       n_ej_flit    [N];
+  logic [ND*FlitW-1:0]      n_lnk_flit   [N];
+  always_comb begin : g_gather
+    for (int i = 0; i < N; i++) begin
+      mem_req_addr_o[i*NiMp*32 +: NiMp*32]                = ni_req_addr[i];
+      mem_req_be_o[i*NiMp*Lanes +: NiMp*Lanes]            = ni_req_be[i];
+      mem_req_wdata_o[i*NiMp*PayloadW +: NiMp*PayloadW]   = ni_req_wdata[i];
+      inj_flit_o[i*L*FlitW +: L*FlitW]                    = n_inj_flit[i];
+      ej_flit_o[i*L*FlitW +: L*FlitW]                     = n_ej_flit[i];
+      lnk_flit_o[i*ND*FlitW +: ND*FlitW]                  = n_lnk_flit[i];
+    end
+  end
 
   for (genvar n = 0; n < N; n++) begin : g_node
     localparam int X = n % NX;
@@ -123,7 +143,7 @@ module mt_net_top #(
       assign nin_cred[p*NumVcs +: NumVcs]  = i_cred[n*ND+p];
     end
 
-    assign lnk_flit_o[n*ND*FlitW +: ND*FlitW]     = nin_flit;
+    assign n_lnk_flit[n]                          = nin_flit;
     assign lnk_valid_o[n*ND +: ND]                = nin_valid;
     assign lnk_credit_o[n*ND*NumVcs +: ND*NumVcs] = nin_cred;
 
@@ -147,13 +167,15 @@ module mt_net_top #(
       .net_out_flit_o  (nout_flit),
       .net_out_valid_o (nout_valid),
       .net_out_credit_i(nin_cred),
-      .inj_flit_o      (inj_flit_o[n*L*FlitW +: L*FlitW]),
+      .inj_flit_o      (n_inj_flit[n]),
       .inj_valid_o     (inj_valid_o[n*L +: L]),
       .inj_credit_o    (inj_credit_o[n*L*NumVcs +: L*NumVcs]),
-      .ej_flit_o       (ej_flit_o[n*L*FlitW +: L*FlitW]),
+      .ej_flit_o       (n_ej_flit[n]),
       .ej_valid_o      (ej_valid_o[n*L +: L]),
       .ej_credit_o     (ej_credit_o[n*L*NumVcs +: L*NumVcs]),
+`define MT_NI_CONN_MEM_ARRAYS
 `include "mt_ni_ports_conn.svh"
+`undef MT_NI_CONN_MEM_ARRAYS
       .ni_wd_limit_i   (ni_wd_limit_i[n*32 +: 32])
     );
   end

@@ -31,8 +31,15 @@
       .mem_req_valid_o (mem_req_valid_o[n*NiMp +: NiMp]),
       .mem_req_ready_i (mem_req_ready_i[n*NiMp +: NiMp]),
       .mem_req_we_o    (mem_req_we_o[n*NiMp +: NiMp]),
+`ifdef MT_NI_CONN_MEM_ARRAYS
+      // the includer gathers these three into its flat outputs itself (mt_net_top)
+      .mem_req_addr_o  (ni_req_addr[n]),
+      .mem_req_be_o    (ni_req_be[n]),
+      .mem_req_wdata_o (ni_req_wdata[n]),
+`else
       .mem_req_addr_o  (mem_req_addr_o[n*NiMp*32 +: NiMp*32]),
       .mem_req_be_o    (mem_req_be_o[n*NiMp*Lanes +: NiMp*Lanes]),
       .mem_req_wdata_o (mem_req_wdata_o[n*NiMp*PayloadW +: NiMp*PayloadW]),
+`endif
       .mem_rsp_valid_i (mem_rsp_valid_i[n*NiMp +: NiMp]),
       .mem_rsp_data_i  (mem_rsp_data_i[n*NiMp*PayloadW +: NiMp*PayloadW]),

@@ -13,8 +13,8 @@
 # byte count, {shape, nodes, bytes, cycles, build_s, rtl_cycles_per_s, lockstep_cycles_per_s,
 # rtl_node_cycles_per_s, passed}; a row replaces the row of the same shape and bytes, the others
 # are kept) and checks it.
-# Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (1: hierarchical
-# build, scripts/net_verilate.sh; 0: flat), BENCH_RTL_COPT (C++ optimisation, -O2),
+# Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (2, the default:
+# DPI-stepped nodes; 1: Verilator's hierarchical build; 0: flat; scripts/net_verilate.sh), BENCH_RTL_COPT (C++ optimisation, -O2),
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
 # t4x4:paper t8x8:small t8x8:paper"), BENCH_RTL_REUSE=1 (keep an existing build of the same
 # flags; its build time is then not measured).
@@ -22,7 +22,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 BUILD=${BUILD:-build}
-hier=${BENCH_RTL_HIER:-1}
+hier=${BENCH_RTL_HIER:-2}
 copt=${BENCH_RTL_COPT:--O2}
 bytes=${BENCH_RTL_BYTES:-65536}
 shapes=${BENCH_RTL_SHAPES:-t2x2:small t2x2:paper t4x4:small t4x4:paper t8x8:small t8x8:paper}
@@ -34,12 +34,13 @@ dir=$BUILD/bench/rtl
 mkdir -p "$dir/rows"
 fail=0
 
+hier_name() { case $hier in 1) echo hierarchical ;; 2) echo "DPI-stepped nodes" ;; *) echo flat ;; esac; }
 # field NAME LINE: the number after "NAME " / "NAME=" in LINE
 num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
 
 {
   echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# $(verilator --version); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
+  echo "# $(verilator --version); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
   echo "| shape | nodes | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
   echo "|---|---|---|---|---|---|---|---|---|"
 } | tee "$out"
@@ -93,7 +94,7 @@ echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 doc=docs/results/bench.md
 if [[ ${BENCH_RTL_DOC:-1} == 1 ]] && grep -q '^<!-- bench-rtl begin -->$' "$doc" && grep -q '^<!-- bench-rtl end -->$' "$doc"; then
   {
-    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $([[ $hier == 1 ]] && echo hierarchical || echo flat), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
     echo
     grep '^|' "$out"
   } >"$out.doc"

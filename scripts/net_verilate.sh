@@ -12,6 +12,11 @@
 #           refuse those of the top alone (NX, NY, LinkLat: "Parameters from the command line
 #           were not found"), so these three are written as the defaults of a copy of
 #           mt_net_top.sv in MDIR instead. No waveforms of signals inside a node (Verilator).
+#   HIER=2  DPI-stepped nodes: mt_node Verilated alone (one C++ model, MDIR/node), the top
+#           with a generated mt_node that steps one such model per node, once per rising edge
+#           (scripts/net_dpi_node.py); Verilator's hierarchical wrapper evaluates a node five
+#           times per cycle. No waveforms inside a node. The fastest to run
+#           (docs/results/bench.md "RTL simulation speed").
 #   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/reference/switch.md) is always
 #           built with its NIs (mt_ni) and switches (mt_router) as hierarchy blocks; none of
 #           them has the top's parameters, so every -G flag becomes a default of a copy of
@@ -25,6 +30,8 @@ flags="$*"
 vsrc=$NET_VSRC
 mkdir -p "$mdir"
 log=$mdir.build.log
+: >"$log"
+t0=$(date +%s)
 verilate=$NET_VERILATE
 # LinkLat = 1: every mt_link is a wire, and Verilator takes every output of a hierarchy block
 # as combinational from all its inputs (its *_combo__V wrappers), so node -> wire -> node
@@ -59,6 +66,40 @@ if [[ $flags == *-GSwPorts=* ]]; then
   wire_links "$(sed -n 's/.*-GLinkLat=\([0-9][0-9]*\).*/\1/p' <<<"$*")"
   vsrc=$(sed -e "s#$NET_TOP/tb/cosim/cosim_net.vlt#$mdir/hier.vlt#" -e "s#$NET_TOP/rtl/mt_swnet_top.sv#$top#" <<<"$vsrc")
   flags="--hierarchical $flags"
+elif [[ $hier == 2 ]]; then
+  # DPI-stepped nodes (scripts/net_dpi_node.py): mt_node Verilated alone into MDIR/node (its
+  # -G flags: the shape's, without the top's NX/NY/NZ/LinkLat/LinkLats, with D and K0..K2),
+  # then the top with a generated mt_node that steps one such model per node
+  get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
+  nx=$(get NX); ny=$(get NY); nz=$(get NZ); nz=${nz:-1}
+  if [[ -z $nx || -z $ny ]]; then echo "net_verilate.sh: no -GNX/-GNY in the flags" >&2; exit 1; fi
+  nflags="-GD=$( ((nz > 1)) && echo 3 || echo 2) -GK0=$nx -GK1=$ny -GK2=$nz"
+  skip=0
+  for f in $flags; do
+    if [[ $skip == 1 ]]; then skip=0; continue; fi
+    case $f in
+      -CFLAGS) skip=1 ;;
+      -GNX=* | -GNY=* | -GNZ=* | -GLinkLat=* | -GLinkLats=* | --trace*) ;;
+      *) nflags="$nflags $f" ;;
+    esac
+  done
+  amdir=$(cd "$mdir" && pwd)  # the top's make runs in MDIR
+  nsrc=$(tr ' ' '\n' <<<"$NET_VSRC" | grep -E '/rtl/[^/]*\.sv$' | grep -v -e '/mt_net_top\.sv$' -e '/mt_swnet_top\.sv$' | tr '\n' ' ')
+  t0n=$(date +%s)
+  ncmd="${verilate%% *} --cc --build -j 2 -Wall -O3 --x-assign fast --x-initial fast --top-module mt_node --prefix Vmt_node \
+    -I$NET_TOP/rtl -Mdir $(printf %q "$amdir/node") $nflags -CFLAGS $(printf %q "$copt") \
+    -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $nsrc"
+  echo "$ncmd" >>"$log"
+  eval "$ncmd" >>"$log" 2>&1 || { tail -30 "$log"; exit 1; }
+  echo "net_verilate.sh: node model built in $(($(date +%s) - t0n)) s" >>"$log"
+  python3 "$NET_TOP/scripts/net_dpi_node.py" "$amdir/node/Vmt_node.h" "$NET_TOP/rtl/mt_node.sv" "$amdir/mt_node.sv" "$amdir/mt_node_dpi.cpp" ||
+    { echo "net_verilate.sh: net_dpi_node.py failed" >&2; exit 1; }
+  vsrc=$(sed -e "s#$NET_TOP/rtl/mt_node.sv#$amdir/mt_node.sv#" <<<"$vsrc")
+  vsrc="$vsrc $amdir/mt_node_dpi.cpp"
+  # -fno-assemble (no merging of adjacent assignments in the top) is how these builds were
+  # measured and co-simulated; it did not remove the O(N^2) concatenations of the flat outputs
+  # (at 8x8 a fifth of the time): rtl/mt_net_top.sv's gathering through arrays did
+  flags="-fno-assemble $flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
   nx=$(get NX); ny=$(get NY); ll=$(get LinkLat); nz=$(get NZ); nz=${nz:-1}
@@ -84,12 +125,11 @@ elif [[ $hier == 1 ]]; then
   vsrc=$(sed -e "s#$NET_TOP/tb/cosim/cosim_net.vlt#$mdir/hier.vlt#" -e "s#$NET_TOP/rtl/mt_net_top.sv#$mdir/mt_net_top.sv#" <<<"$vsrc")
   flags="--hierarchical $flags"
 fi
-t0=$(date +%s)
 # NET_VERILATE is shell text (it quotes its -LDFLAGS), hence eval; the flag and source lists
 # are words without quotes
 cmd="$verilate -Mdir $(printf %q "$mdir") $flags -CFLAGS $(printf %q "$copt -I$NET_TOP/cmodel") \
   -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $vsrc"
-echo "$cmd" >"$log"
+echo "$cmd" >>"$log"
 # A hierarchical build is tried twice. Verilator 5.006's generated <top>_hier.mk verilates
 # each hierarchy block with a rule of two targets (`Vmt_node_2/mt_node_2.sv
 # Vmt_node_2/Vmt_node_2.mk: ...`), which make does not group: under --build -j 2 it may run
