@@ -48,13 +48,16 @@ NET_HIER  ?= 0
 # Switch networks (rtl/mt_swnet_top.sv, docs/reference/switch.md): always hierarchical (every NI and
 # switch shape a hierarchy block, scripts/net_verilate.sh)
 NET_SW_BUILDS := ft42_hd dgx2_hd bg48_hdrm h32_fr
-NET_HIER_ALWAYS := t4x4_mt t4x4_mt_pni t4x4_het t333_het t4x4_bucket m4x4_meshtree m8x2_hd_stg $(NET_SW_BUILDS)
+NET_HIER_ALWAYS := t4x4_mt t4x4_het t333_het t4x4_bucket m4x4_meshtree m8x2_hd_stg $(NET_SW_BUILDS)
 # NET_HIER=2: every torus and mesh build with DPI-stepped nodes (obj_net_dpi_* dirs;
 # scripts/net_verilate.sh HIER=2, the fastest to run: docs/results/bench.md); switch networks
 # stay hierarchical
+# Builds that are always DPI-stepped: the paper-NI 4x4 torus of make test, so that make test
+# co-simulates that build mode too
+NET_DPI_ALWAYS := t4x4_mt_pni
 # $(1): build name -> the _hier/_dpi suffix of its directory, or nothing
-NET_HSFX_OF = $(if $(filter 2,$(NET_HIER)),_dpi,$(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,))
-NET_HIER_OF = $(if $(filter 2,$(NET_HIER)),2,$(if $(call NET_HSFX_OF,$(1)),1,0))
+NET_HSFX_OF = $(if $(or $(filter 2,$(NET_HIER)),$(filter $(1),$(NET_DPI_ALWAYS))),_dpi,$(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,))
+NET_HIER_OF = $(if $(filter _dpi,$(call NET_HSFX_OF,$(1))),2,$(if $(call NET_HSFX_OF,$(1)),1,0))
 # $(1): build name (cosim_net.cpp kCases[].build)
 # The Verilator command of every network build (the -G/-CFLAGS of the shape, -Mdir and the
 # C++ optimisation are added per build, by scripts/net_verilate.sh); scripts/regress.py and
