@@ -442,6 +442,20 @@ def draw_hier(r):
     return spec, a * k * m, True
 
 
+def whole_ratios(spec):
+    """A hier: spec for the cycle level: every level's GB/s a whole fraction of level 0's (the
+    cycle model paces a link by whole cycles per flit, and the learners' links are the fastest:
+    docs/reference/network.md "Link rate and latency"); no other draw changes."""
+    parts = spec.split("@")
+    if len(parts) < 2:
+        return spec
+    b0 = float(re.match(r"[0-9.]+", parts[1]).group(0))
+    for j in range(2, len(parts)):
+        m = re.match(r"([0-9.]+)(.*)", parts[j], re.S)
+        parts[j] = fmt_val(b0 / max(1, round(b0 / float(m.group(1))))) + m.group(2)
+    return "@".join(parts)
+
+
 def draw_dims(r, cycle):
     """(spec, nodes, D): rings of 3..5 for the cycle model (it runs rings only), rings, fully
     connected groups and switches for the flow level; a rate on every dimension or on none."""
@@ -511,6 +525,8 @@ def draw_surface_run(r, i, binary):
     if t < 0.4:
         spec, nodes, sym = draw_hier(r)
         kind = "hier"
+        if mode != "flow":
+            spec = whole_ratios(spec)
     elif t < 0.7 and mode != "train":  # train does not simulate dims: systems (it says so)
         spec, nodes, D = draw_dims(r, mode != "flow")
         kind = "dims"
@@ -549,8 +565,6 @@ def draw_surface_run(r, i, binary):
         cmd += ["--level", "flow"]
     else:
         cmd += ["--dtype", r.choice(["int32", "fp32"]), "--seed", str(r.randint(0, U32))]
-        if "@" in spec:  # links of up to 750 cycles: the watchdog's limit above the longest legal wait
-            cmd += ["--set", "wd_limit=200000"]
         if r.random() < 0.5:
             twins = [["--threads", "2"], ["--data", "none"]]
     return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": True, "out_of_range": [],
