@@ -571,6 +571,11 @@ def draw_surface_run(r, i, binary):
             "surface": "%s-%s" % (mode, kind), "twins": twins}
 
 
+def rated_cycle(run):
+    """train's cycles per ns on a topology with GB/s: the configuration's clock_ghz"""
+    return read_cfg(run["twin_sim"][run["twin_sim"].index("--config") + 1]).get("clock_ghz", 1.0)
+
+
 def json_of(path):
     try:
         with open(path) as f:
@@ -623,12 +628,17 @@ def exec_surface(a, run):
         if tot != j["compute_cycles"] + j["exposed_cycles"] or j["exposed_cycles"] + j["overlapped_cycles"] != ar:
             cls, why = "WRONG", "train: total %d != compute %d + exposed %d, or exposed + overlapped != all-reduce %d" % (
                 tot, j["compute_cycles"], j["exposed_cycles"], ar)
-        elif "@" not in run["topo"]:  # the same all-reduce through sim: the same cycles (a spec with GB/s: sim's flow level is in ns)
+        else:  # the same all-reduce through sim: the same cycles (a spec with GB/s: the same time, in cycles of clock_ghz)
             tj = js + ".twin"
             trc, tso, tse, tto, tw_wall = run_cmd(run["twin_sim"] + ["--bytes", str(j["allreduce_bytes"]), "--json", tj], a.timeout)
             wall += tw_wall
             t = json_of(tj)
             got = None if t is None else t.get("cycles", t.get("time"))
+            if got is not None and "@" in run["topo"]:
+                got *= rated_cycle(run)
+                if "cycles" in t:  # the network's cycles at its own clock: the fastest GB/s over the flit bytes
+                    cfg = read_cfg(run["twin_sim"][run["twin_sim"].index("--config") + 1])
+                    got /= max(float(x) for x in re.findall(r"@([0-9.]+)", run["topo"])) / (cfg["payload_w"] / 8)
             if trc != 0 or got is None:
                 cls, why = "CRASH", "sim of the all-reduce (%d bytes): exit %d: %s" % (j["allreduce_bytes"], trc, tse.strip()[-200:])
             elif abs(got - ar) >= 1:  # train counts whole cycles of the flow level's real time
