@@ -23,24 +23,38 @@ double mt_rate_net_ghz(const mt_topo *t, const mt_net_cfg *cfg) {
   return mt_rate_net_has(t) ? bw_max(t) / (cfg->payload_w / 8.0) : 0.0;
 }
 
-/* link k's period as a real ratio and its latency in real cycles */
-static void rate_of(const mt_topo *t, const mt_net_cfg *cfg, int k, double *r, double *c) {
+/* link k's period as a real ratio and its latency in real cycles, bmax the fastest GB/s */
+static void rate_of(const mt_topo *t, const mt_net_cfg *cfg, double bmax, int k, double *r, double *c) {
   const mt_edge *l = &t->links[k];
-  *r = bw_max(t) / l->bw;
-  *c = l->lat > 0 ? floor(l->lat * mt_rate_net_ghz(t, cfg) + 0.5) : (double)cfg->link_lat;
+  *r = bmax / l->bw;
+  *c = l->lat > 0 ? floor(l->lat * (bmax / (cfg->payload_w / 8.0)) + 0.5) : (double)cfg->link_lat;
   if (*c < 1) *c = 1;
+}
+
+static void link_of(const mt_topo *t, const mt_net_cfg *cfg, double bmax, int k, unsigned *per, unsigned *lat) {
+  double r, c;
+  rate_of(t, cfg, bmax, k, &r, &c);
+  const double p = floor(r + 0.5);
+  *per = p < 1 ? 1u : p > 255 ? 255u
+                              : (unsigned)p;
+  *lat = c > MT_LINK_LAT_MAX ? MT_LINK_LAT_MAX : (unsigned)c;
 }
 
 void mt_rate_net_link(const mt_topo *t, const mt_net_cfg *cfg, int k, unsigned *per, unsigned *lat) {
   *per = 1;
   *lat = cfg->link_lat;
-  if (!mt_rate_net_has(t)) return;
-  double r, c;
-  rate_of(t, cfg, k, &r, &c);
-  const double p = floor(r + 0.5);
-  *per = p < 1 ? 1u : p > 255 ? 255u
-                              : (unsigned)p;
-  *lat = c > MT_LINK_LAT_MAX ? MT_LINK_LAT_MAX : (unsigned)c;
+  if (mt_rate_net_has(t)) link_of(t, cfg, bw_max(t), k, per, lat);
+}
+
+int mt_rate_net_links(const mt_topo *t, const mt_net_cfg *cfg, unsigned *per, unsigned *lat) {
+  const int has = mt_rate_net_has(t);
+  const double bmax = has ? bw_max(t) : 0;
+  for (int k = 0; k < t->n_links; k++) {
+    per[k] = 1;
+    lat[k] = cfg->link_lat;
+    if (has) link_of(t, cfg, bmax, k, &per[k], &lat[k]);
+  }
+  return has;
 }
 
 int mt_rate_net_check(const mt_topo *t, const mt_net_cfg *cfg, mt_err *e) {
@@ -49,7 +63,7 @@ int mt_rate_net_check(const mt_topo *t, const mt_net_cfg *cfg, mt_err *e) {
   for (int k = 0; k < t->n_links; k++) {
     const mt_edge *l = &t->links[k];
     double r, c;
-    rate_of(t, cfg, k, &r, &c);
+    rate_of(t, cfg, bmax, k, &r, &c);
     const double p = floor(r + 0.5);
     if (fabs(r - p) > 1e-9 * r || p > 255)
       return mt_fail(e, "%s: the link %d -> %d: %g GB/s is 1/%.4g of the fastest (%g GB/s); the cycle model paces a link by whole cycles per flit (1..255): use bandwidths whose ratios to the fastest are whole numbers, or --level flow",

@@ -24,6 +24,8 @@ int mt_rate_net_has(const mt_topo *t);
 double mt_rate_net_ghz(const mt_topo *t, const mt_net_cfg *cfg);
 /* Topology link k's period and latency in cycles (1 and link_lat without rates). */
 void mt_rate_net_link(const mt_topo *t, const mt_net_cfg *cfg, int k, unsigned *per, unsigned *lat);
+/* The same for every link at once (per[], lat[] of t->n_links); 1 when t has rates, else 0. */
+int mt_rate_net_links(const mt_topo *t, const mt_net_cfg *cfg, unsigned *per, unsigned *lat);
 /* Every link of t against the cycle model: a whole ratio 1..255 to the fastest, a latency of
  * at most MT_LINK_LAT_MAX cycles, an end node's link of the fastest rate. -1 with the reason. */
 int mt_rate_net_check(const mt_topo *t, const mt_net_cfg *cfg, mt_err *e);
