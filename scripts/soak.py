@@ -445,14 +445,19 @@ def draw_hier(r):
 def whole_ratios(spec):
     """A hier: spec for the cycle level: every level's GB/s a whole fraction of level 0's (the
     cycle model paces a link by whole cycles per flit, and the learners' links are the fastest:
-    docs/reference/network.md "Link rate and latency"); no other draw changes."""
+    docs/reference/network.md "Link rate and latency"), and every latency at most 750 cycles of
+    the network's clock (level 0's GB/s over 16-byte flits: 12000 / GB/s ns; as draw_dims keeps
+    a cycle-level hop within 750 cycles: runs of seconds, not minutes); no other draw changes."""
     parts = spec.split("@")
     if len(parts) < 2:
         return spec
     b0 = float(re.match(r"[0-9.]+", parts[1]).group(0))
-    for j in range(2, len(parts)):
-        m = re.match(r"([0-9.]+)(.*)", parts[j], re.S)
-        parts[j] = fmt_val(b0 / max(1, round(b0 / float(m.group(1))))) + m.group(2)
+    cap = int(12000 / b0)
+    for j in range(1, len(parts)):
+        m = re.match(r"([0-9.]+)(?::([0-9]+))?(.*)", parts[j], re.S)
+        bw = m.group(1) if j == 1 else fmt_val(b0 / max(1, round(b0 / float(m.group(1)))))
+        lat = "" if m.group(2) is None else ":%d" % min(int(m.group(2)), cap)
+        parts[j] = bw + lat + m.group(3)
     return "@".join(parts)
 
 
