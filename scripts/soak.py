@@ -442,6 +442,25 @@ def draw_hier(r):
     return spec, a * k * m, True
 
 
+def whole_ratios(spec):
+    """A hier: spec for the cycle level: every level's GB/s a whole fraction of level 0's (the
+    cycle model paces a link by whole cycles per flit, and the learners' links are the fastest:
+    docs/reference/network.md "Link rate and latency"), and every latency at most 750 cycles of
+    the network's clock (level 0's GB/s over 16-byte flits: 12000 / GB/s ns; as draw_dims keeps
+    a cycle-level hop within 750 cycles: runs of seconds, not minutes); no other draw changes."""
+    parts = spec.split("@")
+    if len(parts) < 2:
+        return spec
+    b0 = float(re.match(r"[0-9.]+", parts[1]).group(0))
+    cap = int(12000 / b0)
+    for j in range(1, len(parts)):
+        m = re.match(r"([0-9.]+)(?::([0-9]+))?(.*)", parts[j], re.S)
+        bw = m.group(1) if j == 1 else fmt_val(b0 / max(1, round(b0 / float(m.group(1)))))
+        lat = "" if m.group(2) is None else ":%d" % min(int(m.group(2)), cap)
+        parts[j] = bw + lat + m.group(3)
+    return "@".join(parts)
+
+
 def draw_dims(r, cycle):
     """(spec, nodes, D): rings of 3..5 for the cycle model (it runs rings only), rings, fully
     connected groups and switches for the flow level; a rate on every dimension or on none."""
@@ -511,6 +530,8 @@ def draw_surface_run(r, i, binary):
     if t < 0.4:
         spec, nodes, sym = draw_hier(r)
         kind = "hier"
+        if mode != "flow":
+            spec = whole_ratios(spec)
     elif t < 0.7 and mode != "train":  # train does not simulate dims: systems (it says so)
         spec, nodes, D = draw_dims(r, mode != "flow")
         kind = "dims"
@@ -549,12 +570,15 @@ def draw_surface_run(r, i, binary):
         cmd += ["--level", "flow"]
     else:
         cmd += ["--dtype", r.choice(["int32", "fp32"]), "--seed", str(r.randint(0, U32))]
-        if "@" in spec:  # links of up to 750 cycles: the watchdog's limit above the longest legal wait
-            cmd += ["--set", "wd_limit=200000"]
         if r.random() < 0.5:
             twins = [["--threads", "2"], ["--data", "none"]]
     return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": True, "out_of_range": [],
             "surface": "%s-%s" % (mode, kind), "twins": twins}
+
+
+def rated_cycle(run):
+    """train's cycles per ns on a topology with GB/s: the configuration's clock_ghz"""
+    return read_cfg(run["twin_sim"][run["twin_sim"].index("--config") + 1]).get("clock_ghz", 1.0)
 
 
 def json_of(path):
@@ -609,12 +633,17 @@ def exec_surface(a, run):
         if tot != j["compute_cycles"] + j["exposed_cycles"] or j["exposed_cycles"] + j["overlapped_cycles"] != ar:
             cls, why = "WRONG", "train: total %d != compute %d + exposed %d, or exposed + overlapped != all-reduce %d" % (
                 tot, j["compute_cycles"], j["exposed_cycles"], ar)
-        elif "@" not in run["topo"]:  # the same all-reduce through sim: the same cycles (a spec with GB/s: sim's flow level is in ns)
+        else:  # the same all-reduce through sim: the same cycles (a spec with GB/s: the same time, in cycles of clock_ghz)
             tj = js + ".twin"
             trc, tso, tse, tto, tw_wall = run_cmd(run["twin_sim"] + ["--bytes", str(j["allreduce_bytes"]), "--json", tj], a.timeout)
             wall += tw_wall
             t = json_of(tj)
             got = None if t is None else t.get("cycles", t.get("time"))
+            if got is not None and "@" in run["topo"]:
+                got *= rated_cycle(run)
+                if "cycles" in t:  # the network's cycles at its own clock: the fastest GB/s over the flit bytes
+                    cfg = read_cfg(run["twin_sim"][run["twin_sim"].index("--config") + 1])
+                    got /= max(float(x) for x in re.findall(r"@([0-9.]+)", run["topo"])) / (cfg["payload_w"] / 8)
             if trc != 0 or got is None:
                 cls, why = "CRASH", "sim of the all-reduce (%d bytes): exit %d: %s" % (j["allreduce_bytes"], trc, tse.strip()[-200:])
             elif abs(got - ar) >= 1:  # train counts whole cycles of the flow level's real time

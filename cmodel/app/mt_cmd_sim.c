@@ -11,6 +11,7 @@
 #include "util/mt_fp32.h"
 #include "net/mt_net.h"
 #include "net/mt_dims_net.h"
+#include "net/mt_rate_net.h"
 #include "plan/mt_ref.h"
 #include "util/mt_time.h"
 #include "util/mt_io.h"
@@ -251,6 +252,16 @@ int mt_app_sim(const mt_app_opts *o) {
       mt_topo_free(&t);
       return rc;
     }
+  } else if (mt_rate_net_has(&t)) { /* a switch network with GB/s and ns (hier:...@GBPS:LAT) */
+    char desc[512];
+    if (mt_rate_net_map(&t, &cfg, desc, sizeof desc, &e)) {
+      fprintf(stderr, "multitree sim: %s\n", e.msg);
+      mt_tables_free(&tb);
+      mt_sched_free(&s);
+      mt_topo_free(&t);
+      return 2;
+    }
+    printf("sim: %s: %s\n", t.spec, desc);
   }
   if (s.n_flows > 1 << MT_HD_FLOW_W) /* before the NI's FlowW check, with the way out */
     fprintf(stderr, "multitree sim: %s on %s has %d flows; the head flit's %d-bit FLOW field and the NI carry %d%s\n", s.algo, t.spec, s.n_flows,

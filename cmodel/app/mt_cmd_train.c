@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include "app/mt_app.h"
 #include "flow/mt_flow.h"
+#include "net/mt_rate_net.h"
 #include "hw/mt_ni.h"
 #include "net/mt_net.h"
 #include "topo/mt_topo.h"
@@ -323,11 +324,16 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
   if (o->flow) { /* as `multitree sim --level flow` runs it (mt_cmd_flowsim.c) */
     mt_flow_params p;
     mt_flow_result fr;
-    mt_app_flow_params(&cfg, (int)cfg.local_ports, &p);
+    const int ns = mt_flow_topo_has_bw(&t); /* links with GB/s and ns: the time in ns, as sim --level flow gives it */
+    if (ns) {
+      mt_flow_params_ns(&p);
+      p.local_ports = (int)cfg.local_ports;
+      p.pkt_mode = cfg.flow == MT_NET_FLOW_PACKET;
+    } else mt_app_flow_params(&cfg, (int)cfg.local_ports, &p);
     if (mt_flow_run_sched(&s, &p, &fr, NULL, &e)) {
       fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes at the flow level: %s\n", bytes, e.msg);
       rc = 2;
-    } else *cyc = (uint64_t)llround(fr.time);
+    } else *cyc = (uint64_t)llround(ns ? fr.time * cfg.clock_ghz : fr.time); /* ns: in cycles of clock_ghz, as the compute */
     mt_tables_free(&tb);
     mt_sched_free(&s);
     mt_topo_free(&t);
@@ -343,7 +349,12 @@ static int allreduce_cycles(const train_opts *o, uint64_t bytes, uint64_t *cyc) 
     fprintf(stderr, "multitree train: all-reduce of %" PRIu64 " bytes: node %d's network interface stopped with error %d (%s)\n", bytes,
             r.err_node, r.err_code, r.err_node >= 0 ? mt_ni_err_name(r.err_code) : "router flag");
     rc = 1;
-  } else *cyc = r.cycles;
+  } else {
+    /* links with GB/s and ns: the network runs at its own clock (net/mt_rate_net.h); the time in
+     * cycles of clock_ghz, as the compute */
+    const double nghz = mt_rate_net_ghz(&t, &cfg);
+    *cyc = nghz > 0 ? (uint64_t)llround((double)r.cycles / nghz * cfg.clock_ghz) : r.cycles;
+  }
   mt_net_free(net);
   mt_tables_free(&tb);
   mt_sched_free(&s);

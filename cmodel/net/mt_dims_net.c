@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "net/mt_rate_net.h"
 #include "topo/mt_mdtopo.h"
 
 int mt_dims_net_map(const mt_topo *dims, mt_net_cfg *cfg, mt_topo *t, char *desc, size_t dn, mt_err *e) {
@@ -113,7 +114,8 @@ int mt_net_bound(const mt_topo *t, const mt_net_cfg *cfg, uint64_t bytes, mt_bou
   double *w = mt_xcalloc((size_t)t->n_links + 1, sizeof(double));
   for (int l = 0; l < t->n_links; l++) {
     const int d = t->links[l].dim;
-    const unsigned per = mt_topo_is_grid(t) && d >= 0 && d < 3 && cfg->link_period[d] > 1 ? cfg->link_period[d] : 1u;
+    unsigned per = mt_topo_is_grid(t) && d >= 0 && d < 3 && cfg->link_period[d] > 1 ? cfg->link_period[d] : 1u, lat;
+    if (mt_rate_net_has(t)) mt_rate_net_link(t, cfg, l, &per, &lat); /* a switch network's rated links */
     w[l] = (double)t->links[l].mult / per;
   }
   const int rc = mt_bound_rated(t, bytes, (double)(cfg->payload_w / 8), w, b, e);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "net/mt_net_priv.h"
+#include "net/mt_rate_net.h"
 
 void mt_net_release(mt_net *n) {
   for (int i = 0; i < n->nr; i++)
@@ -218,7 +219,33 @@ static int check_cfg(const mt_net_cfg *c, const mt_sched *s, int sw, mt_err *e) 
   if (!pkt_mode && (c->subpkt_flits > c->vc_depth || c->subpkt_flits > c->ej_depth))
     return mt_fail(e, "message flow control with %u-flit sub-packets needs buffers of at least that; vc_depth=%u %s=%u",
                    c->subpkt_flits, c->vc_depth, ejk, c->ej_depth);
-  return check_dim_links(c, t, sw, e);
+  return check_dim_links(c, t, sw, e) || (sw && mt_rate_net_check(t, c, e)) ? -1 : 0;
+}
+
+/* A switch network's rated links (net/mt_rate_net.h): the period and latency of every
+ * topology link into *per and *lat (freed by the caller); 0 and NULLs on a grid or without rates. */
+static int rated_links(const mt_net *n, unsigned **per, unsigned **lat) {
+  *per = *lat = NULL;
+  if (!n->sw || !mt_rate_net_has(n->t)) return 0;
+  *per = mt_xcalloc((size_t)n->t->n_links + 1, sizeof **per);
+  *lat = mt_xcalloc((size_t)n->t->n_links + 1, sizeof **lat);
+  return mt_rate_net_links(n->t, &n->c, *per, *lat);
+}
+
+/* Link k of a switch network (switch-to-switch links, then the NI links up and down): the
+ * period and latency of its topology link in tper / tlat (rated_links). */
+static void net_link_rate(const mt_net *n, const unsigned *tper, const unsigned *tlat, int k, unsigned *per, unsigned *lat) {
+  const mt_topo *t = n->t;
+  const int nsl = n->swn.nl; /* n->nsl once build_links has run */
+  int tk;
+  if (k < nsl) tk = n->swn.ltopo[k];
+  else {
+    const int i = (k - nsl) % n->N;
+    tk = t->port_link[i * t->max_ports]; /* node i's link to its switch (up); down: the reverse */
+    if (k >= nsl + n->N) tk = t->rev_link[tk];
+  }
+  *per = tper[tk];
+  *lat = tlat[tk];
 }
 
 /* The network's shape from the configuration's defaults: dimensions D, local ports L (0 =
@@ -345,6 +372,20 @@ static int build_routers(mt_net *n, mt_router_params *rp, mt_err *e) {
       return -1;
     }
   }
+  /* a switch network's rated links: each switch-to-switch output sends a flit every period
+   * cycles (the NI links are of the fastest rate, mt_rate_net_check) */
+  unsigned *tper, *tlat;
+  const int rated = rated_links(n, &tper, &tlat);
+  for (int i = 0; rated && i < n->nr; i++)
+    for (int o = 0; o < n->swn.nnet[i]; o++) {
+      const int k = n->swn.plink[i * MT_SW_MAX_PORTS + o];
+      unsigned per = 1, lat;
+      if (k >= 0) net_link_rate(n, tper, tlat, k, &per, &lat);
+      n->rt[i].per[o] = (uint8_t)per;
+      if (per > 1u) n->rt[i].pacedm |= 1u << o;
+    }
+  free(tper);
+  free(tlat);
   return 0;
 }
 
@@ -430,6 +471,13 @@ static void set_watchdogs(mt_net *n) {
     if (c->link_lat_d[d] > lmax) lmax = c->link_lat_d[d];
     if (c->link_period[d] > pmax) pmax = c->link_period[d];
   }
+  unsigned *tper, *tlat; /* a switch network's rated links */
+  for (int k = 0, rated = rated_links(n, &tper, &tlat); rated && k < n->t->n_links; k++) {
+    if (tlat[k] > lmax) lmax = tlat[k];
+    if (tper[k] > pmax) pmax = tper[k];
+  }
+  free(tper);
+  free(tlat);
   const uint64_t per_flit =
     (64u + (2ull * lmax + dmin - 1u) / dmin + 4u * (wait - 1u) + (c->mem_lat_max + qmin - 1u) / qmin) * pmax;
   const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)lmax + 4u + (uint64_t)c->mem_lat_max * wait);
@@ -510,12 +558,22 @@ static int build_links(mt_net *n, mt_err *e) {
       if (d == 0 || n->dlat[d] > n->maxlat) n->maxlat = n->dlat[d];
     }
   }
+  unsigned *tper, *tlat;
+  const int rated = rated_links(n, &tper, &tlat);
+  for (int k = 0; rated && k < n->nl; k++) { /* a switch network's rated links: their own latencies */
+    unsigned per, lat;
+    net_link_rate(n, tper, tlat, k, &per, &lat);
+    if (k == 0 || lat < n->minlat) n->minlat = lat;
+    if (k == 0 || lat > n->maxlat) n->maxlat = lat;
+  }
   /* mt_net_run lets each node run minlat - 1 cycles on its own (no link brings anything
    * younger: the lookahead is the shortest link's): the links keep that many more cycles
    * than the longest one needs. Switch networks run cycle by cycle. */
   n->blk = sw ? 0u : n->minlat - 1u;
   if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, n->maxlat, n->maxlat + n->blk, n->fw, e)) {
     mt_err_wrap(e, "links");
+    free(tper);
+    free(tlat);
     return -1;
   }
   n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
@@ -528,6 +586,15 @@ static int build_links(mt_net *n, mt_err *e) {
   for (int i = 0; i < n->nr * n->NP; i++) n->in_link[i] = n->out_link[i] = -1;
   n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
   if (sw) switch_link_ends(n);
+  int rc = 0;
+  for (int k = 0; rated && n->minlat != n->maxlat && k < n->nl && !rc; k++) {
+    unsigned per, lat;
+    net_link_rate(n, tper, tlat, k, &per, &lat);
+    if ((rc = mt_link_bank_set_lat(&n->lnk, (unsigned)k, lat, e))) mt_err_wrap(e, "links");
+  }
+  free(tper);
+  free(tlat);
+  if (rc) return -1;
   for (int k = 0; !sw && k < n->nl; k++) {
     const mt_edge *l = &n->t->links[k];
     if (n->minlat != n->maxlat && mt_link_bank_set_lat(&n->lnk, (unsigned)k, n->dlat[l->dim], e)) {

@@ -167,14 +167,18 @@ static void switch_cycle(mt_net *n, uint64_t t) {
     link_put(n, n->nsl + N + i, wr, &n->rq[n->swn.ni_sw[i]], n->swn.ni_port[i]);
   }
   for (int r = 0; r < n->nr; r++) {
-    for (int p = 0; p < (int)n->rt[r].np; p++) link_get(n, n->in_link[r * NP + p], rr, &n->rin[r], p);
+    for (int p = 0; p < (int)n->rt[r].np; p++) {
+      const int k = n->in_link[r * NP + p]; /* links of several latencies: each its own row */
+      link_get(n, k, n->lnk.klat && k >= 0 ? mt_link_bank_rrow_k(&n->lnk, (unsigned)k, t) : rr, &n->rin[r], p);
+    }
     mt_router_step(&n->rt[r], &n->rin[r], &n->rq[r]);
   }
   for (int i = 0; i < N; i++) {
     mt_ni_in *ni = &n->nin[i];
     const mt_ni_out *no = &n->nq[i];
     mt_net_proc_inputs(n, i, t, ni);
-    link_get_raw(n, n->nsl + N + i, rr, &ni->ej_valid[0], ni->ej_flit[0].w, ni->inj_credit[0]);
+    const unsigned k = (unsigned)(n->nsl + N + i);
+    link_get_raw(n, (int)k, n->lnk.klat ? mt_link_bank_rrow_k(&n->lnk, k, t) : rr, &ni->ej_valid[0], ni->ej_flit[0].w, ni->inj_credit[0]);
     mt_mem_cycle_mp(&n->mem[i], ni->mem_req_ready, ni->mem_rsp_valid, ni->mem_rsp_data[0], MT_NI_MAX_LANES, no->mem_req_valid,
                     no->mem_req_we, no->mem_req_addr, no->mem_req_be, &no->mem_req_wdata[0][0], MT_NI_MAX_LANES);
     if (n->pni) mt_pni_step(&n->pni[i], ni, &n->nq[i]);

@@ -14,6 +14,7 @@ void mt_switch_free(mt_switch_net *w) {
   free(w->lsport);
   free(w->ldst);
   free(w->ldport);
+  free(w->ltopo);
   free(w->tab);
   free(w->plink);
   memset(w, 0, sizeof *w);
@@ -92,6 +93,7 @@ static void phys_links(mt_switch_net *w, const mt_topo *t, const int *rport) {
   w->lsport = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
   w->ldst = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
   w->ldport = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
+  w->ltopo = mt_xcalloc((size_t)w->nl + 1, sizeof(int));
   int nl = 0;
   for (int k = 0; k < t->n_links; k++) {
     const mt_edge *l = &t->links[k];
@@ -101,6 +103,7 @@ static void phys_links(mt_switch_net *w, const mt_topo *t, const int *rport) {
       w->lsport[nl] = rport[k] + j;
       w->ldst[nl] = l->dst - N;
       w->ldport[nl] = rport[t->rev_link[k]] + j;
+      w->ltopo[nl] = k;
     }
   }
   w->plink = mt_xcalloc((size_t)S * MT_SW_MAX_PORTS, sizeof(int));

@@ -23,6 +23,7 @@ typedef struct {
   int *ni_sw, *ni_port;               /* [n_nodes] the switch (0..n_sw-1) and its router port node i attaches to */
   int nl;                             /* directed switch-to-switch physical links */
   int *lsrc, *lsport, *ldst, *ldport; /* [nl] switch indices and router ports */
+  int *ltopo;                         /* [nl] the topology link it is one of */
   int *plink;                         /* [n_sw * MT_SW_MAX_PORTS]: the link leaving switch s on port p, or -1 */
   uint16_t *tab;                      /* [n_sw * n_nodes] route tables, switch s at tab + s * n_nodes */
   unsigned hop_classes;               /* VC classes the routes need (1: none, up/down or one switch hop) */

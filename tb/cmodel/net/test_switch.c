@@ -9,6 +9,8 @@
 #include <string.h>
 #include "hw/mt_router.h"
 #include "net/mt_net.h"
+#include "net/mt_net_cfg.h"
+#include "net/mt_rate_net.h"
 #include "net/mt_switch.h"
 #include "mt_test.h"
 
@@ -216,7 +218,52 @@ static void test_net_perturbed(void) {
   }
 }
 
+/* The rates of a switch network's links (net/mt_rate_net.h, docs/reference/network.md "Link rate
+ * and latency"): hier:4+4@16:500,@2:5000 with 16-byte flits runs at 1 GHz, the learners'
+ * links period 1 and 500 cycles, the top links period 8 and 5000; without ns a link takes
+ * link_lat; unrated topologies have no rates; ratios that are not whole, slow learner links
+ * and latencies past the link's maximum are refused. */
+static void test_rates(void) {
+  mt_net_cfg c;
+  mt_topo t;
+  mt_err e;
+  unsigned per, lat;
+  CHECK(mt_net_cfg_by_name(&c, "small", &e) == 0, "small: %s", e.msg);
+  CHECK(mt_topo_from_name(&t, "hier:4+4@16:500,@2:5000", &e) == 0, "topo");
+  CHECK(mt_rate_net_has(&t) && mt_rate_net_ghz(&t, &c) == 1.0, "rated, 1 GHz: %g", mt_rate_net_ghz(&t, &c));
+  CHECK(mt_rate_net_check(&t, &c, &e) == 0, "check: %s", e.msg);
+  for (int k = 0; k < t.n_links; k++) {
+    const int top = mt_is_switch(&t, t.links[k].src) && mt_is_switch(&t, t.links[k].dst);
+    mt_rate_net_link(&t, &c, k, &per, &lat);
+    CHECK(per == (top ? 8u : 1u) && lat == (top ? 5000u : 500u), "link %d: period %u latency %u", k, per, lat);
+  }
+  mt_net_cfg m = c;
+  char d[256];
+  CHECK(mt_rate_net_map(&t, &m, d, sizeof d, &e) == 0 && m.clock_ghz == 1.0 && strstr(d, "2 GB/s 5000 ns -> period 8, latency 5000"), "map: %s", d);
+  mt_topo_free(&t);
+  CHECK(mt_topo_from_name(&t, "hier:4+4@32,@4", &e) == 0, "topo");
+  mt_rate_net_link(&t, &c, t.n_links - 1, &per, &lat);
+  CHECK(mt_rate_net_ghz(&t, &c) == 2.0 && per == 8u && lat == c.link_lat, "no ns: link_lat (%u, %u)", per, lat);
+  mt_topo_free(&t);
+  CHECK(mt_topo_from_name(&t, "hier:4+4,2", &e) == 0, "topo");
+  mt_rate_net_link(&t, &c, 0, &per, &lat);
+  CHECK(!mt_rate_net_has(&t) && mt_rate_net_ghz(&t, &c) == 0 && per == 1u && lat == c.link_lat, "unrated");
+  mt_topo_free(&t);
+  static const struct {
+    const char *spec, *why;
+  } bad[] = {{"hier:4+4@16,@1.25", "1/12.8 of the fastest"},
+             {"hier:4+4@2,@16", "must be the fastest"},
+             {"hier:4+4@16,@2:2000000", "a link holds at most 1000000"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    CHECK(mt_topo_from_name(&t, bad[i].spec, &e) == 0, "topo %s", bad[i].spec);
+    e.msg[0] = 0;
+    CHECK(mt_rate_net_check(&t, &c, &e) != 0 && strstr(e.msg, bad[i].why), "%s: '%s'", bad[i].spec, e.msg);
+    mt_topo_free(&t);
+  }
+}
+
 int main(void) {
+  test_rates();
   test_table_route();
   test_credits();
   test_tables();
