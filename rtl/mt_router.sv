@@ -34,6 +34,10 @@ module mt_router #(
   // LinkPeriods[8d +: 8] cycles (0 and 1: every cycle), a link slower than the router
   // (docs/reference/network.md "Link rate and latency"; cmodel mt_router_params.period)
   parameter logic [23:0] LinkPeriods = 24'h010101,
+  // input ports that the surroundings tie off (bit p: in_valid_i[p] is always 0, e.g. port -d
+  // of a torus dimension of width 2, whose one link uses port +d): their VC buffers are left
+  // out, which changes nothing else (such a buffer is always empty)
+  parameter logic [15:0] InOff = 16'h0,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
@@ -193,15 +197,23 @@ module mt_router #(
     assign push = in_valid_i[P] &&
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
 
-    mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
-      .clk_i, .rst_ni,
-      .push_i (push),
-      .data_i (in_flit_i[P*FlitW +: BufW]),
-      .pop_i  (sent[i]),
-      .data_o (f),
-      .empty_o(empty),
-      .ovf_o  (ovf[i])
-    );
+    if (InOff[P]) begin : g_off
+      assign f = '0;
+      assign empty = 1'b1;
+      assign ovf[i] = 1'b0;
+      logic unused_off;
+      assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW]};
+    end else begin : g_on
+      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
+        .clk_i, .rst_ni,
+        .push_i (push),
+        .data_i (in_flit_i[P*FlitW +: BufW]),
+        .pop_i  (sent[i]),
+        .data_o (f),
+        .empty_o(empty),
+        .ovf_o  (ovf[i])
+      );
+    end
     assign ne[i] = !empty;
     assign ft = f[PayloadW +: mt_common_pkg::FT_W];
     assign is_head[i] = (ft == mt_common_pkg::FT_AR_HEAD) || (ft == mt_common_pkg::FT_HEAD) || (ft == mt_common_pkg::FT_HEADTAIL);
