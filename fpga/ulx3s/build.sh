@@ -14,6 +14,7 @@
 # Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
 # FPGA_REUSE=1 keeps OUT/board/top.json and placeholder.config of an earlier run (the images are
 # written again, the same: the placeholders' seeds are fixed).
+# FPGA_SYNTH_OPTS: more synth_ecp5 options (make fpga-board passes BOARD_SYNTH_OPTS, -nowidelut).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
