@@ -183,7 +183,7 @@ module mt_board #(
     logic [L*NumVcs-1:0] inj_cred, ej_cred;
 
     mt_node #(
-      .D(2), .L(L), .K0(2), .K1(2), .K2(1), .Torus(1), .PayloadW(PayloadW), .NumVcs(NumVcs),
+      .D(2), .L(L), .InOff(16'b1010), .XbarDor(1), .K0(2), .K1(2), .K2(1), .Torus(1), .PayloadW(PayloadW), .NumVcs(NumVcs),
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(0), .RtWdW(RtWdW), .Depth(Depth), .Compact(0), .FlowW(FlowW), .StepW(StepW),
       .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children),

@@ -7,6 +7,8 @@
 #   fpga-board (not in make test: PyPI tools, minutes): the bitstream build/fpga/ulx3s.bit, its
 #     utilisation and Fmax, and the test that patches a second schedule into it
 #     (fpga/ulx3s/build.sh; results in build/fpga/board/report.txt)
+#   fpga-bram-patch (make fpga): the patch test alone on the placed design of fpga-board (which
+#     it runs first if there is none): schedule B patched in with ecpbram, read back, decoded
 BOARD_SIM := $(BUILD)/fpga/sim
 BOARD_IMG := $(BOARD_SIM)/img
 BOARD_RTL := rtl/mt_common_pkg.sv $(filter-out rtl/mt_common_pkg.sv rtl/mt_net_top.sv rtl/mt_swnet_top.sv,$(sort $(wildcard rtl/*.sv))) \
@@ -27,6 +29,15 @@ TEST_STEPS += t-fpga-board-sim
 
 # ---- the bitstream (open ECP5 flow from PyPI, in the virtual environment FPGA_VENV) ----
 # fpga-tools and FPGA_VENV: mk/fpga.mk
-.PHONY: fpga-board
+# synth_ecp5 -nowidelut: LUT4s only, no PFU multiplexers; ABC9 maps the wide multiplexers of the
+# router's crossbar with fewer LUT4s so (docs/results/fpga.md "The ULX3S board top")
+BOARD_SYNTH_OPTS ?= -nowidelut
+# nextpnr's router2: router1 routes the 2x2 (299,103 arcs at 90 % of the logic cells) at about
+# 125 arcs a second on this machine, over 40 minutes
+BOARD_PNR_OPTS ?= --router router2
+.PHONY: fpga-board fpga-bram-patch
 fpga-board: $(BUILD)/multitree fpga-tools
-	@fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+fpga-bram-patch: $(BUILD)/multitree fpga-tools
+	@test -s $(BUILD)/fpga/board/placeholder.config || $(MAKE) --no-print-directory fpga-board
+	@FPGA_REUSE=1 FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)

@@ -44,6 +44,7 @@ fpga: fpga-tools $(BUILD)/multitree
 	python3 fpga/flow/fpga_check.py $(FPGA_OUT)/results.json
 	python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted >$(FPGA_OUT)/check_planted.log
 	@$(MAKE) --no-print-directory fpga-fusesoc
+	@$(MAKE) --no-print-directory fpga-bram-patch
 	@cat $(FPGA_OUT)/results.md
 
 # the FuseSoC core (multitree.core): core-info, its lint target (Verilator, lint-only) and its sim

@@ -42,7 +42,6 @@ module mt_ni_ejbuf #(
     if (NR < 1) $fatal(1, "mt_ni_ejbuf: NR=%0d", NR);
   end
 
-  logic [FlitW-1:0] mem_q [0:S*EjDepth-1];
   logic [S*PW-1:0]  rd_q;
   logic [S*CW-1:0]  cnt_q;
   logic [S-1:0]     cred_q;
@@ -63,16 +62,6 @@ module mt_ni_ejbuf #(
   function automatic [PW-1:0] wrap(input logic [31:0] x);
     wrap = (x >= 32'(EjDepth)) ? PW'(x - 32'(EjDepth)) : PW'(x);
   endfunction
-
-  always_ff @(posedge clk_i) begin
-    for (int l = 0; l < L; l++) begin
-      if (ej_valid_i[l] && !full[l]) begin
-        mem_q[32'(tgt[l*SW +: SW]) * EjDepth +
-              32'(wrap(32'(rd_q[PW*tgt[l*SW +: SW] +: PW]) + 32'(cnt_q[CW*tgt[l*SW +: SW] +: CW])))]
-          <= ej_flit_i[l*FlitW +: FlitW];
-      end
-    end
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -96,8 +85,20 @@ module mt_ni_ejbuf #(
   for (genvar s = 0; s < S; s++) begin : g_ne
     assign nonempty_o[s] = (cnt_q[CW*s +: CW] != '0);
   end
+  // the storage, one memory per stream with one write port: stream s is written only by its
+  // port s / NumVcs, so each FIFO is a one-write, one-read memory (distributed RAM on an FPGA)
+  // rather than words that any of the L ports may write
   for (genvar s = 0; s < S; s++) begin : g_rd
-    assign head_o[FlitW*s +: FlitW] = mem_q[s * EjDepth + 32'(rd_q[PW*s +: PW])];
+    localparam int Lp = s / NumVcs;
+    logic [FlitW-1:0] mem_q [0:EjDepth-1];
+    logic we;
+    logic [PW-1:0] wa;
+    assign we = ej_valid_i[Lp] && !full[Lp] && (tgt[Lp*SW +: SW] == SW'(s));
+    assign wa = wrap(32'(rd_q[PW*s +: PW]) + 32'(cnt_q[CW*s +: CW]));
+    always_ff @(posedge clk_i) begin
+      if (we) mem_q[wa] <= ej_flit_i[Lp*FlitW +: FlitW];
+    end
+    assign head_o[FlitW*s +: FlitW] = mem_q[rd_q[PW*s +: PW]];
   end
   assign ej_credit_o = cred_q;
 endmodule

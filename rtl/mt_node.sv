@@ -19,6 +19,8 @@ module mt_node #(
   parameter int K2          = 1,     // D = 3: the third dimension's width
   parameter int Torus       = 1,
   parameter int L           = 4,     // local ports (router <-> NI)
+  parameter logic [15:0] InOff = 16'h0,  // router input ports tied off (mt_router InOff)
+  parameter int XbarDor     = 0,     // mt_router XbarDor
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   // the NI's table image ($readmemh at configuration, mt_ni InitFile): an FPGA top's schedule in
@@ -126,7 +128,7 @@ module mt_node #(
   mt_router #(
     .D(D), .L(L), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
     .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW),
-    .LinkPeriods(LinkPeriods)
+    .LinkPeriods(LinkPeriods), .InOff(InOff), .XbarDor(XbarDor)
   ) u_router (
     .clk_i, .rst_ni,
     .node_id_i   (node_id_q),

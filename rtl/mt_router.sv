@@ -34,6 +34,17 @@ module mt_router #(
   // LinkPeriods[8d +: 8] cycles (0 and 1: every cycle), a link slower than the router
   // (docs/reference/network.md "Link rate and latency"; cmodel mt_router_params.period)
   parameter logic [23:0] LinkPeriods = 24'h010101,
+  // input ports that the surroundings tie off (bit p: in_valid_i[p] is always 0, e.g. port -d
+  // of a torus dimension of width 2, whose one link uses port +d): their VC buffers are left
+  // out, which changes nothing else (such a buffer is always empty)
+  parameter logic [15:0] InOff = 16'h0,
+  // 1 (torus/mesh only): a network input port connects only to the outputs that
+  // dimension-order routing can give it: the local ports and the network ports of a higher
+  // dimension, or of its own dimension unless that is a torus dimension of width 2 (a head
+  // from it routes on in no lower dimension, and its all-reduce heads eject). A smaller
+  // crossbar; a head that asks for another output is never granted (it cannot come from a
+  // network of such routers).
+  parameter int XbarDor = 0,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
@@ -77,6 +88,17 @@ module mt_router #(
 `include "mt_rt_route_fn.svh"
 `include "mt_rt_vc_alloc_fn.svh"
 `include "mt_rt_table_fn.svh"
+
+  // the outputs input port p may use (bit o), XbarDor
+  function automatic logic [15:0] conn_f(input int p);
+    int kd;
+    conn_f = 16'hffff;
+    if (XbarDor != 0 && Table == 0 && p < ND) begin
+      kd = (p / 2 == 0) ? K0 : (p / 2 == 1) ? K1 : K2;
+      for (int o = 0; o < ND; o++)
+        if (o / 2 < p / 2 || (o / 2 == p / 2 && Torus != 0 && kd == 2)) conn_f[o] = 1'b0;
+    end
+  endfunction
 
   initial begin
     if (Table != 0 && Table != 1) $fatal(1, "mt_router: Table=%0d must be 0 (torus/mesh router) or 1 (switch)", Table);
@@ -193,15 +215,23 @@ module mt_router #(
     assign push = in_valid_i[P] &&
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
 
-    mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
-      .clk_i, .rst_ni,
-      .push_i (push),
-      .data_i (in_flit_i[P*FlitW +: BufW]),
-      .pop_i  (sent[i]),
-      .data_o (f),
-      .empty_o(empty),
-      .ovf_o  (ovf[i])
-    );
+    if (InOff[P]) begin : g_off
+      assign f = '0;
+      assign empty = 1'b1;
+      assign ovf[i] = 1'b0;
+      logic unused_off;
+      assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW]};
+    end else begin : g_on
+      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
+        .clk_i, .rst_ni,
+        .push_i (push),
+        .data_i (in_flit_i[P*FlitW +: BufW]),
+        .pop_i  (sent[i]),
+        .data_o (f),
+        .empty_o(empty),
+        .ovf_o  (ovf[i])
+      );
+    end
     assign ne[i] = !empty;
     assign ft = f[PayloadW +: mt_common_pkg::FT_W];
     assign is_head[i] = (ft == mt_common_pkg::FT_AR_HEAD) || (ft == mt_common_pkg::FT_HEAD) || (ft == mt_common_pkg::FT_HEADTAIL);
@@ -269,7 +299,8 @@ module mt_router #(
 
     assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
     assign rt_bad[i] = r_err;
-    assign req[i] = rq;
+    localparam logic [15:0] Conn = conn_f(P);
+    assign req[i] = rq && Conn[port_cur];
     assign go[i] = ne[i] && (c_cur != '0);
     assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
     assign rport[i*4 +: 4] = port_cur;
@@ -360,20 +391,27 @@ module mt_router #(
   // crossbar: output o carries the flit of the input VC it granted, on its new VC; at the
   // source router of an all-reduce message its head's next and eject fields swapped
   // (mt_common_pkg: EJECT lies directly above NEXT); all zeros without a grant
-  logic [BufW-1:0] xf;
-  always @(*) begin
-    xbar_out = '0;
-    for (int o = 0; o < NP; o++) begin
+  for (genvar o = 0; o < NP; o++) begin : g_xb
+    logic [N*BufW-1:0] fm;  // the fronts of the input VCs that may use output o (XbarDor), others 0
+    logic [BufW-1:0] xf;
+    logic [FlitW-1:0] xo;
+    for (genvar i = 0; i < N; i++) begin : g_in
+      localparam logic [15:0] C = conn_f(i / NumVcs);
+      assign fm[i*BufW +: BufW] = C[o] ? front[i*BufW +: BufW] : '0;
+    end
+    always @(*) begin
       xf = '0;
+      xo = '0;
       if (gnt[o]) begin
-        xf = front[gidx[o*IdxW +: IdxW]*BufW +: BufW];
+        xf = fm[gidx[o*IdxW +: IdxW]*BufW +: BufW];
         if (swap[gidx[o*IdxW +: IdxW]])
           xf = {xf[BufW-1:mt_common_pkg::HD_EJECT_LSB + mt_common_pkg::HD_EJECT_W],
                 xf[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W], xf[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W],
                 xf[mt_common_pkg::HD_NEXT_LSB-1:0]};
-        xbar_out[o*FlitW +: FlitW] = {rvc[gidx[o*IdxW +: IdxW]*VcW +: VcW], xf};
+        xo = {rvc[gidx[o*IdxW +: IdxW]*VcW +: VcW], xf};
       end
     end
+    assign xbar_out[o*FlitW +: FlitW] = xo;
   end
 
   // ---------------- output VC state and credits ----------------

