@@ -538,14 +538,14 @@ int mt_json_read(const char *path, mt_topo *t, mt_sched *s, mt_tables *tb, mt_er
   }
   if (mt_json_topology_parse(json_object_get(root, "topology"), path, t, e)) goto out;
   const int N = t->n_nodes;
-  /* flows: at most 2 per node, but chunked schedules (hier, themis) have N x H per chunk,
+  /* flows: at most 2 per node, but chunked schedules (hier, themis, dimbal) have N x H per chunk,
    * bucket N x its parts (up to 2 x 3 on a 3-D torus), or up to 4096 with pipelined chunks
    * (non-square shapes, mt_plan_bucket.c), and meshtree up to 8 per node, at most 4096 */
   const int aid = mt_algo_from_name(json_string_value(algo));
-  const size_t maxf = aid == mt_algo_hier || aid == mt_algo_themis ? MT_MAX_FLOWS
-    : aid == mt_algo_bucket                                        ? ((size_t)N * 6 > 4096 ? (size_t)N * 6 : 4096)
-    : aid == mt_algo_meshtree                                      ? 4096
-                                                                   : (size_t)N * 2;
+  const size_t maxf = aid == mt_algo_hier || aid == mt_algo_themis || aid == mt_algo_dimbal ? MT_MAX_FLOWS
+    : aid == mt_algo_bucket                                                                 ? ((size_t)N * 6 > 4096 ? (size_t)N * 6 : 4096)
+    : aid == mt_algo_meshtree                                                               ? 4096
+                                                                                            : (size_t)N * 2;
   json_t *jf = json_object_get(root, "flows");
   if (!json_is_array(jf) || json_array_size(jf) < 1 || json_array_size(jf) > maxf) {
     mt_fail(e, "%s: \"flows\": expected an array of 1..%zu flows", path, maxf);
