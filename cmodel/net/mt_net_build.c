@@ -44,6 +44,8 @@ void mt_net_release(mt_net *n) {
   free(n->tr_tx);
   free(n->tr_rx);
   free(n->tr_ts);
+  free(n->tper);
+  free(n->tlat);
 }
 
 void mt_net_free(mt_net *n) {
@@ -222,19 +224,9 @@ static int check_cfg(const mt_net_cfg *c, const mt_sched *s, int sw, mt_err *e) 
   return check_dim_links(c, t, sw, e) || (sw && mt_rate_net_check(t, c, e)) ? -1 : 0;
 }
 
-/* A switch network's rated links (net/mt_rate_net.h): the period and latency of every
- * topology link into *per and *lat (freed by the caller); 0 and NULLs on a grid or without rates. */
-static int rated_links(const mt_net *n, unsigned **per, unsigned **lat) {
-  *per = *lat = NULL;
-  if (!n->sw || !mt_rate_net_has(n->t)) return 0;
-  *per = mt_xcalloc((size_t)n->t->n_links + 1, sizeof **per);
-  *lat = mt_xcalloc((size_t)n->t->n_links + 1, sizeof **lat);
-  return mt_rate_net_links(n->t, &n->c, *per, *lat);
-}
-
-/* Link k of a switch network (switch-to-switch links, then the NI links up and down): the
- * period and latency of its topology link in tper / tlat (rated_links). */
-static void net_link_rate(const mt_net *n, const unsigned *tper, const unsigned *tlat, int k, unsigned *per, unsigned *lat) {
+/* Link k of a switch network with rated links (switch-to-switch links, then the NI links up
+ * and down): the period and latency of its topology link (n->tper, n->tlat). */
+static void net_link_rate(const mt_net *n, int k, unsigned *per, unsigned *lat) {
   const mt_topo *t = n->t;
   const int nsl = n->swn.nl; /* n->nsl once build_links has run */
   int tk;
@@ -244,8 +236,8 @@ static void net_link_rate(const mt_net *n, const unsigned *tper, const unsigned 
     tk = t->port_link[i * t->max_ports]; /* node i's link to its switch (up); down: the reverse */
     if (k >= nsl + n->N) tk = t->rev_link[tk];
   }
-  *per = tper[tk];
-  *lat = tlat[tk];
+  *per = n->tper[tk];
+  *lat = n->tlat[tk];
 }
 
 /* The network's shape from the configuration's defaults: dimensions D, local ports L (0 =
@@ -266,6 +258,15 @@ static mt_net *net_alloc(const mt_net_cfg *c, const mt_sched *s, const mt_tables
                                  : 2 * n->D;
   n->NP = sw ? MT_RT_MAX_PORTS : 2 * n->D + n->L;
   n->nr = sw ? t->n_sw : n->N;
+  if (sw && mt_rate_net_has(t)) {
+    n->tper = mt_xcalloc((size_t)t->n_links + 1, sizeof *n->tper);
+    n->tlat = mt_xcalloc((size_t)t->n_links + 1, sizeof *n->tlat);
+    if (!mt_rate_net_links(t, c, n->tper, n->tlat)) {
+      free(n->tper);
+      free(n->tlat);
+      n->tper = n->tlat = NULL;
+    }
+  }
   return n;
 }
 
@@ -374,18 +375,14 @@ static int build_routers(mt_net *n, mt_router_params *rp, mt_err *e) {
   }
   /* a switch network's rated links: each switch-to-switch output sends a flit every period
    * cycles (the NI links are of the fastest rate, mt_rate_net_check) */
-  unsigned *tper, *tlat;
-  const int rated = rated_links(n, &tper, &tlat);
-  for (int i = 0; rated && i < n->nr; i++)
+  for (int i = 0; n->tper && i < n->nr; i++)
     for (int o = 0; o < n->swn.nnet[i]; o++) {
       const int k = n->swn.plink[i * MT_SW_MAX_PORTS + o];
       unsigned per = 1, lat;
-      if (k >= 0) net_link_rate(n, tper, tlat, k, &per, &lat);
+      if (k >= 0) net_link_rate(n, k, &per, &lat);
       n->rt[i].per[o] = (uint8_t)per;
       if (per > 1u) n->rt[i].pacedm |= 1u << o;
     }
-  free(tper);
-  free(tlat);
   return 0;
 }
 
@@ -471,13 +468,10 @@ static void set_watchdogs(mt_net *n) {
     if (c->link_lat_d[d] > lmax) lmax = c->link_lat_d[d];
     if (c->link_period[d] > pmax) pmax = c->link_period[d];
   }
-  unsigned *tper, *tlat; /* a switch network's rated links */
-  for (int k = 0, rated = rated_links(n, &tper, &tlat); rated && k < n->t->n_links; k++) {
-    if (tlat[k] > lmax) lmax = tlat[k];
-    if (tper[k] > pmax) pmax = tper[k];
+  for (int k = 0; n->tper && k < n->t->n_links; k++) { /* a switch network's rated links */
+    if (n->tlat[k] > lmax) lmax = n->tlat[k];
+    if (n->tper[k] > pmax) pmax = n->tper[k];
   }
-  free(tper);
-  free(tlat);
   const uint64_t per_flit =
     (64u + (2ull * lmax + dmin - 1u) / dmin + 4u * (wait - 1u) + (c->mem_lat_max + qmin - 1u) / qmin) * pmax;
   const uint64_t chain = 8ull * (uint64_t)N * ((uint64_t)lmax + 4u + (uint64_t)c->mem_lat_max * wait);
@@ -558,11 +552,9 @@ static int build_links(mt_net *n, mt_err *e) {
       if (d == 0 || n->dlat[d] > n->maxlat) n->maxlat = n->dlat[d];
     }
   }
-  unsigned *tper, *tlat;
-  const int rated = rated_links(n, &tper, &tlat);
-  for (int k = 0; rated && k < n->nl; k++) { /* a switch network's rated links: their own latencies */
+  for (int k = 0; n->tper && k < n->nl; k++) { /* a switch network's rated links: their own latencies */
     unsigned per, lat;
-    net_link_rate(n, tper, tlat, k, &per, &lat);
+    net_link_rate(n, k, &per, &lat);
     if (k == 0 || lat < n->minlat) n->minlat = lat;
     if (k == 0 || lat > n->maxlat) n->maxlat = lat;
   }
@@ -572,8 +564,6 @@ static int build_links(mt_net *n, mt_err *e) {
   n->blk = sw ? 0u : n->minlat - 1u;
   if (mt_link_bank_init(&n->lnk, (unsigned)n->nl, n->maxlat, n->maxlat + n->blk, n->fw, e)) {
     mt_err_wrap(e, "links");
-    free(tper);
-    free(tlat);
     return -1;
   }
   n->lview = mt_xcalloc((size_t)n->nl, sizeof *n->lview);
@@ -587,13 +577,11 @@ static int build_links(mt_net *n, mt_err *e) {
   n->lflits = mt_xcalloc((size_t)n->nl, sizeof(uint64_t));
   if (sw) switch_link_ends(n);
   int rc = 0;
-  for (int k = 0; rated && n->minlat != n->maxlat && k < n->nl && !rc; k++) {
+  for (int k = 0; n->tper && n->minlat != n->maxlat && k < n->nl && !rc; k++) {
     unsigned per, lat;
-    net_link_rate(n, tper, tlat, k, &per, &lat);
+    net_link_rate(n, k, &per, &lat);
     if ((rc = mt_link_bank_set_lat(&n->lnk, (unsigned)k, lat, e))) mt_err_wrap(e, "links");
   }
-  free(tper);
-  free(tlat);
   if (rc) return -1;
   for (int k = 0; !sw && k < n->nl; k++) {
     const mt_edge *l = &n->t->links[k];

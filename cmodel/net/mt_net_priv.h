@@ -24,6 +24,9 @@ struct mt_net {
    * links; links nsl.. are NI links: nsl + i node i's NI to its switch, nsl + N + i back */
   int sw, nr, nsl;
   mt_switch_net swn;
+  /* a switch network's rated links (net/mt_rate_net.h): every topology link's period and
+   * latency in cycles, computed once when the network is built; NULL on a grid or without rates */
+  unsigned *tper, *tlat;
   unsigned nmp; /* NI memory ports */
   /* Registered outputs. One buffer per block: a cycle reads a block's outputs (into the
    * inputs of the blocks it drives, the links first) before that block's edge writes them. */
