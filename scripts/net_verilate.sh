@@ -86,7 +86,11 @@ elif [[ $hier == 2 ]]; then
   amdir=$(cd "$mdir" && pwd)  # the top's make runs in MDIR
   nsrc=$(tr ' ' '\n' <<<"$NET_VSRC" | grep -E '/rtl/[^/]*\.sv$' | grep -v -e '/mt_net_top\.sv$' -e '/mt_swnet_top\.sv$' | tr '\n' ' ')
   t0n=$(date +%s)
-  ncmd="${verilate%% *} --cc --build -j 2 -Wall -O3 --x-assign fast --x-initial fast --top-module mt_node --prefix Vmt_node \
+  # the model's top: mt_node with its slow inputs through registers (net_dpi_node.py --cfg)
+  python3 "$NET_TOP/scripts/net_dpi_node.py" --cfg "$NET_TOP/rtl/mt_node.sv" "$amdir/mt_node_cfg.sv" ||
+    { echo "net_verilate.sh: net_dpi_node.py --cfg failed" >&2; exit 1; }
+  nsrc="$nsrc $amdir/mt_node_cfg.sv"
+  ncmd="${verilate%% *} --cc --build -j 2 -Wall -O3 --x-assign fast --x-initial fast --top-module mt_node_cfg --prefix Vmt_node \
     -I$NET_TOP/rtl -Mdir $(printf %q "$amdir/node") $nflags -CFLAGS $(printf %q "$copt") \
     -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $nsrc"
   echo "$ncmd" >>"$log"
