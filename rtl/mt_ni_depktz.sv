@@ -177,8 +177,11 @@ module mt_ni_depktz #(
   logic [RqCW-1:0]  infl_q;
   logic [Lanes-1:0] lastmask_q;
   logic [TIW-1:0]   rb_q;
-  logic [PayloadW-1:0] inq_q [0:RQ-1];
-  logic [PayloadW-1:0] wq_q [0:RQ-1];
+  // the in-flight flits (inq: incoming payload waiting for its running sum) and the sums
+  // waiting for their write (wq): RQ-entry FIFOs in mt_ni_ram, each read at the index its head
+  // has after the edge (the bypass forwards a word written there at the same edge), so that
+  // its output is the head word as a combinational read of a register array would give
+  logic [PayloadW-1:0] inq_head, wq_head;
   logic [RqW-1:0]   inq_rd_q, wq_rd_q;
   logic [RqCW-1:0]  inq_cnt_q, wq_cnt_q;
   // chained reduction: child position, chained behind engine pe_q, writes accepted, a whole
@@ -389,7 +392,7 @@ module mt_ni_depktz #(
   // a staging write goes to its child slot's place in the staging area
   assign wr_addr_o = addr_q + (wj_q << LgFb) + (stg_q ? stage_base_i + 32'(cpos_q) * stage_slot_i : 32'd0);
   assign wr_be_o   = mask_of(wj_q, nfl_q, lastmask_q);
-  assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
+  assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_head : front_i[PayloadW-1:0];
 
   logic rx_done, done_want;
   assign done_want   = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i)) &&
@@ -441,15 +444,32 @@ module mt_ni_depktz #(
     .valid_i(rsp_i),
     .dtype_i(dtype_i),
     .a_i    (rsp_data_i),
-    .b_i    (inq_q[inq_rd_q]),
+    .b_i    (inq_head),
     .valid_o(alu_v),
     .sum_o  (alu_sum)
   );
 
-  always_ff @(posedge clk_i) begin
-    if (gnt_rd) inq_q[wrap(32'(inq_rd_q) + 32'(inq_cnt_q))] <= front_i[PayloadW-1:0];
-    if (alu_v) wq_q[wrap(32'(wq_rd_q) + 32'(wq_cnt_q))] <= alu_sum;
-  end
+  logic [RqW-1:0] inq_rd_n, wq_rd_n;   // the heads after the edge (as the block below sets them)
+  assign inq_rd_n = clear_i ? '0 : rsp_i ? wrap(32'(inq_rd_q) + 32'd1) : inq_rd_q;
+  assign wq_rd_n  = clear_i ? '0 : (gnt_wr && op_q == mt_common_pkg::OP_REDUCE) ? wrap(32'(wq_rd_q) + 32'd1) : wq_rd_q;
+  mt_ni_ram #(.Depth(RQ), .Width(PayloadW), .Bypass(1)) u_inq (
+    .clk_i,
+    .we_i   (gnt_rd),
+    .waddr_i(wrap(32'(inq_rd_q) + 32'(inq_cnt_q))),
+    .wdata_i(front_i[PayloadW-1:0]),
+    .re_i   (1'b1),
+    .raddr_i(inq_rd_n),
+    .rdata_o(inq_head)
+  );
+  mt_ni_ram #(.Depth(RQ), .Width(PayloadW), .Bypass(1)) u_wq (
+    .clk_i,
+    .we_i   (alu_v),
+    .waddr_i(wrap(32'(wq_rd_q) + 32'(wq_cnt_q))),
+    .wdata_i(alu_sum),
+    .re_i   (1'b1),
+    .raddr_i(wq_rd_n),
+    .rdata_o(wq_head)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
