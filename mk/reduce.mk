@@ -14,17 +14,17 @@ REDUCE_COSIM_PAIRS ?= 20000000
 FP32_SOAK_PAIRS    ?= 1000000000
 FP32_SOAK_SEED     ?= 1
 RD_CFLAGS          := $(CWARN) -O2 -Icmodel
-RD_VFLAGS          := --cc --exe --build -j 1 --threads 1 -Wall -O3 -GLanes=4 \
+RD_VFLAGS          := --cc --exe --build -j 1 --threads 1 -Wall -O3 -GLanes=4 -I$(CURDIR)/rtl \
                       --top-module mt_reduce_alu -o fp32_add_harness \
                       -CFLAGS "-I$(CURDIR)/cmodel -I$(CURDIR)/tb/cosim -ffp-contract=off -O2"
-RD_HARNESS_DEPS    := $(RD_RTL) tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/util/mt_fp32.h
+RD_HARNESS_DEPS    := $(RD_RTL) rtl/mt_fp32_add.svh tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/util/mt_fp32.h
 
 .PHONY: t-reduce-tb t-reduce-cosim t-reduce-neg-c t-reduce-neg-rtl fp32-soak area-reduce cosim-fp32
 
 # ---- Icarus unit bench ----
-$(RD_DIR)/tb_mt_reduce_alu.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) | deps-ok
+$(RD_DIR)/tb_mt_reduce_alu.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) rtl/mt_fp32_add.svh | deps-ok
 	@mkdir -p $(@D)
-	@rm -f $@; $(IVERILOG) -g2012 -o $@ $^
+	@rm -f $@; $(IVERILOG) -g2012 -Irtl -o $@ $(filter %.sv,$^)
 t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
 	@scripts/runbench.sh $@ 60 vvp -n $<
 

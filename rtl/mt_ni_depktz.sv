@@ -177,8 +177,11 @@ module mt_ni_depktz #(
   logic [RqCW-1:0]  infl_q;
   logic [Lanes-1:0] lastmask_q;
   logic [TIW-1:0]   rb_q;
-  logic [PayloadW-1:0] inq_q [0:RQ-1];
-  logic [PayloadW-1:0] wq_q [0:RQ-1];
+  // the in-flight flits (inq: incoming payload waiting for its running sum) and the sums
+  // waiting for their write (wq): RQ-entry FIFOs in mt_ni_ram, each read at the index its head
+  // has after the edge (the bypass forwards a word written there at the same edge), so that
+  // its output is the head word as a combinational read of a register array would give
+  logic [PayloadW-1:0] inq_head, wq_head;
   logic [RqW-1:0]   inq_rd_q, wq_rd_q;
   logic [RqCW-1:0]  inq_cnt_q, wq_cnt_q;
   // chained reduction: child position, chained behind engine pe_q, writes accepted, a whole
@@ -279,6 +282,7 @@ module mt_ni_depktz #(
   logic [3:0]    look_code;
   logic          look_wait, look_go, look_hold, pe_found, stg;
   logic [EW-1:0] pe;
+  // evaluated only in LOOK (all zero otherwise), so that the Verilated model skips it then
   always_comb begin
     logic ok, pf;
     logic [EW-1:0] pi;
@@ -288,73 +292,69 @@ module mt_ni_depktz #(
     pf        = 1'b0;
     pi        = '0;
     ok        = 1'b0;
-    if ((op_q != mt_common_pkg::OP_REDUCE && op_q != mt_common_pkg::OP_GATHER) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
-        (op_q == mt_common_pkg::OP_GATHER && b_root_i))
-      look_code = mt_common_pkg::NI_E_RX_FLOW;
-    else if (op_q == mt_common_pkg::OP_REDUCE) begin
-      if (!found) look_code = mt_common_pkg::NI_E_RX_SRC;
-      else if (Ch && !whole_d) begin
-        // a packet of child k: child cnt's at once; k > cnt once k-1 started, if no child in
-        // between arrives through a port of k's engine group (none routed): a waiting packet
-        // never holds the engine its predecessors need; with Engines < L only once k-1's
-        // completed prefix covers it (two flows could otherwise wait on each other)
-        ok = (32'(k) >= 32'(b_cnt_i)) && (32'(k) <= 32'(b_act_i));
-        for (int j = 0; j < Children; j++)
-          if (j >= 32'(b_cnt_i) && j < 32'(k) &&
-              (port_group(eb_cej_i[4*j +: 4]) == port_group(eb_cej_i[4*k +: 4]) ||
-               eb_cport_i[4*j +: 4] == All1 || eb_cport_i[4*k +: 4] == All1)) ok = 1'b0;
-        // stager: never chained behind a child with staged units (their data come back only
-        // through the one replay stream, when due)
-        for (int j = 0; j < Children; j++)
-          if (Stage != 0 && j >= 32'(b_cnt_i) && j < 32'(k) && staged_i[j]) ok = 1'b0;
-        // k-1's completed prefix: held until the working register holds its row
-        if (ok && Engines < L && 32'(k) > 32'(b_cnt_i)) begin
-          if (!b_pwv_i) look_hold = 1'b1;
-          else if (b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
-        end
-        look_wait = !ok;
-      end else if (32'(k) == 32'(b_cnt_i) && (!Ch || 32'(b_act_i) <= 32'(b_cnt_i))) begin
-        // its turn
-      end else if (Ch && 32'(k) == 32'(b_act_i) && 32'(k) > 32'(b_cnt_i)) begin
-        // a whole message chained behind child k-1's, which another engine adds now
-        for (int e2 = 0; e2 < Engines; e2++)
-          if (!pf && e2 != Eng && pr_cw_i[e2] && pr_flow_i[12*e2 +: 12] == flow_q &&
-              32'(pr_cpos_i[4*e2 +: 4]) + 1 == 32'(k)) begin
-            pf = 1'b1;
-            pi = EW'(e2);
+    stg       = 1'b0;
+    if (run_i && st_q == StLook) begin
+      if ((op_q != mt_common_pkg::OP_REDUCE && op_q != mt_common_pkg::OP_GATHER) || flow_q >= nflows_i || 32'(flow_q) >= MaxFlows || !b_rv_i ||
+          (op_q == mt_common_pkg::OP_GATHER && b_root_i))
+        look_code = mt_common_pkg::NI_E_RX_FLOW;
+      else if (op_q == mt_common_pkg::OP_REDUCE) begin
+        if (!found) look_code = mt_common_pkg::NI_E_RX_SRC;
+        else if (Ch && !whole_d) begin
+          // a packet of child k: child cnt's at once; k > cnt once k-1 started, if no child in
+          // between arrives through a port of k's engine group (none routed): a waiting packet
+          // never holds the engine its predecessors need; with Engines < L only once k-1's
+          // completed prefix covers it (two flows could otherwise wait on each other)
+          ok = (32'(k) >= 32'(b_cnt_i)) && (32'(k) <= 32'(b_act_i));
+          for (int j = 0; j < Children; j++)
+            if (j >= 32'(b_cnt_i) && j < 32'(k) &&
+                (port_group(eb_cej_i[4*j +: 4]) == port_group(eb_cej_i[4*k +: 4]) ||
+                 eb_cport_i[4*j +: 4] == All1 || eb_cport_i[4*k +: 4] == All1)) ok = 1'b0;
+          // stager: never chained behind a child with staged units (their data come back only
+          // through the one replay stream, when due)
+          for (int j = 0; j < Children; j++)
+            if (Stage != 0 && j >= 32'(b_cnt_i) && j < 32'(k) && staged_i[j]) ok = 1'b0;
+          // k-1's completed prefix: held until the working register holds its row
+          if (ok && Engines < L && 32'(k) > 32'(b_cnt_i)) begin
+            if (!b_pwv_i) look_hold = 1'b1;
+            else if (b_pwm_i < addr_q - eb_addr_i + len_q) ok = 1'b0;
           end
-        look_wait = !pf;
-      end else look_wait = 1'b1;
-    end else begin
-      if (b_gv_i && eb_pnode_i != src_q) look_code = mt_common_pkg::NI_E_RX_SRC;
-      else if (b_grx_i) look_wait = 1'b1;
-    end
-    if (look_code == mt_common_pkg::NI_E_NONE && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
-        {1'b0, addr_q} + {1'b0, len_q} > {1'b0, eb_addr_i} + {1'b0, eb_size_i}))
-      look_code = mt_common_pkg::NI_E_RX_RANGE;
-    stg = 1'b0;
-    if (Stage != 0 && look_code == mt_common_pkg::NI_E_NONE) begin
-      // a replayed unit only when strictly due (child cnt, never chained ahead): the one
-      // replay stream must never wait in BUSY
-      if (!look_wait && s_q == SW'(S - 1) && 32'(k) != 32'(b_cnt_i)) begin
-        look_wait = 1'b1;
-        pf        = 1'b0;
+          look_wait = !ok;
+        end else if (32'(k) == 32'(b_cnt_i) && (!Ch || 32'(b_act_i) <= 32'(b_cnt_i))) begin
+          // its turn
+        end else if (Ch && 32'(k) == 32'(b_act_i) && 32'(k) > 32'(b_cnt_i)) begin
+          // a whole message chained behind child k-1's, which another engine adds now
+          for (int e2 = 0; e2 < Engines; e2++)
+            if (!pf && e2 != Eng && pr_cw_i[e2] && pr_flow_i[12*e2 +: 12] == flow_q &&
+                32'(pr_cpos_i[4*e2 +: 4]) + 1 == 32'(k)) begin
+              pf = 1'b1;
+              pi = EW'(e2);
+            end
+          look_wait = !pf;
+        end else look_wait = 1'b1;
+      end else begin
+        if (b_gv_i && eb_pnode_i != src_q) look_code = mt_common_pkg::NI_E_RX_SRC;
+        else if (b_grx_i) look_wait = 1'b1;
       end
-      // a reduce unit of a child that has not started is staged out instead of waiting
-      // (one per edge: claim_in_i; never a replay)
-      if (look_wait && sgon_i && !claim_in_i && op_q == mt_common_pkg::OP_REDUCE && 32'(k) > 32'(b_cnt_i) &&
-          (!Ch || 32'(k) >= 32'(b_act_i)) && s_q != SW'(S - 1) && fits_i) begin
-        look_wait = 1'b0;
-        stg       = 1'b1;
+      if (look_code == mt_common_pkg::NI_E_NONE && (len_q == 32'd0 || len_q[1:0] != 2'd0 || addr_q < eb_addr_i ||
+          {1'b0, addr_q} + {1'b0, len_q} > {1'b0, eb_addr_i} + {1'b0, eb_size_i}))
+        look_code = mt_common_pkg::NI_E_RX_RANGE;
+      if (Stage != 0 && look_code == mt_common_pkg::NI_E_NONE) begin
+        // a replayed unit only when strictly due (child cnt, never chained ahead): the one
+        // replay stream must never wait in BUSY
+        if (!look_wait && s_q == SW'(S - 1) && 32'(k) != 32'(b_cnt_i)) begin
+          look_wait = 1'b1;
+          pf        = 1'b0;
+        end
+        // a reduce unit of a child that has not started is staged out instead of waiting
+        // (one per edge: claim_in_i; never a replay)
+        if (look_wait && sgon_i && !claim_in_i && op_q == mt_common_pkg::OP_REDUCE && 32'(k) > 32'(b_cnt_i) &&
+            (!Ch || 32'(k) >= 32'(b_act_i)) && s_q != SW'(S - 1) && fits_i) begin
+          look_wait = 1'b0;
+          stg       = 1'b1;
+        end
       end
-    end
-    if (look_code != mt_common_pkg::NI_E_NONE) look_wait = 1'b0;
-    if (look_code != mt_common_pkg::NI_E_NONE || look_wait) look_hold = 1'b0;
-    if (!run_i || st_q != StLook) begin
-      look_code = mt_common_pkg::NI_E_NONE;
-      look_wait = 1'b0;
-      look_hold = 1'b0;
-      stg       = 1'b0;
+      if (look_code != mt_common_pkg::NI_E_NONE) look_wait = 1'b0;
+      if (look_code != mt_common_pkg::NI_E_NONE || look_wait) look_hold = 1'b0;
     end
     pe_found = pf;
     pe       = pi;
@@ -392,7 +392,7 @@ module mt_ni_depktz #(
   // a staging write goes to its child slot's place in the staging area
   assign wr_addr_o = addr_q + (wj_q << LgFb) + (stg_q ? stage_base_i + 32'(cpos_q) * stage_slot_i : 32'd0);
   assign wr_be_o   = mask_of(wj_q, nfl_q, lastmask_q);
-  assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_q[wq_rd_q] : front_i[PayloadW-1:0];
+  assign wr_data_o = (op_q == mt_common_pkg::OP_REDUCE) ? wq_head : front_i[PayloadW-1:0];
 
   logic rx_done, done_want;
   assign done_want   = rx_busy && (wj_q == nfl_q) && wfree_i && !(Ch && chn_q && 32'(cpos_q) != 32'(b_cnt_i)) &&
@@ -444,15 +444,32 @@ module mt_ni_depktz #(
     .valid_i(rsp_i),
     .dtype_i(dtype_i),
     .a_i    (rsp_data_i),
-    .b_i    (inq_q[inq_rd_q]),
+    .b_i    (inq_head),
     .valid_o(alu_v),
     .sum_o  (alu_sum)
   );
 
-  always_ff @(posedge clk_i) begin
-    if (gnt_rd) inq_q[wrap(32'(inq_rd_q) + 32'(inq_cnt_q))] <= front_i[PayloadW-1:0];
-    if (alu_v) wq_q[wrap(32'(wq_rd_q) + 32'(wq_cnt_q))] <= alu_sum;
-  end
+  logic [RqW-1:0] inq_rd_n, wq_rd_n;   // the heads after the edge (as the block below sets them)
+  assign inq_rd_n = clear_i ? '0 : rsp_i ? wrap(32'(inq_rd_q) + 32'd1) : inq_rd_q;
+  assign wq_rd_n  = clear_i ? '0 : (gnt_wr && op_q == mt_common_pkg::OP_REDUCE) ? wrap(32'(wq_rd_q) + 32'd1) : wq_rd_q;
+  mt_ni_ram #(.Depth(RQ), .Width(PayloadW), .Bypass(1)) u_inq (
+    .clk_i,
+    .we_i   (gnt_rd),
+    .waddr_i(wrap(32'(inq_rd_q) + 32'(inq_cnt_q))),
+    .wdata_i(front_i[PayloadW-1:0]),
+    .re_i   (1'b1),
+    .raddr_i(inq_rd_n),
+    .rdata_o(inq_head)
+  );
+  mt_ni_ram #(.Depth(RQ), .Width(PayloadW), .Bypass(1)) u_wq (
+    .clk_i,
+    .we_i   (alu_v),
+    .waddr_i(wrap(32'(wq_rd_q) + 32'(wq_cnt_q))),
+    .wdata_i(alu_sum),
+    .re_i   (1'b1),
+    .raddr_i(wq_rd_n),
+    .rdata_o(wq_head)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -6,7 +6,10 @@
 // mt_fp32_add (dtype_i = 1, MT_DTYPE_FP32: binary32 RNE, canonical NaN 7FC00000), and
 // valid_o is high for that one cycle. The NI passes a = running sum (acc), b = incoming.
 // sum_o holds its value while valid_i is low. After reset valid_o = 0 (sum_o is not reset).
-// C model: mt_reduce_add(dtype, a, b) of cmodel/mt_fp32.c, lane by lane.
+// C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane.
+// The adders are computed in the clocked block, under valid_i and the dtype (the fp32 adder
+// is the function of mt_fp32_add.svh), so that a simulator evaluates only what the edge
+// needs; the hardware is the same (Lanes int32 adders and Lanes fp32 adders, one register).
 `default_nettype none
 
 module mt_reduce_alu #(
@@ -27,18 +30,9 @@ module mt_reduce_alu #(
     if (Lanes < 1) $fatal(1, "mt_reduce_alu: Lanes=%0d, need >= 1", Lanes);
   end
 
-  logic [Lanes*32-1:0] sum_d, sum_q;
+`include "mt_fp32_add.svh"
+  logic [Lanes*32-1:0] sum_q;
   logic                valid_q;
-
-  for (genvar k = 0; k < Lanes; k++) begin : g_lane
-    logic [31:0] fp_sum;
-    mt_fp32_add u_fp32_add (
-      .a_i  (a_i[k*32 +: 32]),
-      .b_i  (b_i[k*32 +: 32]),
-      .sum_o(fp_sum)
-    );
-    assign sum_d[k*32 +: 32] = dtype_i ? fp_sum : (a_i[k*32 +: 32] + b_i[k*32 +: 32]);
-  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) valid_q <= 1'b0;
@@ -46,7 +40,12 @@ module mt_reduce_alu #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (valid_i) sum_q <= sum_d;
+    if (valid_i) begin
+      for (int k = 0; k < Lanes; k++) begin
+        if (dtype_i) sum_q[k*32 +: 32] <= mt_fp32_add_f(a_i[k*32 +: 32], b_i[k*32 +: 32]);
+        else         sum_q[k*32 +: 32] <= a_i[k*32 +: 32] + b_i[k*32 +: 32];
+      end
+    end
   end
 
   assign valid_o = valid_q;

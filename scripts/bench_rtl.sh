@@ -16,7 +16,9 @@
 # Environment: NET_VERILATE, NET_VSRC, NET_TOP (mk/net.mk), BENCH_RTL_HIER (2, the default:
 # DPI-stepped nodes; 1: Verilator's hierarchical build; 0: flat; scripts/net_verilate.sh), BENCH_RTL_COPT (C++ optimisation, -O2),
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
-# t4x4:paper t8x8:small t8x8:paper"), BENCH_RTL_REUSE=1 (keep an existing build of the same
+# t4x4:paper t8x8:small t8x8:paper"), BENCH_RTL_PGO (1, the default with BENCH_RTL_HIER=2: the
+# node's C++ profile-guided, trained on a 16 KiB MultiTree run of the shape; 0: not),
+# BENCH_RTL_REUSE=1 (keep an existing build of the same
 # flags; its build time is then not measured).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +29,8 @@ copt=${BENCH_RTL_COPT:--O2}
 bytes=${BENCH_RTL_BYTES:-65536}
 shapes=${BENCH_RTL_SHAPES:-t2x2:small t2x2:paper t4x4:small t4x4:paper t8x8:small t8x8:paper}
 reuse=${BENCH_RTL_REUSE:-0}
+pgo=${BENCH_RTL_PGO:-1}
+[[ $hier == 2 ]] || pgo=0
 params=$BUILD/net/cosim_net_params
 out=$BUILD/bench/rtl.md
 json=$BUILD/bench/rtl.json
@@ -40,7 +44,7 @@ num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
 
 {
   echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "# $(verilator --version); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1"
+  echo "# $(verilator --version); build: $(hier_name), C++ $copt$([[ $pgo == 1 ]] && echo ' profile-guided'); MultiTree $bytes bytes, int32, message flow control, seed 1"
   echo "| shape | nodes | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
   echo "|---|---|---|---|---|---|---|---|---|"
 } | tee "$out"
@@ -49,13 +53,14 @@ for s in $shapes; do
   nx=${t#t}; nx=${nx%%x*}; ny=${t##*x}
   spec="topo=torus:${nx}x${ny} base=$cfg max_bytes=$bytes algos=multitree"
   if ! flags=$("$params" --shape "$spec"); then echo "| $s | shape refused: $spec |"; fail=1; continue; fi
-  tag=$(printf '%s|%s|%s' "$flags" "$copt" "$hier" | sha1sum | cut -c1-8)
+  tag=$(printf '%s|%s|%s%s' "$flags" "$copt" "$hier" "$([[ $pgo == 1 ]] && echo '|pgo')" | sha1sum | cut -c1-8)
   mdir=$dir/obj_${t}_${cfg}_$tag
   bs="reused"
   if [[ $reuse != 1 || ! -x $mdir/cosim_net ]]; then
     rm -rf "$mdir"
     t0=$(date +%s)
-    if ! nice scripts/net_verilate.sh "$mdir" "$hier" "$copt" $flags >"$dir/$t.$cfg.build.txt" 2>&1; then
+    if ! NET_PGO=$([[ $pgo == 1 ]] && echo "--algo multitree --bytes 16384 --seed 1 --rtl-only") \
+      nice scripts/net_verilate.sh "$mdir" "$hier" "$copt" $flags >"$dir/$t.$cfg.build.txt" 2>&1; then
       echo "| $t $cfg | $((nx * ny)) | FAILED ($dir/$t.$cfg.build.txt) |" | tee -a "$out"
       fail=1
       continue
@@ -94,7 +99,7 @@ echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 doc=docs/results/bench.md
 if [[ ${BENCH_RTL_DOC:-1} == 1 ]] && grep -q '^<!-- bench-rtl begin -->$' "$doc" && grep -q '^<!-- bench-rtl end -->$' "$doc"; then
   {
-    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $(hier_name), C++ $copt; MultiTree $bytes bytes, int32, message flow control, seed 1."
+    echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(verilator --version | cut -d' ' -f1-2); build: $(hier_name), C++ $copt$([[ $pgo == 1 ]] && echo " profile-guided"); MultiTree $bytes bytes, int32, message flow control, seed 1."
     echo
     grep '^|' "$out"
   } >"$out.doc"

@@ -16,7 +16,8 @@
 #           with a generated mt_node that steps one such model per node, once per rising edge
 #           (scripts/net_dpi_node.py); Verilator's hierarchical wrapper evaluates a node five
 #           times per cycle. No waveforms inside a node. The fastest to run
-#           (docs/results/bench.md "RTL simulation speed").
+#           (docs/results/bench.md "RTL simulation speed"). NET_PGO=ARGS: the node's C++
+#           profile-guided (a training run of cosim_net ARGS in between, below).
 #   A switch network (FLAGS with -GSwPorts=..., rtl/mt_swnet_top.sv, docs/reference/switch.md) is always
 #           built with its NIs (mt_ni) and switches (mt_router) as hierarchy blocks; none of
 #           them has the top's parameters, so every -G flag becomes a default of a copy of
@@ -86,7 +87,11 @@ elif [[ $hier == 2 ]]; then
   amdir=$(cd "$mdir" && pwd)  # the top's make runs in MDIR
   nsrc=$(tr ' ' '\n' <<<"$NET_VSRC" | grep -E '/rtl/[^/]*\.sv$' | grep -v -e '/mt_net_top\.sv$' -e '/mt_swnet_top\.sv$' | tr '\n' ' ')
   t0n=$(date +%s)
-  ncmd="${verilate%% *} --cc --build -j 2 -Wall -O3 --x-assign fast --x-initial fast --top-module mt_node --prefix Vmt_node \
+  # the model's top: mt_node with its slow inputs through registers (net_dpi_node.py --cfg)
+  python3 "$NET_TOP/scripts/net_dpi_node.py" --cfg "$NET_TOP/rtl/mt_node.sv" "$amdir/mt_node_cfg.sv" ||
+    { echo "net_verilate.sh: net_dpi_node.py --cfg failed" >&2; exit 1; }
+  nsrc="$nsrc $amdir/mt_node_cfg.sv"
+  ncmd="${verilate%% *} --cc --build -j 2 -Wall -O3 --x-assign fast --x-initial fast --top-module mt_node_cfg --prefix Vmt_node \
     -I$NET_TOP/rtl -Mdir $(printf %q "$amdir/node") $nflags -CFLAGS $(printf %q "$copt") \
     -MAKEFLAGS $(printf %q "OPT_FAST=$copt OPT_SLOW=-O0 OPT_GLOBAL=$copt") $nsrc"
   echo "$ncmd" >>"$log"
@@ -152,4 +157,20 @@ while ! eval "$cmd" >>"$log" 2>&1; do
   exit 1
 done
 note=""; [[ $try == 2 ]] && note=" (second try)"
+if [[ $hier == 2 && -n ${NET_PGO:-} ]]; then
+  # profile-guided C++ of the node model (DPI-stepped builds): the node compiled with
+  # -fprofile-generate, one training run of cosim_net with the arguments NET_PGO, the node
+  # compiled again with -fprofile-use, the binary linked again
+  nmake() { make -C "$amdir/node" -f Vmt_node.mk -j 1 OPT_SLOW=-O0 OPT_GLOBAL="$copt" OPT_FAST="$copt $1" >>"$log" 2>&1; }
+  tmake() { rm -f "$mdir/cosim_net"; make -C "$mdir" -f Vmt_net_top.mk -j 1 "$@" >>"$log" 2>&1; }
+  rm -f "$amdir"/node/*.o "$amdir"/node/*.a "$amdir"/node/*.gcda
+  nmake "-fprofile-generate -fprofile-update=single" && tmake LDFLAGS=-fprofile-generate ||
+    { tail -30 "$log"; exit 1; }
+  echo "net_verilate.sh: PGO training: cosim_net $NET_PGO" >>"$log"
+  (cd "$mdir" && eval "./cosim_net $NET_PGO") >>"$log" 2>&1
+  ls "$amdir"/node/*.gcda >/dev/null 2>&1 || { echo "net_verilate.sh: the PGO training run wrote no profile" >&2; tail -30 "$log"; exit 1; }
+  rm -f "$amdir"/node/*.o "$amdir"/node/*.a
+  nmake "-fprofile-use -fprofile-correction -Wno-missing-profile" && tmake || { tail -30 "$log"; exit 1; }
+  note="$note (PGO)"
+fi
 echo "$(basename "$mdir"): Verilator build $(($(date +%s) - t0)) s$note"
