@@ -68,7 +68,7 @@ typedef struct {
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
   int *lpos;               /* [link]: its position in out_list */
-  int (*lse)[3];           /* [link]: src, dst, position in out_list (together: one cache line per link) */
+  const int (*lse)[3];     /* the topology's: [link] src, dst, position in out_list (one cache line a link) */
   int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
   int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
@@ -668,11 +668,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
-  m.lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *m.lse);
-  for (int l = 0; l < t->n_links; l++) {
-    m.lse[l][0] = t->links[l].src;
-    m.lse[l][1] = t->links[l].dst;
-  }
+  m.lse = (const int(*)[3])t->lse;
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
   if (t->n_sw) {
@@ -689,7 +685,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       for (int k = s0; k < t->out_start[v + 1]; k++) {
         int d = t->links[t->out_list[k]].dst;
         m.lpos[t->out_list[k]] = k;
-        m.lse[t->out_list[k]][2] = k;
         if (mt_is_switch(t, d)) continue;
         m.nend[v] = k + 1;
         if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
@@ -935,7 +930,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.fbits);
   free(fbits_full);
   free(m.lpos);
-  free(m.lse);
   free(m.nend);
   free(m.nbase);
   free(m.bprev);

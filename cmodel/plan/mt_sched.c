@@ -63,7 +63,6 @@ void mt_sched_free(mt_sched *s) {
   free(s->x);
   free(s->path);
   free(s->pc);
-  free(s->lpos);
   memset(s, 0, sizeof *s);
 }
 
@@ -76,14 +75,9 @@ static inline int vdeg(const mt_topo *t, int v) { return t->out_start[v + 1] - t
  * coded (too long, a vertex id above 16 bits, the offset past 31 bits, not a chain of links). */
 static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
   const mt_topo *t = s->topo;
-  const int v0 = t->links[links[0]].src, vl = t->links[links[nlinks - 1]].dst;
+  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
   if (nlinks > MT_PCODE_MAX || v0 > 0xFFFF || vl > 0xFFFF || s->npc > (long)INT32_MAX - 4 * MT_PCODE_MAX - 64) return -1;
   if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
-  if (!s->lpos) {
-    s->lpos = mt_xcalloc((size_t)t->n_links + 1, sizeof *s->lpos);
-    for (int v = 0; v < t->n_vert; v++)
-      for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) s->lpos[t->out_list[k]] = k - t->out_start[v];
-  }
   if (s->npc + 4 + 4 * MT_PCODE_MAX + 8 > s->cappc) {
     s->cappc = s->cappc ? 2 * s->cappc : 4096;
     s->pc = mt_xrealloc(s->pc, (size_t)s->cappc);
@@ -100,16 +94,16 @@ static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
   uint64_t acc = 0; /* bits not yet written */
   int nacc = 0, nb = 4, v = v0;
   for (int i = 0; i < nlinks; i++) {
-    const int l = links[i], w = pos_bits(vdeg(t, v));
-    if (t->links[l].src != v) return -1;
-    acc |= (uint64_t)s->lpos[l] << nacc;
+    const int *e = t->lse[links[i]], k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
+    if (e[0] != v) return -1;
+    acc |= (uint64_t)(e[2] - k0) << nacc;
     nacc += w;
     while (nacc >= 8) {
       c[nb++] = (unsigned char)(acc & 0xFF);
       acc >>= 8;
       nacc -= 8;
     }
-    v = t->links[l].dst;
+    v = e[1];
   }
   if (nacc > 0) c[nb++] = (unsigned char)acc;
   x->path_off = (int32_t)s->npc;

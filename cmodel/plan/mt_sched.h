@@ -70,7 +70,6 @@ typedef struct {
   unsigned char *pc;       /* position codes of the pcode transfers' paths */
   long npc, cappc;         /* bytes used, allocated */
   unsigned long long pgen; /* identifies pc's contents (a decoded path is cached by it) */
-  int *lpos;               /* [link]: its position in its source's out list (for coding) */
 } mt_sched;
 
 /* Link i of a pcode transfer's path (decoded; the last path decoded is kept per thread). */
