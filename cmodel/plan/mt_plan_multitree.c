@@ -828,8 +828,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        if (m.dmask && r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
-          const char *nf = (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]), *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
+        if (r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
+          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 1) * N + ptr[r + 1]) : (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]);
+          const char *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
           __builtin_prefetch(nf);
           __builtin_prefetch(nf + 64);
           for (int w = 0; w < m.W * 8; w += 64) __builtin_prefetch(nt + w);
