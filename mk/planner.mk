@@ -16,8 +16,14 @@ t-cli-io: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 env MT_BIN=$(BUILD)/multitree tb/cli/test_io.sh
 TEST_STEPS += t-cli-io
 
+# Schedules unchanged (docs/reference/planner.md "Planning switch networks"): the digest of
+# each recorded case's `plan --json` against tb/cli/plan_hashes.txt (MultiTree on switch,
+# direct and hier: networks, the baselines on a few); a planner change that alters a
+# schedule fails; PLAN_HASH_UPDATE=1 records new digests; about 15-35 s.
+$(eval $(call CLI_STEP,t-plan-hash,300,test_plan_hash.sh))
+
 # Switch-network planning speed (issue #11 item 10): a 1024-node star planned within a CPU
-# budget, checked; fattree:16,3 (4096 nodes) within 20 s of tree CPU and 1,024,000 KB peak;
+# budget, checked; fattree:16,3 (4096 nodes) within 20 s of tree CPU and 800,000 KB peak;
 # tb/cli/test_plan_speed.sh.
 $(eval $(call CLI_STEP,t-planner-speed,300,test_plan_speed.sh))
 

@@ -37,8 +37,9 @@ typedef struct {
   const mt_topo *t;
   int N, W;           /* nodes; 64-bit words per tree in in_tree */
   uint64_t *in_tree;  /* [r*W + v/64]: bit v%64 = node v is in tree r */
-  int *order;         /* [r*N + i]: nodes of tree r in the order added (switch networks) */
-  int *pos;           /* [r*N + v]: v's index in order of tree r, -1 outside */
+  uint16_t *order;    /* [r*N + i]: nodes of tree r in the order added (switch networks) */
+  int *pos;           /* [r*N + v]: v's index in the order tree r added its nodes, -1 outside
+                         (direct networks without dmask) */
   int *lim;           /* [r]: order entries added before this step (the possible parents) */
   int *size;          /* [r] */
   int *front, *fsize; /* [r*N + i]: candidate parents in order: node id, MT_SAT marks a saturated one; with dmask
@@ -67,7 +68,7 @@ typedef struct {
   /* switch networks: free links by position in the out lists, a bit per position */
   uint64_t *fbits;
   int *lpos;               /* [link]: its position in out_list */
-  int (*lse)[3];           /* [link]: src, dst, position in out_list (together: one cache line per link) */
+  const int (*lse)[3];     /* the topology's: [link] src, dst, position in out_list (one cache line a link) */
   int *nend;               /* [vertex]: end of its links to end nodes (they come first) */
   int *nbase;              /* [vertex]: those links go to end nodes nbase, nbase+1, ... in order; or -1 */
   int *in_start, *in_list; /* [vertex]: its in links (CSR) */
@@ -578,18 +579,22 @@ static int find_child_dmask(mt_state *m, int r, int cur, int p, int *path, int *
 }
 
 /* Tree r's turn skipped spent parents up to front index *ptr: move *ptr to the first
- * front entry at or after it whose node still has capacity (or to the end). Costs the
- * number of such nodes, not the length of the front. */
+ * front entry at or after it whose node still has capacity (or to the end). Switch
+ * networks: a scan of the tree's order (sequential, against the small aidx); else costs
+ * the number of such nodes (their positions), not the length of the front. */
 static void skip_spent(const mt_state *m, int r, int *ptr) {
+  if (m->ident) {
+    const uint16_t *o = m->order + (size_t)r * m->N;
+    int i = *ptr;
+    while (i < m->lim[r] && m->aidx[o[i]] < 0) i++;
+    *ptr = i;
+    return;
+  }
   const int *f = m->front + (size_t)r * m->N, *pos = m->pos + (size_t)r * m->N;
-  int from = m->ident ? *ptr : pos[f[*ptr] & MT_NODE], best = m->lim[r];
+  int from = pos[f[*ptr] & MT_NODE], best = m->lim[r];
   for (int i = 0; i < m->na; i++) {
     int oi = pos[m->alive[i]];
     if (oi >= from && oi < best) best = oi;
-  }
-  if (m->ident) {
-    *ptr = best;
-    return;
   }
   int lo = *ptr, hi = m->fsize[r]; /* first front entry >= best (the front is ascending) */
   while (lo < hi) {
@@ -617,7 +622,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   size_t NN = (size_t)N * (size_t)N;
   m.in_tree = mt_xcalloc((size_t)N * (size_t)m.W + 1, sizeof(uint64_t));
   m.ident = t->n_sw > 0; /* find_child never reports a saturated parent there */
-  m.order = m.ident ? mt_xcalloc(NN, sizeof(int)) : NULL;
+  _Static_assert(MT_MAX_NODES <= 0xFFFF, "order holds node ids in 16 bits");
+  m.order = m.ident ? mt_xcalloc(NN, sizeof *m.order) : NULL;
   m.front = m.ident ? NULL : mt_xcalloc(NN, sizeof(int));
   m.flim = mt_xcalloc((size_t)N, sizeof(int));
   m.newsat = mt_xcalloc((size_t)N, sizeof(int));
@@ -635,7 +641,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         m.dpos[t->out_list[k]] = k - t->out_start[v];
         m.dnbr[(size_t)v * 8 + (size_t)(k - t->out_start[v])] = t->links[t->out_list[k]].dst;
       }
-  } else { /* skip_spent's order positions */
+  } else if (!m.ident) { /* skip_spent's front positions */
     m.pos = mt_xcalloc(NN, sizeof(int));
     memset(m.pos, 0xff, NN * sizeof(int));
   }
@@ -662,11 +668,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.bdep = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.okst = mt_xcalloc((size_t)t->n_vert, sizeof(int));
   m.kst = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
-  m.lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *m.lse);
-  for (int l = 0; l < t->n_links; l++) {
-    m.lse[l][0] = t->links[l].src;
-    m.lse[l][1] = t->links[l].dst;
-  }
+  m.lse = (const int(*)[3])t->lse;
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
   if (t->n_sw) {
@@ -683,7 +685,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       for (int k = s0; k < t->out_start[v + 1]; k++) {
         int d = t->links[t->out_list[k]].dst;
         m.lpos[t->out_list[k]] = k;
-        m.lse[t->out_list[k]][2] = k;
         if (mt_is_switch(t, d)) continue;
         m.nend[v] = k + 1;
         if (d != m.nbase[v] + (k - s0)) m.nbase[v] = -1;
@@ -726,7 +727,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   for (int r = 0; r < N; r++) {
     s->root[r] = r;
     m.in_tree[(size_t)r * m.W + (unsigned)r / 64] |= 1ull << (r % 64);
-    if (m.ident) m.order[(size_t)r * N] = r;
+    if (m.ident) m.order[(size_t)r * N] = (uint16_t)r;
     if (m.pos) m.pos[(size_t)r * N + r] = 0;
     m.size[r] = 1;
     if (!m.ident) m.front[(size_t)r * N] = m.dmask ? tree_added(&m, r, r) : r;
@@ -741,26 +742,36 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   double next_report = t0 + 2.0;
   int reported = mt_plan_progress == 1;
   long turns = 0;
+  /* every step starts from the full capacities: computed once, copied per step */
+  int *cap_full = mt_xcalloc((size_t)t->n_links + 1, sizeof(int)), *freecap_full = mt_xcalloc((size_t)t->n_vert, sizeof(int));
+  int *fincap_full = NULL;
+  uint64_t *rcv_full = NULL, *rsum_full = NULL;
+  for (int l = 0; l < t->n_links; l++) {
+    cap_full[l] = t->links[l].mult;
+    freecap_full[t->links[l].src] += t->links[l].mult;
+  }
+  if (m.fbits) {
+    fincap_full = mt_xcalloc((size_t)N, sizeof(int));
+    rcv_full = mt_xcalloc((size_t)m.W + 1, sizeof(uint64_t));
+    rsum_full = mt_xcalloc((size_t)m.SW, sizeof(uint64_t));
+    for (int l = 0; l < t->n_links; l++) {
+      int d = t->links[l].dst;
+      if (d < N && mt_is_switch(t, t->links[l].src)) {
+        fincap_full[d] += t->links[l].mult;
+        rcv_full[d / 64] |= 1ull << (d % 64);
+        rsum_full[d / 4096] |= 1ull << (d / 64 % 64);
+      }
+    }
+  }
   while (remaining > 0) {
     m.tstep = ++tstep;
-    memset(m.freecap, 0, (size_t)t->n_vert * sizeof(int));
-    for (int l = 0; l < t->n_links; l++) {
-      m.cap[l] = t->links[l].mult;
-      m.freecap[t->links[l].src] += t->links[l].mult;
-    }
+    memcpy(m.cap, cap_full, (size_t)t->n_links * sizeof(int));
+    memcpy(m.freecap, freecap_full, (size_t)t->n_vert * sizeof(int));
     if (m.fbits) {
       memcpy(m.fbits, fbits_full, FW * sizeof(uint64_t));
-      memset(m.fincap, 0, (size_t)N * sizeof(int));
-      memset(m.rcv, 0, (size_t)m.W * sizeof(uint64_t));
-      if (m.rsum) memset(m.rsum, 0, (size_t)m.SW * sizeof(uint64_t));
-      for (int l = 0; l < t->n_links; l++) {
-        int d = t->links[l].dst;
-        if (d < N && mt_is_switch(t, t->links[l].src)) {
-          m.fincap[d] += t->links[l].mult;
-          m.rcv[d / 64] |= 1ull << (d % 64);
-          m.rsum[d / 4096] |= 1ull << (d / 64 % 64);
-        }
-      }
+      memcpy(m.fincap, fincap_full, (size_t)N * sizeof(int));
+      memcpy(m.rcv, rcv_full, (size_t)m.W * sizeof(uint64_t));
+      memcpy(m.rsum, rsum_full, (size_t)m.SW * sizeof(uint64_t));
     }
     if (m.fmask)
       for (int v = 0; v < N; v++) {
@@ -817,8 +828,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        if (m.dmask && r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
-          const char *nf = (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]), *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
+        if (r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
+          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 1) * N + ptr[r + 1]) : (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]);
+          const char *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
           __builtin_prefetch(nf);
           __builtin_prefetch(nf + 64);
           for (int w = 0; w < m.W * 8; w += 64) __builtin_prefetch(nt + w);
@@ -844,7 +856,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           int c = m.dmask ? find_child_dmask(&m, r, ptr[r], p, path, &plen, &satd) : find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
             for (int i = 0; i < plen; i++) use_link(&m, path[i]);
-            if (m.ident) m.order[(size_t)r * N + m.size[r]] = c;
+            if (m.ident) m.order[(size_t)r * N + m.size[r]] = (uint16_t)c;
             if (m.pos) m.pos[(size_t)r * N + c] = m.size[r];
             if (m.dmask) {
               f[m.fsize[r]] = tree_added(&m, r, c);
@@ -889,6 +901,11 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   if (progress && reported && rc == 0)
     fprintf(stderr, "plan: multitree on %s: %d all-gather steps, trees built in %.2f s (%.2f s CPU)\n", t->spec, tstep,
             now_s() - t0, (double)(clock() - c0) / CLOCKS_PER_SEC);
+  free(cap_full);
+  free(freecap_full);
+  free(fincap_full);
+  free(rcv_full);
+  free(rsum_full);
   free(m.in_tree);
   free(m.order);
   free(m.pos);
@@ -914,7 +931,6 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.fbits);
   free(fbits_full);
   free(m.lpos);
-  free(m.lse);
   free(m.nend);
   free(m.nbase);
   free(m.bprev);

@@ -62,7 +62,98 @@ void mt_sched_free(mt_sched *s) {
   free(s->root);
   free(s->x);
   free(s->path);
+  free(s->pc);
   memset(s, 0, sizeof *s);
+}
+
+/* Bits of a position in the out list of a vertex of out-degree deg. */
+static inline int pos_bits(int deg) { return deg <= 1 ? 0 : 32 - __builtin_clz((unsigned)deg - 1); }
+
+static inline int vdeg(const mt_topo *t, int v) { return t->out_start[v + 1] - t->out_start[v]; }
+
+/* The path's position code appended to s->pc (x->path_off its offset); -1 when it cannot be
+ * coded (too long, a vertex id above 16 bits, the offset past 31 bits, not a chain of links). */
+static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
+  const mt_topo *t = s->topo;
+  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
+  if (nlinks > MT_PCODE_MAX || v0 > 0xFFFF || vl > 0xFFFF || s->npc > (long)INT32_MAX - 4 * MT_PCODE_MAX - 64) return -1;
+  if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
+  if (s->npc + 4 + 4 * MT_PCODE_MAX + 8 > s->cappc) {
+    s->cappc = s->cappc ? 2 * s->cappc : 4096;
+    s->pc = mt_xrealloc(s->pc, (size_t)s->cappc);
+  }
+  if (!s->pgen) {
+    static _Atomic unsigned long long next_gen = 0;
+    s->pgen = ++next_gen;
+  }
+  unsigned char *c = s->pc + s->npc;
+  c[0] = (unsigned char)(v0 & 0xFF);
+  c[1] = (unsigned char)(v0 >> 8);
+  c[2] = (unsigned char)(vl & 0xFF);
+  c[3] = (unsigned char)(vl >> 8);
+  uint64_t acc = 0; /* bits not yet written */
+  int nacc = 0, nb = 4, v = v0;
+  for (int i = 0; i < nlinks; i++) {
+    const int *e = t->lse[links[i]], k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
+    if (e[0] != v) return -1;
+    acc |= (uint64_t)(e[2] - k0) << nacc;
+    nacc += w;
+    while (nacc >= 8) {
+      c[nb++] = (unsigned char)(acc & 0xFF);
+      acc >>= 8;
+      nacc -= 8;
+    }
+    v = e[1];
+  }
+  if (nacc > 0) c[nb++] = (unsigned char)acc;
+  x->path_off = (int32_t)s->npc;
+  s->npc += nb;
+  return 0;
+}
+
+/* The links of a coded path from its position code (stored order). */
+static void decode_path(const mt_topo *t, const unsigned char *c, int n, int *out) {
+  int v = c[0] | c[1] << 8, nb = 4, nacc = 0;
+  uint64_t acc = 0;
+  for (int i = 0; i < n; i++) {
+    const int k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
+    while (nacc < w) {
+      acc |= (uint64_t)c[nb++] << nacc;
+      nacc += 8;
+    }
+    const int l = t->out_list[k0 + (int)(acc & ((1ull << w) - 1))];
+    acc >>= w;
+    nacc -= w;
+    out[i] = l;
+    v = t->links[l].dst;
+  }
+}
+
+int mt_sched_coded_link(const mt_sched *s, const mt_xfer *x, int i) {
+  static _Thread_local struct {
+    unsigned long long gen;
+    int32_t off;
+    int l[MT_PCODE_MAX];
+  } last;
+  const mt_topo *t = s->topo;
+  const unsigned char *c = s->pc + x->path_off;
+  const int n = x->path_len, j = x->rev ? n - 1 - i : i; /* stored link j */
+  int l;
+  if (last.gen == s->pgen && last.off == x->path_off) l = last.l[j];
+  else if (j == 0) { /* the first link: one position to read */
+    const int v = c[0] | c[1] << 8, k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
+    uint32_t p = 0;
+    for (int b = 0; 8 * b < w; b++) p |= (uint32_t)c[4 + b] << (8 * b);
+    l = t->out_list[k0 + (int)(p & (uint32_t)((1ull << w) - 1))];
+  } else if (j == n - 1 && vdeg(t, c[2] | c[3] << 8) == 1) /* into an end of one link: its reverse */
+    l = t->rev_link[t->out_list[t->out_start[c[2] | c[3] << 8]]];
+  else {
+    decode_path(t, c, n, last.l);
+    last.gen = s->pgen;
+    last.off = x->path_off;
+    l = last.l[j];
+  }
+  return x->rev ? t->rev_link[l] : l;
 }
 
 int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
@@ -84,7 +175,10 @@ int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int ste
   x->step = step;
   x->path_len = (uint16_t)nlinks;
   x->rev = 0;
+  x->pcode = 0;
   if (nlinks == 1) x->path_off = links[0];
+  else if (s->topo->n_sw > 0 && code_path(s, x, links, nlinks) == 0)
+    x->pcode = 1;
   else {
     if (s->npath + nlinks > s->cappath) {
       while (s->npath + nlinks > s->cappath) s->cappath = s->cappath ? 2 * s->cappath : 1024;

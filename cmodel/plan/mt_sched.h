@@ -21,7 +21,8 @@ extern "C" {
  * chunked schedules have chunks x N x H, docs/reference/themis.md), sharing a word with the flags. */
 #define MT_MAX_FLOWS ((1 << 24) - 1)
 typedef struct {
-  int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path */
+  int32_t path_off; /* path_len == 1: the link id itself; else offset in mt_sched.path, or with
+                       pcode the byte offset of the path's code in mt_sched.pc */
   uint16_t src, dst, step;
   uint16_t path_len;     /* directed links on the path */
   unsigned flow : 24;    /* < MT_MAX_FLOWS */
@@ -29,13 +30,16 @@ typedef struct {
   unsigned multihop : 1; /* routed hop by hop by destination (baselines) */
   unsigned rev : 1;      /* the path is stored backwards (a reversed transfer shares it): link i
                             is the reverse of stored link path_len - 1 - i */
+  unsigned pcode : 1;    /* the stored path is a position code (mt_sched.pc), not link ids */
 } mt_xfer;
 
-/* i-th link of a transfer's path */
-#define MT_XLINK(s, x, i) \
-  ((x)->path_len == 1 ? (x)->path_off \
-     : (x)->rev       ? (s)->topo->rev_link[(s)->path[(x)->path_off + (x)->path_len - 1 - (i)]] \
-                      : (s)->path[(x)->path_off + (i)])
+/* Position codes (switch networks, where a MultiTree path crosses up to 2L switches of a
+ * fat-tree of L levels): a stored path of 2..MT_PCODE_MAX links is its first vertex and last
+ * vertex (16 bits each), then per link its position in its source's out list, in
+ * ceil(log2(out-degree)) bits (none for a vertex of one link): about 10 bytes for a 22-link
+ * path instead of 88. Transfers fall back to link ids when a vertex id or the code's offset
+ * does not fit. */
+#define MT_PCODE_MAX 255
 
 typedef struct {
   uint64_t addr, size;
@@ -63,7 +67,21 @@ typedef struct {
   int nx, capx;
   int *path;
   int npath, cappath;
+  unsigned char *pc;       /* position codes of the pcode transfers' paths */
+  long npc, cappc;         /* bytes used, allocated */
+  unsigned long long pgen; /* identifies pc's contents (a decoded path is cached by it) */
 } mt_sched;
+
+/* Link i of a pcode transfer's path (decoded; the last path decoded is kept per thread). */
+int mt_sched_coded_link(const mt_sched *s, const mt_xfer *x, int i);
+
+/* i-th link of a transfer's path */
+static inline int mt_xlink(const mt_sched *s, const mt_xfer *x, int i) {
+  if (x->path_len == 1) return x->path_off;
+  if (x->pcode) return mt_sched_coded_link(s, x, i);
+  return x->rev ? s->topo->rev_link[s->path[x->path_off + x->path_len - 1 - i]] : s->path[x->path_off + i];
+}
+#define MT_XLINK(s, x, i) mt_xlink((s), (x), (i))
 
 /* Within a step the NI issues a node's entries in table order, one message per packetiser
  * (port mod L), so an entry whose packetiser is busy holds every entry behind it. FLOW: by

@@ -84,6 +84,7 @@ static int normalize(int (*r)[2], int n) {
 
 void mt_balls_free(mt_balls *bl) {
   free(bl->id);
+  free(bl->id16);
   free(bl->off);
   free(bl->rng);
   memset(bl, 0, sizeof *bl);
@@ -159,9 +160,15 @@ int mt_balls_build(mt_balls *bl, const mt_topo *t, long max_ranges) {
   }
   /* ids is [radius][switch]; store it [switch][radius] (a search reads one switch's radii) */
   bl->nb = nb;
-  bl->id = mt_xcalloc((size_t)S * (size_t)nb, sizeof(int));
+  if (bl->n_ids <= 0x10000) bl->id16 = mt_xcalloc((size_t)S * (size_t)nb, sizeof *bl->id16);
+  else bl->id = mt_xcalloc((size_t)S * (size_t)nb, sizeof *bl->id);
   for (int b = 0; b < nb; b++)
-    for (int x = 0; x < S; x++) bl->id[(size_t)x * (size_t)nb + (size_t)b] = ids[(size_t)S * (size_t)b + (size_t)x];
+    for (int x = 0; x < S; x++) {
+      const size_t i = (size_t)x * (size_t)nb + (size_t)b;
+      const int id = ids[(size_t)S * (size_t)b + (size_t)x];
+      if (bl->id16) bl->id16[i] = (uint16_t)id;
+      else bl->id[i] = id;
+    }
   free(ids);
   return 0;
 }

@@ -73,6 +73,14 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
   for (int v = 0; v < t->n_vert; v++)
     qsort(t->out_list + t->out_start[v], (size_t)(t->out_start[v + 1] - t->out_start[v]), sizeof(int), pref_cmp);
   g_sort_topo = NULL;
+  t->lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *t->lse);
+  for (int v = 0; v < t->n_vert; v++)
+    for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
+      const int l = t->out_list[k];
+      t->lse[l][0] = t->links[l].src;
+      t->lse[l][1] = t->links[l].dst;
+      t->lse[l][2] = k;
+    }
   t->port_link = mt_xcalloc((size_t)t->n_vert * (size_t)t->max_ports, sizeof(int));
   for (size_t i = 0; i < (size_t)t->n_vert * (size_t)t->max_ports; i++) t->port_link[i] = -1;
   for (int i = 0; i < t->n_links; i++) t->port_link[t->links[i].src * t->max_ports + t->links[i].src_port] = i;
@@ -344,6 +352,7 @@ void mt_topo_free(mt_topo *t) {
   free(t->links);
   free(t->out_start);
   free(t->out_list);
+  free(t->lse);
   free(t->port_link);
   free(t->rev_link);
   free(t->n_ports);
