@@ -16,7 +16,7 @@ FILE *mt_out_open(mt_out *o, const char *path, const char *mode) {
     dest = realpath(path, NULL);
     if (!dest || stat(dest, &st)) {
       free(dest);
-      return fopen(path, mode);
+      return o->f = fopen(path, mode);
     }
   }
   if (exists && !S_ISREG(st.st_mode)) { /* a device or a FIFO: rename would replace the node */

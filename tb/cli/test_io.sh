@@ -82,6 +82,10 @@ for args in "sizes" "--help" "train --help" "plan --topo torus:4x4 --algo ring -
   rc=$?
   [[ $rc -ne 0 && $out == *"standard output: write error"* ]] && ok || bad "'$args' >/dev/full: rc $rc: $(tail -1 <<<"$out")"
 done
+# --json /dev/stdout into a pipe (a link realpath cannot resolve): the whole file, exit 0
+n=$("$bin" plan --topo torus:4x4 --algo ring --bytes 1K --json /dev/stdout 2>"$tmp/err" | grep -c multitree-schedule; exit "${PIPESTATUS[0]}")
+rc=$?
+[[ $rc -eq 0 && $n -ge 1 && ! -s $tmp/err ]] && ok || bad "--json /dev/stdout into a pipe: rc $rc, $(head -1 "$tmp/err")"
 # inputs without bound: refused within 10 s naming the file
 head -c 200000000 /dev/zero | tr '\0' 'x' >"$tmp/long.topo"
 run10() { # want, args...
