@@ -20,9 +20,10 @@ narrower than the documented ones), to count those refusals.
 Policy (docs/reference/soak.md): link_lat and mem_lat_max are drawn up to 1000 (mostly up to 20 and
 16; the run length grows with them: link_lat 1000000 took 8.8 s without sanitizers); the
 watchdog must mean a hang: wd_limit is the configuration's only where that is above floor (an
-estimate of the longest legal wait from the latencies, the memory's wait and the buffers'
-rate, draw_sets), else drawn from floor..U32MAX; 10% of runs turn it off (0), and then (and
-for U32MAX) max_cycles = 10 x floor, 300,000..5,000,000, turns a hang into a stop;
+estimate of the longest legal wait from every drawn latency and link period, the memory's wait
+and the buffers' rate: flit_time, shrink_and_floor, fit_floor), else drawn from floor..U32MAX;
+10% of runs turn it off (0), and then (and for U32MAX) max_cycles = 10 x floor + N x
+ni_stage_after, 300,000..5,000,000, turns a hang into a stop;
 otherwise max_cycles is the configuration's or drawn from 5,000,000, 10^9 and its maximum
 (a smaller limit stops legal runs by design). On a slow network the size shrinks so that
 a run stays within seconds. clock_ghz (reporting only) is drawn too.
@@ -36,7 +37,8 @@ is caught (MT_BOUND_SCALE=0.5 or 2 in the environment injects such a fault).
 
 Classes: OK, REFUSED (exit 2 with a message, before the run), WRONG (sums differ),
 SANITIZER (an ASan/UBSan/LSan report), WATCHDOG (an NI or router watchdog, or max_cycles
-with the watchdog off), HWERROR (an NI stopped with another error code, a router overflow
+with the watchdog off; DEADLOCK-STAGER-OFF instead, not a failure, when the stager is off and
+reruns show a deadlock that the stager clears), HWERROR (an NI stopped with another error code, a router overflow
 flag), BOUND (a run below its lower bound, or a reported bound that differs from the
 soak's), CRASH (a signal, or an exit status or output the tool never gives), TIMEOUT (the
 external per-run limit). Exit status 1 if any run is WRONG, SANITIZER, WATCHDOG, HWERROR,
