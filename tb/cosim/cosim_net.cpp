@@ -366,6 +366,8 @@ static void print_shape_flags(const Hw &hw) {
   const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
   // the NIs' ejection VCs: ej_depth on a grid, the NI link's (ni_link_depth, 0 = vc_depth) in a switch network
   const unsigned ejd = mt_net_ej_depth(&cfg, is_switch_topo(hw.topo.c_str()));
+  // the router pipeline, only when set (mt_net_top's; the other builds' flags stay as they were)
+  if (cfg.rt_pipe) printf(" -GRtPipe=%u -CFLAGS -DCFG_RTPIPE=%u", cfg.rt_pipe, cfg.rt_pipe);
   printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -767,6 +769,9 @@ static Hw build_hw() {
   hw.cfg.subpkt_flits = CFG_SUBPKT;
   hw.cfg.pkt_bytes = CFG_PKTBYTES;
   hw.cfg.step_prio = CFG_STEPPRIO;
+#ifdef CFG_RTPIPE
+  hw.cfg.rt_pipe = CFG_RTPIPE;
+#endif
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
