@@ -158,6 +158,9 @@ static const Case kCases[] = {
   // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
   {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, nullptr, "fpga"},
   {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, nullptr, "fpga"},
+  // the same with the router pipeline (RtPipe = 1, docs/reference/router.md "Pipeline (RtPipe)"): the same cycles
+  {"t2x2_fpgap_msg_i32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "rt_pipe=1", nullptr, "fpga"},
+  {"t2x2_fpgap_pkt_f32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "rt_pipe=1", nullptr, "fpga"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
