@@ -74,7 +74,7 @@ $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(
 endef
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket m4x4_meshtree \
-  m8x2_hd_stg m2x2_b2b t2x2_fpga $(NET_SW_BUILDS)
+  m8x2_hd_stg m2x2_b2b t2x2_fpga t2x2_fpgap $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
@@ -117,11 +117,15 @@ NET_CASE_m8x2_hd_stg_f32 := m8x2_hd_stg
 # the FPGA shape (configs/net/fpga.cfg): the network of the ULX3S board top (mk/board.mk)
 NET_CASE_t2x2_fpga_msg_i32 := t2x2_fpga
 NET_CASE_t2x2_fpga_pkt_f32 := t2x2_fpga
+# the same with the router pipeline (rt_pipe = 1)
+NET_CASE_t2x2_fpgap_msg_i32 := t2x2_fpgap
+NET_CASE_t2x2_fpgap_pkt_f32 := t2x2_fpgap
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
   ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
   t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32 t333_het_mt_msg_i32 t333_het_mt_pkt_f32 t4x4_bucket_msg_i32 t4x4_bucket_pkt_f32 \
-  m4x4_meshtree_msg_i32 m4x4_meshtree_pkt_f32 m8x2_hd_stg_f32 t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32
+  m4x4_meshtree_msg_i32 m4x4_meshtree_pkt_f32 m8x2_hd_stg_f32 t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32 \
+  t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -173,7 +177,7 @@ t-net-cosim-b2b: $(call NET_BIN,m2x2_b2b)
 	  $< --case m2x2_b2b_pkt_f32 --runs 3 --run-algos multitree,dbtree,multitree && \
 	  $< --case m2x2_b2b_msg_i32 --runs 2 --perturb-b2b 1 && $< --case m2x2_b2b_msg_i32 --runs 2 --run-algos multitree,ring --perturb-b2b 2'
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 \
-  ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het b2b t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32
+  ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het b2b t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32 t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net

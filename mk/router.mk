@@ -50,6 +50,30 @@ t-router-perturb: $(call RT_BIN,d2l4v4)
 t-router-eff: $(call RT_BIN,paper)
 	@scripts/runbench.sh $@ 300 bash -c '$< --mode eff-ar --cycles 10 && $< --mode eff-pkt --cycles 10 && $< --mode share --cycles 12000 && $< --seed 41 --cycles 30000'
 TEST_STEPS += t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff
+# the router pipeline (RtPipe = 1, docs/reference/router.md "Pipeline (RtPipe)") against the same C
+# model: d2l4v4, min (buffers of 2 flits: the front register's corner cases) and d3mesh (step priority)
+t-router-cosim-pipe: $(call RT_BIN,d2l4v4p) $(call RT_BIN,minp) $(call RT_BIN,d3meshp)
+	@scripts/runbench.sh $@ 300 bash -c '$(call RT_BIN,d2l4v4p) --seed 111 --cycles 150000 && $(call RT_BIN,minp) --seed 121 --cycles 150000 && $(call RT_BIN,d3meshp) --seed 131 --cycles 100000'
+# negative check: minp built with a mutant VC buffer whose front register misses the flit that
+# arrives as the pop empties the buffer (the edit by sed, so it follows the real file) must be
+# caught by the same co-simulation (its own RESULT line is dropped: its failures are the pass)
+RT_PIPE_MUT := s/(empty_o || (re \&\& cnt_q == CntW.(1)))/(empty_o)/
+$(BUILD)/obj_router_minp_mut/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,minp) mk/router.mk | $(BUILD)/multitree deps-ok
+	@mkdir -p $(@D); rm -f $@; sed -e "$(RT_PIPE_MUT)" rtl/mt_rt_vc_buffer.sv >$(@D)/mt_rt_vc_buffer.sv; \
+	 if cmp -s rtl/mt_rt_vc_buffer.sv $(@D)/mt_rt_vc_buffer.sv; then \
+	   echo "mutant: the edit '$(RT_PIPE_MUT)' no longer applies to rtl/mt_rt_vc_buffer.sv"; exit 1; fi; \
+	 g=$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,minp)) && d=$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,minp)) || exit 1; \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
+	  --top-module mt_router -Mdir $(@D) -o cosim_router \
+	  $$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$d" \
+	  $(filter-out %/mt_rt_vc_buffer.sv,$(RT_RTL)) $(abspath $(@D))/mt_rt_vc_buffer.sv $(RT_TOP)/tb/cosim/cosim_router.cpp \
+	  $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
+	  >$(@D).build.log 2>&1 || { tail -30 $(@D).build.log; exit 1; }
+t-router-cosim-pipe-mutant: $(BUILD)/obj_router_minp_mut/cosim_router
+	@scripts/runbench.sh $@ 120 bash -c 'o=$$($< --seed 121 --cycles 20000 | grep -v "^RESULT"); echo "$$o" | grep -E "^(FAIL|cosim_router)"; \
+	  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT pipe_mutant_caught pass=1 fail=0"; \
+	  else echo "RESULT pipe_mutant_caught pass=0 fail=1"; fi'
+TEST_STEPS += t-router-cosim-pipe t-router-cosim-pipe-mutant
 # switches (docs/reference/switch.md): random traffic through random route tables and through the
 # tables mt_switch_build makes for real switches (fattree:4,2 top and leaf, bigraph:4x8,
 # dgx2); a C model with one perturbed table entry must be caught
@@ -66,7 +90,7 @@ t-router-cosim-sw16: $(call RT_BIN,sw16)
 RT_SW_STEPS := t-router-cosim-sw4 t-router-cosim-sw4top t-router-cosim-sw8 t-router-cosim-sw8bg t-router-cosim-sw16
 
 .PHONY: cosim-router formal-router area-router bench-router
-cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff $(RT_SW_STEPS)
+cosim-router: t-router-cosim-d2l4v4 t-router-cosim-min t-router-cosim-d3mesh t-router-perturb t-router-eff t-router-cosim-pipe $(RT_SW_STEPS)
 	@cat $(foreach s,$^,$(BUILD)/logs/$(s).log) | grep -E '^(cosim_router|EFFICIENCY|SHARE|RESULT|MISMATCH|MONITOR|FAIL)' ; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-router: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -45,6 +45,10 @@ module mt_router #(
   // crossbar; a head that asks for another output is never granted (it cannot come from a
   // network of such routers).
   parameter int XbarDor = 0,
+  // 1 (torus/mesh only): the router pipeline of docs/reference/router.md "Pipeline (RtPipe)":
+  // each head's route and credit need computed as it is written into its VC buffer and kept
+  // beside it, the front flit of each VC buffer in a register. The same cycles as 0.
+  parameter int RtPipe = 0,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
@@ -102,6 +106,7 @@ module mt_router #(
 
   initial begin
     if (Table != 0 && Table != 1) $fatal(1, "mt_router: Table=%0d must be 0 (torus/mesh router) or 1 (switch)", Table);
+    if (RtPipe != 0 && (RtPipe != 1 || Table != 0)) $fatal(1, "mt_router: RtPipe=%0d must be 0, or 1 at Table = 0 (Table=%0d)", RtPipe, Table);
     if (Table == 0) begin
       if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
       if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
@@ -193,10 +198,36 @@ module mt_router #(
   end
   assign rt_err_o = rt_err_q;
 
+  // ---- RtPipe = 1: per input port, the route of the incoming flit (its VC's class) and the
+  // credits it needs (mt_rt_need_f), written with it into its VC buffer: {need, port, mask, swap}
+  localparam int SbF = CntW + 1 + 1 + NumVcs + 4;  // the side band's fields
+  localparam int SbW = (RtPipe != 0) ? SbF : 0;
+  localparam int BufSbW = BufW + SbW;  // a VC buffer's width
+  logic [NP*BufSbW-1:0] in_sb;          // in_flit_i's flit with its side band, per port
+  for (genvar p = 0; p < NP; p++) begin : g_pin
+    logic [BufW-1:0] pf;
+    assign pf = in_flit_i[p*FlitW +: BufW];
+    if (RtPipe != 0) begin : g_sb
+      logic [NumVcs+4:0] prt;
+      logic [CntW:0] pneed;
+      assign prt = mt_rt_route_f(mc, 4'(p), in_flit_i[p*FlitW + PayloadW + 3 +: VcW] >= VcW'(NumVcs / 2), pf[PayloadW + 2],
+                                 pf[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
+                                 pf[mt_common_pkg::HD_NEXT_LSB +: mt_common_pkg::HD_NEXT_W],
+                                 pf[mt_common_pkg::HD_EJECT_LSB +: mt_common_pkg::HD_EJECT_W]);
+      assign pneed = mt_rt_need_f(pf[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]);
+      assign in_sb[p*BufSbW +: BufSbW] = {pneed, prt, pf};
+    end else begin : g_nosb
+      assign in_sb[p*BufSbW +: BufSbW] = pf;
+    end
+  end
+  // ---- end RtPipe
+
   for (genvar i = 0; i < N; i++) begin : g_ivc
     localparam int P = i / NumVcs;
     localparam int V = i % NumVcs;
     logic [BufW-1:0] f;
+    logic [BufSbW-1:0] fb;  // the buffer's front: f and, at RtPipe = 1, its side band
+    logic [SbF-1:0] sb;     // the side band ('0 at RtPipe = 0)
     logic [mt_common_pkg::FT_W-1:0] ft;
     logic push, empty, r_swap, r_err, a_ok, holding, rq;
     logic [TabW-1:0] t_e;
@@ -216,21 +247,27 @@ module mt_router #(
                   (in_flit_i[P*FlitW + PayloadW + 3 +: VcW] == VcW'(V));
 
     if (InOff[P]) begin : g_off
-      assign f = '0;
+      assign fb = '0;
       assign empty = 1'b1;
       assign ovf[i] = 1'b0;
       logic unused_off;
-      assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW]};
+      assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW], in_sb[P*BufSbW +: BufSbW]};
     end else begin : g_on
-      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufW)) u_buf (
+      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufSbW), .FrontReg(RtPipe)) u_buf (
         .clk_i, .rst_ni,
         .push_i (push),
-        .data_i (in_flit_i[P*FlitW +: BufW]),
+        .data_i (in_sb[P*BufSbW +: BufSbW]),
         .pop_i  (sent[i]),
-        .data_o (f),
+        .data_o (fb),
         .empty_o(empty),
         .ovf_o  (ovf[i])
       );
+    end
+    assign f = fb[BufW-1:0];
+    if (RtPipe != 0) begin : g_sbf
+      assign sb = fb[BufW +: SbF];
+    end else begin : g_nosbf
+      assign sb = '0;
     end
     assign ne[i] = !empty;
     assign ft = f[PayloadW +: mt_common_pkg::FT_W];
@@ -265,6 +302,8 @@ module mt_router #(
             if ({1'b0, f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W]} < 13'(TabN))
               t_e = tab_q[f[mt_common_pkg::HD_DST_LSB +: NodeW]*TabW +: TabW];
             {r_port, r_mask, r_err} = mt_rt_table_f(t_e, f[mt_common_pkg::HD_SRC_LSB +: mt_common_pkg::HD_SRC_W], 4'(P), 4'(V));
+          end else if (RtPipe != 0) begin
+            {r_port, r_mask, r_swap} = {sb[1 + NumVcs +: 4], sb[1 +: NumVcs], sb[0]};
           end else begin
             {r_port, r_mask, r_swap} = mt_rt_route_f(mc, 4'(P), V >= NumVcs / 2, ft[2],
               f[mt_common_pkg::HD_DST_LSB +: mt_common_pkg::HD_DST_W],
@@ -284,9 +323,14 @@ module mt_router #(
                 for (int v = 0; v < NumVcs; v++) join_ok[v] = ekey_q[((o - ND) * NumVcs + v)*KeyW +: KeyW] == key;
             end
           end
-          {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, !NetMask[port_cur],
-                                          cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
-                                          f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W], join_ok);
+          if (RtPipe != 0)
+            {a_ok, a_vc} = mt_rt_vc_alloc_need_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, !NetMask[port_cur],
+                                                 cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
+                                                 sb[SbF-1 -: CntW + 1], join_ok);
+          else
+            {a_ok, a_vc} = mt_rt_vc_alloc_f(r_mask, busy_q[port_cur*NumVcs +: NumVcs], cvec, ft, !NetMask[port_cur],
+                                            cap_sel && (src_sel == f[mt_common_pkg::HD_SRC_LSB +: SrcW]),
+                                            f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W], join_ok);
         end
         if (!active_q[i]) vc_cur = a_vc;
         c_cur = cvec[vc_cur*CntW +: CntW];

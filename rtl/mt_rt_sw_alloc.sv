@@ -23,11 +23,10 @@ module mt_rt_sw_alloc #(
   output logic            held_o,
   output logic [IdxW-1:0] holder_o
 );
-  logic [IdxW-1:0] ptr_d, ptr_q, holder_d, holder_q, win;
+  logic [IdxW-1:0] ptr_d, ptr_q, holder_d, holder_q, win, hwin;
   logic held_d, held_q, found;
-  logic [N-1:0] el;
+  logic [N-1:0] el, hi;
   logic [15:0] minp;
-  logic [IdxW:0] idx;
 
   // the search only when it can matter (not held, some request): the Verilated model then
   // skips it for the idle outputs of every router, most cycles (docs/results/bench.md)
@@ -36,7 +35,8 @@ module mt_rt_sw_alloc #(
     el = '0;
     found = 1'b0;
     win = '0;
-    idx = '0;
+    hwin = '0;
+    hi = '0;
     if (!held_q && req_i != '0) begin
       for (int i = 0; i < N; i++) begin
         if (req_i[i] && prio_i[i*16 +: 16] < minp) minp = prio_i[i*16 +: 16];
@@ -44,14 +44,17 @@ module mt_rt_sw_alloc #(
       for (int i = 0; i < N; i++) begin
         el[i] = req_i[i] && (StepPrio == 0 || prio_i[i*16 +: 16] == minp);
       end
-      for (int k = 1; k <= N; k++) begin
-        idx = {1'b0, ptr_q} + (IdxW + 1)'(k);
-        if (idx >= (IdxW + 1)'(N)) idx = idx - (IdxW + 1)'(N);
-        if (!found && el[idx[IdxW-1:0]]) begin
-          found = 1'b1;
-          win = idx[IdxW-1:0];
-        end
+      // round robin from ptr_q + 1: the lowest eligible input above ptr_q, else the lowest
+      // (a mask and two priority encoders, not a search through N added indices)
+      for (int i = 0; i < N; i++) hi[i] = el[i] && (IdxW'(i) > ptr_q);
+      found = el != '0;
+      for (int i = N - 1; i >= 0; i--) begin
+        if (el[i]) win = IdxW'(i);
       end
+      for (int i = N - 1; i >= 0; i--) begin
+        if (hi[i]) hwin = IdxW'(i);
+      end
+      if (hi != '0) win = hwin;
     end
     if (held_q) begin
       gnt_o = go_i[holder_q];

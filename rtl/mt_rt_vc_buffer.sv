@@ -3,10 +3,15 @@
 // Contract: push_i writes data_i unless the FIFO is full before the edge (then the flit is
 // dropped and ovf_o pulses: an upstream credit bug); pop_i (only while !empty_o) removes
 // data_o, the front flit, which is visible combinationally. Push and pop in one cycle are fine.
+// FrontReg = 1 (mt_router Pipe = 1): the same FIFO, with the same cycles, whose front flit comes
+// from a register (a copy of the front slot): the memory is read at the slot after the front
+// (a registered address), and that read, or a flit written into an empty buffer (or one that
+// the pop leaves empty), is loaded into the register at the edge; pop_i only selects.
 `default_nettype none
 module mt_rt_vc_buffer #(
   parameter int Depth = 4,
-  parameter int Width = 8
+  parameter int Width = 8,
+  parameter int FrontReg = 0
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
@@ -23,8 +28,9 @@ module mt_rt_vc_buffer #(
     if (Depth < 1) $fatal(1, "mt_rt_vc_buffer: Depth=%0d must be >= 1", Depth);
   end
 
-  logic [AddrW-1:0] rd_q, wr_q;
+  logic [AddrW-1:0] rd_q, wr_q, raddr;
   logic [CntW-1:0] cnt_q;
+  logic [Width-1:0] rdata;
   logic full, we, re;
 
   assign full    = (cnt_q == CntW'(Depth));
@@ -48,12 +54,32 @@ module mt_rt_vc_buffer #(
     end
   end
 
+  if (FrontReg == 0) begin : g_async
+    assign raddr = rd_q;
+    assign data_o = rdata;
+  end else begin : g_front
+    // rd1_q: the slot after the front (rd_q + 1 mod Depth)
+    logic [AddrW-1:0] rd1_q;
+    logic [Width-1:0] front_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) rd1_q <= AddrW'((Depth > 1) ? 1 : 0);
+      else if (re) rd1_q <= (rd1_q == AddrW'(Depth - 1)) ? '0 : rd1_q + 1'b1;
+    end
+    // no reset: the count says whether it holds a flit
+    always_ff @(posedge clk_i) begin
+      if (re && cnt_q != CntW'(1)) front_q <= rdata;  // the next flit (re: cnt_q >= 1) is in the memory
+      else if (we && (empty_o || (re && cnt_q == CntW'(1)))) front_q <= data_i;  // written now
+    end
+    assign raddr = rd1_q;
+    assign data_o = front_q;
+  end
+
   mt_rt_ram #(.Depth(Depth), .Width(Width), .AddrW(AddrW)) u_ram (
     .clk_i,
     .we_i   (we),
     .waddr_i(wr_q),
     .wdata_i(data_i),
-    .raddr_i(rd_q),
-    .rdata_o(data_o)
+    .raddr_i(raddr),
+    .rdata_o(rdata)
   );
 endmodule

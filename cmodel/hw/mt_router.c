@@ -35,6 +35,7 @@ void mt_router_default_params(mt_router_params *p) {
 
 int mt_router_check_params(const mt_router_params *p, mt_err *e) {
   if (p->table > 1) return mt_fail(e, "table=%u: 0 (torus/mesh router) or 1 (switch)", p->table);
+  if (p->pipe > 1 || (p->pipe && p->table)) return mt_fail(e, "RtPipe=%u: must be 0, or 1 at table = 0 (table=%u)", p->pipe, p->table);
   if (p->table) {
     if (p->nnet + p->nlocal < 1 || p->nnet + p->nlocal > MT_RT_MAX_PORTS)
       return mt_fail(e, "switch radix %u (%u network + %u NI ports): must be 1..%d", p->nnet + p->nlocal, p->nnet, p->nlocal, MT_RT_MAX_PORTS);

@@ -37,6 +37,10 @@ typedef struct {
   unsigned period[3];    /* torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit
                             at most every period[d] cycles (0..255; 0, 1: every cycle; a slower
                             link, docs/reference/network.md "Link rate and latency") */
+  unsigned pipe;         /* RtPipe (torus/mesh only): 0 or 1, the router pipeline of docs/reference/router.md
+                            "Pipeline (RtPipe)": each head routed as it is written into its VC buffer,
+                            the front flit of each VC buffer in a register. The cycles are those of 0,
+                            so the model's step is the same for both */
   unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
                             2: incoming credits counted one cycle late */
   /* Switch (docs/reference/switch.md): table = 1 routes every head, normal or all-reduce, by its

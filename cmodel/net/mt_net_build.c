@@ -302,6 +302,7 @@ static int router_params(const mt_net *n, mt_router_params *rp, mt_err *e) {
   rp->ej_depth = c->ej_depth;
   rp->subpkt_flits = c->subpkt_flits;
   rp->step_prio = c->step_prio;
+  rp->pipe = c->rt_pipe; /* a switch refuses 1 (mt_router_check_params) */
   rp->wd_w = 31;
   for (int d = 0; d < 3; d++) rp->period[d] = !sw && d < n->D && c->link_period[d] > 1 ? c->link_period[d] : 1u;
   if (sw) { /* every switch: its own radix (set per switch in build_routers), table routing */

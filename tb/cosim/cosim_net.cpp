@@ -158,6 +158,9 @@ static const Case kCases[] = {
   // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
   {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, nullptr, "fpga"},
   {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, nullptr, "fpga"},
+  // the same with the router pipeline (RtPipe = 1, docs/reference/router.md "Pipeline (RtPipe)"): the same cycles
+  {"t2x2_fpgap_msg_i32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "rt_pipe=1", nullptr, "fpga"},
+  {"t2x2_fpgap_pkt_f32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "rt_pipe=1", nullptr, "fpga"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -366,6 +369,8 @@ static void print_shape_flags(const Hw &hw) {
   const unsigned chain = cfg.ni_rx_engines > 1 ? cfg.ni_chain : 0u;
   // the NIs' ejection VCs: ej_depth on a grid, the NI link's (ni_link_depth, 0 = vc_depth) in a switch network
   const unsigned ejd = mt_net_ej_depth(&cfg, is_switch_topo(hw.topo.c_str()));
+  // the router pipeline, only when set (mt_net_top's; the other builds' flags stay as they were)
+  if (cfg.rt_pipe) printf(" -GRtPipe=%u -CFLAGS -DCFG_RTPIPE=%u", cfg.rt_pipe, cfg.rt_pipe);
   printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -767,6 +772,9 @@ static Hw build_hw() {
   hw.cfg.subpkt_flits = CFG_SUBPKT;
   hw.cfg.pkt_bytes = CFG_PKTBYTES;
   hw.cfg.step_prio = CFG_STEPPRIO;
+#ifdef CFG_RTPIPE
+  hw.cfg.rt_pipe = CFG_RTPIPE;
+#endif
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;

@@ -70,6 +70,9 @@
 #ifndef CFG_STEP_PRIO
 #define CFG_STEP_PRIO 0
 #endif
+#ifndef CFG_RT_PIPE
+#define CFG_RT_PIPE 0
+#endif
 #ifndef CFG_WD_W
 #define CFG_WD_W 24
 #endif
@@ -216,6 +219,7 @@ int main(int argc, char **argv) {
   prm.ej_depth = CFG_EJ_DEPTH;
   prm.subpkt_flits = CFG_SUBPKT_FLITS;
   prm.step_prio = CFG_STEP_PRIO;
+  prm.pipe = CFG_RT_PIPE;
   prm.wd_w = CFG_WD_W;
   prm.perturb = perturb;
   prm.table = CFG_TABLE;
