@@ -100,8 +100,10 @@ t-ni-perturb-chain: $(BUILD)/obj_ni_paper_perturb/cosim_ni
 # "State in RAM"; the RTL perturbed, the C model exact)
 t-ni-perturb-ram-bypass: $(BUILD)/obj_ni_paper_ram_byp/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+# (six repetitions of the scenarios: with three no completions of one edge meet in an order
+# that changes an output)
 t-ni-perturb-ram-arb: $(BUILD)/obj_ni_paper_ram_arb/cosim_ni
-	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed --reps 6
 # ... and mt_ni_deps' rxb RAM mutants (the same)
 t-ni-perturb-rxb-bypass: $(BUILD)/obj_ni_paper_rxb_byp/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
