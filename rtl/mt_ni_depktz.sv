@@ -4,8 +4,9 @@
 // own list (mt_ni maps them to the streams (port, VC), docs/reference/ni.md "Bandwidth"). One message
 // (or packet) at a time:
 //  IDLE  picks the first non-empty stream from rr (round robin); its front must be a head
-//        (else error RX_FRAME); reads the flow's table entry on port B (Reduce entry, or the
-//        Gather entry with a Parent for a Gather) -> LOOK.
+//        (else error RX_FRAME) -> LOAD (mt_ni_deps reads the flow's entry indices from RAM).
+//  LOAD  reads the flow's table entry on port B (Reduce entry, or the Gather entry with a
+//        Parent for a Gather) -> LOOK.
 //  LOOK  checks the head against the entry and the dependency state: unexpected op/flow
 //        (RX_FLOW), sender not a Child / not the Parent (RX_SRC), addr/len outside the chunk
 //        (RX_RANGE); a Reduce from Child k is due when k == cnt (Children order), a Gather
@@ -164,7 +165,7 @@ module mt_ni_depktz #(
     if (MaxFlows < 1) $fatal(1, "mt_ni_depktz: MaxFlows=%0d", MaxFlows);
     if (Engines < 1) $fatal(1, "mt_ni_depktz: Engines=%0d", Engines);  // the allowed set: mt_ni
   end
-  localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2;
+  localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2, StLoad = 2'd3;
   localparam bit Ch = (ReduceChain != 0) && (Engines > 1);
   localparam logic [3:0] All1 = 4'((1 << PortW) - 1);
 
@@ -433,8 +434,10 @@ module mt_ni_depktz #(
   assign pop_o       = look_go || pop_payload;
   assign pop_s_o     = s_q;
 
-  // table port B address
-  assign rb_o = idle_pick ? ((h_op == mt_common_pkg::OP_GATHER && b_gv_i) ? b_gidx_i : b_ridx_i) : rb_q;
+  // table port B address: in LOAD, the entry index of the flow (mt_ni_deps' RAMs, read at the
+  // pick's edge; an index of a flow without its entry is never written: 0, as after start)
+  assign rb_o = (st_q == StLoad && run_i) ?
+                ((op_q == mt_common_pkg::OP_GATHER && b_gv_i) ? b_gidx_i : b_rv_i ? b_ridx_i : '0) : rb_q;
 
   // ---- reduction unit ----
   logic                alu_v;
@@ -495,8 +498,10 @@ module mt_ni_depktz #(
       inq_cnt_q <= inq_cnt_q + RqCW'(gnt_rd) - RqCW'(rsp_i);
       // state
       if (idle_pick) begin
-        st_q <= StLook; s_q <= pick; op_q <= h_op; flow_q <= h_flow; src_q <= h_src;
+        st_q <= StLoad; s_q <= pick; op_q <= h_op; flow_q <= h_flow; src_q <= h_src;
         addr_q <= front_i[mt_common_pkg::HD_ADDR_LSB +: mt_common_pkg::HD_ADDR_W]; len_q <= front_i[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W]; normal_q <= fty[2];
+      end else if (st_q == StLoad && run_i) begin
+        st_q <= StLook;
       end else if (st_q == StLook && run_i) begin
         if (look_go) begin
           st_q <= StBusy; size_q <= eb_size_i; stg_q <= stg;

@@ -23,8 +23,12 @@
 // and per (flow, child position) the rows of mt_ni_chain (in RAM: bytes added, completed
 // prefix, ranges beyond it), which a chained packet's completion updates a few cycles later
 // (docs/reference/ni.md "State in RAM"); children complete (cnt) in order.
-// Read ports A (issue) and B (receive look-up) are combinational (rxb: the engine's RAM copy,
-// read only here, for the granted done); the completed prefix an
+// The entry indices ridx and gidx are in RAM (written only by the scan): one mt_ni_ram copy of
+// each per engine, read at every edge at the engine's port-B flow, so b_ridx_o / b_gidx_o are
+// the words of the engine's flow after the last edge (the engine reads them in LOAD, the cycle
+// after its pick). The other fields of read ports A (issue) and B (receive look-up) are
+// combinational (rxb: the engine's RAM copy, read only here, for the granted done); the
+// completed prefix an
 // engine reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
 `default_nettype none
 
@@ -36,7 +40,8 @@ module mt_ni_deps #(
   parameter int Children = 4,     // child slots of an entry (chain state per slot)
   parameter int Chain    = 0,     // chained reduction state (with NE > 1)
   parameter int PerturbRam = 0    // test only: 1-3 mt_ni_chain's PerturbRam; 4 the rxb RAMs
-                                  // without bypass, 5 the done grant round robin downwards
+                                  // without bypass, 5 the done grant round robin downwards, 6
+                                  // the index RAMs read one edge late (the previous flow)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -94,7 +99,7 @@ module mt_ni_deps #(
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
     if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
-    if (PerturbRam < 0 || PerturbRam > 5) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
+    if (PerturbRam < 0 || PerturbRam > 6) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
   end
   localparam int FW   = mt_common_pkg::idx_w(MaxFlows);
   localparam int NC   = Children;
@@ -103,7 +108,6 @@ module mt_ni_deps #(
   localparam int EW   = mt_common_pkg::idx_w(NE);
 
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
-  logic [MaxFlows*TIW-1:0]  ridx_q, gidx_q;
   logic [MaxFlows*CntW-1:0] cnt_q;
   logic [CF*CntW-1:0]       act_q;
   function automatic [FW-1:0] fidx(input logic [11:0] f);
@@ -173,6 +177,28 @@ module mt_ni_deps #(
     mt_ni_ram #(.Depth(MaxFlows), .Width(32), .Bypass(RxByp)) u_rxb (
       .clk_i, .we_i(rxw), .waddr_i(rxw_f), .wdata_i(rxw_d),
       .re_i(1'b1), .raddr_i(fidx(b_flow_i[12*e +: 12])), .rdata_o(rxb_rd[32*e +: 32]));
+  end
+
+  // the entry indices in RAM, written by the scan (the flow's Reduce entry; its first Gather
+  // entry with a Parent), a copy of each per engine read at its port-B flow at every edge
+  logic ridx_we, gidx_we;
+  assign ridx_we = scan_i && scan_op_i == 2'd1;
+  assign gidx_we = scan_i && scan_op_i == 2'd2 && scan_pv_i && !gv_q[sf];
+  for (genvar e = 0; e < NE; e++) begin : g_idx
+    logic [FW-1:0] ia;
+    if (PerturbRam == 6) begin : g_late
+      logic [FW-1:0] ia_q;
+      always_ff @(posedge clk_i) ia_q <= fidx(b_flow_i[12*e +: 12]);
+      assign ia = ia_q;
+    end else begin : g_ia
+      assign ia = fidx(b_flow_i[12*e +: 12]);
+    end
+    mt_ni_ram #(.Depth(MaxFlows), .Width(TIW)) u_ridx (
+      .clk_i, .we_i(ridx_we), .waddr_i(sf), .wdata_i(scan_idx_i),
+      .re_i(1'b1), .raddr_i(ia), .rdata_o(b_ridx_o[TIW*e +: TIW]));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(TIW)) u_gidx (
+      .clk_i, .we_i(gidx_we), .waddr_i(sf), .wdata_i(scan_idx_i),
+      .re_i(1'b1), .raddr_i(ia), .rdata_o(b_gidx_o[TIW*e +: TIW]));
   end
 
   // chained reduction: the rows in RAM (mt_ni_chain); per flow the child positions whose
@@ -258,22 +284,16 @@ module mt_ni_deps #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0;
-      act_q <= '0; cc_q <= '0; drr_q <= '0;
+      cnt_q <= '0; act_q <= '0; cc_q <= '0; drr_q <= '0;
     end else if (clear_i) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      ridx_q <= '0; gidx_q <= '0; cnt_q <= '0;
-      act_q <= '0; cc_q <= '0; drr_q <= '0;
+      cnt_q <= '0; act_q <= '0; cc_q <= '0; drr_q <= '0;
     end else begin
-      if (scan_i && scan_op_i == 2'd1) begin
-        rv_q[sf]               <= 1'b1;
-        ridx_q[TIW*sf +: TIW]  <= scan_idx_i;
-        root_q[sf]             <= !scan_pv_i;
+      if (ridx_we) begin
+        rv_q[sf]   <= 1'b1;
+        root_q[sf] <= !scan_pv_i;
       end
-      if (scan_i && scan_op_i == 2'd2 && scan_pv_i && !gv_q[sf]) begin
-        gv_q[sf]              <= 1'b1;
-        gidx_q[TIW*sf +: TIW] <= scan_idx_i;
-      end
+      if (gidx_we) gv_q[sf] <= 1'b1;
       if (rdone_i) rdone_q[rf] <= 1'b1;
       if (dgv) drr_q <= (32'(dg) + 1 == NE) ? '0 : dg + 1'b1;
       cnt_q <= cnt_d;
@@ -291,9 +311,7 @@ module mt_ni_deps #(
     logic [FW-1:0] bf;
     assign bf = fidx(b_flow_i[12*e +: 12]);
     assign b_rv_o[e]                = rv_q[bf];
-    assign b_ridx_o[TIW*e +: TIW]   = ridx_q[TIW*bf +: TIW];
     assign b_gv_o[e]                = gv_q[bf];
-    assign b_gidx_o[TIW*e +: TIW]   = gidx_q[TIW*bf +: TIW];
     assign b_root_o[e]              = root_q[bf];
     assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
     assign b_grx_o[e]               = grx_q[bf];

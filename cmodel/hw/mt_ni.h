@@ -272,7 +272,7 @@ typedef struct {
   uint8_t dcok[1 + MT_NI_MAX_L];    /* dce[c] decodes the word in read port c (cleared when the port is reloaded) */
   uint32_t tbad[1 + MT_NI_MAX_L];   /* the table address read port c last copied (ports reload only when it changes) */
   uint8_t tbw;                      /* the table was written since the read ports were last copied: copy them all */
-  uint8_t rxlk, rxbz;               /* engines in LOOK / BUSY (rx[e].st 1 / 2), bit per engine */
+  uint8_t rxld, rxlk, rxbz;         /* engines in LOAD / LOOK / BUSY (rx[e].st 3 / 1 / 2), bit per engine */
   uint8_t aluv;                     /* engines whose adder output register is valid (rx[e].alu_v) */
   uint8_t txact;                    /* packetisers active (tx[l].act), bit per port */
   uint32_t vcm;                     /* VC field mask of a flit (VcW bits): mt_flit_vc without the clog2 */

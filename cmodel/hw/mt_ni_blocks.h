@@ -103,7 +103,8 @@ typedef struct {
   uint32_t rx_done;                  /* done_o: the engine's message is complete */
   uint32_t rx_pwreq;                 /* pw_req_o: the engine needs a row its working register does not hold ... */
   uint32_t rx_pwix[MT_NI_MAX_L];     /* ... this one (valid in rx_pwreq; mt_ni_chain.c) */
-  uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge (valid in rx_pickm; else rb) */
+  uint32_t rx_ldm;                   /* LOAD -> LOOK at this edge: the table port B address is loaded (rb_d) */
+  uint32_t rb_d[MT_NI_MAX_L];        /* rb_o: table port B address of engine e after the edge (valid in rx_ldm; else rb) */
   uint32_t ej_pop[MT_NI_MAX_L];      /* pop_s_o: stream popped by engine e, or MT_NI_NO_POP */
 
   /* ---- mt_ni_stage (the stager, p.stage_after > 0) ---- */

@@ -2,7 +2,8 @@
  * mt_ni_depktz.c: twin of rtl/mt_ni_depktz.sv, the receive engines (depacketiser and
  * reduction), rx_engines of them (the RTL: RxEngines instances). One message (or packet) at a time:
  *  IDLE  picks the first non-empty stream of its list from rr (round robin); its front must
- *        be a head (else RX_FRAME); reads the flow's table entry on port B -> LOOK.
+ *        be a head (else RX_FRAME) -> LOAD (the RTL reads the flow's entry indices from RAM).
+ *  LOAD  reads the flow's table entry on port B -> LOOK.
  *  LOOK  checks the message against the entry (RX_FLOW, RX_SRC, RX_RANGE); a Reduce
  *        message waits for its child's turn, a Gather one for the previous to be consumed
  *        (-> IDLE, stream not popped); else pops the head -> BUSY.
@@ -167,7 +168,7 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
   int ravail_taken = 0;
   w->rx_pickm = 0;
   memset(w->ej_pop, 0xff, sizeof w->ej_pop); /* MT_NI_NO_POP */
-  uint32_t idle = w->running ? ~(uint32_t)(s->rxlk | s->rxbz) & ((1u << NE) - 1u) : 0u;
+  uint32_t idle = w->running ? ~(uint32_t)(s->rxld | s->rxlk | s->rxbz) & ((1u << NE) - 1u) : 0u;
   if (idle && !w->sg_ravail) { /* only engines with a non-empty stream can pick */
     uint32_t want = 0;
     for (uint64_t sm = s->ejnz; sm; sm &= sm - 1u) want |= s->seng[__builtin_ctzll(sm)];
@@ -203,8 +204,15 @@ static inline void mt_ni_depktz_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_w
     w->rx_pickm |= 1u << e;
     mt_head_info *h = &w->rx_hd[e];
     mt_hd_unpack(f, h);
-    const unsigned fi = mt_ni_fi(s, h->flow);
-    w->rb_d[e] = (h->op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
+  }
+  /* LOAD: the flow's entry indices (RAM, read at the pick's edge) name the entry to read on
+   * port B */
+  w->rx_ldm = w->running ? s->rxld : 0u;
+  for (uint32_t em = w->rx_ldm; em; em &= em - 1u) {
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    const mt_ni_rx *r = &s->rx[e];
+    const unsigned fi = mt_ni_fi(s, r->flow);
+    w->rb_d[e] = (r->op == MT_OP_GATHER && s->gv[fi]) ? s->gidx[fi] : s->ridx[fi];
   }
   /* LOOK */
   w->rx_look_go = 0;
@@ -281,8 +289,8 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
     mt_ni_rx *r = &s->rx[e];
     const mt_head_info *h = &w->rx_hd[e];
     const mt_flit *f = &s->ej[(size_t)w->rx_pick[e] * p->ej_depth + s->ej_rd[w->rx_pick[e]]];
-    r->st = 1;
-    s->rxlk |= (uint8_t)(1u << e);
+    r->st = 3;
+    s->rxld |= (uint8_t)(1u << e);
     r->s = (uint32_t)w->rx_pick[e];
     r->sl = (uint32_t)w->rx_pick_l[e];
     r->op = (uint8_t)h->op;
@@ -291,9 +299,8 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
     r->addr = h->addr;
     r->len = h->len;
     r->normal = (uint8_t)mt_ft_is_normal(mt_flit_type(f, p->payload_w));
-    s->rb[e] = w->rb_d[e];
   }
-  for (uint32_t em = w->running ? s->rxlk & ~w->rx_pickm : 0u; em; em &= em - 1u) {
+  for (uint32_t em = w->running ? s->rxlk : 0u; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     mt_ni_rx *r = &s->rx[e];
     const mt_ni_entry *B = w->eb[e];
@@ -326,6 +333,13 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
       r->rr = r->sl + 1 == nrr ? 0 : r->sl + 1;
     }
   }
+  for (uint32_t em = w->rx_ldm; em; em &= em - 1u) { /* LOAD -> LOOK */
+    const unsigned e = (unsigned)__builtin_ctz(em);
+    s->rx[e].st = 1;
+    s->rxld &= (uint8_t) ~(1u << e);
+    s->rxlk |= (uint8_t)(1u << e);
+    s->rb[e] = w->rb_d[e];
+  }
   for (uint32_t em = w->rx_done; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     mt_ni_rx *r = &s->rx[e];
@@ -342,6 +356,7 @@ static inline void mt_ni_depktz_update(mt_ni *s, const mt_ni_in *in, const mt_ni
       r->wq_cnt = 0;
       r->wq_rd = 0;
     }
+    s->rxld = 0;
     s->rxlk = 0;
     s->rxbz = 0;
   }

@@ -9,7 +9,9 @@
  *             rows per (flow, child position) are the chain unit's (mt_ni_chain.c)
  * All of it is cleared by start. rxb is in RAM in the RTL (one copy per engine, one write
  * port; docs/reference/ni.md "State in RAM"): at most one done per edge moves it (the done
- * grant, round robin from drr, in mt_ni_depktz_eval), so an array here is cycle-exact.
+ * grant, round robin from drr, in mt_ni_depktz_eval), so an array here is cycle-exact. So are
+ * ridx and gidx, in RAM in the RTL (a copy per engine, written by the scan only): an engine
+ * reads them in LOAD, the cycle after its pick, when the RAM read at the pick's edge returns.
  * (Static phases, #included by mt_ni.c: see mt_ni_blocks.h.) */
 #include <string.h>
 #include "hw/mt_ni_blocks.h"

@@ -104,7 +104,7 @@ static inline void mt_ni_issue_eval(const mt_ni *s, const mt_ni_in *in, mt_ni_wi
   }
   w->fin_ok = 0;
   if (s->st == MT_NI_ST_FIN) {
-    const int ridle = (s->rxlk | s->rxbz) == 0; /* every engine IDLE */
+    const int ridle = (s->rxld | s->rxlk | s->rxbz) == 0; /* every engine IDLE */
     w->fin_ok = sidle && ridle && w->mem_quiet && (!p->stage_after || (s->sgst == 0 && s->nsg == 0));
     /* and every flow rooted here or gathered (looked at only when the rest holds) */
     const unsigned nf = in->nflows < F ? in->nflows : F;

@@ -21,8 +21,8 @@ static inline void mt_ni_table_update(mt_ni *s, const mt_ni_in *in, const mt_ni_
     s->tbad[0] = ha;
     s->dcok[0] = 0;
   }
-  /* port B addresses change only when an engine picks a stream (rx_pickm) */
-  for (uint32_t em = s->tbw ? (1u << NE) - 1u : w->rx_pickm; em; em &= em - 1u) {
+  /* port B addresses change only when an engine leaves LOAD (rx_ldm) */
+  for (uint32_t em = s->tbw ? (1u << NE) - 1u : w->rx_ldm; em; em &= em - 1u) {
     const unsigned e = (unsigned)__builtin_ctz(em);
     const uint32_t ba = s->rb[e] < D ? s->rb[e] : 0; /* rb_d, loaded by mt_ni_depktz_update */
     if (!s->tbw && ba == s->tbad[1 + e]) continue;

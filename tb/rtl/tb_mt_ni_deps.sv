@@ -4,7 +4,8 @@
 // entries (only the first with a parent is kept: gv, gidx); rdone; received messages and
 // packets (rxb accumulates len until it equals size, then cnt+1 for a Reduce or grx for a
 // Gather, rxb back to 0); flow indices >= MaxFlows alias flow 0; all_gathers over nflows;
-// both read ports.
+// both read ports (ridx and gidx of port B are RAM reads: the word of the flow at the last
+// edge).
 `timescale 1ns/1ps
 module tb_mt_ni_deps;
   logic clk = 1'b0, rst_n = 1'b0;
@@ -49,11 +50,12 @@ module tb_mt_ni_deps;
     check("reset: no gathers", !allg);
     // flow 0: Reduce with parent at idx 3; flow 1: root Reduce at idx 5
     do_scan(0, 1, 1, 3); do_scan(1, 1, 0, 5);
-    bflow = 0; #1; check("flow0 rv/ridx", b_rv && b_ridx == 3 && !b_root);
-    bflow = 1; #1; check("flow1 root", b_rv && b_ridx == 5 && b_root);
+    bflow = 0; @(negedge clk); check("flow0 rv/ridx", b_rv && b_ridx == 3 && !b_root);
+    bflow = 1; #1; check("flow1 ridx a cycle later", b_rv && b_ridx == 3 && b_root);
+    @(negedge clk); check("flow1 root", b_rv && b_ridx == 5 && b_root);
     // Gathers of flow 0: idx 7 without parent (ignored), idx 8 with parent (kept), idx 9 (not first)
     do_scan(0, 2, 0, 7); bflow = 0; #1; check("gather without parent ignored", !b_gv);
-    do_scan(0, 2, 1, 8); do_scan(0, 2, 1, 9); #1; check("first gather with parent kept", b_gv && b_gidx == 8);
+    do_scan(0, 2, 1, 8); do_scan(0, 2, 1, 9); @(negedge clk); check("first gather with parent kept", b_gv && b_gidx == 8);
     // a NOP scanned: nothing
     do_scan(2, 0, 1, 11); bflow = 2; #1; check("nop ignored", !b_rv && !b_gv);
     // flow 1 is root, flow 0 has no Gather received yet: not all gathers
@@ -72,7 +74,7 @@ module tb_mt_ni_deps;
     aflow = 1; #1; check("rdone flow 1", a_rdone);
     aflow = 0; #1; check("rdone flow 0 untouched", !a_rdone);
     do_done(5, 1, 8, 8); aflow = 0; #1; check("flow 5 aliases flow 0", a_cnt == 3);
-    bflow = 6; #1; check("port B alias", b_cnt == 3 && b_ridx == 3);
+    bflow = 6; @(negedge clk); check("port B alias", b_cnt == 3 && b_ridx == 3);
     // clear wins over everything
     clr = 1; scan = 1; sflow = 3; sop = 1; @(negedge clk); clr = 0; scan = 0;
     aflow = 0; bflow = 3; #1; check("clear", !a_rv && a_cnt == 0 && !a_grx && !b_rv && !allg);

@@ -364,13 +364,14 @@ static mt_entry root_reduce(int flow, uint32_t addr, uint32_t size, mt_slot *ch,
  *    cycle: done after >= 4n edges;
  *  - one engine with its own read and write ports (E = 1, M = L + 2 = 6): one flit per
  *    cycle, the messages one after the other: >= 2n;
- *  - L engines, L + 2L ports: both at once, exactly n + 15 edges. Engine e: pick (edge 5;
- *    RUN after the scan of 2 entries + END at edges 2..4), look-up (6), read of payload flit
- *    j granted at edge 7 + j (the FIFO refills in one cycle; RQ 8 > the 5 edges a flit is in
- *    flight), accepted by the memory at 8 + j, response -> ALU at 9 + j, -> write queue at
- *    10 + j, write granted at 11 + j; the last (j = n-1) at n + 10, accepted at n + 11 where
- *    the engine finishes (cnt[f] + 1: done waits for its write to be accepted); the two root
- *    entries issue at n + 12 and n + 13, END -> FIN at n + 14, DONE at n + 15.
+ *  - L engines, L + 2L ports: both at once, exactly n + 16 edges. Engine e: pick (edge 5;
+ *    RUN after the scan of 2 entries + END at edges 2..4), the entry index loaded (6: the
+ *    table's port-B address), look-up (7), read of payload flit j granted at edge 8 + j (the
+ *    FIFO refills in one cycle; RQ 8 > the 5 edges a flit is in flight), accepted by the
+ *    memory at 9 + j, response -> ALU at 10 + j, -> write queue at 11 + j, write granted at
+ *    12 + j; the last (j = n-1) at n + 11, accepted at n + 12 where the engine finishes
+ *    (cnt[f] + 1: done waits for its write to be accepted); the two root entries issue at
+ *    n + 13 and n + 14, END -> FIN at n + 15, DONE at n + 16.
  *  - 2 engines (engine 0: ports 0, 2; engine 1: ports 1, 3), L + 4 ports: the same. */
 static void test_bandwidth_direct(void) {
   enum { NF = 64,
@@ -402,9 +403,9 @@ static void test_bandwidth_direct(void) {
     }
     CHECK(t[0] >= 4 * n && t[1] >= 4 * n, "one memory port: %u / %u edges, bound >= %u", t[0], t[1], 4 * n);
     CHECK(t[2] >= 2 * n && t[2] < 4 * n, "one engine, own ports: %u edges, want [%u, %u)", t[2], 2 * n, 4 * n);
-    CHECK(t[4] == n + 15, "L engines, L+2L ports: %u edges, hand-derived %u", t[4], n + 15);
+    CHECK(t[4] == n + 16, "L engines, L+2L ports: %u edges, hand-derived %u", t[4], n + 16);
     CHECK(t[3] >= 2 * n && t[3] < t[2] + n, "L engines, L+L ports (a read and a write share a port): %u edges", t[3]);
-    CHECK(t[5] == n + 15, "2 engines (ports 0,2 / 1,3), L+4 ports: %u edges, hand-derived %u", t[5], n + 15);
+    CHECK(t[5] == n + 16, "2 engines (ports 0,2 / 1,3), L+4 ports: %u edges, hand-derived %u", t[5], n + 16);
     if (dt == 0) printf("bandwidth direct (n=%u flits per message): E1M1 %u, E4M1 %u, E1M6 %u, E4M8 %u, E4M12 %u, E2M8 %u edges\n",
                         n, t[0], t[1], t[2], t[3], t[4], t[5]);
   }
