@@ -20,9 +20,10 @@ narrower than the documented ones), to count those refusals.
 Policy (docs/reference/soak.md): link_lat and mem_lat_max are drawn up to 1000 (mostly up to 20 and
 16; the run length grows with them: link_lat 1000000 took 8.8 s without sanitizers); the
 watchdog must mean a hang: wd_limit is the configuration's only where that is above floor (an
-estimate of the longest legal wait from the latencies, the memory's wait and the buffers'
-rate, draw_sets), else drawn from floor..U32MAX; 10% of runs turn it off (0), and then (and
-for U32MAX) max_cycles = 10 x floor, 300,000..5,000,000, turns a hang into a stop;
+estimate of the longest legal wait from every drawn latency and link period, the memory's wait
+and the buffers' rate: flit_time, shrink_and_floor, fit_floor), else drawn from floor..U32MAX;
+10% of runs turn it off (0), and then (and for U32MAX) max_cycles = 10 x floor + N x
+ni_stage_after, 300,000..5,000,000, turns a hang into a stop;
 otherwise max_cycles is the configuration's or drawn from 5,000,000, 10^9 and its maximum
 (a smaller limit stops legal runs by design). On a slow network the size shrinks so that
 a run stays within seconds. clock_ghz (reporting only) is drawn too.
@@ -36,7 +37,8 @@ is caught (MT_BOUND_SCALE=0.5 or 2 in the environment injects such a fault).
 
 Classes: OK, REFUSED (exit 2 with a message, before the run), WRONG (sums differ),
 SANITIZER (an ASan/UBSan/LSan report), WATCHDOG (an NI or router watchdog, or max_cycles
-with the watchdog off), HWERROR (an NI stopped with another error code, a router overflow
+with the watchdog off; DEADLOCK-STAGER-OFF instead, not a failure, when the stager is off and
+reruns show a deadlock that the stager clears), HWERROR (an NI stopped with another error code, a router overflow
 flag), BOUND (a run below its lower bound, or a reported bound that differs from the
 soak's), CRASH (a signal, or an exit status or output the tool never gives), TIMEOUT (the
 external per-run limit). Exit status 1 if any run is WRONG, SANITIZER, WATCHDOG, HWERROR,
@@ -57,7 +59,12 @@ import sys
 import time
 
 FAIL_CLASSES = ("WRONG", "SANITIZER", "WATCHDOG", "HWERROR", "BOUND", "CRASH", "TIMEOUT")
-CLASSES = ("OK", "REFUSED") + FAIL_CLASSES
+# a watchdog stop of a run with the NI stager off (ni_stage_after=0) that is still stuck with the
+# watchdog off and completes, correct, with the stager on: the known deadlock the stager exists to
+# clear (docs/reference/ni.md "Staging not-due units"), reported by the watchdog as it must be
+DEADLOCK_STAGER_OFF = "DEADLOCK-STAGER-OFF"
+STAGER_ON = 20000  # the stager's T of configs/net/paper.cfg and small.cfg, for the confirming rerun
+CLASSES = ("OK", "REFUSED", DEADLOCK_STAGER_OFF) + FAIL_CLASSES
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 U32 = 4294967295
 SIM_TOPO_FILES = ["tb/cmodel/data/switched.topo", "tb/cmodel/data/multilink.topo", "tb/cmodel/data/star.topo"]
@@ -293,22 +300,18 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     # four times over. The configuration's wd_limit stands where it is above floor; elsewhere
     # (and in 30% of the other runs) wd_limit is drawn from floor..U32MAX; 10% of runs turn
     # the watchdog off, with max_cycles as the stop.
-    lat, wait = eff("link_lat") + eff("mem_lat_max"), -(-100 // max(1, eff("mem_p_ready")))
-    per_flit = (-(-2 * eff("link_lat") // max(1, min(depth, eff("subpkt_flits")))) + wait +
-                -(-eff("mem_lat_max") // eff("ni_rq")) + -(-eff("mem_lat_max") // eff("ni_sq")))
-    # run length: a slow network (long links, shallow buffers, a slow memory) gets less data,
-    # so that a sanitizer run stays within seconds (not below one element per flow of 4 x nodes)
-    if nbytes % 4 == 0 and nbytes > 4 * nodes and 4 * (nbytes // fb) * per_flit > SLOW_CYCLES:
-        nbytes = max(4 * nodes, (SLOW_CYCLES // (4 * per_flit)) * fb // 4 * 4)
-    flits = -(-nbytes // fb)
-    floor = min(WD_OFF_MAX_CYCLES // 2, 1000 + 100 * lat * wait + 4 * flits * per_flit)
+    # the draws below use the floor of the keys drawn so far (floor0; the random stream is that
+    # of the soaks before the per-dimension keys); wd_limit, max_cycles and the size are made
+    # to fit the floor of every drawn key at the end (fit_floor)
+    nbytes, floor = shrink_and_floor(eff, nbytes, nodes, 1)
+    floor0 = floor
     u = r.random()
     if u < 0.1:
         s["wd_limit"] = 0
     elif u < 0.4 or cfg["wd_limit"] < floor:
         s["wd_limit"] = min(U32, r.choice([floor, floor, 2 * floor, small(r, floor, 10 * floor), U32]))
     if s.get("wd_limit", cfg["wd_limit"]) in (0, U32):  # no watchdog, or one that would take hours: max_cycles stops a hang
-        s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))
+        s["max_cycles"] = min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor))  # (fit_floor sets the final value)
     elif r.random() < 0.3:
         s["max_cycles"] = r.choice([WD_OFF_MAX_CYCLES, 10 ** 9, 18446744073709549568])
     # the NI stager (docs/reference/ni.md "Staging"): drawn last, so the draws above stay those of the
@@ -339,7 +342,62 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
     pick("ni_paper_sendq", lambda: 58, lambda: 65536)
     pick("ni_paper_acc_width", lambda: 32, lambda: 0)
     pick("ni_paper_acc_pes", lambda: 16, lambda: 0)
+    nbytes = fit_floor(s, cfg, eff, nbytes, nodes, D, floor0)
     return s, out, maybe, nbytes
+
+
+def flit_time(eff, D):
+    """(per_flit, lat): the estimate of a flit's slowest legal pace and the longest one-way
+    latency of a hop, from every key that sets a latency or a period: link_lat, link_lat0..D-1
+    (0 = link_lat) and link_period0..D-1 of the dimensions the network has, mem_lat_max,
+    mem_p_ready and the NI's queues (a credit round trip per buffer of flits, a flit per
+    period, the memory's wait and its latency over the requests in flight)."""
+    lats = [eff("link_lat")] + [eff("link_lat%d" % d) or eff("link_lat") for d in range(D)]
+    link, period = max(lats), max([1] + [eff("link_period%d" % d) for d in range(D)])
+    depth = min(eff("vc_depth"), eff("ej_depth"))
+    wait = -(-100 // max(1, eff("mem_p_ready")))
+    per_flit = (-(-2 * link // max(1, min(depth, eff("subpkt_flits")))) + (period - 1) + wait +
+                -(-eff("mem_lat_max") // eff("ni_rq")) + -(-eff("mem_lat_max") // eff("ni_sq")))
+    return per_flit, link + eff("mem_lat_max"), wait
+
+
+def shrink_and_floor(eff, nbytes, nodes, D):
+    """(nbytes, floor): the size shrunk so that a slow network (long links, shallow buffers, a
+    slow memory) moves the data in about SLOW_CYCLES (a sanitizer run stays within seconds;
+    not below one element per flow, 4 x nodes), and floor, the estimate of the longest legal
+    wait of a node: 1000 + 100 x lat x wait + 4 x flits x per_flit, at most WD_OFF_MAX_CYCLES / 2."""
+    per_flit, lat, wait = flit_time(eff, D)
+    fb = eff("payload_w") // 8
+    if nbytes % 4 == 0 and nbytes > 4 * nodes and 4 * (nbytes // fb) * per_flit > SLOW_CYCLES:
+        nbytes = max(4 * nodes, (SLOW_CYCLES // (4 * per_flit)) * fb // 4 * 4)
+    flits = -(-nbytes // fb)
+    return nbytes, min(WD_OFF_MAX_CYCLES // 2, 1000 + 100 * lat * wait + 4 * flits * per_flit)
+
+
+def wd_off_max_cycles(floor, nodes, stage_after):
+    """max_cycles with the watchdog off: 10 x floor, and N x T for the stagers' rounds (each NI's
+    stager starts after T cycles of its own stall, docs/reference/ni.md "Errors and the watchdog"),
+    300,000 .. WD_OFF_MAX_CYCLES"""
+    return min(WD_OFF_MAX_CYCLES, max(300000, 10 * floor + nodes * stage_after))
+
+
+def fit_floor(s, cfg, eff, nbytes, nodes, D, floor0):
+    """After the last draw: the size, wd_limit and max_cycles made to fit the floor of every
+    drawn key (the per-dimension latencies and periods, the stager's T are drawn after the
+    watchdog policy). A drawn wd_limit scales by floor / floor0, the configuration's is raised
+    to floor, max_cycles with the watchdog off follows wd_off_max_cycles. No random draw: a
+    run whose floor these keys do not raise keeps its size and wd_limit."""
+    nbytes, floor = shrink_and_floor(eff, nbytes, nodes, D)
+    floor = max(floor, floor0)
+    wd = eff("wd_limit")
+    if floor > floor0 and wd not in (0, U32):
+        if "wd_limit" in s:
+            s["wd_limit"] = min(U32, -(-wd * floor // floor0))
+        elif wd < floor:
+            s["wd_limit"] = floor
+    if eff("wd_limit") in (0, U32):
+        s["max_cycles"] = wd_off_max_cycles(floor, nodes, eff("ni_stage_after"))
+    return nbytes
 
 
 DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "pkt_bytes", "step_prio", "local_ports",
@@ -657,7 +715,7 @@ def exec_surface(a, run):
            "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": [], "surface": run["surface"],
            "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
     if cls in FAIL_CLASSES:
-        res["hint"] = triage(run, cls, a.triage_bin) if a.triage_bin and run["mode"] == "sim" else ""
+        res["hint"] = triage(run, cls, a.triage_bin)[0] if a.triage_bin and run["mode"] == "sim" else ""
         os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
         with open(os.path.join(a.out, "logs", "run%d.log" % run["i"]), "w") as f:
             f.write("%s\n# exit %d, %.2f s, %s\n%s--- stdout\n%s\n--- stderr\n%s" % (
@@ -714,27 +772,62 @@ def classify(rc, so, se, timed_out):
     return "CRASH", "exit status %d without the expected output: %s" % (rc, (se.strip() or so.strip())[-200:])
 
 
-def grid_bound(cmd):
-    """The aggregate lower bound of a sim run on a torus, mesh or ring, from its command line:
-    2(N-1) S / (B x the directed links, each of dimension d counting 1/link_period_d), the
-    links counted here (a ring of k >= 3 has k links each way, of 2 one, a line of k k-1),
-    B = payload_w / 8 of --config and --set. None for other topologies."""
+def cmd_grid_cfg(cmd):
+    """(kind, dims, cfg) of a sim command on a torus, mesh or ring: cfg the --config file's keys
+    with every --set applied (the last one wins, as in the tool); (None, None, None) elsewhere."""
     arg = lambda k: cmd[cmd.index(k) + 1] if k in cmd else None
-    kind, _, dims = arg("--topo").partition(":")
+    kind, _, dims = (arg("--topo") or "").partition(":")
     if kind not in ("torus", "mesh", "ring"):
-        return None
-    dims = [int(x) for x in dims.split("x")]
+        return None, None, None
     cfg = read_cfg(arg("--config") or "small")
     for i, x in enumerate(cmd):
         if x == "--set" and i + 1 < len(cmd):
             k, _, v = cmd[i + 1].partition("=")
             cfg[k] = float(v)
+    return kind, [int(x) for x in dims.split("x")], cfg
+
+
+def floor_check(run):
+    """'' when a drawn grid sim run's watchdog, max_cycles and size fit the floor worked out from
+    its final command line (every --set, the per-dimension latencies and periods and the stager
+    included), else what does not: the policy of docs/reference/soak.md, checked on the command
+    as it runs, so that a key drawn after the watchdog policy cannot be left out of it."""
+    cmd = run["cmd"]
+    if run["mode"] != "sim" or run.get("surface") or run["out_of_range"]:
+        return ""
+    kind, dims, cfg = cmd_grid_cfg(cmd)
+    if kind is None:
+        return ""
+    eff = lambda k: int(cfg[k])
+    nodes, nbytes = math.prod(dims), int(cmd[cmd.index("--bytes") + 1])
+    per_flit, _, _ = flit_time(eff, len(dims))
+    shrunk, floor = shrink_and_floor(eff, nbytes, nodes, len(dims))
+    wd, mc = eff("wd_limit"), eff("max_cycles")
+    if shrunk != nbytes:
+        return "%d bytes: %d flits x %d cycles each is above %d cycles (%d bytes would fit)" % (
+            nbytes, -(-nbytes // (eff("payload_w") // 8)), per_flit, SLOW_CYCLES, shrunk)
+    if wd not in (0, U32) and wd < floor:
+        return "wd_limit %d below the floor %d" % (wd, floor)
+    need = wd_off_max_cycles(floor, nodes, eff("ni_stage_after")) if wd in (0, U32) else WD_OFF_MAX_CYCLES
+    if mc < need:
+        return "max_cycles %d below %d (floor %d, wd_limit %d)" % (mc, need, floor, wd)
+    return ""
+
+
+def grid_bound(cmd):
+    """The aggregate lower bound of a sim run on a torus, mesh or ring, from its command line:
+    2(N-1) S / (B x the directed links, each of dimension d counting 1/link_period_d), the
+    links counted here (a ring of k >= 3 has k links each way, of 2 one, a line of k k-1),
+    B = payload_w / 8 of --config and --set. None for other topologies."""
+    kind, dims, cfg = cmd_grid_cfg(cmd)
+    if kind is None:
+        return None
     n = math.prod(dims)
     w = 0.0
     for d, k in enumerate(dims):
         directed = (0 if k == 1 else n if k == 2 else 2 * n) if kind != "mesh" else 2 * (k - 1) * n // k
         w += directed / max(1.0, cfg.get("link_period%d" % d, 1.0))
-    return 2.0 * (n - 1) * int(arg("--bytes")) / ((int(cfg["payload_w"]) // 8) * w) if w else None
+    return 2.0 * (n - 1) * int(cmd[cmd.index("--bytes") + 1]) / ((int(cfg["payload_w"]) // 8) * w) if w else None
 
 
 def bound_oracle(cmd, js):
@@ -766,24 +859,40 @@ def run_cmd(cmd, timeout):
         return -9, dec(x.stdout), dec(x.stderr), True, time.time() - t0
 
 
+def stager_off(cmd):
+    """A grid sim command whose NI stager is off (ni_stage_after 0, from --set or --config)."""
+    kind, _, cfg = cmd_grid_cfg(cmd)
+    return kind is not None and int(cfg["ni_stage_after"]) == 0
+
+
 def triage(run, cls, triage_bin):
-    """A hint for a failure, from reruns on the build without sanitizers (faster)."""
+    """(hint, class) for a failure, from reruns on the build without sanitizers (faster). A
+    WATCHDOG run with the stager off becomes DEADLOCK-STAGER-OFF when it is still stuck at
+    WD_OFF_MAX_CYCLES with the watchdog off and completes, correct, with the stager on."""
     cmd = [triage_bin] + run["cmd"][1:]
     if cls == "WRONG" and run["mode"] == "sim":
         rc, so, se, to, _ = run_cmd(cmd + ["--set", "ni_rx_engines=1"], 120)
         if rc == 0 and "result correct" in so:
-            return "correct with ni_rx_engines=1 (issue #11 item 5: several receive engines on one memory port)"
-        return "wrong with ni_rx_engines=1 too"
+            return "correct with ni_rx_engines=1 (issue #11 item 5: several receive engines on one memory port)", cls
+        return "wrong with ni_rx_engines=1 too", cls
     if cls == "WATCHDOG" and run["mode"] == "sim":
         rc, so, se, to, _ = run_cmd(cmd + ["--set", "wd_limit=0", "--set", "max_cycles=%d" % WD_OFF_MAX_CYCLES], 300)
         m = re.search(r": (\d+) cycles, ", so)
-        if rc == 0 and "result correct" in so:
-            return "completes, correct, in %s cycles with the watchdog off: the watchdog limit is too tight" % m.group(1)
-        if "did not finish within max_cycles" in se:
-            return "still stuck at %d cycles with the watchdog off: a deadlock (issue #11 item 12; docs/reference/ni.md " \
-                "\"Known deadlocks\")" % WD_OFF_MAX_CYCLES
-        return "watchdog off: exit %d %s" % (rc, (se.strip().splitlines() or [""])[-1][:120])
-    return ""
+        if rc == 0 and b2b_correct(so):
+            return "completes, correct, in %s cycles with the watchdog off: the watchdog limit is too tight" % m.group(1), cls
+        if "did not finish within max_cycles" not in se:
+            return "watchdog off: exit %d %s" % (rc, (se.strip().splitlines() or [""])[-1][:120]), cls
+        hint = "still stuck at %d cycles with the watchdog off: a deadlock" % WD_OFF_MAX_CYCLES
+        if not stager_off(run["cmd"]):
+            return hint + " with the stager on (docs/reference/ni.md \"Known deadlocks\")", cls
+        rc, so, se, to, _ = run_cmd(cmd + ["--set", "ni_stage_after=%d" % STAGER_ON], 300)
+        m = re.search(r": (\d+) cycles, ", so)
+        if rc == 0 and b2b_correct(so):
+            return hint + " with the stager off; with ni_stage_after=%d it completes, correct, in %s cycles" % (
+                STAGER_ON, m.group(1)), DEADLOCK_STAGER_OFF
+        return hint + "; with ni_stage_after=%d too: exit %d %s" % (
+            STAGER_ON, rc, (se.strip().splitlines() or [""])[-1][:120]), cls
+    return "", cls
 
 
 def exec_one(a):
@@ -806,7 +915,7 @@ def exec_one(a):
            "topo": run["topo"], "expect_ok": run["expect_ok"], "out_of_range": run["out_of_range"], "b2b": run.get("b2b", 1),
            "cmd": " ".join(shlex.quote(x) for x in run["cmd"])}
     if cls in FAIL_CLASSES:
-        res["hint"] = triage(run, cls, a.triage_bin) if a.triage_bin else ""
+        res["hint"], res["class"] = triage(run, cls, a.triage_bin) if a.triage_bin else ("", cls)
         os.makedirs(os.path.join(a.out, "logs"), exist_ok=True)
         with open(os.path.join(a.out, "logs", "run%d.log" % run["i"]), "w") as f:
             f.write("%s\n# exit %d, %.2f s, %s\n--- stdout\n%s\n--- stderr\n%s" % (res["cmd"], rc, wall, cls, so, se))
@@ -847,26 +956,61 @@ case $MODE in
   threads) [[ " $* " == *" --threads "* ]] && exec "$real" "$@" --set link_lat=7; exec "$real" "$@" ;;
   boundhigh) MT_BOUND_SCALE=1000000 exec "$real" "$@" ;;
   boundhalf) MT_BOUND_SCALE=0.5 exec "$real" "$@" ;;
+  stageroff|stageroffstuck)  # a watchdog stop, still stuck with the watchdog off; the stager on clears it (stageroff)
+    case ${@: -1} in
+      max_cycles=5000000) echo "multitree sim: the all-reduce did not finish within max_cycles=5000000 (cycle limit)" >&2; exit 2 ;;
+      ni_stage_after=20000) [[ $MODE == stageroff ]] && { echo "sim: fake: 9 cycles, result correct on every node"; exit 0; } ;;
+    esac
+    echo "multitree sim: node 0's network interface stopped with error 11 (watchdog) at cycle 5" >&2; exit 1 ;;
 esac
 """
 
 
+# run 6162 of seed 35 as the driver drew it before the floor took link_lat0..2 (max_cycles 300,000;
+# the run takes 900,948 cycles): floor_check must find it
+FLOOR_BAD_6162 = ("sim --topo ring:4 --algo meshtree --bytes 7136 --dtype int32 --seed 2277369060 --flow message --config small "
+                  "--set vc_depth=1 --set subpkt_flits=1 --set pkt_bytes=16 --set step_prio=1 --set mem_lat_max=1 --set ni_sq=8 "
+                  "--set ni_chain=0 --set clock_ghz=0.000001 --set wd_limit=0 --set max_cycles=300000 --set ni_link_depth=17 "
+                  "--set link_period2=1 --set link_lat0=1000 --set link_lat1=0 --set ni_stage_ranges=1024 --set ni_paper_sendq=58 "
+                  "--set ni_paper_acc_width=32 --runs 3")
+
+
+def floor_self_test(binary):
+    """(ok, line): every grid sim run drawn for seeds 1 and 35 (runs 0-9,999) fits the floor of
+    its own command line (floor_check), and the old draw of seed 35 run 6162 does not."""
+    algos, cfgs = tool_algos(binary), config_names()
+    bad = [(seed, i, w) for seed in (1, 35) for i in range(10000)
+           for w in [floor_check(draw_run(seed, i, "multitree", algos, cfgs))] if w]
+    old = floor_check({"cmd": FLOOR_BAD_6162.split(), "mode": "sim", "out_of_range": []})
+    ok = not bad and bool(old)
+    return ok, "self-test floor    -> 20,000 draws, %d below their floor%s; seed 35 run 6162 as drawn before: %s: %s" % (
+        len(bad), " (first: seed %d run %d: %s)" % bad[0] if bad else "", old or "passes", "caught" if ok else "NOT CAUGHT")
+
+
 def self_test(a):
     """Each misbehaviour of a fake multitree must land in its class and turn the soak red (a
-    refusal must not); a network key without a draw rule must stop it."""
+    refusal must not); a network key without a draw rule must stop it; a watchdog stop with the
+    stager off is DEADLOCK-STAGER-OFF only when the reruns confirm it; every draw fits its floor,
+    and run 6162 of seed 35 (the real build) completes."""
     import tempfile
     real = os.path.join(TOP, a.bin)
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
              ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
              ("refuse", "REFUSED", 0), ("b2bsilent", "WRONG", 1), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1),
-             ("threads", "WRONG", 1)]
+             ("threads", "WRONG", 1), ("stageroff", DEADLOCK_STAGER_OFF, 0), ("stageroffstuck", "WATCHDOG", 1), ("run6162", "OK", 0)]
     # the bound faults run the real binary: runs of seed 1 that simulate quickly and correctly
     # (drawn as before the new surfaces: --surface-share 0); the twin fault (--threads 2 gives
     # other cycles) the first three surface runs of seed 1 with twins on a small switch network
     twins = [i for i in range(400) if (lambda d: d.get("twins") and d["topo"].startswith(("fattree:2,2", "bigraph:2x2", "hier:1")) and
                                        int(d["cmd"][d["cmd"].index("--bytes") + 1]) <= 4096)(draw_run(1, i, a.bin, [], [], 1.0))][:3]
-    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25", "threads": ",".join(map(str, twins))}
+    # runs 0, 1 and 2 of seed 1 draw the stager off (ni_stage_after=0); run6162: the real build on
+    # seed 35 run 6162 (1-flit buffers, link_lat0=1000), which stopped on max_cycles before the floor took link_lat0
+    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25", "threads": ",".join(map(str, twins)), "run6162": "6162"}
+    seeds = {"run6162": "35"}
     npass = nfail = 0
+    ok, line = floor_self_test(real)
+    print(line)
+    npass, nfail = int(ok), int(not ok)
     with tempfile.TemporaryDirectory() as d:
         for mode, cls, want_rc in cases:
             fake = os.path.join(d, "multitree-" + mode)
@@ -874,8 +1018,10 @@ def self_test(a):
                 f.write(FAKE % (mode, shlex.quote(real)))
             os.chmod(fake, 0o755)
             out = os.path.join(d, "out-" + mode)
-            cmd = [sys.executable, os.path.abspath(__file__), "--seed", "1", "--only", only.get(mode, "0,1,2"), "--jobs", "2", "--timeout", "3",
-                   "--bin", fake, "--triage-bin=", "--out", out, "--quiet", "--surface-share", "1" if mode == "threads" else "0"]
+            tri = fake if mode.startswith("stageroff") else ""
+            cmd = [sys.executable, os.path.abspath(__file__), "--seed", seeds.get(mode, "1"), "--only", only.get(mode, "0,1,2"), "--jobs", "2",
+                   "--timeout", "60" if mode == "run6162" else "3", "--bin", real if mode == "run6162" else fake, "--triage-bin=" + tri,
+                   "--out", out, "--quiet", "--surface-share", "1" if mode == "threads" else "0"]
             p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, MODE=mode), cwd=TOP)
             got = collections.Counter()
             if os.path.exists(os.path.join(out, "results.jsonl")):
@@ -884,8 +1030,10 @@ def self_test(a):
             if cls is None:  # the soak must refuse to start
                 ok = p.returncode != 0 and "new_field" in p.stderr
             else:
-                first = only.get(mode, "0").split(",")[0]
-                ok = p.returncode == want_rc and got[cls] == 3 and (cls == "REFUSED" or "FAIL %s run %s" % (cls, first) in p.stdout)
+                first, n = only.get(mode, "0").split(",")[0], len(only.get(mode, "0,1,2").split(","))
+                shown = {"REFUSED": "", "OK": "", DEADLOCK_STAGER_OFF: "%s run %s (not a failure)" % (cls, first)}.get(
+                    cls, "FAIL %s run %s" % (cls, first))
+                ok = p.returncode == want_rc and got[cls] == n and shown in p.stdout
             print("self-test %-8s -> %-9s exit %d, classes %s: %s" % (mode, cls or "(stop)", p.returncode, dict(got),
                                                                       "caught" if ok else "NOT CAUGHT"))
             if not ok:
@@ -969,7 +1117,7 @@ def main():
             rf.write(line)
             res.append(r)
             counts[r["class"]] += 1
-            if r["class"] in FAIL_CLASSES:
+            if r["class"] in FAIL_CLASSES + (DEADLOCK_STAGER_OFF,):
                 print("  run %d %s: %s%s" % (r["i"], r["class"], r["why"], " [%s]" % r["hint"] if r.get("hint") else ""), flush=True)
             if not a.quiet and len(res) % 100 == 0:
                 dt = time.time() - t0
@@ -1015,6 +1163,9 @@ def main():
     accepted_out = [r for r in res if r["out_of_range"] and r["class"] != "REFUSED"]
     for r in accepted_out[:20]:
         L.append("  drawn outside the model's range (%s) but not refused: run %d %s" % (",".join(r["out_of_range"]), r["i"], r["class"]))
+    for r in res:
+        if r["class"] == DEADLOCK_STAGER_OFF:  # not a failure: the watchdog reporting the deadlock the stager clears
+            L.append("%s run %d (not a failure): %s\n    hint: %s\n    reproduce: %s" % (r["class"], r["i"], r["why"], r["hint"], r["cmd"]))
     fails = [r for r in res if r["class"] in FAIL_CLASSES]
     for r in fails:
         L.append("FAIL %s run %d: %s%s\n    reproduce: %s\n    redraw:    make soak SOAK_SEED=%d SOAK_ONLY=%d" % (
