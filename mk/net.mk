@@ -235,6 +235,12 @@ t-wd-stage: $(BUILD)/multitree
 	@scripts/runbench.sh $@ 120 tb/cli/test_wd_stage.sh $(BUILD)/multitree
 TEST_STEPS += t-wd-stage
 
+# The watchdog limits on a deep schedule with a slow memory (docs/reference/ni.md "Errors and the
+# watchdog"): five DBTree runs with one memory port at 1-2 % ready complete under the default watchdog
+t-wd-depth: $(BUILD)/multitree
+	@scripts/runbench.sh $@ 120 tb/cli/test_wd_depth.sh $(BUILD)/multitree
+TEST_STEPS += t-wd-depth
+
 # Switch networks (issue #13, docs/reference/switch.md): every planner algorithm on fattree:4,2,
 # fattree:8,2, dgx2, bigraph:4x8, bigraph:4x16 in `sim --config paper`, known failures listed
 # with their reasons; bad switch configurations refused. The switch unit test is t-c-switch.

@@ -441,6 +441,43 @@ static int build_nodes(mt_net *n, const mt_ni_params *np, uint64_t stage_words, 
   return rc;
 }
 
+/* The schedule's memory time, step by step: node i's accesses in step t are a read per flit
+ * it sends and a read and a write per flit it receives (a reduction; a Gather's write and the
+ * read that forwards it count the same), all through its memory ports; the slowest node of a
+ * step bounds how long that step keeps a waiting node waiting. Returns the sum over the steps
+ * of the largest node's accesses in the step (saturating). */
+static uint64_t sched_mem_accesses(const mt_sched *s, unsigned fb) {
+  const int N = s->n_nodes, S = s->steps;
+  uint32_t *start = mt_xcalloc((size_t)S + 2u, sizeof *start), *pos = mt_xcalloc((size_t)S + 1u, sizeof *pos);
+  uint32_t *ord = mt_xcalloc((size_t)s->nx + 1u, sizeof *ord);
+  uint64_t *acc = mt_xcalloc((size_t)N, sizeof *acc), sum = 0;
+  for (int k = 0; k < s->nx; k++) start[(s->x[k].step < S ? s->x[k].step : S) + 1]++; /* by step */
+  for (int t = 0; t <= S; t++) start[t + 1] += start[t];
+  for (int t = 0; t <= S; t++) pos[t] = start[t];
+  for (int k = 0; k < s->nx; k++) ord[pos[s->x[k].step < S ? s->x[k].step : S]++] = (uint32_t)k;
+  for (int t = 0; t <= S; t++) {
+    uint64_t mx = 0;
+    for (uint32_t j = start[t]; j < start[t + 1]; j++) {
+      const mt_xfer *x = &s->x[ord[j]];
+      const uint64_t fl = (s->chunk[x->flow].size + fb - 1u) / fb;
+      acc[x->src] += fl;
+      acc[x->dst] += 2u * fl;
+    }
+    for (uint32_t j = start[t]; j < start[t + 1]; j++) {
+      const mt_xfer *x = &s->x[ord[j]];
+      if (acc[x->src] > mx) mx = acc[x->src];
+      if (acc[x->dst] > mx) mx = acc[x->dst];
+      acc[x->src] = acc[x->dst] = 0;
+    }
+    sum = sum + mx < sum ? UINT64_MAX : sum + mx;
+  }
+  free(start);
+  free(pos);
+  free(ord);
+  free(acc);
+  return sum;
+}
+
 /* Watchdogs. An NI makes no progress at all only in a deadlock or while it waits for
  * a message that is being reduced elsewhere: wd_limit plus per_flit cycles per flit of
  * the largest chunk. A router input VC may legitimately hold a message for several steps
@@ -493,6 +530,17 @@ static void set_watchdogs(mt_net *n) {
     wd += (uint64_t)N * T;
     rwd += (uint64_t)N * T;
   }
+  /* The schedule's depth: a node waits for a message that the nodes of every step between its
+   * send and that receive produce, each through its own memory, while the terms above count
+   * the largest chunk once. A step lasts at most as long as its busiest node's accesses
+   * (sched_mem_accesses) take at wait cycles each plus a link period: both limits grow by the
+   * sum over the steps. The longest legal NI stall of scripts/wd_scan.py's 120 runs is a third
+   * of the limit (ring:32 32 KiB, one port and engine, mem_p_ready=1: 2,268,845 cycles of a
+   * 3,620,302-cycle run; limit 6,951,968). T stays as above: the cycles of a run do not change. */
+  const uint64_t acc = c->wd_limit ? sched_mem_accesses(s, fb) : 0u, pa = wait + pmax;
+  const uint64_t depth = acc > UINT64_MAX / pa ? UINT64_MAX : pa * acc;
+  wd = wd + depth < wd ? UINT64_MAX : wd + depth;
+  rwd = rwd + depth < rwd ? UINT64_MAX : rwd + depth;
   n->wd = wd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)wd;
   n->rwd = rwd > 0x7FFFFFFFull ? 0x7FFFFFFFu : (uint32_t)rwd;
   for (int i = 0; i < N; i++) {
