@@ -133,14 +133,13 @@ if "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace "$T/trace.csv"
   if [[ $got == "cycle,node,event,unit,flow,step,peer,bytes|24 24 12 12 24" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: trace counts: $got"; fi
 else fail=$((fail+1)); echo "FAIL: sim --trace"; fi
 expect 2 "--trace" "$BIN" sim --topo mesh:2x2 --algo multitree --bytes 1K --trace /nonexistent/dir/t.csv
-# a watchdog stop: error exit and the deadlock dump, a line per node (16). A real deadlock (hd
-# on mesh 8x2 with 1 engine, docs/reference/ni.md "Known deadlocks") with the NI stager off
-# (ni_stage_after=0); the watchdog limits grow with link latency, so a 1-cycle wd_limit
-# against 150-cycle links does not stop a legal run
-WDCASE=(sim --topo mesh:8x2 --algo hd --bytes 14004 --dtype fp32 --config small --set num_vcs=8 --set vc_depth=13 --set ej_depth=11 --set link_lat=1 --set subpkt_flits=8 --set pkt_bytes=64 --set ni_sq=4 --set ni_rq=8 --set ni_rx_engines=1 --set ni_mem_ports=1 --set mem_lat_max=5 --seed 713148367)
+# a watchdog stop: error exit and the deadlock dump, a line per node (5). A real deadlock
+# (dbtree on mesh:5 with packets, soak seed 35 run 8157, docs/results/reliability.md) with the
+# NI stager off (ni_stage_after=0)
+WDCASE=(sim --topo mesh:5 --algo dbtree --bytes 9680 --flow packet --config paper)
 "$BIN" "${WDCASE[@]}" --set ni_stage_after=0 >"$T/wd.out" 2>&1; rc=$?
 got="$rc $(grep -c '^node [0-9]*: NI ' "$T/wd.out") $(grep -c 'what the network holds' "$T/wd.out")"
-if [[ $got == "1 16 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
+if [[ $got == "1 5 1" ]]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: watchdog dump: rc, node lines, header = $got"; fi
 # the same deadlock with the stager (the default, ni_stage_after=1000, and a short T):
 # not-due units staged out, replayed when due, correct sums (docs/reference/ni.md "Staging")
 # the stager with T = 1 (make soak seed 2 runs 419 and 439: a unit merged into a staged range
@@ -159,7 +158,7 @@ for c in "sim --topo mesh:6x3 --algo dbtree --bytes 5040 --dtype fp32 --seed 140
 done
 for st in "" "--set ni_stage_after=50"; do
   # shellcheck disable=SC2086
-  if "$BIN" "${WDCASE[@]}" $st 2>&1 | grep -q "result correct on every node"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: stager on the mesh 8x2 hd deadlock ($st)"; fi
+  if "$BIN" "${WDCASE[@]}" $st 2>&1 | grep -q "result correct on every node"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: stager on the mesh:5 dbtree deadlock ($st)"; fi
 done
 # the multi-hop rule: dbtree on a torus sends routed packets even with message flow control
 expect 2 "multi-hop transfers" "$BIN" sim --topo torus:4x3 --algo dbtree --bytes 1324 --config small --set vc_depth=1 --set ej_depth=1 --set subpkt_flits=1 --set pkt_bytes=16
