@@ -6,6 +6,9 @@
 // are the function mt_fp32_add_f of mt_fp32_add.svh, which mt_reduce_alu calls too. No clock.
 `default_nettype none
 
+// a top of its own (the reduction unit's benches, the FPGA flow's fp32_add block): mt_reduce_alu
+// calls the function, so a lint of all of rtl/ without a top sees this module as a top too
+/* verilator lint_off MULTITOP */
 module mt_fp32_add (
   input  logic [31:0] a_i,
   input  logic [31:0] b_i,

@@ -3,7 +3,8 @@
 # LINT_JOBS at a time, default: the number of cores).
 #   quick (make lint, make check): (1) rtl/mt_common_pkg.sv is what scripts/gen_mt_pkg.c makes
 #         of cmodel/fmt/mt_formats.h (any difference fails, naming the file); (2) every rtl/*.sv
-#         as its own top under `verilator --lint-only -Wall`; all of rtl/ through Icarus (-g2012)
+#         as its own top under `verilator --lint-only -Wall`, and all of rtl/ without a top; all of
+#         rtl/ through Icarus (-g2012)
 #         and Yosys (read_verilog -sv), the package first; (3) the shapes below (mt_ni's
 #         bandwidth and stager shapes, mt_router as a switch, the 3-D network) under Verilator
 #         -Wall, Icarus (-P) and Yosys elaboration (chparam; hierarchy -top).
@@ -73,6 +74,8 @@ if [[ $mode != yosys ]]; then
     top=$(basename "$f" .sv)
     job "verilator -Wall: $f" "verilator --lint-only -Wall -I$RTL --top-module $top $files"
   done
+  # all of rtl/ without a top, as a user's lint of the directory runs it (every extra top waived)
+  job "verilator -Wall: rtl/" "verilator --lint-only -Wall -I$RTL $files"
   [[ $mode == all || $mode == full ]] || job "yosys (read): rtl/" "yosys -q -p 'read_verilog -sv $files'"
   job "iverilog: rtl/" "iverilog -g2012 -I$RTL -o /dev/null $files"
 fi
