@@ -130,9 +130,10 @@ typedef struct {
   fe_ent *ent;
   int *send; /* transfer ids in issue order */
   fe_node *nd;
-  uint16_t *cnt; /* [N*F] children arrived */
-  uint8_t *fl;   /* [N*F] 1: gather received, 2: reduce done */
-  double *plat;  /* [nx] path latency (+ NI) */
+  uint16_t *cnt;     /* [N*F] children arrived */
+  uint8_t *fl;       /* [N*F] 1: gather received, 2: reduce done */
+  double *plat;      /* [nx] path latency (+ NI), set when the transfer is sent */
+  const double *lat; /* [links] a link's latency */
   int *mark, nmark;
   int *pl, plcap;
   uint8_t *pc;            /* [plcap] VC class per hop (head-of-line rule) */
@@ -277,8 +278,11 @@ static void send_x(fe *fs, int n, int q, int xi) {
     fs->pc = mt_xrealloc(fs->pc, (size_t)fs->plcap);
   }
   const mt_edge *lk = s->topo->links;
+  mt_sched_path_links(s, x, fs->pl); /* decoded once per send: paths may be coded (mt_sched.h) */
+  double a = fs->p->units == MT_FLOW_CYCLES ? fs->p->ni_extra : 0;
   for (int i = 0; i < x->path_len; i++) {
-    const int l = fs->pl[i] = MT_XLINK(s, x, i);
+    const int l = fs->pl[i];
+    a += fs->lat[l];
     /* the router's dateline class (docs/reference/router.md): 1 on the wrap link and after it in the
      * same dimension, else 0; a mesh has one class */
     fs->pc[i] = s->topo->kind == MT_TOPO_TORUS && (lk[l].wrap || (i > 0 && fs->pc[i - 1] && lk[fs->pl[i - 1]].dim == lk[l].dim));
@@ -287,6 +291,7 @@ static void send_x(fe *fs, int n, int q, int xi) {
   const double w = mt_flow_wire(fs->p, s->chunk[x->flow].size, pk), cap = pk ? fs->p->pkt_cap : fs->p->msg_cap;
   mt_flow_eng_start_pkt(fs->g, n * fs->L + q, fs->pl, x->path_len, w, cap > 0 ? cap : INFINITY, xi, pk && fs->hol ? fs->pc : NULL);
   fs->curx[n * fs->L + q] = xi;
+  fs->plat[xi] = a;
 }
 
 /* In-order reduction (docs/reference/ni.md "Receive path"): the receiver's NI takes a reduce message
@@ -429,11 +434,7 @@ int mt_flow_run_sched(const mt_sched *s, const mt_flow_params *p, mt_flow_result
   fs.cnt = mt_xcalloc((size_t)fs.N * (size_t)fs.F, sizeof(uint16_t));
   fs.fl = mt_xcalloc((size_t)fs.N * (size_t)fs.F, 1);
   fs.plat = mt_xcalloc((size_t)s->nx + 1, sizeof(double));
-  for (int i = 0; i < s->nx; i++) {
-    double a = p->units == MT_FLOW_CYCLES ? p->ni_extra : 0;
-    for (int k = 0; k < s->x[i].path_len; k++) a += lat[MT_XLINK(s, &s->x[i], k)];
-    fs.plat[i] = a;
-  }
+  fs.lat = lat;
   fs.mark = mt_xcalloc((size_t)fs.N, sizeof(int));
   fs.curx = mt_xcalloc((size_t)fs.N * (size_t)fs.L + 1, sizeof(int));
   for (int i = 0; i < fs.N * fs.L; i++) fs.curx[i] = -1;

@@ -129,6 +129,22 @@ static void decode_path(const mt_topo *t, const unsigned char *c, int n, int *ou
   }
 }
 
+void mt_sched_path_links(const mt_sched *s, const mt_xfer *x, int *out) {
+  const int n = x->path_len;
+  if (n == 1 || !x->pcode) {
+    for (int i = 0; i < n; i++) out[i] = mt_xlink(s, x, i);
+    return;
+  }
+  decode_path(s->topo, s->pc + x->path_off, n, out);
+  if (!x->rev) return;
+  for (int i = 0, j = n - 1; i < j; i++, j--) {
+    const int a = out[i];
+    out[i] = out[j];
+    out[j] = a;
+  }
+  for (int i = 0; i < n; i++) out[i] = s->topo->rev_link[out[i]];
+}
+
 int mt_sched_coded_link(const mt_sched *s, const mt_xfer *x, int i) {
   static _Thread_local struct {
     unsigned long long gen;

@@ -82,6 +82,8 @@ static inline int mt_xlink(const mt_sched *s, const mt_xfer *x, int i) {
   return x->rev ? s->topo->rev_link[s->path[x->path_off + x->path_len - 1 - i]] : s->path[x->path_off + i];
 }
 #define MT_XLINK(s, x, i) mt_xlink((s), (x), (i))
+/* Every link of a transfer's path in order into out[path_len]: a coded path decoded once. */
+void mt_sched_path_links(const mt_sched *s, const mt_xfer *x, int *out);
 
 /* Within a step the NI issues a node's entries in table order, one message per packetiser
  * (port mod L), so an entry whose packetiser is busy holds every entry behind it. FLOW: by
