@@ -155,7 +155,7 @@ static const Case kCases[] = {
   {"m2x2_b2b_msg_i32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, "ring,dbtree"},
   {"m2x2_b2b_pkt_f32", "m2x2_b2b", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, "ring,dbtree"},
   // the FPGA shape (configs/net/fpga.cfg, the network of the ULX3S board top fpga/ulx3s/top.sv):
-  // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of one cycle, the one-engine NI, on the board's 2x2 torus
+  // 2 VCs of 16 flits, ejection buffers of 5, L = 3, links of two cycles, the one-engine NI, on the board's 2x2 torus
   {"t2x2_fpga_msg_i32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, nullptr, nullptr, "fpga"},
   {"t2x2_fpga_pkt_f32", "t2x2_fpga", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, nullptr, nullptr, "fpga"},
   // the same with the router pipeline (RtPipe = 1, docs/reference/router.md "Pipeline (RtPipe)"): the same cycles
