@@ -74,6 +74,24 @@ t-router-cosim-pipe-mutant: $(BUILD)/obj_router_minp_mut/cosim_router
 	  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT pipe_mutant_caught pass=1 fail=0"; \
 	  else echo "RESULT pipe_mutant_caught pass=0 fail=1"; fi'
 TEST_STEPS += t-router-cosim-pipe t-router-cosim-pipe-mutant
+# RtPipe = 2 (docs/reference/router.md "Pipeline (RtPipe)": a register between VC and switch
+# allocation, a cycle per hop in both models): d2l4v4, min and d3mesh (step priority)
+t-router-cosim-pipe2: $(call RT_BIN,d2l4v4p2) $(call RT_BIN,minp2) $(call RT_BIN,d3meshp2)
+	@scripts/runbench.sh $@ 300 bash -c '$(call RT_BIN,d2l4v4p2) --seed 211 --cycles 150000 && $(call RT_BIN,minp2) --seed 221 --cycles 150000 && $(call RT_BIN,d3meshp2) --seed 231 --cycles 100000'
+# negative check: the RTL of minp2 against the C model of minp (without the register) must differ
+$(BUILD)/obj_router_minp2_mut/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,minp2) $(call RT_SHAPE,minp) | $(BUILD)/multitree deps-ok
+	@mkdir -p $(@D); rm -f $@; \
+	 g=$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,minp2)) && d=$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,minp)) || exit 1; \
+	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
+	  --top-module mt_router -Mdir $(@D) -o cosim_router \
+	  $$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$d" \
+	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
+	  >$(@D).build.log 2>&1 || { tail -30 $(@D).build.log; exit 1; }
+t-router-cosim-pipe2-mutant: $(BUILD)/obj_router_minp2_mut/cosim_router
+	@scripts/runbench.sh $@ 120 bash -c 'o=$$($< --seed 221 --cycles 20000 | grep -v "^RESULT"); echo "$$o" | grep -E "^(FAIL|cosim_router)" | head -3; \
+	  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT pipe2_mutant_caught pass=1 fail=0"; \
+	  else echo "RESULT pipe2_mutant_caught pass=0 fail=1"; fi'
+TEST_STEPS += t-router-cosim-pipe2 t-router-cosim-pipe2-mutant
 # switches (docs/reference/switch.md): random traffic through random route tables and through the
 # tables mt_switch_build makes for real switches (fattree:4,2 top and leaf, bigraph:4x8,
 # dgx2); a C model with one perturbed table entry must be caught

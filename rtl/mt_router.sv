@@ -48,6 +48,8 @@ module mt_router #(
   // 1 (torus/mesh only): the router pipeline of docs/reference/router.md "Pipeline (RtPipe)":
   // each head's route and credit need computed as it is written into its VC buffer and kept
   // beside it, the front flit of each VC buffer in a register. The same cycles as 0.
+  // 2: the same, and a register between VC allocation and switch allocation (an idle input
+  // VC's head allocated an output VC in cycle t requests the switch from t+1; a cycle per hop).
   parameter int RtPipe = 0,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
@@ -106,7 +108,7 @@ module mt_router #(
 
   initial begin
     if (Table != 0 && Table != 1) $fatal(1, "mt_router: Table=%0d must be 0 (torus/mesh router) or 1 (switch)", Table);
-    if (RtPipe != 0 && (RtPipe != 1 || Table != 0)) $fatal(1, "mt_router: RtPipe=%0d must be 0, or 1 at Table = 0 (Table=%0d)", RtPipe, Table);
+    if (RtPipe != 0 && (RtPipe > 2 || RtPipe < 0 || Table != 0)) $fatal(1, "mt_router: RtPipe=%0d must be 0, or 1 or 2 at Table = 0 (Table=%0d)", RtPipe, Table);
     if (Table == 0) begin
       if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
       if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
@@ -135,8 +137,12 @@ module mt_router #(
   // ---------------- per input VC ----------------
   logic [N-1:0]        ne, req, go, last, sent, is_head, swap, stall, ovf;
   logic [N*16-1:0]     prio;
-  logic [N*4-1:0]      rport;       // output port of the current unit
+  logic [N*4-1:0]      rport;       // output port of the current unit (switch allocation)
   logic [N*VcW-1:0]    rvc;         // output VC of the current unit
+  // RtPipe = 2: the output port and VC an idle VC's head asks for (VC allocation); otherwise
+  // rport and rvc
+  logic [N*4-1:0]      vport;
+  logic [N*VcW-1:0]    vvc;
   // the front flit (type and payload) of each input VC: what the crossbar selects from, with
   // the VC (rvc) and the swap of next and eject (swap) applied after the selection. A flat
   // vector, so that Yosys builds a mux tree per output (an unpacked array becomes a one-hot
@@ -144,8 +150,12 @@ module mt_router #(
   // assembling 32 outgoing flits every cycle.
   logic [N*BufW-1:0]   front;
   logic [N-1:0]        head_new, tail_end;
-  // per input VC registers
-  logic [N-1:0]        active_q, is_ar_q;
+  // RtPipe = 2: va_req, an idle VC's head with an output VC free for it; va_sel, the head
+  // granted by its output's VC allocation arbiter
+  logic [N-1:0]        va_req, va_sel;
+  // per input VC registers; RtPipe = 2: hp_q, the VC allocated and its head not sent yet;
+  // swap_q, that head's next and eject fields to be swapped when it is sent
+  logic [N-1:0]        active_q, is_ar_q, hp_q, swap_q;
   logic [N*4-1:0]      oport_q;
   logic [N*VcW-1:0]    ovc_q;
   logic [N*16-1:0]     step_q;
@@ -231,9 +241,9 @@ module mt_router #(
     logic [mt_common_pkg::FT_W-1:0] ft;
     logic push, empty, r_swap, r_err, a_ok, holding, rq;
     logic [TabW-1:0] t_e;
-    logic [3:0] r_port, port_cur;
+    logic [3:0] r_port, port_cur, port_sa;
     logic [NumVcs-1:0] r_mask;
-    logic [VcW-1:0] a_vc, vc_cur;
+    logic [VcW-1:0] a_vc, vc_cur, vc_sa;
     logic [NumVcs*CntW-1:0] cvec;
     logic [CntW-1:0] c_cur;
     logic cap_sel;
@@ -253,7 +263,7 @@ module mt_router #(
       logic unused_off;
       assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW], in_sb[P*BufSbW +: BufSbW]};
     end else begin : g_on
-      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufSbW), .FrontReg(RtPipe)) u_buf (
+      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufSbW), .FrontReg(RtPipe != 0 ? 1 : 0)) u_buf (
         .clk_i, .rst_ni,
         .push_i (push),
         .data_i (in_sb[P*BufSbW +: BufSbW]),
@@ -287,6 +297,8 @@ module mt_router #(
       {a_ok, a_vc} = '0;
       port_cur = oport_q[i*4 +: 4];
       vc_cur = ovc_q[i*VcW +: VcW];
+      port_sa = oport_q[i*4 +: 4];
+      vc_sa = ovc_q[i*VcW +: VcW];
       cvec = '0;
       c_cur = '0;
       holding = 1'b0;
@@ -333,26 +345,46 @@ module mt_router #(
                                             f[mt_common_pkg::HD_LEN_LSB +: mt_common_pkg::HD_LEN_W], join_ok);
         end
         if (!active_q[i]) vc_cur = a_vc;
-        c_cur = cvec[vc_cur*CntW +: CntW];
-        holding = held_x[port_cur] && (holder[port_cur*IdxW +: IdxW] == IdxW'(i));
-        rq = active_q[i] ? (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
-                            ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits)))
-                         : (is_head[i] && a_ok);
+        // the switch allocation's port, VC and credits: at RtPipe = 2 those of the registered
+        // allocation only (an idle VC does not request the switch), not of the VC choice
+        if (RtPipe >= 2) begin
+          c_cur = cred[(32'(port_sa) * NumVcs + 32'(vc_sa))*CntW +: CntW];
+        end else begin
+          port_sa = port_cur;
+          vc_sa = vc_cur;
+          c_cur = cvec[vc_cur*CntW +: CntW];
+        end
+        holding = held_x[port_sa] && (holder[port_sa*IdxW +: IdxW] == IdxW'(i));
+        rq = active_q[i] ? (hp_q[i] || (!holding && is_ar_q[i] && !ft[2] && !is_head[i] &&
+                                            ({{(32 - CntW){1'b0}}, c_cur} >= 32'(SubPktFlits))))
+                         : (RtPipe < 2 && is_head[i] && a_ok);
       end
     end
 
-    assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
-    assign rt_bad[i] = r_err;
     localparam logic [15:0] Conn = conn_f(P);
-    assign req[i] = rq && Conn[port_cur];
+    if (RtPipe >= 2) begin : g_vsa
+      // VC allocation registered: the head requests the switch once its VC is allocated (hp_q)
+      assign swap[i] = hp_q[i] && swap_q[i];
+      assign va_req[i] = !empty && !active_q[i] && is_head[i] && a_ok && Conn[port_cur];
+      assign head_new[i] = va_sel[i];
+    end else begin : g_nvsa
+      assign swap[i] = !active_q[i] && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
+      assign va_req[i] = 1'b0;
+      assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_common_pkg::FT_HEADTAIL);
+    end
+    assign rt_bad[i] = r_err;
+    assign req[i] = rq && Conn[port_sa];
     assign go[i] = ne[i] && (c_cur != '0);
     assign prio[i*16 +: 16] = active_q[i] ? step_q[i*16 +: 16] : f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
-    assign rport[i*4 +: 4] = port_cur;
-    assign rvc[i*VcW +: VcW] = vc_cur;
+    assign rport[i*4 +: 4] = port_sa;
+    assign rvc[i*VcW +: VcW] = vc_sa;
+    assign vport[i*4 +: 4] = port_cur;
+    assign vvc[i*VcW +: VcW] = vc_cur;
     assign front[i*BufW +: BufW] = f;
 
-    assign head_new[i] = sent[i] && !active_q[i] && is_head[i] && (ft != mt_common_pkg::FT_HEADTAIL);
-    assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_AR_TAIL));
+    // RtPipe = 2: a Head&Tail holds its VC from its allocation until it is sent
+    assign tail_end[i] = sent[i] && active_q[i] && ((ft == mt_common_pkg::FT_TAIL) || (ft == mt_common_pkg::FT_AR_TAIL) ||
+                                                    (RtPipe >= 2 && hp_q[i] && ft == mt_common_pkg::FT_HEADTAIL));
     assign stall[i] = ne[i] && !sent[i];
 
     always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -362,14 +394,19 @@ module mt_router #(
         oport_q[i*4 +: 4] <= '0;
         ovc_q[i*VcW +: VcW] <= '0;
         step_q[i*16 +: 16] <= '0;
+        hp_q[i] <= 1'b0;
+        swap_q[i] <= 1'b0;
       end else if (head_new[i]) begin
+        hp_q[i] <= RtPipe >= 2;
+        swap_q[i] <= RtPipe >= 2 && r_swap && (ft == mt_common_pkg::FT_AR_HEAD);
         active_q[i] <= 1'b1;
         is_ar_q[i] <= (ft == mt_common_pkg::FT_AR_HEAD);
         oport_q[i*4 +: 4] <= port_cur;
         ovc_q[i*VcW +: VcW] <= vc_cur;
         step_q[i*16 +: 16] <= f[mt_common_pkg::HD_STEP_LSB +: mt_common_pkg::HD_STEP_W];
-      end else if (tail_end[i]) begin
-        active_q[i] <= 1'b0;
+      end else begin
+        if (tail_end[i]) active_q[i] <= 1'b0;
+        if (sent[i]) hp_q[i] <= 1'b0;
       end
     end
 
@@ -382,16 +419,23 @@ module mt_router #(
   end
 
   // ---------------- per output port: switch allocation ----------------
-  // requests by output port, oreq[o*N + i]: set only for requesting input VCs
-  logic [NP*N-1:0] oreq;
-  always @(*) begin
-    oreq = '0;
+  // requests r by output port (pt, 4 bits per input VC): bit o*N + i set only for a requesting
+  // input VC i of port o
+  function automatic logic [NP*N-1:0] by_port_f(input logic [N-1:0] r, input logic [N*4-1:0] pt);
+    by_port_f = '0;
     for (int i = 0; i < N; i++) begin
-      if (req[i]) begin
-        for (int o = 0; o < NP; o++) if (rport[i*4 +: 4] == 4'(o)) oreq[o*N + i] = 1'b1;
-      end
+      for (int o = 0; o < NP; o++) if (r[i] && pt[i*4 +: 4] == 4'(o)) by_port_f[o*N + i] = 1'b1;
     end
-  end
+  endfunction
+  logic [NP*N-1:0] oreq;
+  assign oreq = by_port_f(req, rport);
+  // the input VCs granted by the output ports' arbiters (g: grant, idx: the input VC, per port)
+  function automatic logic [N-1:0] granted_f(input logic [NP-1:0] g, input logic [NP*IdxW-1:0] idx);
+    granted_f = '0;
+    for (int o = 0; o < NP; o++) begin
+      for (int i = 0; i < N; i++) if (g[o] && idx[o*IdxW +: IdxW] == IdxW'(i)) granted_f[i] = 1'b1;
+    end
+  endfunction
   // pacing: an output of a dimension with LinkPeriods > 1 that sent waits Per - 1 cycles
   // (cycles with en = 0: no request or continuation reaches its allocator)
   logic [NP-1:0] en;
@@ -424,13 +468,40 @@ module mt_router #(
     );
   end
 
-  // sent: the input VC granted by its output port
-  always @(*) begin
-    sent = '0;
-    for (int o = 0; o < NP; o++) begin
-      if (gnt[o]) sent[gidx[o*IdxW +: IdxW]] = 1'b1;
+  // RtPipe = 2: VC allocation per output port, registered (head_new: active_q, oport_q, ovc_q,
+  // busy_q, hp_q): one head a cycle by the switch allocator's rule (round robin after the last
+  // winner; with StepPrio the smallest step first), never held, not paced
+  logic [NP-1:0]      va_gnt;
+  logic [NP*IdxW-1:0] va_idx;
+  if (RtPipe >= 2) begin : g_va
+    logic [NP*N-1:0] vreq;
+    assign vreq = by_port_f(va_req, vport);
+    for (genvar o = 0; o < NP; o++) begin : g_vo
+      logic va_held;
+      logic [IdxW-1:0] va_holder;
+      mt_rt_sw_alloc #(.N(N), .StepPrio(StepPrio), .IdxW(IdxW)) u_va (
+        .clk_i, .rst_ni,
+        .req_i   (vreq[o*N +: N]),
+        .go_i    ({N{1'b0}}),
+        .last_i  ({N{1'b1}}),
+        .prio_i  (prio),
+        .gnt_o   (va_gnt[o]),
+        .idx_o   (va_idx[o*IdxW +: IdxW]),
+        .held_o  (va_held),
+        .holder_o(va_holder)
+      );
+      logic unused_va;
+      assign unused_va = ^{va_held, va_holder};
     end
+    assign va_sel = granted_f(va_gnt, va_idx);
+  end else begin : g_nva
+    assign va_gnt = '0;
+    assign va_idx = '0;
+    assign va_sel = '0;
   end
+
+  // sent: the input VC granted by its output port
+  assign sent = granted_f(gnt, gidx);
 
   // crossbar: output o carries the flit of the input VC it granted, on its new VC; at the
   // source router of an all-reduce message its head's next and eject fields swapped
@@ -463,7 +534,7 @@ module mt_router #(
     busy_d = busy_q;
     take = '0;
     for (int i = 0; i < N; i++) begin
-      if (head_new[i]) busy_d[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b1;
+      if (head_new[i]) busy_d[vport[i*4 +: 4]*NumVcs + 32'(vvc[i*VcW +: VcW])] = 1'b1;
       if (tail_end[i]) busy_d[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b0;
       if (sent[i]) take[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])] = 1'b1;
     end
@@ -511,10 +582,23 @@ module mt_router #(
   end
 
   // source of the unit started on each local output VC: the output's flit, when its input
-  // VC was idle (a head; at most one input VC per output and cycle)
+  // VC was idle (a head; at most one input VC per output and cycle); at RtPipe = 2 the head
+  // its VC allocation granted
   logic [NP-1:0] idle_w;  // the winner of output o was an idle input VC
+  logic [NP-1:0] st_w;    // a unit starts on output o
+  logic [NP*VcW-1:0] st_vc;
+  logic [NP*SrcW-1:0] st_src;
   for (genvar o = 0; o < NP; o++) begin : g_idle
     assign idle_w[o] = gnt[o] && !active_q[gidx[o*IdxW +: IdxW]];
+    if (RtPipe >= 2) begin : g_va
+      assign st_w[o] = va_gnt[o];
+      assign st_vc[o*VcW +: VcW] = vvc[va_idx[o*IdxW +: IdxW]*VcW +: VcW];
+      assign st_src[o*SrcW +: SrcW] = front[va_idx[o*IdxW +: IdxW]*BufW + mt_common_pkg::HD_SRC_LSB +: SrcW];
+    end else begin : g_sa
+      assign st_w[o] = idle_w[o];
+      assign st_vc[o*VcW +: VcW] = xbar_out[o*FlitW + PayloadW + 3 +: VcW];
+      assign st_src[o*SrcW +: SrcW] = xbar_out[o*FlitW + mt_common_pkg::HD_SRC_LSB +: SrcW];
+    end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -522,8 +606,8 @@ module mt_router #(
     end else begin
       for (int o = ND; o < NP; o++)
         for (int v = 0; v < NumVcs; v++)
-          if (idle_w[o] && xbar_out[o*FlitW + PayloadW + 3 +: VcW] == VcW'(v))
-            esrc_q[((o - ND) * NumVcs + v)*SrcW +: SrcW] <= xbar_out[o*FlitW + mt_common_pkg::HD_SRC_LSB +: SrcW];
+          if (st_w[o] && st_vc[o*VcW +: VcW] == VcW'(v))
+            esrc_q[((o - ND) * NumVcs + v)*SrcW +: SrcW] <= st_src[o*SrcW +: SrcW];
     end
   end
   if (Table != 0) begin : g_ekey
@@ -565,14 +649,14 @@ module mt_router #(
   logic unused_ok;
   // avail: the credit checks compare the counts; the table write port at Table = 0; the
   // coordinates and a switch's esrc_q without NI ports at Table = 1
-  assign unused_ok = ^{avail, tab_we_i, tab_addr_i, tab_data_i, mc, node_id_i, esrc_q, ekey_q, rt_bad};
+  assign unused_ok = ^{avail, tab_we_i, tab_addr_i, tab_data_i, mc, node_id_i, esrc_q, ekey_q, rt_bad, idle_w, va_req, va_sel, va_gnt, va_idx, swap_q};
 
 `ifdef FORMAL
   // credit safety: no take without a credit (checked inside every mt_credit_counter) and
   // no output VC busy bit set twice
   always @(*) if (rst_ni) begin
     for (int i = 0; i < N; i++) begin
-      if (head_new[i]) assert (!busy_q[rport[i*4 +: 4]*NumVcs + 32'(rvc[i*VcW +: VcW])]);
+      if (head_new[i]) assert (!busy_q[vport[i*4 +: 4]*NumVcs + 32'(vvc[i*VcW +: VcW])]);
     end
   end
 `endif

@@ -35,7 +35,7 @@ void mt_router_default_params(mt_router_params *p) {
 
 int mt_router_check_params(const mt_router_params *p, mt_err *e) {
   if (p->table > 1) return mt_fail(e, "table=%u: 0 (torus/mesh router) or 1 (switch)", p->table);
-  if (p->pipe > 1 || (p->pipe && p->table)) return mt_fail(e, "RtPipe=%u: must be 0, or 1 at table = 0 (table=%u)", p->pipe, p->table);
+  if (p->pipe > 2 || (p->pipe && p->table)) return mt_fail(e, "RtPipe=%u: must be 0, or 1 or 2 at table = 0 (table=%u)", p->pipe, p->table);
   if (p->table) {
     if (p->nnet + p->nlocal < 1 || p->nnet + p->nlocal > MT_RT_MAX_PORTS)
       return mt_fail(e, "switch radix %u (%u network + %u NI ports): must be 1..%d", p->nnet + p->nlocal, p->nnet, p->nlocal, MT_RT_MAX_PORTS);
@@ -102,6 +102,7 @@ int mt_router_init(mt_router *r, const mt_router_params *p, mt_err *e) {
   r->out_bytes = offsetof(mt_router_out, wd_err);
   for (o = 0; o < r->np; o++) {
     r->rr[o] = (uint16_t)(r->n - 1);
+    r->va_rr[o] = (uint16_t)(r->n - 1);
     for (i = 0; i < r->nv; i++)
       r->cred[o][i] = (uint16_t)(o < r->nd ? p->vc_depth : p->ej_depth);
     r->per[o] = (uint8_t)(!p->table && o < r->nd && p->period[o / 2] > 1u ? p->period[o / 2] : 1u);
@@ -122,6 +123,7 @@ int mt_router_load_table(mt_router *r, const uint16_t *tab, unsigned n, mt_err *
   memcpy(r->tab, tab, (size_t)n * sizeof *tab);
   /* routes of heads classified already change: classify every front flit again */
   memset(r->cand, 0, sizeof r->cand);
+  memset(r->vcand, 0, sizeof r->vcand);
   memset(r->cand_o, 0xff, sizeof r->cand_o);
   memcpy(r->fresh, r->ne, sizeof r->fresh);
   return 0;
@@ -280,7 +282,8 @@ static inline uint64_t join_key(const uint32_t *f) {
 
 /* A new front flit of input VC i: for a head of an idle VC, its route (as
  * mt_router_route, with the per-destination cache); then the output it asks for, if any:
- * an idle VC's head, or the next sub-packet of an active all-reduce message. */
+ * an idle VC's head (pipe 2: a VC of it, vcand), a head whose VC is allocated (pipe 2), or
+ * the next sub-packet of an active all-reduce message. */
 static void classify(mt_router *r, unsigned i, unsigned node_id) {
   const mt_router_params *p = &r->p;
   const uint32_t *f = &r->buf[r->rdo[i]];
@@ -326,7 +329,11 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
     r->rt_key[i] = p->table && t == MT_FT_HEAD ? join_key(f) : 0u;
     /* credits >= 1 and (credits - 1) * fb >= len  <=>  credits >= 1 + ceil(len / fb) */
     r->rt_need[i] = t == MT_FT_HEAD ? 1u + (uint32_t)(((uint64_t)f[3] + r->fb - 1u) / r->fb) : 1u;
-  } else if (r->is_ar[i] && !mt_ft_is_normal(t) && !mt_ft_is_head(t)) {
+    if (p->pipe >= 2) {
+      SET(r->vcand[o], i);
+      return;
+    }
+  } else if (r->hp[i] || (r->is_ar[i] && !mt_ft_is_normal(t) && !mt_ft_is_head(t))) {
     o = r->oport[i];
   } else {
     return; /* the holder path (normal packets), or waits forever (a broken upstream) */
@@ -342,7 +349,7 @@ static void classify(mt_router *r, unsigned i, unsigned node_id) {
 static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned *vc) {
   if (r->active[i]) {
     *vc = r->ovc[i];
-    return r->cred[o][r->ovc[i]] >= r->p.subpkt_flits;
+    return r->hp[i] || r->cred[o][r->ovc[i]] >= r->p.subpkt_flits;
   }
   {
     uint32_t ok = r->rt_mask[i] & ~(uint32_t)r->busy_vc[o];
@@ -380,12 +387,12 @@ static inline int eligible(const mt_router *r, unsigned i, unsigned o, unsigned 
   return 0;
 }
 
-/* Round robin: the first eligible candidate after r->rr[o], cyclically (rr itself last), as
+/* Round robin: the first eligible candidate of s after rr, cyclically (rr itself last), as
  * rtl/mt_rt_sw_alloc.sv; with step priority only among those of the smallest step.
- * Returns the input VC or -1. */
-static int sw_alloc(const mt_router *r, unsigned o, unsigned *vc) {
-  const unsigned nw = r->nw, n = r->n, st0 = r->rr[o] + 1u == n ? 0u : r->rr[o] + 1u;
-  const uint64_t *s = r->cand[o];
+ * Returns the input VC or -1. The switch allocation of output o (s = cand[o], rr = rr[o]) and,
+ * at pipe 2, its VC allocation (vcand[o], va_rr[o]). */
+static int sw_alloc(const mt_router *r, unsigned o, unsigned *vc, const uint64_t *s, unsigned rr) {
+  const unsigned nw = r->nw, n = r->n, st0 = rr + 1u == n ? 0u : rr + 1u;
   unsigned pass, w;
   if (r->p.step_prio) {
     uint64_t el[MT_RT_SETW];
@@ -451,6 +458,23 @@ static inline void pop_front(mt_router *r, unsigned i, unsigned hold, uint8_t (*
   r->wd_zero[i] = now;
 }
 
+/* A unit of input VC i starts on output o, VC ov (its head of type t allocated that VC): a
+ * local output VC records its source and transfer; with start, the packet or message
+ * starts (i active on o/ov, the output VC busy). */
+static inline void unit_start(mt_router *r, unsigned i, unsigned o, unsigned ov, unsigned t, unsigned start) {
+  if (o >= r->nd) {
+    r->ej_src[o][ov] = r->rt_src[i];
+    r->ej_key[o][ov] = r->rt_key[i];
+  }
+  if (!start) return;
+  r->active[i] = 1;
+  r->is_ar[i] = t == MT_FT_AR_HEAD;
+  r->oport[i] = (uint8_t)o;
+  r->ovc[i] = (uint8_t)ov;
+  r->step[i] = r->rt_prio[i];
+  r->busy_vc[o] |= (uint16_t)(1u << ov);
+}
+
 /* The step does per-event work; its decisions are those of the straightforward two-phase
  * description (its golden traces, on long random and rule-breaking traffic, are checked
  * cycle by cycle by t-c-router_golden). */
@@ -470,6 +494,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
   if (in->node_id != r->rt_node) { /* routes were computed for another node id */
     memset(r->dst_rt, 0, 4096);
     memset(r->cand, 0, sizeof r->cand);
+    memset(r->vcand, 0, sizeof r->vcand);
     memset(r->cand_o, 0xff, sizeof r->cand_o);
     memcpy(r->fresh, r->ne, sizeof r->fresh);
     r->rt_node = in->node_id;
@@ -492,7 +517,7 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
     for (w = 0; w < nw; w++) any |= r->cand[o][w];
     if (any) {
       unsigned vc = 0;
-      const int k = sw_alloc(r, o, &vc);
+      const int k = sw_alloc(r, o, &vc, r->cand[o], r->rr[o]);
       if (k >= 0) {
         win[o] = (uint16_t)k;
         wvc[o] = (uint8_t)vc;
@@ -501,6 +526,23 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       }
     }
   }
+
+  /* pipe 2: VC allocation of every output with candidates (not held, not paced) */
+  uint32_t vam = 0;
+  int16_t vwin[MT_RT_MAX_PORTS];
+  uint8_t vvc[MT_RT_MAX_PORTS];
+  if (p->pipe >= 2)
+    for (o = 0; o < np; o++) {
+      uint64_t any = 0;
+      for (w = 0; w < nw; w++) any |= r->vcand[o][w];
+      unsigned vc = 0;
+      const int k = any ? sw_alloc(r, o, &vc, r->vcand[o], r->va_rr[o]) : -1;
+      if (k >= 0) {
+        vwin[o] = (int16_t)k;
+        vvc[o] = (uint8_t)vc;
+        vam |= 1u << o;
+      }
+    }
 
   /* phase 2: register updates and outputs */
   /* Output buffer: one of the last two this router wrote holds zeros but where that step
@@ -608,8 +650,9 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       copy_words(q, f, fw);
       q[tw] = (f[tw] & ~(vmask << 3)) | ((ov & vmask) << 3);
       const unsigned act = r->active[i], ob = 1u << o;
-      /* next/eject swap: an all-reduce head routed at a local input */
-      if (t == MT_FT_AR_HEAD && !act && r->rt_swap[i]) mt_hd_swap_next_eject(&out->out_flit[o]);
+      /* next/eject swap: an all-reduce head routed at a local input (pipe 2: sent after its
+       * VC allocation) */
+      if (t == MT_FT_AR_HEAD && (!act || r->hp[i]) && r->rt_swap[i]) mt_hd_swap_next_eject(&out->out_flit[o]);
       out->out_valid[o] = 1;
       r->cred[o][ov]--; /* counted with the credit inputs below */
       r->odirty |= ob;
@@ -620,25 +663,31 @@ void mt_router_step(mt_router *r, const mt_router_in *in, mt_router_out *out) {
       r->holder[o] = hold ? (uint16_t)i : r->holder[o];
       r->rr[o] = was_held ? r->rr[o] : (uint16_t)i;
       if (!act) {
-        if (o >= r->nd) {
-          r->ej_src[o][ov] = r->rt_src[i];
-          r->ej_key[o][ov] = r->rt_key[i];
-        }
-        if ((0x11u >> t) & 1u) { /* Head, all-reduce Head: the packet/message starts */
-          r->active[i] = 1;
-          r->is_ar[i] = t == MT_FT_AR_HEAD;
-          r->oport[i] = (uint8_t)o;
-          r->ovc[i] = (uint8_t)ov;
-          r->step[i] = r->rt_prio[i];
-          r->busy_vc[o] |= (uint16_t)(1u << ov);
-        }
-      } else if ((0x48u >> t) & 1u) { /* Tail, all-reduce Tail: it ends */
+        /* Head, all-reduce Head (bit t of 0x11): the packet/message starts */
+        unit_start(r, i, o, ov, t, (0x11u >> t) & 1u);
+      } else if ((0x48u >> t) & 1u || (r->hp[i] && t == MT_FT_HEADTAIL)) {
+        /* Tail, all-reduce Tail; pipe 2, a Head&Tail after its VC allocation: it ends */
         r->active[i] = 0;
         r->busy_vc[o] &= (uint16_t) ~(1u << ov);
       }
+      r->hp[i] = 0;
       pop_front(r, i, hold, cp, &credm, now);
     }
     r->flits_out += nsent;
+  }
+  /* pipe 2: the heads granted a VC: their packet or message starts (the state an idle VC's
+   * sent head sets at pipe 0), and they ask for the switch from the next cycle */
+  for (unsigned vm = vam; vm; vm &= vm - 1u) {
+    o = (unsigned)__builtin_ctz(vm);
+    i = (unsigned)vwin[o];
+    const unsigned ov = vvc[o], t = r->buf[r->rdo[i] + tw] & 7u;
+    CLR(r->vcand[o], i);
+    r->va_rr[o] = (uint16_t)i;
+    unit_start(r, i, o, ov, t, 1u);
+    r->hp[i] = 1;
+    SET(r->cand[o], i);
+    r->cand_o[i] = (uint8_t)o;
+    r->odirty |= 1u << o;
   }
   if (ob >= 0) /* the valid ports of the buffer's last step that sent nothing now */
     for (unsigned vo = r->obv[ob] & ~sendo; vo; vo &= vo - 1u) {

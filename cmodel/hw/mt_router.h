@@ -37,10 +37,11 @@ typedef struct {
   unsigned period[3];    /* torus/mesh: the outputs of dimension d (ports 2d, 2d+1) send a flit
                             at most every period[d] cycles (0..255; 0, 1: every cycle; a slower
                             link, docs/reference/network.md "Link rate and latency") */
-  unsigned pipe;         /* RtPipe (torus/mesh only): 0 or 1, the router pipeline of docs/reference/router.md
-                            "Pipeline (RtPipe)": each head routed as it is written into its VC buffer,
-                            the front flit of each VC buffer in a register. The cycles are those of 0,
-                            so the model's step is the same for both */
+  unsigned pipe;         /* RtPipe (torus/mesh only): 0, 1 or 2, the router pipeline of docs/reference/router.md
+                            "Pipeline (RtPipe)": 1, each head routed as it is written into its VC buffer,
+                            the front flit of each VC buffer in a register, the cycles of 0 (so the
+                            model's step is the same for both); 2, the same and a register between
+                            VC allocation and switch allocation (a cycle per hop, modelled here) */
   unsigned perturb;      /* test only, 0 = exact model. 1: credit pulses leave one cycle late;
                             2: incoming credits counted one cycle late */
   /* Switch (docs/reference/switch.md): table = 1 routes every head, normal or all-reduce, by its
@@ -110,7 +111,8 @@ typedef struct {
   uint64_t ne[MT_RT_SETW];    /* bit i: cnt[i] != 0 */
   uint64_t fresh[MT_RT_SETW]; /* bit i: new front flit, not yet classified */
   /* per input VC: packet/message state */
-  uint8_t active[MT_RT_MAX_IVCS]; /* head sent, tail not yet */
+  uint8_t active[MT_RT_MAX_IVCS]; /* head sent (pipe 2: its VC allocated), tail not yet */
+  uint8_t hp[MT_RT_MAX_IVCS];     /* pipe 2: VC allocated, head not sent yet */
   uint8_t is_ar[MT_RT_MAX_IVCS];
   uint8_t oport[MT_RT_MAX_IVCS], ovc[MT_RT_MAX_IVCS];
   uint16_t step[MT_RT_MAX_IVCS];
@@ -134,6 +136,10 @@ typedef struct {
   uint64_t cand[MT_RT_MAX_PORTS][MT_RT_SETW];
   uint8_t cand_o[MT_RT_MAX_IVCS];
   uint32_t odirty; /* bit o: output o must look at its candidates */
+  /* pipe 2: idle input VCs whose head asks output o for a VC (its VC allocation candidates),
+   * and the round robin of that allocation */
+  uint64_t vcand[MT_RT_MAX_PORTS][MT_RT_SETW];
+  uint16_t va_rr[MT_RT_MAX_PORTS];
   /* sticky error flags in the layout of mt_router_out; nerr: any flag set */
   uint8_t wd_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS], ovf_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];
   uint8_t rt_err[MT_RT_MAX_PORTS][MT_RT_MAX_VCS];

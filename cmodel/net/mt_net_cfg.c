@@ -37,7 +37,7 @@ static const mt_cfg_key keys[] = {
   {"subpkt_flits", NET | RT | NI, "mt_net_cfg.subpkt_flits, mt_router_params.subpkt_flits", "SubPktFlits", 1, 65535, 0, F(subpkt_flits, 1), "flits per sub-packet"},
   {"pkt_bytes", NET | NI, "mt_net_cfg.pkt_bytes, mt_ni_params.pkt_bytes", "PktBytes", 1, U32MAX, 0, F(pkt_bytes, 1), "packet payload bytes"},
   {"step_prio", NET | RT, "mt_net_cfg.step_prio, mt_router_params.step_prio", "StepPrio", 0, 1, 0, F(step_prio, 1), "0 round-robin, 1 earlier step first"},
-  {"rt_pipe", NET | RT, "mt_net_cfg.rt_pipe, mt_router_params.pipe", "RtPipe", 0, 1, 0, F(rt_pipe, 1), "torus/mesh router pipeline: 0 none, 1 route at buffer write and a front-flit register per VC (the same cycles; docs/reference/router.md)"},
+  {"rt_pipe", NET | RT, "mt_net_cfg.rt_pipe, mt_router_params.pipe", "RtPipe", 0, 2, 0, F(rt_pipe, 1), "torus/mesh router pipeline: 0 none, 1 route at buffer write and a front-flit register per VC (the same cycles), 2 the same and a register between VC and switch allocation (a cycle per hop; docs/reference/router.md)"},
   {"local_ports", NET | RT | NI, "mt_net_cfg.local_ports, mt_router_params.nlocal", "L", 0, 8, 0, F(local_ports, 1), "local ports L (network: 0 = 2 x dimensions)"},
   {"mem_p_ready", NET, "mt_net_cfg.mem_p_ready", NULL, 1, 100, 0, F(mem_p_ready, 1), "% of cycles the memory accepts a request"},
   {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 1, MT_MEM_LAT_MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},

@@ -31,7 +31,7 @@ typedef struct {
   unsigned subpkt_flits; /* sub-packet of the message-based flow control */
   unsigned pkt_bytes;    /* packet payload of the packet-based flow control */
   unsigned step_prio;    /* router arbitration: 0 round-robin, 1 earlier step first */
-  unsigned rt_pipe;      /* router pipeline (mt_router_params.pipe): 0 none, 1 route at buffer write, front register */
+  unsigned rt_pipe;      /* router pipeline (mt_router_params.pipe): 0 none, 1 route at buffer write, front register, 2 and a VC/switch allocation register */
   unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;

@@ -161,6 +161,9 @@ static const Case kCases[] = {
   // the same with the router pipeline (RtPipe = 1, docs/reference/router.md "Pipeline (RtPipe)"): the same cycles
   {"t2x2_fpgap_msg_i32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "rt_pipe=1", nullptr, "fpga"},
   {"t2x2_fpgap_pkt_f32", "t2x2_fpgap", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "rt_pipe=1", nullptr, "fpga"},
+  // and with its register between VC and switch allocation (RtPipe = 2): a cycle per hop for heads
+  {"t2x2_fpgap2_msg_i32", "t2x2_fpgap2", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "rt_pipe=2", nullptr, "fpga"},
+  {"t2x2_fpgap2_pkt_f32", "t2x2_fpgap2", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "rt_pipe=2", nullptr, "fpga"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed

@@ -125,12 +125,14 @@ static void test_route(void) {
   p.pipe = 1;
   CHECK(mt_router_check_params(&p, &e) == 0, "RtPipe 1 is legal for a torus router");
   p.pipe = 2;
-  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "RtPipe=2"), "RtPipe 2 rejected, naming it");
-  p.pipe = 1;
+  CHECK(mt_router_check_params(&p, &e) == 0, "RtPipe 2 is legal for a torus router");
+  p.pipe = 3;
+  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "RtPipe=3"), "RtPipe 3 rejected, naming it");
+  p.pipe = 2;
   p.table = 1;
   p.nnet = 4;
   p.hop_classes = 1;
-  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "RtPipe=1"), "RtPipe 1 rejected for a switch: %s", e.msg);
+  CHECK(mt_router_check_params(&p, &e) != 0 && strstr(e.msg, "RtPipe=2"), "RtPipe 2 rejected for a switch: %s", e.msg);
 }
 
 /* A 3-flit packet from local port 0 to the +X neighbour: head in at call 0, out at call 1
