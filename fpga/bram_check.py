@@ -129,7 +129,8 @@ def report(a):
     print("fits the LFE5U-85F: %s" % ("yes" if fits and comb else "no"))
     for clk, f in rep.get("fmax", {}).items():
         print("Fmax %s: %.2f MHz (constraint %.2f MHz)" % (clk, f.get("achieved", 0), f.get("constraint", 0)))
-    m = re.findall(r"Critical path report for clock '([^']*)'.*?\n((?:Info: .*\n)+?)Info: \d+\.\d+ ns logic", log, re.S)
+    # one clock's report: its lines up to its own "ns logic" line ([^\n]*: re.S lets .* run past it)
+    m = re.findall(r"Critical path report for clock '([^']*)'[^\n]*\n((?:Info: [^\n]*\n)+?)Info: \d+\.\d+ ns logic", log)
     for clk, body in m[-1:]:
         lines = [l for l in body.splitlines() if re.search(r"Source|Sink", l)]
         if lines:

@@ -94,13 +94,15 @@ def blocks(build):
                       ["ecp5-85k"])
     b["router"] = ("mt_router", RT_FILES, {}, "defaults (D 2, L 4, 4 VCs, PayloadW 128, depth 16)", ["ecp5-85k"])
     # the router of the ULX3S board (fpga/mt_board.sv, configs/net/fpga.cfg): without and with the
-    # router pipeline (RtPipe, docs/reference/router.md "Pipeline (RtPipe)")
+    # router pipeline (RtPipe 1, 2; docs/reference/router.md "Pipeline (RtPipe)")
     rt_fpga = dict(D=2, L=3, K0=2, K1=2, NumVcs=2, PayloadW=128, VcDepth=16, EjDepth=5, SubPktFlits=4, WdW=20,
                    InOff=10, XbarDor=1)
     b["router_fpga"] = ("mt_router", RT_FILES, dict(rt_fpga, RtPipe=0),
                         "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 0", ["ecp5-85k"])
     b["router_fpga_pipe"] = ("mt_router", RT_FILES, dict(rt_fpga, RtPipe=1),
                              "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 1", ["ecp5-85k"])
+    b["router_fpga_pipe2"] = ("mt_router", RT_FILES, dict(rt_fpga, RtPipe=2),
+                              "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 2", ["ecp5-85k"])
     for n in (16, 64):
         b["ni1_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "full"),
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])
