@@ -71,13 +71,10 @@ static inline int pos_bits(int deg) { return deg <= 1 ? 0 : 32 - __builtin_clz((
 
 static inline int vdeg(const mt_topo *t, int v) { return t->out_start[v + 1] - t->out_start[v]; }
 
-/* The path's position code appended to s->pc (x->path_off its offset); -1 when it cannot be
- * coded (too long, a vertex id above 16 bits, the offset past 31 bits, not a chain of links). */
-static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
-  const mt_topo *t = s->topo;
-  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
+/* A path from v0 to vl of nlinks links can be coded (its code then fits s->pc), or -1 (too
+ * long, a vertex id above 16 bits, the offset past 31 bits). */
+static int code_fits(mt_sched *s, int v0, int vl, int nlinks) {
   if (nlinks > MT_PCODE_MAX || v0 > 0xFFFF || vl > 0xFFFF || s->npc > (long)INT32_MAX - 4 * MT_PCODE_MAX - 64) return -1;
-  if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
   if (s->npc + 4 + 4 * MT_PCODE_MAX + 8 > s->cappc) {
     s->cappc = s->cappc ? 2 * s->cappc : 4096;
     s->pc = mt_xrealloc(s->pc, (size_t)s->cappc);
@@ -86,28 +83,49 @@ static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
     static _Atomic unsigned long long next_gen = 0;
     s->pgen = ++next_gen;
   }
+  return 0;
+}
+
+/* Append the position code of a path from v0 to vl (code_fits): pw[i] = link i's position in
+ * its source's out list << 8 | the bits of such a position. */
+static void code_put(mt_sched *s, mt_xfer *x, int v0, int vl, const int *pw, int nlinks) {
   unsigned char *c = s->pc + s->npc;
   c[0] = (unsigned char)(v0 & 0xFF);
   c[1] = (unsigned char)(v0 >> 8);
   c[2] = (unsigned char)(vl & 0xFF);
   c[3] = (unsigned char)(vl >> 8);
   uint64_t acc = 0; /* bits not yet written */
-  int nacc = 0, nb = 4, v = v0;
+  int nacc = 0, nb = 4;
   for (int i = 0; i < nlinks; i++) {
-    const int *e = t->lse[links[i]], k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
-    if (e[0] != v) return -1;
-    acc |= (uint64_t)(e[2] - k0) << nacc;
-    nacc += w;
+    acc |= (uint64_t)(pw[i] >> 8) << nacc;
+    nacc += pw[i] & 0xFF;
     while (nacc >= 8) {
       c[nb++] = (unsigned char)(acc & 0xFF);
       acc >>= 8;
       nacc -= 8;
     }
-    v = e[1];
   }
   if (nacc > 0) c[nb++] = (unsigned char)acc;
   x->path_off = (int32_t)s->npc;
   s->npc += nb;
+}
+
+/* The path's position code appended to s->pc (x->path_off its offset); -1 when it cannot be
+ * coded (code_fits, or not a chain of links). */
+static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
+  const mt_topo *t = s->topo;
+  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
+  if (nlinks > MT_PCODE_MAX) return -1;
+  if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
+  int pw[MT_PCODE_MAX], v = v0;
+  for (int i = 0; i < nlinks; i++) { /* the position from the link's own source: no load waits for the previous link's */
+    const int *e = t->lse[links[i]], u = e[0], k0 = t->out_start[u];
+    if (u != v) return -1;
+    pw[i] = (e[2] - k0) << 8 | pos_bits(t->out_start[u + 1] - k0);
+    v = e[1];
+  }
+  if (code_fits(s, v0, vl, nlinks)) return -1;
+  code_put(s, x, v0, vl, pw, nlinks);
   return 0;
 }
 
@@ -178,7 +196,8 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
   return i;
 }
 
-int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+/* A new transfer (its path not set yet). */
+static mt_xfer *xfer_new(mt_sched *s, int flow, int op, int src, int dst, int step, int nlinks) {
   if (s->nx == s->capx) {
     s->capx = s->capx ? 2 * s->capx : 1024;
     s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x);
@@ -192,6 +211,13 @@ int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int ste
   x->path_len = (uint16_t)nlinks;
   x->rev = 0;
   x->pcode = 0;
+  x->multihop = 0;
+  if (step > s->steps) s->steps = step;
+  return x;
+}
+
+int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+  mt_xfer *x = xfer_new(s, flow, op, src, dst, step, nlinks);
   if (nlinks == 1) x->path_off = links[0];
   else if (s->topo->n_sw > 0 && code_path(s, x, links, nlinks) == 0)
     x->pcode = 1;
@@ -204,8 +230,15 @@ int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int ste
     memcpy(s->path + s->npath, links, (size_t)nlinks * sizeof *links);
     s->npath += nlinks;
   }
-  x->multihop = 0;
-  if (step > s->steps) s->steps = step;
+  return s->nx++;
+}
+
+int mt_sched_add_onehop_pos(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, const int *pw,
+                            int nlinks) {
+  if (nlinks < 2 || s->topo->n_sw == 0 || code_fits(s, src, dst, nlinks)) return mt_sched_add_onehop(s, flow, op, src, dst, step, links, nlinks);
+  mt_xfer *x = xfer_new(s, flow, op, src, dst, step, nlinks);
+  code_put(s, x, src, dst, pw, nlinks);
+  x->pcode = 1;
   return s->nx++;
 }
 
