@@ -530,7 +530,7 @@ static int ipow(int b, int e) {
  * full masks ftm_full (n_sw masks of fte bytes); returns 1, else 0. */
 static int ft_init(mt_state *m, const mt_topo *t, void **ftm_full) {
   const int N = t->n_nodes, S = t->n_sw;
-  if (S < 2 || !m->nend) return 0;
+  if (S < 2 || !m->nend || m->W > 64) return 0; /* ft_words: the words of a tree in one summary word */
   const int k = m->nend[N] - t->out_start[N];
   if (k < 2 || k > 16 || (k & (k - 1)) || N % k || S % (N / k)) return 0;
   const int per = N / k, L = S / per;
@@ -595,12 +595,25 @@ static int ft_init(mt_state *m, const mt_topo *t, void **ftm_full) {
   return 1;
 }
 
-/* Some end node in [lo, hi) is a target of the current search (any_target; one word's bits
- * are read here). */
-static inline int ft_any(const mt_state *m, int lo, int hi) {
-  if ((lo ^ (hi - 1)) >= 64) return any_target(m, lo, hi);
-  const int w = lo / 64, n = hi - lo;
-  return (((m->rcv[w] & ~m->tr[w]) >> (lo % 64)) & (n == 64 ? ~0ull : (1ull << n) - 1)) != 0;
+static inline uint64_t low_bits(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+/* Of the words of in_tree selected by mask (at most 64 words: ft_init), those that hold a
+ * target of the current search: only words whose rcv is not 0 and whose tree word is not
+ * full are read (rsum, nfull). */
+static inline uint64_t ft_words(const mt_state *m, uint64_t mask) {
+  uint64_t t = 0;
+  for (uint64_t c = m->rsum[0] & m->nf[0] & mask; c; c &= c - 1) {
+    const int w = __builtin_ctzll(c);
+    if (m->rcv[w] & ~m->tr[w]) t |= 1ull << w;
+  }
+  return t;
+}
+
+/* The 2^e end nodes from lo (aligned) hold a target; tw: ft_words of every word they cover
+ * when e >= 6. */
+static inline int ft_has(const mt_state *m, uint64_t tw, int lo, int e) {
+  if (e >= 6) return (tw >> (lo / 64) & low_bits(1 << (e - 6))) != 0;
+  return ((m->rcv[lo / 64] & ~m->tr[lo / 64]) >> (lo % 64) & low_bits(1 << e)) != 0;
 }
 
 /* The search's answer on a fattree:K,L network (ft_init), without searching: the shortest
@@ -617,13 +630,18 @@ static int ft_child(mt_state *m, int r, int p, int *path, int *plen) {
   const int b = m->ftb, K = 1 << b, per = m->ftper, N = m->N;
   m->tr = m->in_tree + (size_t)r * m->W;
   m->nf = m->nfull + (size_t)r * (size_t)m->SW;
-  int h = 0, e = b; /* level h's subtree: the 2^e end nodes of p's ids without the low e bits */
-  while (!ft_any(m, p >> e << e, (p >> e << e) + (1 << e))) {
+  /* level h's subtree: the 2^e end nodes of p's ids without the low e bits; beyond one word,
+   * tw holds the words of it that hold a target (seen: the words read) */
+  uint64_t tw = 0, seen = 0;
+  int h = 0;
+  for (int e = b;; e += b) {
+    if (e >= 6) {
+      const uint64_t blk = low_bits(1 << (e - 6)) << (p / 64 >> (e - 6) << (e - 6));
+      tw |= ft_words(m, blk & ~seen);
+      seen |= blk;
+    }
+    if (ft_has(m, tw, p >> e << e, e)) break;
     if (++h == m->ftL) return -1;
-    const int lo = p >> e << e, hi = lo + (1 << e);
-    e += b;
-    const int lo2 = p >> e << e, hi2 = lo2 + (1 << e);
-    if ((lo2 < lo && ft_any(m, lo2, lo)) || (hi < hi2 && ft_any(m, hi, hi2))) break;
   }
   int w = p >> b, d = 0;
   m->ftpw[d] = 0;
@@ -642,8 +660,8 @@ static int ft_child(mt_state *m, int r, int p, int *path, int *plen) {
     int c = -1, j = 0;
     for (uint32_t fm = ft_get(m, l * per + w) >> K; fm && c < 0; fm &= fm - 1) {
       j = __builtin_ctz(fm);
-      const int w2 = (w & ~((K - 1) << sh)) | j << sh, base = w2 >> sh << (sh + b);
-      if (ft_any(m, base, base + (1 << (sh + b)))) c = w2;
+      const int w2 = (w & ~((K - 1) << sh)) | j << sh;
+      if (ft_has(m, tw, w2 >> sh << (sh + b), sh + b)) c = w2;
     }
     if (c < 0) return -1;
     m->fth[d] = 32 * (l * per + w) + K + j;

@@ -504,10 +504,11 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
 struct mt_tables_gen {
   const mt_sched *s;
   int local_ports, N, F;
-  int *nout, *nin; /* [N]: transfers node n sends, receives */
-  int b0, b1;      /* the block held: nodes b0..b1-1 */
-  size_t *boff;    /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
-  xrec *rec;       /* the block's records */
+  int *nout, *nin;    /* [N]: transfers node n sends, receives */
+  int *oport, *iport; /* [N]: the port of node n's only out link, of its only in link; or -1 */
+  int b0, b1;         /* the block held: nodes b0..b1-1 */
+  size_t *boff;       /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
+  xrec *rec;          /* the block's records */
   size_t caprec;
   int *rs, *rl;            /* roots by node (CSR) */
   uint64_t *stepmax;       /* largest chunk per step, for the NOP lockstep estimate */
@@ -543,6 +544,21 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
     if (g->nout[n] > g->most) g->most = g->nout[n];
     if (g->nin[n] > g->most) g->most = g->nin[n];
   }
+  /* the ports of end nodes of one link: a transfer's first and last port without its path */
+  const mt_topo *t = s->topo;
+  g->oport = mt_xcalloc((size_t)N + 1, sizeof(int));
+  g->iport = mt_xcalloc((size_t)N + 1, sizeof(int));
+  int *indeg = mt_xcalloc((size_t)N + 1, sizeof(int));
+  for (int l = 0; l < t->n_links; l++)
+    if (t->links[l].dst < N) {
+      indeg[t->links[l].dst]++;
+      g->iport[t->links[l].dst] = t->links[l].dst_port;
+    }
+  for (int n = 0; n < N; n++) {
+    g->oport[n] = t->out_start[n + 1] - t->out_start[n] == 1 ? t->links[t->out_list[t->out_start[n]]].src_port : -1;
+    if (indeg[n] != 1) g->iport[n] = -1;
+  }
+  free(indeg);
   g->b0 = g->b1 = 0;
   g->boff = mt_xcalloc((size_t)N + 2, sizeof(size_t));
   int *rf = mt_xcalloc((size_t)N, sizeof(int));
@@ -571,6 +587,8 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
 void mt_tables_gen_free(mt_tables_gen *g) {
   if (!g) return;
   free(g->nout);
+  free(g->oport);
+  free(g->iport);
   free(g->nin);
   free(g->boff);
   free(g->rec);
@@ -595,9 +613,11 @@ void mt_tables_gen_free(mt_tables_gen *g) {
   free(g);
 }
 
-static int xrec_of(const mt_sched *s, const mt_xfer *x, int send, xrec *r) {
+static int xrec_of(const mt_tables_gen *g, const mt_xfer *x, int send, xrec *r) {
+  const mt_sched *s = g->s;
   const mt_topo *t = s->topo;
-  int p0 = t->links[MT_XLINK(s, x, 0)].src_port, pl = t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
+  const int p0 = g->oport[x->src] >= 0 ? g->oport[x->src] : t->links[MT_XLINK(s, x, 0)].src_port;
+  const int pl = g->iport[x->dst] >= 0 ? g->iport[x->dst] : t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
   r->flow = x->flow;
   r->step = (uint16_t)x->step;
   r->peer = (uint16_t)(send ? x->dst : x->src);
@@ -689,8 +709,8 @@ static int load_block(mt_tables_gen *g, int n, mt_err *e) {
   int big = 0;
   for (int i = 0; i < s->nx; i++) { /* creation order */
     const mt_xfer *x = &s->x[i];
-    if (x->src >= n && x->src < b1) big |= xrec_of(s, x, 1, &g->rec[fo[x->src - n]++]);
-    if (x->dst >= n && x->dst < b1) big |= xrec_of(s, x, 0, &g->rec[fi[x->dst - n]++]);
+    if (x->src >= n && x->src < b1) big |= xrec_of(g, x, 1, &g->rec[fo[x->src - n]++]);
+    if (x->dst >= n && x->dst < b1) big |= xrec_of(g, x, 0, &g->rec[fi[x->dst - n]++]);
   }
   free(fo);
   free(fi);
