@@ -94,18 +94,16 @@ static void code_put(mt_sched *s, mt_xfer *x, int v0, int vl, const int *pw, int
   c[1] = (unsigned char)(v0 >> 8);
   c[2] = (unsigned char)(vl & 0xFF);
   c[3] = (unsigned char)(vl >> 8);
-  uint64_t acc = 0; /* bits not yet written */
+  uint64_t acc = 0; /* bits not yet written, written a byte at a time when the word is full */
   int nacc = 0, nb = 4;
   for (int i = 0; i < nlinks; i++) {
+    const int w = pw[i] & 0xFF;
+    if (w == 0) continue;
+    for (; nacc + w > 64; nacc -= 8, acc >>= 8) c[nb++] = (unsigned char)(acc & 0xFF);
     acc |= (uint64_t)(pw[i] >> 8) << nacc;
-    nacc += pw[i] & 0xFF;
-    while (nacc >= 8) {
-      c[nb++] = (unsigned char)(acc & 0xFF);
-      acc >>= 8;
-      nacc -= 8;
-    }
+    nacc += w;
   }
-  if (nacc > 0) c[nb++] = (unsigned char)acc;
+  for (; nacc > 0; nacc -= 8, acc >>= 8) c[nb++] = (unsigned char)(acc & 0xFF);
   x->path_off = (int32_t)s->npc;
   s->npc += nb;
 }
