@@ -137,11 +137,11 @@ static void decode_path(const mt_topo *t, const unsigned char *c, int n, int *ou
       acc |= (uint64_t)c[nb++] << nacc;
       nacc += 8;
     }
-    const int l = t->out_list[k0 + (int)(acc & ((1ull << w) - 1))];
+    const int k = k0 + (int)(acc & ((1ull << w) - 1));
     acc >>= w;
     nacc -= w;
-    out[i] = l;
-    v = t->links[l].dst;
+    out[i] = t->out_list[k];
+    v = t->out_dst[k]; /* the next vertex without waiting for the link id */
   }
 }
 
