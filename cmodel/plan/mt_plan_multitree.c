@@ -1052,9 +1052,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        if (r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
-          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 1) * N + ptr[r + 1]) : (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]);
-          const char *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
+        if (r + 2 < N) { /* the rows of the turn after next, a cache miss each otherwise */
+          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 2) * N + ptr[r + 2]) : (const char *)(m.front + (size_t)(r + 2) * N + ptr[r + 2]);
+          const char *nt = (const char *)(m.in_tree + (size_t)(r + 2) * m.W);
           __builtin_prefetch(nf);
           __builtin_prefetch(nf + 64);
           for (int w = 0; w < m.W * 8; w += 64) __builtin_prefetch(nt + w);
