@@ -746,9 +746,14 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   if (m->ft) {
     int c = ft_child(m, r, p, path, plen);
     if (c >= 0 && !m->verify) return c;
+    const int walked = m->ftok;
     m->ftok = 0;
     ft_sync(m);
-    if (m->verify) return verify_guided(m, r, p, c >= 0 ? c : find_child_guided(m, r, p, path, plen), path, plen);
+    if (m->verify) { /* the walk's path, when it is the search's, is committed as without verify */
+      const int c2 = verify_guided(m, r, p, c >= 0 ? c : find_child_guided(m, r, p, path, plen), path, plen);
+      m->ftok = walked && c2 == c;
+      return c2;
+    }
   }
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
