@@ -92,8 +92,21 @@ typedef struct {
   uint64_t *bhit;          /* [ball id]: 2 * qstamp + 1 if it holds a possible target, 2 * qstamp if not */
   int *gq;                 /* guided search: the vertices of its path */
   uint64_t *gvis;          /* guided search: [vertex] 2^16 * gstamp + the smallest depth it was entered at */
-  int verify;              /* mt_plan_verify_search: every search also by breadth first, compared */
-  int mismatch;            /* a compared search disagreed (the first is in msg) */
+  /* k-ary n-trees built by fattree:K,L (checked link by link, ft_init): the search's answer
+   * computed from the node ids (ft_child); ftm: per switch - N an unsigned of fte bytes
+   * (2K bits: the smallest of 1, 2, 4 bytes, so that the masks of fattree:2,L stay in the
+   * first-level cache): bit j = its up link to digit j is free, bit K + j = its down link to
+   * digit j; ftl[link]: 32 * (switch - N) + bit, or -1 */
+  int ft, ftb, ftL, ftper, fte; /* K = 2^ftb, L, K^(L-1), bytes a mask */
+  void *ftm;
+  int *ftl;
+  /* ft_child's last path: fth[i] = 32 * (switch - N) + bit of its link i (0 < i < plen - 1);
+   * ftok: the path to commit is that one (ft_use); ftdirty: ftm has links taken by ft_use
+   * that cap and fbits do not show yet (ft_sync) */
+  int fth[64], ftok, ftdirty;
+  int ftpw[64]; /* and where each of its links is in its source's out list (mt_sched_add_onehop_pos) */
+  int verify;   /* mt_plan_verify_search: every search also by breadth first, compared */
+  int mismatch; /* a compared search disagreed (the first is in msg) */
   char msg[200];
 } mt_state;
 
@@ -124,6 +137,20 @@ static void entry_dec(mt_state *m, int l, int units) {
   }
 }
 
+/* ftm of switch x (index x - N) */
+static inline uint32_t ft_get(const mt_state *m, int x) {
+  if (m->fte == 1) return ((const uint8_t *)m->ftm)[x];
+  if (m->fte == 2) return ((const uint16_t *)m->ftm)[x];
+  return ((const uint32_t *)m->ftm)[x];
+}
+/* the link of ftm code 32 * x + bit is taken */
+static inline void ft_clr(mt_state *m, int code) {
+  const int x = code >> 5, bit = code & 31;
+  if (m->fte == 1) ((uint8_t *)m->ftm)[x] &= (uint8_t) ~(1u << bit);
+  else if (m->fte == 2) ((uint16_t *)m->ftm)[x] &= (uint16_t) ~(1u << bit);
+  else ((uint32_t *)m->ftm)[x] &= ~(1u << bit);
+}
+
 /* Consume one unit of link l. */
 static void use_link(mt_state *m, int l) {
   const int src = m->lse[l][0], dst = m->lse[l][1];
@@ -134,6 +161,7 @@ static void use_link(mt_state *m, int l) {
     m->freecap[src]--;
   if (--m->cap[l] == 0 && m->fbits) m->fbits[m->lse[l][2] / 64] &= ~(1ull << (m->lse[l][2] % 64));
   if (m->cap[l] == 0 && m->fmask) m->fmask[src] &= (unsigned char)~(1u << m->dpos[l]);
+  if (m->ftl && m->cap[l] == 0 && m->ftl[l] >= 0) ft_clr(m, m->ftl[l]);
   if (m->fincap && dst < m->N && src >= m->N && --m->fincap[dst] == 0 && !(m->rcv[dst / 64] &= ~(1ull << (dst % 64))))
     m->rsum[dst / 4096] &= ~(1ull << (dst / 64 % 64));
 }
@@ -489,6 +517,190 @@ static int find_child_guided(mt_state *m, int r, int p, int *path, int *plen) {
   }
 }
 
+static int ipow(int b, int e) {
+  int r = 1;
+  while (e-- > 0) r *= b;
+  return r;
+}
+
+/* fattree:K,L (mt_topo_parse.c): node v links leaf switch v / K; switch <w,l> (vertex
+ * N + l * per + w, per = K^(L-1)) links <w',l+1> for each value j of digit l of w' (w with
+ * digit l set to j); input link i is links 2i (up) and 2i + 1 (down). When t is exactly that
+ * network, out lists included, with K a power of two up to 16 and L >= 2, fills the ft fields and the
+ * full masks ftm_full (n_sw masks of fte bytes); returns 1, else 0. */
+static int ft_init(mt_state *m, const mt_topo *t, void **ftm_full) {
+  const int N = t->n_nodes, S = t->n_sw;
+  if (S < 2 || !m->nend || m->W > 64) return 0; /* ft_words: the words of a tree in one summary word */
+  const int k = m->nend[N] - t->out_start[N];
+  if (k < 2 || k > 16 || (k & (k - 1)) || N % k || S % (N / k)) return 0;
+  const int per = N / k, L = S / per;
+  long pw = 1;
+  for (int l = 0; l + 1 < L; l++) pw *= k;
+  if (L < 2 || 2 * L > 64 || pw != per || t->n_links != 2 * (N + per * k * (L - 1))) return 0;
+  for (int i = 0; i < t->n_links / 2; i++) { /* the links */
+    int a = i, b = N + i / k;
+    if (i >= N) {
+      const int j = i - N, l = j / (per * k), w = j / k % per, p = ipow(k, l);
+      a = N + l * per + w;
+      b = N + (l + 1) * per + w + (j % k - w / p % k) * p;
+    }
+    const mt_edge *f = &t->links[2 * i], *g = &t->links[2 * i + 1];
+    if (f->src != a || f->dst != b || g->src != b || g->dst != a || f->mult != 1 || g->mult != 1) return 0;
+  }
+  for (int v = 0; v < N; v++)
+    if (t->out_start[v + 1] - t->out_start[v] != 1 || t->out_list[t->out_start[v]] != 2 * v) return 0;
+  uint32_t *full = mt_xcalloc((size_t)S, sizeof *full);
+  int *ftl = mt_xcalloc((size_t)t->n_links, sizeof *ftl);
+  memset(ftl, 0xff, (size_t)t->n_links * sizeof *ftl);
+  int ok = 1;
+  for (int x = 0; x < S && ok; x++) { /* out lists: end nodes, down by digit, up by digit */
+    const int l = x / per, w = x % per, *o = t->out_list + t->out_start[N + x];
+    int n = 0;
+    for (int j = 0; l == 0 && j < k; j++) ok &= o[n++] == 2 * (w * k + j) + 1;
+    for (int j = 0; l > 0 && j < k; j++) {
+      const int p = ipow(k, l - 1), c = w + (j - w / p % k) * p, lk = 2 * (N + ((l - 1) * per + c) * k + w / p % k) + 1;
+      ok &= o[n++] == lk;
+      ftl[lk] = 32 * x + k + j;
+      full[x] |= 1u << (k + j);
+    }
+    for (int j = 0; l + 1 < L && j < k; j++) {
+      const int lk = 2 * (N + (l * per + w) * k + j);
+      ok &= o[n++] == lk;
+      ftl[lk] = 32 * x + j;
+      full[x] |= 1u << j;
+    }
+    ok &= n == t->out_start[N + x + 1] - t->out_start[N + x];
+  }
+  if (!ok) {
+    free(full);
+    free(ftl);
+    return 0;
+  }
+  m->ft = 1;
+  m->ftb = __builtin_ctz((unsigned)k);
+  m->ftL = L;
+  m->ftper = per;
+  m->fte = k <= 4 ? 1 : k <= 8 ? 2
+                               : 4;
+  m->ftl = ftl;
+  m->ftm = mt_xcalloc((size_t)S, (size_t)m->fte);
+  for (int x = 0; x < S; x++) { /* full masks in fte bytes */
+    if (m->fte == 1) ((uint8_t *)m->ftm)[x] = (uint8_t)full[x];
+    else if (m->fte == 2) ((uint16_t *)m->ftm)[x] = (uint16_t)full[x];
+    else ((uint32_t *)m->ftm)[x] = full[x];
+  }
+  *ftm_full = mt_xcalloc((size_t)S, (size_t)m->fte);
+  memcpy(*ftm_full, m->ftm, (size_t)S * (size_t)m->fte);
+  free(full);
+  return 1;
+}
+
+static inline uint64_t low_bits(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+/* Of the words of in_tree selected by mask (at most 64 words: ft_init), those that hold a
+ * target of the current search: only words whose rcv is not 0 and whose tree word is not
+ * full are read (rsum, nfull). */
+static inline uint64_t ft_words(const mt_state *m, uint64_t mask) {
+  uint64_t t = 0;
+  for (uint64_t c = m->rsum[0] & m->nf[0] & mask; c; c &= c - 1) {
+    const int w = __builtin_ctzll(c);
+    if (m->rcv[w] & ~m->tr[w]) t |= 1ull << w;
+  }
+  return t;
+}
+
+/* The 2^e end nodes from lo (aligned) hold a target; tw: ft_words of every word they cover
+ * when e >= 6. */
+static inline int ft_has(const mt_state *m, uint64_t tw, int lo, int e) {
+  if (e >= 6) return (tw >> (lo / 64) & low_bits(1 << (e - 6))) != 0;
+  return ((m->rcv[lo / 64] & ~m->tr[lo / 64]) >> (lo % 64) & low_bits(1 << e)) != 0;
+}
+
+/* The search's answer on a fattree:K,L network (ft_init), without searching: the shortest
+ * path from end node p to a target (an end node outside tree r that can still receive) goes
+ * up from p's leaf switch to level h, the lowest whose subtree around p holds a target, then
+ * down (2h + 2 links; any other path to a target is longer). Among those paths the search
+ * returns the one with the smallest out-list positions: find_child_guided enters up links in
+ * digit order, the first free one (each leads to a switch whose ball holds the level-h
+ * subtree), and down links in digit order, the first free one whose subtree holds a target.
+ * That is taken here, from the node ids (digits of ftb bits) and the free-link masks.
+ * Returns the child, or -1 when that walk meets no free link (the guided search then backs
+ * up, and decides). */
+static int ft_child(mt_state *m, int r, int p, int *path, int *plen) {
+  const int b = m->ftb, K = 1 << b, per = m->ftper, N = m->N;
+  m->tr = m->in_tree + (size_t)r * m->W;
+  m->nf = m->nfull + (size_t)r * (size_t)m->SW;
+  /* level h's subtree: the 2^e end nodes of p's ids without the low e bits; beyond one word,
+   * tw holds the words of it that hold a target (seen: the words read) */
+  uint64_t tw = 0, seen = 0;
+  int h = 0;
+  for (int e = b;; e += b) {
+    if (e >= 6) {
+      const uint64_t blk = low_bits(1 << (e - 6)) << (p / 64 >> (e - 6) << (e - 6));
+      tw |= ft_words(m, blk & ~seen);
+      seen |= blk;
+    }
+    if (ft_has(m, tw, p >> e << e, e)) break;
+    if (++h == m->ftL) return -1;
+  }
+  int w = p >> b, d = 0;
+  m->ftpw[d] = 0;
+  path[d++] = 2 * p;
+  for (int l = 0; l < h; l++) { /* up: the first free link */
+    const uint32_t fm = ft_get(m, l * per + w) & ((1u << K) - 1);
+    if (!fm) return -1;
+    const int j = __builtin_ctz(fm), sh = l * b;
+    m->fth[d] = 32 * (l * per + w) + j;
+    m->ftpw[d] = (K + j) << 8 | (b + 1); /* out list: K end nodes or switches below, then K up */
+    path[d++] = 2 * (N + (l * per + w) * K + j);
+    w = (w & ~((K - 1) << sh)) | j << sh;
+  }
+  for (int l = h; l > 0; l--) { /* down: the first free link to a target */
+    const int sh = (l - 1) * b, dig = w >> sh & (K - 1);
+    int c = -1, j = 0;
+    for (uint32_t fm = ft_get(m, l * per + w) >> K; fm && c < 0; fm &= fm - 1) {
+      j = __builtin_ctz(fm);
+      const int w2 = (w & ~((K - 1) << sh)) | j << sh;
+      if (ft_has(m, tw, w2 >> sh << (sh + b), sh + b)) c = w2;
+    }
+    if (c < 0) return -1;
+    m->fth[d] = 32 * (l * per + w) + K + j;
+    m->ftpw[d] = j << 8 | (l + 1 < m->ftL ? b + 1 : b); /* the top level has no links up */
+    path[d++] = 2 * (N + ((l - 1) * per + c) * K + dig) + 1;
+    w = c;
+  }
+  const uint64_t tg = (m->rcv[w * K / 64] & ~m->tr[w * K / 64]) >> (w * K % 64) & ((1ull << K) - 1);
+  if (!tg) return -1; /* the leaf switch's first free link to a target */
+  const int c = w * K + __builtin_ctzll(tg);
+  m->ftpw[d] = (c - w * K) << 8 | (b + 1);
+  path[d++] = 2 * c + 1;
+  *plen = d;
+  m->ftok = 1;
+  return c;
+}
+
+/* Commit ft_child's path: its first and last links (from and to end nodes) by use_link, the
+ * links between switches in ftm only (cap and fbits follow in ft_sync, before a search that
+ * reads them; a switch's freecap is never read). */
+static void ft_use(mt_state *m, const int *path, int plen) {
+  use_link(m, path[0]);
+  for (int i = 1; i < plen - 1; i++) ft_clr(m, m->fth[i]);
+  use_link(m, path[plen - 1]);
+  m->ftdirty = 1;
+}
+
+/* cap and fbits of the links between switches from ftm (after ft_use). */
+static void ft_sync(mt_state *m) {
+  if (!m->ftdirty) return;
+  for (int l = 0; l < m->t->n_links; l++) {
+    if (m->ftl[l] < 0) continue;
+    const int k = m->lse[l][2];
+    m->cap[l] = (int)(ft_get(m, m->ftl[l] >> 5) >> (m->ftl[l] & 31) & 1);
+    m->fbits[k / 64] = (m->fbits[k / 64] & ~(1ull << (k % 64))) | (uint64_t)m->cap[l] << (k % 64);
+  }
+  m->ftdirty = 0;
+}
+
 /* Test hook (mt_plan_verify_search): the guided search found c (or -1) with path/plen; run
  * the breadth-first search too and keep its answer, noting the first disagreement. */
 static int verify_guided(mt_state *m, int r, int p, int c, int *path, int *plen) {
@@ -530,6 +742,19 @@ static int find_child(mt_state *m, int r, int p, int *path, int *plen, int *satu
   *saturated = 0;
   if (m->freecap[p] == 0) return -1;        /* no link left this step; saturation is decided another step */
   if (t->n_sw && m->aidx[p] < 0) return -1; /* its links lead only into dead switches */
+  m->ftok = 0;
+  if (m->ft) {
+    int c = ft_child(m, r, p, path, plen);
+    if (c >= 0 && !m->verify) return c;
+    const int walked = m->ftok;
+    m->ftok = 0;
+    ft_sync(m);
+    if (m->verify) { /* the walk's path, when it is the search's, is committed as without verify */
+      const int c2 = verify_guided(m, r, p, c >= 0 ? c : find_child_guided(m, r, p, path, plen), path, plen);
+      m->ftok = walked && c2 == c;
+      return c2;
+    }
+  }
   if (t->n_sw && m->verify) return verify_guided(m, r, p, find_child_guided(m, r, p, path, plen), path, plen);
   if (t->n_sw) return find_child_sw(m, r, p, path, plen, m->has_balls);
   int all_in = 1;
@@ -671,6 +896,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   m.lse = (const int(*)[3])t->lse;
   const size_t FW = ((size_t)t->n_links + 63) / 64;
   uint64_t *fbits_full = NULL;
+  void *ftm_full = NULL;
   if (t->n_sw) {
     m.fbits = mt_xcalloc(FW + 1, sizeof(uint64_t));
     fbits_full = mt_xcalloc(FW + 1, sizeof(uint64_t));
@@ -721,6 +947,7 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       m.gq = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
     }
     m.fincap = mt_xcalloc((size_t)N, sizeof(int));
+    ft_init(&m, t, &ftm_full);
   }
   int *ptr = mt_xcalloc((size_t)N, sizeof(int));
   int *path = mt_xcalloc((size_t)t->n_vert + 1, sizeof(int));
@@ -773,6 +1000,8 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
       memcpy(m.rcv, rcv_full, (size_t)m.W * sizeof(uint64_t));
       memcpy(m.rsum, rsum_full, (size_t)m.SW * sizeof(uint64_t));
     }
+    if (m.ftm) memcpy(m.ftm, ftm_full, (size_t)t->n_sw * (size_t)m.fte);
+    m.ftdirty = 0;
     if (m.fmask)
       for (int v = 0; v < N; v++) {
         unsigned b = 0;
@@ -828,9 +1057,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
         if (m.size[r] == N) continue;
         m.turn++;
         int *f = m.ident ? NULL : m.front + (size_t)r * N, spent = 0;
-        if (r + 1 < N) { /* the next turn's rows, a cache miss each otherwise */
-          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 1) * N + ptr[r + 1]) : (const char *)(m.front + (size_t)(r + 1) * N + ptr[r + 1]);
-          const char *nt = (const char *)(m.in_tree + (size_t)(r + 1) * m.W);
+        if (r + 2 < N) { /* the rows of the turn after next, a cache miss each otherwise */
+          const char *nf = m.ident ? (const char *)(m.order + (size_t)(r + 2) * N + ptr[r + 2]) : (const char *)(m.front + (size_t)(r + 2) * N + ptr[r + 2]);
+          const char *nt = (const char *)(m.in_tree + (size_t)(r + 2) * m.W);
           __builtin_prefetch(nf);
           __builtin_prefetch(nf + 64);
           for (int w = 0; w < m.W * 8; w += 64) __builtin_prefetch(nt + w);
@@ -855,7 +1084,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
           }
           int c = m.dmask ? find_child_dmask(&m, r, ptr[r], p, path, &plen, &satd) : find_child(&m, r, p, path, &plen, &satd);
           if (c >= 0) {
-            for (int i = 0; i < plen; i++) use_link(&m, path[i]);
+            if (m.ftok) ft_use(&m, path, plen);
+            else
+              for (int i = 0; i < plen; i++) use_link(&m, path[i]);
             if (m.ident) m.order[(size_t)r * N + m.size[r]] = (uint16_t)c;
             if (m.pos) m.pos[(size_t)r * N + c] = m.size[r];
             if (m.dmask) {
@@ -866,7 +1097,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
             m.size[r]++;
             if (!~(m.in_tree[(size_t)r * m.W + (unsigned)c / 64] |= 1ull << (c % 64)) && m.nfull)
               m.nfull[(size_t)r * (size_t)m.SW + (size_t)(c / 4096)] &= ~(1ull << (c / 64 % 64));
-            mt_sched_add_onehop(s, r, MT_OP_GATHER, p, c, tstep, path, plen); /* inner vertices: switches */
+            if (m.ftok) mt_sched_add_onehop_pos(s, r, MT_OP_GATHER, p, c, tstep, path, m.ftpw, plen);
+            else
+              mt_sched_add_onehop(s, r, MT_OP_GATHER, p, c, tstep, path, plen); /* inner vertices: switches */
             added++;
             remaining--;
             progress_made = 1;
@@ -950,6 +1183,9 @@ int mt_plan_multitree(mt_sched *s, const mt_topo *t, mt_err *e) {
   free(m.rsum);
   free(m.nfull);
   free(m.fincap);
+  free(m.ftm);
+  free(m.ftl);
+  free(ftm_full);
   if (rc == 0 && m.mismatch) rc = mt_fail(e, "multitree on %s: %s", t->spec, m.msg);
   mt_balls_free(&m.balls);
   free(m.bhit);

@@ -71,13 +71,10 @@ static inline int pos_bits(int deg) { return deg <= 1 ? 0 : 32 - __builtin_clz((
 
 static inline int vdeg(const mt_topo *t, int v) { return t->out_start[v + 1] - t->out_start[v]; }
 
-/* The path's position code appended to s->pc (x->path_off its offset); -1 when it cannot be
- * coded (too long, a vertex id above 16 bits, the offset past 31 bits, not a chain of links). */
-static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
-  const mt_topo *t = s->topo;
-  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
+/* A path from v0 to vl of nlinks links can be coded (its code then fits s->pc), or -1 (too
+ * long, a vertex id above 16 bits, the offset past 31 bits). */
+static int code_fits(mt_sched *s, int v0, int vl, int nlinks) {
   if (nlinks > MT_PCODE_MAX || v0 > 0xFFFF || vl > 0xFFFF || s->npc > (long)INT32_MAX - 4 * MT_PCODE_MAX - 64) return -1;
-  if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
   if (s->npc + 4 + 4 * MT_PCODE_MAX + 8 > s->cappc) {
     s->cappc = s->cappc ? 2 * s->cappc : 4096;
     s->pc = mt_xrealloc(s->pc, (size_t)s->cappc);
@@ -86,28 +83,47 @@ static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
     static _Atomic unsigned long long next_gen = 0;
     s->pgen = ++next_gen;
   }
+  return 0;
+}
+
+/* Append the position code of a path from v0 to vl (code_fits): pw[i] = link i's position in
+ * its source's out list << 8 | the bits of such a position. */
+static void code_put(mt_sched *s, mt_xfer *x, int v0, int vl, const int *pw, int nlinks) {
   unsigned char *c = s->pc + s->npc;
   c[0] = (unsigned char)(v0 & 0xFF);
   c[1] = (unsigned char)(v0 >> 8);
   c[2] = (unsigned char)(vl & 0xFF);
   c[3] = (unsigned char)(vl >> 8);
-  uint64_t acc = 0; /* bits not yet written */
-  int nacc = 0, nb = 4, v = v0;
+  uint64_t acc = 0; /* bits not yet written, written a byte at a time when the word is full */
+  int nacc = 0, nb = 4;
   for (int i = 0; i < nlinks; i++) {
-    const int *e = t->lse[links[i]], k0 = t->out_start[v], w = pos_bits(t->out_start[v + 1] - k0);
-    if (e[0] != v) return -1;
-    acc |= (uint64_t)(e[2] - k0) << nacc;
+    const int w = pw[i] & 0xFF;
+    if (w == 0) continue;
+    for (; nacc + w > 64; nacc -= 8, acc >>= 8) c[nb++] = (unsigned char)(acc & 0xFF);
+    acc |= (uint64_t)(pw[i] >> 8) << nacc;
     nacc += w;
-    while (nacc >= 8) {
-      c[nb++] = (unsigned char)(acc & 0xFF);
-      acc >>= 8;
-      nacc -= 8;
-    }
-    v = e[1];
   }
-  if (nacc > 0) c[nb++] = (unsigned char)acc;
+  for (; nacc > 0; nacc -= 8, acc >>= 8) c[nb++] = (unsigned char)(acc & 0xFF);
   x->path_off = (int32_t)s->npc;
   s->npc += nb;
+}
+
+/* The path's position code appended to s->pc (x->path_off its offset); -1 when it cannot be
+ * coded (code_fits, or not a chain of links). */
+static int code_path(mt_sched *s, mt_xfer *x, const int *links, int nlinks) {
+  const mt_topo *t = s->topo;
+  const int v0 = t->lse[links[0]][0], vl = t->lse[links[nlinks - 1]][1];
+  if (nlinks > MT_PCODE_MAX) return -1;
+  if (vdeg(t, vl) == 1 && links[nlinks - 1] != t->rev_link[t->out_list[t->out_start[vl]]]) return -1;
+  int pw[MT_PCODE_MAX], v = v0;
+  for (int i = 0; i < nlinks; i++) { /* the position from the link's own source: no load waits for the previous link's */
+    const int *e = t->lse[links[i]], u = e[0], k0 = t->out_start[u];
+    if (u != v) return -1;
+    pw[i] = (e[2] - k0) << 8 | pos_bits(t->out_start[u + 1] - k0);
+    v = e[1];
+  }
+  if (code_fits(s, v0, vl, nlinks)) return -1;
+  code_put(s, x, v0, vl, pw, nlinks);
   return 0;
 }
 
@@ -121,11 +137,11 @@ static void decode_path(const mt_topo *t, const unsigned char *c, int n, int *ou
       acc |= (uint64_t)c[nb++] << nacc;
       nacc += 8;
     }
-    const int l = t->out_list[k0 + (int)(acc & ((1ull << w) - 1))];
+    const int k = k0 + (int)(acc & ((1ull << w) - 1));
     acc >>= w;
     nacc -= w;
-    out[i] = l;
-    v = t->links[l].dst;
+    out[i] = t->out_list[k];
+    v = t->out_dst[k]; /* the next vertex without waiting for the link id */
   }
 }
 
@@ -178,7 +194,8 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
   return i;
 }
 
-int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+/* A new transfer (its path not set yet). */
+static mt_xfer *xfer_new(mt_sched *s, int flow, int op, int src, int dst, int step, int nlinks) {
   if (s->nx == s->capx) {
     s->capx = s->capx ? 2 * s->capx : 1024;
     s->x = mt_xrealloc(s->x, (size_t)s->capx * sizeof *s->x);
@@ -192,6 +209,13 @@ int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int ste
   x->path_len = (uint16_t)nlinks;
   x->rev = 0;
   x->pcode = 0;
+  x->multihop = 0;
+  if (step > s->steps) s->steps = step;
+  return x;
+}
+
+int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks) {
+  mt_xfer *x = xfer_new(s, flow, op, src, dst, step, nlinks);
   if (nlinks == 1) x->path_off = links[0];
   else if (s->topo->n_sw > 0 && code_path(s, x, links, nlinks) == 0)
     x->pcode = 1;
@@ -204,8 +228,15 @@ int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int ste
     memcpy(s->path + s->npath, links, (size_t)nlinks * sizeof *links);
     s->npath += nlinks;
   }
-  x->multihop = 0;
-  if (step > s->steps) s->steps = step;
+  return s->nx++;
+}
+
+int mt_sched_add_onehop_pos(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, const int *pw,
+                            int nlinks) {
+  if (nlinks < 2 || s->topo->n_sw == 0 || code_fits(s, src, dst, nlinks)) return mt_sched_add_onehop(s, flow, op, src, dst, step, links, nlinks);
+  mt_xfer *x = xfer_new(s, flow, op, src, dst, step, nlinks);
+  code_put(s, x, src, dst, pw, nlinks);
+  x->pcode = 1;
   return s->nx++;
 }
 
@@ -471,10 +502,11 @@ static void sort_entries(mt_entry *en, int n, int steps, int *cnt, mt_entry **sc
 struct mt_tables_gen {
   const mt_sched *s;
   int local_ports, N, F;
-  int *nout, *nin; /* [N]: transfers node n sends, receives */
-  int b0, b1;      /* the block held: nodes b0..b1-1 */
-  size_t *boff;    /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
-  xrec *rec;       /* the block's records */
+  int *nout, *nin;    /* [N]: transfers node n sends, receives */
+  int *oport, *iport; /* [N]: the port of node n's only out link, of its only in link; or -1 */
+  int b0, b1;         /* the block held: nodes b0..b1-1 */
+  size_t *boff;       /* [N + 1 - b0]: node b0+k's out records at rec[boff[k]], then its in records */
+  xrec *rec;          /* the block's records */
   size_t caprec;
   int *rs, *rl;            /* roots by node (CSR) */
   uint64_t *stepmax;       /* largest chunk per step, for the NOP lockstep estimate */
@@ -510,6 +542,21 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
     if (g->nout[n] > g->most) g->most = g->nout[n];
     if (g->nin[n] > g->most) g->most = g->nin[n];
   }
+  /* the ports of end nodes of one link: a transfer's first and last port without its path */
+  const mt_topo *t = s->topo;
+  g->oport = mt_xcalloc((size_t)N + 1, sizeof(int));
+  g->iport = mt_xcalloc((size_t)N + 1, sizeof(int));
+  int *indeg = mt_xcalloc((size_t)N + 1, sizeof(int));
+  for (int l = 0; l < t->n_links; l++)
+    if (t->links[l].dst < N) {
+      indeg[t->links[l].dst]++;
+      g->iport[t->links[l].dst] = t->links[l].dst_port;
+    }
+  for (int n = 0; n < N; n++) {
+    g->oport[n] = t->out_start[n + 1] - t->out_start[n] == 1 ? t->links[t->out_list[t->out_start[n]]].src_port : -1;
+    if (indeg[n] != 1) g->iport[n] = -1;
+  }
+  free(indeg);
   g->b0 = g->b1 = 0;
   g->boff = mt_xcalloc((size_t)N + 2, sizeof(size_t));
   int *rf = mt_xcalloc((size_t)N, sizeof(int));
@@ -538,6 +585,8 @@ mt_tables_gen *mt_tables_gen_new(const mt_sched *s, int local_ports) {
 void mt_tables_gen_free(mt_tables_gen *g) {
   if (!g) return;
   free(g->nout);
+  free(g->oport);
+  free(g->iport);
   free(g->nin);
   free(g->boff);
   free(g->rec);
@@ -562,9 +611,11 @@ void mt_tables_gen_free(mt_tables_gen *g) {
   free(g);
 }
 
-static int xrec_of(const mt_sched *s, const mt_xfer *x, int send, xrec *r) {
+static int xrec_of(const mt_tables_gen *g, const mt_xfer *x, int send, xrec *r) {
+  const mt_sched *s = g->s;
   const mt_topo *t = s->topo;
-  int p0 = t->links[MT_XLINK(s, x, 0)].src_port, pl = t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
+  const int p0 = g->oport[x->src] >= 0 ? g->oport[x->src] : t->links[MT_XLINK(s, x, 0)].src_port;
+  const int pl = g->iport[x->dst] >= 0 ? g->iport[x->dst] : t->links[MT_XLINK(s, x, x->path_len - 1)].dst_port;
   r->flow = x->flow;
   r->step = (uint16_t)x->step;
   r->peer = (uint16_t)(send ? x->dst : x->src);
@@ -656,8 +707,8 @@ static int load_block(mt_tables_gen *g, int n, mt_err *e) {
   int big = 0;
   for (int i = 0; i < s->nx; i++) { /* creation order */
     const mt_xfer *x = &s->x[i];
-    if (x->src >= n && x->src < b1) big |= xrec_of(s, x, 1, &g->rec[fo[x->src - n]++]);
-    if (x->dst >= n && x->dst < b1) big |= xrec_of(s, x, 0, &g->rec[fi[x->dst - n]++]);
+    if (x->src >= n && x->src < b1) big |= xrec_of(g, x, 1, &g->rec[fo[x->src - n]++]);
+    if (x->dst >= n && x->dst < b1) big |= xrec_of(g, x, 0, &g->rec[fi[x->dst - n]++]);
   }
   free(fo);
   free(fi);

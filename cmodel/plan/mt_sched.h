@@ -103,6 +103,14 @@ int mt_sched_add(mt_sched *s, int flow, int op, int src, int dst, int step, cons
  * MultiTree's are): the path is not walked to count the hops (8 % of the samples of `plan`
  * on fattree:2,12). */
 int mt_sched_add_onehop(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, int nlinks);
+/* mt_sched_add_onehop for a path whose caller knows where each link is in its source's out
+ * list: pw[i] = that position << 8 | the bits of a position there (the width of the position
+ * code, 0 for one link, else the bits of out-degree - 1). The path must run from src to dst,
+ * each link from the previous one's end, and end with the reverse of dst's only link when
+ * dst has one; the code is then the one mt_sched_add_onehop stores, without reading the
+ * topology. */
+int mt_sched_add_onehop_pos(mt_sched *s, int flow, int op, int src, int dst, int step, const int *links, const int *pw,
+                            int nlinks);
 /* Add transfer i backwards (src and dst swapped, each link reversed) with its own flow, op
  * and step; it shares i's path (no copy). Returns its index. */
 int mt_sched_add_reversed(mt_sched *s, int i, int flow, int op, int step);

@@ -74,6 +74,8 @@ static int finish_(mt_topo *t, linkvec *v, mt_err *e) {
     qsort(t->out_list + t->out_start[v], (size_t)(t->out_start[v + 1] - t->out_start[v]), sizeof(int), pref_cmp);
   g_sort_topo = NULL;
   t->lse = mt_xcalloc((size_t)t->n_links + 1, sizeof *t->lse);
+  t->out_dst = mt_xcalloc((size_t)t->n_links + 1, sizeof *t->out_dst);
+  for (int k = 0; k < t->n_links; k++) t->out_dst[k] = t->links[t->out_list[k]].dst;
   for (int v = 0; v < t->n_vert; v++)
     for (int k = t->out_start[v]; k < t->out_start[v + 1]; k++) {
       const int l = t->out_list[k];
@@ -353,6 +355,7 @@ void mt_topo_free(mt_topo *t) {
   free(t->out_start);
   free(t->out_list);
   free(t->lse);
+  free(t->out_dst);
   free(t->port_link);
   free(t->rev_link);
   free(t->n_ports);

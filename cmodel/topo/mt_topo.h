@@ -61,6 +61,7 @@ typedef struct {
   int *out_start, *out_list; /* per vertex: out links in preference order (CSR) */
   int (*lse)[3];             /* [link]: its src, dst and index in out_list (one cache line a link,
                                 for the planners' hot loops) */
+  int *out_dst;              /* [k]: the far end of out_list[k] (decoding a path's positions) */
   int *port_link;            /* [v * max_ports + port] -> link id or -1 */
   int *rev_link;             /* [link]: the same physical link in the other direction */
   int max_ports;             /* ports per vertex (grids: 2*ndims) */

@@ -2,7 +2,8 @@
 """plan_digest.py FILE: a digest of the schedule in a `plan --json` file, independent of the
 file's layout: steps, the flows (root, address, size), the transfers (flow, op, source,
 destination, step, path of vertices) in order and each node's table entries (op, flow,
-step, in order). Prints the first 16 hex digits of its SHA-256."""
+step, the ports and eject ports of the parent and the children, in order). Prints the first 16
+hex digits of its SHA-256."""
 import hashlib
 import json
 import sys
@@ -15,5 +16,6 @@ for f in d["flows"]:
 for x in d["transfers"]:
     h.update(("x %d %s %d %d %d %s\n" % (x["flow"], x["op"], x["src"], x["dst"], x["step"], ",".join(map(str, x["path"])))).encode())
 for n in d["nodes"]:
-    h.update(("n %d %s\n" % (n["id"], ";".join("%s:%d:%d" % (e["op"], e["flow"], e["step"]) for e in n["entries"]))).encode())
+    h.update(("n %d %s\n" % (n["id"], ";".join("%s:%d:%d:%s:%s:%s:%s" % (e["op"], e["flow"], e["step"], e.get("parent_port"), e.get("parent_eject"),
+                                                                   e.get("child_ports"), e.get("child_ejects")) for e in n["entries"]))).encode())
 print(h.hexdigest()[:16])

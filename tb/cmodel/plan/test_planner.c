@@ -556,7 +556,7 @@ static void test_algo_table(void) {
  * fat-trees, DGX-2, BiGraph, the switched test files and seeded irregular networks (nodes
  * on one or two switches, multiplicities, cross links, direct node links). */
 static void test_guided_search(void) {
-  const char *nets[] = {"fattree:2,5", "fattree:3,3", "fattree:4,3", "fattree:8,2", "dgx2", "bigraph:4x8", "bigraph:2x6",
+  const char *nets[] = {"fattree:2,5", "fattree:2,7", "fattree:3,3", "fattree:4,3", "fattree:8,2", "fattree:16,2", "dgx2", "bigraph:4x8", "bigraph:2x6",
                         "file:" MT_TEST_DATA "/star.topo", "file:" MT_TEST_DATA "/switched.topo",
                         "file:" MT_TEST_DATA "/multilink.topo", NULL};
   mt_plan_verify_search = 1;
