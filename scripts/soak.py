@@ -991,6 +991,23 @@ def floor_self_test(binary):
         len(bad), " (first: seed %d run %d: %s)" % bad[0] if bad else "", old or "passes", "caught" if ok else "NOT CAUGHT")
 
 
+def merge_self_test(d):
+    """(ok, line): --merge of the chunks the fake soaks wrote in d: the refusals alone exit 0, the
+    wrong sums exit 1 and name run 0, one chunk given twice is refused; --only 2-0 is refused."""
+    def m(*names):
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--merge"] + [os.path.join(d, "out-" + x) for x in names],
+                           capture_output=True, text=True, cwd=TOP)
+        return p.returncode, p.stdout + p.stderr
+    got = [m("refuse"), m("refuse", "wrong"), m("wrong", "wrong")]
+    bad = subprocess.run([sys.executable, os.path.abspath(__file__), "--only", "2-0", "--dry-run"], capture_output=True, text=True, cwd=TOP)
+    ok = (got[0][0] == 0 and "REFUSED 3," in got[0][1] and got[1][0] == 1 and "runs twice" in got[1][1] and
+          got[2][0] == 1 and "runs twice" in got[2][1] and bad.returncode != 0 and "empty range" in bad.stderr)
+    wrong = m("wrong")
+    ok = ok and wrong[0] == 1 and "FAIL WRONG run 0" in wrong[1] and "WRONG 3," in wrong[1]
+    return ok, "self-test merge    -> exits %d/%d/%d/%d, --only 2-0 exit %d: %s" % (
+        got[0][0], got[1][0], got[2][0], wrong[0], bad.returncode, "caught" if ok else "NOT CAUGHT")
+
+
 def self_test(a):
     """Each misbehaviour of a fake multitree must land in its class and turn the soak red (a
     refusal must not); a network key without a draw rule must stop it; a watchdog stop with the
@@ -1044,6 +1061,10 @@ def self_test(a):
                 print((p.stdout + p.stderr)[-1500:])
             npass += ok
             nfail += not ok
+        ok, line = merge_self_test(d)
+        print(line)
+        npass += ok
+        nfail += not ok
     print("RESULT soak-selftest pass=%d fail=%d" % (npass, nfail))
     return 1 if nfail else 0
 

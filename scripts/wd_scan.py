@@ -6,8 +6,8 @@ and schedule depth"; docs/reference/ni.md "Errors and the watchdog").
 Message flow control, config small with its own wd_limit (20,000) and the model's limits on
 top, one memory port (ni_mem_ports=1) and a slow memory (mem_p_ready 1, 2, 5), one receive
 engine or slow links as variants, 8, 16 and 32 KiB. Slow links: link_period0=4 and
-link_lat=200 on tori, meshes and rings; link_lat=200 on a switch network or a topology file
-(every link alike: no per-dimension period). A run that stops on the watchdog is run again
+link_lat=200 on tori, meshes and rings; link_lat=200 on a switch network (every link alike:
+no per-dimension period). A run that stops on the watchdog is run again
 with the watchdog off (max_cycles 50,000,000): "completes" there is a false stop.
 
 --algos picks the sets of topologies below (SCANS; default dbtree, the first scan's 8 grids);
@@ -29,19 +29,20 @@ import subprocess
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-STAR = "file:tb/cmodel/data/star.topo"
-SWITCHED = ("fattree:", "dgx2", "bigraph:", "file:")
+SWITCHED = ("fattree:", "dgx2", "bigraph:", "hier:")
 # per algorithm: the topologies it takes at the cycle level (lines, rings, grids of 4 to 32
-# nodes; switch networks fattree, dgx2, BiGraph; the star file with a 3-link multiplicity)
+# nodes; switch networks: fat-trees, stars of 8 and 16 nodes on one switch (fattree:K,1),
+# dgx2, BiGraph)
 SCANS = {
     "dbtree": ["mesh:4", "mesh:8", "mesh:16", "ring:8", "ring:32", "mesh:4x4", "torus:4x4", "mesh:8x4"],
-    "ring": ["mesh:8", "ring:32", "mesh:4x4", "torus:4x4", "mesh:8x4", "fattree:2,3", STAR],
+    "ring": ["mesh:8", "ring:32", "mesh:4x4", "torus:4x4", "mesh:8x4", "fattree:2,3", "fattree:8,1"],
     "hd": ["mesh:8", "mesh:16", "torus:4x4", "mesh:8x4", "fattree:4,2", "bigraph:2x4"],
     "hdrm": ["bigraph:2x4", "bigraph:4x4"],
-    "multitree": ["mesh:8", "ring:32", "mesh:4x4", "torus:4x4", "mesh:8x4", "fattree:2,3", "fattree:4,2", "dgx2", STAR],
+    "multitree": ["mesh:8", "ring:32", "mesh:4x4", "torus:4x4", "mesh:8x4", "fattree:2,3", "fattree:4,2", "fattree:8,1", "fattree:16,1",
+                  "dgx2"],
     "bucket": ["mesh:8", "ring:32", "torus:4x4", "mesh:8x4"],
-    "meshtree": ["mesh:8", "mesh:4x4", "mesh:8x4", "torus:4x4", STAR],
-    "dbtree-sw": ["fattree:2,3", "fattree:4,2", "dgx2", "bigraph:2x4", STAR],
+    "meshtree": ["mesh:8", "mesh:4x4", "mesh:8x4", "torus:4x4"],
+    "dbtree-sw": ["fattree:2,3", "fattree:4,2", "fattree:8,1", "dgx2", "bigraph:2x4"],
 }
 VARIANTS = [("p1m1", ["mem_p_ready=1", "ni_mem_ports=1"]), ("p2m1", ["mem_p_ready=2", "ni_mem_ports=1"]),
             ("p5m1", ["mem_p_ready=5", "ni_mem_ports=1"]), ("p1m1e1", ["mem_p_ready=1", "ni_mem_ports=1", "ni_rx_engines=1"]),
@@ -52,7 +53,7 @@ CELL = {"OK": "ok", "FALSE-STOP": "FALSE-STOP", "WATCHDOG": "stuck"}
 
 
 def variant_sets(topo, sets):
-    """A switch network or a topology file has no dimension 0: slow links are link_lat alone."""
+    """A switch network has no dimension 0: slow links are link_lat alone."""
     if topo.startswith(SWITCHED):
         return [x for x in sets if not x.startswith("link_period0=")]
     return sets
@@ -99,7 +100,7 @@ def table(res):
         for v, s in cols:
             r = next((x for x in res if (x["algo"], x["topo"], x["var"], x["bytes"]) == (al, topo, v, s)), None)
             cells.append("%-12s" % ("-" if r is None else CELL.get(r["cls"], "other")))
-        L.append("%-10s %-13s %s" % (al.replace("-sw", ""), topo.replace(STAR, "star.topo"), " ".join(cells)))
+        L.append("%-10s %-13s %s" % (al.replace("-sw", ""), topo, " ".join(cells)))
     n = collections_count(res)
     L.append("wd_scan: %d runs, %d OK, %d false watchdog stops (complete, correct, with the watchdog off), %d stuck, %d other; "
              "%.0f s of run time" % (len(res), n["OK"], n["FALSE-STOP"], n["WATCHDOG"], n["OTHER"], sum(r["wall"] for r in res)))
