@@ -11,8 +11,8 @@ no per-dimension period). A run that stops on the watchdog is run again
 with the watchdog off (max_cycles 50,000,000): "completes" there is a false stop.
 
 --algos picks the sets of topologies below (SCANS; default dbtree, the first scan's 8 grids);
---sizes and --vars narrow the grid; --part K/N runs every N-th case from the K-th (chunks
-through scripts/heavy-style slots, each its own --out); --report FILE... prints the table of
+--sizes and --vars narrow the grid; --part K/N runs every N-th case from the K-th (a chunk
+of a long scan, each its own --out); --report FILE... prints the table of
 results already written (the chunks together). Prints a line per run and the table; exit 0
 (a finding, not a test).
 
