@@ -991,6 +991,23 @@ def floor_self_test(binary):
         len(bad), " (first: seed %d run %d: %s)" % bad[0] if bad else "", old or "passes", "caught" if ok else "NOT CAUGHT")
 
 
+def merge_self_test(d):
+    """(ok, line): --merge of the chunks the fake soaks wrote in d: the refusals alone exit 0, the
+    wrong sums exit 1 and name run 0, one chunk given twice is refused; --only 2-0 is refused."""
+    def m(*names):
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--merge"] + [os.path.join(d, "out-" + x) for x in names],
+                           capture_output=True, text=True, cwd=TOP)
+        return p.returncode, p.stdout + p.stderr
+    got = [m("refuse"), m("refuse", "wrong"), m("wrong", "wrong")]
+    bad = subprocess.run([sys.executable, os.path.abspath(__file__), "--only", "2-0", "--dry-run"], capture_output=True, text=True, cwd=TOP)
+    ok = (got[0][0] == 0 and "REFUSED 3," in got[0][1] and got[1][0] == 1 and "runs twice" in got[1][1] and
+          got[2][0] == 1 and "runs twice" in got[2][1] and bad.returncode != 0 and "empty range" in bad.stderr)
+    wrong = m("wrong")
+    ok = ok and wrong[0] == 1 and "FAIL WRONG run 0" in wrong[1] and "WRONG 3," in wrong[1]
+    return ok, "self-test merge    -> exits %d/%d/%d/%d, --only 2-0 exit %d: %s" % (
+        got[0][0], got[1][0], got[2][0], wrong[0], bad.returncode, "caught" if ok else "NOT CAUGHT")
+
+
 def self_test(a):
     """Each misbehaviour of a fake multitree must land in its class and turn the soak red (a
     refusal must not); a network key without a draw rule must stop it; a watchdog stop with the
@@ -1044,17 +1061,105 @@ def self_test(a):
                 print((p.stdout + p.stderr)[-1500:])
             npass += ok
             nfail += not ok
+        ok, line = merge_self_test(d)
+        print(line)
+        npass += ok
+        nfail += not ok
     print("RESULT soak-selftest pass=%d fail=%d" % (npass, nfail))
     return 1 if nfail else 0
 
 
 # ---------------------------------------------------------------- the soak
+def summarize(res, tag, wall, jobs, seed, lost=0):
+    """The summary of the runs res (sorted by run number): counts by class, mode, algorithm and
+    surface, the refusals, every failure with its command; returns (text, failures)."""
+    counts = collections.Counter(r["class"] for r in res)
+    L = []
+    L.append("soak: %s; %d runs in %.0f s wall (%.2f runs/s, %d jobs)" % (tag, len(res), wall, len(res) / wall if wall else 0, jobs))
+    L.append("classes: " + ", ".join("%s %d" % (c, counts[c]) for c in CLASSES) + (", LOST %d" % lost if lost else ""))
+    modes = collections.Counter(r["mode"] for r in res)
+    L.append("modes: " + ", ".join("%s %d" % kv for kv in sorted(modes.items())))
+    L.append(b2b_summary(res))
+    by_algo = collections.defaultdict(collections.Counter)
+    for r in res:
+        by_algo[r["algo"]][r["class"]] += 1
+    for al in sorted(by_algo):
+        L.append("  %-10s %s" % (al, " ".join("%s %d" % (c, by_algo[al][c]) for c in CLASSES if by_algo[al][c])))
+    surf = collections.defaultdict(collections.Counter)
+    for r in res:
+        if r.get("surface"):
+            surf[r["surface"]][r["class"]] += 1
+    for sf in sorted(surf):
+        L.append("  surface %-14s %s" % (sf, " ".join("%s %d" % (c, surf[sf][c]) for c in CLASSES if surf[sf][c])))
+    ref = [r for r in res if r["class"] == "REFUSED"]
+    drawn_out = sum(1 for r in ref if r["out_of_range"])
+    L.append("refusals: %d of draws outside the model's ranges (key drawn: documented by `shape --keys` but refused), %d of "
+             "other refusable draws (algorithm, bytes, one-wide dimension), %d of draws the soak believed legal" % (
+                 drawn_out, sum(1 for r in ref if not r["out_of_range"] and not r["expect_ok"]),
+                 sum(1 for r in ref if r["expect_ok"])))
+    reasons = collections.Counter(re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "N", r["why"])[:140] for r in ref)
+    for why, n in reasons.most_common():
+        L.append("  %4d x %s" % (n, why))
+    unexpected = [r for r in ref if r["expect_ok"]]
+    for r in unexpected[:20]:
+        L.append("  believed legal, refused: run %d: %s | %s" % (r["i"], r["why"], r["cmd"]))
+    accepted_out = [r for r in res if r["out_of_range"] and r["class"] != "REFUSED"]
+    for r in accepted_out[:20]:
+        L.append("  drawn outside the model's range (%s) but not refused: run %d %s" % (",".join(r["out_of_range"]), r["i"], r["class"]))
+    for r in res:
+        if r["class"] == DEADLOCK_STAGER_OFF:  # not a failure: the watchdog reporting the deadlock the stager clears
+            L.append("%s run %d (not a failure): %s\n    hint: %s\n    reproduce: %s" % (r["class"], r["i"], r["why"], r["hint"], r["cmd"]))
+    fails = [r for r in res if r["class"] in FAIL_CLASSES]
+    for r in fails:
+        L.append("FAIL %s run %d: %s%s\n    reproduce: %s\n    redraw:    make soak SOAK_SEED=%d SOAK_ONLY=%d" % (
+            r["class"], r["i"], r["why"], "\n    hint: " + r["hint"] if r.get("hint") else "", r["cmd"], seed, r["i"]))
+    nf = len(fails) + lost
+    L.append("RESULT soak pass=%d fail=%d" % (len(res) - len(fails), nf))
+    return "\n".join(L), nf
+
+
+def merge(dirs):
+    """--merge DIR...: the summary of several soaks' results.jsonl (the chunks of one seed run by --only)."""
+    res, wall, seeds = [], 0.0, set()
+    for d in dirs:
+        res += [json.loads(line) for line in open(os.path.join(d, "results.jsonl")) if line.strip()]
+        m = re.search(r"soak: seed (\d+),.* in (\d+) s wall", open(os.path.join(d, "summary.txt")).read())
+        if m:
+            seeds.add(int(m.group(1)))
+            wall += float(m.group(2))
+    dup = len(res) - len({r["i"] for r in res})
+    if len(seeds) > 1 or dup:
+        sys.exit("soak.py: --merge: %s" % ("several seeds %s" % sorted(seeds) if len(seeds) > 1 else "%d runs twice" % dup))
+    res.sort(key=lambda r: r["i"])
+    seed = seeds.pop() if seeds else -1
+    text, nf = summarize(res, "seed %d, %d runs merged from %d parts" % (seed, len(res), len(dirs)), wall, 1, seed)
+    print(text)
+    return 1 if nf else 0
+
+
+def parse_only(text):
+    """--only: run numbers and ranges, "164,508" or "0-499,1000-1499" (both ends included)."""
+    out = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        if not lo.isdigit() or (sep and not hi.isdigit()):
+            sys.exit("soak.py: --only %s: not a run number or a range A-B" % part)
+        lo, hi = int(lo), int(hi) if sep else int(lo)
+        if hi < lo:
+            sys.exit("soak.py: --only %s: empty range" % part)
+        out.update(range(lo, hi + 1))
+    return sorted(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--runs", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--only", default="", help="comma-separated run numbers (re-draws and reruns them alone)")
+    ap.add_argument("--only", default="", help="run numbers and ranges, e.g. 164,508 or 0-499 (re-draws and reruns them alone)")
     ap.add_argument("--bin", default="build/multitree-san", help="the sanitizer build (relative to the repository)")
     ap.add_argument("--triage-bin", default="build/multitree", help="build without sanitizers for failure hints ('' = none)")
     ap.add_argument("--timeout", type=int, default=120, help="per run, seconds")
@@ -1064,8 +1169,11 @@ def main():
     ap.add_argument("--dry-run", action="store_true", help="print the drawn commands, run nothing")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     ap.add_argument("--self-test", action="store_true", help="check that every failure class is caught (fake binaries)")
+    ap.add_argument("--merge", nargs="+", metavar="DIR", help="print the summary of these soaks' results (chunks of one seed)")
     ap.add_argument("--exec", default=None, help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.merge:
+        return merge(a.merge)
     a.out = os.path.join(TOP, a.out)
     if a.exec is not None:
         return exec_one(a)
@@ -1089,7 +1197,7 @@ def main():
         sys.exit("soak.py: `multitree shape --keys` and the draw rules differ: network keys with no rule: %s; rules for "
                  "keys it does not list: %s (update draw_sets)" % (" ".join(sorted(missing)) or "none", " ".join(sorted(gone)) or "none"))
     cfgs = config_names()
-    only = sorted({int(x) for x in a.only.split(",") if x.strip()}) if a.only else list(range(a.runs))
+    only = parse_only(a.only) if a.only else list(range(a.runs))
     runs = [draw_run(a.seed, i, a.bin, algos, cfgs, a.surface_share) for i in only]
     if a.dry_run:
         for run in runs:
@@ -1134,49 +1242,7 @@ def main():
         print("soak: GNU parallel exited %d" % prc)
     res.sort(key=lambda r: r["i"])
 
-    # ---- summary
-    L = []
-    L.append("soak: %s; %d runs in %.0f s wall (%.2f runs/s, %d jobs)" % (tag, len(res), wall, len(res) / wall if wall else 0, a.jobs))
-    L.append("classes: " + ", ".join("%s %d" % (c, counts[c]) for c in CLASSES) + (", LOST %d" % lost if lost else ""))
-    modes = collections.Counter(r["mode"] for r in res)
-    L.append("modes: " + ", ".join("%s %d" % kv for kv in sorted(modes.items())))
-    L.append(b2b_summary(res))
-    by_algo = collections.defaultdict(collections.Counter)
-    for r in res:
-        by_algo[r["algo"]][r["class"]] += 1
-    for al in sorted(by_algo):
-        L.append("  %-10s %s" % (al, " ".join("%s %d" % (c, by_algo[al][c]) for c in CLASSES if by_algo[al][c])))
-    surf = collections.defaultdict(collections.Counter)
-    for r in res:
-        if r.get("surface"):
-            surf[r["surface"]][r["class"]] += 1
-    for sf in sorted(surf):
-        L.append("  surface %-14s %s" % (sf, " ".join("%s %d" % (c, surf[sf][c]) for c in CLASSES if surf[sf][c])))
-    ref = [r for r in res if r["class"] == "REFUSED"]
-    drawn_out = sum(1 for r in ref if r["out_of_range"])
-    L.append("refusals: %d of draws outside the model's ranges (key drawn: documented by `shape --keys` but refused), %d of "
-             "other refusable draws (algorithm, bytes, one-wide dimension), %d of draws the soak believed legal" % (
-                 drawn_out, sum(1 for r in ref if not r["out_of_range"] and not r["expect_ok"]),
-                 sum(1 for r in ref if r["expect_ok"])))
-    reasons = collections.Counter(re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "N", r["why"])[:140] for r in ref)
-    for why, n in reasons.most_common():
-        L.append("  %4d x %s" % (n, why))
-    unexpected = [r for r in ref if r["expect_ok"]]
-    for r in unexpected[:20]:
-        L.append("  believed legal, refused: run %d: %s | %s" % (r["i"], r["why"], r["cmd"]))
-    accepted_out = [r for r in res if r["out_of_range"] and r["class"] != "REFUSED"]
-    for r in accepted_out[:20]:
-        L.append("  drawn outside the model's range (%s) but not refused: run %d %s" % (",".join(r["out_of_range"]), r["i"], r["class"]))
-    for r in res:
-        if r["class"] == DEADLOCK_STAGER_OFF:  # not a failure: the watchdog reporting the deadlock the stager clears
-            L.append("%s run %d (not a failure): %s\n    hint: %s\n    reproduce: %s" % (r["class"], r["i"], r["why"], r["hint"], r["cmd"]))
-    fails = [r for r in res if r["class"] in FAIL_CLASSES]
-    for r in fails:
-        L.append("FAIL %s run %d: %s%s\n    reproduce: %s\n    redraw:    make soak SOAK_SEED=%d SOAK_ONLY=%d" % (
-            r["class"], r["i"], r["why"], "\n    hint: " + r["hint"] if r.get("hint") else "", r["cmd"], a.seed, r["i"]))
-    nf = len(fails) + lost
-    L.append("RESULT soak pass=%d fail=%d" % (len(res) - len(fails), nf))
-    text = "\n".join(L)
+    text, nf = summarize(res, tag, wall, a.jobs, a.seed, lost)
     print(text, flush=True)
     with open(os.path.join(a.out, "summary.txt"), "w") as f:
         f.write(text + "\n")
