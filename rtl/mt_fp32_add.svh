@@ -57,7 +57,7 @@ function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [
   logic [26:0] diff, norm;
   logic [4:0]  lz, lsh;
   logic [8:0]  e;                  // 1..255
-  logic        zero, ovf;
+  logic        zero, eovf;
   logic [23:0] m24;
   logic        g, r, st, up;
   logic [30:0] mag;
@@ -115,13 +115,13 @@ function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [
   up   = g & (r | st | m24[0]);
 `endif
   mag  = {m24[23] ? e[7:0] : 8'd0, m24[22:0]} + {30'd0, up};
-  ovf  = e >= 9'd255;              // carry out of 254
+  eovf = e >= 9'd255;              // carry out of 254
   // the result by field: NaN 7FC00000; an infinite operand, or the carry out of 254:
   // infinity; x + (-x) = +0
   fp[31]    = !nan && (inf ? (a_inf ? a[31] : b[31]) : !zero && sign);
-  fp[30:23] = (nan || inf || ovf) ? 8'hFF : zero ? 8'd0 : mag[30:23];
-  fp[22]    = nan || (!inf && !zero && !ovf && mag[22]);
-  fp[21:0]  = (nan || inf || zero || ovf) ? 22'd0 : mag[21:0];
+  fp[30:23] = (nan || inf || eovf) ? 8'hFF : zero ? 8'd0 : mag[30:23];
+  fp[22]    = nan || (!inf && !zero && !eovf && mag[22]);
+  fp[21:0]  = (nan || inf || zero || eovf) ? 22'd0 : mag[21:0];
   mt_reduce_add_f = dtype ? fp : s;
 endfunction
 
