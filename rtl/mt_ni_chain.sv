@@ -176,19 +176,41 @@ module mt_ni_chain #(
     .clk_i, .we_i(s1v_q), .waddr_i(wix), .wdata_i(row_new[63:32]),
     .re_i(gnt), .raddr_i(gix), .rdata_o(p_rd));
 
-  // the FIFO's writes: completions in engine order after those held
-  always_ff @(posedge clk_i) begin
+  // the FIFO's writes: completions in engine order after those held. The pushes of one edge
+  // take consecutive slots, at most NE <= B of them, so each bank (slot mod B) takes at most
+  // one: a push's word goes through its bank's multiplexer (B of them, not one per slot)
+  localparam int B  = 1 << $clog2(NE);     // D = 2B: two slots per bank
+  localparam int BW = $clog2(B);
+  logic [NE*DW-1:0] pslot;
+  always_comb begin
     logic [DW:0] n;
     int e;
-    n = '0;
+    n     = '0;
+    pslot = '0;
     for (int j = 0; j < NE; j++) begin
       e = (PerturbRam == 2) ? NE - 1 - j : j;
-      if (push_i[e]) begin
-        fq_q[DW'(32'(fh_q) + 32'(fn_q) + 32'(n))] <= {push_f_i[FW*e +: FW], push_k_i[4*e +: 4], push_lo_i[32*e +: 32],
-                                                      push_len_i[32*e +: 32], push_size_i[32*e +: 32]};
-        n = n + 1'b1;
-      end
+      pslot[DW*e +: DW] = DW'(32'(fh_q) + 32'(fn_q) + 32'(n));
+      if (push_i[e]) n = n + 1'b1;
     end
+  end
+  logic [B-1:0]    bwr, brow;
+  logic [B*QW-1:0] bwd;
+  always_comb begin
+    bwr  = '0;
+    brow = '0;
+    bwd  = '0;
+    for (int b = 0; b < B; b++)
+      for (int e = 0; e < NE; e++)
+        if (push_i[e] && 32'(pslot[DW*e +: DW]) % B == b) begin
+          bwr[b]          = 1'b1;
+          brow[b]         = pslot[DW*e + BW];
+          bwd[QW*b +: QW] = {push_f_i[FW*e +: FW], push_k_i[4*e +: 4], push_lo_i[32*e +: 32],
+                             push_len_i[32*e +: 32], push_size_i[32*e +: 32]};
+        end
+  end
+  always_ff @(posedge clk_i) begin
+    for (int i = 0; i < D; i++)
+      if (bwr[i % B] && 32'(brow[i % B]) == i / B) fq_q[i] <= bwd[QW*(i % B) +: QW];
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

@@ -231,53 +231,129 @@ module mt_ni_deps #(
     assign b_pwm_o = '0;
   end
 
-  // the chain unit's write first (a child complete: cnt passes the complete children in
-  // order), then the engines' starts, then the granted done (cmodel mt_ni_deps_update)
+  // reads of the per-flow words at a flow index (a multiplexer of MaxFlows words)
+  function automatic [CntW-1:0] cnt_at(input logic [MaxFlows*CntW-1:0] v, input logic [FW-1:0] f);
+    cnt_at = '0;
+    for (int i = 0; i < MaxFlows; i++)
+      if (f == FW'(i)) cnt_at = v[CntW*i +: CntW];
+  endfunction
+  function automatic bit_at(input logic [MaxFlows-1:0] v, input logic [FW-1:0] f);
+    bit_at = 1'b0;
+    for (int i = 0; i < MaxFlows; i++)
+      if (f == FW'(i)) bit_at = v[i];
+  endfunction
+  // cnt passed over the complete child positions b, in order; the larger of two counts
+  function automatic [CntW-1:0] cnt_adv(input logic [CntW-1:0] c, input logic [NC-1:0] b);
+    cnt_adv = c;
+    for (int k = 0; k < NC; k++)
+      if (32'(cnt_adv) == k && b[k]) cnt_adv = CntW'(k + 1);
+  endfunction
+  function automatic [CntW-1:0] cnt_max(input logic [CntW-1:0] x, input logic [CntW-1:0] y);
+    cnt_max = (x < y) ? y : x;
+  endfunction
+
+  // The next state of cnt, act, cc and grx: the chain unit's write first (a child complete:
+  // cnt passes the complete children in order), then the engines' starts, then the granted
+  // done (cmodel mt_ni_deps_update). Each event's word is computed once, from the word of its
+  // flow and the earlier events of the same flow; each flow then takes the word of the last
+  // event that names it. An engine's start and the granted done read cnt and act through the
+  // engine's port B (go_i and a granted done come only in LOOK and BUSY, where b_flow_i is
+  // done_flow_i).
+  // A row complete (W1): its bit, cnt over the complete positions, act = max(act, cnt). A row
+  // not complete moves neither (no new bit; act >= cnt holds: both start at 0, act never
+  // decreases, and every change of cnt, here or at a done below, is followed by act =
+  // max(act, cnt)).
   logic [MaxFlows*CntW-1:0] cnt_d;
   logic [MaxFlows-1:0]      grx_d;
   logic [CF*CntW-1:0]       act_d;
   logic [CF*NC-1:0]         cc_d;
+  logic [NE*CntW-1:0]       b_cnt, b_act;
+  logic                     w1;
+  logic [CFW-1:0]           c1f;
+  logic [NC-1:0]            cc1;
+  logic [CntW-1:0]          cnt1, act1;
+  assign w1  = Chain != 0 && cw && cw_full;
+  assign c1f = CFW'(cw_f);
   always_comb begin
-    logic [CntW-1:0] c;
-    // the chained flow's index (narrow, as every index here): always 0 without chaining
-    logic [CFW-1:0]  cf;
-    c     = '0;
-    cf    = '0;
-    cnt_d = cnt_q;
-    grx_d = grx_q;
-    act_d = act_q;
-    cc_d  = cc_q;
-    // a row complete: its bit, cnt over the complete positions, act = max(act, cnt). A row
-    // not complete moves neither (no new bit; act >= cnt holds: both start at 0, act never
-    // decreases, and every change of cnt, here or at a done below, is followed by act =
-    // max(act, cnt))
-    if (Chain != 0 && cw && cw_full) begin
-      cf = CFW'(cw_f);
-      cc_d[NC*cf + 32'(cw_k)] = 1'b1;
-      for (int k = 0; k < NC; k++)
-        if (32'(cnt_d[CntW*cw_f +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*cw_f +: CntW] = CntW'(k + 1);
-      if (act_d[CntW*cf +: CntW] < cnt_d[CntW*cw_f +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*cw_f +: CntW];
-    end
-    for (int e = 0; e < NE; e++) begin
-      cf = (Chain != 0) ? CFW'(fidx(done_flow_i[12*e +: 12])) : '0;
-      if (Chain != 0 && go_i[e]) begin
-        // a unit of child k admitted: children up to k have started
-        c = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
-        if (go_act_i[e] && act_d[CntW*cf +: CntW] < c) act_d[CntW*cf +: CntW] = c;
+    cc1 = cc_q[NC*c1f +: NC];
+    for (int k = 0; k < NC; k++)
+      if (32'(cw_k) == k) cc1[k] = 1'b1;
+  end
+  assign cnt1 = cnt_adv(cnt_at(cnt_q, cw_f), cc1);
+  if (Chain != 0) begin : g_act1
+    assign act1 = cnt_max(cnt_at(act_q, cw_f), cnt1);
+  end else begin : g_act1_plain
+    assign act1 = '0;
+  end
+  // the starts (W2), engine e: child position go_pos_i + 1 started in flow sf_e; the act of
+  // that flow after every start of this edge (a_e)
+  logic [NE-1:0]      g;
+  logic [NE*FW-1:0]   gfl;
+  logic [NE*CntW-1:0] gc, ga;
+  for (genvar e = 0; e < NE; e++) begin : g_go
+    assign g[e]                 = Chain != 0 && go_i[e] && go_act_i[e];
+    assign gfl[FW*e +: FW]      = fidx(done_flow_i[12*e +: 12]);
+    assign gc[CntW*e +: CntW]   = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
+  end
+  // the largest start of this edge in flow f (0: none)
+  function automatic [CntW-1:0] go_max(input logic [FW-1:0] f, input logic [NE-1:0] gv, input logic [NE*FW-1:0] fl,
+                                       input logic [NE*CntW-1:0] c);
+    go_max = '0;
+    for (int j = 0; j < NE; j++)
+      if (gv[j] && fl[FW*j +: FW] == f && go_max < c[CntW*j +: CntW]) go_max = c[CntW*j +: CntW];
+  endfunction
+  for (genvar e = 0; e < NE; e++) begin : g_ga
+    logic [CntW-1:0] base;
+    assign base = (w1 && cw_f == gfl[FW*e +: FW]) ? act1 : b_act[CntW*e +: CntW];
+    assign ga[CntW*e +: CntW] = cnt_max(base, go_max(gfl[FW*e +: FW], g, gfl, gc));
+  end
+  // the granted done (W3): cnt + 1 for a Reduce (Chain: over the complete positions, act =
+  // max(act, cnt)), grx for any other op
+  logic            h1w3, w3r;
+  logic [CntW-1:0] cnt3b, act3b, cnt3, act3;
+  logic [NC-1:0]   cc3;
+  always_comb begin
+    cnt3b = '0;
+    act3b = '0;
+    for (int e = 0; e < NE; e++)
+      if (dg == EW'(e)) begin
+        cnt3b = b_cnt[CntW*e +: CntW];
+        act3b = b_act[CntW*e +: CntW];
       end
+  end
+  assign h1w3 = w1 && cw_f == gf;
+  assign w3r  = dfin && gop == 2'd1;
+  assign cc3  = h1w3 ? cc1 : (Chain != 0) ? cc_q[NC*CFW'(gf) +: NC] : '0;
+  always_comb begin
+    cnt3 = (h1w3 ? cnt1 : cnt3b) + 1'b1;
+    act3 = cnt_max(h1w3 ? act1 : act3b, go_max(gf, g, gfl, gc));
+    if (Chain != 0) begin
+      cnt3 = cnt_adv(cnt3, cc3);
+      act3 = cnt_max(act3, cnt3);
     end
-    // (act takes maxima only: the order of the starts and the done does not matter)
-    if (dfin) begin
-      // a message (or its last packet) complete: the child's dependency clears, children
-      // in order (Chain: and the later ones whose packets are all added)
-      cf = (Chain != 0) ? CFW'(gf) : '0;
-      if (gop == 2'd1) cnt_d[CntW*gf +: CntW] = cnt_d[CntW*gf +: CntW] + 1'b1;
-      else grx_d[gf] = 1'b1;
-      if (Chain != 0 && gop == 2'd1) begin
-        for (int k = 0; k < NC; k++)
-          if (32'(cnt_d[CntW*gf +: CntW]) == k && cc_d[NC*cf + k]) cnt_d[CntW*gf +: CntW] = CntW'(k + 1);
-        if (act_d[CntW*cf +: CntW] < cnt_d[CntW*gf +: CntW]) act_d[CntW*cf +: CntW] = cnt_d[CntW*gf +: CntW];
-      end
+  end
+  // each flow: the word of the last event that names it
+  always_comb begin
+    logic h1, h3r, h2;
+    logic [CntW-1:0] a2;
+    for (int f = 0; f < MaxFlows; f++) begin
+      h1  = w1 && cw_f == FW'(f);
+      h3r = w3r && gf == FW'(f);
+      cnt_d[CntW*f +: CntW] = h3r ? cnt3 : h1 ? cnt1 : cnt_q[CntW*f +: CntW];
+      grx_d[f] = grx_q[f] || (dfin && gop != 2'd1 && gf == FW'(f));
+    end
+    for (int f = 0; f < CF; f++) begin
+      h1 = w1 && cw_f == FW'(f);
+      h3r = w3r && gf == FW'(f);
+      h2 = 1'b0;
+      a2 = '0;
+      for (int e = 0; e < NE; e++)
+        if (g[e] && gfl[FW*e +: FW] == FW'(f)) begin
+          h2 = 1'b1;
+          a2 = ga[CntW*e +: CntW];
+        end
+      cc_d[NC*f +: NC] = h1 ? cc1 : cc_q[NC*f +: NC];
+      act_d[CntW*f +: CntW] = (Chain != 0 && h3r) ? act3 : h2 ? a2 : h1 ? act1 : act_q[CntW*f +: CntW];
     end
   end
 
@@ -303,27 +379,29 @@ module mt_ni_deps #(
     end
   end
 
-  assign a_rv_o    = rv_q[af];
-  assign a_cnt_o   = cnt_q[CntW*af +: CntW];
-  assign a_grx_o   = grx_q[af];
-  assign a_rdone_o = rdone_q[af];
+  assign a_rv_o    = bit_at(rv_q, af);
+  assign a_cnt_o   = cnt_at(cnt_q, af);
+  assign a_grx_o   = bit_at(grx_q, af);
+  assign a_rdone_o = bit_at(rdone_q, af);
   for (genvar e = 0; e < NE; e++) begin : g_b
     logic [FW-1:0] bf;
     assign bf = fidx(b_flow_i[12*e +: 12]);
-    assign b_rv_o[e]                = rv_q[bf];
-    assign b_gv_o[e]                = gv_q[bf];
-    assign b_root_o[e]              = root_q[bf];
-    assign b_cnt_o[CntW*e +: CntW]  = cnt_q[CntW*bf +: CntW];
-    assign b_grx_o[e]               = grx_q[bf];
+    assign b_rv_o[e]               = bit_at(rv_q, bf);
+    assign b_gv_o[e]               = bit_at(gv_q, bf);
+    assign b_root_o[e]             = bit_at(root_q, bf);
+    assign b_cnt[CntW*e +: CntW]   = cnt_at(cnt_q, bf);
+    assign b_grx_o[e]              = bit_at(grx_q, bf);
     if (Chain != 0) begin : g_chain
-      assign b_act_o[CntW*e +: CntW] = act_q[CntW*bf +: CntW];
+      assign b_act[CntW*e +: CntW] = cnt_at(act_q, bf);
     end else begin : g_plain
-      assign b_act_o[CntW*e +: CntW] = '0;
+      assign b_act[CntW*e +: CntW] = '0;
     end
   end
+  assign b_cnt_o = b_cnt;
+  assign b_act_o = b_act;
   if (Chain == 0) begin : g_nochain
     logic unused_chain;
-    assign unused_chain = ^{go_i, go_act_i, go_pos_i, act_q, cc_q, cw_f, cw_k};
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, act_q, cc_q, cw_f, cw_k, ga, cc3, act3};
   end
 
   always_comb begin

@@ -7,9 +7,9 @@
 // valid_o is high for that one cycle. The NI passes a = running sum (acc), b = incoming.
 // sum_o holds its value while valid_i is low. After reset valid_o = 0 (sum_o is not reset).
 // C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane.
-// The adders are computed in the clocked block, under valid_i and the dtype (the fp32 adder
-// is the function of mt_fp32_add.svh), so that a simulator evaluates only what the edge
-// needs; the hardware is the same (Lanes int32 adders and Lanes fp32 adders, one register).
+// The adders are computed in the clocked block, under valid_i (mt_reduce_add_f of
+// mt_fp32_add.svh: per lane one 32-bit adder serves the int32 sum and the fp32 significands),
+// so that a simulator evaluates them only at an edge with a valid operand pair.
 `default_nettype none
 
 module mt_reduce_alu #(
@@ -41,10 +41,8 @@ module mt_reduce_alu #(
 
   always_ff @(posedge clk_i) begin
     if (valid_i) begin
-      for (int k = 0; k < Lanes; k++) begin
-        if (dtype_i) sum_q[k*32 +: 32] <= mt_fp32_add_f(a_i[k*32 +: 32], b_i[k*32 +: 32]);
-        else         sum_q[k*32 +: 32] <= a_i[k*32 +: 32] + b_i[k*32 +: 32];
-      end
+      for (int k = 0; k < Lanes; k++)
+        sum_q[k*32 +: 32] <= mt_reduce_add_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
     end
   end
 
