@@ -1412,8 +1412,9 @@ int main(int argc, char **argv) {
       for (int i = 0; i < N; i++) {
         for (int mp = 0; mp < M; mp++) {
           const unsigned q = (unsigned)(i * M + mp);
-          uint8_t rdy, vld;
-          mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
+          // mt_mem_comb_port for a port with a response queued (rspm), else ready alone
+          uint8_t rdy = cs.mem[i].ready[mp], vld = 0;
+          if (cs.mem[i].rspm >> mp & 1u) mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
           setb(d->mem_req_ready_i, q, 1, rdy);
           setb(d->mem_rsp_valid_i, q, 1, vld);
           // the data lanes: the response's, zero without one (written only when they change:
