@@ -200,17 +200,19 @@ cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-b2b t-net-cosim-pe
 # is drawn from REGRESS_SEED; builds persist in build/regress/obj_<shape> (rebuilt when the
 # RTL, the harness or libmt change). Results: build/regress/summary.{txt,csv}.
 REGRESS_SEED   ?= 1
-REGRESS_N      ?= 200
+REGRESS_N      ?= 50
 REGRESS_SHAPES ?= 6
 REGRESS_PAPER_BYTES ?= 1048576
 # C++ optimisation of the regression builds (longer builds, faster runs than NET_COPT)
 REGRESS_COPT   ?= -O1
 REGRESS_ARGS   ?=
-# 1: hierarchical builds (scripts/net_verilate.sh; the paper case's build then takes minutes)
+# 1: hierarchical builds, 2: DPI-stepped nodes (scripts/net_verilate.sh) of the random shapes;
+# REGRESS_PAPER_HIER: the paper case's build (2: DPI-stepped nodes, minutes; 0: flat, ~40 minutes)
 REGRESS_HIER   ?= 0
+REGRESS_PAPER_HIER ?= 2
 .PHONY: regress
 regress: $(NET_DIR)/cosim_net_params $(LIBMT) $(BUILD)/multitree | deps-ok
-	@$(NET_ENV) REGRESS_HIER='$(REGRESS_HIER)' \
+	@$(NET_ENV) REGRESS_HIER='$(REGRESS_HIER)' REGRESS_PAPER_HIER='$(REGRESS_PAPER_HIER)' \
 	 nice python3 scripts/regress.py --seed $(REGRESS_SEED) --n $(REGRESS_N) --shapes $(REGRESS_SHAPES) \
 	  --paper-bytes $(REGRESS_PAPER_BYTES) --copt='$(REGRESS_COPT)' --params $(NET_DIR)/cosim_net_params \
 	  --multitree $(BUILD)/multitree --out $(BUILD)/regress $(REGRESS_ARGS)

@@ -722,22 +722,24 @@ typedef Vmt_net_top Vtop;
 double sc_time_stamp() { return 0; }
 
 
-// ---- bit access over any Verilator port type (n <= 32) ----
-static uint32_t getb(uint64_t x, unsigned off, unsigned n) { return (uint32_t)((x >> off) & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1))); }
-static uint32_t getb(const uint32_t *w, unsigned off, unsigned n) {
+// ---- bit access over any Verilator port type (n <= 32); always inlined (the memory exchange
+// calls them for every memory port every cycle) ----
+#define BITS_AI __attribute__((always_inline)) inline
+static BITS_AI uint32_t getb(uint64_t x, unsigned off, unsigned n) { return (uint32_t)((x >> off) & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1))); }
+static BITS_AI uint32_t getb(const uint32_t *w, unsigned off, unsigned n) {
   const unsigned i = off / 32, s = off % 32;
   uint64_t v = w[i] >> s;
   if (s + n > 32) v |= (uint64_t)w[i + 1] << (32 - s);
   return (uint32_t)(v & (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)));
 }
 template <std::size_t W>
-static uint32_t getb(const VlWide<W> &x, unsigned off, unsigned n) { return getb(&x[0], off, n); }
+static BITS_AI uint32_t getb(const VlWide<W> &x, unsigned off, unsigned n) { return getb(&x[0], off, n); }
 template <typename T>
-static void setb(T &x, unsigned off, unsigned n, uint32_t v) {
+static BITS_AI void setb(T &x, unsigned off, unsigned n, uint32_t v) {
   uint64_t m = (n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1)) << off;
   x = (T)(((uint64_t)x & ~m) | (((uint64_t)v << off) & m));
 }
-static void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
+static BITS_AI void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
   const uint64_t m = n >= 32 ? 0xFFFFFFFFull : ((1ull << n) - 1);
   const uint64_t x = (uint64_t)v & m;
   const unsigned i = off / 32, s = off % 32;
@@ -748,7 +750,7 @@ static void setb(uint32_t *w, unsigned off, unsigned n, uint32_t v) {
   }
 }
 template <std::size_t W>
-static void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
+static BITS_AI void setb(VlWide<W> &x, unsigned off, unsigned n, uint32_t v) { setb(&x[0], off, n, v); }
 
 #ifndef CFG_STAGE
 #define CFG_STAGE 0
@@ -1359,6 +1361,7 @@ int main(int argc, char **argv) {
   const int M = cs.M, lanes = (int)cs.lanes;
   std::vector<uint8_t> rv((size_t)N * M), rwe((size_t)N * M);
   std::vector<uint32_t> raddr((size_t)N * M), rbe((size_t)N * M), rwdata((size_t)N * M * MT_MEM_MAX_LANES);
+  std::vector<uint8_t> rsp_set((size_t)N * M, 1); // port q's response lanes may be nonzero (all at first)
   // Two evaluations per cycle: the inputs of the cycle together with the clock's falling half
   // (the model's outputs are registered, so the values read before the edge are those of the
   // whole cycle), then the rising edge. Verilator evaluates the logic fed by top-level inputs
@@ -1412,18 +1415,27 @@ int main(int argc, char **argv) {
       for (int i = 0; i < N; i++) {
         for (int mp = 0; mp < M; mp++) {
           const unsigned q = (unsigned)(i * M + mp);
-          uint8_t rdy, vld;
-          memset(rsp, 0, sizeof rsp);
-          mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
+          // mt_mem_comb_port for a port with a response queued (rspm), else ready alone
+          uint8_t rdy = cs.mem[i].ready[mp], vld = 0;
+          if (cs.mem[i].rspm >> mp & 1u) mt_mem_comb_port(&cs.mem[i], (unsigned)mp, &rdy, &vld, rsp);
           setb(d->mem_req_ready_i, q, 1, rdy);
           setb(d->mem_rsp_valid_i, q, 1, vld);
-          for (int k = 0; k < lanes; k++) setb(d->mem_rsp_data_i, cs.PW * q + 32 * (unsigned)k, 32, rsp[k]);
+          // the data lanes: the response's, zero without one (written only when they change:
+          // a port's lanes are nonzero only after a response, rsp_set)
+          if (vld || rsp_set[q]) {
+            if (!vld) memset(rsp, 0, sizeof rsp);
+            for (int k = 0; k < lanes; k++) setb(d->mem_rsp_data_i, cs.PW * q + 32 * (unsigned)k, 32, rsp[k]);
+            rsp_set[q] = vld;
+          }
         }
         setb(d->start_i, i, 1, start && !(pb2b == 1 && run > 0));
       }
       cs.tick_half(0);
-      for (int q = 0; q < N * M; q++) { // the NIs' registered requests during this cycle
+      // the NIs' registered requests during this cycle; mt_mem_edge_mp reads the other fields
+      // of a port only when it presents a request
+      for (int q = 0; q < N * M; q++) {
         rv[(size_t)q] = (uint8_t)getb(d->mem_req_valid_o, (unsigned)q, 1);
+        if (!rv[(size_t)q]) continue;
         rwe[(size_t)q] = (uint8_t)getb(d->mem_req_we_o, (unsigned)q, 1);
         raddr[(size_t)q] = getb(d->mem_req_addr_o, 32 * (unsigned)q, 32);
         rbe[(size_t)q] = getb(d->mem_req_be_o, cs.lanes * (unsigned)q, cs.lanes);
