@@ -274,11 +274,7 @@ module mt_ni_deps #(
   logic [CntW-1:0]          cnt1, act1;
   assign w1  = Chain != 0 && cw && cw_full;
   assign c1f = CFW'(cw_f);
-  always_comb begin
-    cc1 = cc_q[NC*c1f +: NC];
-    for (int k = 0; k < NC; k++)
-      if (32'(cw_k) == k) cc1[k] = 1'b1;
-  end
+  assign cc1 = cc_q[NC*c1f +: NC] | (NC'(1) << cw_k);
   assign cnt1 = cnt_adv(cnt_at(cnt_q, cw_f), cc1);
   if (Chain != 0) begin : g_act1
     assign act1 = cnt_max(cnt_at(act_q, cw_f), cnt1);
@@ -312,25 +308,26 @@ module mt_ni_deps #(
   logic            h1w3, w3r;
   logic [CntW-1:0] cnt3b, act3b, cnt3, act3;
   logic [NC-1:0]   cc3;
-  always_comb begin
-    cnt3b = '0;
-    act3b = '0;
+  // the granted engine's words (0 when dg names no engine)
+  function automatic [CntW-1:0] eng_at(input logic [NE*CntW-1:0] v, input logic [EW-1:0] i);
+    eng_at = '0;
     for (int e = 0; e < NE; e++)
-      if (dg == EW'(e)) begin
-        cnt3b = b_cnt[CntW*e +: CntW];
-        act3b = b_act[CntW*e +: CntW];
-      end
-  end
+      if (i == EW'(e)) eng_at = v[CntW*e +: CntW];
+  endfunction
+  assign cnt3b = eng_at(b_cnt, dg);
+  assign act3b = eng_at(b_act, dg);
   assign h1w3 = w1 && cw_f == gf;
   assign w3r  = dfin && gop == 2'd1;
   assign cc3  = h1w3 ? cc1 : (Chain != 0) ? cc_q[NC*CFW'(gf) +: NC] : '0;
-  always_comb begin
-    cnt3 = (h1w3 ? cnt1 : cnt3b) + 1'b1;
-    act3 = cnt_max(h1w3 ? act1 : act3b, go_max(gf, g, gfl, gc));
-    if (Chain != 0) begin
-      cnt3 = cnt_adv(cnt3, cc3);
-      act3 = cnt_max(act3, cnt3);
-    end
+  logic [CntW-1:0] cnt3a, act3a;
+  assign cnt3a = (h1w3 ? cnt1 : cnt3b) + 1'b1;
+  assign act3a = cnt_max(h1w3 ? act1 : act3b, go_max(gf, g, gfl, gc));
+  if (Chain != 0) begin : g_w3c
+    assign cnt3 = cnt_adv(cnt3a, cc3);
+    assign act3 = cnt_max(act3a, cnt3);
+  end else begin : g_w3p
+    assign cnt3 = cnt3a;
+    assign act3 = act3a;
   end
   // each flow: the word of the last event that names it
   always_comb begin
