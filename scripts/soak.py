@@ -189,6 +189,33 @@ def algo_accepts(algo, kind, dims, nodes):
     return True
 
 
+def has_switches(spec, kind):
+    """True for a topology with switches: fat trees, BiGraph, a file: with a 'switches' line above 0."""
+    if kind in ("fattree", "bigraph"):
+        return True
+    if kind != "file":
+        return False
+    with open(os.path.join(TOP, spec[5:])) as f:
+        return any(w[0] == "switches" and int(w[1]) > 0 for w in (line.split() for line in f) if len(w) > 1)
+
+
+def plan_refuses(algo, kind, spec, dims, nodes, nbytes):
+    """Why the planner refuses a draw that algo_accepts and draw_bytes take (None if it does not):
+    MeshTree on a network with switches; fewer elements than hier's, dimbal's or Themis's flows (chunks x
+    nodes x 2 directions where a dimension is longer than 2: mt_themis_split) or than a bucket
+    part's flows (a part per dimension and direction, of uneven sizes: below 4 x D x nodes
+    elements some part may have fewer than nodes)."""
+    units = nbytes // 4
+    H = 2 if dims and max(dims) > 2 else 1
+    if algo == "meshtree" and has_switches(spec, kind):
+        return "meshtree needs a network without switches"
+    if algo in ("hier", "themis", "dimbal") and units < (64 if algo == "themis" else 1) * nodes * H:
+        return "fewer elements than %s's flows" % algo
+    if algo == "bucket" and units < 4 * max(1, len(dims)) * nodes:
+        return "a bucket part may have fewer elements than its flows"
+    return None
+
+
 def topo_nodes(spec, kind, dims):
     if dims:
         return math.prod(dims)
@@ -276,7 +303,7 @@ def draw_sets(r, cfg, dims, nbytes, nodes, flow):
         maybe.append("a 1-flit buffer (no room for a packet)")
     pick("step_prio", lambda: r.randint(0, 1))
     pick("local_ports", lambda: r.choice([0, 0, 0, 1, 2 * D, r.randint(1, 8), 8]))
-    if 0 < s.get("local_ports", 0) < 2 * D:  # refused where neighbours would share an ejection port
+    if 0 < eff("local_ports") < 2 * D:  # refused where neighbours would share an ejection port (also the configuration's value)
         maybe.append("fewer local ports than network ports (shared ejection ports are refused, docs/reference/ni.md Limits)")
     pick("mem_p_ready", lambda: r.choice([100, 100, 100, 90, 75, 50, 30, 10, 1 if r.random() < 0.3 else 5]), lambda: 0)
     pick("mem_lat_max", lambda: lat_draw(16), lambda: r.choice([0, 1001, U32]))
@@ -448,14 +475,17 @@ def draw_run(seed, i, binary, algos, cfgs, share=None):
         flow = r.choice(["message", "packet"])
         tail += ["--flow", flow, "--config", cfg]
         sets, out, maybe, nbytes = draw_sets(r, read_cfg(cfg), dims, nbytes, nodes, flow)
-        # the router pipeline (rt_pipe, no cycle of its own) on a tenth of the grid runs, from
-        # its own stream so that the other keys keep the draws of the soaks before
-        if random.Random("soak-rtpipe:%d:%d" % (seed, i)).random() < 0.1:
-            sets["rt_pipe"] = 1
+        # the router pipeline on the grid runs, from its own stream so that the other keys keep
+        # the draws of the soaks before: rt_pipe 1 (no cycle of its own) on a tenth, rt_pipe 2 (a
+        # register between VC and switch allocation: a cycle per hop) on a twentieth more
+        u = random.Random("soak-rtpipe:%d:%d" % (seed, i)).random()
+        if u < 0.15:
+            sets["rt_pipe"] = 1 if u < 0.1 else 2
         for k in DRAWN_KEYS:
             if k in sets:
                 tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
         expect = expect and not out and not maybe
+    expect = expect and not plan_refuses(algo, kind, spec, dims, nodes, nbytes)  # the final size
     b2b = draw_b2b(seed, i) if mode == "sim" else 1
     if b2b > 1:
         tail += ["--runs", str(b2b)]
@@ -634,8 +664,10 @@ def draw_surface_run(r, i, binary):
         cmd += ["--dtype", r.choice(["int32", "fp32"]), "--seed", str(r.randint(0, U32))]
         if r.random() < 0.5:
             twins = [["--threads", "2"], ["--data", "none"]]
-    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": True, "out_of_range": [],
-            "surface": "%s-%s" % (mode, kind), "twins": twins}
+    # hier, Themis and dimbal run halving-doubling in a switch dimension: a power of two (mt_dimcoll.c)
+    sw_odd = kind == "dims" and any(not is_pow2(int(n)) for n in re.findall(r"sw(\d+)", spec))
+    return {"i": i, "cmd": cmd, "mode": mode, "algo": algo, "topo": spec, "expect_ok": not (sw_odd and algo in ("hier", "themis", "dimbal")),
+            "out_of_range": [], "surface": "%s-%s" % (mode, kind), "twins": twins}
 
 
 def rated_cycle(run):
@@ -991,6 +1023,26 @@ def floor_self_test(binary):
         len(bad), " (first: seed %d run %d: %s)" % bad[0] if bad else "", old or "passes", "caught" if ok else "NOT CAUGHT")
 
 
+# draws of seed 36 that the planner or the network refuses, each for a rule the driver's
+# expectation must know (a refusal of a draw taken for legal is reported, not failed): run, rule
+LEGALITY_CASES = [(3, "bucket part"), (31, "local_ports of --config fpga"), (38, "hier, odd switch dimension"),
+                  (40, "meshtree on a fat tree"), (57, "themis elements"), (222, "meshtree on a file: with switches"),
+                  (1017, "dimbal elements")]
+
+
+def legality_self_test(binary):
+    """(ok, line): the draws of LEGALITY_CASES are not expected to pass, and of seed 36's runs
+    0-1,999 at most a quarter of the others are not (the rules are not simply "expect nothing")."""
+    algos, cfgs = tool_algos(binary), config_names()
+    missed = [(i, why) for i, why in LEGALITY_CASES if draw_run(36, i, "multitree", algos, cfgs)["expect_ok"]]
+    cases = {i for i, _ in LEGALITY_CASES}
+    unexp = sum(1 for i in range(2000) if i not in cases and not draw_run(36, i, "multitree", algos, cfgs)["expect_ok"])
+    ok = not missed and unexp <= 0.25 * 2000
+    return ok, "self-test legality -> %d of %d refused draws expected to pass%s; %d of the other 1,993 draws not expected to: %s" % (
+        len(missed), len(LEGALITY_CASES), " (%s)" % ", ".join("run %d: %s" % m for m in missed) if missed else "", unexp,
+        "caught" if ok else "NOT CAUGHT")
+
+
 def merge_self_test(d):
     """(ok, line): --merge of the chunks the fake soaks wrote in d: the refusals alone exit 0, the
     wrong sums exit 1 and name run 0, one chunk given twice is refused; --only 2-0 is refused."""
@@ -1061,10 +1113,10 @@ def self_test(a):
                 print((p.stdout + p.stderr)[-1500:])
             npass += ok
             nfail += not ok
-        ok, line = merge_self_test(d)
-        print(line)
-        npass += ok
-        nfail += not ok
+        for ok, line in (merge_self_test(d), legality_self_test(a.bin)):
+            print(line)
+            npass += ok
+            nfail += not ok
     print("RESULT soak-selftest pass=%d fail=%d" % (npass, nfail))
     return 1 if nfail else 0
 
