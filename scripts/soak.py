@@ -64,7 +64,12 @@ FAIL_CLASSES = ("WRONG", "SANITIZER", "WATCHDOG", "HWERROR", "BOUND", "CRASH", "
 # clear (docs/reference/ni.md "Staging not-due units"), reported by the watchdog as it must be
 DEADLOCK_STAGER_OFF = "DEADLOCK-STAGER-OFF"
 STAGER_ON = 20000  # the stager's T of configs/net/paper.cfg and small.cfg, for the confirming rerun
-CLASSES = ("OK", "REFUSED", DEADLOCK_STAGER_OFF) + FAIL_CLASSES
+# a grid run past the per-run limit that the same command completes, correct, within SLOW_FACTOR
+# times the limit: a budget overrun, not a hang (the models stop a hang themselves: watchdog,
+# max_cycles), listed with its command
+SLOW = "SLOW"
+SLOW_FACTOR = 5
+CLASSES = ("OK", "REFUSED", DEADLOCK_STAGER_OFF, SLOW) + FAIL_CLASSES
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 U32 = 4294967295
 SIM_TOPO_FILES = ["tb/cmodel/data/switched.topo", "tb/cmodel/data/multilink.topo", "tb/cmodel/data/star.topo"]
@@ -942,9 +947,16 @@ def exec_one(a):
         extra = ["--json", js]
     rc, so, se, to, wall = run_cmd(run["cmd"] + extra, a.timeout)
     cls, why = classify(rc, so, se, to)
+    slow = cls == "TIMEOUT"
+    if slow:  # the limit is a budget: the same command once more with SLOW_FACTOR x the limit
+        rc, so, se, to, wall2 = run_cmd(run["cmd"] + extra, a.timeout * SLOW_FACTOR)
+        wall += wall2
+        cls, why = classify(rc, so, se, to)
     if cls == "OK" and extra:
         why = bound_oracle(run["cmd"], js)
         cls = "BOUND" if why else cls
+    if slow and cls == "OK":
+        cls, why = SLOW, "no result within %d s; again with %d s: correct in %.0f s" % (a.timeout, a.timeout * SLOW_FACTOR, wall2)
     if extra and os.path.exists(js):
         os.remove(js)
     res = {"i": run["i"], "class": cls, "why": why, "wall": round(wall, 3), "rc": rc, "mode": run["mode"], "algo": run["algo"],
@@ -986,6 +998,7 @@ case $MODE in
   hwerror) echo "multitree sim: node 1's network interface stopped with error 10 (ej_ovf) at cycle 7" >&2; exit 1 ;;
   segv) kill -SEGV $$ ;;
   hang) exec sleep 30 ;;
+  slow) sleep 4; exec "$real" "$@" ;;  # past the self-test's 3 s limit, within 5 x 3 s
   silent) exit 0 ;;
   refuse) echo "multitree sim: fake: value out of range (allowed: 1..2)" >&2; exit 2 ;;
   b2bsilent) printf 'sim: all-reduce 1 of 2 back to back, seed 1\nsim: fake: 9 cycles, result correct on every node\nsim: all-reduce 2 of 2 back to back, seed 2\nsim: fake: 1 cycles\n'; exit 0 ;;
@@ -1070,7 +1083,8 @@ def self_test(a):
     cases = [("asan", "SANITIZER", 1), ("ubsan", "SANITIZER", 1), ("wrong", "WRONG", 1), ("watchdog", "WATCHDOG", 1),
              ("hwerror", "HWERROR", 1), ("segv", "CRASH", 1), ("hang", "TIMEOUT", 1), ("silent", "CRASH", 1),
              ("refuse", "REFUSED", 0), ("b2bsilent", "WRONG", 1), ("boundhigh", "BOUND", 1), ("boundhalf", "BOUND", 1), ("newkey", None, 1),
-             ("threads", "WRONG", 1), ("stageroff", DEADLOCK_STAGER_OFF, 0), ("stageroffstuck", "WATCHDOG", 1), ("run6162", "OK", 0)]
+             ("threads", "WRONG", 1), ("stageroff", DEADLOCK_STAGER_OFF, 0), ("stageroffstuck", "WATCHDOG", 1), ("run6162", "OK", 0),
+             ("slow", SLOW, 0)]
     # the bound faults run the real binary: runs of seed 1 that simulate quickly and correctly
     # (drawn as before the new surfaces: --surface-share 0); the twin fault (--threads 2 gives
     # other cycles) the first three surface runs of seed 1 with twins on a small switch network
@@ -1078,7 +1092,7 @@ def self_test(a):
                                        int(d["cmd"][d["cmd"].index("--bytes") + 1]) <= 4096)(draw_run(1, i, a.bin, [], [], 1.0))][:3]
     # runs 0, 1 and 2 of seed 1 draw the stager off (ni_stage_after=0); run6162: the real build on
     # seed 35 run 6162 (1-flit buffers, link_lat0=1000), which stopped on max_cycles before the floor took link_lat0
-    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25", "threads": ",".join(map(str, twins)), "run6162": "6162"}
+    only = {"boundhigh": "7,19,25", "boundhalf": "7,19,25", "slow": "7,19,25", "threads": ",".join(map(str, twins)), "run6162": "6162"}
     seeds = {"run6162": "35"}
     npass = nfail = 0
     ok, line = floor_self_test(real)
@@ -1104,7 +1118,8 @@ def self_test(a):
                 ok = p.returncode != 0 and "new_field" in p.stderr
             else:
                 first, n = only.get(mode, "0").split(",")[0], len(only.get(mode, "0,1,2").split(","))
-                shown = {"REFUSED": "", "OK": "", DEADLOCK_STAGER_OFF: "%s run %s (not a failure)" % (cls, first)}.get(
+                shown = {"REFUSED": "", "OK": "", DEADLOCK_STAGER_OFF: "%s run %s (not a failure)" % (cls, first),
+                         SLOW: "%s run %s (not a failure)" % (cls, first)}.get(
                     cls, "FAIL %s run %s" % (cls, first))
                 ok = p.returncode == want_rc and got[cls] == n and shown in p.stdout
             print("self-test %-8s -> %-9s exit %d, classes %s: %s" % (mode, cls or "(stop)", p.returncode, dict(got),
@@ -1161,6 +1176,8 @@ def summarize(res, tag, wall, jobs, seed, lost=0):
     for r in res:
         if r["class"] == DEADLOCK_STAGER_OFF:  # not a failure: the watchdog reporting the deadlock the stager clears
             L.append("%s run %d (not a failure): %s\n    hint: %s\n    reproduce: %s" % (r["class"], r["i"], r["why"], r["hint"], r["cmd"]))
+        elif r["class"] == SLOW:  # not a failure: past the per-run limit, complete and correct within SLOW_FACTOR x it
+            L.append("%s run %d (not a failure): %s\n    reproduce: %s" % (r["class"], r["i"], r["why"], r["cmd"]))
     fails = [r for r in res if r["class"] in FAIL_CLASSES]
     for r in fails:
         L.append("FAIL %s run %d: %s%s\n    reproduce: %s\n    redraw:    make soak SOAK_SEED=%d SOAK_ONLY=%d" % (
@@ -1281,7 +1298,7 @@ def main():
             rf.write(line)
             res.append(r)
             counts[r["class"]] += 1
-            if r["class"] in FAIL_CLASSES + (DEADLOCK_STAGER_OFF,):
+            if r["class"] in FAIL_CLASSES + (DEADLOCK_STAGER_OFF, SLOW):
                 print("  run %d %s: %s%s" % (r["i"], r["class"], r["why"], " [%s]" % r["hint"] if r.get("hint") else ""), flush=True)
             if not a.quiet and len(res) % 100 == 0:
                 dt = time.time() - t0
