@@ -83,7 +83,7 @@ TEST_STEPS += t-router-cosim-pipe t-router-cosim-pipe-mutant
 t-router-cosim-bram: $(foreach s,$(RT_BRAM_SETS),$(call RT_BIN,$(s)_bram))
 	@scripts/runbench.sh $@ 300 bash -c '$(call RT_BIN,min_bram) --seed 321 --cycles 150000 && $(call RT_BIN,d2l4v4_bram) --seed 311 --cycles 100000 && \
 	  $(call RT_BIN,minp_bram) --seed 331 --cycles 100000 && $(call RT_BIN,d3meshp2_bram) --seed 341 --cycles 60000'
-RT_BRAM_MUT := s/byp_sel_q ? byp_q : rdata/rdata/
+RT_BRAM_MUT := s/else if (wfront) byp_sel_q <= 1'b1/else if (wfront) byp_sel_q <= 1'b0/
 $(eval $(call RT_BUILD,min,_bram_mut,-GBufRam=1,$(RT_BRAM_MUT)))
 t-router-cosim-bram-mutant: $(BUILD)/obj_router_min_bram_mut/cosim_router
 	@scripts/runbench.sh $@ 120 bash -c '$(call RT_MUT_RUN,bram_mutant_caught,321)'
