@@ -31,6 +31,7 @@ module mt_board #(
   parameter int RQ          = 4,
   parameter int RtWdW       = 20,
   parameter int RtPipe      = 0,   // mt_router RtPipe (rt_pipe)
+  parameter int BufRam      = 1,   // mt_router BufRam: the VC buffers in block RAM (DP16KD)
   parameter int NiWdW       = 24,
   // NI and its table layout (configs/ni/fpga.cfg)
   parameter int Depth       = 512,
@@ -186,7 +187,7 @@ module mt_board #(
     mt_node #(
       .D(2), .L(L), .InOff(16'b1010), .XbarDor(1), .K0(2), .K1(2), .K2(1), .Torus(1), .PayloadW(PayloadW), .NumVcs(NumVcs),
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
-      .StepPrio(0), .RtPipe(RtPipe), .RtWdW(RtWdW), .Depth(Depth), .Compact(0), .FlowW(FlowW), .StepW(StepW),
+      .StepPrio(0), .RtPipe(RtPipe), .BufRam(BufRam), .RtWdW(RtWdW), .Depth(Depth), .Compact(0), .FlowW(FlowW), .StepW(StepW),
       .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children),
       .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW), .RxEngines(1), .MemPorts(1),
       .ReduceChain(0), .StageAfter(0),

@@ -35,9 +35,14 @@ BOARD_SYNTH_OPTS ?= -nowidelut
 # nextpnr's router2: router1 routes the 2x2 (299,103 arcs at 90 % of the logic cells) at about
 # 125 arcs a second on this machine, over 40 minutes
 BOARD_PNR_OPTS ?= --router router2
+# mt_board BufRam of the bitstream: the routers' VC buffers in block RAM (1: 28 buffers in 112
+# DP16KD; what the board simulation and the t2x2_fpga co-simulations run) or distributed RAM (0).
+# 0 until nextpnr routes 1: router2 left 31,941 wires overused after 16 minutes
+# (docs/results/fpga.md "The ULX3S board top")
+BOARD_BUFRAM ?= 0
 .PHONY: fpga-board fpga-bram-patch
 fpga-board: $(BUILD)/multitree fpga-tools
-	@FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
 fpga-bram-patch: $(BUILD)/multitree fpga-tools
 	@test -s $(BUILD)/fpga/board/placeholder.config || $(MAKE) --no-print-directory fpga-board
-	@FPGA_REUSE=1 FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@FPGA_REUSE=1 BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)

@@ -70,8 +70,13 @@ define NET_BUILD
 $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
 	@mkdir -p $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
-	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g
+	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g $(NET_GX_$(1))
 endef
+# RTL-only parameters of a build (the C model has no twin of them): the FPGA shape's VC buffers
+# in block RAM, as on the board (mt_router BufRam, docs/reference/router.md "VC buffers in block RAM")
+NET_GX_t2x2_fpga := -GBufRam=1
+NET_GX_t2x2_fpgap := -GBufRam=1
+NET_GX_t2x2_fpgap2 := -GBufRam=1
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket m4x4_meshtree \
   m8x2_hd_stg m2x2_b2b t2x2_fpga t2x2_fpgap t2x2_fpgap2 $(NET_SW_BUILDS)

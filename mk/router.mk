@@ -21,19 +21,30 @@ $(RT_COBJ_DIR)/%.o: cmodel/hw/%.c cmodel/hw/mt_router.h cmodel/hw/mt_link.h cmod
 	$(CC) $(RT_CFLAGS) -c $< -o $@
 
 # one Verilator build per parameter set: build/obj_router_<set>/cosim_router; libmt for the
-# switch tables of real topologies (mt_switch_build)
+# switch tables of real topologies (mt_switch_build). $(2): a suffix of the build directory and
+# $(3) more -G flags (RTL-only parameters, which the C model has no twin of); $(4) the sed edit
+# of a mutant rtl/mt_rt_vc_buffer.sv (the rule fails if the edit no longer applies)
 define RT_BUILD
-$(BUILD)/obj_router_$(1)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,$(1)) | $(BUILD)/multitree deps-ok
-	@mkdir -p $(BUILD)/obj_router_$(1); rm -f $$@  # relink: Verilator's make does not track the C objects
+$(BUILD)/obj_router_$(1)$(2)/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,$(1)) $(if $(4),mk/router.mk) | $(BUILD)/multitree deps-ok
+	@mkdir -p $(BUILD)/obj_router_$(1)$(2); rm -f $$@  # relink: Verilator's make does not track the C objects
+	$(if $(4),@sed -e "$(4)" rtl/mt_rt_vc_buffer.sv >$$(@D)/mt_rt_vc_buffer.sv; \
+	 if cmp -s rtl/mt_rt_vc_buffer.sv $$(@D)/mt_rt_vc_buffer.sv; then \
+	   echo "mutant: the edit '$(4)' no longer applies to rtl/mt_rt_vc_buffer.sv"; exit 1; fi)
 	g=$$$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,$(1))) && d=$$$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,$(1))) || exit 1; \
 	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
-	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1) -o cosim_router \
-	  $$$$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
-	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
-	  >$(BUILD)/obj_router_$(1).build.log 2>&1 || { tail -30 $(BUILD)/obj_router_$(1).build.log; exit 1; }
+	  --top-module mt_router -Mdir $(BUILD)/obj_router_$(1)$(2) -o cosim_router \
+	  $$$$g $(3) -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$$$d" \
+	  $(if $(4),$(filter-out %/mt_rt_vc_buffer.sv,$(RT_RTL)) $(abspath $(BUILD)/obj_router_$(1)$(2))/mt_rt_vc_buffer.sv,$(RT_RTL)) \
+	  $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
+	  >$(BUILD)/obj_router_$(1)$(2).build.log 2>&1 || { tail -30 $(BUILD)/obj_router_$(1)$(2).build.log; exit 1; }
 endef
 $(foreach s,$(RT_SETS),$(eval $(call RT_BUILD,$(s))))
 RT_BIN = $(BUILD)/obj_router_$(1)/cosim_router
+# the VC buffers in block RAM (BufRam = 1, docs/reference/router.md "VC buffers in block RAM"):
+# min (buffers of 2 flits: the bypass register's corner cases), d2l4v4, minp (RtPipe = 1: the
+# side band in the buffer) and d3meshp2 (RtPipe = 2, step priority), against the same C model
+RT_BRAM_SETS := min d2l4v4 minp d3meshp2
+$(foreach s,$(RT_BRAM_SETS),$(eval $(call RT_BUILD,$(s),_bram,-GBufRam=1)))
 
 # ---- test steps (make test) ----
 # random traffic, co-simulated: 1.25 M cycles in total over three parameter sets
@@ -58,22 +69,25 @@ t-router-cosim-pipe: $(call RT_BIN,d2l4v4p) $(call RT_BIN,minp) $(call RT_BIN,d3
 # arrives as the pop empties the buffer (the edit by sed, so it follows the real file) must be
 # caught by the same co-simulation (its own RESULT line is dropped: its failures are the pass)
 RT_PIPE_MUT := s/(empty_o || (re \&\& cnt_q == CntW.(1)))/(empty_o)/
-$(BUILD)/obj_router_minp_mut/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_router.cpp $(RT_COBJ) $(LIBMT) $(call RT_SHAPE,minp) mk/router.mk | $(BUILD)/multitree deps-ok
-	@mkdir -p $(@D); rm -f $@; sed -e "$(RT_PIPE_MUT)" rtl/mt_rt_vc_buffer.sv >$(@D)/mt_rt_vc_buffer.sv; \
-	 if cmp -s rtl/mt_rt_vc_buffer.sv $(@D)/mt_rt_vc_buffer.sv; then \
-	   echo "mutant: the edit '$(RT_PIPE_MUT)' no longer applies to rtl/mt_rt_vc_buffer.sv"; exit 1; fi; \
-	 g=$$($(BUILD)/multitree shape --gflags $(call RT_SHAPE,minp)) && d=$$($(BUILD)/multitree shape --cflags $(call RT_SHAPE,minp)) || exit 1; \
-	$(VERILATOR) --cc --exe --build -j 2 -Wall --x-assign fast --x-initial fast -O3 -I$(RT_TOP)/rtl \
-	  --top-module mt_router -Mdir $(@D) -o cosim_router \
-	  $$g -CFLAGS "-O2 -I$(RT_TOP)/cmodel $$d" \
-	  $(filter-out %/mt_rt_vc_buffer.sv,$(RT_RTL)) $(abspath $(@D))/mt_rt_vc_buffer.sv $(RT_TOP)/tb/cosim/cosim_router.cpp \
-	  $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
-	  >$(@D).build.log 2>&1 || { tail -30 $(@D).build.log; exit 1; }
+$(eval $(call RT_BUILD,minp,_mut,,$(RT_PIPE_MUT)))
+# a mutant's co-simulation must fail: $(1) the name of its RESULT line, $(2) its seed
+RT_MUT_RUN = o=$$($< --seed $(2) --cycles 20000 | grep -v "^RESULT"); echo "$$o" | grep -E "^(FAIL|cosim_router)" | head -3; \
+  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT $(1) pass=1 fail=0"; \
+  else echo "RESULT $(1) pass=0 fail=1"; fi
 t-router-cosim-pipe-mutant: $(BUILD)/obj_router_minp_mut/cosim_router
-	@scripts/runbench.sh $@ 120 bash -c 'o=$$($< --seed 121 --cycles 20000 | grep -v "^RESULT"); echo "$$o" | grep -E "^(FAIL|cosim_router)"; \
-	  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT pipe_mutant_caught pass=1 fail=0"; \
-	  else echo "RESULT pipe_mutant_caught pass=0 fail=1"; fi'
+	@scripts/runbench.sh $@ 120 bash -c '$(call RT_MUT_RUN,pipe_mutant_caught,121)'
 TEST_STEPS += t-router-cosim-pipe t-router-cosim-pipe-mutant
+# BufRam = 1 (docs/reference/router.md "VC buffers in block RAM"), and its negative check: min
+# with a mutant buffer whose front is always the RAM's read register (the bypass register of a
+# flit written into an empty buffer not used: the front is a stale RAM word)
+t-router-cosim-bram: $(foreach s,$(RT_BRAM_SETS),$(call RT_BIN,$(s)_bram))
+	@scripts/runbench.sh $@ 300 bash -c '$(call RT_BIN,min_bram) --seed 321 --cycles 150000 && $(call RT_BIN,d2l4v4_bram) --seed 311 --cycles 100000 && \
+	  $(call RT_BIN,minp_bram) --seed 331 --cycles 100000 && $(call RT_BIN,d3meshp2_bram) --seed 341 --cycles 60000'
+RT_BRAM_MUT := s/else if (wfront) byp_sel_q <= 1'b1/else if (wfront) byp_sel_q <= 1'b0/
+$(eval $(call RT_BUILD,min,_bram_mut,-GBufRam=1,$(RT_BRAM_MUT)))
+t-router-cosim-bram-mutant: $(BUILD)/obj_router_min_bram_mut/cosim_router
+	@scripts/runbench.sh $@ 120 bash -c '$(call RT_MUT_RUN,bram_mutant_caught,321)'
+TEST_STEPS += t-router-cosim-bram t-router-cosim-bram-mutant
 # RtPipe = 2 (docs/reference/router.md "Pipeline (RtPipe)": a register between VC and switch
 # allocation, a cycle per hop in both models): d2l4v4, min and d3mesh (step priority)
 t-router-cosim-pipe2: $(call RT_BIN,d2l4v4p2) $(call RT_BIN,minp2) $(call RT_BIN,d3meshp2)
@@ -88,9 +102,7 @@ $(BUILD)/obj_router_minp2_mut/cosim_router: $(RT_RTL) $(RT_SVH) tb/cosim/cosim_r
 	  $(RT_RTL) $(RT_TOP)/tb/cosim/cosim_router.cpp $(addprefix $(RT_TOP)/,$(RT_COBJ)) -LDFLAGS "$(abspath $(LIBMT)) $(LDLIBS_MT)" \
 	  >$(@D).build.log 2>&1 || { tail -30 $(@D).build.log; exit 1; }
 t-router-cosim-pipe2-mutant: $(BUILD)/obj_router_minp2_mut/cosim_router
-	@scripts/runbench.sh $@ 120 bash -c 'o=$$($< --seed 221 --cycles 20000 | grep -v "^RESULT"); echo "$$o" | grep -E "^(FAIL|cosim_router)" | head -3; \
-	  if echo "$$o" | grep -q "^FAIL .*RTL and C model differ"; then echo "RESULT pipe2_mutant_caught pass=1 fail=0"; \
-	  else echo "RESULT pipe2_mutant_caught pass=0 fail=1"; fi'
+	@scripts/runbench.sh $@ 120 bash -c '$(call RT_MUT_RUN,pipe2_mutant_caught,221)'
 TEST_STEPS += t-router-cosim-pipe2 t-router-cosim-pipe2-mutant
 # switches (docs/reference/switch.md): random traffic through random route tables and through the
 # tables mt_switch_build makes for real switches (fattree:4,2 top and leaf, bigraph:4x8,

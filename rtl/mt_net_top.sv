@@ -27,6 +27,7 @@ module mt_net_top #(
   parameter logic [95:0] LinkLats = 96'h0,  // per dimension d at [32d +: 32]: its links' latency, 0 = LinkLat
   parameter int L           = 4,     // local ports (router <-> NI)
   parameter int RtPipe      = 0,     // mt_router RtPipe (the router pipeline; rt_pipe)
+  parameter int BufRam      = 0,     // mt_router BufRam (VC buffers in block RAM; RTL only, the FPGA shape's builds)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   localparam int D          = (NZ > 1) ? 3 : 2,
@@ -153,7 +154,7 @@ module mt_net_top #(
     mt_node #(
       .D(D), .L(L), .K0(NX), .K1(NY), .K2(NZ), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs), .LinkPeriods(LinkPeriods),
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
-      .StepPrio(StepPrio), .RtPipe(RtPipe), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
+      .StepPrio(StepPrio), .RtPipe(RtPipe), .BufRam(BufRam), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
       .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW),
       .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain), .RomDir(RomDir),

@@ -22,6 +22,7 @@ module mt_node #(
   parameter logic [15:0] InOff = 16'h0,  // router input ports tied off (mt_router InOff)
   parameter int XbarDor     = 0,     // mt_router XbarDor
   parameter int RtPipe      = 0,     // mt_router RtPipe (the router pipeline)
+  parameter int BufRam      = 0,     // mt_router BufRam (VC buffers in block RAM; RTL only)
 `include "mt_node_params.svh"
 `include "mt_ni_layout_params.svh"
   // the NI's table image ($readmemh at configuration, mt_ni InitFile): an FPGA top's schedule in
@@ -129,7 +130,7 @@ module mt_node #(
   mt_router #(
     .D(D), .L(L), .K0(K0), .K1(K1), .K2(K2), .Torus(Torus), .PayloadW(PayloadW), .NumVcs(NumVcs),
     .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .StepPrio(StepPrio), .WdW(RtWdW),
-    .LinkPeriods(LinkPeriods), .InOff(InOff), .XbarDor(XbarDor), .RtPipe(RtPipe)
+    .LinkPeriods(LinkPeriods), .InOff(InOff), .XbarDor(XbarDor), .RtPipe(RtPipe), .BufRam(BufRam)
   ) u_router (
     .clk_i, .rst_ni,
     .node_id_i   (node_id_q),

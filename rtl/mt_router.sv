@@ -51,6 +51,10 @@ module mt_router #(
   // 2: the same, and a register between VC allocation and switch allocation (an idle input
   // VC's head allocated an output VC in cycle t requests the switch from t+1; a cycle per hop).
   parameter int RtPipe = 0,
+  // 1: the VC buffers in block RAM (mt_rt_vc_buffer BufRam: a synchronous read port, a bypass
+  // register per VC; docs/reference/router.md "VC buffers in block RAM"). The same cycles as 0;
+  // an RTL-only choice (the C model has no twin of it), set by the FPGA shape's builds.
+  parameter int BufRam = 0,
   localparam int NP = (Table != 0) ? NetPorts + L : 2 * D + L,
   localparam int VcW = mt_common_pkg::vc_w(NumVcs),
   localparam int FlitW = mt_common_pkg::flit_w(PayloadW, NumVcs)
@@ -109,6 +113,7 @@ module mt_router #(
   initial begin
     if (Table != 0 && Table != 1) $fatal(1, "mt_router: Table=%0d must be 0 (torus/mesh router) or 1 (switch)", Table);
     if (RtPipe != 0 && (RtPipe > 2 || RtPipe < 0 || Table != 0)) $fatal(1, "mt_router: RtPipe=%0d must be 0, or 1 or 2 at Table = 0 (Table=%0d)", RtPipe, Table);
+    if (BufRam != 0 && BufRam != 1) $fatal(1, "mt_router: BufRam=%0d must be 0 or 1", BufRam);
     if (Table == 0) begin
       if (D < 1 || D > 3) $fatal(1, "mt_router: D=%0d must be 1..3", D);
       if (L < 1) $fatal(1, "mt_router: L=%0d must be >= 1", L);
@@ -263,7 +268,7 @@ module mt_router #(
       logic unused_off;
       assign unused_off = ^{push, in_flit_i[P*FlitW +: FlitW], in_sb[P*BufSbW +: BufSbW]};
     end else begin : g_on
-      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufSbW), .FrontReg(RtPipe != 0 ? 1 : 0)) u_buf (
+      mt_rt_vc_buffer #(.Depth(VcDepth), .Width(BufSbW), .FrontReg((RtPipe != 0 && BufRam == 0) ? 1 : 0), .BufRam(BufRam)) u_buf (
         .clk_i, .rst_ni,
         .push_i (push),
         .data_i (in_sb[P*BufSbW +: BufSbW]),

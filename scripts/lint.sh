@@ -69,6 +69,9 @@ shapes mt_net_top "!NZ=2"
 # top switch); no network port (a single switch). mt_swnet_top's defaults (fattree:4,2) lint
 # the 4 + 4 and 4 + 0 switches.
 shapes mt_router "Table=1 NetPorts=2 L=2 HopClasses=2 Nodes=37" "Table=1 NetPorts=4 L=0" "Table=1 NetPorts=0 L=3 NumVcs=6 HopClasses=3"
+# the VC buffers in block RAM (BufRam, docs/reference/router.md "VC buffers in block RAM"), with
+# and without the front register's side band
+shapes mt_router "BufRam=1" "BufRam=1 RtPipe=1 VcDepth=2 EjDepth=2 SubPktFlits=2"
 if [[ $mode != yosys ]]; then
   for f in $files; do
     top=$(basename "$f" .sv)

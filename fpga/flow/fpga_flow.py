@@ -103,6 +103,11 @@ def blocks(build):
                              "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 1", ["ecp5-85k"])
     b["router_fpga_pipe2"] = ("mt_router", RT_FILES, dict(rt_fpga, RtPipe=2),
                               "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 2", ["ecp5-85k"])
+    # the board's router as on the board: its VC buffers in block RAM (BufRam 1, docs/reference/router.md
+    # "VC buffers in block RAM")
+    b["router_fpga_bram"] = ("mt_router", RT_FILES, dict(rt_fpga, RtPipe=0, BufRam=1),
+                             "the board's (2x2 torus, L 3, 2 VCs, depth 16, InOff, XbarDor), RtPipe 0, BufRam 1",
+                             ["ecp5-85k"])
     for n in (16, 64):
         b["ni1_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "full"),
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])

