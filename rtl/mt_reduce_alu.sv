@@ -9,7 +9,9 @@
 // C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane.
 // The adders are computed in the clocked block, under valid_i (mt_reduce_add_f of
 // mt_fp32_add.svh: per lane one 32-bit adder serves the int32 sum and the fp32 significands),
-// so that a simulator evaluates them only at an edge with a valid operand pair.
+// so that a simulator evaluates them only at an edge with a valid operand pair. The int32
+// lanes add directly under Verilator (the same sum; synthesis and other simulators keep the
+// one shared adder).
 `default_nettype none
 
 module mt_reduce_alu #(
@@ -42,7 +44,14 @@ module mt_reduce_alu #(
   always_ff @(posedge clk_i) begin
     if (valid_i) begin
       for (int k = 0; k < Lanes; k++)
+`ifdef VERILATOR
+        // the same sums (mt_reduce_add_f(0, a, b) is a + b), with the binary32 path computed
+        // only at an fp32 edge: Verilator evaluates a function's every statement
+        if (dtype_i) sum_q[k*32 +: 32] <= mt_reduce_add_f(1'b1, a_i[k*32 +: 32], b_i[k*32 +: 32]);
+        else         sum_q[k*32 +: 32] <= a_i[k*32 +: 32] + b_i[k*32 +: 32];
+`else
         sum_q[k*32 +: 32] <= mt_reduce_add_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
+`endif
     end
   end
 
