@@ -17,7 +17,8 @@ over rams), rams (list of {name, depth, width}), table_bits (int), yosys_s (int,
 of the generic run). A run that did not finish has null in logic_cells, flip_flops, ram_bits
 and rams. Key: shape, n, stager, set.
 
-KIND bench-rtl, one row per Verilated network: shape (str, "t4x4:paper"), nodes (int), bytes
+KIND bench-rtl, one row per Verilated network: shape (str, "t4x4:paper", or with hardware
+fields set on the configuration's, "t4x4:paper:rt_pipe=1"), nodes (int), bytes
 (int), cycles (int), build_s (int, null if an earlier build was reused), rtl_cycles_per_s,
 lockstep_cycles_per_s, rtl_node_cycles_per_s (cycles/s x nodes) (int; null if that run did not
 pass), passed (bool: both runs passed). Key: shape, bytes.
@@ -144,8 +145,8 @@ def area_errors(where, row):
 
 def bench_errors(where, row):
     errs = []
-    if not re.fullmatch(r"[a-z]+\d+x\d+(x\d+)?:[A-Za-z0-9_.-]+", row["shape"]):
-        errs.append(f"{where}: shape {row['shape']!r} is not like t4x4:paper")
+    if not re.fullmatch(r"[a-z]+\d+x\d+(x\d+)?:[A-Za-z0-9_.-]+(:[a-z][a-z0-9_]*=\d+)*", row["shape"]):
+        errs.append(f"{where}: shape {row['shape']!r} is not like t4x4:paper or t4x4:paper:rt_pipe=1")
     if row["nodes"] < 1:
         errs.append(f"{where}: nodes must be >= 1")
     rate, node_rate = row["rtl_cycles_per_s"], row["rtl_node_cycles_per_s"]
