@@ -231,14 +231,16 @@ module mt_ni_deps #(
     assign b_pwm_o = '0;
   end
 
-  // reads of the per-flow words at a flow index (a multiplexer of MaxFlows words; 0 at an
-  // index >= MaxFlows), as indexed part-selects: a simulator evaluates one word, not a loop
-  // over the flows
+  // reads of the per-flow words at a flow index (a multiplexer of MaxFlows words)
   function automatic [CntW-1:0] cnt_at(input logic [MaxFlows*CntW-1:0] v, input logic [FW-1:0] f);
-    cnt_at = (32'(f) < MaxFlows) ? v[CntW*32'(f) +: CntW] : '0;
+    cnt_at = '0;
+    for (int i = 0; i < MaxFlows; i++)
+      if (f == FW'(i)) cnt_at = v[CntW*i +: CntW];
   endfunction
   function automatic bit_at(input logic [MaxFlows-1:0] v, input logic [FW-1:0] f);
-    bit_at = (32'(f) < MaxFlows) ? v[32'(f)] : 1'b0;
+    bit_at = 1'b0;
+    for (int i = 0; i < MaxFlows; i++)
+      if (f == FW'(i)) bit_at = v[i];
   endfunction
   // cnt passed over the complete child positions b, in order; the larger of two counts
   function automatic [CntW-1:0] cnt_adv(input logic [CntW-1:0] c, input logic [NC-1:0] b);
@@ -327,26 +329,29 @@ module mt_ni_deps #(
     assign cnt3 = cnt3a;
     assign act3 = act3a;
   end
-  // each flow: the word of the last event that names it. The current state with each event's
-  // word written at its flow, in the events' order (the chain unit's write, the starts by
-  // engine, the granted done): a later event's word replaces an earlier one's
+  // each flow: the word of the last event that names it
   always_comb begin
-    cnt_d = cnt_q;
-    grx_d = grx_q;
-    act_d = act_q;
-    cc_d  = cc_q;
-    if (w1 && 32'(cw_f) < MaxFlows) begin
-      cnt_d[CntW*32'(cw_f) +: CntW] = cnt1;
-      cc_d[NC*32'(c1f) +: NC]       = cc1;
-      act_d[CntW*32'(c1f) +: CntW]  = act1;
+    logic h1, h3r, h2;
+    logic [CntW-1:0] a2;
+    for (int f = 0; f < MaxFlows; f++) begin
+      h1  = w1 && cw_f == FW'(f);
+      h3r = w3r && gf == FW'(f);
+      cnt_d[CntW*f +: CntW] = h3r ? cnt3 : h1 ? cnt1 : cnt_q[CntW*f +: CntW];
+      grx_d[f] = grx_q[f] || (dfin && gop != 2'd1 && gf == FW'(f));
     end
-    for (int e = 0; e < NE; e++)
-      if (g[e] && 32'(gfl[FW*e +: FW]) < CF) act_d[CntW*32'(gfl[FW*e +: FW]) +: CntW] = ga[CntW*e +: CntW];
-    if (w3r && 32'(gf) < MaxFlows) begin
-      cnt_d[CntW*32'(gf) +: CntW] = cnt3;
-      if (Chain != 0 && 32'(gf) < CF) act_d[CntW*32'(gf) +: CntW] = act3;
+    for (int f = 0; f < CF; f++) begin
+      h1 = w1 && cw_f == FW'(f);
+      h3r = w3r && gf == FW'(f);
+      h2 = 1'b0;
+      a2 = '0;
+      for (int e = 0; e < NE; e++)
+        if (g[e] && gfl[FW*e +: FW] == FW'(f)) begin
+          h2 = 1'b1;
+          a2 = ga[CntW*e +: CntW];
+        end
+      cc_d[NC*f +: NC] = h1 ? cc1 : cc_q[NC*f +: NC];
+      act_d[CntW*f +: CntW] = (Chain != 0 && h3r) ? act3 : h2 ? a2 : h1 ? act1 : act_q[CntW*f +: CntW];
     end
-    if (dfin && gop != 2'd1 && 32'(gf) < MaxFlows) grx_d[32'(gf)] = 1'b1;
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
