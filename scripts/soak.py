@@ -194,14 +194,19 @@ def algo_accepts(algo, kind, dims, nodes):
     return True
 
 
+def file_count(spec, key):
+    """The number after the directive key ('nodes', 'switches') of a file: topology, 0 without it."""
+    with open(os.path.join(TOP, spec[5:])) as f:
+        for line in f:
+            w = line.split()
+            if len(w) > 1 and w[0] == key:
+                return int(w[1])
+    return 0
+
+
 def has_switches(spec, kind):
     """True for a topology with switches: fat trees, BiGraph, a file: with a 'switches' line above 0."""
-    if kind in ("fattree", "bigraph"):
-        return True
-    if kind != "file":
-        return False
-    with open(os.path.join(TOP, spec[5:])) as f:
-        return any(w[0] == "switches" and int(w[1]) > 0 for w in (line.split() for line in f) if len(w) > 1)
+    return kind in ("fattree", "bigraph") or (kind == "file" and file_count(spec, "switches") > 0)
 
 
 def plan_refuses(algo, kind, spec, dims, nodes, nbytes):
@@ -230,12 +235,7 @@ def topo_nodes(spec, kind, dims):
     if kind == "bigraph":
         m, n = map(int, spec.split(":")[1].split("x"))
         return 2 * m * n
-    with open(os.path.join(TOP, spec[5:])) as f:
-        for line in f:
-            w = line.split()
-            if w and w[0] == "nodes":
-                return int(w[1])
-    return 0
+    return file_count(spec, "nodes")
 
 
 def draw_bytes(r, nodes):
