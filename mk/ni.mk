@@ -47,6 +47,11 @@ $(eval $(call NI_BUILD,paper_rxb_arb,paper,-GPerturbRam=5))
 # mt_ni_deps' entry-index RAMs read one edge late, at the engine's previous flow (PerturbRam=6):
 # t-ni-perturb-idx-late
 $(eval $(call NI_BUILD,paper_idx_late,paper,-GPerturbRam=6))
+# mt_ni_deps' engine copies of cnt, grx and act without bypass (PerturbRam=7), and act taken
+# from the engine's own start copy instead of the largest of all (8):
+# t-ni-perturb-cnt-bypass, t-ni-perturb-act-own
+$(eval $(call NI_BUILD,paper_cnt_byp,paper,-GPerturbRam=7))
+$(eval $(call NI_BUILD,paper_act_own,paper,-GPerturbRam=8))
 # the stager (docs/reference/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
 # one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
 # cosim_ni runs its direct stager scenarios
@@ -111,11 +116,15 @@ t-ni-perturb-rxb-arb: $(BUILD)/obj_ni_paper_rxb_arb/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 t-ni-perturb-idx-late: $(BUILD)/obj_ni_paper_idx_late/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-cnt-bypass: $(BUILD)/obj_ni_paper_cnt_byp/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-act-own: $(BUILD)/obj_ni_paper_act_own/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 # make test runs a subset that still covers every kind (E = 1 and > 1; M = 1, L + E, L + 2E;
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
 NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
-  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order
+  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-stage-bypass t-ni-perturb-stage-order
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -130,7 +139,7 @@ bench-ni: $(NI_DIR)/ni_bench
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage \
-  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order
+  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-stage-bypass t-ni-perturb-stage-order
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

@@ -47,6 +47,9 @@ module mt_ni_chain #(
   output logic [FW-1:0]     wr_f_o,
   output logic [3:0]        wr_k_o,
   output logic              wr_full_o,
+  // the pipe's read at this edge (stage 0): its flow, written by stage 1 at the next edge
+  output logic              rd_o,
+  output logic [FW-1:0]     rd_f_o,
   // working registers, engine e at [e]: the row (flow, position) it needs, its load request
   input  logic [NE*FW-1:0]  b_f_i,
   input  logic [NE*4-1:0]   b_pos_i,
@@ -114,6 +117,8 @@ module mt_ni_chain #(
   assign h_f  = head[QW-1 -: FW];
   assign h_k  = head[96 +: 4];
   assign h_ix = row_ix(h_f, h_k);
+  assign rd_o   = pop;
+  assign rd_f_o = h_f;
 
   // ---- stage 1: the row read at the last edge, merged and written at this one ----
   logic           s1v_q, s1z_q;

@@ -26,10 +26,11 @@
 // The entry indices ridx and gidx are in RAM (written only by the scan): one mt_ni_ram copy of
 // each per engine, read at every edge at the engine's port-B flow, so b_ridx_o / b_gidx_o are
 // the words of the engine's flow after the last edge (the engine reads them in LOAD, the cycle
-// after its pick). The other fields of read ports A (issue) and B (receive look-up) are
-// combinational (rxb: the engine's RAM copy, read only here, for the granted done); the
-// completed prefix an
-// engine reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
+// after its pick). cnt, grx, act and cc of port B are RAM copies too, one per writer ("The
+// engines' reads" below; act is not stored: max(cnt, the largest start)). Read port A
+// (issue) and rv, gv, root of ports B are combinational reads of flip-flops (rxb: the
+// engine's RAM copy, read only here, for the granted done); the completed prefix an engine
+// reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
 `default_nettype none
 
 module mt_ni_deps #(
@@ -41,7 +42,9 @@ module mt_ni_deps #(
   parameter int Chain    = 0,     // chained reduction state (with NE > 1)
   parameter int PerturbRam = 0    // test only: 1-3 mt_ni_chain's PerturbRam; 4 the rxb RAMs
                                   // without bypass, 5 the done grant round robin downwards, 6
-                                  // the index RAMs read one edge late (the previous flow)
+                                  // the index RAMs read one edge late (the previous flow), 7
+                                  // the copies of cnt, grx and act without bypass, 8 act
+                                  // from the engine's own start copy, not the largest
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -99,17 +102,14 @@ module mt_ni_deps #(
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
     if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
-    if (PerturbRam < 0 || PerturbRam > 6) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
+    if (PerturbRam < 0 || PerturbRam > 8) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
   end
   localparam int FW   = mt_common_pkg::idx_w(MaxFlows);
   localparam int NC   = Children;
-  localparam int CF   = (Chain != 0) ? MaxFlows : 1;  // flows of chain state (1 unused without)
-  localparam int CFW  = mt_common_pkg::idx_w(CF); // chained flow index
   localparam int EW   = mt_common_pkg::idx_w(NE);
 
   logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
   logic [MaxFlows*CntW-1:0] cnt_q;
-  logic [CF*CntW-1:0]       act_q;
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
   endfunction
@@ -202,10 +202,9 @@ module mt_ni_deps #(
   end
 
   // chained reduction: the rows in RAM (mt_ni_chain); per flow the child positions whose
-  // packets are all added (cc, set by the chain unit's writes)
-  logic [CF*NC-1:0] cc_q;
-  logic             cw, cw_full;
-  logic [FW-1:0]    cw_f;
+  // packets are all added (cc, set by the chain unit's writes; in RAM, below)
+  logic             cw, cw_full, crd;
+  logic [FW-1:0]    cw_f, crd_f;
   logic [3:0]       cw_k;
   if (Chain != 0) begin : g_chain
     logic [NE*FW-1:0] pf, bfl;
@@ -217,7 +216,7 @@ module mt_ni_deps #(
       .clk_i, .rst_ni, .clear_i,
       .push_i(done_i & done_pk_i), .push_f_i(pf), .push_k_i(done_pos_i), .push_lo_i(done_lo_i),
       .push_len_i(done_len_i), .push_size_i(done_size_i), .room_o(room_o),
-      .wr_o(cw), .wr_f_o(cw_f), .wr_k_o(cw_k), .wr_full_o(cw_full),
+      .wr_o(cw), .wr_f_o(cw_f), .wr_k_o(cw_k), .wr_full_o(cw_full), .rd_o(crd), .rd_f_o(crd_f),
       .b_f_i(bfl), .b_pos_i(b_pos_i), .req_i(pw_req_i), .b_hit_o(b_pwv_o), .b_pwm_o(b_pwm_o));
   end else begin : g_plain_rows
     logic unused_rows;
@@ -227,6 +226,8 @@ module mt_ni_deps #(
     assign cw_full = 1'b0;
     assign cw_f    = '0;
     assign cw_k    = '0;
+    assign crd     = 1'b0;
+    assign crd_f   = '0;
     assign b_pwv_o = '0;
     assign b_pwm_o = '0;
   end
@@ -238,9 +239,7 @@ module mt_ni_deps #(
       if (f == FW'(i)) cnt_at = v[CntW*i +: CntW];
   endfunction
   function automatic bit_at(input logic [MaxFlows-1:0] v, input logic [FW-1:0] f);
-    bit_at = 1'b0;
-    for (int i = 0; i < MaxFlows; i++)
-      if (f == FW'(i)) bit_at = v[i];
+    bit_at = v[f];   // f < MaxFlows (fidx)
   endfunction
   // cnt passed over the complete child positions b, in order; the larger of two counts
   function automatic [CntW-1:0] cnt_adv(input logic [CntW-1:0] c, input logic [NC-1:0] b);
@@ -252,61 +251,38 @@ module mt_ni_deps #(
     cnt_max = (x < y) ? y : x;
   endfunction
 
-  // The next state of cnt, act, cc and grx: the chain unit's write first (a child complete:
-  // cnt passes the complete children in order), then the engines' starts, then the granted
-  // done (cmodel mt_ni_deps_update). Each event's word is computed once, from the word of its
-  // flow and the earlier events of the same flow; each flow then takes the word of the last
-  // event that names it. An engine's start and the granted done read cnt and act through the
-  // engine's port B (go_i and a granted done come only in LOOK and BUSY, where b_flow_i is
-  // done_flow_i).
-  // A row complete (W1): its bit, cnt over the complete positions, act = max(act, cnt). A row
-  // not complete moves neither (no new bit; act >= cnt holds: both start at 0, act never
-  // decreases, and every change of cnt, here or at a done below, is followed by act =
-  // max(act, cnt)).
+  // The next state of cnt, cc and grx: the chain unit's write first (a child complete: cnt
+  // passes the complete children in order), then the granted done (cmodel mt_ni_deps_update).
+  // A row complete (W1): its bit, cnt over the complete positions. A row not complete moves
+  // nothing.
+  // act is not stored as such: every change of cnt is followed in its edge by act = max(act,
+  // cnt) and a start raises act to its position + 1, so act = max(cnt, S) where S is the largest
+  // start since clear, kept in the start banks below.
   logic [MaxFlows*CntW-1:0] cnt_d;
   logic [MaxFlows-1:0]      grx_d;
-  logic [CF*CntW-1:0]       act_d;
-  logic [CF*NC-1:0]         cc_d;
   logic [NE*CntW-1:0]       b_cnt, b_act;
+  logic [NE-1:0]            b_grx;
   logic                     w1;
-  logic [CFW-1:0]           c1f;
   logic [NC-1:0]            cc1;
-  logic [CntW-1:0]          cnt1, act1;
+  logic [CntW-1:0]          cnt1;
   assign w1  = Chain != 0 && cw && cw_full;
-  assign c1f = CFW'(cw_f);
-  assign cc1 = cc_q[NC*c1f +: NC] | (NC'(1) << cw_k);
+  logic [NC-1:0]            cc_w1;    // cc of the chain unit's flow (RAM, read at stage 0)
+  assign cc1 = cc_w1 | (NC'(1) << cw_k);
   assign cnt1 = cnt_adv(cnt_at(cnt_q, cw_f), cc1);
-  if (Chain != 0) begin : g_act1
-    assign act1 = cnt_max(cnt_at(act_q, cw_f), cnt1);
-  end else begin : g_act1_plain
-    assign act1 = '0;
-  end
-  // the starts (W2), engine e: child position go_pos_i + 1 started in flow sf_e; the act of
-  // that flow after every start of this edge (a_e)
+  // the starts, engine e: child position go_pos_i + 1 started in its flow
   logic [NE-1:0]      g;
   logic [NE*FW-1:0]   gfl;
-  logic [NE*CntW-1:0] gc, ga;
+  logic [NE*CntW-1:0] gc;
   for (genvar e = 0; e < NE; e++) begin : g_go
     assign g[e]                 = Chain != 0 && go_i[e] && go_act_i[e];
     assign gfl[FW*e +: FW]      = fidx(done_flow_i[12*e +: 12]);
     assign gc[CntW*e +: CntW]   = CntW'(go_pos_i[4*e +: 4]) + 1'b1;
   end
-  // the largest start of this edge in flow f (0: none)
-  function automatic [CntW-1:0] go_max(input logic [FW-1:0] f, input logic [NE-1:0] gv, input logic [NE*FW-1:0] fl,
-                                       input logic [NE*CntW-1:0] c);
-    go_max = '0;
-    for (int j = 0; j < NE; j++)
-      if (gv[j] && fl[FW*j +: FW] == f && go_max < c[CntW*j +: CntW]) go_max = c[CntW*j +: CntW];
-  endfunction
-  for (genvar e = 0; e < NE; e++) begin : g_ga
-    logic [CntW-1:0] base;
-    assign base = (w1 && cw_f == gfl[FW*e +: FW]) ? act1 : b_act[CntW*e +: CntW];
-    assign ga[CntW*e +: CntW] = cnt_max(base, go_max(gfl[FW*e +: FW], g, gfl, gc));
-  end
-  // the granted done (W3): cnt + 1 for a Reduce (Chain: over the complete positions, act =
-  // max(act, cnt)), grx for any other op
+  // the granted done (W3): cnt + 1 for a Reduce (Chain: over the complete positions), grx for
+  // any other op
   logic            h1w3, w3r;
-  logic [CntW-1:0] cnt3b, act3b, cnt3, act3;
+  logic [CntW-1:0] cnt3b, cnt3a, cnt3;
+  logic            grx3b;
   logic [NC-1:0]   cc3;
   // the granted engine's words (0 when dg names no engine)
   function automatic [CntW-1:0] eng_at(input logic [NE*CntW-1:0] v, input logic [EW-1:0] i);
@@ -315,52 +291,41 @@ module mt_ni_deps #(
       if (i == EW'(e)) eng_at = v[CntW*e +: CntW];
   endfunction
   assign cnt3b = eng_at(b_cnt, dg);
-  assign act3b = eng_at(b_act, dg);
+  assign grx3b = |(b_grx & dgnt_o);
   assign h1w3 = w1 && cw_f == gf;
   assign w3r  = dfin && gop == 2'd1;
-  assign cc3  = h1w3 ? cc1 : (Chain != 0) ? cc_q[NC*CFW'(gf) +: NC] : '0;
-  logic [CntW-1:0] cnt3a, act3a;
+  logic [NE*NC-1:0] b_cc;    // cc of each engine's flow (RAM copies, below)
+  logic [NC-1:0]    cc3b;
+  always_comb begin
+    cc3b = '0;
+    for (int e = 0; e < NE; e++)
+      if (dg == EW'(e)) cc3b = b_cc[NC*e +: NC];
+  end
+  assign cc3  = h1w3 ? cc1 : cc3b;
   assign cnt3a = (h1w3 ? cnt1 : cnt3b) + 1'b1;
-  assign act3a = cnt_max(h1w3 ? act1 : act3b, go_max(gf, g, gfl, gc));
   if (Chain != 0) begin : g_w3c
     assign cnt3 = cnt_adv(cnt3a, cc3);
-    assign act3 = cnt_max(act3a, cnt3);
   end else begin : g_w3p
     assign cnt3 = cnt3a;
-    assign act3 = act3a;
   end
   // each flow: the word of the last event that names it
   always_comb begin
-    logic h1, h3r, h2;
-    logic [CntW-1:0] a2;
+    logic h1, h3r;
     for (int f = 0; f < MaxFlows; f++) begin
       h1  = w1 && cw_f == FW'(f);
       h3r = w3r && gf == FW'(f);
       cnt_d[CntW*f +: CntW] = h3r ? cnt3 : h1 ? cnt1 : cnt_q[CntW*f +: CntW];
       grx_d[f] = grx_q[f] || (dfin && gop != 2'd1 && gf == FW'(f));
     end
-    for (int f = 0; f < CF; f++) begin
-      h1 = w1 && cw_f == FW'(f);
-      h3r = w3r && gf == FW'(f);
-      h2 = 1'b0;
-      a2 = '0;
-      for (int e = 0; e < NE; e++)
-        if (g[e] && gfl[FW*e +: FW] == FW'(f)) begin
-          h2 = 1'b1;
-          a2 = ga[CntW*e +: CntW];
-        end
-      cc_d[NC*f +: NC] = h1 ? cc1 : cc_q[NC*f +: NC];
-      act_d[CntW*f +: CntW] = (Chain != 0 && h3r) ? act3 : h2 ? a2 : h1 ? act1 : act_q[CntW*f +: CntW];
-    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      cnt_q <= '0; act_q <= '0; cc_q <= '0; drr_q <= '0;
+      cnt_q <= '0; drr_q <= '0;
     end else if (clear_i) begin
       rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      cnt_q <= '0; act_q <= '0; cc_q <= '0; drr_q <= '0;
+      cnt_q <= '0; drr_q <= '0;
     end else begin
       if (ridx_we) begin
         rv_q[sf]   <= 1'b1;
@@ -371,9 +336,71 @@ module mt_ni_deps #(
       if (dgv) drr_q <= (32'(dg) + 1 == NE) ? '0 : dg + 1'b1;
       cnt_q <= cnt_d;
       grx_q <= grx_d;
-      act_q <= act_d;
-      cc_q  <= cc_d;
     end
+  end
+
+  // The engines' reads of cnt, grx and act (docs/reference/ni.md "State in RAM"): per engine,
+  // copies in RAM read at every edge at its port-B flow, one copy per writer, since each RAM
+  // has one write port. cnt and act never decrease between clears, so every write stores the
+  // flow's current word or less and the largest word over the writers' copies is the current
+  // one (no table of which copy was written last). Copies: C1 (cnt, written by the chain
+  // unit's complete rows, Chain only), C3 ({cnt, grx}, the granted done) and, Chain only, one
+  // start copy per engine j (S, written by j's starts: max(act, position + 1)). The scan's
+  // Reduce entry of a flow writes zeros into every copy (the RAMs have no reset); an engine uses
+  // the words only for a flow with rv (its Reduce entry scanned since start), else 0, as the
+  // flip-flops would be (every write names a flow with rv: an engine passes LOOK only then).
+  localparam int CpByp = (PerturbRam == 7) ? 0 : 1;
+  // cc of the chain unit's flow: read by its pipe's stage 0, used by stage 1 (W1) at the next
+  // edge, when a write of stage 1 at the edge of the read reaches it through the bypass
+  if (Chain != 0) begin : g_ccp
+    mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_ccp (
+      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
+      .re_i(crd), .raddr_i(crd_f), .rdata_o(cc_w1));
+  end else begin : g_ccp_plain
+    assign cc_w1 = '0;
+  end
+  logic            w3w;
+  logic [CntW:0]   w3d;
+  assign w3w = dfin;
+  assign w3d = {w3r ? cnt3 : cnt3b, gop != 2'd1 || grx3b};
+  for (genvar e = 0; e < NE; e++) begin : g_cp
+    logic [FW-1:0]   ra;
+    logic [CntW:0]   c3;
+    logic [CntW-1:0] cm, am;
+    assign ra = fidx(b_flow_i[12*e +: 12]);
+    mt_ni_ram #(.Depth(MaxFlows), .Width(CntW + 1), .Bypass(CpByp)) u_c3 (
+      .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d : '0),
+      .re_i(1'b1), .raddr_i(ra), .rdata_o(c3));
+    if (Chain != 0) begin : g_c1
+      logic [NE*CntW-1:0] sj;
+      logic [CntW-1:0]    c1;
+      mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1 (
+        .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+        .re_i(1'b1), .raddr_i(ra), .rdata_o(c1));
+      for (genvar j = 0; j < NE; j++) begin : g_s
+        mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_s (
+          .clk_i, .we_i(ridx_we || g[j]), .waddr_i(g[j] ? gfl[FW*j +: FW] : sf),
+          .wdata_i(g[j] ? cnt_max(b_act[CntW*j +: CntW], gc[CntW*j +: CntW]) : '0),
+          .re_i(1'b1), .raddr_i(ra), .rdata_o(sj[CntW*j +: CntW]));
+      end
+      assign cm = cnt_max(c1, c3[CntW:1]);
+      always_comb begin
+        am = cm;
+        for (int j = 0; j < NE; j++)
+          if (PerturbRam != 8 || j == e) am = cnt_max(am, sj[CntW*j +: CntW]);
+      end
+      // cc of the engine's flow, for the granted done
+      mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_cc (
+        .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
+        .re_i(1'b1), .raddr_i(ra), .rdata_o(b_cc[NC*e +: NC]));
+    end else begin : g_c1p
+      assign cm = c3[CntW:1];
+      assign am = '0;
+      assign b_cc[NC*e +: NC] = '0;
+    end
+    assign b_cnt[CntW*e +: CntW] = b_rv_o[e] ? cm : '0;
+    assign b_act[CntW*e +: CntW] = (b_rv_o[e] && Chain != 0) ? am : '0;
+    assign b_grx[e]              = b_rv_o[e] && c3[0];
   end
 
   assign a_rv_o    = bit_at(rv_q, af);
@@ -383,22 +410,16 @@ module mt_ni_deps #(
   for (genvar e = 0; e < NE; e++) begin : g_b
     logic [FW-1:0] bf;
     assign bf = fidx(b_flow_i[12*e +: 12]);
-    assign b_rv_o[e]               = bit_at(rv_q, bf);
-    assign b_gv_o[e]               = bit_at(gv_q, bf);
-    assign b_root_o[e]             = bit_at(root_q, bf);
-    assign b_cnt[CntW*e +: CntW]   = cnt_at(cnt_q, bf);
-    assign b_grx_o[e]              = bit_at(grx_q, bf);
-    if (Chain != 0) begin : g_chain
-      assign b_act[CntW*e +: CntW] = cnt_at(act_q, bf);
-    end else begin : g_plain
-      assign b_act[CntW*e +: CntW] = '0;
-    end
+    assign b_rv_o[e]   = bit_at(rv_q, bf);
+    assign b_gv_o[e]   = bit_at(gv_q, bf);
+    assign b_root_o[e] = bit_at(root_q, bf);
   end
   assign b_cnt_o = b_cnt;
   assign b_act_o = b_act;
+  assign b_grx_o = b_grx;
   if (Chain == 0) begin : g_nochain
     logic unused_chain;
-    assign unused_chain = ^{go_i, go_act_i, go_pos_i, act_q, cc_q, cw_f, cw_k, ga, cc3, act3};
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, cw_f, cw_k, cc3, g, gfl, gc, crd, crd_f, b_cc};
   end
 
   always_comb begin

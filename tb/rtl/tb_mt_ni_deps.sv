@@ -4,8 +4,8 @@
 // entries (only the first with a parent is kept: gv, gidx); rdone; received messages and
 // packets (rxb accumulates len until it equals size, then cnt+1 for a Reduce or grx for a
 // Gather, rxb back to 0); flow indices >= MaxFlows alias flow 0; all_gathers over nflows;
-// both read ports (ridx and gidx of port B are RAM reads: the word of the flow at the last
-// edge).
+// both read ports (ridx, gidx, cnt and grx of port B are RAM reads: the word of the flow at
+// the last edge, 0 for cnt and grx of a flow without a Reduce entry).
 `timescale 1ns/1ps
 module tb_mt_ni_deps;
   logic clk = 1'b0, rst_n = 1'b0;
@@ -67,6 +67,10 @@ module tb_mt_ni_deps;
     do_done(0, 1, 256, 256); #1; check("second child whole: cnt 2", a_cnt == 2);
     // Gather of flow 0 received whole: grx, all gathers (flow 1 root)
     do_done(0, 2, 64, 64); #1; check("gather: grx", a_grx); check("all_gathers", allg);
+    // port B's cnt and grx are RAM copies read at every edge: the done's write at the edge
+    // reaches the read of the same edge (bypass); a flow without a Reduce entry reads 0
+    check("port B: cnt 2, grx at the done's edge", b_cnt == 2 && b_grx);
+    bflow = 2; @(negedge clk); check("port B: no Reduce entry reads 0", b_cnt == 0 && !b_grx);
     // nflows 3: flow 2 neither root nor received
     nflows = 3; #1; check("nflows 3: flow 2 missing", !allg); nflows = 2;
     // rdone of flow 1; flow 5 (>= MaxFlows) aliases flow 0
