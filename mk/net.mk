@@ -55,6 +55,9 @@ NET_HIER_ALWAYS := t4x4_mt t4x4_het t333_het t4x4_bucket m4x4_meshtree m8x2_hd_s
 # Builds that are always DPI-stepped: the paper-NI 4x4 torus of make test, so that make test
 # co-simulates that build mode too
 NET_DPI_ALWAYS := t4x4_mt_pni
+# ... and it steps its nodes on two threads (NET_THREADS of scripts/net_verilate.sh), so that
+# make test co-simulates the threaded steps in lockstep too
+NET_THREADS2 := t4x4_mt_pni
 # $(1): build name -> the _hier/_dpi suffix of its directory, or nothing
 NET_HSFX_OF = $(if $(or $(filter 2,$(NET_HIER)),$(filter $(1),$(NET_DPI_ALWAYS))),_dpi,$(if $(or $(filter 1,$(NET_HIER)),$(filter $(1),$(NET_HIER_ALWAYS))),_hier,))
 NET_HIER_OF = $(if $(filter _dpi,$(call NET_HSFX_OF,$(1))),2,$(if $(call NET_HSFX_OF,$(1)),1,0))
@@ -67,10 +70,10 @@ NET_VERILATE = $(VERILATOR) --cc --exe --build -j 2 --threads 1 -Wall -O3 --x-as
 NET_VSRC     = $(NET_TOP)/tb/cosim/cosim_net.vlt $(NET_RTL_ABS) $(NET_TOP)/tb/cosim/cosim_net.cpp
 NET_ENV      = NET_VERILATE='$(NET_VERILATE)' NET_VSRC='$(NET_VSRC)' NET_TOP='$(NET_TOP)' BUILD='$(BUILD)'
 define NET_BUILD
-$(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
+$(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net: $(NET_RTL) $(NET_SVH) tb/cosim/cosim_net.cpp tb/cosim/cosim_net.vlt scripts/net_verilate.sh scripts/net_dpi_node.py $(LIBMT) $(NET_DIR)/cosim_net_params | deps-ok
 	@mkdir -p $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1); rm -f $$@  # relink: Verilator's make does not track libmt.a
 	@g=$$$$($(NET_DIR)/cosim_net_params $(1)) || exit 1; \
-	 $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g $(NET_GX_$(1))
+	 NET_THREADS=$(if $(filter $(1),$(NET_THREADS2)),2,1) $(NET_ENV) scripts/net_verilate.sh $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1) $(call NET_HIER_OF,$(1)) '$(NET_COPT)' $(NET_TRACE) $$$$g $(NET_GX_$(1))
 endef
 # RTL-only parameters of a build (the C model has no twin of them): the FPGA shape's VC buffers
 # in block RAM, as on the board (mt_router BufRam, docs/reference/router.md "VC buffers in block RAM")
@@ -187,7 +190,7 @@ t-net-cosim-b2b: $(call NET_BIN,m2x2_b2b)
 	@scripts/runbench.sh $@ 300 bash -c '$< --case m2x2_b2b_msg_i32 --runs 3 --run-algos multitree,multitree,ring && \
 	  $< --case m2x2_b2b_pkt_f32 --runs 3 --run-algos multitree,dbtree,multitree && \
 	  $< --case m2x2_b2b_msg_i32 --runs 2 --perturb-b2b 1 && $< --case m2x2_b2b_msg_i32 --runs 2 --run-algos multitree,ring --perturb-b2b 2'
-NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 \
+NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 t4x4_mt_pni_msg_f32 \
   ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het b2b t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32 t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32 \
   t2x2_fpgap2_msg_i32 t2x2_fpgap2_pkt_f32 perturb-pipe2
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))

@@ -18,7 +18,9 @@
 # BENCH_RTL_BYTES (65536), BENCH_RTL_SHAPES (default "t2x2:small t2x2:paper t4x4:small
 # t4x4:paper t8x8:small t8x8:paper"; a shape tNxM:CFG[:KEY=VALUE...] takes the hardware fields
 # of configuration CFG with KEY=VALUE set on top, e.g. t8x8:paper:rt_pipe=1; the table's rt_pipe
-# column is the router pipeline the build has, the configuration's unless set), BENCH_RTL_PGO (1, the default with BENCH_RTL_HIER=2: the
+# column is the router pipeline the build has, the configuration's unless set; threads=N, not
+# a hardware field, builds the top on N threads with the nodes' steps spread over them:
+# NET_THREADS of scripts/net_verilate.sh), BENCH_RTL_PGO (1, the default with BENCH_RTL_HIER=2: the
 # node's C++ profile-guided, trained on a 16 KiB MultiTree run of the shape; 0: not),
 # BENCH_RTL_REUSE=1 (keep an existing build of the same
 # flags; its build time is then not measured), BENCH_RTL_RUNS ("alone lockstep", the default;
@@ -49,12 +51,15 @@ num() { sed -n "s/.*$1 *\([0-9][0-9.]*\).*/\1/p" <<<"$2" | head -1; }
 {
   echo "# bench-rtl $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores:$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# $(verilator --version); build: $(hier_name), C++ $copt$([[ $pgo == 1 ]] && echo ' profile-guided'); MultiTree $bytes bytes, int32, message flow control, seed 1"
-  echo "| shape | nodes | rt_pipe | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| shape | nodes | rt_pipe | threads | build s | cycles | RTL alone cycles/s | RTL alone node-cycles/s | lockstep cycles/s (wall) | in lockstep: Verilator / C model / comparisons s | result |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } | tee "$out"
 for s in $shapes; do
   t=${s%%:*}; cfg=${s#*:}; sets=""
   if [[ $cfg == *:* ]]; then sets=${cfg#*:}; cfg=${cfg%%:*}; fi
+  # threads=N: not a hardware field but the simulation's threads (NET_THREADS of net_verilate.sh)
+  thr=$(tr ':' '\n' <<<"$sets" | sed -n 's/^threads=\([0-9][0-9]*\)$/\1/p'); thr=${thr:-1}
+  sets=$(tr ':' '\n' <<<"$sets" | grep -v '^threads=' | paste -sd:)
   nx=${t#t}; nx=${nx%%x*}; ny=${t##*x}
   spec="topo=torus:${nx}x${ny} base=$cfg max_bytes=$bytes algos=multitree ${sets//:/ }"
   if ! flags=$("$params" --shape "$spec"); then echo "| $s | shape refused: $spec |"; fail=1; continue; fi
@@ -62,13 +67,14 @@ for s in $shapes; do
   rtp=$(sed -n 's/.*-GRtPipe=\([0-9]*\).*/\1/p' <<<"$flags"); rtp=${rtp:-0}
   # the shape's name in file names: t8x8:paper:rt_pipe=1 -> paper.rt_pipe_1
   [[ -n $sets ]] && cfg="$cfg.$(tr ':=' '._' <<<"$sets")"
-  tag=$(printf '%s|%s|%s%s' "$flags" "$copt" "$hier" "$([[ $pgo == 1 ]] && echo '|pgo')" | sha1sum | cut -c1-8)
+  [[ $thr != 1 ]] && cfg="$cfg.threads_$thr"
+  tag=$(printf '%s|%s|%s%s|%s' "$flags" "$copt" "$hier" "$([[ $pgo == 1 ]] && echo '|pgo')" "$thr" | sha1sum | cut -c1-8)
   mdir=$dir/obj_${t}_${cfg}_$tag
   bs="reused"
   if [[ $reuse != 1 || ! -x $mdir/cosim_net ]]; then
     rm -rf "$mdir"
     t0=$(date +%s)
-    if ! NET_PGO=$([[ $pgo == 1 ]] && echo "--algo multitree --bytes 16384 --seed 1 --rtl-only") \
+    if ! NET_THREADS=$thr NET_PGO=$([[ $pgo == 1 ]] && echo "--algo multitree --bytes 16384 --seed 1 --rtl-only") \
       nice scripts/net_verilate.sh "$mdir" "$hier" "$copt" $flags >"$dir/$t.$cfg.build.txt" 2>&1; then
       echo "| $t $cfg | $((nx * ny)) | $rtp | FAILED ($dir/$t.$cfg.build.txt) |" | tee -a "$out"
       fail=1
@@ -95,7 +101,7 @@ for s in $shapes; do
   lc=$(sed -n 's/.*C model \([0-9.]*\) s = .*/\1/p' <<<"$l")
   lm=$(sed -n 's/.*comparisons \([0-9.]*\) s.*/\1/p' <<<"$l")
   nva=""; [[ $va =~ ^[0-9]+$ ]] && nva=$((va * nx * ny))
-  echo "| torus ${nx}x$ny ${cfg%%.*}$([[ -n $sets ]] && echo " (${sets//:/, })") | $((nx * ny)) | $rtp | $bs | $cyc | $va | $nva | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
+  echo "| torus ${nx}x$ny ${cfg%%.*}$([[ -n $sets ]] && echo " (${sets//:/, })") | $((nx * ny)) | $rtp | $thr | $bs | $cyc | $va | $nva | $lw | $lv / $lc / $lm | $ok |" | tee -a "$out"
   # the JSON row: a rate only from a run that passed
   int() { [[ $1 =~ ^[0-9]+$ ]] && echo "$1" || echo null; }
   pa=0; pl=0; [[ $ra == *" fail=0" ]] && pa=1; [[ $rl == *" fail=0" ]] && pl=1

@@ -105,6 +105,11 @@ elif [[ $hier == 2 ]]; then
   # measured and co-simulated; it did not remove the O(N^2) concatenations of the flat outputs
   # (at 8x8 a fifth of the time): rtl/mt_net_top.sv's gathering through arrays did
   flags="-fno-assemble $flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
+  # NET_THREADS > 1: the top's model on that many threads, the nodes' steps (DPI calls, each on
+  # its own model and context) among them
+  if [[ ${NET_THREADS:-1} -gt 1 ]]; then
+    verilate=${verilate/--threads 1/--threads $NET_THREADS --threads-dpi all}
+  fi
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
   nx=$(get NX); ny=$(get NY); ll=$(get LinkLat); nz=$(get NZ); nz=${nz:-1}
