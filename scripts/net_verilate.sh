@@ -106,9 +106,10 @@ elif [[ $hier == 2 ]]; then
   # (at 8x8 a fifth of the time): rtl/mt_net_top.sv's gathering through arrays did
   flags="-fno-assemble $flags -CFLAGS -I$(printf %q "$amdir/node") -LDFLAGS $(printf %q "$amdir/node/Vmt_node__ALL.a")"
   # NET_THREADS > 1: the top's model on that many threads, the nodes' steps (DPI calls, each on
-  # its own model and context) among them
+  # its own model and context) among them; UNOPTTHREADS (Verilator finds less parallel work
+  # than threads, e.g. in small nodes) is a speed remark, not a fault
   if [[ ${NET_THREADS:-1} -gt 1 ]]; then
-    verilate=${verilate/--threads 1/--threads $NET_THREADS --threads-dpi all}
+    verilate=${verilate/--threads 1/--threads $NET_THREADS --threads-dpi all -Wno-UNOPTTHREADS}
   fi
 elif [[ $hier == 1 ]]; then
   get() { sed -n "s/.*-G$1=\([0-9][0-9]*\).*/\1/p" <<<"$flags"; }
