@@ -284,24 +284,13 @@ module mt_ni_deps #(
   logic [CntW-1:0] cnt3b, cnt3a, cnt3;
   logic            grx3b;
   logic [NC-1:0]   cc3;
-  // the granted engine's words (0 when dg names no engine)
-  function automatic [CntW-1:0] eng_at(input logic [NE*CntW-1:0] v, input logic [EW-1:0] i);
-    eng_at = '0;
-    for (int e = 0; e < NE; e++)
-      if (i == EW'(e)) eng_at = v[CntW*e +: CntW];
-  endfunction
-  assign cnt3b = eng_at(b_cnt, dg);
+  // the granted engine's words (dg < NE; used only with a grant)
+  assign cnt3b = b_cnt[CntW*32'(dg) +: CntW];
   assign grx3b = |(b_grx & dgnt_o);
   assign h1w3 = w1 && cw_f == gf;
   assign w3r  = dfin && gop == 2'd1;
   logic [NE*NC-1:0] b_cc;    // cc of each engine's flow (RAM copies, below)
-  logic [NC-1:0]    cc3b;
-  always_comb begin
-    cc3b = '0;
-    for (int e = 0; e < NE; e++)
-      if (dg == EW'(e)) cc3b = b_cc[NC*e +: NC];
-  end
-  assign cc3  = h1w3 ? cc1 : cc3b;
+  assign cc3  = h1w3 ? cc1 : b_cc[NC*32'(dg) +: NC];
   assign cnt3a = (h1w3 ? cnt1 : cnt3b) + 1'b1;
   if (Chain != 0) begin : g_w3c
     assign cnt3 = cnt_adv(cnt3a, cc3);
