@@ -168,6 +168,7 @@ module mt_ni #(
   logic               clear, run, scan_rec, rdone, all_gathers;
   logic [TIW-1:0]     scan_idx;
   logic               a_rv, a_grx, a_rdone;
+  logic [11:0]        a_rflow;
   logic [CntW-1:0]    a_cnt;
   // per engine e at [e]
   logic [NE-1:0]      rx_done, dreq, dgnt;
@@ -199,7 +200,7 @@ module mt_ni #(
     .done_size_i(done_size), .dreq_i(dreq), .dgnt_o(dgnt),
     .go_i(go & ~look_stg), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
     .done_lo_i(done_lo), .room_o(chain_room),
-    .a_flow_i(e_flow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
+    .a_flow_i(e_flow), .a_rflow_i(a_rflow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(b_flow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx),
     .b_root_o(b_root), .b_cnt_o(b_cnt), .b_grx_o(b_grx), .b_act_o(b_act), .b_pos_i(b_pos),
     .pw_req_i(pw_req), .b_pwv_o(b_pwv), .b_pwm_o(b_pwm), .all_gathers_o(all_gathers)
@@ -218,7 +219,7 @@ module mt_ni #(
     .e_op_i(e_op), .e_flow_i(e_flow), .e_step_i(e_step), .e_pv_i(e_pv), .e_pnode_i(e_pnode),
     .e_pport_i(e_pport), .e_pej_i(e_pej), .e_cv_i(e_cv), .e_cnode_i(e_cnode), .e_cport_i(e_cport),
     .e_cej_i(e_cej), .e_nchild_i(e_nchild), .e_gap_i(e_gap), .e_addr_i(e_addr), .e_size_i(e_size),
-    .hp_d_o(hp_d),
+    .hp_d_o(hp_d), .a_rflow_o(a_rflow),
     .a_rv_i(a_rv), .a_cnt_i(a_cnt), .a_grx_i(a_grx), .a_rdone_i(a_rdone), .all_gathers_i(all_gathers),
     .clear_o(clear), .scan_rec_o(scan_rec), .scan_idx_o(scan_idx), .rdone_o(rdone),
     .tx_busy_i(tx_busy), .act_o(act), .act_node_o(act_node), .act_port_o(act_port),

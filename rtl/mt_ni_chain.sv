@@ -14,8 +14,11 @@
 //    row it does not hold (req_i) asks for a load; one load per cycle reads RAM P (round robin
 //    from the engine after the last one served); the word arrives one cycle later. A held row
 //    follows every write of the pipe to it (snoop), so it is always the row's current pwm.
-//  - Rows written since the last clear are marked in rowv (NR bits); a row read before its
-//    first write reads as zero (the RAMs have no reset).
+//  - Rows written since their flow's Reduce entry was scanned are marked in rowv; a row read
+//    before its first write reads as zero (the RAMs have no reset). rowv is in RAM too: a bank
+//    of MaxFlows bits per child position, one set of banks per reader (stage 0, the loads);
+//    the scan's Reduce entry of a flow (scan_i) zeroes the flow's bit in every bank, stage 1
+//    sets its row's. Only flows scanned since start have packets (they pass LOOK only then).
 // PerturbRam (test only, 0 in normal builds): 1 = the RAMs without bypass (a read at the edge
 // of a write to its row returns the old word), 2 = the completions of one edge queued in the
 // other engine order, 3 = loads granted round robin in the other direction.
@@ -33,6 +36,9 @@ module mt_ni_chain #(
   input  logic              clk_i,
   input  logic              rst_ni,
   input  logic              clear_i,
+  // the scan records a flow's Reduce entry: its rows are not written yet
+  input  logic              scan_i,
+  input  logic [FW-1:0]     scan_f_i,
   // completed chained packets, engine e at [e]: flow index, child position, offset in the
   // chunk, length, the chunk's size
   input  logic [NE-1:0]     push_i,
@@ -72,8 +78,11 @@ module mt_ni_chain #(
   end
 
   // the row of flow f, child position p (positions >= NC use 0)
+  function automatic int pos_of(input logic [3:0] p);
+    pos_of = (32'(p) < NC) ? 32'(p) : 0;
+  endfunction
   function automatic [RXW-1:0] row_ix(input logic [FW-1:0] f, input logic [3:0] p);
-    row_ix = RXW'(32'(f) * NC + ((32'(p) < NC) ? 32'(p) : 0));
+    row_ix = RXW'(32'(f) * NC + pos_of(p));
   endfunction
 
   // a chained packet [lo, lo+len) of a child done: its bytes, its completed prefix (merged
@@ -121,16 +130,15 @@ module mt_ni_chain #(
   assign rd_f_o = h_f;
 
   // ---- stage 1: the row read at the last edge, merged and written at this one ----
-  logic           s1v_q, s1z_q;
+  logic           s1v_q, s1z;
   logic [FW-1:0]  s1f_q;
   logic [3:0]     s1k_q;
   logic [31:0]    s1lo_q, s1len_q, s1size_q;
   logic [RW-1:0]  r_rd, row_new;
   logic [31:0]    p_rd;
   logic [RXW-1:0] wix;
-  logic [NR-1:0]  rowv_q;
   assign wix     = row_ix(s1f_q, s1k_q);
-  assign row_new = chain_row(s1z_q ? '0 : r_rd, s1lo_q, s1len_q);
+  assign row_new = chain_row(s1z ? '0 : r_rd, s1lo_q, s1len_q);
   assign wr_o      = s1v_q;
   assign wr_f_o    = s1f_q;
   assign wr_k_o    = s1k_q;
@@ -145,7 +153,7 @@ module mt_ni_chain #(
   logic [NE-1:0]     wv_q;
   logic [NE*RXW-1:0] wtag_q;
   logic [NE*32-1:0]  wpwm_q;
-  logic              l1v_q, l1z_q;
+  logic              l1v_q;
   logic [EW-1:0]     l1e_q, rrp_q;
   logic [RXW-1:0]    l1ix_q;
   logic [NE*RXW-1:0] bix;
@@ -180,6 +188,35 @@ module mt_ni_chain #(
   mt_ni_ram #(.Depth(NR), .Width(32), .Bypass(Byp)) u_pwm (
     .clk_i, .we_i(s1v_q), .waddr_i(wix), .wdata_i(row_new[63:32]),
     .re_i(gnt), .raddr_i(gix), .rdata_o(p_rd));
+
+  // rowv: bank c holds the bit of (f, c) at address f; the stage-0 set is read with the row
+  // (its bank picked by stage 1's position), the load set with the load (by l1k_q)
+  logic [FW-1:0] gf;
+  logic [3:0]    gk;
+  always_comb begin
+    gf = '0;
+    gk = '0;
+    for (int e = 0; e < NE; e++)
+      if (g == EW'(e)) begin
+        gf = b_f_i[FW*e +: FW];
+        gk = b_pos_i[4*e +: 4];
+      end
+  end
+  logic [3:0]    l1k_q;
+  logic [NC-1:0] v0, v1;
+  for (genvar c = 0; c < NC; c++) begin : g_rowv
+    logic          vw;
+    logic [FW-1:0] va;
+    assign vw = scan_i || (s1v_q && pos_of(s1k_q) == c);
+    assign va = scan_i ? scan_f_i : s1f_q;
+    mt_ni_ram #(.Depth(MaxFlows), .Width(1), .Bypass(Byp)) u_v0 (
+      .clk_i, .we_i(vw), .waddr_i(va), .wdata_i(!scan_i),
+      .re_i(pop), .raddr_i(h_f), .rdata_o(v0[c]));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(1), .Bypass(Byp)) u_v1 (
+      .clk_i, .we_i(vw), .waddr_i(va), .wdata_i(!scan_i),
+      .re_i(gnt), .raddr_i(gf), .rdata_o(v1[c]));
+  end
+  assign s1z = !v0[pos_of(s1k_q)];
 
   // the FIFO's writes: completions in engine order after those held. The pushes of one edge
   // take consecutive slots, at most NE <= B of them, so each bank (slot mod B) takes at most
@@ -221,12 +258,11 @@ module mt_ni_chain #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       fh_q <= '0; fn_q <= '0;
-      s1v_q <= 1'b0; s1z_q <= 1'b0; s1f_q <= '0; s1k_q <= '0; s1lo_q <= '0; s1len_q <= '0; s1size_q <= '0;
-      rowv_q <= '0;
+      s1v_q <= 1'b0; s1f_q <= '0; s1k_q <= '0; s1lo_q <= '0; s1len_q <= '0; s1size_q <= '0;
       wv_q <= '0; wtag_q <= '0; wpwm_q <= '0;
-      l1v_q <= 1'b0; l1z_q <= 1'b0; l1e_q <= '0; l1ix_q <= '0; rrp_q <= '0;
+      l1v_q <= 1'b0; l1e_q <= '0; l1k_q <= '0; l1ix_q <= '0; rrp_q <= '0;
     end else if (clear_i) begin
-      fh_q <= '0; fn_q <= '0; s1v_q <= 1'b0; rowv_q <= '0; wv_q <= '0; l1v_q <= 1'b0; rrp_q <= '0;
+      fh_q <= '0; fn_q <= '0; s1v_q <= 1'b0; wv_q <= '0; l1v_q <= 1'b0; rrp_q <= '0;
     end else begin
       logic [DW:0] np;
       np = '0;
@@ -241,15 +277,13 @@ module mt_ni_chain #(
         s1lo_q   <= head[64 +: 32];
         s1len_q  <= head[32 +: 32];
         s1size_q <= head[0 +: 32];
-        s1z_q    <= !rowv_q[h_ix] && !(s1v_q && wix == h_ix);
       end
-      if (s1v_q) rowv_q[wix] <= 1'b1;
       // a load granted: its word arrives at the next edge
       l1v_q <= gnt;
       if (gnt) begin
         l1e_q  <= g;
         l1ix_q <= gix;
-        l1z_q  <= !rowv_q[gix] && !(s1v_q && wix == gix);
+        l1k_q  <= gk;
         rrp_q  <= (32'(g) + 1 == NE) ? '0 : g + 1'b1;
       end
       // held rows follow the pipe's writes; a load completes
@@ -258,7 +292,7 @@ module mt_ni_chain #(
         if (l1v_q && 32'(l1e_q) == e) begin
           wv_q[e] <= 1'b1;
           wtag_q[RXW*e +: RXW] <= l1ix_q;
-          wpwm_q[32*e +: 32] <= (s1v_q && wix == l1ix_q) ? row_new[63:32] : l1z_q ? '0 : p_rd;
+          wpwm_q[32*e +: 32] <= (s1v_q && wix == l1ix_q) ? row_new[63:32] : !v1[pos_of(l1k_q)] ? '0 : p_rd;
         end
       end
     end

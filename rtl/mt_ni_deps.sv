@@ -23,14 +23,20 @@
 // and per (flow, child position) the rows of mt_ni_chain (in RAM: bytes added, completed
 // prefix, ranges beyond it), which a chained packet's completion updates a few cycles later
 // (docs/reference/ni.md "State in RAM"); children complete (cnt) in order.
-// The entry indices ridx and gidx are in RAM (written only by the scan): one mt_ni_ram copy of
-// each per engine, read at every edge at the engine's port-B flow, so b_ridx_o / b_gidx_o are
-// the words of the engine's flow after the last edge (the engine reads them in LOAD, the cycle
-// after its pick). cnt, grx, act and cc of port B are RAM copies too, one per writer ("The
-// engines' reads" below; act is not stored: max(cnt, the largest start)). Read port A
-// (issue) and rv, gv, root of ports B are combinational reads of flip-flops (rxb: the
-// engine's RAM copy, read only here, for the granted done); the completed prefix an engine
-// reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
+// The entry indices ridx and gidx, root and gv are in RAM (written only by the scan): one
+// mt_ni_ram copy of each per engine, read at every edge at the engine's port-B flow, so
+// b_ridx_o / b_gidx_o / b_root_o / b_gv_o are the words of the engine's flow after the last
+// edge (the engine reads them in LOAD, the cycle after its pick, and in LOOK). cnt, grx, act
+// and cc of port B are RAM copies too, one per writer ("The engines' reads" below; act is not
+// stored: max(cnt, the largest start)). Port A (issue) reads cnt, grx and rdone from copies
+// of its own, read at every edge at a_rflow_i, the flow of the head entry after that edge
+// (mt_ni_issue's look-ahead), so a_cnt_o / a_grx_o / a_rdone_o are the words of the head's
+// flow. Flip-flops per flow: rv (read at a_flow_i by the scan's check, and gating every RAM
+// word: the RAMs have no reset) and gv (read by the scan: only the first Gather entry with a
+// Parent is kept). all_gathers_o counts the flows rooted here or gathered (each counted once:
+// root is set by the flow's one Reduce entry before any message of the flow, grx once). rxb
+// is the engine's RAM copy, read only here, for the granted done; the completed prefix an
+// engine reads (b_pwm_o) is its working register in mt_ni_chain, valid when b_pwv_o.
 `default_nettype none
 
 module mt_ni_deps #(
@@ -44,7 +50,8 @@ module mt_ni_deps #(
                                   // without bypass, 5 the done grant round robin downwards, 6
                                   // the index RAMs read one edge late (the previous flow), 7
                                   // the copies of cnt, grx and act without bypass, 8 act
-                                  // from the engine's own start copy, not the largest
+                                  // from the engine's own start copy, not the largest, 9
+                                  // port A's copies read at the head's flow (no look-ahead)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
@@ -75,8 +82,10 @@ module mt_ni_deps #(
   input  logic [NE*4-1:0]  done_pos_i,
   input  logic [NE*32-1:0] done_lo_i,    // ... at this offset in the chunk
   output logic             room_o,       // a chained packet may complete (mt_ni_chain room_o)
-  // read port A
+  // read port A: rv at a_flow_i (the head entry's flow); cnt, grx, rdone of a_rflow_i's flow
+  // read at this edge (the head's flow after it; nflows_i holds from start to done)
   input  logic [11:0]     a_flow_i,
+  input  logic [11:0]     a_rflow_i,
   output logic            a_rv_o,
   output logic [CntW-1:0] a_cnt_o,
   output logic            a_grx_o,
@@ -102,22 +111,22 @@ module mt_ni_deps #(
     if (MaxFlows < 1 || MaxFlows > 4096) $fatal(1, "mt_ni_deps: MaxFlows=%0d", MaxFlows);
     if (TIW < 1 || CntW < 1) $fatal(1, "mt_ni_deps: TIW/CntW");
     if (NE < 1) $fatal(1, "mt_ni_deps: NE=%0d", NE);
-    if (PerturbRam < 0 || PerturbRam > 8) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
+    if (PerturbRam < 0 || PerturbRam > 9) $fatal(1, "mt_ni_deps: PerturbRam=%0d", PerturbRam);
   end
   localparam int FW   = mt_common_pkg::idx_w(MaxFlows);
   localparam int NC   = Children;
   localparam int EW   = mt_common_pkg::idx_w(NE);
 
-  logic [MaxFlows-1:0]      rv_q, gv_q, root_q, grx_q, rdone_q;
-  logic [MaxFlows*CntW-1:0] cnt_q;
+  logic [MaxFlows-1:0]      rv_q, gv_q;
   function automatic [FW-1:0] fidx(input logic [11:0] f);
     fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
   endfunction
 
-  logic [FW-1:0] sf, rf, af;
-  assign sf = fidx(scan_flow_i);
-  assign rf = fidx(rdone_flow_i);
-  assign af = fidx(a_flow_i);
+  logic [FW-1:0] sf, rf, af, arf;
+  assign sf  = fidx(scan_flow_i);
+  assign rf  = fidx(rdone_flow_i);
+  assign af  = fidx(a_flow_i);
+  assign arf = (PerturbRam == 9) ? af : fidx(a_rflow_i);
 
   // the done grant: round robin from drr_q (PerturbRam 5: downwards)
   logic          dgv;
@@ -179,9 +188,13 @@ module mt_ni_deps #(
       .re_i(1'b1), .raddr_i(fidx(b_flow_i[12*e +: 12])), .rdata_o(rxb_rd[32*e +: 32]));
   end
 
-  // the entry indices in RAM, written by the scan (the flow's Reduce entry; its first Gather
-  // entry with a Parent), a copy of each per engine read at its port-B flow at every edge
+  // the entry indices in RAM, written by the scan (the flow's Reduce entry with root = no
+  // Parent; its first Gather entry with a Parent), a copy of each per engine read at its port-B
+  // flow at every edge; gv of the engines: set by that Gather entry, and written at the
+  // Reduce entry (gv so far), so that a flow with rv reads this start's gv
   logic ridx_we, gidx_we;
+  logic [NE*(TIW+1)-1:0] b_rw;
+  logic [NE-1:0]         b_gw;
   assign ridx_we = scan_i && scan_op_i == 2'd1;
   assign gidx_we = scan_i && scan_op_i == 2'd2 && scan_pv_i && !gv_q[sf];
   for (genvar e = 0; e < NE; e++) begin : g_idx
@@ -193,12 +206,16 @@ module mt_ni_deps #(
     end else begin : g_ia
       assign ia = fidx(b_flow_i[12*e +: 12]);
     end
-    mt_ni_ram #(.Depth(MaxFlows), .Width(TIW)) u_ridx (
-      .clk_i, .we_i(ridx_we), .waddr_i(sf), .wdata_i(scan_idx_i),
-      .re_i(1'b1), .raddr_i(ia), .rdata_o(b_ridx_o[TIW*e +: TIW]));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(TIW + 1)) u_ridx (
+      .clk_i, .we_i(ridx_we), .waddr_i(sf), .wdata_i({!scan_pv_i, scan_idx_i}),
+      .re_i(1'b1), .raddr_i(ia), .rdata_o(b_rw[(TIW+1)*e +: TIW+1]));
     mt_ni_ram #(.Depth(MaxFlows), .Width(TIW)) u_gidx (
       .clk_i, .we_i(gidx_we), .waddr_i(sf), .wdata_i(scan_idx_i),
       .re_i(1'b1), .raddr_i(ia), .rdata_o(b_gidx_o[TIW*e +: TIW]));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(1)) u_gv (
+      .clk_i, .we_i(gidx_we || ridx_we), .waddr_i(sf), .wdata_i(gidx_we || gv_q[sf]),
+      .re_i(1'b1), .raddr_i(ia), .rdata_o(b_gw[e]));
+    assign b_ridx_o[TIW*e +: TIW] = b_rw[(TIW+1)*e +: TIW];
   end
 
   // chained reduction: the rows in RAM (mt_ni_chain); per flow the child positions whose
@@ -213,7 +230,7 @@ module mt_ni_deps #(
       assign bfl[FW*e +: FW] = fidx(b_flow_i[12*e +: 12]);
     end
     mt_ni_chain #(.MaxFlows(MaxFlows), .NE(NE), .Children(Children), .PerturbRam((PerturbRam <= 3) ? PerturbRam : 0)) u_chain (
-      .clk_i, .rst_ni, .clear_i,
+      .clk_i, .rst_ni, .clear_i, .scan_i(ridx_we), .scan_f_i(sf),
       .push_i(done_i & done_pk_i), .push_f_i(pf), .push_k_i(done_pos_i), .push_lo_i(done_lo_i),
       .push_len_i(done_len_i), .push_size_i(done_size_i), .room_o(room_o),
       .wr_o(cw), .wr_f_o(cw_f), .wr_k_o(cw_k), .wr_full_o(cw_full), .rd_o(crd), .rd_f_o(crd_f),
@@ -232,12 +249,7 @@ module mt_ni_deps #(
     assign b_pwm_o = '0;
   end
 
-  // reads of the per-flow words at a flow index (a multiplexer of MaxFlows words)
-  function automatic [CntW-1:0] cnt_at(input logic [MaxFlows*CntW-1:0] v, input logic [FW-1:0] f);
-    cnt_at = '0;
-    for (int i = 0; i < MaxFlows; i++)
-      if (f == FW'(i)) cnt_at = v[CntW*i +: CntW];
-  endfunction
+  // reads of the per-flow bits at a flow index (a multiplexer of MaxFlows bits)
   function automatic bit_at(input logic [MaxFlows-1:0] v, input logic [FW-1:0] f);
     bit_at = v[f];   // f < MaxFlows (fidx)
   endfunction
@@ -251,15 +263,13 @@ module mt_ni_deps #(
     cnt_max = (x < y) ? y : x;
   endfunction
 
-  // The next state of cnt, cc and grx: the chain unit's write first (a child complete: cnt
+  // The next words of cnt, cc and grx: the chain unit's write first (a child complete: cnt
   // passes the complete children in order), then the granted done (cmodel mt_ni_deps_update).
   // A row complete (W1): its bit, cnt over the complete positions. A row not complete moves
-  // nothing.
+  // nothing. Each is written into the copies (below).
   // act is not stored as such: every change of cnt is followed in its edge by act = max(act,
   // cnt) and a start raises act to its position + 1, so act = max(cnt, S) where S is the largest
   // start since clear, kept in the start banks below.
-  logic [MaxFlows*CntW-1:0] cnt_d;
-  logic [MaxFlows-1:0]      grx_d;
   logic [NE*CntW-1:0]       b_cnt, b_act;
   logic [NE-1:0]            b_grx;
   logic                     w1;
@@ -267,8 +277,9 @@ module mt_ni_deps #(
   logic [CntW-1:0]          cnt1;
   assign w1  = Chain != 0 && cw && cw_full;
   logic [NC-1:0]            cc_w1;    // cc of the chain unit's flow (RAM, read at stage 0)
+  logic [CntW-1:0]          cnt_w1;   // ... and its cnt (RAM copies, read at stage 0)
   assign cc1 = cc_w1 | (NC'(1) << cw_k);
-  assign cnt1 = cnt_adv(cnt_at(cnt_q, cw_f), cc1);
+  assign cnt1 = cnt_adv(cnt_w1, cc1);
   // the starts, engine e: child position go_pos_i + 1 started in its flow
   logic [NE-1:0]      g;
   logic [NE*FW-1:0]   gfl;
@@ -297,34 +308,25 @@ module mt_ni_deps #(
   end else begin : g_w3p
     assign cnt3 = cnt3a;
   end
-  // each flow: the word of the last event that names it
-  always_comb begin
-    logic h1, h3r;
-    for (int f = 0; f < MaxFlows; f++) begin
-      h1  = w1 && cw_f == FW'(f);
-      h3r = w3r && gf == FW'(f);
-      cnt_d[CntW*f +: CntW] = h3r ? cnt3 : h1 ? cnt1 : cnt_q[CntW*f +: CntW];
-      grx_d[f] = grx_q[f] || (dfin && gop != 2'd1 && gf == FW'(f));
-    end
-  end
+  // all_gathers: the flows < nflows rooted here (the scan of a root Reduce entry; grx is 0
+  // then: no message of a flow passes LOOK before its Reduce entry is scanned) or gathered
+  // (the granted done completing a Gather message of a flow neither root nor gathered yet)
+  logic [FW:0] ng_q;
+  logic        ng_root, ng_grx, b_root_g;
+  assign b_root_g = |(b_root_o & dgnt_o);
+  assign ng_root  = ridx_we && !scan_pv_i && 32'(sf) < 32'(nflows_i);
+  assign ng_grx   = dfin && gop != 2'd1 && !grx3b && !b_root_g && 32'(gf) < 32'(nflows_i);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      cnt_q <= '0; drr_q <= '0;
+      rv_q <= '0; gv_q <= '0; ng_q <= '0; drr_q <= '0;
     end else if (clear_i) begin
-      rv_q <= '0; gv_q <= '0; root_q <= '0; grx_q <= '0; rdone_q <= '0;
-      cnt_q <= '0; drr_q <= '0;
+      rv_q <= '0; gv_q <= '0; ng_q <= '0; drr_q <= '0;
     end else begin
-      if (ridx_we) begin
-        rv_q[sf]   <= 1'b1;
-        root_q[sf] <= !scan_pv_i;
-      end
+      if (ridx_we) rv_q[sf] <= 1'b1;
       if (gidx_we) gv_q[sf] <= 1'b1;
-      if (rdone_i) rdone_q[rf] <= 1'b1;
       if (dgv) drr_q <= (32'(dg) + 1 == NE) ? '0 : dg + 1'b1;
-      cnt_q <= cnt_d;
-      grx_q <= grx_d;
+      ng_q <= ng_q + (FW+1)'(ng_root) + (FW+1)'(ng_grx);
     end
   end
 
@@ -339,19 +341,47 @@ module mt_ni_deps #(
   // the words only for a flow with rv (its Reduce entry scanned since start), else 0, as the
   // flip-flops would be (every write names a flow with rv: an engine passes LOOK only then).
   localparam int CpByp = (PerturbRam == 7) ? 0 : 1;
-  // cc of the chain unit's flow: read by its pipe's stage 0, used by stage 1 (W1) at the next
-  // edge, when a write of stage 1 at the edge of the read reaches it through the bypass
-  if (Chain != 0) begin : g_ccp
-    mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_ccp (
-      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
-      .re_i(crd), .raddr_i(crd_f), .rdata_o(cc_w1));
-  end else begin : g_ccp_plain
-    assign cc_w1 = '0;
-  end
   logic            w3w;
   logic [CntW:0]   w3d;
   assign w3w = dfin;
   assign w3d = {w3r ? cnt3 : cnt3b, gop != 2'd1 || grx3b};
+  // cc and cnt of the chain unit's flow: read by its pipe's stage 0, used by stage 1 (W1) at
+  // the next edge, when a write at the edge of the read reaches it through the bypass (the
+  // flow has rv: its packets passed LOOK)
+  if (Chain != 0) begin : g_ccp
+    logic [CntW-1:0] p1, p3;
+    mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_ccp (
+      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
+      .re_i(crd), .raddr_i(crd_f), .rdata_o(cc_w1));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1p (
+      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+      .re_i(crd), .raddr_i(crd_f), .rdata_o(p1));
+    mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c3p (
+      .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d[CntW:1] : '0),
+      .re_i(crd), .raddr_i(crd_f), .rdata_o(p3));
+    assign cnt_w1 = cnt_max(p1, p3);
+  end else begin : g_ccp_plain
+    assign cc_w1  = '0;
+    assign cnt_w1 = '0;
+  end
+  // port A's cnt, grx and rdone: copies read at every edge at a_rflow_i (rdone: set by the
+  // issue of the flow's root Reduce entry, in RUN; zeroed by the scan)
+  logic [CntW:0]   a3;
+  logic [CntW-1:0] a1;
+  logic            ard;
+  mt_ni_ram #(.Depth(MaxFlows), .Width(CntW + 1), .Bypass(CpByp)) u_c3a (
+    .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d : '0),
+    .re_i(1'b1), .raddr_i(arf), .rdata_o(a3));
+  if (Chain != 0) begin : g_c1a
+    mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1a (
+      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+      .re_i(1'b1), .raddr_i(arf), .rdata_o(a1));
+  end else begin : g_c1a_plain
+    assign a1 = '0;
+  end
+  mt_ni_ram #(.Depth(MaxFlows), .Width(1), .Bypass(CpByp)) u_rda (
+    .clk_i, .we_i(ridx_we || rdone_i), .waddr_i(rdone_i ? rf : sf), .wdata_i(rdone_i),
+    .re_i(1'b1), .raddr_i(arf), .rdata_o(ard));
   for (genvar e = 0; e < NE; e++) begin : g_cp
     logic [FW-1:0]   ra;
     logic [CntW:0]   c3;
@@ -393,15 +423,15 @@ module mt_ni_deps #(
   end
 
   assign a_rv_o    = bit_at(rv_q, af);
-  assign a_cnt_o   = cnt_at(cnt_q, af);
-  assign a_grx_o   = bit_at(grx_q, af);
-  assign a_rdone_o = bit_at(rdone_q, af);
+  assign a_cnt_o   = a_rv_o ? cnt_max(a1, a3[CntW:1]) : '0;
+  assign a_grx_o   = a_rv_o && a3[0];
+  assign a_rdone_o = a_rv_o && ard;
   for (genvar e = 0; e < NE; e++) begin : g_b
     logic [FW-1:0] bf;
     assign bf = fidx(b_flow_i[12*e +: 12]);
     assign b_rv_o[e]   = bit_at(rv_q, bf);
-    assign b_gv_o[e]   = bit_at(gv_q, bf);
-    assign b_root_o[e] = bit_at(root_q, bf);
+    assign b_gv_o[e]   = b_rv_o[e] && b_gw[e];
+    assign b_root_o[e] = b_rv_o[e] && b_rw[(TIW+1)*e + TIW];
   end
   assign b_cnt_o = b_cnt;
   assign b_act_o = b_act;
@@ -411,9 +441,5 @@ module mt_ni_deps #(
     assign unused_chain = ^{go_i, go_act_i, go_pos_i, cw_f, cw_k, cc3, g, gfl, gc, crd, crd_f, b_cc};
   end
 
-  always_comb begin
-    all_gathers_o = 1'b1;
-    for (int f = 0; f < MaxFlows; f++)
-      if (f < 32'(nflows_i) && !root_q[f] && !grx_q[f]) all_gathers_o = 1'b0;
-  end
+  assign all_gathers_o = 32'(ng_q) >= ((32'(nflows_i) < MaxFlows) ? 32'(nflows_i) : MaxFlows);
 endmodule

@@ -54,6 +54,7 @@ module mt_ni_issue #(
   input  logic [31:0]            e_addr_i,
   input  logic [31:0]            e_size_i,
   output logic [TIW-1:0]         hp_d_o,        // table port A address
+  output logic [11:0]            a_rflow_o,     // the flow of entry hp_d_o (port A's RAM reads)
   // dependency state (read port A at e_flow_i) and its updates
   input  logic                   a_rv_i,
   input  logic [CntW-1:0]        a_cnt_i,
@@ -247,6 +248,27 @@ module mt_ni_issue #(
     if (issue && (e_op_i != mt_common_pkg::OP_GATHER || gather_last)) hp_d_o = hp_q + 1'b1;
     if (start_acc) hp_d_o = '0;
   end
+
+  // ---- the look-ahead of the head's flow ----
+  // mt_ni_deps reads port A's words from RAM at the flow of the next head entry (hp_d_o): the
+  // head stays (its flow: e_flow_i), moves to the next entry (its flow: a copy of the flow
+  // column, written by the scan and read at hp_d_o + 1 at every edge) or to entry 0 (flow0_q,
+  // recorded by the scan). Flows >= MaxFlows are stored as 0 (as mt_ni_deps indexes them).
+  localparam int FW = mt_common_pkg::idx_w(MaxFlows);
+  logic [FW-1:0]  ef, la_flow, flow0_q;
+  logic [TIW-1:0] la_addr;
+  assign ef      = (32'(e_flow_i) < MaxFlows) ? FW'(e_flow_i) : '0;
+  assign la_addr = (32'(hp_d_o) + 1 >= Depth) ? '0 : hp_d_o + 1'b1;
+  mt_ni_ram #(.Depth(Depth), .Width(FW)) u_fcol (
+    .clk_i, .we_i(scan_rec_o), .waddr_i(hp_q), .wdata_i(ef),
+    .re_i(1'b1), .raddr_i(la_addr), .rdata_o(la_flow));
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) flow0_q <= '0;
+    else if (scan_rec_o && hp_q == '0) flow0_q <= ef;
+  end
+  logic [FW-1:0] rfl;
+  assign rfl       = (hp_d_o == hp_q) ? ef : (hp_d_o == '0) ? flow0_q : la_flow;
+  assign a_rflow_o = 12'(rfl);
 
   // ---- packetiser activation ----
   assign act_o = (act_parent || act_child) ? want1 : '0;

@@ -4,8 +4,8 @@
 // entries (only the first with a parent is kept: gv, gidx); rdone; received messages and
 // packets (rxb accumulates len until it equals size, then cnt+1 for a Reduce or grx for a
 // Gather, rxb back to 0); flow indices >= MaxFlows alias flow 0; all_gathers over nflows;
-// both read ports (ridx, gidx, cnt and grx of port B are RAM reads: the word of the flow at
-// the last edge, 0 for cnt and grx of a flow without a Reduce entry).
+// both read ports (ridx, gidx, root, gv, cnt and grx of port B and cnt, grx, rdone of port A
+// are RAM reads: the word of the flow at the last edge, 0 for a flow without a Reduce entry).
 `timescale 1ns/1ps
 module tb_mt_ni_deps;
   logic clk = 1'b0, rst_n = 1'b0;
@@ -26,7 +26,7 @@ module tb_mt_ni_deps;
     .rdone_i(rdone), .rdone_flow_i(rflow),
     .done_i(done), .done_flow_i(dflow), .done_op_i(dop), .done_len_i(dlen), .done_size_i(dsize),
     .dreq_i(done), .dgnt_o(dgnt),
-    .a_flow_i(aflow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
+    .a_flow_i(aflow), .a_rflow_i(aflow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(bflow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx), .b_root_o(b_root),
     .b_cnt_o(b_cnt), .b_grx_o(b_grx), .all_gathers_o(allg));
 
@@ -51,7 +51,7 @@ module tb_mt_ni_deps;
     // flow 0: Reduce with parent at idx 3; flow 1: root Reduce at idx 5
     do_scan(0, 1, 1, 3); do_scan(1, 1, 0, 5);
     bflow = 0; @(negedge clk); check("flow0 rv/ridx", b_rv && b_ridx == 3 && !b_root);
-    bflow = 1; #1; check("flow1 ridx a cycle later", b_rv && b_ridx == 3 && b_root);
+    bflow = 1; #1; check("flow1 ridx, root a cycle later", b_rv && b_ridx == 3 && !b_root);
     @(negedge clk); check("flow1 root", b_rv && b_ridx == 5 && b_root);
     // Gathers of flow 0: idx 7 without parent (ignored), idx 8 with parent (kept), idx 9 (not first)
     do_scan(0, 2, 0, 7); bflow = 0; #1; check("gather without parent ignored", !b_gv);
@@ -75,8 +75,10 @@ module tb_mt_ni_deps;
     nflows = 3; #1; check("nflows 3: flow 2 missing", !allg); nflows = 2;
     // rdone of flow 1; flow 5 (>= MaxFlows) aliases flow 0
     rdone = 1; rflow = 1; @(negedge clk); rdone = 0;
-    aflow = 1; #1; check("rdone flow 1", a_rdone);
-    aflow = 0; #1; check("rdone flow 0 untouched", !a_rdone);
+    // port A's cnt, grx, rdone are RAM reads at a_rflow_i: the word of the flow at the last edge
+    aflow = 1; #1; check("port A: the flow of the last edge", !a_rdone && a_rv);
+    @(negedge clk); check("rdone flow 1", a_rdone);
+    aflow = 0; @(negedge clk); check("rdone flow 0 untouched", !a_rdone);
     do_done(5, 1, 8, 8); aflow = 0; #1; check("flow 5 aliases flow 0", a_cnt == 3);
     bflow = 6; @(negedge clk); check("port B alias", b_cnt == 3 && b_ridx == 3);
     // clear wins over everything
