@@ -14,9 +14,9 @@ d=${1:-build/ni}; mkdir -p "$d"
 p=0; f=0
 rm -f "$d/lock.smt2" "$d/issue_sat.txt" "$d/issue_mut.txt"
 issue() { # $1: extra read_verilog define
-  echo "read_verilog -sv -formal $1 rtl/mt_common_pkg.sv rtl/mt_ni_issue.sv rtl/mt_ni_timestep.sv rtl/mt_ni_lockstep.sv; \
+  echo "read_verilog -sv -formal $1 rtl/mt_common_pkg.sv rtl/mt_ni_issue.sv rtl/mt_ni_ram.sv rtl/mt_ni_timestep.sv rtl/mt_ni_lockstep.sv; \
 chparam -set L 2 -set Children 2 -set Depth 8 -set MaxFlows 4 -set WdW 4 mt_ni_issue; prep -top mt_ni_issue; \
-flatten; async2sync; opt -fast; dffunmap"
+flatten; memory_map; async2sync; opt -fast; dffunmap"
 }
 yosys -q -p "read_verilog -sv -formal rtl/mt_common_pkg.sv rtl/mt_ni_lockstep.sv; prep -top mt_ni_lockstep; async2sync; dffunmap; write_smt2 -wires $d/lock.smt2" && \
 yosys-smtbmc -s z3 -t 32 $d/lock.smt2 | tail -1 | grep -q PASSED && echo "lockstep never underflows: BMC 32 steps PASSED" && p=$((p+1)) || { echo "lockstep BMC FAILED"; f=$((f+1)); }
