@@ -64,10 +64,12 @@ $(eval $(call NI_BUILD,stage,full,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_e2,e2,$(NI_STAGE_FLAGS)))
 $(eval $(call NI_BUILD,stage_paper,paper,$(NI_STAGE_FLAGS)))
 # the stager's RAMs without bypass (PerturbStage=1; in the paper NI, where two engines take one
-# child's units) and its list walk stopping at the first range of a (flow, slot) (2):
-# t-ni-perturb-stage-bypass, t-ni-perturb-stage-order
+# child's units), its list walk stopping at the first range of a (flow, slot) (2) and its scan
+# reading sgnz at the scan pointer, not at the next one (3):
+# t-ni-perturb-stage-bypass, t-ni-perturb-stage-order, t-ni-perturb-stage-late
 $(eval $(call NI_BUILD,stage_byp,paper,$(NI_STAGE_FLAGS) -GPerturbStage=1))
 $(eval $(call NI_BUILD,stage_ord,full,$(NI_STAGE_FLAGS) -GPerturbStage=2))
+$(eval $(call NI_BUILD,stage_late,full,$(NI_STAGE_FLAGS) -GPerturbStage=3))
 
 # ---- RTL unit benches (Icarus) ----
 NI_TBS := $(patsubst tb/rtl/tb_mt_ni_%.sv,%,$(wildcard tb/rtl/tb_mt_ni_*.sv))
@@ -97,6 +99,8 @@ t-ni-perturb-stage: $(BUILD)/obj_ni_stage/cosim_ni
 t-ni-perturb-stage-bypass: $(BUILD)/obj_ni_stage_byp/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 t-ni-perturb-stage-order: $(BUILD)/obj_ni_stage_ord/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-stage-late: $(BUILD)/obj_ni_stage_late/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 t-ni-perturb: $(BUILD)/obj_ni_full/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --perturb
@@ -129,7 +133,7 @@ t-ni-perturb-head-late: $(BUILD)/obj_ni_paper_head_late/cosim_ni
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
 NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
-  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order
+  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -144,7 +148,7 @@ bench-ni: $(NI_DIR)/ni_bench
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage \
-  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order
+  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

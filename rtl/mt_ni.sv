@@ -169,6 +169,8 @@ module mt_ni #(
   logic [TIW-1:0]     scan_idx;
   logic               a_rv, a_grx, a_rdone;
   logic [11:0]        a_rflow;
+  logic [11:0]        sg_pf;     // the stager's scan pointer's flow, and its rv
+  logic               sg_prv;
   logic [CntW-1:0]    a_cnt;
   // per engine e at [e]
   logic [NE-1:0]      rx_done, dreq, dgnt;
@@ -200,6 +202,7 @@ module mt_ni #(
     .done_size_i(done_size), .dreq_i(dreq), .dgnt_o(dgnt),
     .go_i(go & ~look_stg), .go_act_i(go_act), .go_pos_i(go_pos), .done_pk_i(done_pk), .done_pos_i(done_pos),
     .done_lo_i(done_lo), .room_o(chain_room),
+    .s_flow_i(sg_pf), .s_rv_o(sg_prv),
     .a_flow_i(e_flow), .a_rflow_i(a_rflow), .a_rv_o(a_rv), .a_cnt_o(a_cnt), .a_grx_o(a_grx), .a_rdone_o(a_rdone),
     .b_flow_i(b_flow), .b_rv_o(b_rv), .b_ridx_o(b_ridx), .b_gv_o(b_gv), .b_gidx_o(b_gidx),
     .b_root_o(b_root), .b_cnt_o(b_cnt), .b_grx_o(b_grx), .b_act_o(b_act), .b_pos_i(b_pos),
@@ -355,6 +358,8 @@ module mt_ni #(
                   .Children(Children), .NE(NE), .StageAfter(StageAfter), .StageRanges(StageRanges),
                   .PerturbStage(PerturbStage)) u_stage (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .wd_i(wd), .stage_base_i, .stage_slot_i,
+      .scan_i(scan_rec && e_op == mt_common_pkg::OP_REDUCE), .scan_f_i(e_flow), .sgp_f_o(sg_pf),
+      .s_rv_i(sg_prv),
       .look_wait_i(look_wait), .claim_i(look_stg), .e_flow_i(done_flow), .e_k_i(go_pos), .e_src_i(e_src),
       .e_addr_i(rx_addr), .e_len_i(done_len), .sdone_i(rx_done & e_stg), .e_cpos_i(done_pos),
       .fits_o(sg_fits), .staged_o(sg_staged), .sgon_o(sg_on),
@@ -366,9 +371,9 @@ module mt_ni #(
   end else begin : g_nostage
     assign sg_on = 1'b0; assign sg_idle = 1'b1; assign sg_fits = '0; assign sg_staged = '0;
     assign r_avail = 1'b0; assign r_nonempty = 1'b0; assign r_head = '0;
-    assign sg_rq = 1'b0; assign sg_addr = '0; assign sg_be = '0;
+    assign sg_rq = 1'b0; assign sg_addr = '0; assign sg_be = '0; assign sg_pf = '0;
     logic unused_sg;
-    assign unused_sg = ^{look_wait, on_r, on_r_next, pick_r, e_src, rx_addr, sg_gnt, sg_rsp, sg_rsp_data};
+    assign unused_sg = ^{look_wait, on_r, on_r_next, pick_r, e_src, rx_addr, sg_gnt, sg_rsp, sg_rsp_data, sg_prv};
   end
   logic unused_r;
   assign unused_r = pick_r[NE-1] ^ (SG == 0 && ^{r_avail, r_nonempty, r_head});  // the last engine's pick: nobody after it

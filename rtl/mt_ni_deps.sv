@@ -90,6 +90,9 @@ module mt_ni_deps #(
   output logic [CntW-1:0] a_cnt_o,
   output logic            a_grx_o,
   output logic            a_rdone_o,
+  // rv of the stager's scan pointer's flow
+  input  logic [11:0]     s_flow_i,
+  output logic            s_rv_o,
   // read ports B, engine e at [e]
   input  logic [NE*12-1:0]   b_flow_i,
   output logic [NE-1:0]      b_rv_o,
@@ -423,6 +426,7 @@ module mt_ni_deps #(
   end
 
   assign a_rv_o    = bit_at(rv_q, af);
+  assign s_rv_o    = bit_at(rv_q, fidx(s_flow_i));
   assign a_cnt_o   = a_rv_o ? cnt_max(a1, a3[CntW:1]) : '0;
   assign a_grx_o   = a_rv_o && a3[0];
   assign a_rdone_o = a_rv_o && ard;

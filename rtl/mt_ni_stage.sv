@@ -20,6 +20,11 @@
 //             reads the range back flit by flit (room in R reserved for every read in flight)
 //             into R, lanes past the length 0, Body flits and a Tail; the engine adds them as
 //             if from the network.
+// sgnz (per x: has staged units) is in RAM too: a bank of MaxFlows bits per child slot, one set
+// of banks per reader (each engine, read at its flow; the scan, read at the scan pointer the
+// next edge gives it, sgp_d), zeroed by the table scan's Reduce entry of the flow (scan_i),
+// taken only for a flow with rv (the scan's: s_rv_i; an engine's flow has it), and counted
+// (nz_q) for "anything staged".
 // The stager's reads are one more requester of a memory port (mt_ni_mports: the last of the
 // one port, M = 1, or the second of port L, M > 1). Everything else is registered.
 `default_nettype none
@@ -34,7 +39,8 @@ module mt_ni_stage #(
   parameter int StageAfter  = 1,      // T (> 0)
   parameter int StageRanges = 8,      // the range pool
   parameter int PerturbStage = 0,     // test only: 1 the RAMs without bypass, 2 the walk stops at
-                                      // x's first range (t-ni-perturb-stage-*)
+                                      // x's first range, 3 the scan's sgnz read one edge late
+                                      // (at the pointer before the last edge; t-ni-perturb-stage-*)
   localparam int Lanes      = PayloadW / 32,
   localparam int FB         = PayloadW / 8,
   localparam int LgFb       = $clog2(FB),
@@ -53,6 +59,12 @@ module mt_ni_stage #(
   input  logic                   rst_ni,
   input  logic                   clear_i,
   input  logic                   run_i,
+  // the table scan records a flow's Reduce entry (its x's have nothing staged); rv of the flow
+  // of the scan pointer (sgp_f_o)
+  input  logic                   scan_i,
+  input  logic [11:0]            scan_f_i,
+  output logic [11:0]            sgp_f_o,
+  input  logic                   s_rv_i,
   input  logic [31:0]            wd_i,          // the watchdog's stall counter (register)
   input  logic [31:0]            stage_base_i,  // staging area (byte address)
   input  logic [31:0]            stage_slot_i,  // bytes per child slot
@@ -91,7 +103,7 @@ module mt_ni_stage #(
     if (StageAfter < 1) $fatal(1, "mt_ni_stage: StageAfter=%0d: must be > 0", StageAfter);
     if (StageRanges < 1 || StageRanges > 1024) $fatal(1, "mt_ni_stage: StageRanges=%0d: must be 1..1024", StageRanges);
     if (Children < 1 || Children > 16) $fatal(1, "mt_ni_stage: Children=%0d: must be 1..16", Children);
-    if (PerturbStage < 0 || PerturbStage > 2) $fatal(1, "mt_ni_stage: PerturbStage=%0d: must be 0..2", PerturbStage);
+    if (PerturbStage < 0 || PerturbStage > 3) $fatal(1, "mt_ni_stage: PerturbStage=%0d: must be 0..3", PerturbStage);
   end
   // replay: scan, head offered, streaming the body, reading x's H word, reading its first range
   localparam logic [2:0] SgScan = 3'd0, SgOffer = 3'd1, SgStream = 3'd2, SgRdH = 3'd3, SgRdQ = 3'd4;
@@ -127,7 +139,7 @@ module mt_ni_stage #(
   logic [FlitW-1:0]    rf_q [0:EjDepth-1];
   logic [PW-1:0]       rrd_q;
   logic [CW-1:0]       rcnt_q;
-  logic [FC-1:0]       sgnz_q;                    // per x: has staged units
+  logic [XW:0]         nz_q;                      // x's with staged units
   logic [NW-1:0]       sgfree_q, sgbump_q, sgused_q;
   // the walker: the claim [wa, wb) of x (child id wsrc); x's first range, the range read, the
   // range before the claim (prev: lo, hi), the one at or after it (q: lo, hi, next), the new one
@@ -139,6 +151,8 @@ module mt_ni_stage #(
   // a replayed range to unlink (release): entry x, range q, its next, x's src
   logic                rel_q;
   logic [XW-1:0]       relx_q;
+  logic [FW-1:0]       relf_q;
+  logic [KW-1:0]       relk_q;
   logic [NW-1:0]       relq_q, relnx_q;
   logic [11:0]         relsrc_q;
   // staging writes in flight, per engine: valid, entry
@@ -190,9 +204,6 @@ module mt_ni_stage #(
     logic [XW-1:0] x;
     assign x = xof(e_flow_i[12*e +: 12], e_k_i[4*e +: 4]);
     assign fits_o[e] = fit_ok && !(sgst_q == SgOffer && sgx == x);
-    for (genvar k = 0; k < Children; k++) begin : g_k
-      assign staged_o[Children*e + k] = sgnz_q[XW'(32'(fidx(e_flow_i[12*e +: 12])) * Children + k)];
-    end
   end
   assign sgon_o = sgon_q;
 
@@ -202,21 +213,25 @@ module mt_ni_stage #(
   assign rq_o         = run_i && sgst_q == SgStream && sgj_q < sgn_q && sgo_q + 32'(rcnt_q) < 32'(EjDepth);
   assign rq_addr_o    = stage_base_i + 32'(sgx_k_q) * stage_slot_i + sga_q + (sgj_q << LgFb);
   assign rq_be_o      = mask_of(sgj_q, sgn_q, sgl_q);
-  assign idle_o       = sgst_q == SgScan && !(|sgnz_q);
+  assign idle_o       = sgst_q == SgScan && nz_q == '0;
 
   // the claim of this edge (one engine at most)
   logic          cl;
   logic [EW-1:0] ce;
   logic [XW-1:0] cx;
+  logic [FW-1:0] cf;
+  logic [KW-1:0] ck;
   logic [31:0]   ca, clen;
   logic [11:0]   csrc;
   always_comb begin
-    cl = 1'b0; ce = '0; cx = '0; ca = '0; clen = '0; csrc = '0;
+    cl = 1'b0; ce = '0; cx = '0; cf = '0; ck = '0; ca = '0; clen = '0; csrc = '0;
     for (int e = 0; e < NE; e++)
       if (!cl && claim_i[e]) begin
         cl   = 1'b1;
         ce   = EW'(e);
         cx   = xof(e_flow_i[12*e +: 12], e_k_i[4*e +: 4]);
+        cf   = fidx(e_flow_i[12*e +: 12]);
+        ck   = KW'(e_k_i[4*e +: 4]);
         ca   = e_addr_i[32*e +: 32];
         clen = e_len_i[32*e +: 32];
         csrc = e_src_i[12*e +: 12];
@@ -232,8 +247,8 @@ module mt_ni_stage #(
   // the scan moves (not while the walker, a release or a claim uses the RAMs); it reads sgp's
   // H word when sgp has staged units and no staging write in flight
   logic go, issue, rel_go;
-  assign go     = sgst_q == SgScan && run_i && (|sgnz_q) && rcnt_q == '0 && !r_held_next_i && wst_q == WIdle && !rel_q && !cl;
-  assign issue  = go && sgnz_q[sgp] && !pend;
+  assign go     = sgst_q == SgScan && run_i && nz_q != '0 && rcnt_q == '0 && !r_held_next_i && wst_q == WIdle && !rel_q && !cl;
+  assign issue  = go && nz_sgp && !pend;
   assign rel_go = rel_q && wst_q == WIdle;
   // the walk moves on past range wcur (its lo below the claim's address)
   logic past;
@@ -291,7 +306,7 @@ module mt_ni_stage #(
     if (sgst_q == SgRdH) begin
       q_re = 1'b1; q_ra = h_first;
     end
-    if (cl && sgnz_q[cx]) begin
+    if (cl && nz_cx) begin
       h_re = 1'b1; h_ra = cx;
     end
   end
@@ -302,6 +317,71 @@ module mt_ni_stage #(
   assign due  = sgst_q == SgOffer && !r_wait_i && r_go_i;
   logic        push_rsp;
   assign push_rsp = sgst_q == SgStream && rsp_i;
+  logic [31:0] j2, o2;
+  assign j2 = sgj_q + 32'(gnt_i);
+  assign o2 = sgo_q - 32'(push_rsp) + 32'(gnt_i);
+
+  function automatic logic [FW+KW-1:0] next_x(input logic [FW-1:0] f, input logic [KW-1:0] k);
+    if (32'(k) + 1 >= Children) next_x = {(32'(f) + 1 >= MaxFlows) ? FW'(0) : FW'(f + 1'b1), KW'(0)};
+    else next_x = {f, KW'(k + 1'b1)};
+  endfunction
+  // the scan pointer after this edge
+  logic [FW+KW-1:0] sgp_d;
+  always_comb begin
+    sgp_d = {sgp_f_q, sgp_k_q};
+    if (sgst_q == SgScan) begin
+      if (!issue && go) sgp_d = next_x(sgp_f_q, sgp_k_q);
+    end else if (sgst_q == SgOffer) begin
+      if (back) sgp_d = next_x(sgx_f_q, sgx_k_q);
+    end else if (sgst_q == SgStream) begin
+      if (j2 == sgn_q && o2 == 32'd0) sgp_d = next_x(sgx_f_q, sgx_k_q);
+    end
+    if (clear_i) sgp_d = '0;
+  end
+  assign sgp_f_o = 12'(sgp_f_q);
+
+  // sgnz in RAM: bank c of every set holds the bits of x = (f, c) at address f. Writes (one
+  // per edge: the table scan runs before any claim; a claim needs no release pending): the
+  // scan's Reduce entry of f zeroes f in every bank, a claim sets (cf, ck), a release that
+  // empties x's list clears it
+  logic          clr_x;
+  logic [NE*Children-1:0] sg_e;
+  logic [Children-1:0]    sg_s;
+  assign clr_x = rel_go && relnx_q == NONE;
+  logic [FW-1:0] sra;
+  assign sra = (PerturbStage == 3) ? sgp_f_q : sgp_d[KW +: FW];
+  for (genvar c = 0; c < Children; c++) begin : g_nz
+    logic          vw;
+    logic [FW-1:0] va;
+    assign vw = scan_i || (cl && 32'(ck) == c) || (clr_x && 32'(relk_q) == c);
+    assign va = scan_i ? fidx(scan_f_i) : cl ? cf : relf_q;
+    for (genvar e = 0; e < NE; e++) begin : g_e
+      mt_ni_ram #(.Depth(MaxFlows), .Width(1), .Bypass(Byp)) u_ve (
+        .clk_i, .we_i(vw), .waddr_i(va), .wdata_i(!scan_i && cl),
+        .re_i(1'b1), .raddr_i(fidx(e_flow_i[12*e +: 12])), .rdata_o(sg_e[Children*e + c]));
+    end
+    mt_ni_ram #(.Depth(MaxFlows), .Width(1), .Bypass(Byp)) u_vs (
+      .clk_i, .we_i(vw), .waddr_i(va), .wdata_i(!scan_i && cl),
+      .re_i(1'b1), .raddr_i(sra), .rdata_o(sg_s[c]));
+  end
+  assign staged_o = sg_e;
+  // sgnz of sgp (the scan's banks, at the pointer of the last edge) and of the claim's x (the
+  // claiming engine's banks)
+  logic nz_sgp, nz_cx;
+  logic [KW-1:0] sk;
+  if (PerturbStage == 3) begin : g_late
+    logic [KW-1:0] pk_q;   // the mutant reads x of the edge before: its slot, too
+    always_ff @(posedge clk_i) pk_q <= sgp_k_q;
+    assign sk = pk_q;
+  end else begin : g_sk
+    assign sk = sgp_k_q;
+  end
+  assign nz_sgp = s_rv_i && sg_s[sk];
+  always_comb begin
+    nz_cx = 1'b0;
+    for (int e = 0; e < NE; e++)
+      if (ce == EW'(e)) nz_cx = sg_e[Children*e + 32'(ck)];
+  end
   // the flit pushed into R at this edge
   logic [FlitW-1:0] pf;
   always_comb begin
@@ -328,29 +408,23 @@ module mt_ni_stage #(
     if (push) rf_q[wrap(32'(rrd_q) + 32'(rcnt_q))] <= pf;
   end
 
-  function automatic logic [FW+KW-1:0] next_x(input logic [FW-1:0] f, input logic [KW-1:0] k);
-    if (32'(k) + 1 >= Children) next_x = {(32'(f) + 1 >= MaxFlows) ? FW'(0) : FW'(f + 1'b1), KW'(0)};
-    else next_x = {f, KW'(k + 1'b1)};
-  endfunction
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       sgon_q <= 1'b0; sgst_q <= SgScan; sgp_f_q <= '0; sgp_k_q <= '0; sgx_f_q <= '0; sgx_k_q <= '0;
       sgq_q <= '0; sgnq_q <= '0; sgsrc_q <= '0; sga_q <= '0; sgl_q <= '0; sgj_q <= '0; sgn_q <= '0; sgo_q <= '0;
-      rrd_q <= '0; rcnt_q <= '0; sgnz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0;
+      rrd_q <= '0; rcnt_q <= '0; nz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0;
       wst_q <= WIdle; wx_q <= '0; wa_q <= '0; wb_q <= '0; wsrc_q <= '0; wplo_q <= '0; wphi_q <= '0;
       wqlo_q <= '0; wqhi_q <= '0; whead_q <= '0; wcur_q <= '0; wprev_q <= NONE; wq_q <= NONE; wqnx_q <= '0;
-      wnn_q <= '0; rel_q <= 1'b0; relx_q <= '0; relq_q <= '0; relnx_q <= '0; relsrc_q <= '0;
+      wnn_q <= '0; rel_q <= 1'b0; relx_q <= '0; relf_q <= '0; relk_q <= '0; relq_q <= '0; relnx_q <= '0; relsrc_q <= '0;
       pv_q <= '0; px_q <= '0;
     end else begin
-      logic [31:0] j2, o2;
       // stalled T cycles with a not-due head: stage from now on (until the next start)
       if (|look_wait_i && wd_i >= 32'(StageAfter)) sgon_q <= 1'b1;
       // R: pushes, pops
       if (r_pop_i) rrd_q <= wrap(32'(rrd_q) + 32'd1);
       rcnt_q <= rcnt_q + CW'(push) - CW'(r_pop_i);
-      j2 = sgj_q + 32'(gnt_i);
-      o2 = sgo_q - 32'(push_rsp) + 32'(gnt_i);
+      {sgp_f_q, sgp_k_q} <= sgp_d;
+      nz_q <= nz_q + (XW+1)'(cl && !nz_cx) - (XW+1)'(clr_x);
       // the walker
       case (wst_q)
         WHead: begin
@@ -385,41 +459,38 @@ module mt_ni_stage #(
       // a replayed range unlinked (the walker idle)
       if (rel_go) begin
         sgfree_q <= relq_q; sgused_q <= sgused_q - 1'b1; rel_q <= 1'b0;
-        if (relnx_q == NONE) sgnz_q[relx_q] <= 1'b0;
       end
       // the replay
       if (sgst_q == SgScan) begin
         if (issue) begin
           sgst_q <= SgRdH; sgx_f_q <= sgp_f_q; sgx_k_q <= sgp_k_q;
-        end else if (go) {sgp_f_q, sgp_k_q} <= next_x(sgp_f_q, sgp_k_q);
+        end
       end else if (sgst_q == SgRdH) begin
         sgq_q <= h_first; sgsrc_q <= h_src; sgst_q <= SgRdQ;
       end else if (sgst_q == SgRdQ) begin
         sgnq_q <= q_nx; sga_q <= q_lo; sgl_q <= q_hi - q_lo; sgst_q <= SgOffer;
       end else if (sgst_q == SgOffer) begin
         if (back) begin
-          rcnt_q <= '0; sgst_q <= SgScan; {sgp_f_q, sgp_k_q} <= next_x(sgx_f_q, sgx_k_q);
+          rcnt_q <= '0; sgst_q <= SgScan;
         end else if (due) begin
           sgst_q <= SgStream; sgn_q <= (sgl_q + 32'(FB - 1)) >> LgFb; sgj_q <= '0; sgo_q <= '0;
-          rel_q <= 1'b1; relx_q <= sgx; relq_q <= sgq_q; relnx_q <= sgnq_q; relsrc_q <= sgsrc_q;
+          rel_q <= 1'b1; relx_q <= sgx; relf_q <= sgx_f_q; relk_q <= sgx_k_q; relq_q <= sgq_q;
+          relnx_q <= sgnq_q; relsrc_q <= sgsrc_q;
         end
       end else if (sgst_q == SgStream) begin
         sgj_q <= j2; sgo_q <= o2;
-        if (j2 == sgn_q && o2 == 32'd0) begin
-          sgst_q <= SgScan; {sgp_f_q, sgp_k_q} <= next_x(sgx_f_q, sgx_k_q);
-        end
+        if (j2 == sgn_q && o2 == 32'd0) sgst_q <= SgScan;
       end
       // a claim starts the walker: x's H word read, or (nothing staged for x) a new first range
       if (cl) begin
         wx_q <= cx; wa_q <= ca; wb_q <= ca + clen; wsrc_q <= csrc; wprev_q <= NONE; wq_q <= NONE;
-        wst_q <= sgnz_q[cx] ? WHead : WDec;
-        sgnz_q[cx] <= 1'b1;
+        wst_q <= nz_cx ? WHead : WDec;
         px_q[XW*ce +: XW] <= cx;
       end
       pv_q <= (pv_q & ~sdone_i) | (cl ? NE'(1) << ce : '0);
       if (clear_i) begin
-        sgon_q <= 1'b0; sgst_q <= SgScan; sgp_f_q <= '0; sgp_k_q <= '0; rcnt_q <= '0; rrd_q <= '0;
-        sgnz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0; wst_q <= WIdle; rel_q <= 1'b0; pv_q <= '0;
+        sgon_q <= 1'b0; sgst_q <= SgScan; rcnt_q <= '0; rrd_q <= '0;
+        nz_q <= '0; sgfree_q <= NONE; sgbump_q <= '0; sgused_q <= '0; wst_q <= WIdle; rel_q <= 1'b0; pv_q <= '0;
       end
     end
   end
