@@ -246,6 +246,11 @@ BENCH_STEPS += bench-net
 bench-rtl: $(NET_DIR)/cosim_net_params $(LIBMT) | deps-ok
 	@$(NET_ENV) scripts/bench_rtl.sh
 BENCH_STEPS += bench-rtl
+# scripts/perf_share.py (the shares of a profile of a bench build, docs/results/bench.md "Where
+# the RTL's time goes") against a hand-derived profile
+t-perf-share:
+	@scripts/runbench.sh $@ 60 tb/cli/test_perf_share.sh
+TEST_STEPS += t-perf-share
 
 # The watchdog limits with NI stagers clearing jams one after another (docs/reference/ni.md "Errors
 # and the watchdog"): dgx2 FlexReduce with messages, 256 B to 4 KiB, completes under the default
