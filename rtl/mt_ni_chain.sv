@@ -179,20 +179,10 @@ module mt_ni_chain #(
       end
     end
   end
+  // the granted load's flow, position and row
+  logic [FW-1:0]  gf;
+  logic [3:0]     gk;
   logic [RXW-1:0] gix;
-  always_comb begin
-    gix = '0;
-    for (int e = 0; e < NE; e++)
-      if (g == EW'(e)) gix = bix[RXW*e +: RXW];
-  end
-  mt_ni_ram #(.Depth(NR), .Width(32), .Bypass(Byp)) u_pwm (
-    .clk_i, .we_i(s1v_q), .waddr_i(wix), .wdata_i(row_new[63:32]),
-    .re_i(gnt), .raddr_i(gix), .rdata_o(p_rd));
-
-  // rowv: bank c holds the bit of (f, c) at address f; the stage-0 set is read with the row
-  // (its bank picked by stage 1's position), the load set with the load (by l1k_q)
-  logic [FW-1:0] gf;
-  logic [3:0]    gk;
   always_comb begin
     gf = '0;
     gk = '0;
@@ -202,6 +192,13 @@ module mt_ni_chain #(
         gk = b_pos_i[4*e +: 4];
       end
   end
+  assign gix = row_ix(gf, gk);
+  mt_ni_ram #(.Depth(NR), .Width(32), .Bypass(Byp)) u_pwm (
+    .clk_i, .we_i(s1v_q), .waddr_i(wix), .wdata_i(row_new[63:32]),
+    .re_i(gnt), .raddr_i(gix), .rdata_o(p_rd));
+
+  // rowv: bank c holds the bit of (f, c) at address f; the stage-0 set is read with the row
+  // (its bank picked by stage 1's position), the load set with the load (by l1k_q)
   logic [3:0]    l1k_q;
   logic [NC-1:0] v0, v1;
   for (genvar c = 0; c < NC; c++) begin : g_rowv

@@ -348,19 +348,33 @@ module mt_ni_deps #(
   logic [CntW:0]   w3d;
   assign w3w = dfin;
   assign w3d = {w3r ? cnt3 : cnt3b, gop != 2'd1 || grx3b};
+  // the write ports of the copies, one per writer (shared by every copy of that writer): the
+  // scan's Reduce entry writes zeros, W1 cnt and cc, W3 {cnt, grx}
+  logic            p1_we, p3_we;
+  logic [FW-1:0]   p1_wa, p3_wa;
+  logic [CntW-1:0] p1_cnt;
+  logic [NC-1:0]   p1_cc;
+  logic [CntW:0]   p3_d;
+  assign p1_we  = ridx_we || w1;
+  assign p1_wa  = w1 ? cw_f : sf;
+  assign p1_cnt = w1 ? cnt1 : '0;
+  assign p1_cc  = w1 ? cc1 : '0;
+  assign p3_we  = ridx_we || w3w;
+  assign p3_wa  = w3w ? gf : sf;
+  assign p3_d   = w3w ? w3d : '0;
   // cc and cnt of the chain unit's flow: read by its pipe's stage 0, used by stage 1 (W1) at
   // the next edge, when a write at the edge of the read reaches it through the bypass (the
   // flow has rv: its packets passed LOOK)
   if (Chain != 0) begin : g_ccp
     logic [CntW-1:0] p1, p3;
     mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_ccp (
-      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
+      .clk_i, .we_i(p1_we), .waddr_i(p1_wa), .wdata_i(p1_cc),
       .re_i(crd), .raddr_i(crd_f), .rdata_o(cc_w1));
     mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1p (
-      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+      .clk_i, .we_i(p1_we), .waddr_i(p1_wa), .wdata_i(p1_cnt),
       .re_i(crd), .raddr_i(crd_f), .rdata_o(p1));
     mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c3p (
-      .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d[CntW:1] : '0),
+      .clk_i, .we_i(p3_we), .waddr_i(p3_wa), .wdata_i(p3_d[CntW:1]),
       .re_i(crd), .raddr_i(crd_f), .rdata_o(p3));
     assign cnt_w1 = cnt_max(p1, p3);
   end else begin : g_ccp_plain
@@ -373,11 +387,11 @@ module mt_ni_deps #(
   logic [CntW-1:0] a1;
   logic            ard;
   mt_ni_ram #(.Depth(MaxFlows), .Width(CntW + 1), .Bypass(CpByp)) u_c3a (
-    .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d : '0),
+    .clk_i, .we_i(p3_we), .waddr_i(p3_wa), .wdata_i(p3_d),
     .re_i(1'b1), .raddr_i(arf), .rdata_o(a3));
   if (Chain != 0) begin : g_c1a
     mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1a (
-      .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+      .clk_i, .we_i(p1_we), .waddr_i(p1_wa), .wdata_i(p1_cnt),
       .re_i(1'b1), .raddr_i(arf), .rdata_o(a1));
   end else begin : g_c1a_plain
     assign a1 = '0;
@@ -391,13 +405,13 @@ module mt_ni_deps #(
     logic [CntW-1:0] cm, am;
     assign ra = fidx(b_flow_i[12*e +: 12]);
     mt_ni_ram #(.Depth(MaxFlows), .Width(CntW + 1), .Bypass(CpByp)) u_c3 (
-      .clk_i, .we_i(ridx_we || w3w), .waddr_i(w3w ? gf : sf), .wdata_i(w3w ? w3d : '0),
+      .clk_i, .we_i(p3_we), .waddr_i(p3_wa), .wdata_i(p3_d),
       .re_i(1'b1), .raddr_i(ra), .rdata_o(c3));
     if (Chain != 0) begin : g_c1
       logic [NE*CntW-1:0] sj;
       logic [CntW-1:0]    c1;
       mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_c1 (
-        .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cnt1 : '0),
+        .clk_i, .we_i(p1_we), .waddr_i(p1_wa), .wdata_i(p1_cnt),
         .re_i(1'b1), .raddr_i(ra), .rdata_o(c1));
       for (genvar j = 0; j < NE; j++) begin : g_s
         mt_ni_ram #(.Depth(MaxFlows), .Width(CntW), .Bypass(CpByp)) u_s (
@@ -413,7 +427,7 @@ module mt_ni_deps #(
       end
       // cc of the engine's flow, for the granted done
       mt_ni_ram #(.Depth(MaxFlows), .Width(NC), .Bypass(CpByp)) u_cc (
-        .clk_i, .we_i(ridx_we || w1), .waddr_i(w1 ? cw_f : sf), .wdata_i(w1 ? cc1 : '0),
+        .clk_i, .we_i(p1_we), .waddr_i(p1_wa), .wdata_i(p1_cc),
         .re_i(1'b1), .raddr_i(ra), .rdata_o(b_cc[NC*e +: NC]));
     end else begin : g_c1p
       assign cm = c3[CntW:1];
@@ -442,7 +456,7 @@ module mt_ni_deps #(
   assign b_grx_o = b_grx;
   if (Chain == 0) begin : g_nochain
     logic unused_chain;
-    assign unused_chain = ^{go_i, go_act_i, go_pos_i, cw_f, cw_k, cc3, g, gfl, gc, crd, crd_f, b_cc};
+    assign unused_chain = ^{go_i, go_act_i, go_pos_i, cw_f, cw_k, cc3, g, gfl, gc, crd, crd_f, b_cc, p1_we, p1_wa, p1_cnt, p1_cc};
   end
 
   assign all_gathers_o = 32'(ng_q) >= ((32'(nflows_i) < MaxFlows) ? 32'(nflows_i) : MaxFlows);
