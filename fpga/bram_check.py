@@ -128,7 +128,8 @@ def report(a):
     fits = all(u.get("used", 0) <= u.get("available", 0) for u in util.values())
     print("fits the LFE5U-85F: %s" % ("yes" if fits and comb else "no"))
     for clk, f in rep.get("fmax", {}).items():
-        print("Fmax %s: %.2f MHz (constraint %.2f MHz)" % (clk, f.get("achieved", 0), f.get("constraint", 0)))
+        ach, con = f.get("achieved", 0), f.get("constraint", 0)
+        print("Fmax %s: %.2f MHz (constraint %.2f MHz): timing %s" % (clk, ach, con, "met" if ach >= con else "NOT met"))
     # one clock's report: its lines up to its own "ns logic" line ([^\n]*: re.S lets .* run past it)
     m = re.findall(r"Critical path report for clock '([^']*)'[^\n]*\n((?:Info: [^\n]*\n)+?)Info: \d+\.\d+ ns logic", log)
     for clk, body in m[-1:]:

@@ -40,9 +40,12 @@ BOARD_PNR_OPTS ?= --router router2
 # 0 until nextpnr routes 1: router2 left 31,941 wires overused after 16 minutes
 # (docs/results/fpga.md "The ULX3S board top")
 BOARD_BUFRAM ?= 0
+# the design's clock in MHz: an EHXPLLL from the 25 MHz oscillator (fpga/ulx3s/build.sh); 25 runs
+# it on the oscillator. 20: the 2x2 routes at 21.20 MHz (docs/results/fpga.md "The ULX3S board top")
+BOARD_MHZ ?= 20
 .PHONY: fpga-board fpga-bram-patch
 fpga-board: $(BUILD)/multitree fpga-tools
-	@BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
 fpga-bram-patch: $(BUILD)/multitree fpga-tools
 	@test -s $(BUILD)/fpga/board/placeholder.config || $(MAKE) --no-print-directory fpga-board
-	@FPGA_REUSE=1 BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@FPGA_REUSE=1 BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)

