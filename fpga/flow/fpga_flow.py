@@ -113,7 +113,22 @@ def blocks(build):
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])
         b["ni_paper_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "paper"),
                                  "paper (E 8, M 20, chained), N %d" % n, ["ecp5-85k"])
+    # one node of the ULX3S board (fpga/mt_board.sv; the parameters of fpga/node_breakdown.sh):
+    # router (InOff, XbarDor as the board sets them), one-engine NI and schedule table, VC buffers
+    # in distributed RAM as in the bitstream (BufRam 0), -nowidelut as the board
+    node = dict(D=2, L=3, K0=2, K1=2, K2=1, Torus=1, PayloadW=128, NumVcs=2, VcDepth=16, EjDepth=5,
+                SubPktFlits=4, PktBytes=64, StepPrio=0, RtWdW=20, Depth=512, Compact=0, FlowW=3, StepW=4,
+                IdW=2, PortW=3, EjW=2, AddrW=13, SizeW=14, Children=2, MaxFlows=4, SQ=4, RQ=4, NiWdW=24,
+                RxEngines=1, MemPorts=1, ReduceChain=0, StageAfter=0, BufRam=0, InOff=10, XbarDor=1)
+    b["node_fpga"] = ("mt_node", node_files(), node,
+                      "one node of the board (2 VCs, L 3, InOff, XbarDor, one-engine NI, MaxFlows 4, table 512 x 60), BufRam 0",
+                      ["ecp5-85k"], "-nowidelut")
     return b
+
+
+def node_files():
+    tops = ("mt_common_pkg.sv", "mt_net_top.sv", "mt_swnet_top.sv")
+    return ["mt_common_pkg.sv"] + sorted(f for f in os.listdir(RTL) if f.endswith(".sv") and f not in tops)
 
 
 def tool_paths(venv):
@@ -194,7 +209,8 @@ def critical_path(report):
 
 
 def run_block(name, dev, spec, a, tools, versions):
-    top, files, params, shape, _ = spec
+    top, files, params, shape = spec[:4]
+    extra = spec[5] if len(spec) > 5 else ""   # the block's own synth_ecp5 options
     if callable(params):
         params, tbl = params()
         shape = "%s, table %s" % (shape, tbl)
@@ -207,7 +223,7 @@ def run_block(name, dev, spec, a, tools, versions):
     srcs = [os.path.join(RTL, f) for f in files]
     if top.startswith("fpga_"):
         srcs.append(TOPS)
-    opts = a.synth_opts.strip() if fam == "ecp5" else ""
+    opts = (a.synth_opts + " " + extra).strip() if fam == "ecp5" else ""
     h = hashlib.sha256()
     for s in srcs:
         h.update(open(s, "rb").read())

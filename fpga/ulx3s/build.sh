@@ -87,6 +87,7 @@ say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)'
 t2=$(now)
 say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
+grep -q "timing NOT met" "$rep" && say "WARNING: the design misses its clock (BOARD_MHZ=$mhz): the bitstream is not safe on a board; lower BOARD_MHZ"
 
 # 3. schedule A patched in
 patch() {  # patch CONFIG-IN CONFIG-OUT ROMDIR [node:image ...]: every node's table, from its placeholder
