@@ -111,8 +111,11 @@ def blocks(build):
     for n in (16, 64):
         b["ni1_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "full"),
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])
+        # router2: nextpnr's router1 left 137,923 of the N = 16 NI's 268,045 arcs unrouted after
+        # 1,819 s (docs/results/fpga.md)
         b["ni_paper_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "paper"),
-                                 "paper (E 8, M 20, chained), N %d" % n, ["ecp5-85k"])
+                                 "paper (E 8, M 20, chained), N %d, router2" % n, ["ecp5-85k"], "",
+                                 "--router router2")
     # one node of the ULX3S board (fpga/mt_board.sv; the parameters of fpga/node_breakdown.sh):
     # router (InOff, XbarDor as the board sets them), one-engine NI and schedule table, VC buffers
     # in distributed RAM as in the bitstream (BufRam 0), -nowidelut as the board
@@ -210,7 +213,8 @@ def critical_path(report):
 
 def run_block(name, dev, spec, a, tools, versions):
     top, files, params, shape = spec[:4]
-    extra = spec[5] if len(spec) > 5 else ""   # the block's own synth_ecp5 options
+    extra = spec[5] if len(spec) > 5 else ""   # the block's own synth_ecp5 options ...
+    pextra = spec[6].split() if len(spec) > 6 else []   # ... and nextpnr options
     if callable(params):
         params, tbl = params()
         shape = "%s, table %s" % (shape, tbl)
@@ -231,7 +235,8 @@ def run_block(name, dev, spec, a, tools, versions):
         if s.endswith(".svh"):
             h.update(open(os.path.join(RTL, s), "rb").read())
     # (no options: False, the key of the rows before --synth-opts existed)
-    h.update(json.dumps([FLOW, top, params, dev, opts or False, a.freq, versions.get(fam)], sort_keys=True).encode())
+    h.update(json.dumps([FLOW, top, params, dev, opts or False, a.freq, versions.get(fam)] + ([pextra] if pextra else []),
+                        sort_keys=True).encode())
     key = h.hexdigest()[:16]
     rowf = os.path.join(d, "row.json")
     if not a.force and os.path.exists(rowf):
@@ -281,7 +286,7 @@ def run_block(name, dev, spec, a, tools, versions):
     print("fpga: %-14s %-9s place and route ..." % (name, dev), flush=True)
     pnr = [t["pnr"]] + cap["args"] + ["--json", os.path.join(rd, "netlist.json"), "--report",
                                       os.path.join(rd, "report.json"), "--timing-allow-fail", "--freq", str(a.freq),
-                                      "--seed", "1"]
+                                      "--seed", "1"] + pextra
     if fam == "ecp5":
         pnr.append("--out-of-context")
     else:
