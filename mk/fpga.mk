@@ -5,9 +5,9 @@
 # (its one step, t-fpga-check, checks the results checker on committed rows with python3 alone).
 FPGA_VENV   ?= $(BUILD)/fpga-venv
 FPGA_OUT    ?= $(BUILD)/fpga
-# blocks (fpga/flow/fpga_flow.py --list); the default list takes about 51 minutes of tool time
-# on the 2-core machine (docs/results/fpga.md); ni_paper_n16 and ni_paper_n64 are not in it (the
-# paper NI's synthesis does not finish in 600 s)
+# blocks (fpga/flow/fpga_flow.py --list); the default list takes about 37 minutes of tool time
+# on the 2-core machine (docs/results/fpga.md); the paper NI (ni_paper_n16, ni_paper_n64) and
+# node_fpga are not in it: the paper NI's place and route alone takes longer
 FPGA_BLOCKS ?= fp32_add reduce_alu reduce_alu1 ni_table16 ni_table64 ni_ram router_small router_v2 router ni1_n16 ni1_n64
 FPGA_TIMEOUT ?= 2400
 FPGA_FREQ   ?= 100
