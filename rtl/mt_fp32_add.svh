@@ -40,9 +40,18 @@ function automatic logic [4:0] mt_fp32_lzc27(input logic [26:0] v);
   mt_fp32_lzc27 = (v3[3] | v3[2]) ? {1'b0, c4[7:4]} : {1'b1, c4[3:0]};
 endfunction
 
-function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [31:0] a, input logic [31:0] b);
+// The adder in three steps, so that mt_reduce_alu can put registers between them (Pipe):
+//   mt_fp32_align_f  classify, order by magnitude, unpack, align: the adder's operands x, y
+//                    and carry in (the int32 operands as they are for dtype 0), and what the
+//                    last step needs of the operands;
+//   mt_fp32_sum_f    the one 32-bit adder, x + y + carry in;
+//   mt_fp32_round_f  normalize, round to nearest even, pack (or the int32 sum for dtype 0).
+// Between the steps (bits, high to low):
+//   align: {dtype, nan, inf, inf sign, sub, sign, ebig[7:0], cin, x[31:0], y[31:0]}  79 bits
+//   sum:   {dtype, nan, inf, inf sign, sub, sign, ebig[7:0], s[31:0]}                46 bits
+function automatic logic [78:0] mt_fp32_align_f(input logic dtype, input logic [31:0] a, input logic [31:0] b);
   logic [7:0]  ea, eb;
-  logic        a_nan, b_nan, a_inf, b_inf, nan, inf;
+  logic        a_nan, b_nan, a_inf, b_inf, nan, inf, inf_sign;
   logic        swap, sub, sign;
   logic [31:0] op_big;
   logic [30:0] op_small;           // its sign is not needed: the signs enter through sub and sign
@@ -52,26 +61,18 @@ function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [
   logic [4:0]  dsh;
   logic        lost;
   logic [26:0] xal;
-  logic [31:0] x, y, s;
-  logic [27:0] sum;
-  logic [26:0] diff, norm;
-  logic [4:0]  lz, lsh;
-  logic [8:0]  e;                  // 1..255
-  logic        zero, eovf;
-  logic [23:0] m24;
-  logic        g, r, st, up;
-  logic [30:0] mag;
-  logic [31:0] fp;
+  logic [31:0] x, y;
   // ---- classify ----
-  ea    = a[30:23];
-  eb    = b[30:23];
-  a_nan = (ea == 8'hFF) && (a[22:0] != 23'd0);
-  b_nan = (eb == 8'hFF) && (b[22:0] != 23'd0);
-  a_inf = (ea == 8'hFF) && (a[22:0] == 23'd0);
-  b_inf = (eb == 8'hFF) && (b[22:0] == 23'd0);
-  sub   = a[31] ^ b[31];
-  nan   = a_nan || b_nan || (a_inf && b_inf && sub);
-  inf   = a_inf || b_inf;
+  ea       = a[30:23];
+  eb       = b[30:23];
+  a_nan    = (ea == 8'hFF) && (a[22:0] != 23'd0);
+  b_nan    = (eb == 8'hFF) && (b[22:0] != 23'd0);
+  a_inf    = (ea == 8'hFF) && (a[22:0] == 23'd0);
+  b_inf    = (eb == 8'hFF) && (b[22:0] == 23'd0);
+  sub      = a[31] ^ b[31];
+  nan      = a_nan || b_nan || (a_inf && b_inf && sub);
+  inf      = a_inf || b_inf;
+  inf_sign = a_inf ? a[31] : b[31];
   // ---- order by magnitude, unpack ----
   swap     = (b[30:0] > a[30:0]);
   op_big   = swap ? b : a;
@@ -89,11 +90,32 @@ function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [
   lost = 1'b0;
   for (int i = 3; i < 27; i++) lost |= xsmall[i] && (5'(i) < dsh);   // bit i shifted out
   xal  = (xsmall >> dsh) | {26'd0, lost};
-  // ---- the one adder: the int32 sum, or add / subtract the significands ----
+  // ---- the adder's operands: the int32 sum, or add / subtract the significands ----
   // different signs: xbig - xal = xbig + ~xal + 1, never negative (|big| >= |small|)
   x    = dtype ? {5'd0, xbig} : a;
   y    = dtype ? {{5{sub}}, sub ? ~xal : xal} : b;
-  s    = x + y + {31'd0, dtype && sub};
+  mt_fp32_align_f = {dtype, nan, inf, inf_sign, sub, sign, ebig, dtype && sub, x, y};
+endfunction
+
+function automatic logic [45:0] mt_fp32_sum_f(input logic [78:0] p);
+  // the one adder: x + y + cin
+  mt_fp32_sum_f = {p[78:65], p[63:32] + p[31:0] + {31'd0, p[64]}};
+endfunction
+
+function automatic logic [31:0] mt_fp32_round_f(input logic [45:0] p);
+  logic        dtype, nan, inf, inf_sign, sub, sign;
+  logic [7:0]  ebig;
+  logic [31:0] s;
+  logic [27:0] sum;
+  logic [26:0] diff, norm;
+  logic [4:0]  lz, lsh;
+  logic [8:0]  e;                  // 1..255
+  logic        zero, eovf;
+  logic [23:0] m24;
+  logic        g, r, st, up;
+  logic [30:0] mag;
+  logic [31:0] fp;
+  {dtype, nan, inf, inf_sign, sub, sign, ebig, s} = p;
   sum  = s[27:0];
   diff = sum[26:0];
   // ---- normalize ----
@@ -118,11 +140,15 @@ function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [
   eovf = e >= 9'd255;              // carry out of 254
   // the result by field: NaN 7FC00000; an infinite operand, or the carry out of 254:
   // infinity; x + (-x) = +0
-  fp[31]    = !nan && (inf ? (a_inf ? a[31] : b[31]) : !zero && sign);
+  fp[31]    = !nan && (inf ? inf_sign : !zero && sign);
   fp[30:23] = (nan || inf || eovf) ? 8'hFF : zero ? 8'd0 : mag[30:23];
   fp[22]    = nan || (!inf && !zero && !eovf && mag[22]);
   fp[21:0]  = (nan || inf || zero || eovf) ? 22'd0 : mag[21:0];
-  mt_reduce_add_f = dtype ? fp : s;
+  mt_fp32_round_f = dtype ? fp : s;
+endfunction
+
+function automatic logic [31:0] mt_reduce_add_f(input logic dtype, input logic [31:0] a, input logic [31:0] b);
+  mt_reduce_add_f = mt_fp32_round_f(mt_fp32_sum_f(mt_fp32_align_f(dtype, a, b)));
 endfunction
 
 function automatic logic [31:0] mt_fp32_add_f(input logic [31:0] a, input logic [31:0] b);

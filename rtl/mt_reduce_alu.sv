@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 // mt_reduce_alu: the NI's reduction unit, Lanes element adders (int32 or fp32) and one
-// output register (latency 1 cycle, one vector per cycle, no stall).
-// Contract: when valid_i is high at a rising edge, sum_o takes, per lane k
+// output register (latency 1 + Pipe cycles, one vector per cycle, no stall).
+// Contract: when valid_i is high at a rising edge, sum_o takes, 1 + Pipe edges later, per lane k
 // (bits [32k+31:32k]), a_i + b_i as int32 wrap-around (dtype_i = 0, MT_DTYPE_INT32) or as
 // mt_fp32_add (dtype_i = 1, MT_DTYPE_FP32: binary32 RNE, canonical NaN 7FC00000), and
 // valid_o is high for that one cycle. The NI passes a = running sum (acc), b = incoming.
-// sum_o holds its value while valid_i is low. After reset valid_o = 0 (sum_o is not reset).
-// C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane.
-// The adders are computed in the clocked block, under valid_i (mt_reduce_add_f of
-// mt_fp32_add.svh: per lane one 32-bit adder serves the int32 sum and the fp32 significands),
-// so that a simulator evaluates them only at an edge with a valid operand pair.
+// sum_o holds its value while no result arrives. After reset valid_o = 0 (sum_o is not reset).
+// Pipe (docs/reference/reduction.md "Pipeline"): registers between the adder's steps of
+// mt_fp32_add.svh, for the clock of an FPGA: 0 none; 1 after the 32-bit adder (align and add,
+// then normalize and round); 2 also after the align step. Every vector in flight carries its
+// dtype. C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane, and the
+// delay line of cmodel/hw/mt_ni_reduce.c.
+// The steps are computed in the clocked blocks, each under the valid bit of its operands, so
+// that a simulator evaluates them only at an edge with a valid operand pair.
 `default_nettype none
 
 module mt_reduce_alu #(
-  parameter int Lanes = 4                   // PayloadW / 32
+  parameter int Lanes = 4,                  // PayloadW / 32
+  parameter int Pipe  = 0                   // registers inside the adder: 0, 1 or 2
 ) (
   input  logic                  clk_i,
   input  logic                  rst_ni,
@@ -22,27 +26,80 @@ module mt_reduce_alu #(
   input  logic                  dtype_i,    // 0 = int32, 1 = fp32
   input  logic [Lanes*32-1:0]   a_i,
   input  logic [Lanes*32-1:0]   b_i,
-  // result, one cycle later
+  // result, 1 + Pipe cycles later
   output logic                  valid_o,
   output logic [Lanes*32-1:0]   sum_o
 );
   initial begin
     if (Lanes < 1) $fatal(1, "mt_reduce_alu: Lanes=%0d, need >= 1", Lanes);
+    if (Pipe < 0 || Pipe > 2) $fatal(1, "mt_reduce_alu: Pipe=%0d, must be 0, 1 or 2", Pipe);
   end
 
 `include "mt_fp32_add.svh"
+  localparam int AlignW = 79;               // mt_fp32_align_f's result
+  localparam int SumW   = 46;               // mt_fp32_sum_f's result
   logic [Lanes*32-1:0] sum_q;
   logic                valid_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) valid_q <= 1'b0;
-    else         valid_q <= valid_i;
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (valid_i) begin
-      for (int k = 0; k < Lanes; k++)
-        sum_q[k*32 +: 32] <= mt_reduce_add_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
+  if (Pipe == 0) begin : g_p0
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) valid_q <= 1'b0;
+      else         valid_q <= valid_i;
+    end
+    always_ff @(posedge clk_i) begin
+      if (valid_i) begin
+        for (int k = 0; k < Lanes; k++)
+          sum_q[k*32 +: 32] <= mt_reduce_add_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
+      end
+    end
+  end else begin : g_pipe
+    // sum_v_q / sum_p_q: the adder's sum (and what rounding needs), in front of the last step
+    logic                  sum_v_q;
+    logic [Lanes*SumW-1:0] sum_p_q;
+    if (Pipe == 1) begin : g_p1
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) sum_v_q <= 1'b0;
+        else         sum_v_q <= valid_i;
+      end
+      always_ff @(posedge clk_i) begin
+        if (valid_i) begin
+          for (int k = 0; k < Lanes; k++)
+            sum_p_q[k*SumW +: SumW] <= mt_fp32_sum_f(mt_fp32_align_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]));
+        end
+      end
+    end else begin : g_p2
+      // the aligned operands, in front of the adder
+      logic                    al_v_q;
+      logic [Lanes*AlignW-1:0] al_p_q;
+      always_ff @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          al_v_q  <= 1'b0;
+          sum_v_q <= 1'b0;
+        end else begin
+          al_v_q  <= valid_i;
+          sum_v_q <= al_v_q;
+        end
+      end
+      always_ff @(posedge clk_i) begin
+        if (valid_i) begin
+          for (int k = 0; k < Lanes; k++)
+            al_p_q[k*AlignW +: AlignW] <= mt_fp32_align_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
+        end
+        if (al_v_q) begin
+          for (int k = 0; k < Lanes; k++)
+            sum_p_q[k*SumW +: SumW] <= mt_fp32_sum_f(al_p_q[k*AlignW +: AlignW]);
+        end
+      end
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) valid_q <= 1'b0;
+      else         valid_q <= sum_v_q;
+    end
+    always_ff @(posedge clk_i) begin
+      if (sum_v_q) begin
+        for (int k = 0; k < Lanes; k++)
+          sum_q[k*32 +: 32] <= mt_fp32_round_f(sum_p_q[k*SumW +: SumW]);
+      end
     end
   end
 

@@ -4,8 +4,9 @@
 // linked through extern "C"). Stimulus (tb/cosim/fp32_pairs.h): every ordered pair of the
 // special-class values, then random fp32 pairs cycling through the 7 distributions, with
 // int32 vectors and idle cycles mixed in. Each vector is applied before a rising edge and
-// checked right after it (latency 1): valid_o, and sum_o lane by lane; an idle cycle must
-// leave valid_o low and sum_o unchanged.
+// checked right after the edge its result is due at (latency 1 + Pipe, vectors on consecutive
+// edges): valid_o, and sum_o lane by lane; an idle cycle must leave valid_o low and sum_o
+// unchanged at its edge. Built for the DUT's Pipe with -DALU_PIPE (default 0).
 // Usage: fp32_add_harness [fp32_pairs=4000000] [seed=1] [--expect-mismatch]
 // Prints `RESULT fp32_rtl pass=N fail=M` (one pass or fail per lane result checked); on a
 // mismatch: dtype, a, b, rtl, model in hex. --expect-mismatch (for a deliberately broken
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <vector>
 #include "Vmt_reduce_alu.h"
@@ -23,6 +25,10 @@
 
 namespace {
 constexpr int kLanes = 4;
+#ifndef ALU_PIPE
+#define ALU_PIPE 0
+#endif
+constexpr int kPipe = ALU_PIPE;  // the DUT's Pipe (-GPipe=N -CFLAGS -DALU_PIPE=N): latency 1 + kPipe
 uint64_t n_pass = 0, n_fail = 0;
 
 struct Bench {
@@ -44,36 +50,62 @@ struct Bench {
                   " model=%08" PRIx32 "\n",
                   what, dtype, a, b, rtl, model);
   }
-  // One vector of kLanes pairs through the ALU, checked after the edge.
-  void vec(int dtype, const uint32_t *a, const uint32_t *b) {
-    dut->valid_i = 1;
-    dut->dtype_i = dtype;
+  // What went in at an edge: checked kPipe edges later, when its result is due.
+  struct Slot {
+    bool v;
+    int dtype;
+    uint32_t a[kLanes], b[kLanes];
+  };
+  std::deque<Slot> line;
+  void step(const Slot &in) {
+    dut->valid_i = in.v;
+    dut->dtype_i = in.dtype;
     for (int k = 0; k < kLanes; k++) {
-      dut->a_i[k] = a[k];
-      dut->b_i[k] = b[k];
+      dut->a_i[k] = in.a[k];
+      dut->b_i[k] = in.b[k];
     }
     edge();
+    line.push_back(in);
+    if (line.size() > (size_t)kPipe) {
+      check(line.front());
+      line.pop_front();
+    }
+  }
+  void check(const Slot &o) {
+    if (!o.v) {  // an idle cycle: valid_o low, sum_o unchanged
+      bool ok = !dut->valid_o;
+      for (int k = 0; k < kLanes; k++) ok = ok && dut->sum_o[k] == last[k];
+      if (ok) n_pass++;
+      else fail("idle cycle changed valid_o/sum_o", -1, 0, 0, 0, 0);
+      return;
+    }
     if (dut->valid_o) n_pass++;
-    else fail("valid_o low", dtype, 0, 0, 0, 1);
+    else fail("valid_o low", o.dtype, 0, 0, 0, 1);
     for (int k = 0; k < kLanes; k++) {
-      uint32_t rtl = dut->sum_o[k], model = mt_reduce_add(dtype, a[k], b[k]);
+      uint32_t rtl = dut->sum_o[k], model = mt_reduce_add(o.dtype, o.a[k], o.b[k]);
       if (rtl == model) n_pass++;
-      else fail("lane", dtype, a[k], b[k], rtl, model);
+      else fail("lane", o.dtype, o.a[k], o.b[k], rtl, model);
       last[k] = rtl;
     }
   }
+  // One vector of kLanes pairs through the ALU.
+  void vec(int dtype, const uint32_t *a, const uint32_t *b) {
+    Slot in{true, dtype, {}, {}};
+    std::memcpy(in.a, a, sizeof in.a);
+    std::memcpy(in.b, b, sizeof in.b);
+    step(in);
+  }
   void idle(uint64_t *s) {
-    dut->valid_i = 0;
-    dut->dtype_i = fp32_rng32(s) & 1u;
+    Slot in{false, (int)(fp32_rng32(s) & 1u), {}, {}};
     for (int k = 0; k < kLanes; k++) {
-      dut->a_i[k] = fp32_rng32(s);
-      dut->b_i[k] = fp32_rng32(s);
+      in.a[k] = fp32_rng32(s);
+      in.b[k] = fp32_rng32(s);
     }
-    edge();
-    bool ok = !dut->valid_o;
-    for (int k = 0; k < kLanes; k++) ok = ok && dut->sum_o[k] == last[k];
-    if (ok) n_pass++;
-    else fail("idle cycle changed valid_o/sum_o", -1, 0, 0, 0, 0);
+    step(in);
+  }
+  // the results still in the pipeline
+  void drain(uint64_t *s) {
+    for (int i = 0; i < kPipe; i++) idle(s);
   }
 };
 
@@ -149,6 +181,7 @@ int main(int argc, char **argv) {
   }
   fp.flush();
   in.flush();
+  bench.drain(&s);
   std::printf("fp32_add_harness: %zu specials -> %" PRIu64 " special pairs (fp32 and int32), %" PRIu64
               " random fp32 pairs, %" PRIu64 " random int32 pairs, seed %" PRIu64 ", %" PRIu64
               " cycles, %" PRIu64 " mismatches\n",

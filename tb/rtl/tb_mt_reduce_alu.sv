@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // tb_mt_reduce_alu: Icarus unit bench of mt_reduce_alu (Lanes = 4) with hand-derived
 // vectors (independent of the C model): fp32 sums, signed zeros, subnormals, infinities,
-// NaN canonicalisation, ties, overflow, int32 wrap-around; also reset, latency 1 and hold.
+// NaN canonicalisation, ties, overflow, int32 wrap-around; also reset, latency 1 + Pipe (valid_o
+// low before it), hold, and (Pipe > 0) vectors on consecutive edges coming out in order.
+// Pipe is the DUT's (iverilog -P tb_mt_reduce_alu.Pipe=N).
 // Prints `RESULT tb_mt_reduce_alu pass=N fail=M`.
 `timescale 1ns/1ps
 `default_nettype none
 
-module tb_mt_reduce_alu;
+module tb_mt_reduce_alu #(
+  parameter int Pipe = 0
+);
   localparam int Lanes = 4;
   logic                clk = 1'b0, rst_ni = 1'b1;
   logic                valid_i = 1'b0, dtype_i = 1'b0;
@@ -15,7 +19,7 @@ module tb_mt_reduce_alu;
   logic [Lanes*32-1:0] sum_o;
   int                  n_pass = 0, n_fail = 0;
 
-  mt_reduce_alu #(.Lanes(Lanes)) dut (
+  mt_reduce_alu #(.Lanes(Lanes), .Pipe(Pipe)) dut (
     .clk_i(clk), .rst_ni(rst_ni), .valid_i(valid_i), .dtype_i(dtype_i),
     .a_i(a_i), .b_i(b_i), .valid_o(valid_o), .sum_o(sum_o)
   );
@@ -79,6 +83,11 @@ module tb_mt_reduce_alu;
       a_i[(i % Lanes)*32 +: 32] = vec[i][95:64];
       b_i[(i % Lanes)*32 +: 32] = vec[i][63:32];
       @(posedge clk); #1;
+      valid_i = 1'b0; a_i = '1; b_i = '1;
+      for (int d = 0; d < Pipe; d++) begin
+        check($sformatf("valid_o low %0d edges after vector %0d", d + 1, i), valid_o == 1'b0);
+        @(posedge clk); #1;
+      end
       check($sformatf("valid_o for vector %0d", i), valid_o == 1'b1);
       want = vec[i][31:0];
       got  = sum_o[(i % Lanes)*32 +: 32];
@@ -87,12 +96,15 @@ module tb_mt_reduce_alu;
     end
     // all four lanes at once, four different fp32 vectors
     @(negedge clk);
+    valid_i = 1'b1;
     dtype_i = 1'b1;
     for (int k = 0; k < Lanes; k++) begin
       a_i[k*32 +: 32] = vec[k*5][95:64];
       b_i[k*32 +: 32] = vec[k*5][63:32];
     end
     @(posedge clk); #1;
+    valid_i = 1'b0;
+    repeat (Pipe) @(posedge clk); #1;
     for (int k = 0; k < Lanes; k++)
       check($sformatf("lane %0d of a mixed vector", k), sum_o[k*32 +: 32] == vec[k*5][31:0]);
     // idle: valid_o drops, sum_o holds
@@ -102,6 +114,23 @@ module tb_mt_reduce_alu;
     @(posedge clk); #1;
     check("valid_o low when idle", valid_o == 1'b0);
     check("sum_o held when idle", sum_o == held);
+    // vectors on consecutive edges, one lane each (lane 0): results in order, one per edge
+    for (int i = 0; i < NV + Pipe; i++) begin
+      @(negedge clk);
+      valid_i = (i < NV);
+      dtype_i = vec[i % NV][96];
+      a_i[31:0] = vec[i % NV][95:64];
+      b_i[31:0] = vec[i % NV][63:32];
+      @(posedge clk); #1;
+      if (i >= Pipe) begin
+        check($sformatf("streamed vector %0d valid", i - Pipe), valid_o == 1'b1);
+        check($sformatf("streamed vector %0d: %08h, want %08h", i - Pipe, sum_o[31:0], vec[i - Pipe][31:0]),
+              sum_o[31:0] == vec[i - Pipe][31:0]);
+      end
+    end
+    @(negedge clk); valid_i = 1'b0;
+    @(posedge clk); #1;
+    check("valid_o low after the stream", valid_o == 1'b0);
     $display("RESULT tb_mt_reduce_alu pass=%0d fail=%0d", n_pass, n_fail);
     $finish;
   end
