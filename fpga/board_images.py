@@ -101,7 +101,8 @@ def main():
         for f, g in ((a.net, net), (a.ni, ni)):
             if k in g and g[k] != v:
                 die("%s: %s=%d, the board builds %s=%d" % (f, k, g[k], k, v))
-    params = [(k, net[k]) for k in NET_PARAMS] + [("RtPipe", net.get("RtPipe", 0))] + [(k, ni[k]) for k in NI_PARAMS]
+    params = [(k, net[k]) for k in NET_PARAMS] + [(k, net.get(k, 0)) for k in ("RtPipe", "AluPipe")] + \
+        [(k, ni[k]) for k in NI_PARAMS]
     lanes = net["PayloadW"] // 32
 
     os.makedirs(os.path.join(out, "grad"), exist_ok=True)

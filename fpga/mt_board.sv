@@ -29,6 +29,7 @@ module mt_board #(
   parameter int LinkLat     = 1,
   parameter int SQ          = 4,
   parameter int RQ          = 4,
+  parameter int AluPipe     = 0,   // mt_ni AluPipe (ni_alu_pipe): registers inside the reduction unit's adder
   parameter int RtWdW       = 20,
   parameter int RtPipe      = 0,   // mt_router RtPipe (rt_pipe)
   parameter int BufRam      = 1,   // mt_router BufRam: the VC buffers in block RAM (DP16KD)
@@ -189,7 +190,7 @@ module mt_board #(
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(0), .RtPipe(RtPipe), .BufRam(BufRam), .RtWdW(RtWdW), .Depth(Depth), .Compact(0), .FlowW(FlowW), .StepW(StepW),
       .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW), .Children(Children),
-      .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW), .RxEngines(1), .MemPorts(1),
+      .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .AluPipe(AluPipe), .NiWdW(NiWdW), .RxEngines(1), .MemPorts(1),
       .ReduceChain(0), .StageAfter(0),
       .TableInit((ImgDir != "") ? {ImgDir, "/rom/node", hexd(n), ".bram"} : "")
     ) u_node (

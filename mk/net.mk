@@ -80,9 +80,10 @@ endef
 NET_GX_t2x2_fpga := -GBufRam=1
 NET_GX_t2x2_fpgap := -GBufRam=1
 NET_GX_t2x2_fpgap2 := -GBufRam=1
+NET_GX_t2x2_fpgaa := -GBufRam=1
 # t4x4_demo: make demo's RTL step (built with NET_FST=1 NET_HIER=1: build/obj_net_fst_hier_t4x4_demo)
 NET_BUILDS := m2x2_mt t4x4_mt m4x4_ring m4x4_ring2d m3x5_dbt m2x2_mt_pni t4x4_mt_pni t4x4_demo t4x4_het t333_het t4x4_bucket m4x4_meshtree \
-  m8x2_hd_stg m2x2_b2b t2x2_fpga t2x2_fpgap t2x2_fpgap2 $(NET_SW_BUILDS)
+  m8x2_hd_stg m2x2_b2b t2x2_fpga t2x2_fpgap t2x2_fpgap2 t2x2_fpgaa m2x2_pnia $(NET_SW_BUILDS)
 $(foreach b,$(NET_BUILDS),$(eval $(call NET_BUILD,$(b))))
 NET_BIN = $(BUILD)/obj_net$(NET_SFX)$(call NET_HSFX_OF,$(1))_$(1)/cosim_net
 
@@ -131,12 +132,18 @@ NET_CASE_t2x2_fpgap_pkt_f32 := t2x2_fpgap
 # and with its register between VC and switch allocation (rt_pipe = 2: a cycle per hop for heads)
 NET_CASE_t2x2_fpgap2_msg_i32 := t2x2_fpgap2
 NET_CASE_t2x2_fpgap2_pkt_f32 := t2x2_fpgap2
+# the NI adder's pipeline (ni_alu_pipe = 2): the FPGA shape, and the paper NI on the 2x2 mesh
+NET_CASE_t2x2_fpgaa_msg_i32 := t2x2_fpgaa
+NET_CASE_t2x2_fpgaa_pkt_f32 := t2x2_fpgaa
+NET_CASE_m2x2_pnia_msg_f32 := m2x2_pnia
+NET_CASE_m2x2_pnia_pkt_i32 := m2x2_pnia
 NET_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 m4x4_ring_pkt_i32 m4x4_ring2d_pkt_i32 m3x5_dbt_msg_i32 \
   m2x2_mt_pni_msg_i32 m2x2_mt_pni_pkt_f32 t4x4_mt_pni_msg_f32 t4x4_dbt_pni_msg_i32 \
   ft42_hd_msg_i32 ft42_ring_pkt_f32 ft42_dbt_msg_i32 dgx2_hd_msg_f32 bg48_hdrm_msg_i32 bg48_hd_pkt_f32 \
   t4x4_het_mt_msg_i32 t4x4_het_mt_pkt_f32 h32_fr_msg_i32 h32_fr_pkt_f32 t333_het_mt_msg_i32 t333_het_mt_pkt_f32 t4x4_bucket_msg_i32 t4x4_bucket_pkt_f32 \
   m4x4_meshtree_msg_i32 m4x4_meshtree_pkt_f32 m8x2_hd_stg_f32 t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32 \
-  t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32 t2x2_fpgap2_msg_i32 t2x2_fpgap2_pkt_f32
+  t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32 t2x2_fpgap2_msg_i32 t2x2_fpgap2_pkt_f32 \
+  t2x2_fpgaa_msg_i32 t2x2_fpgaa_pkt_f32 m2x2_pnia_msg_f32 m2x2_pnia_pkt_i32
 define NET_STEP
 t-net-cosim-$(1): $(call NET_BIN,$(NET_CASE_$(1)))
 	@scripts/runbench.sh $$@ 300 $$< --case $(1)
@@ -169,6 +176,10 @@ t-net-cosim-perturb-3d: $(call NET_BIN,t333_het)
 # the allocation register (rt_pipe = 2): the C model without it (rt_pipe = 1) must be caught
 t-net-cosim-perturb-pipe2: $(call NET_BIN,t2x2_fpgap2)
 	@scripts/runbench.sh $@ 120 $< --case t2x2_fpgap2_msg_i32 --perturb-set rt_pipe=1
+# the NI adder's pipeline: the C model one register short (ni_alu_pipe = 1), on the FPGA shape
+# and on the paper NI, must be caught
+t-net-cosim-perturb-alu: $(call NET_BIN,t2x2_fpgaa) $(call NET_BIN,m2x2_pnia)
+	@scripts/runbench.sh $@ 120 bash -c '$< --case t2x2_fpgaa_msg_i32 --perturb-set ni_alu_pipe=1 && $(word 2,$^) --case m2x2_pnia_msg_f32 --perturb-set ni_alu_pipe=1'
 # heterogeneous links: the C model with the Y links' period 3 instead of 2, or their latency
 # 6 instead of 5, must be caught
 t-net-cosim-perturb-het: $(call NET_BIN,t4x4_het)
@@ -192,11 +203,12 @@ t-net-cosim-b2b: $(call NET_BIN,m2x2_b2b)
 	  $< --case m2x2_b2b_msg_i32 --runs 2 --perturb-b2b 1 && $< --case m2x2_b2b_msg_i32 --runs 2 --run-algos multitree,ring --perturb-b2b 2'
 NET_TEST_CASES := m2x2_mt_msg_i32 m2x2_mt_pkt_f32 t4x4_mt_msg_f32 t4x4_dbt_msg_i32 perturb perturb-ni-t4x4 m2x2_mt_pni_msg_i32 t4x4_mt_pni_msg_f32 \
   ft42_hd_msg_i32 perturb-sw t4x4_het_mt_msg_i32 perturb-het b2b t2x2_fpga_msg_i32 t2x2_fpga_pkt_f32 t2x2_fpgap_msg_i32 t2x2_fpgap_pkt_f32 \
-  t2x2_fpgap2_msg_i32 t2x2_fpgap2_pkt_f32 perturb-pipe2
+  t2x2_fpgap2_msg_i32 t2x2_fpgap2_pkt_f32 perturb-pipe2 t2x2_fpgaa_msg_i32 t2x2_fpgaa_pkt_f32 m2x2_pnia_msg_f32 \
+  m2x2_pnia_pkt_i32 perturb-alu
 TEST_STEPS += $(addprefix t-net-cosim-,$(NET_TEST_CASES))
 
 .PHONY: cosim-net
-cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-b2b t-net-cosim-perturb t-net-cosim-perturb-stage t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d t-net-cosim-perturb-pipe2
+cosim-net: $(addprefix t-net-cosim-,$(NET_CASES)) t-net-cosim-b2b t-net-cosim-perturb t-net-cosim-perturb-stage t-net-cosim-perturb-ni t-net-cosim-perturb-ni-t4x4 t-net-cosim-perturb-sw t-net-cosim-perturb-het t-net-cosim-perturb-hier t-net-cosim-perturb-3d t-net-cosim-perturb-pipe2 t-net-cosim-perturb-alu
 	@grep -hE '^(case|links|buffers|MISMATCH|perturbed|RESULT)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-net: %d passed, %d failed\n", p, f; exit f>0}'
 

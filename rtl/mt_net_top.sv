@@ -156,7 +156,7 @@ module mt_net_top #(
       .VcDepth(VcDepth), .EjDepth(EjDepth), .SubPktFlits(SubPktFlits), .PktBytes(PktBytes),
       .StepPrio(StepPrio), .RtPipe(RtPipe), .BufRam(BufRam), .RtWdW(RtWdW), .Depth(Depth), .Compact(Compact), .FlowW(FlowW),
       .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-      .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .NiWdW(NiWdW),
+      .Children(Children), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .AluPipe(AluPipe), .NiWdW(NiWdW),
       .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain), .RomDir(RomDir),
       .StageAfter(StageAfter), .StageRanges(StageRanges)
     ) u_node (

@@ -31,6 +31,7 @@ module mt_ni #(
   parameter int MaxFlows    = 16,
   parameter int SQ          = 4,
   parameter int RQ          = 4,
+  parameter int AluPipe     = 0,   // registers inside the reduction unit's adder (mt_reduce_alu Pipe: 0, 1, 2)
   parameter int WdW         = 24,
   // bandwidth (docs/reference/ni.md "Bandwidth"; cmodel mt_ni_params rx_engines, mem_ports): 0 is 1
   parameter int RxEngines   = 1,   // E: a divisor of L, or m*L with m dividing NumVcs (<= 8)
@@ -319,7 +320,8 @@ module mt_ni #(
     assign pop_s[SW*e +: SW] = smap[SW*pop_l +: SW];
     mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
                    .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE), .Eng(e),
-                   .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain), .Stage(SG)) u_depktz (
+                   .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain), .Stage(SG),
+                   .AluPipe(AluPipe)) u_depktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
       .nonempty_i(ne_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
       .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),

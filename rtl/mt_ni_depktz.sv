@@ -13,9 +13,10 @@
 //        when not yet received. Due: pop the head -> BUSY. Not due: back to IDLE, rr = s+1
 //        (the message waits in its FIFO).
 //  BUSY  Reduce: per payload flit, pop it with a read of the running sum (acc) at the same
-//        address (at most RQ flits in flight), add acc + incoming in mt_reduce_alu (one
-//        cycle), queue the result, write it back. Gather: write each flit. Flit types are
-//        checked (RX_FRAME). When all flits are written (and, with a write port of its own,
+//        address (at most RQ flits in flight, counted from the read's grant to the sum's
+//        write, so the adder's registers need no room of their own), add acc + incoming in
+//        mt_reduce_alu (1 + AluPipe cycles), queue the result, write it back. Gather: write
+//        each flit. Flit types are checked (RX_FRAME). When all flits are written (and, with a write port of its own,
 //        the last write accepted: wfree_i): done_o (mt_ni_deps counts the bytes and clears
 //        the sender's dependency; such a done waits for the deps write port, dgnt_i, one
 //        engine per edge) -> IDLE, rr = s+1.
@@ -59,6 +60,7 @@ module mt_ni_depktz #(
                                    // without waiting for its predecessor's writes (wrong)
   parameter int Stage    = 0,      // the NI has a stager (mt_ni_stage): list entry S-1 is its
                                    // replay stream R; not-due units may be staged out
+  parameter int AluPipe  = 0,      // registers inside the adder (mt_reduce_alu Pipe)
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
@@ -442,7 +444,7 @@ module mt_ni_depktz #(
   // ---- reduction unit ----
   logic                alu_v;
   logic [PayloadW-1:0] alu_sum;
-  mt_reduce_alu #(.Lanes(Lanes)) u_alu (
+  mt_reduce_alu #(.Lanes(Lanes), .Pipe(AluPipe)) u_alu (
     .clk_i, .rst_ni,
     .valid_i(rsp_i),
     .dtype_i(dtype_i),

@@ -155,7 +155,7 @@ module mt_node #(
     .PayloadW(PayloadW), .NumVcs(NumVcs), .L(L), .NetPorts(ND), .EjDepth(EjDepth), .VcDepth(VcDepth),
     .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
     .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-    .Children(Children), .InitFile(TableInit), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
+    .Children(Children), .InitFile(TableInit), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .AluPipe(AluPipe), .WdW(NiWdW),
     .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
     .StageAfter(StageAfter), .StageRanges(StageRanges)
   ) u_ni (

@@ -20,6 +20,7 @@
   parameter int MaxFlows    = 16,
   parameter int SQ          = 4,
   parameter int RQ          = 8,
+  parameter int AluPipe     = 0,   // registers inside the NI's adder (mt_reduce_alu Pipe)
   parameter int NiWdW       = 32,
   // NI bandwidth (mt_ni; docs/reference/ni.md "Bandwidth"): E receive engines, M memory ports, chained
   // reduction; 1, 1, 0 is the one-engine NI. Resolved values only (the C model's 0 = default

@@ -184,7 +184,7 @@ module mt_swnet_top #(
       .PayloadW(PayloadW), .NumVcs(NumVcs), .L(1), .NetPorts(1), .EjDepth(EjDepth), .VcDepth(VcDepth),
       .SubPktFlits(SubPktFlits), .PktBytes(PktBytes), .InjVc(0), .Depth(Depth), .Compact(Compact),
       .FlowW(FlowW), .StepW(StepW), .IdW(IdW), .PortW(PortW), .EjW(EjW), .AddrW(AddrW), .SizeW(SizeW),
-      .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .WdW(NiWdW),
+      .Children(Children), .InitFile(""), .MaxFlows(MaxFlows), .SQ(SQ), .RQ(RQ), .AluPipe(AluPipe), .WdW(NiWdW),
       .RxEngines(RxEngines), .MemPorts(MemPorts), .ReduceChain(ReduceChain),
       .StageAfter(StageAfter), .StageRanges(StageRanges)
     ) u_ni (

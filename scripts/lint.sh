@@ -72,6 +72,9 @@ shapes mt_router "Table=1 NetPorts=2 L=2 HopClasses=2 Nodes=37" "Table=1 NetPort
 # the VC buffers in block RAM (BufRam, docs/reference/router.md "VC buffers in block RAM"), with
 # and without the front register's side band
 shapes mt_router "BufRam=1" "BufRam=1 RtPipe=1 VcDepth=2 EjDepth=2 SubPktFlits=2"
+# the reduction unit's adder pipeline (Pipe, docs/reference/reduction.md "Pipeline"), alone and in the NI
+shapes mt_reduce_alu "Pipe=1" "Pipe=2"
+shapes mt_ni "AluPipe=2" "!AluPipe=1 RxEngines=8 MemPorts=20 ReduceChain=1"
 if [[ $mode != yosys ]]; then
   for f in $files; do
     top=$(basename "$f" .sv)

@@ -91,6 +91,7 @@ int mt_ni_check_params(const mt_ni_params *p, mt_err *e) {
   if (mt_ni_entry_bits(p) > 64 * MT_NI_EW) return mt_fail(e, "table entry of %d bits: at most %d", mt_ni_entry_bits(p), 64 * MT_NI_EW);
   if (p->max_flows < 1 || p->max_flows > 4096) return mt_fail(e, "MaxFlows=%u: must be 1..4096", p->max_flows);
   if (p->sq < 1 || p->sq > MT_NI_MAX_SQ || p->rq < 1 || p->rq > MT_NI_MAX_RQ) return mt_fail(e, "SQ=%u, RQ=%u: must be 1..%d and 1..%d", p->sq, p->rq, MT_NI_MAX_SQ, MT_NI_MAX_RQ);
+  if (p->alu_pipe > MT_NI_MAX_ALU_PIPE) return mt_fail(e, "AluPipe=%u: must be 0..%d", p->alu_pipe, MT_NI_MAX_ALU_PIPE);
   if (p->stage_after && (p->stage_ranges < 1 || p->stage_ranges > 1u << 20)) return mt_fail(e, "stage_ranges=%u: must be 1..%u with the stager on", p->stage_ranges, 1u << 20);
   if (p->wd_w < 2 || p->wd_w > 32) return mt_fail(e, "WdW=%u: must be 2..32", p->wd_w);
   if (!is_pow2(p->payload_w)) return mt_fail(e, "PayloadW=%u: must be a power of two", p->payload_w);

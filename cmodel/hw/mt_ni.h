@@ -27,6 +27,7 @@ extern "C" {
 #define MT_NI_MAX_C 64                  /* child slots per entry */
 #define MT_NI_MAX_PORTS 16              /* router ports (4-bit port fields) */
 #define MT_NI_MAX_LANES 16              /* PayloadW / 32 */
+#define MT_NI_MAX_ALU_PIPE 2            /* alu_pipe (rtl/mt_reduce_alu.sv Pipe) */
 #define MT_NI_MAX_SQ 16                 /* sender data FIFO depth */
 #define MT_NI_MAX_RQ 16                 /* receive pipeline depth */
 #define MT_NI_MAX_EJD 1024              /* ejection FIFO depth per VC (a 150-cycle NI link needs 318) */
@@ -71,9 +72,12 @@ typedef struct {
   };
   unsigned max_flows; /* per-flow state entries (>= nflows at run time) */
   /* micro-architecture */
-  unsigned sq;   /* sender data FIFO depth */
-  unsigned rq;   /* receive pipeline depth (reads in flight) */
-  unsigned wd_w; /* watchdog counter width */
+  unsigned sq;       /* sender data FIFO depth */
+  unsigned rq;       /* receive pipeline depth (reads in flight) */
+  unsigned alu_pipe; /* AluPipe: registers inside the reduction unit's adder (rtl/mt_reduce_alu.sv
+                        Pipe, docs/reference/reduction.md "Pipeline"): 0..MT_NI_MAX_ALU_PIPE; a sum
+                        reaches the write queue 1 + alu_pipe cycles after its running sum */
+  unsigned wd_w;     /* watchdog counter width */
   /* bandwidth (docs/reference/ni.md "Bandwidth"): 1 and 1 are the one-engine NI (RTL: RxEngines, MemPorts);
    * 0 is the full-bandwidth default of mt_ni_bw_defaults */
   unsigned rx_engines; /* E: receive engines, a divisor of L; engine e serves ejection ports l = e mod E */
@@ -189,8 +193,10 @@ typedef struct {
   uint32_t inq_rd, inq_cnt;
   uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
   uint32_t wq_rd, wq_cnt;
-  uint8_t alu_v;
-  uint32_t alu_sum[MT_NI_MAX_LANES];
+  /* the reduction unit: alu_v[i] / alu_sum[i] is the sum i edges old, alu_sum[alu_pipe] its
+   * output register (the steps between are the RTL's registers inside the adder) */
+  uint8_t alu_v[MT_NI_MAX_ALU_PIPE + 1];
+  uint32_t alu_sum[MT_NI_MAX_ALU_PIPE + 1][MT_NI_MAX_LANES];
 } mt_ni_rx;
 
 /* A decoded entry (as rtl/mt_ni_entry_dec.sv). Slot node ids in compact: from nbr_tx /
@@ -273,7 +279,7 @@ typedef struct {
   uint32_t tbad[1 + MT_NI_MAX_L];   /* the table address read port c last copied (ports reload only when it changes) */
   uint8_t tbw;                      /* the table was written since the read ports were last copied: copy them all */
   uint8_t rxld, rxlk, rxbz;         /* engines in LOAD / LOOK / BUSY (rx[e].st 3 / 1 / 2), bit per engine */
-  uint8_t aluv;                     /* engines whose adder output register is valid (rx[e].alu_v) */
+  uint8_t aluv;                     /* engines with a sum in their reduction unit (rx[e].alu_v) */
   uint8_t txact;                    /* packetisers active (tx[l].act), bit per port */
   uint32_t vcm;                     /* VC field mask of a flit (VcW bits): mt_flit_vc without the clog2 */
   uint64_t credm;                   /* bits l * 8 + v of the live injection credits (l < L, v < NumVcs) */

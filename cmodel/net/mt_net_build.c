@@ -338,6 +338,7 @@ static int ni_params(mt_net *n, unsigned tbl_depth, unsigned max_flows, mt_ni_pa
   np->max_flows = max_flows ? max_flows : (unsigned)s->n_flows;
   np->sq = c->ni_sq;
   np->rq = c->ni_rq;
+  np->alu_pipe = c->ni_alu_pipe;
   np->wd_w = 32;
   np->rx_engines = c->ni_rx_engines;
   np->mem_ports = c->ni_mem_ports;

@@ -43,6 +43,7 @@ static const mt_cfg_key keys[] = {
   {"mem_lat_max", NET, "mt_net_cfg.mem_lat_max", NULL, 1, MT_MEM_LAT_MAX, 0, F(mem_lat_max, 1), "memory read latency 1..this"},
   {"ni_sq", NET | NI, "mt_net_cfg.ni_sq, mt_ni_params.sq", "SQ", 1, 16, 0, F(ni_sq, 1), "NI sender data FIFO depth"},
   {"ni_rq", NET | NI, "mt_net_cfg.ni_rq, mt_ni_params.rq", "RQ", 1, 16, 0, F(ni_rq, 1), "NI receive pipeline depth"},
+  {"ni_alu_pipe", NET | NI, "mt_net_cfg.ni_alu_pipe, mt_ni_params.alu_pipe", "AluPipe", 0, MT_NI_MAX_ALU_PIPE, 0, F(ni_alu_pipe, 1), "NI reduction unit: registers inside the fp32 adder, 0 none, 1 after the sum, 2 also after the alignment (a reduced flit's sum 1 + this many cycles after its running sum; docs/reference/reduction.md \"Pipeline\")"},
   {"ni_rx_engines", NET | NI, "mt_net_cfg.ni_rx_engines, mt_ni_params.rx_engines", "RxEngines", 0, MT_NI_MAX_L, 0, F(ni_rx_engines, 1), "NI receive engines (0 = 2L, or L when 2L > 8: mt_ni_bw_defaults)"},
   {"ni_mem_ports", NET | NI, "mt_net_cfg.ni_mem_ports, mt_ni_params.mem_ports", "MemPorts", 0, MT_MEM_MAX_PORTS, 0, F(ni_mem_ports, 1), "NI memory ports (0 = L + 2E: mt_ni_bw_defaults)"},
   {"ni_chain", NET | NI, "mt_net_cfg.ni_chain, mt_ni_params.reduce_chain", "ReduceChain", 0, 1, 0, F(ni_chain, 1), "NI chained reduction 1 on, 0 off"},

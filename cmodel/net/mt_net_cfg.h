@@ -35,6 +35,7 @@ typedef struct {
   unsigned local_ports;  /* L; 0 = 2*D */
   unsigned mem_p_ready, mem_lat_max;
   unsigned ni_sq, ni_rq;
+  unsigned ni_alu_pipe;        /* NI reduction unit's adder pipeline (mt_ni_params.alu_pipe): 0..2 */
   unsigned ni_rx_engines;      /* NI receive engines: 0 = 2L (two per ejection port; L if 2L > 8); 1 = the RTL's single engine */
   unsigned ni_mem_ports;       /* NI memory ports: 0 = L + 2E (full bandwidth); 1 = the RTL's single port; or L + E */
   unsigned ni_chain;           /* NI chained reduction (mt_ni_params.reduce_chain): 1 on (default), 0 strict one-child-at-a-time */

@@ -59,7 +59,7 @@ RT_FILES = ["mt_common_pkg.sv", "mt_router.sv", "mt_rt_sw_alloc.sv", "mt_rt_vc_b
 NODE_FPGA = dict(D=2, L=3, K0=2, K1=2, K2=1, Torus=1, PayloadW=128, NumVcs=2, VcDepth=16, EjDepth=5,
                  SubPktFlits=4, PktBytes=64, StepPrio=0, RtWdW=20, Depth=512, Compact=0, FlowW=3, StepW=4,
                  IdW=2, PortW=3, EjW=2, AddrW=13, SizeW=14, Children=2, MaxFlows=4, SQ=4, RQ=4, NiWdW=24,
-                 RxEngines=1, MemPorts=1, ReduceChain=0, StageAfter=0, BufRam=0, InOff=10, XbarDor=1)
+                 AluPipe=0, RxEngines=1, MemPorts=1, ReduceChain=0, StageAfter=0, BufRam=0, InOff=10, XbarDor=1)
 
 
 def ni_files():
@@ -92,6 +92,11 @@ def blocks(build):
     b["fp32_add"] = ("fpga_fp32_add", ["mt_fp32_add.sv"], {}, "harness", ["ecp5-85k", "up5k"])
     b["reduce_alu"] = ("fpga_reduce_alu", ["mt_reduce_alu.sv", "mt_fp32_add.sv"], {"Lanes": 4},
                        "Lanes 4 (PayloadW 128), harness", ["ecp5-85k"])
+    # the adder pipeline (docs/reference/reduction.md "Pipeline"): registers after the sum (1), and
+    # after the alignment too (2)
+    for pp in (1, 2):
+        b["reduce_alu_p%d" % pp] = ("fpga_reduce_alu", ["mt_reduce_alu.sv", "mt_fp32_add.sv"],
+                                    {"Lanes": 4, "Pipe": pp}, "Lanes 4, Pipe %d, harness" % pp, ["ecp5-85k"])
     b["reduce_alu1"] = ("fpga_reduce_alu", ["mt_reduce_alu.sv", "mt_fp32_add.sv"], {"Lanes": 1},
                         "Lanes 1, harness", ["up5k"])
     b["ni_table16"] = ("fpga_ni_table", ["mt_common_pkg.sv", "mt_ni_table.sv"], {"Depth": 27, "Width": 114},
@@ -132,6 +137,11 @@ def blocks(build):
     b["node_fpga"] = ("mt_node", node_files(), NODE_FPGA,
                       "one node of the board (2 VCs, L 3, InOff, XbarDor, one-engine NI, MaxFlows 4, table 512 x 60), BufRam 0",
                       ["ecp5-85k"], "-nowidelut")
+    # the same node with the NI adder's pipeline (ni_alu_pipe 2), and with the router pipeline too
+    b["node_fpga_alu2"] = ("mt_node", node_files(), dict(NODE_FPGA, AluPipe=2),
+                           "node_fpga with AluPipe 2", ["ecp5-85k"], "-nowidelut")
+    b["node_fpga_alu2_rt2"] = ("mt_node", node_files(), dict(NODE_FPGA, AluPipe=2, RtPipe=2),
+                               "node_fpga with AluPipe 2 and RtPipe 2", ["ecp5-85k"], "-nowidelut")
     return b
 
 

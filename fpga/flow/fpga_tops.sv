@@ -45,7 +45,8 @@ endmodule
 
 // mt_reduce_alu: reset, valid, dtype and both operand vectors from the chain
 module fpga_reduce_alu #(
-  parameter int Lanes = 4
+  parameter int Lanes = 4,
+  parameter int Pipe  = 0
 ) (
   input  logic clk_i,
   input  logic sin_i,
@@ -55,7 +56,7 @@ module fpga_reduce_alu #(
   logic [2*W+2:0] d;
   logic [W:0]     q;
   fpga_harness #(.IW(2 * W + 3), .OW(W + 1)) u_h (.clk_i, .sin_i, .sout_o, .din_o(d), .dout_i(q));
-  mt_reduce_alu #(.Lanes(Lanes)) u_alu (
+  mt_reduce_alu #(.Lanes(Lanes), .Pipe(Pipe)) u_alu (
     .clk_i, .rst_ni(d[0]), .valid_i(d[1]), .dtype_i(d[2]),
     .a_i(d[3 +: W]), .b_i(d[3 + W +: W]), .valid_o(q[W]), .sum_o(q[W-1:0]));
 endmodule

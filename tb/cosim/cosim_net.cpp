@@ -164,6 +164,12 @@ static const Case kCases[] = {
   // and with its register between VC and switch allocation (RtPipe = 2): a cycle per hop for heads
   {"t2x2_fpgap2_msg_i32", "t2x2_fpgap2", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "rt_pipe=2", nullptr, "fpga"},
   {"t2x2_fpgap2_pkt_f32", "t2x2_fpgap2", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "rt_pipe=2", nullptr, "fpga"},
+  // the NI adder's pipeline (ni_alu_pipe = 2, docs/reference/reduction.md "Pipeline"): each sum
+  // two cycles later; on the FPGA shape, and on the paper NI (8 engines, chained reduction)
+  {"t2x2_fpgaa_msg_i32", "t2x2_fpgaa", "torus:2x2", "multitree", 4096, MT_DTYPE_INT32, 0, 91, 0, 0, "ni_alu_pipe=2", nullptr, "fpga"},
+  {"t2x2_fpgaa_pkt_f32", "t2x2_fpgaa", "torus:2x2", "multitree", 4096, MT_DTYPE_FP32, 1, 92, 0, 0, "ni_alu_pipe=2", nullptr, "fpga"},
+  {"m2x2_pnia_msg_f32", "m2x2_pnia", "mesh:2x2", "multitree", 2048, MT_DTYPE_FP32, 0, 23, 0, 1, "ni_alu_pipe=2"},
+  {"m2x2_pnia_pkt_i32", "m2x2_pnia", "mesh:2x2", "multitree", 2048, MT_DTYPE_INT32, 1, 24, 0, 1, "ni_alu_pipe=2"},
 };
 
 // a case's --set fields into cfg (space-separated); -1 with the field that failed
@@ -374,6 +380,8 @@ static void print_shape_flags(const Hw &hw) {
   const unsigned ejd = mt_net_ej_depth(&cfg, is_switch_topo(hw.topo.c_str()));
   // the router pipeline, only when set (mt_net_top's; the other builds' flags stay as they were)
   if (cfg.rt_pipe) printf(" -GRtPipe=%u -CFLAGS -DCFG_RTPIPE=%u", cfg.rt_pipe, cfg.rt_pipe);
+  // the NI adder's pipeline, likewise
+  if (cfg.ni_alu_pipe) printf(" -GAluPipe=%u -CFLAGS -DCFG_ALUPIPE=%u", cfg.ni_alu_pipe, cfg.ni_alu_pipe);
   printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -780,6 +788,9 @@ static Hw build_hw() {
 #ifdef CFG_RTPIPE
   hw.cfg.rt_pipe = CFG_RTPIPE;
 #endif
+#ifdef CFG_ALUPIPE
+  hw.cfg.ni_alu_pipe = CFG_ALUPIPE;
+#endif
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
@@ -1080,10 +1091,10 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--progress")) progress = true;
     else if (!strcmp(argv[i], "--rtl-only")) rtl_only = true;
     else if (!strcmp(argv[i], "--shape")) {
-      printf("%s num_vcs=%u vc_depth=%u ej_depth=%u link_lat=%u subpkt_flits=%u pkt_bytes=%u ni_sq=%u ni_rq=%u depth=%d max_flows=%d "
+      printf("%s num_vcs=%u vc_depth=%u ej_depth=%u link_lat=%u subpkt_flits=%u pkt_bytes=%u ni_sq=%u ni_rq=%u ni_alu_pipe=%u depth=%d max_flows=%d "
              "flow_w=%d step_w=%d id_w=%d port_w=%d ej_w=%d addr_w=%d size_w=%d children=%d entry_w=%d\n",
              hw.topo.c_str(), hw.cfg.num_vcs, hw.cfg.vc_depth, hw.cfg.ej_depth, hw.cfg.link_lat, hw.cfg.subpkt_flits, hw.cfg.pkt_bytes,
-             hw.cfg.ni_sq, hw.cfg.ni_rq, hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w,
+             hw.cfg.ni_sq, hw.cfg.ni_rq, hw.cfg.ni_alu_pipe, hw.depth, hw.max_flows, hw.ly.flow_w, hw.ly.step_w, hw.ly.id_w, hw.ly.port_w, hw.ly.ej_w,
              hw.ly.addr_w, hw.ly.size_w, hw.ly.children, hw.ly.width);
       return 0;
     } else {

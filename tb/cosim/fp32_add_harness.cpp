@@ -28,7 +28,7 @@ constexpr int kLanes = 4;
 #ifndef ALU_PIPE
 #define ALU_PIPE 0
 #endif
-constexpr int kPipe = ALU_PIPE;  // the DUT's Pipe (-GPipe=N -CFLAGS -DALU_PIPE=N): latency 1 + kPipe
+constexpr int kPipe = ALU_PIPE; // the DUT's Pipe (-GPipe=N -CFLAGS -DALU_PIPE=N): latency 1 + kPipe
 uint64_t n_pass = 0, n_fail = 0;
 
 struct Bench {
@@ -72,7 +72,7 @@ struct Bench {
     }
   }
   void check(const Slot &o) {
-    if (!o.v) {  // an idle cycle: valid_o low, sum_o unchanged
+    if (!o.v) { // an idle cycle: valid_o low, sum_o unchanged
       bool ok = !dut->valid_o;
       for (int k = 0; k < kLanes; k++) ok = ok && dut->sum_o[k] == last[k];
       if (ok) n_pass++;

@@ -250,7 +250,7 @@ typedef struct {
 /* the stager (docs/reference/ni.md "Staging"): drive_direct runs with p.stage_after = g_stage_after
  * and p.perturb = g_perturb, the staging area after the nwords of the buffer (Children slots
  * of nwords each), and reports the stager's counters and the staging area */
-static unsigned g_stage_after, g_perturb;
+static unsigned g_stage_after, g_perturb, g_alu_pipe;
 static uint64_t g_sg_out, g_sg_rep;
 static uint32_t g_stage_area[4 * 512];
 
@@ -265,6 +265,7 @@ static unsigned drive_direct(unsigned E, unsigned M, const mt_entry *ents, int n
   p.rq = 8;
   p.stage_after = g_stage_after;
   p.perturb = g_perturb;
+  p.alu_pipe = g_alu_pipe;
   mt_layout ly;
   mt_layout_make(&ly, 0, 16, 4, 4, 4, 16, 4096, 30);
   mt_ni ni;
@@ -372,7 +373,10 @@ static mt_entry root_reduce(int flow, uint32_t addr, uint32_t size, mt_slot *ch,
  *    12 + j; the last (j = n-1) at n + 11, accepted at n + 12 where the engine finishes
  *    (cnt[f] + 1: done waits for its write to be accepted); the two root entries issue at
  *    n + 13 and n + 14, END -> FIN at n + 15, DONE at n + 16.
- *  - 2 engines (engine 0: ports 0, 2; engine 1: ports 1, 3), L + 4 ports: the same. */
+ *  - 2 engines (engine 0: ports 0, 2; engine 1: ports 1, 3), L + 4 ports: the same.
+ *  - with alu_pipe = P (registers inside the adder): each sum reaches the write queue at
+ *    11 + P + j, the flit is 5 + P edges in flight (still below RQ 8 for P <= 2), so one flit per
+ *    cycle still and every later step P edges later: exactly n + 16 + P. */
 static void test_bandwidth_direct(void) {
   enum { NF = 64,
          NW = 512 };
@@ -408,6 +412,15 @@ static void test_bandwidth_direct(void) {
     CHECK(t[5] == n + 16, "2 engines (ports 0,2 / 1,3), L+4 ports: %u edges, hand-derived %u", t[5], n + 16);
     if (dt == 0) printf("bandwidth direct (n=%u flits per message): E1M1 %u, E4M1 %u, E1M6 %u, E4M8 %u, E4M12 %u, E2M8 %u edges\n",
                         n, t[0], t[1], t[2], t[3], t[4], t[5]);
+    for (unsigned P = 1; P <= MT_NI_MAX_ALU_PIPE; P++) { /* the adder's pipeline: P edges later */
+      unsigned er, bad = 0;
+      g_alu_pipe = P;
+      const unsigned tp = drive_direct(L, L + 2 * L, ents, 2, 2, ms, 2, n, own, NW, dt, buf, &er);
+      g_alu_pipe = 0;
+      for (unsigned i = 0; i < NW; i++) bad += buf[i] != want[i];
+      CHECK(tp && !er && bad == 0, "alu_pipe %u dtype %d: done=%u err=%u, %u words wrong", P, dt, tp, er, bad);
+      CHECK(tp == n + 16 + P, "alu_pipe %u, L engines, L+2L ports: %u edges, hand-derived %u", P, tp, n + 16 + P);
+    }
   }
   /* Reduction order with L engines: flow 0 with children [1 (port 0), 2 (port 1)]; child 2's
    * message is offered at cycle 0, child 1's only at cycle 300. Engine 1 must wait (the
@@ -495,6 +508,8 @@ static void test_bandwidth_direct(void) {
     CHECK(mt_ni_check_params(&p, &e) != 0, "mem_ports=5 accepted");
     p.mem_ports = 12;
     CHECK(mt_ni_check_params(&p, &e) == 0, "rx_engines=4 mem_ports=12 refused: %s", e.msg);
+    p.alu_pipe = MT_NI_MAX_ALU_PIPE + 1;
+    CHECK(mt_ni_check_params(&p, &e) != 0 && strstr(e.msg, "AluPipe=3"), "alu_pipe=3 accepted");
   }
 }
 
