@@ -39,13 +39,14 @@ module mt_reduce_alu #(
   localparam int AlignW = 79;               // mt_fp32_align_f's result
   localparam int SumW   = 46;               // mt_fp32_sum_f's result
   logic [Lanes*32-1:0] sum_q;
-  logic                valid_q;
+  // v_q[i]: the registers i steps after the operands hold a vector (v_q[Pipe]: sum_q, valid_o)
+  logic [Pipe:0]       v_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) v_q <= '0;
+    else         v_q <= (v_q << 1) | (Pipe + 1)'(valid_i);
+  end
 
   if (Pipe == 0) begin : g_p0
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) valid_q <= 1'b0;
-      else         valid_q <= valid_i;
-    end
     always_ff @(posedge clk_i) begin
       if (valid_i) begin
         for (int k = 0; k < Lanes; k++)
@@ -53,14 +54,9 @@ module mt_reduce_alu #(
       end
     end
   end else begin : g_pipe
-    // sum_v_q / sum_p_q: the adder's sum (and what rounding needs), in front of the last step
-    logic                  sum_v_q;
+    // the adder's sum (and what rounding needs), in front of the round step
     logic [Lanes*SumW-1:0] sum_p_q;
     if (Pipe == 1) begin : g_p1
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) sum_v_q <= 1'b0;
-        else         sum_v_q <= valid_i;
-      end
       always_ff @(posedge clk_i) begin
         if (valid_i) begin
           for (int k = 0; k < Lanes; k++)
@@ -69,40 +65,26 @@ module mt_reduce_alu #(
       end
     end else begin : g_p2
       // the aligned operands, in front of the adder
-      logic                    al_v_q;
       logic [Lanes*AlignW-1:0] al_p_q;
-      always_ff @(posedge clk_i or negedge rst_ni) begin
-        if (!rst_ni) begin
-          al_v_q  <= 1'b0;
-          sum_v_q <= 1'b0;
-        end else begin
-          al_v_q  <= valid_i;
-          sum_v_q <= al_v_q;
-        end
-      end
       always_ff @(posedge clk_i) begin
         if (valid_i) begin
           for (int k = 0; k < Lanes; k++)
             al_p_q[k*AlignW +: AlignW] <= mt_fp32_align_f(dtype_i, a_i[k*32 +: 32], b_i[k*32 +: 32]);
         end
-        if (al_v_q) begin
+        if (v_q[0]) begin
           for (int k = 0; k < Lanes; k++)
             sum_p_q[k*SumW +: SumW] <= mt_fp32_sum_f(al_p_q[k*AlignW +: AlignW]);
         end
       end
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) valid_q <= 1'b0;
-      else         valid_q <= sum_v_q;
-    end
     always_ff @(posedge clk_i) begin
-      if (sum_v_q) begin
+      if (v_q[Pipe-1]) begin
         for (int k = 0; k < Lanes; k++)
           sum_q[k*32 +: 32] <= mt_fp32_round_f(sum_p_q[k*SumW +: SumW]);
       end
     end
   end
 
-  assign valid_o = valid_q;
+  assign valid_o = v_q[Pipe];
   assign sum_o   = sum_q;
 endmodule
