@@ -86,6 +86,14 @@ def ni_params(build, n, shape):
     return p, "%d x %d" % (j["depth"], j["width"])
 
 
+def with_params(fn, **kw):
+    """the callable parameters fn of a block, with kw set on top"""
+    def f():
+        p, tbl = fn()
+        return dict(p, **kw), tbl
+    return f
+
+
 def blocks(build):
     """name -> (top, files, parameters, shape text, devices); parameters may be a callable."""
     b = {}
@@ -129,6 +137,9 @@ def blocks(build):
     for n in (16, 64):
         b["ni1_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "full"),
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])
+        if n == 16:  # the NI adder's pipeline (ni_alu_pipe 2): the one-engine NI's next path
+            b["ni1_n16_alu2"] = ("mt_ni", ni_files(), with_params(lambda: ni_params(build, 16, "full"), AluPipe=2),
+                                 "one-engine, N 16, full layout, AluPipe 2", ["ecp5-85k"])
         # router2: nextpnr's router1 left 137,923 of the N = 16 NI's 268,045 arcs unrouted after
         # 1,819 s (docs/results/fpga.md)
         b["ni_paper_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "paper"),
