@@ -436,7 +436,7 @@ DRAWN_KEYS = ("payload_w", "num_vcs", "vc_depth", "ej_depth", "subpkt_flits", "p
               "mem_p_ready", "mem_lat_max", "ni_sq", "ni_rq", "ni_rx_engines", "ni_mem_ports", "ni_chain", "clock_ghz",
               "link_lat", "wd_limit", "max_cycles", "ni_stage_after", "ni_link_depth", "link_period0", "link_period1",
               "link_period2", "link_lat0", "link_lat1", "link_lat2", "ni_stage_ranges", "ni_model", "ni_paper_sendq",
-              "ni_paper_acc_width", "ni_paper_acc_pes", "rt_pipe")
+              "ni_paper_acc_width", "ni_paper_acc_pes", "rt_pipe", "ni_alu_pipe")
 
 
 def fmt_val(v):
@@ -486,6 +486,10 @@ def draw_run(seed, i, binary, algos, cfgs, share=None):
         u = random.Random("soak-rtpipe:%d:%d" % (seed, i)).random()
         if u < 0.15:
             sets["rt_pipe"] = 1 if u < 0.1 else 2
+        # the NI adder's pipeline (ni_alu_pipe 1, 2: a sum 1 or 2 cycles later), its own stream too
+        u = random.Random("soak-alupipe:%d:%d" % (seed, i)).random()
+        if u < 0.2:
+            sets["ni_alu_pipe"] = 1 if u < 0.1 else 2
         for k in DRAWN_KEYS:
             if k in sets:
                 tail += ["--set", "%s=%s" % (k, fmt_val(sets[k]))]
