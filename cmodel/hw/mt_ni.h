@@ -193,8 +193,9 @@ typedef struct {
   uint32_t inq_rd, inq_cnt;
   uint32_t wq[MT_NI_MAX_RQ][MT_NI_MAX_LANES];
   uint32_t wq_rd, wq_cnt;
-  /* the reduction unit: alu_v[i] / alu_sum[i] is the sum i edges old, alu_sum[alu_pipe] its
-   * output register (the steps between are the RTL's registers inside the adder) */
+  /* the reduction unit, a ring of 1 + alu_pipe slots (the RTL's registers inside the adder and
+   * its output register): a sum that enters at an edge whose alu_slot is i is held in slot i and
+   * leaves for the write queue 1 + alu_pipe edges later, when alu_slot is i again */
   uint8_t alu_v[MT_NI_MAX_ALU_PIPE + 1];
   uint32_t alu_sum[MT_NI_MAX_ALU_PIPE + 1][MT_NI_MAX_LANES];
 } mt_ni_rx;
@@ -280,6 +281,7 @@ typedef struct {
   uint8_t tbw;                      /* the table was written since the read ports were last copied: copy them all */
   uint8_t rxld, rxlk, rxbz;         /* engines in LOAD / LOOK / BUSY (rx[e].st 3 / 1 / 2), bit per engine */
   uint8_t aluv;                     /* engines with a sum in their reduction unit (rx[e].alu_v) */
+  uint8_t alu_slot;                 /* the reduction units' slot of this edge: 0..alu_pipe, in turn */
   uint8_t txact;                    /* packetisers active (tx[l].act), bit per port */
   uint32_t vcm;                     /* VC field mask of a flit (VcW bits): mt_flit_vc without the clog2 */
   uint64_t credm;                   /* bits l * 8 + v of the live injection credits (l < L, v < NumVcs) */
