@@ -21,53 +21,42 @@ RD_CFLAGS          := $(CWARN) -O2 -Icmodel
 RD_VFLAGS          := --cc --exe --build -j 1 --threads 1 -Wall -O3 -GLanes=4 -I$(CURDIR)/rtl \
                       --top-module mt_reduce_alu -o fp32_add_harness \
                       -CFLAGS "-I$(CURDIR)/cmodel -I$(CURDIR)/tb/cosim -ffp-contract=off -O2"
-# the adder pipeline: -GPipe for the RTL, ALU_PIPE for the harness's latency
-rd_pipe_flags       = -GPipe=$(1) -CFLAGS -DALU_PIPE=$(2)
 RD_HARNESS_DEPS    := $(RD_RTL) rtl/mt_fp32_add.svh tb/cosim/fp32_add_harness.cpp tb/cosim/fp32_pairs.h cmodel/util/mt_fp32.h
 
 .PHONY: t-reduce-tb t-reduce-tb-pipe1 t-reduce-tb-pipe2 t-reduce-cosim t-reduce-cosim-pipe1 t-reduce-cosim-pipe2 t-reduce-neg-pipe t-reduce-neg-c t-reduce-neg-rtl fp32-soak area-reduce cosim-fp32
 
-# ---- Icarus unit bench ----
-$(RD_DIR)/tb_mt_reduce_alu.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) rtl/mt_fp32_add.svh | deps-ok
-	@mkdir -p $(@D)
-	@rm -f $@; $(IVERILOG) -g2012 -Irtl -o $@ $(filter %.sv,$^)
-t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu.vvp
-	@scripts/runbench.sh $@ 60 vvp -n $<
+# ---- Icarus unit bench, at Pipe = 0 (t-reduce-tb), 1 and 2 ----
 $(RD_DIR)/tb_mt_reduce_alu_pipe%.vvp: tb/rtl/tb_mt_reduce_alu.sv $(RD_RTL) rtl/mt_fp32_add.svh | deps-ok
 	@mkdir -p $(@D)
 	@rm -f $@; $(IVERILOG) -g2012 -Irtl -P tb_mt_reduce_alu.Pipe=$* -o $@ $(filter %.sv,$^)
+t-reduce-tb: $(RD_DIR)/tb_mt_reduce_alu_pipe0.vvp
 t-reduce-tb-pipe1: $(RD_DIR)/tb_mt_reduce_alu_pipe1.vvp
-	@scripts/runbench.sh $@ 60 vvp -n $<
 t-reduce-tb-pipe2: $(RD_DIR)/tb_mt_reduce_alu_pipe2.vvp
+t-reduce-tb t-reduce-tb-pipe1 t-reduce-tb-pipe2:
 	@scripts/runbench.sh $@ 60 vvp -n $<
 
-# ---- Verilator co-simulation against the C model ----
-$(BUILD)/obj_fp32/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
-	@rm -f $@
-	$(VERILATOR) $(RD_VFLAGS) -Mdir $(BUILD)/obj_fp32 $(RD_RTL_ABS) \
-	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) >$(BUILD)/obj_fp32.log 2>&1 \
-	  || { tail -30 $(BUILD)/obj_fp32.log; exit 1; }
-t-reduce-cosim: $(BUILD)/obj_fp32/fp32_add_harness
-	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PAIRS) 1
-# the adder pipeline: harness obj_fp32_pipeRH, RTL at Pipe = R, checked as latency 1 + H (pipe21:
-# the negative check)
+# ---- Verilator co-simulation against the C model: harness obj_fp32_pipeRH, the RTL at Pipe = R
+# checked as latency 1 + H (pipe21: the negative check) ----
 define rd_pipe_harness
 $(BUILD)/obj_fp32_pipe$(1)$(2)/fp32_add_harness: $(RD_HARNESS_DEPS) $(BUILD)/obj/util/mt_fp32.o | deps-ok
 	@rm -f $$@
-	$(VERILATOR) $(RD_VFLAGS) $(call rd_pipe_flags,$(1),$(2)) -Mdir $$(@D) $(RD_RTL_ABS) \
+	$(VERILATOR) $(RD_VFLAGS) -GPipe=$(1) -CFLAGS -DALU_PIPE=$(2) -Mdir $$(@D) $(RD_RTL_ABS) \
 	  $(CURDIR)/tb/cosim/fp32_add_harness.cpp $(abspath $(BUILD)/obj/util/mt_fp32.o) >$$(@D).log 2>&1 \
 	  || { tail -30 $$(@D).log; exit 1; }
 endef
+$(eval $(call rd_pipe_harness,0,0))
 $(eval $(call rd_pipe_harness,1,1))
 $(eval $(call rd_pipe_harness,2,2))
 $(eval $(call rd_pipe_harness,2,1))
+t-reduce-cosim: $(BUILD)/obj_fp32_pipe00/fp32_add_harness
+	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PAIRS) 1
 t-reduce-cosim-pipe1: $(BUILD)/obj_fp32_pipe11/fp32_add_harness
 	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PIPE_PAIRS) 2
 t-reduce-cosim-pipe2: $(BUILD)/obj_fp32_pipe22/fp32_add_harness
 	@scripts/runbench.sh $@ 300 $< $(REDUCE_COSIM_PIPE_PAIRS) 3
 t-reduce-neg-pipe: $(BUILD)/obj_fp32_pipe21/fp32_add_harness
 	@scripts/runbench.sh $@ 60 $< 100000 1 --expect-mismatch
-cosim-fp32: $(BUILD)/obj_fp32/fp32_add_harness
+cosim-fp32: $(BUILD)/obj_fp32_pipe00/fp32_add_harness
 	$< $(REDUCE_COSIM_PAIRS) $(FP32_SOAK_SEED)
 
 # ---- negative checks: deliberately wrong adders (truncation instead of RNE) ----

@@ -126,7 +126,6 @@ fi
 have=$("$bin" --shape) || die "--bin $bin: --shape failed"
 for m in NumVcs:num_vcs VcDepth:vc_depth EjDepth:ej_depth LinkLat:link_lat SubPktFlits:subpkt_flits PktBytes:pkt_bytes SQ:ni_sq RQ:ni_rq AluPipe:ni_alu_pipe; do
   want=$(sed -n "s/.*-G${m%%:*}=\([0-9]*\).*/\1/p" <<<"$flags")
-  [[ $m == AluPipe:* ]] && want=${want:-0}   # -GAluPipe only when it is not 0
   got=$(sed -n "s/.* ${m#*:}=\([0-9]*\).*/\1/p" <<<"$have")
   [[ $want == "$got" ]] || die "--bin $bin: its ${m#*:} is ${got:-unknown}, this configuration needs $want (without --bin it is built)"
 done

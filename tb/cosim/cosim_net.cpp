@@ -380,8 +380,8 @@ static void print_shape_flags(const Hw &hw) {
   const unsigned ejd = mt_net_ej_depth(&cfg, is_switch_topo(hw.topo.c_str()));
   // the router pipeline, only when set (mt_net_top's; the other builds' flags stay as they were)
   if (cfg.rt_pipe) printf(" -GRtPipe=%u -CFLAGS -DCFG_RTPIPE=%u", cfg.rt_pipe, cfg.rt_pipe);
-  // the NI adder's pipeline, likewise
-  if (cfg.ni_alu_pipe) printf(" -GAluPipe=%u -CFLAGS -DCFG_ALUPIPE=%u", cfg.ni_alu_pipe, cfg.ni_alu_pipe);
+  // the NI adder's pipeline (every build: mt_node has it, so its checks need no default)
+  printf(" -GAluPipe=%u -CFLAGS -DCFG_ALUPIPE=%u", cfg.ni_alu_pipe, cfg.ni_alu_pipe);
   printf(" -GPayloadW=%u -GNumVcs=%u -GVcDepth=%u -GEjDepth=%u "
          "-GSubPktFlits=%u -GPktBytes=%u -GStepPrio=%u -GRtWdW=31 -GDepth=%d -GCompact=0 -GFlowW=%d -GStepW=%d -GIdW=%d "
          "-GPortW=%d -GEjW=%d -GAddrW=%d -GSizeW=%d -GChildren=%d -GMaxFlows=%d -GSQ=%u -GRQ=%u -GNiWdW=32 "
@@ -788,9 +788,7 @@ static Hw build_hw() {
 #ifdef CFG_RTPIPE
   hw.cfg.rt_pipe = CFG_RTPIPE;
 #endif
-#ifdef CFG_ALUPIPE
   hw.cfg.ni_alu_pipe = CFG_ALUPIPE;
-#endif
   hw.cfg.local_ports = CFG_L;
   hw.cfg.ni_sq = CFG_SQ;
   hw.cfg.ni_rq = CFG_RQ;
