@@ -10,7 +10,7 @@
 // mt_fp32_add.svh, for the clock of an FPGA: 0 none; 1 after the 32-bit adder (align and add,
 // then normalize and round); 2 also after the align step. Every vector in flight carries its
 // dtype. C model: mt_reduce_add(dtype, a, b) of cmodel/util/mt_fp32.c, lane by lane, and the
-// delay line of cmodel/hw/mt_ni_reduce.c.
+// ring of cmodel/hw/mt_ni_reduce.c.
 // The steps are computed in the clocked blocks, each under the valid bit of its operands, so
 // that a simulator evaluates them only at an edge with a valid operand pair.
 `default_nettype none
