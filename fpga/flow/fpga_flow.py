@@ -137,14 +137,14 @@ def blocks(build):
     for n in (16, 64):
         b["ni1_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "full"),
                             "one-engine, N %d, full layout" % n, ["ecp5-85k"])
-        if n == 16:  # the NI adder's pipeline (ni_alu_pipe 2): the one-engine NI's next path
-            b["ni1_n16_alu2"] = ("mt_ni", ni_files(), with_params(lambda: ni_params(build, 16, "full"), AluPipe=2),
-                                 "one-engine, N 16, full layout, AluPipe 2", ["ecp5-85k"])
         # router2: nextpnr's router1 left 137,923 of the N = 16 NI's 268,045 arcs unrouted after
         # 1,819 s (docs/results/fpga.md)
         b["ni_paper_n%d" % n] = ("mt_ni", ni_files(), lambda n=n: ni_params(build, n, "paper"),
                                  "paper (E 8, M 20, chained), N %d, router2" % n, ["ecp5-85k"], "",
                                  "--router router2")
+    # the NI adder's pipeline (ni_alu_pipe 2): the one-engine NI's next path
+    b["ni1_n16_alu2"] = ("mt_ni", ni_files(), with_params(lambda: ni_params(build, 16, "full"), AluPipe=2),
+                         "one-engine, N 16, full layout, AluPipe 2", ["ecp5-85k"])
     b["node_fpga"] = ("mt_node", node_files(), NODE_FPGA,
                       "one node of the board (2 VCs, L 3, InOff, XbarDor, one-engine NI, MaxFlows 4, table 512 x 60), BufRam 0",
                       ["ecp5-85k"], "-nowidelut")
@@ -445,7 +445,12 @@ def main():
     a.out = os.path.abspath(a.out or os.path.join(a.build, "fpga"))
     bl = blocks(a.build)
     if a.chparam:
-        print(" ".join("-set %s %s" % kv for kv in bl[a.chparam][2].items()))
+        if a.chparam not in bl:
+            sys.exit("fpga_flow: --chparam %s: no such block (--list)" % a.chparam)
+        params = bl[a.chparam][2]
+        if callable(params):
+            params = params()[0]
+        print(" ".join("-set %s %s" % kv for kv in params.items()))
         return 0
     os.makedirs(a.out, exist_ok=True)
     if a.list:
