@@ -280,7 +280,7 @@ module mt_ni #(
   end
 
   // ---------------- ejection and receive engines ----------------
-  logic [S-1:0]        nonempty;
+  logic [S-1:0]        nonempty, nonempty_nx, nonempty_nxp;
   logic [S*FlitW-1:0]  head;
   logic [NE*FlitW-1:0] front;
   logic [NE*SW-1:0]    pop_s;
@@ -288,18 +288,21 @@ module mt_ni #(
   logic [NE*4-1:0]     rx_err_e;
   mt_ni_ejbuf #(.L(L), .NumVcs(NumVcs), .EjDepth(EjDepth), .PayloadW(PayloadW), .NR(NE)) u_ejbuf (
     .clk_i, .rst_ni, .ej_flit_i, .ej_valid_i, .ej_credit_o,
-    .pop_i(pop_ej), .pop_s_i(pop_s), .head_o(head), .nonempty_o(nonempty), .ovf_o(ovf)
+    .pop_i(pop_ej), .pop_s_i(pop_s), .head_o(head), .nonempty_o(nonempty),
+    .nonempty_nx_o(nonempty_nx), .nonempty_nxp_o(nonempty_nxp), .ovf_o(ovf)
   );
   for (genvar e = 0; e < NE; e++) begin : g_rx
     // engine e's streams: list entry i is stream estr(e, i); with the stager entry Ses is
     // its replay stream R (offered to an idle engine if no lower engine takes it now)
-    logic [Ses+SG-1:0]       ne_l;
+    logic [Ses+SG-1:0]       ne_l, ne_nx_l, ne_nxp_l;   // (the stager's entry Ses: ne_l only)
     logic [(Ses+SG)*SW-1:0]  smap;
     logic [(Ses+SG)*FlitW-1:0] heads;
     logic [ESW-1:0]          sel_l, pop_l;
     for (genvar i = 0; i < Ses; i++) begin : g_s
       localparam int G = estr(e, i);
       assign ne_l[i]                 = nonempty[G];
+      assign ne_nx_l[i]              = nonempty_nx[G];
+      assign ne_nxp_l[i]             = nonempty_nxp[G];
       assign smap[SW*i +: SW]        = SW'(G);
       assign heads[FlitW*i +: FlitW] = head[FlitW*G +: FlitW];
     end
@@ -310,6 +313,8 @@ module mt_ni #(
         assign ne_l[Ses] = rx_idle_e[e] ? (r_avail && !(|pick_r[e-1:0])) : r_nonempty;
       end
       assign smap[SW*Ses +: SW]        = '0;
+      assign ne_nx_l[Ses]              = 1'b0;
+      assign ne_nxp_l[Ses]             = 1'b0;
       assign heads[FlitW*Ses +: FlitW] = r_head;
       assign pop_ej[e] = pop[e] && 32'(pop_l) != Ses;
     end else begin : g_nor
@@ -323,7 +328,7 @@ module mt_ni #(
                    .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain), .Stage(SG),
                    .AluPipe(AluPipe)) u_depktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
-      .nonempty_i(ne_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
+      .nonempty_i(ne_l), .nonempty_nx_i(ne_nx_l), .nonempty_nxp_i(ne_nxp_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
       .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),
       .b_gv_i(b_gv[e]), .b_gidx_i(b_gidx[TIW*e +: TIW]), .b_root_i(b_root[e]),
       .b_cnt_i(b_cnt[CntW*e +: CntW]), .b_grx_i(b_grx[e]),

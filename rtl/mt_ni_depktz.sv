@@ -79,6 +79,8 @@ module mt_ni_depktz #(
   input  logic [11:0]            nflows_i,
   // ejection FIFOs (this engine's streams, in its list order)
   input  logic [S-1:0]           nonempty_i,
+  input  logic [S-1:0]           nonempty_nx_i,   // ... after this edge, not popped at it
+  input  logic [S-1:0]           nonempty_nxp_i,  // ... after this edge, popped at it
   input  logic [FlitW-1:0]       front_i,
   output logic [SW-1:0]          sel_o,
   output logic                   pop_o,
@@ -223,21 +225,18 @@ module mt_ni_depktz #(
   endfunction
 
   // ---- idle: pick the first non-empty stream from rr ----
-  logic          pick_any;
-  logic [SW-1:0] pick;
-  always_comb begin
+  // {found, stream}: the first stream of ne from `from` on, round robin
+  function automatic [SW:0] rr_pick(input logic [S-1:0] ne, input logic [SW-1:0] from);
     logic [31:0] i;
-    pick_any = 1'b0;
-    pick     = '0;
+    rr_pick = '0;
     for (int k = 0; k < S; k++) begin
-      i = 32'(rr_q) + 32'(k);
+      i = 32'(from) + 32'(k);
       if (i >= 32'(S)) i = i - 32'(S);
-      if (!pick_any && nonempty_i[i[SW-1:0]]) begin
-        pick_any = 1'b1;
-        pick     = i[SW-1:0];
-      end
+      if (!rr_pick[SW] && ne[i[SW-1:0]]) rr_pick = {1'b1, i[SW-1:0]};
     end
-  end
+  endfunction
+  logic          pick_any;
+  logic [SW-1:0] pick;     // (with Stage = 0 from a register: g_pick_ahead below)
   assign sel_o = (st_q == StIdle) ? pick : s_q;
 
   logic [2:0]  fty;
@@ -426,6 +425,35 @@ module mt_ni_depktz #(
     if (rx_busy && front_v && popj_q < nfl_q && front_bad) err_o = mt_common_pkg::NI_E_RX_FRAME;
     else if (idle_bad) err_o = mt_common_pkg::NI_E_RX_FRAME;
     else if (look_code != mt_common_pkg::NI_E_NONE) err_o = look_code;
+  end
+
+  // the pick of IDLE. Without the stager it is made a cycle ahead and registered, so that the
+  // FIFOs' counts and the round robin are off the path into the dependency state's read
+  // address: the same pick, as the streams are this engine's alone and their state after the
+  // edge is known before it. An engine IDLE after the edge is IDLE now (rr stays), in LOOK
+  // without going on or done in BUSY (rr = s+1, nothing popped), or cleared (rr stays; LOOK's
+  // head or a BUSY flit of stream s may be popped at the same edge: nonempty_nxp_i).
+  if (Stage == 0) begin : g_pick_ahead
+    logic [SW:0]  ahead_q, ahead_a, ahead_p, ahead_b;
+    logic [S-1:0] ne_p;
+    logic         rr_upd;
+    always_comb begin
+      ne_p = nonempty_nx_i;
+      ne_p[s_q] = nonempty_nxp_i[s_q];
+    end
+    assign ahead_a = rr_pick(nonempty_nx_i, rr_q);
+    assign ahead_p = rr_pick(ne_p, rr_q);
+    assign ahead_b = rr_pick(nonempty_nx_i, next_s(s_q));
+    assign rr_upd = (st_q == StLook && run_i && look_wait) || rx_done;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) ahead_q <= '0;
+      else ahead_q <= rr_upd ? ahead_b : pop_o ? ahead_p : ahead_a;
+    end
+    assign {pick_any, pick} = ahead_q;
+  end else begin : g_pick_now
+    assign {pick_any, pick} = rr_pick(nonempty_i, rr_q);
+    logic unused_nx;
+    assign unused_nx = ^{nonempty_nx_i, nonempty_nxp_i};
   end
 
   // pops: the head when due, payload flits with their memory request

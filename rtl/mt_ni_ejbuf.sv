@@ -8,7 +8,9 @@
 // (streams of the engine):1 per engine, not an (S*EjDepth):1 per engine. NR pop ports, one
 // per receive engine: port r pops stream pop_s_i[r] (pop_i[r]; the engines serve disjoint
 // streams, so the pops of one cycle are of different streams). Every pop returns one
-// credit pulse on ej_credit_o[s] in the next cycle (registered).
+// credit pulse on ej_credit_o[s] in the next cycle (registered). nonempty_nx_o[s] says whether
+// stream s holds a flit after this edge if it is not popped at it, nonempty_nxp_o[s] if it is
+// (both from registers and this edge's write: the engines pick from them a cycle ahead).
 `default_nettype none
 
 module mt_ni_ejbuf #(
@@ -33,6 +35,8 @@ module mt_ni_ejbuf #(
   input  logic [NR*SW-1:0]    pop_s_i,
   output logic [S*FlitW-1:0]  head_o,
   output logic [S-1:0]     nonempty_o,
+  output logic [S-1:0]     nonempty_nx_o,
+  output logic [S-1:0]     nonempty_nxp_o,
   output logic             ovf_o
 );
   initial begin
@@ -99,6 +103,8 @@ module mt_ni_ejbuf #(
       if (we) mem_q[wa] <= ej_flit_i[Lp*FlitW +: FlitW];
     end
     assign head_o[FlitW*s +: FlitW] = mem_q[rd_q[PW*s +: PW]];
+    assign nonempty_nx_o[s]  = nonempty_o[s] || we;
+    assign nonempty_nxp_o[s] = (32'(cnt_q[CW*s +: CW]) >= 2) || we;
   end
   assign ej_credit_o = cred_q;
 endmodule

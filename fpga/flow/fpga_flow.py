@@ -73,6 +73,7 @@ def ni_params(build, n, shape):
     k = math.isqrt(n)
     d = os.path.join(build, "fpga", "rom_%d" % n)
     if not os.path.exists(os.path.join(d, "layout.json")):
+        os.makedirs(os.path.dirname(d), exist_ok=True)  # multitree rom makes d, not its parents
         subprocess.run([os.path.join(build, "multitree"), "rom", "--topo", "torus:%dx%d" % (k, k), "--algo",
                         "multitree", "--bytes", "64M", "--format", "hex", "--out", d],
                        check=True, stdout=subprocess.DEVNULL)

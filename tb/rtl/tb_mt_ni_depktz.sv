@@ -36,7 +36,7 @@ module tb_mt_ni_depktz;
 
   logic clr = 0, run = 0;
   logic [11:0] nflows = 12'd2;
-  logic [S-1:0] nonempty;
+  logic [S-1:0] nonempty, nonempty_nx, nonempty_nxp;
   logic [FW-1:0] front;  // front of FIFO sel (bench model)
   logic [1:0] sel, pop_s;
   logic pop;
@@ -60,7 +60,7 @@ module tb_mt_ni_depktz;
   logic [3:0] err; logic look_go, idle;
   mt_ni_depktz #(.L(2), .NumVcs(2), .PayloadW(PW), .RQ(2), .MaxFlows(4), .TIW(4), .CntW(4), .Children(2)) u_dut (
     .clk_i(clk), .rst_ni(rst_n), .clear_i(clr), .run_i(run), .dtype_i(1'b0), .nflows_i(nflows),
-    .nonempty_i(nonempty), .front_i(front), .sel_o(sel), .pop_o(pop), .pop_s_o(pop_s),
+    .nonempty_i(nonempty), .nonempty_nx_i(nonempty_nx), .nonempty_nxp_i(nonempty_nxp), .front_i(front), .sel_o(sel), .pop_o(pop), .pop_s_o(pop_s),
     .b_flow_o(b_flow), .b_rv_i(b_rv), .b_ridx_i(b_ridx), .b_gv_i(b_gv), .b_gidx_i(b_gidx),
     .b_root_i(b_root), .b_cnt_i(b_cnt), .b_grx_i(b_grx),
     .rb_o(rb), .eb_cnode_i(eb_cnode), .eb_nchild_i(eb_nchild), .eb_pnode_i(eb_pnode),
@@ -76,11 +76,15 @@ module tb_mt_ni_depktz;
   int fhd [0:S-1], ftl [0:S-1], fstg [0:S-1];  // FIFO = [fhd, fstg), staged = [fstg, ftl)
   int npop [0:S-1];
   logic gaps = 1'b1;
+  logic [S-1:0] stg_go = '1;   // a staged flit of FIFO s enters at the next edge (drawn after each)
   logic [S*FW-1:0] fronts;     // front flit of every FIFO (upd_fifo after every change)
   assign front = fronts[FW*sel +: FW];
   task automatic upd_fifo;
     for (int s = 0; s < S; s++) begin
       nonempty[s] = (fstg[s] != fhd[s]);
+      // after the next edge, without and with a pop of s at it (the engine picks a cycle ahead)
+      nonempty_nx[s]  = nonempty[s] || (stg_go[s] && fstg[s] != ftl[s]);
+      nonempty_nxp[s] = (fstg[s] - fhd[s] >= 2) || (stg_go[s] && fstg[s] != ftl[s]);
       fronts[FW*s +: FW] = fmem[s][fhd[s] % 64];
     end
   endtask
@@ -117,7 +121,8 @@ module tb_mt_ni_depktz;
       check($sformatf("pop from a non-empty FIFO %0d", pop_s), nonempty[pop_s]);
       fhd[pop_s]++; npop[pop_s]++;
     end
-    for (int s = 0; s < S; s++) if (fstg[s] != ftl[s] && (!gaps || xs() % 3 != 0)) fstg[s]++;
+    for (int s = 0; s < S; s++) if (fstg[s] != ftl[s] && stg_go[s]) fstg[s]++;
+    for (int s = 0; s < S; s++) stg_go[s] = !gaps || xs() % 3 != 0;
     upd_fifo;
     if (look_go) begin go_s[ngo % 16] = sel; ngo++; end
     if (err != 0 && first_err == 0) first_err = err;
@@ -176,6 +181,9 @@ module tb_mt_ni_depktz;
     rv[1] = 1; ridx[1] = 4'd2; gv[1] = 1; gidx[1] = 4'd3;
     t_cnode[2] = {12'd0, 12'd7}; t_nchild[2] = 4'd1; t_pnode[2] = 12'd9; t_addr[2] = 32'h100; t_size[2] = 32'd64;
     t_cnode[3] = {12'd0, 12'd0}; t_nchild[3] = 4'd0; t_pnode[3] = 12'd9; t_addr[3] = 32'h100; t_size[3] = 32'd64;
+    // the bench empties its FIFOs at once, which mt_ni_ejbuf's never do (they change only at
+    // edges): one edge (run low) lets the engine's pick, made a cycle ahead, see them empty
+    @(negedge clk);
   endtask
   task automatic wait_quiet(input int max);
     int c; c = 0;
