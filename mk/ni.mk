@@ -55,6 +55,9 @@ $(eval $(call NI_BUILD,paper_act_own,paper,-GPerturbRam=8))
 # port A's copies (cnt, grx, rdone of the head's flow) read at the head's flow, not at the
 # next head's (PerturbRam=9): t-ni-perturb-head-late
 $(eval $(call NI_BUILD,paper_head_late,paper,-GPerturbRam=9))
+# the engine's pick made a cycle ahead ignoring the edge's FIFO writes (PerturbPick=1):
+# t-ni-perturb-pick
+$(eval $(call NI_BUILD,full_pick,full,-GPerturbPick=1))
 # the stager (docs/reference/ni.md "Staging not-due units"): StageAfter T = 50, a pool of 4 ranges, in the
 # one-engine NI (the network's), two engines sharing the one memory port (e2) and the paper NI;
 # cosim_ni runs its direct stager scenarios
@@ -129,11 +132,13 @@ t-ni-perturb-act-own: $(BUILD)/obj_ni_paper_act_own/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 t-ni-perturb-head-late: $(BUILD)/obj_ni_paper_head_late/cosim_ni
 	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
+t-ni-perturb-pick: $(BUILD)/obj_ni_full_pick/cosim_ni
+	@scripts/runbench.sh $@ 120 $< --rtl-perturbed
 # make test runs a subset that still covers every kind (E = 1 and > 1; M = 1, L + E, L + 2E;
 # chaining; both layouts), each build about a minute; make cosim-ni runs them all
 NI_TEST_COSIMS := full compact e2_m8_compact paper e4_m8_chain_compact stage
 TEST_STEPS += $(addprefix t-ni-tb-,$(NI_TBS)) $(addprefix t-ni-cosim-,$(NI_TEST_COSIMS)) t-ni-perturb t-ni-perturb-chain \
-  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
+  t-ni-perturb-stage t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-pick t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
 
 # ---- speed of the C step on recorded inputs (test_ni_golden --bench), built without
 # sanitizers; BENCH_NI_REF=<commit> adds the same program built against that commit's model
@@ -148,7 +153,7 @@ bench-ni: $(NI_DIR)/ni_bench
 
 .PHONY: cosim-ni formal-ni area-ni bench-ni
 cosim-ni: $(addprefix t-ni-cosim-,$(NI_COSIMS) $(NI_STAGE_COSIMS)) t-ni-perturb t-ni-perturb-chain t-ni-perturb-stage \
-  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
+  t-ni-perturb-ram-bypass t-ni-perturb-ram-arb t-ni-perturb-rxb-bypass t-ni-perturb-rxb-arb t-ni-perturb-idx-late t-ni-perturb-cnt-bypass t-ni-perturb-act-own t-ni-perturb-head-late t-ni-perturb-pick t-ni-perturb-stage-bypass t-ni-perturb-stage-order t-ni-perturb-stage-late
 	@grep -hE '^(case|cosim_ni|perturbed|RESULT|MISMATCH)' $(foreach s,$^,$(BUILD)/logs/$(s).log) | sed 's/^/  /'; \
 	 cat $(foreach s,$^,$(BUILD)/results/$(s).result) | awk '{p+=$$1; f+=$$2} END {printf "cosim-ni: %d passed, %d failed\n", p, f; exit f>0}'
 

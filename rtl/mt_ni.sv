@@ -38,6 +38,8 @@ module mt_ni #(
   parameter int MemPorts    = 1,   // M: 1, L+E or L+2E
   parameter int ReduceChain = 0,   // chained reduction (docs/reference/ni.md "Chained reduction"; with E > 1)
   parameter int PerturbChain = 0,  // test only (t-ni-perturb-chain): 1 = engines ignore the chaining order
+  parameter int PerturbPick = 0,   // test only (t-ni-perturb-pick): the engines' pick made a cycle
+                                   // ahead ignores the edge's FIFO writes (1) or the round robin (2)
   parameter int PerturbRam  = 0,   // test only (t-ni-perturb-ram-*): mt_ni_chain's RAMs without
                                    // bypass (1), its completions queued in the other engine order
                                    // (2), its loads granted the other way (3); mt_ni_deps' rxb RAMs
@@ -326,7 +328,7 @@ module mt_ni #(
     mt_ni_depktz #(.L(L), .NumVcs(NumVcs), .PayloadW(PayloadW), .RQ(RQ), .MaxFlows(MaxFlows),
                    .TIW(TIW), .CntW(CntW), .Children(Children), .Engines(NE), .Eng(e),
                    .ReduceChain(ReduceChain), .PortW(PortW), .PerturbChain(PerturbChain), .Stage(SG),
-                   .AluPipe(AluPipe)) u_depktz (
+                   .AluPipe(AluPipe), .PerturbPick(PerturbPick)) u_depktz (
       .clk_i, .rst_ni, .clear_i(clear), .run_i(run), .dtype_i, .nflows_i,
       .nonempty_i(ne_l), .nonempty_nx_i(ne_nx_l), .nonempty_nxp_i(ne_nxp_l), .front_i(front[FlitW*e +: FlitW]), .sel_o(sel_l), .pop_o(pop[e]), .pop_s_o(pop_l),
       .b_flow_o(b_flow[12*e +: 12]), .b_rv_i(b_rv[e]), .b_ridx_i(b_ridx[TIW*e +: TIW]),

@@ -61,6 +61,8 @@ module mt_ni_depktz #(
   parameter int Stage    = 0,      // the NI has a stager (mt_ni_stage): list entry S-1 is its
                                    // replay stream R; not-due units may be staged out
   parameter int AluPipe  = 0,      // registers inside the adder (mt_reduce_alu Pipe)
+  parameter int PerturbPick = 0,   // test only: the pick made a cycle ahead ignores the edge's
+                                   // FIFO writes (1) or the round robin's move (2) (wrong)
   localparam int Lanes   = PayloadW / 32,
   localparam int FB      = PayloadW / 8,
   localparam int LgFb    = $clog2(FB),
@@ -168,6 +170,7 @@ module mt_ni_depktz #(
     if (RQ < 1) $fatal(1, "mt_ni_depktz: RQ=%0d", RQ);
     if (MaxFlows < 1) $fatal(1, "mt_ni_depktz: MaxFlows=%0d", MaxFlows);
     if (Engines < 1) $fatal(1, "mt_ni_depktz: Engines=%0d", Engines);  // the allowed set: mt_ni
+    if (PerturbPick < 0 || PerturbPick > 2) $fatal(1, "mt_ni_depktz: PerturbPick=%0d", PerturbPick);
   end
   localparam logic [1:0] StIdle = 2'd0, StLook = 2'd1, StBusy = 2'd2, StLoad = 2'd3;
   localparam bit Ch = (ReduceChain != 0) && (Engines > 1);
@@ -437,14 +440,16 @@ module mt_ni_depktz #(
     logic [SW:0]  ahead_q, ahead_a, ahead_p, ahead_b;
     logic [S-1:0] ne_p;
     logic         rr_upd;
+    logic [S-1:0] ne_n;
+    assign ne_n = (PerturbPick == 1) ? nonempty_i : nonempty_nx_i;
     always_comb begin
-      ne_p = nonempty_nx_i;
+      ne_p = ne_n;
       ne_p[s_q] = nonempty_nxp_i[s_q];
     end
-    assign ahead_a = rr_pick(nonempty_nx_i, rr_q);
+    assign ahead_a = rr_pick(ne_n, rr_q);
     assign ahead_p = rr_pick(ne_p, rr_q);
-    assign ahead_b = rr_pick(nonempty_nx_i, next_s(s_q));
-    assign rr_upd = (st_q == StLook && run_i && look_wait) || rx_done;
+    assign ahead_b = rr_pick(ne_n, next_s(s_q));
+    assign rr_upd = PerturbPick != 2 && ((st_q == StLook && run_i && look_wait) || rx_done);
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) ahead_q <= '0;
       else ahead_q <= rr_upd ? ahead_b : pop_o ? ahead_p : ahead_a;
