@@ -203,21 +203,30 @@ module mt_ni_issue #(
   logic        progress;
   logic [31:0] wd_d, wlim;
   logic [3:0]  ecode;
+  logic        wd_hit;
   assign progress = prog_i || (st_q == mt_common_pkg::NI_ST_SCAN) || issue || advance || !lock_zero;
   assign wd_d     = (progress || !busy) ? 32'd0 : ((wd_q == WMax) ? WMax : wd_q + 32'd1);
   assign wlim     = wd_limit_i & WMax;
+  // wd_d >= wlim without progress (the saturating count one more reaches the limit), from
+  // registers only: progress, late in the cycle, meets it in one gate
+  assign wd_hit   = {1'b0, wd_q} + 33'd1 >= {1'b0, wlim};
   always_comb begin
     ecode = mt_common_pkg::NI_E_NONE;
     if (rx_err_i != mt_common_pkg::NI_E_NONE) ecode = rx_err_i;
     else if (run_step_err) ecode = mt_common_pkg::NI_E_STEP;
     else if (scan_code != mt_common_pkg::NI_E_NONE) ecode = scan_code;
     else if (ovf_i) ecode = mt_common_pkg::NI_E_EJ_OVF;
-    else if (busy && wlim != 32'd0 && wd_d >= wlim) ecode = mt_common_pkg::NI_E_WATCHDOG;
+    else if (busy && wlim != 32'd0 && !progress && wd_hit) ecode = mt_common_pkg::NI_E_WATCHDOG;
   end
 
+  // ecode == NONE as these two states see it, without the terms that cannot be raised in them
+  // (the step error only in RUN, the scan's checks only in SCAN, the watchdog only while busy and
+  // never in SCAN, which makes progress at every edge): the watchdog's counter and comparison
+  // stay off the path from the table into the next head index (hp_d_o) and the RAM reads at it
   logic start_acc, scan_ok;
-  assign start_acc = start_i && !busy && (ecode == mt_common_pkg::NI_E_NONE) && mem_quiet_i && !tbl_we_i;
-  assign scan_ok   = (st_q == mt_common_pkg::NI_ST_SCAN) && (ecode == mt_common_pkg::NI_E_NONE);
+  assign start_acc = start_i && !busy && (rx_err_i == mt_common_pkg::NI_E_NONE) && !ovf_i && mem_quiet_i && !tbl_we_i;
+  assign scan_ok   = (st_q == mt_common_pkg::NI_ST_SCAN) && (rx_err_i == mt_common_pkg::NI_E_NONE) &&
+                     (scan_code == mt_common_pkg::NI_E_NONE) && !ovf_i;
   assign clear_o   = start_acc;
   assign run_o     = running;
 
@@ -242,12 +251,17 @@ module mt_ni_issue #(
   // ---- next head index ----
   logic gather_last;
   assign gather_last = (32'(ci_q) + 32'd1 >= 32'(e_nchild_i));
+  // the head moves to hp_q + 1 (mv1) or to entry 0 (mv0), else stays; the addresses that follow
+  // from each are computed from hp_q beside the decision, not after it
+  logic mv1, mv0;
   always_comb begin
-    hp_d_o = hp_q;
-    if (scan_ok) hp_d_o = scan_end ? '0 : hp_q + 1'b1;
-    if (issue && (e_op_i != mt_common_pkg::OP_GATHER || gather_last)) hp_d_o = hp_q + 1'b1;
-    if (start_acc) hp_d_o = '0;
+    mv1 = 1'b0;
+    mv0 = 1'b0;
+    if (scan_ok) begin mv0 = scan_end; mv1 = !scan_end; end
+    if (issue && (e_op_i != mt_common_pkg::OP_GATHER || gather_last)) begin mv1 = 1'b1; mv0 = 1'b0; end
+    if (start_acc) begin mv1 = 1'b0; mv0 = 1'b1; end
   end
+  assign hp_d_o = mv0 ? '0 : mv1 ? hp_q + 1'b1 : hp_q;
 
   // ---- the look-ahead of the head's flow ----
   // mt_ni_deps reads port A's words from RAM at the flow of the next head entry (hp_d_o): the
@@ -256,9 +270,14 @@ module mt_ni_issue #(
   // recorded by the scan). Flows >= MaxFlows are stored as 0 (as mt_ni_deps indexes them).
   localparam int FW = mt_common_pkg::idx_w(MaxFlows);
   logic [FW-1:0]  ef, la_flow, flow0_q;
-  logic [TIW-1:0] la_addr;
-  assign ef      = (32'(e_flow_i) < MaxFlows) ? FW'(e_flow_i) : '0;
-  assign la_addr = (32'(hp_d_o) + 1 >= Depth) ? '0 : hp_d_o + 1'b1;
+  logic [TIW-1:0] la_addr, hp1;
+  function automatic [TIW-1:0] after(input logic [TIW-1:0] x);  // the entry after x
+    after = (32'(x) + 1 >= Depth) ? '0 : x + 1'b1;
+  endfunction
+  localparam bit FPow2 = (MaxFlows & (MaxFlows - 1)) == 0;   // (as mt_ni_deps' fidx)
+  assign ef      = (FPow2 ? (32'(e_flow_i) >> $clog2(MaxFlows)) == 0 : 32'(e_flow_i) < MaxFlows) ? FW'(e_flow_i) : '0;
+  assign hp1     = hp_q + 1'b1;
+  assign la_addr = mv0 ? after('0) : mv1 ? after(hp1) : after(hp_q);   // after(hp_d_o)
   mt_ni_ram #(.Depth(Depth), .Width(FW)) u_fcol (
     .clk_i, .we_i(scan_rec_o), .waddr_i(hp_q), .wdata_i(ef),
     .re_i(1'b1), .raddr_i(la_addr), .rdata_o(la_flow));
@@ -267,7 +286,8 @@ module mt_ni_issue #(
     else if (scan_rec_o && hp_q == '0) flow0_q <= ef;
   end
   logic [FW-1:0] rfl;
-  assign rfl       = (hp_d_o == hp_q) ? ef : (hp_d_o == '0) ? flow0_q : la_flow;
+  // (hp_d_o == hp_q) ? ef : (hp_d_o == 0) ? flow0_q : la_flow, from the decision
+  assign rfl       = (mv0 ? (hp_q == '0) : !mv1) ? ef : (mv0 || hp1 == '0) ? flow0_q : la_flow;
   assign a_rflow_o = 12'(rfl);
 
   // ---- packetiser activation ----
