@@ -121,11 +121,7 @@ module mt_ni_deps #(
   localparam int EW   = mt_common_pkg::idx_w(NE);
 
   logic [MaxFlows-1:0]      rv_q, gv_q;
-  // f < MaxFlows: with MaxFlows a power of two its high bits are zero (no carry chain on an FPGA)
-  localparam bit FPow2 = (MaxFlows & (MaxFlows - 1)) == 0;
-  function automatic [FW-1:0] fidx(input logic [11:0] f);
-    fidx = (FPow2 ? (32'(f) >> $clog2(MaxFlows)) == 0 : 32'(f) < MaxFlows) ? FW'(f) : '0;
-  endfunction
+`include "mt_ni_fidx_fn.svh"
 
   logic [FW-1:0] sf, rf, af, arf;
   assign sf  = fidx(scan_flow_i);

@@ -274,8 +274,8 @@ module mt_ni_issue #(
   function automatic [TIW-1:0] after(input logic [TIW-1:0] x);  // the entry after x
     after = (32'(x) + 1 >= Depth) ? '0 : x + 1'b1;
   endfunction
-  localparam bit FPow2 = (MaxFlows & (MaxFlows - 1)) == 0;   // (as mt_ni_deps' fidx)
-  assign ef      = (FPow2 ? (32'(e_flow_i) >> $clog2(MaxFlows)) == 0 : 32'(e_flow_i) < MaxFlows) ? FW'(e_flow_i) : '0;
+`include "mt_ni_fidx_fn.svh"
+  assign ef      = fidx(e_flow_i);
   assign hp1     = hp_q + 1'b1;
   assign la_addr = mv0 ? after('0) : mv1 ? after(hp1) : after(hp_q);   // after(hp_d_o)
   mt_ni_ram #(.Depth(Depth), .Width(FW)) u_fcol (

@@ -114,9 +114,7 @@ module mt_ni_stage #(
   localparam int QW  = 64 + NW;  // RAM Q word: {next, hi, lo}
   localparam int Byp = (PerturbStage == 1) ? 0 : 1;
 
-  function automatic [FW-1:0] fidx(input logic [11:0] f);
-    fidx = (32'(f) < MaxFlows) ? FW'(f) : '0;
-  endfunction
+`include "mt_ni_fidx_fn.svh"
   function automatic [XW-1:0] xof(input logic [11:0] f, input logic [3:0] k);
     xof = XW'(32'(fidx(f)) * Children + 32'(k));
   endfunction
