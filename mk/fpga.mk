@@ -15,7 +15,7 @@ FPGA_SYNTH_OPTS ?=
 FPGA_MEM_KB ?= 8000000
 FPGA_REQ    := fpga/flow/requirements.txt
 
-.PHONY: fpga-tools fpga fpga-fusesoc t-fpga-check
+.PHONY: fpga-tools fpga fpga-blocks fpga-board-log fpga-fusesoc t-fpga-check
 
 # Debian's iCE40 tools through the dependency mechanism, the PyPI tools into the venv
 $(FPGA_VENV)/.installed: $(FPGA_REQ)
@@ -36,16 +36,30 @@ $(FPGA_OUT)/versions.txt: $(FPGA_VENV)/.installed
 	@cat $@
 fpga-tools: $(FPGA_VENV)/.installed $(FPGA_OUT)/versions.txt
 
-# every block of FPGA_BLOCKS, one tool run at a time (rows reused while their inputs are
-# unchanged), then the checker on the rows and on its planted broken rows, then FuseSoC
+# Two jobs side by side, one core each (the tools are single-threaded WebAssembly): the blocks
+# and the board (fpga-bram-patch: the bitstream and the patch test, output in board.log). Then
+# FuseSoC, then the table.
 fpga: fpga-tools $(BUILD)/multitree
+	@mkdir -p $(FPGA_OUT)
+	@echo "fpga: the blocks and, beside them, the board (log: $(FPGA_OUT)/board.log)"
+	@$(MAKE) --no-print-directory -j2 fpga-blocks fpga-board-log
+	@$(MAKE) --no-print-directory fpga-fusesoc
+	@cat $(FPGA_OUT)/results.md
+	@cat $(BUILD)/fpga/board/report.txt
+
+# every block of FPGA_BLOCKS, one tool run at a time (rows reused while their inputs are
+# unchanged), then the checker on the rows and on its planted broken rows
+fpga-blocks: fpga-tools $(BUILD)/multitree
 	python3 fpga/flow/fpga_flow.py --build $(BUILD) --venv $(FPGA_VENV) --out $(FPGA_OUT) \
 	  --blocks "$(FPGA_BLOCKS)" --timeout $(FPGA_TIMEOUT) --freq $(FPGA_FREQ) --synth-opts "$(FPGA_SYNTH_OPTS)" --mem-kb $(FPGA_MEM_KB)
 	python3 fpga/flow/fpga_check.py $(FPGA_OUT)/results.json
 	python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted >$(FPGA_OUT)/check_planted.log
-	@$(MAKE) --no-print-directory fpga-fusesoc
-	@$(MAKE) --no-print-directory fpga-bram-patch
-	@cat $(FPGA_OUT)/results.md
+
+fpga-board-log: fpga-tools $(BUILD)/multitree
+	@mkdir -p $(FPGA_OUT)
+	@$(MAKE) --no-print-directory fpga-bram-patch >$(FPGA_OUT)/board.log 2>&1 \
+	  || { tail -30 $(FPGA_OUT)/board.log; echo "fpga: the board failed (log: $(FPGA_OUT)/board.log)"; exit 1; }
+	@echo "fpga: the board's bitstream and patch test done (log: $(FPGA_OUT)/board.log)"
 
 # the FuseSoC core (multitree.core): core-info, its lint target (Verilator, lint-only) and its sim
 # target (Icarus, the reduction unit's bench)
