@@ -85,7 +85,7 @@ t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
 # router2 can stall with a wire or two overused for hundreds of iterations (a placement it cannot
 # finish): after 30 iterations in a row at 5 or fewer it is stopped, and the design placed again
-# with the next seed (BOARD_SEED, default 1; at most BOARD_SEEDS tries, default 3)
+# with the next seed (BOARD_SEED, default 2: seed 1 stalls on this design; at most BOARD_SEEDS tries, default 3)
 stalled() {
   grep -o 'overused=[0-9]*' nextpnr.log 2>/dev/null | tail -n 30 | cut -d= -f2 \
     | awk '{ n++; if ($1 > 5) big = 1 } END { exit !(n == 30 && !big) }'
@@ -102,14 +102,14 @@ pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed,
   done
   wait "$pid" && return 0 || return 1
 }
-seed=${BOARD_SEED:-1}
+seed=${BOARD_SEED:-2}
 if ! [[ $reuse == 1 && -s placeholder.config ]]; then
   for ((try = 1; ; try++)); do
     rc=0; pnr "$seed" || rc=$?
     [[ $rc == 0 ]] && break
     (( rc == 2 )) && say "nextpnr-ecp5 --seed $seed: router2 stalled ($(grep -o 'overused=[0-9]*' nextpnr.log | tail -n 1), $(grep -c 'overused=' nextpnr.log) iterations)"
     (( rc == 1 )) && { tail -5 nextpnr.log; say "nextpnr-ecp5 --seed $seed failed (log: $b/nextpnr.log)"; exit 1; }
-    (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from ${BOARD_SEED:-1} to $seed routed"; exit 1; }
+    (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from ${BOARD_SEED:-2} to $seed routed"; exit 1; }
     seed=$((seed + 1))
   done
 fi
