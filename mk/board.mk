@@ -43,6 +43,8 @@ BOARD_BUFRAM ?= 0
 # the design's clock in MHz: an EHXPLLL from the 25 MHz oscillator (fpga/ulx3s/build.sh); 25 runs
 # it on the oscillator. 20: the 2x2 routes at 21.20 MHz (docs/results/fpga.md "The ULX3S board top")
 BOARD_MHZ ?= 20
+# nextpnr's seeds: fpga/ulx3s/build.sh reads BOARD_SEED (first seed, default 2) and BOARD_SEEDS (most
+# tried, default 3) from the environment: a stalled router2 is stopped and the next seed placed
 .PHONY: fpga-board fpga-bram-patch
 fpga-board: $(BUILD)/multitree fpga-tools
 	@BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
