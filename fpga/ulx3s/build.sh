@@ -102,14 +102,15 @@ pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed,
   done
   wait "$pid" && return 0 || return 1
 }
-seed=${BOARD_SEED:-2}
+seed0=${BOARD_SEED:-2}
+seed=$seed0
 if ! [[ $reuse == 1 && -s placeholder.config ]]; then
   for ((try = 1; ; try++)); do
     rc=0; pnr "$seed" || rc=$?
     [[ $rc == 0 ]] && break
-    (( rc == 2 )) && say "nextpnr-ecp5 --seed $seed: router2 stalled ($(grep -o 'overused=[0-9]*' nextpnr.log | tail -n 1), $(grep -c 'overused=' nextpnr.log) iterations)"
+    (( rc == 2 )) && say "nextpnr-ecp5 --seed $seed: router2 stalled ($(grep -c 'overused=' nextpnr.log) iterations, the last 30 at 5 or fewer overused wires)"
     (( rc == 1 )) && { tail -5 nextpnr.log; say "nextpnr-ecp5 --seed $seed failed (log: $b/nextpnr.log)"; exit 1; }
-    (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from ${BOARD_SEED:-2} to $seed routed"; exit 1; }
+    (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from $seed0 to $seed routed"; exit 1; }
     seed=$((seed + 1))
   done
 fi
