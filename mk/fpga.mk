@@ -2,7 +2,7 @@
 # RTL blocks for Lattice ECP5 (LFE5U-85F) and iCE40 (UP5K, HX8K), with LUT4, flip-flops, block
 # RAM, DSP, Fmax after routing and the critical path per block; the FuseSoC core's checks.
 # Standalone: make fpga-tools | fpga | fpga-fusesoc. None of this is a dependency of make test
-# (its one step, t-fpga-check, checks the results checker on committed rows with python3 alone).
+# (its steps t-fpga-check and t-fpga-router2-stall run python3 alone on committed data).
 FPGA_VENV   ?= $(BUILD)/fpga-venv
 FPGA_OUT    ?= $(BUILD)/fpga
 # blocks (fpga/flow/fpga_flow.py --list); the default list takes about 37 minutes of tool time
@@ -15,7 +15,7 @@ FPGA_SYNTH_OPTS ?=
 FPGA_MEM_KB ?= 8000000
 FPGA_REQ    := fpga/flow/requirements.txt
 
-.PHONY: fpga-tools fpga fpga-blocks fpga-board-log fpga-fusesoc t-fpga-check
+.PHONY: fpga-tools fpga fpga-blocks fpga-board-log fpga-fusesoc t-fpga-check t-fpga-router2-stall
 
 # Debian's iCE40 tools through the dependency mechanism, the PyPI tools into the venv
 $(FPGA_VENV)/.installed: $(FPGA_REQ)
@@ -76,3 +76,8 @@ fpga-fusesoc: fpga-tools
 t-fpga-check:
 	@scripts/runbench.sh $@ 60 bash -c 'python3 fpga/flow/fpga_check.py fpga/flow/testdata/good.json && python3 fpga/flow/fpga_check.py fpga/flow/testdata/broken.json --planted'
 TEST_STEPS += t-fpga-check
+# make test: the board build's router2 stall test (fpga/flow/router2_stall.py) on nextpnr logs of
+# stalled, diverged and finished routes
+t-fpga-router2-stall:
+	@scripts/runbench.sh $@ 60 tb/fpga/test_router2_stall.sh
+TEST_STEPS += t-fpga-router2-stall

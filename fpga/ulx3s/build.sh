@@ -19,7 +19,8 @@
 # BOARD_MHZ (make fpga-board passes it; default 25): the design's clock. Other than 25, ecppll
 # configures an EHXPLLL from the 25 MHz oscillator to it (OUT/board/board_pll.v, BOARD_PLL in
 # top.sv), and nextpnr times the design against the PLL's output.
-# BOARD_SEED, BOARD_SEEDS: nextpnr's first seed and the most seeds tried (below, pnr).
+# BOARD_SEED, BOARD_SEEDS, BOARD_STALL: nextpnr's first seed, the most seeds tried and router2's
+# stall window (below, pnr).
 # Each tool runs capped (timeout, 8 GB, nice). FPGA_TIMEOUT (s) caps Yosys and nextpnr. The
 # cap is on the data segment (ulimit -d): the YoWASP tools are WebAssembly, whose runtime reserves
 # more address space than it uses, so an address-space cap (ulimit -v) stops them at start.
@@ -83,13 +84,11 @@ t0=$(now)
   chparam -set BufRam $bufram mt_board; hierarchy -top top; chformal -remove; proc; opt_clean; synth_ecp5 -top top ${FPGA_SYNTH_OPTS:-} -json top.json; tee -q -o stat.txt stat"
 t1=$(now)
 say "yosys synth_ecp5: $((t1 - t0)) s$([[ $reuse == 1 ]] && echo ' (FPGA_REUSE)')"
-# router2 can stall with a wire or two overused for hundreds of iterations (a placement it cannot
-# finish): after 30 iterations in a row at 5 or fewer it is stopped, and the design placed again
-# with the next seed (BOARD_SEED, default 2: seed 1 stalls on this design; at most BOARD_SEEDS tries, default 3)
-stalled() {
-  grep -o 'overused=[0-9]*' nextpnr.log 2>/dev/null | tail -n 30 | cut -d= -f2 \
-    | awk '{ n++; if ($1 > 5) big = 1 } END { exit !(n == 30 && !big) }'
-}
+# router2 runs until no wire is overused, and it can stall, with a wire or two it never frees or
+# with thousands on a placement too dense for it: when BOARD_STALL iterations in a row (default
+# 20) leave no fewer overused wires than the fewest before them (fpga/flow/router2_stall.py), it is
+# stopped and the design placed again with the next seed (BOARD_SEED the first, default 1; at most
+# BOARD_SEEDS seeds, default 3)
 killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill -TERM "$1" 2>/dev/null || true; }
 pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed, 2 when router2 stalled
   rm -f nextpnr.log
@@ -98,18 +97,18 @@ pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed,
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 10
-    if stalled; then killtree "$pid"; wait "$pid" 2>/dev/null; return 2; fi
+    if python3 "$top/fpga/flow/router2_stall.py" nextpnr.log --window "$stall"; then killtree "$pid"; wait "$pid" 2>/dev/null; return 2; fi
   done
   wait "$pid" && return 0 || return 1
 }
-seed0=${BOARD_SEED:-2}
+seed0=${BOARD_SEED:-1} stall=${BOARD_STALL:-20}
 seed=$seed0
 if ! [[ $reuse == 1 && -s placeholder.config ]]; then
   for ((try = 1; ; try++)); do
-    rc=0; pnr "$seed" || rc=$?
+    tp=$(now); rc=0; pnr "$seed" || rc=$?
     [[ $rc == 0 ]] && break
-    (( rc == 2 )) && say "nextpnr-ecp5 --seed $seed: router2 stalled ($(grep -c 'overused=' nextpnr.log) iterations, the last 30 at 5 or fewer overused wires)"
     (( rc == 1 )) && { tail -5 nextpnr.log; say "nextpnr-ecp5 --seed $seed failed (log: $b/nextpnr.log)"; exit 1; }
+    say "nextpnr-ecp5 --seed $seed: router2 stalled after $(($(now) - tp)) s ($(grep -o 'Max frequency.*' nextpnr.log | tail -1) after placement; $(grep -c 'overused=' nextpnr.log) iterations, none of the last $stall below $(grep -o 'overused=[0-9]*' nextpnr.log | cut -d= -f2 | sort -n | head -1) overused wires)"
     (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from $seed0 to $seed routed"; exit 1; }
     seed=$((seed + 1))
   done
