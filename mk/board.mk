@@ -7,8 +7,9 @@
 #   fpga-board (not in make test: PyPI tools, minutes): the bitstream build/fpga/ulx3s.bit, its
 #     utilisation and Fmax, and the test that patches a second schedule into it
 #     (fpga/ulx3s/build.sh; results in build/fpga/board/report.txt)
-#   fpga-bram-patch (make fpga): the patch test alone on the placed design of fpga-board (which
-#     it runs first if there is none): schedule B patched in with ecpbram, read back, decoded
+#   fpga-bram-patch (make fpga): the patch test alone on the placed design of fpga-board, or
+#     fpga-board (whose last step is the patch test) if there is none: schedule B patched in with
+#     ecpbram, read back, decoded
 BOARD_SIM := $(BUILD)/fpga/sim
 BOARD_IMG := $(BOARD_SIM)/img
 BOARD_RTL := rtl/mt_common_pkg.sv $(filter-out rtl/mt_common_pkg.sv rtl/mt_net_top.sv rtl/mt_swnet_top.sv,$(sort $(wildcard rtl/*.sv))) \
@@ -53,5 +54,6 @@ BOARD_MHZ ?= 15
 fpga-board: $(BUILD)/multitree fpga-tools
 	@BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
 fpga-bram-patch: $(BUILD)/multitree fpga-tools
-	@test -s $(BUILD)/fpga/board/placeholder.config || $(MAKE) --no-print-directory fpga-board
-	@FPGA_REUSE=1 BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV)
+	@if test -s $(BUILD)/fpga/board/placeholder.config; then \
+	  FPGA_REUSE=1 BOARD_MHZ=$(BOARD_MHZ) BOARD_BUFRAM=$(BOARD_BUFRAM) FPGA_SYNTH_OPTS="$(BOARD_SYNTH_OPTS)" FPGA_PNR_OPTS="$(BOARD_PNR_OPTS)" fpga/ulx3s/build.sh $(BUILD)/fpga $(BUILD)/multitree $(FPGA_VENV); \
+	else $(MAKE) --no-print-directory fpga-board; fi
