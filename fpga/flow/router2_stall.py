@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """fpga/flow/router2_stall.py LOG [--window W]: exit 0 when nextpnr's router2 stalled in LOG (its log)
 
+When it stalled, one line says how: its iterations and the fewest overused wires.
+
 router2 runs until no wire is overused, and it can stall, with a wire or two that it never frees
 or with thousands on a placement too dense for it: stalled means that none of its last W
 iterations (default 20) left fewer wires overused than the fewest before them (a finished route
@@ -32,7 +34,11 @@ def main():
         text = open(a.log, errors="replace").read()
     except OSError:
         return 1
-    return 0 if is_stalled(overused(text), a.window) else 1
+    v = overused(text)
+    if not is_stalled(v, a.window):
+        return 1
+    print("%d iterations, none of the last %d below %d overused wires" % (len(v), a.window, min(v)))
+    return 0
 
 
 if __name__ == "__main__":

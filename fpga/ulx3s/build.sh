@@ -97,7 +97,9 @@ pnr() {  # pnr SEED: place and route with SEED; 0 when routed, 1 when it failed,
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 10
-    if python3 "$top/fpga/flow/router2_stall.py" nextpnr.log --window "$stall"; then killtree "$pid"; wait "$pid" 2>/dev/null; return 2; fi
+    if stall_msg=$(python3 "$top/fpga/flow/router2_stall.py" nextpnr.log --window "$stall"); then
+      killtree "$pid"; wait "$pid" 2>/dev/null; return 2
+    fi
   done
   wait "$pid" && return 0 || return 1
 }
@@ -108,7 +110,7 @@ if ! [[ $reuse == 1 && -s placeholder.config ]]; then
     tp=$(now); rc=0; pnr "$seed" || rc=$?
     [[ $rc == 0 ]] && break
     (( rc == 1 )) && { tail -5 nextpnr.log; say "nextpnr-ecp5 --seed $seed failed (log: $b/nextpnr.log)"; exit 1; }
-    say "nextpnr-ecp5 --seed $seed: router2 stalled after $(($(now) - tp)) s ($(grep -o 'Max frequency.*' nextpnr.log | tail -1) after placement; $(grep -c 'overused=' nextpnr.log) iterations, none of the last $stall below $(grep -o 'overused=[0-9]*' nextpnr.log | cut -d= -f2 | sort -n | head -1) overused wires)"
+    say "nextpnr-ecp5 --seed $seed: router2 stalled after $(($(now) - tp)) s ($(grep -o 'Max frequency.*' nextpnr.log | tail -1) after placement; $stall_msg)"
     (( try >= ${BOARD_SEEDS:-3} )) && { say "nextpnr-ecp5: no seed from $seed0 to $seed routed"; exit 1; }
     seed=$((seed + 1))
   done
