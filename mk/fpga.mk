@@ -2,7 +2,8 @@
 # RTL blocks for Lattice ECP5 (LFE5U-85F) and iCE40 (UP5K, HX8K), with LUT4, flip-flops, block
 # RAM, DSP, Fmax after routing and the critical path per block; the FuseSoC core's checks.
 # Standalone: make fpga-tools | fpga | fpga-fusesoc. None of this is a dependency of make test
-# (its steps t-fpga-check and t-fpga-router2-stall run python3 alone on committed data).
+# (its steps t-fpga-check, t-fpga-router2-stall and t-fpga-congestion run python3 alone on
+# committed data).
 FPGA_VENV   ?= $(BUILD)/fpga-venv
 FPGA_OUT    ?= $(BUILD)/fpga
 # blocks (fpga/flow/fpga_flow.py --list); the default list takes about 37 minutes of tool time
@@ -15,7 +16,7 @@ FPGA_SYNTH_OPTS ?=
 FPGA_MEM_KB ?= 8000000
 FPGA_REQ    := fpga/flow/requirements.txt
 
-.PHONY: fpga-tools fpga fpga-blocks fpga-board-log fpga-fusesoc t-fpga-check t-fpga-router2-stall
+.PHONY: fpga-tools fpga fpga-blocks fpga-board-log fpga-fusesoc t-fpga-check t-fpga-router2-stall t-fpga-congestion
 
 # Debian's iCE40 tools through the dependency mechanism, the PyPI tools into the venv
 $(FPGA_VENV)/.installed: $(FPGA_REQ)
@@ -81,3 +82,8 @@ TEST_STEPS += t-fpga-check
 t-fpga-router2-stall:
 	@scripts/runbench.sh $@ 60 tb/fpga/test_router2_stall.sh
 TEST_STEPS += t-fpga-router2-stall
+# make test: the summary of router2's congestion heatmaps (fpga/flow/congestion.py) on a grid
+# whose figures are derived by hand, and the inputs it must refuse
+t-fpga-congestion:
+	@scripts/runbench.sh $@ 60 tb/fpga/test_congestion.sh
+TEST_STEPS += t-fpga-congestion
