@@ -41,7 +41,7 @@ BOARD_PNR_OPTS ?= --router router2 --no-tmdriv
 # mt_board BufRam of the bitstream: the routers' VC buffers in block RAM (1: 28 buffers in 112
 # DP16KD; what the board simulation and the t2x2_fpga co-simulations run) or distributed RAM (0).
 # 0: nextpnr does not route 1 (without timing router2 stops falling at about 37,600 overused wires
-# with HeAP and 8,000 with the static placer: the placer packs it into the middle of the device;
+# with HeAP and 7,300 with the static placer: the placer packs it into the middle of the device;
 # docs/results/fpga.md "The ULX3S board top")
 BOARD_BUFRAM ?= 0
 # the design's clock in MHz: an EHXPLLL from the 25 MHz oscillator (fpga/ulx3s/build.sh); 25 runs
