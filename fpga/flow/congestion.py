@@ -3,11 +3,12 @@
 PREFIX_congestion_by_coordinate_ITER.csv after each iteration: one line per column x, one value
 per row y, the sum over the wires at (x, y) used by more than one net of their use count).
 
-  congestion.py CSV [--tile T] [--map]
+  congestion.py CSV [--tile T] [--rows Y,Y,...] [--map]
 
 prints the total, the share of it in the middle half of the columns (x from X/4 to 3X/4), the
-hottest T x T tile (default 6) and its share, and with --map a coarse picture of T x T tiles
-(rows of tiles top down, ' ' to '@' from none to the hottest). docs/results/fpga.md "The ULX3S
+hottest T x T tile (default 6) and its share; with --rows the share of those rows (e.g. the
+device's block RAM rows); with --map a coarse picture of T x T tiles (rows of tiles top down,
+' ' to '@' from none to the hottest). docs/results/fpga.md "The ULX3S
 board top" compares the board's two VC buffer memories with it."""
 import argparse
 import sys
@@ -54,16 +55,27 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("csv")
     ap.add_argument("--tile", type=int, default=6)
+    ap.add_argument("--rows", default="", help="comma-separated rows whose share to print")
     ap.add_argument("--map", action="store_true")
     a = ap.parse_args()
     if a.tile < 1:
         sys.exit("congestion: --tile %d: must be at least 1" % a.tile)
-    s = summary(load(a.csv), a.tile)
+    try:
+        rows = sorted({int(r) for r in a.rows.split(",") if r.strip()})
+    except ValueError:
+        sys.exit("congestion: --rows %s: not a comma-separated list of row numbers" % a.rows)
+    cols = load(a.csv)
+    s = summary(cols, a.tile)
     t = s["total"] or 1
     print("%d columns x %d rows, congestion %d: %.1f %% in the middle half of the columns, "
           "hottest %dx%d tile at x %d, y %d: %d (%.1f %%)" % (
               s["nx"], s["ny"], s["total"], 100.0 * s["mid"] / t, a.tile, a.tile, s["hot_x"], s["hot_y"],
               s["hot"], 100.0 * s["hot"] / t))
+    if rows:
+        if rows[0] < 0 or rows[-1] >= s["ny"]:
+            sys.exit("congestion: --rows: rows are 0 to %d" % (s["ny"] - 1))
+        r = sum(c[y] for c in cols for y in rows if y < len(c))
+        print("rows %s: %d (%.1f %%)" % (",".join(map(str, rows)), r, 100.0 * r / t))
     if a.map:
         chars = " .:-=+*#%@"
         for ty in range((s["ny"] + a.tile - 1) // a.tile):
